@@ -1,0 +1,89 @@
+// The library API of ../shared/API.md ("Library API"): what `openEngine` returns.
+// The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
+import type {
+  AgentInputResponse, Diff, EntryOp, EventMap, Manifest, Message, Plan, Role, RollbackResult,
+  RootKind, Session, StoreStats, Turn, Uri,
+} from '../protocol.js';
+
+export interface RootSpec {
+  /** Root name as it appears in URIs (`workspace`, `data`, …). */
+  name: string;
+  kind: RootKind;
+  /** Absolute directory on disk. */
+  path: string;
+}
+
+export interface EngineOptions {
+  /** The workspace directory (root `workspace`). */
+  workspace: string;
+  /** Defaults to `${XDG_STATE_HOME:-~/.local/state}/turnback/<name>-<hash12>`. */
+  dataDir?: string;
+  /** Extra roots; `workspace`, `data` and `tmp` are always present. */
+  roots?: RootSpec[];
+  /** `platform:sessionType` patterns; `*` on either side; `[]` disables capture. Default `['webui:*']`. */
+  scopes?: string[];
+  /** Default 10 MiB. */
+  maxFileSize?: number;
+  /** Default 20; 0 keeps all. */
+  keepSessions?: number;
+  /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
+  exclude?: string[];
+  /** Recursive-delete capture limits (DESIGN.md point 4). */
+  maxDeleteFiles?: number;
+  maxDeleteBytes?: number;
+}
+
+export interface SessionRef { sessionId: string }
+
+export interface Storage {
+  writeFile(uri: Uri, data: string | Uint8Array, opts: SessionRef): Promise<void>;
+  delete(uri: Uri, opts: SessionRef & { recursive?: boolean }): Promise<void>;
+  rename(from: Uri, to: Uri, opts: SessionRef): Promise<void>;
+  move(from: Uri, to: Uri, opts: SessionRef): Promise<void>;
+  mkdir(uri: Uri, opts: SessionRef): Promise<void>;
+  readFile(uri: Uri): Promise<Uint8Array>;
+}
+
+/** Engine event names: the SSE names of API.md, with `memory:` on the two message events. */
+export interface EngineEventMap {
+  'turn-begun': EventMap['turn-begun'];
+  captured: EventMap['captured'];
+  'turn-committed': EventMap['turn-committed'];
+  'rollback-done': EventMap['rollback-done'];
+  'memory:messages-deleted': EventMap['messages-deleted'];
+  'memory:messages-restored': EventMap['messages-restored'];
+  'session-deleted': EventMap['session-deleted'];
+}
+export type EngineEventName = keyof EngineEventMap;
+
+export interface Engine {
+  readonly dataDir: string;
+  readonly workspace: string;
+  readonly storage: Storage;
+
+  input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
+  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;
+  exec(req: { sessionId: string; tool: string; command: string }): Promise<{ turnId: string | null }>;
+  beforeMutate(req: { sessionId: string; op: EntryOp; uri: Uri; to?: Uri }): Promise<{ recorded: boolean }>;
+  turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
+
+  listSessions(): Session[];
+  listTurns(sessionId: string, opts?: { limit?: number; before?: number }): Turn[];
+  getManifest(turnId: string): Manifest;
+  messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
+  diff(turnId: string, uri: Uri): Promise<Diff>;
+  storeStats(): StoreStats;
+
+  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean }): Promise<Plan>;
+  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean }): Promise<RollbackResult>;
+  rollbackWithChat(turnId: string, opts?: { force?: boolean }): Promise<RollbackResult>;
+  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan>;
+  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult>;
+  clearSession(sessionId: string): Promise<void>;
+
+  on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void;
+  off<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): void;
+
+  /** Commits every active turn, then closes storage and the database. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,44 @@
+// Engine errors are classes with a `code` from API.md; callers (and the HTTP layer) tell them
+// apart by `code`, never by message text.
+import type { ErrorCode, Uri } from '../protocol.js';
+
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  readonly details: Record<string, unknown>;
+  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+    super(message);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+}
+
+export class BadRequestError extends EngineError {
+  constructor(message: string, details?: Record<string, unknown>) { super('BAD_REQUEST', message, details); }
+}
+export class BadUriError extends EngineError {
+  constructor(message: string, details?: Record<string, unknown>) { super('BAD_URI', message, details); }
+}
+export class TurnNotFoundError extends EngineError {
+  constructor(turnId: string) { super('TURN_NOT_FOUND', `no turn ${JSON.stringify(turnId)}`, { turnId }); }
+}
+export class SessionNotFoundError extends EngineError {
+  constructor(sessionId: string) { super('SESSION_NOT_FOUND', `no session ${JSON.stringify(sessionId)}`, { sessionId }); }
+}
+export class FileNotFoundError extends EngineError {
+  constructor(uri: Uri) { super('FILE_NOT_FOUND', `no file at ${uri}`, { uri }); }
+}
+export class ConflictError extends EngineError {
+  constructor(conflicts: Uri[]) {
+    super('CONFLICT', `${conflicts.length} path(s) changed since the turn; pass force to overwrite`, { conflicts });
+  }
+}
+export class TurnActiveError extends EngineError {
+  constructor(sessionId: string) {
+    super('TURN_ACTIVE', `session ${JSON.stringify(sessionId)} has an active agent turn; end it before rolling back`, { sessionId });
+  }
+}
+
+export function isEngineError(e: unknown): e is EngineError {
+  return e instanceof EngineError;
+}
