@@ -1,0 +1,76 @@
+// `turnback init claude-code [--workspace DIR]`: registers turnback's hooks in the
+// workspace's `.claude/settings.local.json`, keeping every existing setting and hook.
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { mergeHookSettings, shellQuote } from '../hook/settings.js';
+
+const USAGE = 'usage: turnback init claude-code [--workspace DIR]';
+
+/** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
+export function turnbackBinPath(): string {
+  return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'turnback.js');
+}
+
+export function hookCommand(): string {
+  return [process.execPath, turnbackBinPath()].map(shellQuote).join(' ') + ' hook claude-code';
+}
+
+function parseArgs(args: string[]): { workspace: string } | null {
+  if (args[0] !== 'claude-code') return null;
+  let workspace = process.cwd();
+  for (let i = 1; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
+    else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
+    else return null;
+  }
+  return { workspace: resolve(workspace) };
+}
+
+function readSettings(file: string): unknown {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw error;
+  }
+  return text.trim() === '' ? {} : JSON.parse(text);
+}
+
+function writeAtomically(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  const temp = `${file}.turnback-${process.pid}.tmp`;
+  writeFileSync(temp, text);
+  renameSync(temp, file);
+}
+
+export async function run(args: string[]): Promise<number> {
+  const parsed = parseArgs(args);
+  if (!parsed) {
+    process.stderr.write(`${USAGE}\n`);
+    return 2;
+  }
+  const { workspace } = parsed;
+  try {
+    if (!statSync(workspace).isDirectory()) throw new Error('not a directory');
+  } catch {
+    process.stderr.write(`turnback init: ${workspace} is not a directory\n`);
+    return 2;
+  }
+  const file = join(workspace, '.claude', 'settings.local.json');
+  try {
+    const { settings, changed } = mergeHookSettings(readSettings(file), hookCommand());
+    if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
+    process.stdout.write(
+      `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
+        `Start the console, then run claude in ${workspace}:\n` +
+        `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`,
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
+    return 2;
+  }
+}

@@ -1,0 +1,65 @@
+// Maps a parsed hook event to the agent API calls of API.md, in the order they must run.
+import { existsSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import type { AgentCall } from './client.js';
+import type { HookEvent } from './event.js';
+import { lastAssistantText } from './transcript.js';
+import { relativeInsideAnyForm, workspaceUri } from './paths.js';
+
+export const PLATFORM = 'claude-code';
+export const SESSION_TYPE = 'cli';
+
+export type CallPlan = { calls: AgentCall[] } | { skip: string };
+
+export function callsFor(event: HookEvent, workspace: string): CallPlan {
+  const sessionId = event.sessionId;
+  switch (event.kind) {
+    case 'prompt':
+      return {
+        calls: [{
+          path: '/api/agent/input',
+          body: { sessionId, platform: PLATFORM, sessionType: SESSION_TYPE, content: event.prompt },
+        }],
+      };
+    case 'shell':
+      return { calls: [{ path: '/api/agent/exec', body: { sessionId, tool: 'exec', command: event.command } }] };
+    case 'file-change':
+      return fileChangeCalls(event.sessionId, resolve(event.cwd, event.path), workspace);
+    case 'stop': {
+      const reply = event.transcriptPath ? lastAssistantText(event.transcriptPath) : null;
+      const calls: AgentCall[] = [];
+      if (reply !== null) {
+        calls.push({ path: '/api/agent/message', body: { sessionId, role: 'assistant', content: reply } });
+      }
+      calls.push({ path: '/api/agent/turn-end', body: { sessionId } });
+      return { calls };
+    }
+  }
+}
+
+/**
+ * Claude Code creates missing parent folders when it writes a file. Announcing each missing
+ * folder (outermost first) before the file lets a rollback remove them again, so the tree
+ * returns exactly to where it was.
+ */
+function fileChangeCalls(sessionId: string, absolutePath: string, workspace: string): CallPlan {
+  const relativePath = relativeInsideAnyForm(workspace, absolutePath);
+  if (relativePath === null) return { skip: `path outside the workspace: ${absolutePath}` };
+  if (relativePath === '') return { skip: 'path is the workspace itself' };
+
+  const missingFolders: string[] = [];
+  for (let dir = dirname(absolutePath); !existsSync(dir); dir = dirname(dir)) {
+    const rel = relativeInsideAnyForm(workspace, dir);
+    if (rel === null || rel === '' || dir === dirname(dir)) break;
+    missingFolders.unshift(rel);
+  }
+  const calls: AgentCall[] = missingFolders.map((rel) => ({
+    path: '/api/agent/before-mutate',
+    body: { sessionId, op: 'mkdir', uri: workspaceUri(rel) },
+  }));
+  calls.push({
+    path: '/api/agent/before-mutate',
+    body: { sessionId, op: 'write', uri: workspaceUri(relativePath) },
+  });
+  return { calls };
+}

@@ -1,0 +1,48 @@
+// A minimal JSON POST to the local server's agent API over node:http (cheaper to load than
+// fetch, which pulls in undici on first use).
+import { request } from 'node:http';
+
+export interface AgentCall {
+  path: string;
+  body: Record<string, unknown>;
+}
+
+export interface AgentTarget {
+  port: number;
+  agentToken: string;
+}
+
+export interface AgentAnswer {
+  status: number;
+  body: string;
+}
+
+export function postAgent(target: AgentTarget, call: AgentCall, signal: AbortSignal): Promise<AgentAnswer> {
+  const payload = Buffer.from(JSON.stringify(call.body), 'utf8');
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        host: '127.0.0.1',
+        port: target.port,
+        method: 'POST',
+        path: call.path,
+        signal,
+        // One request per process: a kept-alive socket would only delay the exit.
+        agent: false,
+        headers: {
+          'Content-Type': 'application/json',
+          'Content-Length': payload.length,
+          Authorization: `Bearer ${target.agentToken}`,
+        },
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => chunks.push(chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', reject);
+      },
+    );
+    req.on('error', reject);
+    req.end(payload);
+  });
+}

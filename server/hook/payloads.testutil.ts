@@ -1,0 +1,73 @@
+// Hook payloads in the shape Claude Code writes them on a hook's stdin (common fields
+// session_id, transcript_path, cwd, permission_mode, hook_event_name, plus the event's own).
+
+export const SESSION_ID = '3f1c2a8e-5b7d-4e0a-9c61-2d4f8b7a1e90';
+
+interface Common {
+  cwd: string;
+  sessionId?: string;
+  transcriptPath?: string;
+}
+
+function common({ cwd, sessionId = SESSION_ID, transcriptPath = '/tmp/none.jsonl' }: Common) {
+  return { session_id: sessionId, transcript_path: transcriptPath, cwd, permission_mode: 'default' };
+}
+
+let toolUseCounter = 0;
+const toolUseId = () => `toolu_01${String(++toolUseCounter).padStart(22, 'A')}`;
+
+export function userPromptSubmit(c: Common, prompt: string) {
+  return { ...common(c), hook_event_name: 'UserPromptSubmit', prompt };
+}
+
+export function preToolUse(c: Common, toolName: string, toolInput: Record<string, unknown>) {
+  return { ...common(c), hook_event_name: 'PreToolUse', tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId() };
+}
+
+export const write = (c: Common, filePath: string, content: string) =>
+  preToolUse(c, 'Write', { file_path: filePath, content });
+
+export const edit = (c: Common, filePath: string, oldString: string, newString: string) =>
+  preToolUse(c, 'Edit', { file_path: filePath, old_string: oldString, new_string: newString });
+
+export const multiEdit = (c: Common, filePath: string, edits: { old_string: string; new_string: string }[]) =>
+  preToolUse(c, 'MultiEdit', { file_path: filePath, edits });
+
+export const notebookEdit = (c: Common, notebookPath: string, newSource: string) =>
+  preToolUse(c, 'NotebookEdit', { notebook_path: notebookPath, new_source: newSource, cell_id: 'cell-1', edit_mode: 'replace' });
+
+export const bash = (c: Common, command: string) =>
+  preToolUse(c, 'Bash', { command, description: 'Run a command' });
+
+export function stop(c: Common) {
+  return { ...common(c), hook_event_name: 'Stop', stop_hook_active: false };
+}
+
+/** Transcript lines as Claude Code writes them: one line per content part of a message. */
+export function transcriptLines(turns: { prompt: string; reply: string[] }[]): string {
+  const lines: unknown[] = [];
+  let n = 0;
+  for (const turn of turns) {
+    const parent = `uuid-${n++}`;
+    lines.push({ type: 'user', uuid: parent, sessionId: SESSION_ID, message: { role: 'user', content: turn.prompt } });
+    const messageId = `msg_${n++}`;
+    lines.push({
+      type: 'assistant', uuid: `uuid-${n++}`, parentUuid: parent,
+      message: { id: messageId, role: 'assistant', content: [{ type: 'thinking', thinking: 'planning' }] },
+    });
+    lines.push({
+      type: 'assistant', uuid: `uuid-${n++}`,
+      message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: toolUseId(), name: 'Write', input: {} }] },
+    });
+    lines.push({
+      type: 'user', uuid: `uuid-${n++}`,
+      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'ok' }] },
+    });
+    const finalId = `msg_${n++}`;
+    for (const text of turn.reply) {
+      lines.push({ type: 'assistant', uuid: `uuid-${n++}`, message: { id: finalId, role: 'assistant', content: [{ type: 'text', text }] } });
+    }
+    lines.push({ type: 'system', uuid: `uuid-${n++}`, content: 'Stop hook ran' });
+  }
+  return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
+}

@@ -1,0 +1,50 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lastAssistantText, lastAssistantTextOfLines } from './transcript.js';
+import { transcriptLines } from './payloads.testutil.js';
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'turnback-transcript-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('lastAssistantText', () => {
+  it('returns the text parts of the last reply, not earlier turns or tool calls', async () => {
+    const file = join(dir, 't.jsonl');
+    await writeFile(file, transcriptLines([
+      { prompt: 'one', reply: ['First reply.'] },
+      { prompt: 'two', reply: ['Done: I added', 'the tests.'] },
+    ]));
+    expect(lastAssistantText(file)).toBe('Done: I added\n\nthe tests.');
+  });
+
+  it('accepts content given as a plain string', () => {
+    const lines = [JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: 'Plain reply' } })];
+    expect(lastAssistantTextOfLines(lines)).toBe('Plain reply');
+  });
+
+  it('skips broken lines and trailing entries without text', () => {
+    const lines = [
+      JSON.stringify({ type: 'assistant', message: { id: 'm1', content: [{ type: 'text', text: 'The answer' }] } }),
+      '{"type":"assistant", broken',
+      JSON.stringify({ type: 'assistant', message: { id: 'm2', content: [{ type: 'tool_use', name: 'Bash' }] } }),
+      JSON.stringify({ type: 'user', message: { content: 'next?' } }),
+    ];
+    expect(lastAssistantTextOfLines(lines)).toBe('The answer');
+  });
+
+  it('finds a reply far before the end of a large transcript', async () => {
+    const file = join(dir, 'big.jsonl');
+    const filler = JSON.stringify({ type: 'progress', data: 'x'.repeat(1000) });
+    await writeFile(file, transcriptLines([{ prompt: 'p', reply: ['Early reply'] }]) + `${filler}\n`.repeat(600));
+    expect(lastAssistantText(file)).toBe('Early reply');
+  });
+
+  it('returns null for a missing file or a transcript without replies', async () => {
+    expect(lastAssistantText(join(dir, 'missing.jsonl'))).toBeNull();
+    const file = join(dir, 'empty.jsonl');
+    await writeFile(file, JSON.stringify({ type: 'user', message: { content: 'hi' } }) + '\n');
+    expect(lastAssistantText(file)).toBeNull();
+  });
+});
