@@ -1,0 +1,141 @@
+// One request, start to end, in API.md's order: Host → Origin → token → route (404) →
+// method (405) → content type (415) → size (413) → JSON (400) → the operation.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { checkContentType, checkDeclaredLength, MAX_BODY_BYTES, parseJson, readBody } from './body.js';
+import { errorAnswer, HttpError } from './errors.js';
+import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
+import { decodeSegments, matchRoute } from './router.js';
+import { EVENTS_PATH, ROUTES } from './routes/index.js';
+import {
+  accessFor, checkHost, checkOrigin, checkToken, loginCookie, presentedToken, sameToken, type Tokens,
+} from './security.js';
+import { serveStatic } from './static.js';
+import type { RouteDeps } from './types.js';
+
+export interface PipelineContext {
+  port: number;
+  tokens: Tokens;
+  deps: RouteDeps;
+  distDir: string;
+  maxBodyBytes?: number;
+  logError: (message: string) => void;
+  openEvents: (request: IncomingMessage, response: ServerResponse) => void;
+}
+
+function sendJson(response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, {
+    ...API_HEADERS,
+    ...extra,
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(text)),
+  });
+  response.end(text);
+}
+
+function methodNotAllowed(allowed: string[]): HttpError {
+  return new HttpError('METHOD_NOT_ALLOWED', 'this route does not take this method', { allowed });
+}
+
+function splitTarget(target: string): { rawPath: string; query: URLSearchParams } {
+  const mark = target.indexOf('?');
+  return mark < 0
+    ? { rawPath: target, query: new URLSearchParams() }
+    : { rawPath: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
+}
+
+async function handleApi(
+  request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
+): Promise<void> {
+  checkToken(presentedToken(request.headers, ctx.port), accessFor(rawPath), ctx.tokens);
+  const method = request.method ?? 'GET';
+  if (rawPath === EVENTS_PATH) {
+    if (method !== 'GET') throw methodNotAllowed(['GET']);
+    ctx.openEvents(request, response);
+    return;
+  }
+  const match = matchRoute(ROUTES, method, decodeSegments(rawPath));
+  if (match.kind === 'not-found') throw new HttpError('NOT_FOUND', 'no such route');
+  if (match.kind === 'method-not-allowed') throw methodNotAllowed(match.allowed);
+  let body: unknown = {};
+  if (method === 'POST') {
+    const limit = ctx.maxBodyBytes ?? MAX_BODY_BYTES;
+    checkContentType(request);
+    checkDeclaredLength(request, limit);
+    body = parseJson(await readBody(request, limit));
+  }
+  const answer = await match.route.handler({ params: match.params, query, body }, ctx.deps);
+  sendJson(response, answer.status ?? 200, answer.body);
+}
+
+async function handlePage(
+  request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
+): Promise<void> {
+  const method = request.method ?? 'GET';
+  if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
+  const loginToken = query.get('token');
+  if (rawPath === '/' && loginToken !== null) {
+    if (!sameToken(loginToken, ctx.tokens.console)) throw new HttpError('UNAUTHORIZED', 'wrong console token');
+    // The redirect drops the token from the address bar (and from history).
+    response.writeHead(303, { ...API_HEADERS, Location: '/', 'Set-Cookie': loginCookie(ctx.port, loginToken), 'Content-Length': '0' });
+    response.end();
+    return;
+  }
+  const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
+  const file = await serveStatic(rawPath, acceptsHtml, ctx.distDir);
+  response.writeHead(200, {
+    ...SECURITY_HEADERS,
+    'Content-Type': file.contentType,
+    'Content-Length': String(file.body.length),
+    // Vite names assets by content hash: they never change under the same name.
+    'Cache-Control': rawPath.startsWith('/assets/') && !file.isHtml ? 'public, max-age=31536000, immutable' : 'no-cache',
+  });
+  response.end(method === 'HEAD' ? undefined : file.body);
+}
+
+/** A refused body is not read to its end: answer, close the connection, drop what is still coming. */
+function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+  response.on('finish', () => {
+    request.resume();
+    setTimeout(() => request.socket.destroy(), 1000).unref();
+  });
+}
+
+function sendError(request: IncomingMessage, response: ServerResponse, err: unknown, ctx: PipelineContext): void {
+  if (response.headersSent) {
+    response.destroy();
+    return;
+  }
+  const { status, body } = errorAnswer(err, ctx.logError);
+  const extra: Record<string, string> = {};
+  if (body.error.code === 'METHOD_NOT_ALLOWED' && Array.isArray(body.error.allowed)) {
+    extra.Allow = (body.error.allowed as string[]).join(', ');
+  }
+  if (body.error.code === 'PAYLOAD_TOO_LARGE') {
+    extra.Connection = 'close';
+    closeAfterAnswer(request, response);
+  }
+  sendJson(response, status, body, extra);
+}
+
+export async function handleRequest(request: IncomingMessage, response: ServerResponse, ctx: PipelineContext): Promise<void> {
+  try {
+    const host = checkHost(request.headers, ctx.port);
+    checkOrigin(request.headers, host);
+    const target = request.url ?? '';
+    if (!target.startsWith('/')) throw new HttpError('BAD_REQUEST', 'the request target must be a path');
+    const { rawPath, query } = splitTarget(target);
+    if (rawPath === '/api' || rawPath.startsWith('/api/')) {
+      await handleApi(request, response, rawPath, query, ctx);
+    } else {
+      await handlePage(request, response, rawPath, query, ctx);
+    }
+  } catch (err) {
+    try {
+      sendError(request, response, err, ctx);
+    } catch (sendFailure) {
+      ctx.logError(`could not answer: ${String(sendFailure)}`);
+      response.destroy();
+    }
+  }
+}

@@ -1,0 +1,128 @@
+// Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
+import type { EntryOp } from '../../protocol.js';
+import { HttpError } from '../errors.js';
+import type { RouteHandler } from '../types.js';
+import {
+  objectBody, oneOf, optionalBoolean, optionalString, queryRequired, requiredString, sessionIdFrom,
+} from '../validate.js';
+
+const MESSAGE_ROLES = ['assistant', 'tool', 'system'] as const;
+const ENTRY_OPS: readonly EntryOp[] = ['write', 'delete', 'rename', 'move', 'mkdir'];
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const OK = { body: { ok: true } };
+
+export const input: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return {
+    body: await engine.input({
+      sessionId: sessionIdFrom(fields.sessionId),
+      platform: requiredString(fields, 'platform', { allowEmpty: false }),
+      sessionType: requiredString(fields, 'sessionType', { allowEmpty: false }),
+      content: requiredString(fields, 'content'),
+    }),
+  };
+};
+
+export const message: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return {
+    body: await engine.message({
+      sessionId: sessionIdFrom(fields.sessionId),
+      role: oneOf(fields, 'role', MESSAGE_ROLES),
+      content: requiredString(fields, 'content'),
+    }),
+  };
+};
+
+export const turnEnd: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return { body: await engine.turnEnd({ sessionId: sessionIdFrom(fields.sessionId) }) };
+};
+
+export const exec: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return {
+    body: await engine.exec({
+      sessionId: sessionIdFrom(fields.sessionId),
+      tool: requiredString(fields, 'tool', { allowEmpty: false }),
+      command: requiredString(fields, 'command'),
+    }),
+  };
+};
+
+export const beforeMutate: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return {
+    body: await engine.beforeMutate({
+      sessionId: sessionIdFrom(fields.sessionId),
+      op: oneOf(fields, 'op', ENTRY_OPS),
+      uri: requiredString(fields, 'uri'),
+      to: optionalString(fields, 'to'),
+    }),
+  };
+};
+
+function decodeContent(content: string, encoding: 'utf8' | 'base64'): string | Uint8Array {
+  if (encoding === 'utf8') return content;
+  // Buffer.from silently skips characters that are not base64; a typo must not become a corrupt file.
+  if (!BASE64.test(content)) throw new HttpError('BAD_REQUEST', 'content is not valid base64');
+  return new Uint8Array(Buffer.from(content, 'base64'));
+}
+
+export const fsWrite: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  const sessionId = sessionIdFrom(fields.sessionId);
+  const uri = requiredString(fields, 'uri');
+  const content = requiredString(fields, 'content');
+  const encoding = fields.encoding === undefined ? 'utf8' : oneOf(fields, 'encoding', ['utf8', 'base64'] as const);
+  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId });
+  return OK;
+};
+
+export const fsDelete: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  const sessionId = sessionIdFrom(fields.sessionId);
+  const uri = requiredString(fields, 'uri');
+  const recursive = optionalBoolean(fields, 'recursive');
+  await engine.storage.delete(uri, { sessionId, recursive });
+  return OK;
+};
+
+export const fsRename: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  const sessionId = sessionIdFrom(fields.sessionId);
+  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId });
+  return OK;
+};
+
+export const fsMove: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  const sessionId = sessionIdFrom(fields.sessionId);
+  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId });
+  return OK;
+};
+
+export const fsMkdir: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  const sessionId = sessionIdFrom(fields.sessionId);
+  await engine.storage.mkdir(requiredString(fields, 'uri'), { sessionId });
+  return OK;
+};
+
+/** UTF-8 text without NUL travels as text; anything else as base64 (API.md fs/read). */
+function encodeContent(bytes: Uint8Array): { content: string; encoding: 'utf8' | 'base64' } {
+  if (!bytes.includes(0)) {
+    try {
+      return { content: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes), encoding: 'utf8' };
+    } catch {
+      // not UTF-8: fall through to base64
+    }
+  }
+  return { content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), encoding: 'base64' };
+}
+
+export const fsRead: RouteHandler = async ({ query }, { engine }) => {
+  const uri = queryRequired(query, 'uri');
+  const bytes = await engine.storage.readFile(uri);
+  return { body: { uri, ...encodeContent(bytes), size: bytes.byteLength } };
+};

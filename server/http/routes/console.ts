@@ -1,0 +1,78 @@
+// Console routes (API.md "Console API"): thin mappings of the engine's library calls.
+import type { RouteHandler } from '../types.js';
+import {
+  objectBody, optionalBoolean, optionalUriList, queryBefore, queryLimit, queryRequired,
+  requiredString, sessionIdFrom,
+} from '../validate.js';
+
+export const health: RouteHandler = (_request, { version }) => ({ body: { ok: true, version } });
+
+export const storeStats: RouteHandler = (_request, { engine }) => ({ body: engine.storeStats() });
+
+export const listSessions: RouteHandler = (_request, { engine }) => ({
+  body: { sessions: engine.listSessions() },
+});
+
+export const listTurns: RouteHandler = ({ params, query }, { engine }) => {
+  const sessionId = sessionIdFrom(params.sessionId);
+  const limit = queryLimit(query);
+  const before = queryBefore(query);
+  return { body: { turns: engine.listTurns(sessionId, { limit, before }) } };
+};
+
+export const listMessages: RouteHandler = ({ params, query }, { engine }) => {
+  const sessionId = sessionIdFrom(params.sessionId);
+  const limit = queryLimit(query);
+  const before = queryBefore(query);
+  const turnId = query.get('turnId') ?? undefined;
+  return { body: { messages: engine.messages(sessionId, { turnId, limit, before }) } };
+};
+
+export const getManifest: RouteHandler = ({ params }, { engine }) => ({
+  body: engine.getManifest(params.turnId),
+});
+
+export const getDiff: RouteHandler = async ({ params, query }, { engine }) => ({
+  body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
+});
+
+export const previewTurn: RouteHandler = async ({ params, body }, { engine }) => {
+  const fields = objectBody(body);
+  const uris = optionalUriList(fields, 'uris');
+  const withChat = optionalBoolean(fields, 'withChat');
+  return { body: await engine.preview(params.turnId, { uris, withChat }) };
+};
+
+export const rollbackTurn: RouteHandler = async ({ params, body }, { engine }) => {
+  const fields = objectBody(body);
+  const uris = optionalUriList(fields, 'uris');
+  const force = optionalBoolean(fields, 'force');
+  return { body: await engine.rollback(params.turnId, { uris, force }) };
+};
+
+export const rollbackTurnWithChat: RouteHandler = async ({ params, body }, { engine }) => {
+  const force = optionalBoolean(objectBody(body), 'force');
+  return { body: await engine.rollbackWithChat(params.turnId, { force }) };
+};
+
+export const previewRewind: RouteHandler = async ({ params, body }, { engine }) => {
+  const sessionId = sessionIdFrom(params.sessionId);
+  const fields = objectBody(body);
+  const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
+  const withChat = optionalBoolean(fields, 'withChat');
+  return { body: await engine.previewRewind(sessionId, { toTurnId, withChat }) };
+};
+
+export const rewind: RouteHandler = async ({ params, body }, { engine }) => {
+  const sessionId = sessionIdFrom(params.sessionId);
+  const fields = objectBody(body);
+  const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
+  const withChat = optionalBoolean(fields, 'withChat');
+  const force = optionalBoolean(fields, 'force');
+  return { body: await engine.rewind(sessionId, { toTurnId, withChat, force }) };
+};
+
+export const deleteSession: RouteHandler = async ({ params }, { engine }) => {
+  await engine.clearSession(sessionIdFrom(params.sessionId));
+  return { body: { ok: true } };
+};

@@ -1,0 +1,34 @@
+// The route table of API.md: every console and agent route, in one place.
+import type { Route } from '../types.js';
+import * as agent from './agent.js';
+import * as consoleRoutes from './console.js';
+
+export const ROUTES: readonly Route[] = [
+  { method: 'GET', pattern: '/api/health', handler: consoleRoutes.health },
+  { method: 'GET', pattern: '/api/store', handler: consoleRoutes.storeStats },
+  { method: 'GET', pattern: '/api/sessions', handler: consoleRoutes.listSessions },
+  { method: 'GET', pattern: '/api/sessions/:sessionId/turns', handler: consoleRoutes.listTurns },
+  { method: 'GET', pattern: '/api/sessions/:sessionId/messages', handler: consoleRoutes.listMessages },
+  { method: 'POST', pattern: '/api/sessions/:sessionId/rewind/preview', handler: consoleRoutes.previewRewind },
+  { method: 'POST', pattern: '/api/sessions/:sessionId/rewind', handler: consoleRoutes.rewind },
+  { method: 'DELETE', pattern: '/api/sessions/:sessionId', handler: consoleRoutes.deleteSession },
+  { method: 'GET', pattern: '/api/turns/:turnId', handler: consoleRoutes.getManifest },
+  { method: 'GET', pattern: '/api/turns/:turnId/diff', handler: consoleRoutes.getDiff },
+  { method: 'POST', pattern: '/api/turns/:turnId/preview', handler: consoleRoutes.previewTurn },
+  { method: 'POST', pattern: '/api/turns/:turnId/rollback', handler: consoleRoutes.rollbackTurn },
+  { method: 'POST', pattern: '/api/turns/:turnId/rollback-with-chat', handler: consoleRoutes.rollbackTurnWithChat },
+  { method: 'POST', pattern: '/api/agent/input', handler: agent.input },
+  { method: 'POST', pattern: '/api/agent/message', handler: agent.message },
+  { method: 'POST', pattern: '/api/agent/turn-end', handler: agent.turnEnd },
+  { method: 'POST', pattern: '/api/agent/exec', handler: agent.exec },
+  { method: 'POST', pattern: '/api/agent/before-mutate', handler: agent.beforeMutate },
+  { method: 'POST', pattern: '/api/agent/fs/write', handler: agent.fsWrite },
+  { method: 'POST', pattern: '/api/agent/fs/delete', handler: agent.fsDelete },
+  { method: 'POST', pattern: '/api/agent/fs/rename', handler: agent.fsRename },
+  { method: 'POST', pattern: '/api/agent/fs/move', handler: agent.fsMove },
+  { method: 'POST', pattern: '/api/agent/fs/mkdir', handler: agent.fsMkdir },
+  { method: 'GET', pattern: '/api/agent/fs/read', handler: agent.fsRead },
+];
+
+/** `GET /api/events` is a stream, not a JSON answer: the server handles it apart from the table. */
+export const EVENTS_PATH = '/api/events';

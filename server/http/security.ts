@@ -1,0 +1,80 @@
+// The request checks of API.md "Security", in its order: Host, Origin, then the token.
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { HttpError } from './errors.js';
+
+export type Access = 'console' | 'agent';
+
+export interface Tokens {
+  console: string;
+  agent: string;
+}
+
+/** Host allow-list: DNS rebinding sends a foreign name with our address. */
+export function checkHost(headers: IncomingHttpHeaders, port: number): string {
+  const host = (headers.host ?? '').toLowerCase();
+  const allowed = [`127.0.0.1:${port}`, `localhost:${port}`, `[::1]:${port}`];
+  if (!allowed.includes(host)) throw new HttpError('FORBIDDEN', 'this Host is not allowed');
+  return host;
+}
+
+/** A request carrying an Origin must come from this very server (`Origin: null` never does). */
+export function checkOrigin(headers: IncomingHttpHeaders, host: string): void {
+  const origin = headers.origin;
+  if (origin === undefined) return;
+  if (origin.toLowerCase() !== `http://${host}`) throw new HttpError('FORBIDDEN', 'this Origin is not allowed');
+}
+
+export function cookieName(port: number): string {
+  return `turnback_${port}`;
+}
+
+export function loginCookie(port: number, token: string): string {
+  return `${cookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
+}
+
+function cookieValue(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const pair of header.split(';')) {
+    const eq = pair.indexOf('=');
+    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
+    try {
+      return decodeURIComponent(pair.slice(eq + 1).trim());
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+/** The credential a request presents: the Bearer header wins over the cookie. */
+export function presentedToken(headers: IncomingHttpHeaders, port: number): string | undefined {
+  const authorization = headers.authorization;
+  if (authorization !== undefined) {
+    const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
+    return match ? match[1] : undefined;
+  }
+  return cookieValue(headers.cookie, cookieName(port));
+}
+
+/** Compares digests so neither the content nor the length of a token leaks through timing. */
+export function sameToken(given: string, expected: string): boolean {
+  const a = createHash('sha256').update(given).digest();
+  const b = createHash('sha256').update(expected).digest();
+  return timingSafeEqual(a, b);
+}
+
+/** Which token a path needs at least: the agent token opens only /api/agent/* and /api/health. */
+export function accessFor(pathname: string): Access {
+  return pathname === '/api/health' || pathname.startsWith('/api/agent/') ? 'agent' : 'console';
+}
+
+export function checkToken(given: string | undefined, access: Access, tokens: Tokens): void {
+  if (given !== undefined) {
+    // Both comparisons always run, so the answer time does not tell which token matched.
+    const isConsole = sameToken(given, tokens.console);
+    const isAgent = sameToken(given, tokens.agent);
+    if (isConsole || (access === 'agent' && isAgent)) return;
+  }
+  throw new HttpError('UNAUTHORIZED', given === undefined ? 'a token is required' : 'this token does not open this route');
+}

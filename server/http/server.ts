@@ -1,0 +1,137 @@
+// The HTTP server: node:http on 127.0.0.1 only, embedding an engine. Used by the CLI, the tests,
+// the benchmark and the e2e suite.
+import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import type { Engine } from '../engine/api.js';
+import { API_HEADERS } from './headers.js';
+import { handleRequest, type PipelineContext } from './pipeline.js';
+import { cookieName } from './security.js';
+import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
+import { generateToken } from './tokens.js';
+import { packageVersion } from './version.js';
+
+export const LOOPBACK = '127.0.0.1';
+
+export interface ServerLog {
+  info(message: string): void;
+  error(message: string): void;
+}
+
+export interface StartServerOptions {
+  engine: Engine;
+  /** 0 picks a free port. Default 4820. */
+  port?: number;
+  /** The console token; random when absent. */
+  token?: string;
+  /** The agent token; random when absent. */
+  agentToken?: string;
+  /** The built console; defaults to the package's dist/. */
+  distDir?: string;
+  log?: ServerLog;
+  version?: string;
+  pingIntervalMs?: number;
+  maxBodyBytes?: number;
+}
+
+export interface RunningServer {
+  port: number;
+  /** The tokenized address that logs a browser in: `http://127.0.0.1:<port>/?token=<token>`. */
+  url: string;
+  origin: string;
+  token: string;
+  agentToken: string;
+  cookieName: string;
+  /** Ends event streams and connections; the engine stays open (its owner closes it). */
+  close(): Promise<void>;
+}
+
+/** dist/ sits two levels above both server/http/ and build/http/. */
+export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
+
+const stderrLog: ServerLog = {
+  info: (message) => process.stdout.write(`${message}\n`),
+  error: (message) => process.stderr.write(`${message}\n`),
+};
+
+function answerMalformed(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'malformed or incomplete request' } });
+  const headers = Object.entries({ ...API_HEADERS, 'Content-Type': 'application/json; charset=utf-8' })
+    .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${headers}` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+  );
+}
+
+function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const onError = (err: Error): void => reject(err);
+    server.once('error', onError);
+    server.listen({ port, host: LOOPBACK, exclusive: true }, () => {
+      server.off('error', onError);
+      const address = server.address();
+      resolve(typeof address === 'object' && address ? address.port : port);
+    });
+  });
+}
+
+export async function startServer(options: StartServerOptions): Promise<RunningServer> {
+  const log = options.log ?? stderrLog;
+  const token = options.token ?? generateToken();
+  const agentToken = options.agentToken ?? generateToken();
+  const streams = new Set<EventStream>();
+  const ctx: PipelineContext = {
+    port: 0,
+    tokens: { console: token, agent: agentToken },
+    deps: { engine: options.engine, version: options.version ?? packageVersion() },
+    distDir: options.distDir ?? DEFAULT_DIST_DIR,
+    maxBodyBytes: options.maxBodyBytes,
+    logError: (message) => log.error(message),
+    openEvents: (_request: IncomingMessage, response: ServerResponse) => {
+      const stream = openEventStream(
+        response, options.engine, API_HEADERS, () => streams.delete(stream), options.pingIntervalMs ?? PING_INTERVAL_MS,
+      );
+      streams.add(stream);
+    },
+  };
+
+  const server = createServer((request, response) => {
+    void handleRequest(request, response, ctx);
+  });
+  // Short limits: a slow or stuck client must not hold a connection (slowloris).
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 60_000;
+  server.keepAliveTimeout = 5_000;
+  server.on('clientError', answerMalformed);
+
+  ctx.port = await listen(server, options.port ?? 4820);
+  const origin = `http://${LOOPBACK}:${ctx.port}`;
+
+  let closing: Promise<void> | undefined;
+  const close = (): Promise<void> => {
+    closing ??= new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      for (const stream of [...streams]) stream.close();
+      server.closeIdleConnections();
+      // Requests already running get a moment to answer before their connections are cut.
+      setTimeout(() => server.closeAllConnections(), 2_000).unref();
+    });
+    return closing;
+  };
+
+  return {
+    port: ctx.port,
+    url: `${origin}/?token=${encodeURIComponent(token)}`,
+    origin,
+    token,
+    agentToken,
+    cookieName: cookieName(ctx.port),
+    close,
+  };
+}

@@ -1,0 +1,33 @@
+// The shapes route handlers see: plain data in, plain data out, no sockets, so every handler
+// can be called directly in a unit test.
+import type { Engine } from '../engine/api.js';
+
+export interface ApiRequest {
+  /** Path parameters, already percent-decoded (`:sessionId`, `:turnId`). */
+  params: Record<string, string>;
+  query: URLSearchParams;
+  /** The parsed JSON body of a POST (`{}` when empty); `{}` for other methods. */
+  body: unknown;
+}
+
+export interface ApiResponse {
+  /** Defaults to 200. */
+  status?: number;
+  body: unknown;
+}
+
+export interface RouteDeps {
+  engine: Engine;
+  version: string;
+}
+
+export type RouteHandler = (request: ApiRequest, deps: RouteDeps) => Promise<ApiResponse> | ApiResponse;
+
+export type HttpMethod = 'GET' | 'POST' | 'DELETE';
+
+export interface Route {
+  method: HttpMethod;
+  /** Segments; a segment starting with `:` is a parameter, e.g. `/api/turns/:turnId`. */
+  pattern: string;
+  handler: RouteHandler;
+}
