@@ -1,0 +1,63 @@
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { isApiError } from '../api/client';
+import { sessionsQuery } from '../api/queries';
+import { useUiStore } from '../store';
+import { useLiveEvents } from '../features/live/useLiveEvents';
+import { usePollingInterval } from '../features/live/usePollingInterval';
+import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
+import { EmptyState } from '../features/states/EmptyState';
+import { LoadingPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
+import { TimelinePane } from '../features/timeline/TimelinePane';
+import { TurnDetailPane } from '../features/turn-detail/TurnDetailPane';
+import { Header } from './Header';
+import { useKeyboardNavigation } from './useKeyboardNavigation';
+import { useUrlSync } from './useUrlSync';
+
+function Console() {
+  useLiveEvents();
+  useKeyboardNavigation();
+  const refetchInterval = usePollingInterval();
+  const sessions = useQuery({ ...sessionsQuery(), refetchInterval });
+  const sessionId = useUiStore((state) => state.sessionId);
+  const selectSession = useUiStore((state) => state.selectSession);
+  const unauthorized = useUiStore((state) => state.unauthorized);
+
+  // With nothing chosen, open the most recently active session.
+  useEffect(() => {
+    const first = sessions.data?.[0];
+    if (!sessionId && first) selectSession(first.sessionId, 'replace');
+  }, [sessionId, sessions.data, selectSession]);
+
+  if (unauthorized || isApiError(sessions.error, 'UNAUTHORIZED')) return <UnauthorizedPage />;
+  if (sessions.isPending) return <LoadingPage />;
+  if (sessions.isError && !sessions.data) return <ServerDownPage error={sessions.error} onRetry={() => void sessions.refetch()} />;
+
+  return (
+    <div className="app">
+      <Header />
+      {sessions.isError && (
+        <div className="banner" role="alert">
+          The server is not answering ({sessions.error.message}). Showing the last data received.
+        </div>
+      )}
+      {sessions.data.length === 0 ? (
+        <EmptyState />
+      ) : (
+        <div className="layout">
+          <SessionsSidebar />
+          <TimelinePane />
+          <TurnDetailPane />
+        </div>
+      )}
+      <footer className="key-hints" aria-label="Keyboard shortcuts">
+        <kbd>j</kbd>/<kbd>k</kbd> turns · <kbd>n</kbd>/<kbd>p</kbd> files · <kbd>↑</kbd>/<kbd>↓</kbd> in a focused list
+      </footer>
+    </div>
+  );
+}
+
+export function App() {
+  useUrlSync();
+  return <Console />;
+}

@@ -1,0 +1,40 @@
+import { useQuery } from '@tanstack/react-query';
+import { storeQuery } from '../api/queries';
+import { formatBytes, plural } from '../lib/format';
+import { useUiStore } from '../store';
+import { usePollingInterval } from '../features/live/usePollingInterval';
+
+const LIVE_TEXT = { live: 'Live', connecting: 'Connecting…', polling: 'Polling' } as const;
+const LIVE_HELP = {
+  live: 'Updates arrive from the server as the agent works',
+  connecting: 'Connecting to the event stream; refreshing periodically meanwhile',
+  polling: 'The event stream is unavailable; refreshing every few seconds',
+} as const;
+
+export function Header() {
+  const refetchInterval = usePollingInterval(10_000);
+  const { data: stats } = useQuery({ ...storeQuery(), refetchInterval });
+  const liveStatus = useUiStore((state) => state.liveStatus);
+  return (
+    <header className="app-header">
+      <div className="brand">
+        <img src="/favicon.svg" alt="" width={20} height={20} />
+        <span className="brand__name">turnback</span>
+      </div>
+      <div className="store-usage" aria-label="Store usage" title={stats ? `Data dir: ${stats.dataDir}` : undefined}>
+        {stats && (
+          <>
+            <span>{plural(stats.sessions, 'session')}</span>
+            <span>{plural(stats.turns, 'turn')}</span>
+            <span>{plural(stats.blobs, 'blob')}</span>
+            <span className="store-usage__bytes">{formatBytes(stats.bytes)}</span>
+          </>
+        )}
+      </div>
+      <div className={`live-status live-status--${liveStatus}`} role="status" title={LIVE_HELP[liveStatus]}>
+        <span className="live-status__dot" aria-hidden="true" />
+        {LIVE_TEXT[liveStatus]}
+      </div>
+    </header>
+  );
+}

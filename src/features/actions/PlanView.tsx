@@ -1,0 +1,62 @@
+// What a rollback will do, read from its preview Plan.
+import type { Plan } from '../../../server/protocol';
+import { displayPath, plural } from '../../lib/format';
+import { MessageList } from '../turn-detail/ChatMessages';
+
+function PathList({ title, items, tone }: { title: string; items: string[]; tone?: 'danger' | 'warn' }) {
+  if (items.length === 0) return null;
+  return (
+    <section className={`plan-group${tone ? ` plan-group--${tone}` : ''}`} aria-label={title}>
+      <h3>
+        {title} <span className="pane-count">{items.length}</span>
+      </h3>
+      <ul>
+        {items.map((item) => (
+          <li key={item}>
+            <code>{item}</code>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function PlanView({ plan, conflicts, showMessages }: { plan: Plan; conflicts: string[]; showMessages: boolean }) {
+  const restore = plan.actions.filter((action) => action.action === 'restore').map((action) => displayPath(action.uri));
+  const remove = plan.actions.filter((action) => action.action === 'delete').map((action) => displayPath(action.uri));
+  const moveBack = plan.actions
+    .filter((action) => action.action === 'move-back')
+    .map((action) => (action.from ? `${displayPath(action.from)} → ${displayPath(action.uri)}` : displayPath(action.uri)));
+  const untouched = plan.actions.filter((action) => action.action === 'none').length;
+  const nothingToDo = restore.length + remove.length + moveBack.length === 0;
+
+  return (
+    <div className="plan">
+      {nothingToDo && (
+        <p className="notice">Every file is already as it was before: there is nothing to restore.</p>
+      )}
+      <PathList title="Restore to their earlier content" items={restore} />
+      <PathList title="Delete (created by the turn)" items={remove} />
+      <PathList title="Move back" items={moveBack} />
+      {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
+      <PathList title="Changed since the turn (conflicts)" items={conflicts.map(displayPath)} tone="warn" />
+      <PathList
+        title="Cannot be restored"
+        items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${item.code}`)}
+        tone="danger"
+      />
+      {showMessages && (
+        <section className="plan-group plan-group--danger" aria-label="Messages to delete">
+          <h3>
+            Chat messages to delete <span className="pane-count">{plan.messages.length}</span>
+          </h3>
+          {plan.messages.length === 0 ? (
+            <p className="muted">No messages.</p>
+          ) : (
+            <MessageList messages={plan.messages} label="Messages that will be deleted" />
+          )}
+        </section>
+      )}
+    </div>
+  );
+}

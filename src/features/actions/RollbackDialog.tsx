@@ -1,0 +1,148 @@
+// Preview → confirm (with an explicit "overwrite anyway" for conflicts) → result → Undo.
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { RollbackResult } from '../../../server/protocol';
+import { isApiError } from '../../api/client';
+import { invalidateAfterRollback, previewRollback, runRollback, undoRollback, type RollbackTarget } from '../../api/mutations';
+import { Modal } from './Modal';
+import { PlanView } from './PlanView';
+import { ResultView } from './ResultView';
+import { EXTERNAL_AGENT_NOTE, confirmLabel, dialogTitle } from './dialogText';
+
+export interface RollbackDialogProps {
+  target: RollbackTarget;
+  turnNumber: number;
+  platform: string;
+  onClose: () => void;
+}
+
+export function RollbackDialog({ target: initialTarget, turnNumber, platform, onClose }: RollbackDialogProps) {
+  const client = useQueryClient();
+  const [target, setTarget] = useState(initialTarget);
+  const [overwrite, setOverwrite] = useState(false);
+  const [result, setResult] = useState<RollbackResult | null>(null);
+  const [undoResult, setUndoResult] = useState<RollbackResult | null>(null);
+  const fileCount = target.uris?.length ?? 0;
+
+  const preview = useQuery({
+    queryKey: ['preview', target],
+    queryFn: () => previewRollback(target),
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+
+  const rollback = useMutation({
+    mutationFn: (force: boolean) => runRollback(target, force),
+    onSuccess: (answer) => setResult(answer),
+    onSettled: () => invalidateAfterRollback(client, target.sessionId),
+  });
+  const undo = useMutation({
+    mutationFn: (force: boolean) => undoRollback(result?.rollbackTurnId ?? '', force),
+    onSuccess: (answer) => setUndoResult(answer),
+    onSettled: () => invalidateAfterRollback(client, target.sessionId),
+  });
+
+  const conflictFromRun = isApiError(rollback.error, 'CONFLICT') ? rollback.error.conflicts : [];
+  const conflicts = [...new Set([...(preview.data?.conflicts ?? []), ...conflictFromRun])];
+  const withChat = target.mode === 'chat' || (target.mode === 'rewind' && target.withChat === true);
+  const busy = rollback.isPending || undo.isPending;
+  const title = dialogTitle(target.mode, turnNumber, fileCount);
+
+  const runError = rollback.error && !isApiError(rollback.error, 'CONFLICT') ? rollback.error : null;
+  const undoConflicts = isApiError(undo.error, 'CONFLICT') ? undo.error.conflicts : [];
+
+  let body;
+  let footer;
+  if (result) {
+    body = (
+      <>
+        <ResultView result={result} />
+        {undoResult && (
+          <>
+            <h3 className="result-divider">Undo</h3>
+            <ResultView result={undoResult} undone />
+          </>
+        )}
+        {undo.error && (
+          <p className="notice notice--danger" role="alert">
+            Undo failed: {undo.error.message}
+            {undoConflicts.length > 0 && ` (changed since the rollback: ${undoConflicts.join(', ')})`}
+          </p>
+        )}
+      </>
+    );
+    footer = (
+      <>
+        {result.rollbackTurnId && !undoResult && (
+          <button type="button" className="btn" disabled={busy} onClick={() => undo.mutate(undoConflicts.length > 0)}>
+            {undo.isPending ? 'Undoing…' : undoConflicts.length > 0 ? 'Undo anyway' : 'Undo'}
+          </button>
+        )}
+        <button type="button" className="btn btn--primary" disabled={busy} onClick={onClose}>
+          Close
+        </button>
+      </>
+    );
+  } else {
+    const needsOverwrite = conflicts.length > 0 && !overwrite;
+    body = (
+      <>
+        {target.mode === 'rewind' && (
+          <>
+            <p>Every turn from #{turnNumber} on is rolled back: each file they touched returns to its state before #{turnNumber}.</p>
+            <label className="checkbox-label">
+              <input
+                type="checkbox"
+                checked={target.withChat === true}
+                disabled={busy}
+                onChange={(event) => setTarget({ ...target, withChat: event.target.checked })}
+              />
+              <span>Also delete the chat from turn #{turnNumber} on</span>
+            </label>
+          </>
+        )}
+        {withChat && platform === 'claude-code' && <p className="notice notice--warn">{EXTERNAL_AGENT_NOTE}</p>}
+        {preview.isPending ? (
+          <p className="muted" role="status">Reading what will change…</p>
+        ) : preview.isError ? (
+          <p className="notice notice--danger" role="alert">Could not preview: {preview.error.message}</p>
+        ) : (
+          <PlanView plan={preview.data} conflicts={conflicts} showMessages={withChat} />
+        )}
+        {conflicts.length > 0 && (
+          <label className="checkbox-label overwrite">
+            <input type="checkbox" checked={overwrite} disabled={busy} onChange={(event) => setOverwrite(event.target.checked)} />
+            <span>Overwrite anyway: discard the changes made to these files since the turn</span>
+          </label>
+        )}
+        {runError && (
+          <p className="notice notice--danger" role="alert">
+            {isApiError(runError, 'TURN_ACTIVE') ? 'An agent turn is in progress in this session; try again when it ends.' : `Rollback failed: ${runError.message}`}
+          </p>
+        )}
+      </>
+    );
+    footer = (
+      <>
+        <button type="button" className="btn" disabled={busy} onClick={onClose}>
+          Cancel
+        </button>
+        <button
+          type="button"
+          className="btn btn--danger"
+          disabled={busy || !preview.isSuccess || needsOverwrite}
+          onClick={() => rollback.mutate(conflicts.length > 0 && overwrite)}
+        >
+          {rollback.isPending ? 'Working…' : confirmLabel(target.mode, fileCount)}
+        </button>
+      </>
+    );
+  }
+
+  return (
+    <Modal title={title} onClose={onClose} dismissible={!busy} footer={footer}>
+      {body}
+    </Modal>
+  );
+}

@@ -1,0 +1,31 @@
+import type { RollbackMode } from '../../api/mutations';
+import { plural } from '../../lib/format';
+
+export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: number): string {
+  switch (mode) {
+    case 'turn':
+      return `Roll back turn #${turnNumber}`;
+    case 'files':
+      return `Roll back ${plural(fileCount, 'file')} of turn #${turnNumber}`;
+    case 'chat':
+      return `Roll back turn #${turnNumber} with its chat`;
+    case 'rewind':
+      return `Rewind to turn #${turnNumber}`;
+  }
+}
+
+export function confirmLabel(mode: RollbackMode, fileCount: number): string {
+  switch (mode) {
+    case 'turn':
+      return 'Roll back';
+    case 'files':
+      return `Roll back ${plural(fileCount, 'file')}`;
+    case 'chat':
+      return 'Roll back with chat';
+    case 'rewind':
+      return 'Rewind';
+  }
+}
+
+export const EXTERNAL_AGENT_NOTE =
+  "This session belongs to an external agent. Only turnback's copy of the chat is deleted: the agent's own context is not rewound and it still remembers these messages.";

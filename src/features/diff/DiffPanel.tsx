@@ -1,0 +1,100 @@
+// Side-by-side (or unified) diff of one path: before the turn → after it. Sides that have
+// no text (absent, binary, too large) get a placeholder that says why.
+import { useQuery } from '@tanstack/react-query';
+import DiffViewer from 'react-diff-viewer-continued';
+import type { Side } from '../../../server/protocol';
+import { diffQuery } from '../../api/queries';
+import { displayPath, formatBytes } from '../../lib/format';
+import { useUiStore } from '../../store';
+import { DiffModeToggle } from './DiffModeToggle';
+
+export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
+  if (!side.exists) return which === 'before' ? 'Did not exist before the turn' : 'Does not exist after the turn';
+  if (side.tooLarge) return `Too large to keep (${formatBytes(side.size)})`;
+  if (side.binary) return `Binary file (${formatBytes(side.size)})`;
+  if (side.text === null) return 'No text content';
+  return null;
+}
+
+function SideNote({ side, which }: { side: Side; which: 'before' | 'after' }) {
+  const text = sidePlaceholder(side, which);
+  return (
+    <div className={`side-note${text ? '' : ' side-note--text'}`}>
+      <span className="side-note__label">{which === 'before' ? 'Before' : 'After'}</span>
+      <span>{text ?? formatBytes(side.size)}</span>
+      {side.truncated && <span className="badge badge--warn">truncated to 1 MiB</span>}
+    </div>
+  );
+}
+
+export function DiffPanel({ turnId, uri, turnNumber }: { turnId: string; uri: string; turnNumber: number }) {
+  const diffMode = useUiStore((state) => state.diffMode);
+  const { data, isPending, isError, error } = useQuery(diffQuery(turnId, uri));
+  const path = displayPath(uri);
+
+  return (
+    <section className="diff-panel" aria-label={`Diff of ${path}`}>
+      <header className="diff-panel__head">
+        <h3 className="diff-panel__path" title={uri}>
+          {path}
+          {data?.from && <span className="diff-panel__from"> (from {displayPath(data.from)})</span>}
+        </h3>
+        <DiffModeToggle />
+      </header>
+      {isPending ? (
+        <p className="pane-empty" role="status">Loading diff…</p>
+      ) : isError ? (
+        <p className="pane-empty pane-empty--error" role="alert">Could not load the diff: {error.message}</p>
+      ) : (
+        <>
+          <div className="side-notes">
+            <SideNote side={data.before} which="before" />
+            <SideNote side={data.after} which="after" />
+          </div>
+          {bothSidesRenderable(data.before, data.after) ? (
+            <div className="diff-body">
+              <DiffViewer
+                oldValue={data.before.text ?? ''}
+                newValue={data.after.text ?? ''}
+                splitView={diffMode === 'split'}
+                leftTitle={`Before #${turnNumber}`}
+                rightTitle={`After #${turnNumber}`}
+                extraLinesSurroundingDiff={4}
+                hideSummary
+                styles={DIFF_STYLES}
+                loadingElement={() => <p className="pane-empty" role="status">Computing diff…</p>}
+              />
+            </div>
+          ) : (
+            <p className="pane-empty">No text diff to show for this path.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+/** A text side, or an absent one (shown as empty): then a line diff says something true. */
+function bothSidesRenderable(before: Side, after: Side): boolean {
+  const ok = (side: Side) => !side.exists || (side.text !== null && !side.binary && !side.tooLarge);
+  return ok(before) && ok(after) && (before.text !== null || after.text !== null);
+}
+
+const DIFF_STYLES = {
+  variables: {
+    light: {
+      diffViewerBackground: '#ffffff',
+      addedBackground: '#e6ffec',
+      addedGutterBackground: '#ccffd8',
+      removedBackground: '#ffebe9',
+      removedGutterBackground: '#ffd7d5',
+      wordAddedBackground: '#abf2bc',
+      wordRemovedBackground: '#ffb8b0',
+      gutterBackground: '#f6f8fa',
+      emptyLineBackground: '#fafbfc',
+    },
+  },
+  contentText: { fontFamily: 'var(--mono)', fontSize: '12px', lineHeight: '18px' },
+  gutter: { minWidth: '36px', padding: '0 8px', fontSize: '12px' },
+  titleBlock: { fontSize: '12px', padding: '6px 10px', fontWeight: 600 },
+};

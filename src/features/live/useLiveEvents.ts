@@ -1,0 +1,71 @@
+// Subscribes to /api/events and turns each event into query invalidations. Bursts (an agent
+// writing many files) are batched so each view refetches at most once per tick.
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import type { EventMap, EventName } from '../../../server/protocol';
+import { useUiStore } from '../../store';
+import { keysForEvent } from './invalidation';
+
+const EVENT_NAMES: EventName[] = [
+  'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',
+];
+const BATCH_MS = 250;
+
+export function useLiveEvents(): void {
+  const client = useQueryClient();
+
+  useEffect(() => {
+    if (typeof EventSource === 'undefined') {
+      useUiStore.getState().setLiveStatus('polling');
+      return;
+    }
+    const source = new EventSource('/api/events');
+    const pending = new Map<string, QueryKey>();
+    let timer: ReturnType<typeof setTimeout> | null = null;
+
+    const flush = () => {
+      timer = null;
+      for (const key of pending.values()) void client.invalidateQueries({ queryKey: key });
+      pending.clear();
+    };
+    const schedule = (keys: QueryKey[]) => {
+      for (const key of keys) pending.set(JSON.stringify(key), key);
+      timer ??= setTimeout(flush, BATCH_MS);
+    };
+
+    const listeners = EVENT_NAMES.map((name) => {
+      const listener = (event: MessageEvent<string>) => {
+        let data: EventMap[typeof name];
+        try {
+          data = JSON.parse(event.data) as EventMap[typeof name];
+        } catch {
+          return;
+        }
+        schedule(keysForEvent(name, data));
+        if (name === 'session-deleted' && useUiStore.getState().sessionId === data.sessionId) {
+          useUiStore.getState().selectSession(null, 'replace');
+        }
+      };
+      source.addEventListener(name, listener as EventListener);
+      return [name, listener] as const;
+    });
+
+    let openedBefore = false;
+    source.onopen = () => {
+      useUiStore.getState().setLiveStatus('live');
+      // Whatever happened while disconnected is unknown: after a reconnect, refresh everything once.
+      if (openedBefore) void client.invalidateQueries();
+      openedBefore = true;
+    };
+    source.onerror = () => {
+      // CONNECTING: the browser retries by itself; CLOSED: it gave up, so lists poll.
+      useUiStore.getState().setLiveStatus(source.readyState === EventSource.CLOSED ? 'polling' : 'connecting');
+    };
+
+    return () => {
+      for (const [name, listener] of listeners) source.removeEventListener(name, listener as EventListener);
+      source.close();
+      if (timer) clearTimeout(timer);
+    };
+  }, [client]);
+}

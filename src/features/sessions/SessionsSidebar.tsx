@@ -1,0 +1,60 @@
+import { useQuery } from '@tanstack/react-query';
+import type { Session } from '../../../server/protocol';
+import { sessionsQuery } from '../../api/queries';
+import { formatRelative, plural } from '../../lib/format';
+import { useUiStore } from '../../store';
+import { usePollingInterval } from '../live/usePollingInterval';
+
+function SessionItem({ session, selected, onSelect }: { session: Session; selected: boolean; onSelect: () => void }) {
+  const live = session.activeTurnId !== null;
+  return (
+    <li>
+      <button
+        type="button"
+        className={`session-item${selected ? ' is-selected' : ''}`}
+        aria-current={selected ? 'true' : undefined}
+        aria-label={`Session ${session.sessionId}, ${session.platform}:${session.sessionType}, ${plural(session.turnCount, 'turn')}${live ? ', turn in progress' : ''}`}
+        onClick={onSelect}
+      >
+        <span className="session-item__top">
+          <span className="session-item__scope">
+            {session.platform}:{session.sessionType}
+          </span>
+          {live && <span className="live-dot" title="A turn is in progress" />}
+        </span>
+        <span className="session-item__id" title={session.sessionId}>
+          {session.sessionId}
+        </span>
+        <span className="session-item__meta">
+          <span>{plural(session.turnCount, 'turn')}</span>
+          <span title={new Date(session.lastActivity).toLocaleString()}>{formatRelative(session.lastActivity)}</span>
+        </span>
+      </button>
+    </li>
+  );
+}
+
+export function SessionsSidebar() {
+  const refetchInterval = usePollingInterval();
+  const { data: sessions = [] } = useQuery({ ...sessionsQuery(), refetchInterval });
+  const selectedId = useUiStore((state) => state.sessionId);
+  const selectSession = useUiStore((state) => state.selectSession);
+
+  return (
+    <nav className="sidebar" aria-label="Sessions">
+      <h2 className="pane-title">
+        Sessions <span className="pane-count">{sessions.length}</span>
+      </h2>
+      <ul className="session-list">
+        {sessions.map((session) => (
+          <SessionItem
+            key={session.sessionId}
+            session={session}
+            selected={session.sessionId === selectedId}
+            onSelect={() => selectSession(session.sessionId)}
+          />
+        ))}
+      </ul>
+    </nav>
+  );
+}

@@ -1,0 +1,55 @@
+// Whole-page states: the console cannot show sessions for one of these reasons.
+import type { ReactNode } from 'react';
+import { ApiError } from '../../api/client';
+
+function StatePage({ title, tone, children }: { title: string; tone: 'neutral' | 'danger'; children: ReactNode }) {
+  return (
+    <main className={`state-page state-page--${tone}`} aria-labelledby="state-title">
+      <div className="state-card">
+        <h1 id="state-title">{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+export function UnauthorizedPage() {
+  return (
+    <StatePage title="This console is not signed in" tone="danger">
+      <p>
+        The server did not accept this browser's token (401). The console token changes every time the server
+        starts unless it is fixed with <code>--token</code>.
+      </p>
+      <p>
+        Reopen the tokenized URL that <code>turnback serve</code> printed when it started, the first line of its output:
+      </p>
+      <pre className="state-code">turnback listening on http://127.0.0.1:&lt;port&gt;/?token=&lt;token&gt;</pre>
+    </StatePage>
+  );
+}
+
+export function ServerDownPage({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const detail = error instanceof ApiError && error.code !== 'NETWORK' ? `${error.status} ${error.code}: ${error.message}` : null;
+  return (
+    <StatePage title="The turnback server is not answering" tone="danger">
+      <p>
+        The console could not reach its server at <code>{window.location.host}</code>. It may have stopped or restarted.
+        Start it again with <code>turnback serve --workspace &lt;dir&gt;</code> and open the URL it prints.
+      </p>
+      {detail && <p className="state-detail">{detail}</p>}
+      <button type="button" className="btn btn--primary" onClick={onRetry}>
+        Try again
+      </button>
+    </StatePage>
+  );
+}
+
+export function LoadingPage() {
+  return (
+    <main className="state-page" aria-busy="true">
+      <p className="muted" role="status">
+        Loading sessions…
+      </p>
+    </main>
+  );
+}

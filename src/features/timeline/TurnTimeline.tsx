@@ -1,0 +1,86 @@
+// The virtualized list of a session's turns, newest first. It is a listbox: arrow keys or
+// j/k move the selection, Home/End jump, and the selected row is kept in view.
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import type { Turn } from '../../../server/protocol';
+import { TURN_ROW_HEIGHT, TurnRow, turnOptionId } from './TurnRow';
+
+export interface TurnTimelineProps {
+  /** Newest first. */
+  turns: Turn[];
+  selectedTurnId: string | null;
+  onSelect: (turnId: string, viaKeyboard: boolean) => void;
+  hasMore?: boolean;
+  onLoadMore?: () => void;
+}
+
+const NEXT_KEYS = new Set(['ArrowDown', 'j']);
+const PREVIOUS_KEYS = new Set(['ArrowUp', 'k']);
+
+export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false, onLoadMore }: TurnTimelineProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({
+    count: turns.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => TURN_ROW_HEIGHT,
+    overscan: 8,
+    getItemKey: (index) => turns[index]?.turnId ?? index,
+  });
+
+  const numbers = useMemo(() => new Map(turns.map((turn) => [turn.turnId, turn.number])), [turns]);
+  const numberOf = useCallback((turnId: string) => numbers.get(turnId), [numbers]);
+  const selectedIndex = useMemo(() => turns.findIndex((turn) => turn.turnId === selectedTurnId), [turns, selectedTurnId]);
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  const items = virtualizer.getVirtualItems();
+  const lastVisible = items.length > 0 ? items[items.length - 1].index : -1;
+  useEffect(() => {
+    if (hasMore && onLoadMore && lastVisible >= turns.length - 20) onLoadMore();
+  }, [hasMore, onLoadMore, lastVisible, turns.length]);
+
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (event.altKey || event.ctrlKey || event.metaKey || turns.length === 0) return;
+    let index: number | null = null;
+    if (NEXT_KEYS.has(event.key)) index = Math.min(turns.length - 1, selectedIndex + 1);
+    else if (PREVIOUS_KEYS.has(event.key)) index = Math.max(0, selectedIndex < 0 ? 0 : selectedIndex - 1);
+    else if (event.key === 'Home') index = 0;
+    else if (event.key === 'End') index = turns.length - 1;
+    else if (event.key === 'PageDown') index = Math.min(turns.length - 1, Math.max(0, selectedIndex) + 10);
+    else if (event.key === 'PageUp') index = Math.max(0, selectedIndex - 10);
+    if (index === null) return;
+    event.preventDefault();
+    event.stopPropagation();
+    onSelect(turns[index].turnId, true);
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="timeline-scroll"
+      role="listbox"
+      aria-label="Turns"
+      tabIndex={0}
+      aria-activedescendant={selectedIndex >= 0 ? turnOptionId(turns[selectedIndex].turnId) : undefined}
+      onKeyDown={onKeyDown}
+    >
+      <div style={{ height: virtualizer.getTotalSize(), position: 'relative', width: '100%' }}>
+        {items.map((item) => {
+          const turn = turns[item.index];
+          return (
+            <TurnRow
+              key={item.key}
+              turn={turn}
+              selected={turn.turnId === selectedTurnId}
+              numberOf={numberOf}
+              onSelect={() => onSelect(turn.turnId, false)}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
+            />
+          );
+        })}
+      </div>
+    </div>
+  );
+}

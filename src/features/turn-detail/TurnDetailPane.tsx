@@ -1,0 +1,105 @@
+// The selected turn: header, actions, its files / chat / commands, and the diff of one file.
+import { useQuery } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { manifestQuery, sessionsQuery } from '../../api/queries';
+import { formatClock, plural } from '../../lib/format';
+import { useUiStore, type DetailTab } from '../../store';
+import { ActionBar } from '../actions/ActionBar';
+import { DiffPanel } from '../diff/DiffPanel';
+import { TurnBadges } from '../timeline/TurnBadges';
+import { ChatMessages } from './ChatMessages';
+import { ExecCommands } from './ExecCommands';
+import { FileList } from './FileList';
+
+export function TurnDetailPane() {
+  const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore();
+  const { selectFile, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
+  const manifest = useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
+  const { data: sessions = [] } = useQuery(sessionsQuery());
+  const session = sessions.find((item) => item.sessionId === sessionId);
+  const files = manifest.data?.files ?? [];
+
+  // A turn opens on its first file's diff; a deep link keeps the file it names.
+  useEffect(() => {
+    if (manifest.data && !fileUri && files.length > 0) selectFile(files[0].uri, 'replace');
+  }, [manifest.data, fileUri, files, selectFile]);
+
+  if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
+  if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
+  if (manifest.isError)
+    return (
+      <section className="detail" aria-label="Turn detail">
+        <p className="pane-empty pane-empty--error" role="alert">Could not load this turn: {manifest.error.message}</p>
+      </section>
+    );
+
+  const { turn } = manifest.data;
+  const tabs: { id: DetailTab; label: string }[] = [
+    { id: 'files', label: `Files (${files.length})` },
+    { id: 'chat', label: `Chat (${turn.messageCount})` },
+    { id: 'commands', label: `Commands (${turn.execCommands.length})` },
+  ];
+  const numberOf = (id: string) => (id === turn.turnId ? turn.number : undefined);
+  const selectedFile = files.find((file) => file.uri === fileUri);
+
+  return (
+    <section className="detail" aria-label="Turn detail">
+      <header className="detail__head">
+        <div className="detail__title">
+          <span className="detail__number">#{turn.number}</span>
+          <h2>{turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)')}</h2>
+        </div>
+        <div className="detail__meta">
+          <time dateTime={turn.startedAt}>{formatClock(turn.startedAt)}</time>
+          {turn.endedAt ? <span>ended {formatClock(turn.endedAt)}</span> : <span>in progress</span>}
+          <span>{plural(turn.fileCount, 'file')}</span>
+          {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
+          <TurnBadges turn={turn} numberOf={numberOf} />
+        </div>
+        <ActionBar
+          turn={turn}
+          platform={session?.platform ?? ''}
+          checkedFiles={checkedFiles}
+          sessionBusy={Boolean(session?.activeTurnId) || turn.status === 'active'}
+        />
+      </header>
+      <div className="tabs" role="tablist" aria-label="Turn contents">
+        {tabs.map((tab) => (
+          <button
+            key={tab.id}
+            type="button"
+            role="tab"
+            id={`tab-${tab.id}`}
+            aria-selected={detailTab === tab.id}
+            aria-controls={`tabpanel-${tab.id}`}
+            className="tab"
+            onClick={() => setDetailTab(tab.id)}
+          >
+            {tab.label}
+          </button>
+        ))}
+      </div>
+      <div className="detail__upper" role="tabpanel" id={`tabpanel-${detailTab}`} aria-labelledby={`tab-${detailTab}`}>
+        {detailTab === 'files' && (
+          <FileList
+            files={files}
+            selectedUri={fileUri}
+            checked={checkedFiles}
+            onSelect={(uri, viaKeyboard) => selectFile(uri, viaKeyboard ? 'replace' : 'push')}
+            onToggle={toggleChecked}
+            onSetChecked={setChecked}
+          />
+        )}
+        {detailTab === 'chat' && sessionId && (
+          <ChatMessages sessionId={sessionId} turnId={turn.turnId} live={turn.status === 'active'} />
+        )}
+        {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} />}
+      </div>
+      {selectedFile ? (
+        <DiffPanel key={`${turn.turnId}:${selectedFile.uri}`} turnId={turn.turnId} uri={selectedFile.uri} turnNumber={turn.number} />
+      ) : (
+        <p className="pane-empty">{files.length > 0 ? 'Select a file to see its diff.' : ''}</p>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,51 @@
+// How a FileChange reads in the console.
+import type { FileChange, SkipReason, State } from '../../../server/protocol';
+import { displayPath } from '../../lib/format';
+
+export const SKIP_REASONS: Record<SkipReason, string> = {
+  'too-large': 'too large to keep',
+  excluded: 'excluded by pattern',
+  unreadable: 'could not be read',
+};
+
+export function changeLabel(file: FileChange): string {
+  switch (file.change) {
+    case 'created':
+      return 'created';
+    case 'modified':
+      return 'modified';
+    case 'deleted':
+      return 'deleted';
+    case 'renamed':
+      return 'renamed';
+    case 'moved':
+      return 'moved';
+    case 'dir-created':
+      return 'directory created';
+    case 'dir-deleted':
+      return 'directory deleted';
+    case 'mode-changed':
+      return `mode ${modeText(file.before)} → ${modeText(file.after)}`;
+  }
+}
+
+function modeText(state: State): string {
+  return state && 'mode' in state ? (state.mode & 0o7777).toString(8) : '—';
+}
+
+export function stateSize(state: State): number {
+  return state?.type === 'file' ? state.size : 0;
+}
+
+/** What a restore of this path writes back: the before-state, or nothing when the turn created it. */
+export function restoreSize(file: FileChange): number {
+  return stateSize(file.before);
+}
+
+export function isDirectoryChange(file: FileChange): boolean {
+  return file.change === 'dir-created' || file.change === 'dir-deleted' || file.before?.type === 'dir' || file.after?.type === 'dir';
+}
+
+export function fromText(file: FileChange): string | null {
+  return file.from ? `from ${displayPath(file.from)}` : null;
+}
