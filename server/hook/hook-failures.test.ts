@@ -1,0 +1,109 @@
+// The hook must never block or break the agent: whatever goes wrong, it exits 0 and leaves
+// one line in hook.log.
+import { createServer, type Server } from 'node:http';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as p from './payloads.testutil.js';
+import { runHook } from './spawn.testutil.js';
+
+let root: string;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+const servers: Server[] = [];
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'turnback-hook-fail-'));
+  workspace = join(root, 'ws');
+  await mkdir(workspace);
+  env = { XDG_STATE_HOME: join(root, 'state') };
+});
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  }
+  await rm(root, { recursive: true, force: true });
+});
+
+const logLines = async () =>
+  (await readFile(join(root, 'state', 'turnback', 'hook.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+
+async function register(port: number, pid = process.pid) {
+  const dir = join(root, 'state', 'turnback', 'servers');
+  await mkdir(dir, { recursive: true });
+  await writeFile(join(dir, `${port}.json`), JSON.stringify({ workspace, port, agentToken: 'agent-token', pid }));
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<number> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+describe('turnback hook claude-code when things go wrong', () => {
+  it('exits 0 and logs one line when no server is registered', async () => {
+    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
+    expect(result.code).toBe(0);
+    expect(result.stdout).toBe('');
+    const lines = await logLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('no turnback server');
+  });
+
+  it('exits 0 and logs one line when the registered server is down', async () => {
+    const port = await listen(() => {});
+    servers[0].close();
+    await register(port);
+    const result = await runHook(p.bash({ cwd: workspace }, 'ls'), env);
+    expect(result.code).toBe(0);
+    const lines = await logLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('/api/agent/exec');
+  });
+
+  it('gives up on a server that never answers, exits 0 and logs it', async () => {
+    const port = await listen(() => { /* never answers */ });
+    await register(port);
+    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
+    expect(result.code).toBe(0);
+    expect((await logLines()).join('\n')).toContain('gave up');
+  });
+
+  it('exits 0 and logs a server error answer', async () => {
+    const port = await listen((_req, res) => {
+      res.writeHead(400, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ error: { code: 'BAD_URI', message: 'bad' } }));
+    });
+    await register(port);
+    const result = await runHook(p.write({ cwd: workspace }, join(workspace, 'a.ts'), 'x'), env);
+    expect(result.code).toBe(0);
+    expect((await logLines()).join('\n')).toMatch(/before-mutate answered 400.*BAD_URI/);
+  });
+
+  it.each([
+    ['not JSON', '{"session_id": "abc", '],
+    ['empty input', ''],
+    ['a bad session id', JSON.stringify(p.userPromptSubmit({ cwd: '/', sessionId: '../../etc' }, 'x'))],
+  ])('exits 0 and logs malformed input: %s', async (_label, stdin) => {
+    const result = await runHook(stdin, env);
+    expect(result.code).toBe(0);
+    const lines = await logLines();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain('malformed input');
+  });
+
+  it('exits 0 without logging or forwarding an event it does not use', async () => {
+    let requests = 0;
+    const port = await listen((_req, res) => { requests++; res.end('{}'); });
+    await register(port);
+    const sessionStart = { ...p.stop({ cwd: workspace }), hook_event_name: 'SessionStart', source: 'startup' };
+    const read = p.preToolUse({ cwd: workspace }, 'Read', { file_path: join(workspace, 'a.ts') });
+    for (const payload of [sessionStart, read]) expect((await runHook(payload, env)).code).toBe(0);
+    expect(requests).toBe(0);
+    expect(await logLines()).toEqual([]);
+  });
+});

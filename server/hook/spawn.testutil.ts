@@ -1,0 +1,35 @@
+// Runs the real `turnback hook claude-code` / `turnback init claude-code` commands from
+// source (tsx), the way Claude Code or a person would run them.
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const repo = fileURLToPath(new URL('../..', import.meta.url));
+const cliEntry = process.env.HOOKDEV_CLI ?? fileURLToPath(new URL('../cli.ts', import.meta.url));
+
+export interface CommandResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string }): Promise<CommandResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+      cwd: options.cwd ?? repo,
+      env: { ...process.env, ...options.env },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(options.stdin ?? '');
+  });
+}
+
+export function runHook(payload: unknown, env: NodeJS.ProcessEnv): Promise<CommandResult> {
+  const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
+  return runCli(['hook', 'claude-code'], { env, stdin });
+}
