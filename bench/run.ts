@@ -1,0 +1,75 @@
+// `npm run bench [-- --quick] [-- --json] [-- --only 1,2]`: every workload and contender in
+// one process and one run; a table on stdout (or JSON with --json), progress on stderr.
+import { mkdtemp } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { benchConfig } from './config.js';
+import { createContext } from './context.js';
+import { loadOpenEngine, type OpenEngine } from './contenders/turnback.js';
+import { removeTree } from './fs-tools.js';
+import { describeMachine } from './machine.js';
+import { renderJson, renderTable } from './report.js';
+import { Results } from './results.js';
+import { SECTIONS, runScenarios } from './scenarios/index.js';
+
+const { values } = parseArgs({
+  options: {
+    json: { type: 'boolean', default: false },
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    keep: { type: 'boolean', default: false },
+  },
+});
+
+const log = (message: string): void => {
+  process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
+};
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const config = benchConfig(values.quick ?? false);
+  const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null;
+  const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-bench-'));
+  const results = new Results();
+  for (const [id, title] of SECTIONS) results.section(id, title);
+
+  let openEngine: OpenEngine | null = null;
+  let engineLoadError: string | null = null;
+  try {
+    openEngine = await loadOpenEngine();
+  } catch (error) {
+    engineLoadError = error instanceof Error ? error.message : String(error);
+    log(`engine not available: ${engineLoadError}`);
+  }
+  const ctx = createContext(config, root, results, openEngine, engineLoadError, log);
+  try {
+    await runScenarios(ctx, only);
+  } finally {
+    if (values.keep) log(`kept ${root}`);
+    else await removeTree(root);
+  }
+  const machine = describeMachine();
+  const durationSeconds = Math.round((Date.now() - started) / 1000);
+  const header = [
+    `workloads: ${describeSpec(config.w1)} · ${describeSpec(config.w2)} in nested directories · ${describeSpec(config.w3)}`,
+    `${config.quick ? 'QUICK smoke run (shrunk workloads) · ' : ''}median of ${config.runs} runs (after 1 warm-up) · took ${durationSeconds} s`,
+  ];
+  if (values.json) {
+    process.stdout.write(renderJson(results, machine, {
+      quick: config.quick, runs: config.runs, startedAt: new Date(started).toISOString(), durationSeconds,
+      workloads: { W1: config.w1, W2: config.w2, W3: config.w3 },
+    }) + '\n');
+  } else {
+    process.stdout.write(renderTable(results, machine, header) + '\n');
+  }
+}
+
+function describeSpec(spec: { name: string; files: number; bytes: number }): string {
+  return `${spec.name} = ${spec.files.toLocaleString('en-US')} file${spec.files === 1 ? '' : 's'} / ${spec.bytes / 1e6} MB`;
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? error.stack ?? error.message : String(error));
+  process.exitCode = 1;
+});

@@ -1,0 +1,42 @@
+// The order of a run: the W2 arena serves items 5, 1 and 2; then the turnback-only items.
+import type { BenchContext } from '../context.js';
+import { createArena } from './arena.js';
+import { captureScenario } from './capture.js';
+import { rollbackScenario } from './rollback.js';
+import { storageScenario } from './storage-size.js';
+
+export const SECTIONS: [string, string][] = [
+  ['1', 'One turn writing 10 files in W2'],
+  ['2', 'Rollback of a turn that wrote N files (W2)'],
+  ['3', 'Scaling with store size (turnback)'],
+  ['4', 'Cold open of a store holding many turns (turnback)'],
+  ['5', 'Store bytes after turns of small edits'],
+  ['6', 'Peak RSS (turnback)'],
+  ['7', 'Console timeline in Chromium'],
+  ['8', 'Claude Code hook latency'],
+];
+
+export async function runScenarios(ctx: BenchContext, only: Set<string> | null): Promise<void> {
+  const wants = (id: string): boolean => !only || only.has(id);
+  if (!ctx.openEngine) {
+    for (const [id] of SECTIONS) ctx.results.notMeasured(id, `turnback: the engine did not load (${ctx.engineLoadError})`);
+  }
+  if (wants('1') || wants('2') || wants('5')) {
+    const w2 = await createArena(ctx, ctx.config.w2, { raw: wants('1') || wants('2') });
+    try {
+      if (wants('5')) await storageScenario(ctx, w2);
+      if (wants('1')) await captureScenario(ctx, w2);
+      if (wants('2')) await rollbackScenario(ctx, w2);
+    } finally {
+      await w2.dispose();
+    }
+  }
+  if (wants('5')) {
+    const w1 = await createArena(ctx, ctx.config.w1, { raw: false });
+    try {
+      await storageScenario(ctx, w1);
+    } finally {
+      await w1.dispose();
+    }
+  }
+}

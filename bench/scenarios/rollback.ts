@@ -1,0 +1,58 @@
+// Item 2: rolling back a turn of 10, 100 and 1,000 written files, per contender.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BenchContext } from '../context.js';
+import type { Contender } from '../contenders/contender.js';
+import { repeat } from '../stats.js';
+import { editsFor, PathPicker } from '../workloads.js';
+import { contendersOf, type Arena } from './arena.js';
+
+export const ROLLBACK_SECTION = '2';
+
+const LABELS: Record<string, string> = {
+  raw: 'raw durable copy',
+  'shadow-git': 'shadow-git git restore --source',
+  turnback: 'turnback rollback(turnId)',
+};
+
+interface PreparedTurn {
+  handle: string;
+  paths: string[];
+  /** Bytes of a few paths before the turn: checked after each rollback. */
+  originals: Map<string, Buffer>;
+}
+
+async function prepareTurn(contender: Contender, arena: Arena, paths: string[], editId: number): Promise<PreparedTurn> {
+  const originals = new Map<string, Buffer>();
+  for (const p of paths.slice(0, 3)) originals.set(p, await readFile(path.join(contender.workspace, p)));
+  await contender.beforeTurn(paths);
+  const edits = await editsFor(arena.workload, paths, editId);
+  const handle = await contender.turn(edits, `rollback bench ${editId}`);
+  return { handle, paths, originals };
+}
+
+async function checkRestored(contender: Contender, turn: PreparedTurn): Promise<void> {
+  for (const [p, bytes] of turn.originals) {
+    const now = await readFile(path.join(contender.workspace, p));
+    if (!now.equals(bytes)) throw new Error(`${contender.name} rollback left ${p} different from its state before the turn`);
+  }
+}
+
+export async function rollbackScenario(ctx: BenchContext, arena: Arena): Promise<void> {
+  const { results, config } = ctx;
+  for (const size of config.rollbackSizes) {
+    for (const contender of contendersOf(arena)) {
+      const picker = new PathPicker(arena.workload.paths, 0x0b0c + size);
+      const summary = await repeat<PreparedTurn>((turn) => contender.rollback(turn.handle, turn.paths), {
+        runs: config.runs,
+        setup: (run) => prepareTurn(contender, arena, picker.take(size), 100_000 + size * 10 + run * size),
+        after: (_run, turn) => checkRestored(contender, turn),
+      });
+      results.figure(ROLLBACK_SECTION, `rollback.${size}.${contender.name}`, `${size} files: ${LABELS[contender.name]}`,
+        contender.name, 'ms', summary);
+      ctx.log(`item 2: ${size} files ${contender.name} median ${summary.median.toFixed(1)} ms`);
+    }
+    results.ratio(ROLLBACK_SECTION, `${size} files turnback / raw`, `rollback.${size}.turnback`, `rollback.${size}.raw`, 3);
+    results.ratio(ROLLBACK_SECTION, `${size} files turnback / shadow-git`, `rollback.${size}.turnback`, `rollback.${size}.shadow-git`, 1);
+  }
+}

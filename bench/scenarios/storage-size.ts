@@ -1,0 +1,46 @@
+// Item 5: bytes kept after N turns of small edits, turnback's store vs the shadow git dir.
+import type { BenchContext } from '../context.js';
+import { treeSize, type TreeSize } from '../fs-tools.js';
+import { editsFor, PathPicker } from '../workloads.js';
+import type { Arena } from './arena.js';
+
+export const STORAGE_SECTION = '5';
+
+export async function storageScenario(ctx: BenchContext, arena: Arena): Promise<void> {
+  const { results, config } = ctx;
+  const name = arena.workload.spec.name;
+  const picker = new PathPicker(arena.workload.paths, 0x5707 + arena.workload.paths.length);
+  for (let turn = 0; turn < config.storageTurns; turn++) {
+    const edits = await editsFor(arena.workload, picker.take(config.storageEditsPerTurn), 50_000 + turn * 100);
+    await arena.git.turn(edits, `turn ${turn + 1}`);
+    await arena.turnback?.turn(edits, `turn ${turn + 1}`);
+  }
+  const label = `${name}, ${config.storageTurns} turns × ${config.storageEditsPerTurn} edits`;
+  const gitLoose = await treeSize(arena.git.gitDir);
+  results.figure(STORAGE_SECTION, `storage.${name}.git`, `${label}: shadow git dir`, 'shadow-git', 'bytes', gitLoose.bytes);
+
+  let store: TreeSize | null = null;
+  if (arena.turnback) {
+    // Measured closed, as git's dir is at rest: nothing left in SQLite's WAL.
+    await arena.reopenTurnback(async () => { store = await treeSize(arena.turnback!.engine.dataDir); });
+  }
+  if (store) {
+    const s = store as TreeSize;
+    results.figure(STORAGE_SECTION, `storage.${name}.turnback`, `${label}: turnback store`, 'turnback', 'bytes', s.bytes);
+    results.note(STORAGE_SECTION, `${name} on disk (du): turnback ${mib(s.diskBytes)} in ${s.files} files, `
+      + `shadow git ${mib(gitLoose.diskBytes)} in ${gitLoose.files} files`);
+  }
+  results.ratio(STORAGE_SECTION, `${name} turnback store / shadow git dir`, `storage.${name}.turnback`, `storage.${name}.git`, 0.5);
+
+  // Packed (what git's auto gc eventually does): the strongest form of the competitor.
+  const started = performance.now();
+  await arena.git.git('gc', '-q');
+  ctx.log(`${name}: git gc ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const packed = await treeSize(arena.git.gitDir);
+  results.figure(STORAGE_SECTION, `storage.${name}.git-packed`, `${label}: shadow git dir after git gc`, 'shadow-git', 'bytes', packed.bytes);
+  results.ratio(STORAGE_SECTION, `${name} turnback store / packed shadow git dir`, `storage.${name}.turnback`, `storage.${name}.git-packed`);
+}
+
+function mib(bytes: number): string {
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
