@@ -1,9 +1,12 @@
 // Runs the real `turnback hook claude-code` / `turnback init claude-code` commands from
 // source (tsx), the way Claude Code or a person would run them.
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const repo = fileURLToPath(new URL('../..', import.meta.url));
+// Resolved from the repository, so the command also runs with a cwd outside it.
+const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const cliEntry = process.env.HOOKDEV_CLI ?? fileURLToPath(new URL('../cli.ts', import.meta.url));
 
 export interface CommandResult {
@@ -14,7 +17,7 @@ export interface CommandResult {
 
 export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string }): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', cliEntry, ...args], {
+    const child = spawn(process.execPath, ['--import', tsxLoader, cliEntry, ...args], {
       cwd: options.cwd ?? repo,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],

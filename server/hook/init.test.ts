@@ -1,0 +1,84 @@
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from './spawn.testutil.js';
+
+const bin = fileURLToPath(new URL('../../bin/turnback.js', import.meta.url));
+
+let root: string;
+let workspace: string;
+let env: NodeJS.ProcessEnv;
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), 'turnback-init-'));
+  workspace = join(root, 'my project');
+  await mkdir(workspace);
+  env = { XDG_STATE_HOME: join(root, 'state') };
+});
+afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+
+const settingsFile = () => join(workspace, '.claude', 'settings.local.json');
+const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8'));
+const commandsOf = (settings: { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> }, event: string) =>
+  settings.hooks[event].flatMap((group) => group.hooks.map((hook) => hook.command));
+
+describe('turnback init claude-code', () => {
+  it('merges the hooks into existing settings, keeping every key and hook, and adds nothing twice', async () => {
+    const existing = {
+      permissions: { allow: ['Bash(npm run lint)'], deny: [] },
+      env: { FOO: 'bar' },
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo check', timeout: 5 }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+        SessionStart: [{ hooks: [{ type: 'command', command: 'echo start' }] }],
+      },
+    };
+    await mkdir(join(workspace, '.claude'));
+    await writeFile(settingsFile(), JSON.stringify(existing, null, 2));
+
+    const first = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    expect(first.code).toBe(0);
+    expect(first.stdout).toContain('Added the turnback hooks');
+    expect(first.stdout).toMatch(/serve --workspace '.*my project'/);
+
+    const merged = await readSettings();
+    expect(merged.permissions).toEqual(existing.permissions);
+    expect(merged.env).toEqual(existing.env);
+    expect(merged.hooks.SessionStart).toEqual(existing.hooks.SessionStart);
+    expect(merged.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
+    expect(merged.hooks.PreToolUse[1].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
+    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) {
+      const ours = commandsOf(merged, event).filter((c) => c.endsWith(' hook claude-code'));
+      // An absolute path to this installation's CLI, so the hook works from any cwd.
+      expect(ours).toEqual([`${process.execPath} ${bin} hook claude-code`]);
+    }
+    expect(commandsOf(merged, 'Stop')).toContain('say done');
+
+    const before = await readFile(settingsFile(), 'utf8');
+    const second = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    expect(second.code).toBe(0);
+    expect(second.stdout).toContain('already in');
+    expect(await readFile(settingsFile(), 'utf8')).toBe(before);
+  });
+
+  it('creates .claude/settings.local.json in the current folder by default', async () => {
+    const result = await runCli([`init`, 'claude-code'], { env, cwd: workspace });
+    expect(result.code).toBe(0);
+    expect(Object.keys((await readSettings()).hooks)).toEqual(['UserPromptSubmit', 'PreToolUse', 'Stop']);
+  });
+
+  it('leaves a settings file it cannot parse untouched and exits 2', async () => {
+    await mkdir(join(workspace, '.claude'));
+    await writeFile(settingsFile(), '{ "model": "opus", ');
+    const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('settings.local.json');
+    expect(await readFile(settingsFile(), 'utf8')).toBe('{ "model": "opus", ');
+  });
+
+  it('refuses a missing workspace or an unknown agent with exit code 2', async () => {
+    expect((await runCli(['init', 'claude-code', '--workspace', join(root, 'nope')], { env })).code).toBe(2);
+    expect((await runCli(['init', 'cursor'], { env })).code).toBe(2);
+  });
+});
