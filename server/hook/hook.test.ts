@@ -1,0 +1,98 @@
+// Recorded-format Claude Code hook payloads through the real `turnback hook claude-code`
+// command, against a real server; what it recorded is read back through the console API.
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Manifest, Message, Session, Turn } from '../protocol.js';
+import * as p from './payloads.testutil.js';
+import { startHookTestServer, type HookTestServer } from './server.testutil.js';
+import { runHook } from './spawn.testutil.js';
+
+let t: HookTestServer;
+let c: { cwd: string; transcriptPath: string };
+
+beforeEach(async () => {
+  t = await startHookTestServer();
+  c = { cwd: t.workspace, transcriptPath: join(t.root, 'transcript.jsonl') };
+  await mkdir(join(t.workspace, 'src'));
+  await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
+  await writeFile(join(t.workspace, 'README.md'), '# app\n');
+});
+afterEach(async () => { await t.close(); });
+
+async function hook(payload: unknown): Promise<void> {
+  const result = await runHook(payload, t.env);
+  expect(result.code).toBe(0);
+}
+
+const hookLog = () => readFile(join(t.env.XDG_STATE_HOME!, 'turnback', 'hook.log'), 'utf8').catch(() => '');
+const sessions = async () => (await t.api<{ sessions: Session[] }>('GET', '/api/sessions')).json.sessions;
+const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
+const manifest = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json;
+const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+
+describe('turnback hook claude-code against a running server', () => {
+  it('begins a claude-code cli turn on a prompt, with the prompt as the user message', async () => {
+    await hook(p.userPromptSubmit(c, 'Bump the answer\nand explain why'));
+    expect(await sessions()).toMatchObject([{ sessionId: p.SESSION_ID, platform: 'claude-code', sessionType: 'cli' }]);
+    const [turn] = await turns();
+    expect(turn).toMatchObject({ number: 1, status: 'active', title: 'Bump the answer' });
+    expect(await messages()).toMatchObject([{ role: 'user', content: 'Bump the answer\nand explain why', turnId: turn.turnId }]);
+    expect(await hookLog()).toBe('');
+  });
+
+  it('records the original state of every file a Write, Edit, MultiEdit or NotebookEdit is about to change', async () => {
+    await hook(p.userPromptSubmit(c, 'Edit things'));
+    await hook(p.write(c, join(t.workspace, 'src', 'new.ts'), 'export {};\n'));
+    await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await hook(p.multiEdit({ ...c, cwd: join(t.workspace, 'src') }, '../README.md', [{ old_string: 'app', new_string: 'App' }]));
+    await hook(p.notebookEdit(c, join(t.workspace, 'notes', 'analysis.ipynb'), 'print(1)'));
+    const [turn] = await turns();
+    const { entries } = await manifest(turn.turnId);
+    expect(entries.map((e) => [e.op, e.uri, e.before?.type ?? null])).toEqual([
+      ['write', 'workspace:/src/new.ts', null],
+      ['write', 'workspace:/src/app.ts', 'file'],
+      ['write', 'workspace:/README.md', 'file'],
+      ['mkdir', 'workspace:/notes', null],
+      ['write', 'workspace:/notes/analysis.ipynb', null],
+    ]);
+  });
+
+  it('ignores a path outside the workspace, without logging', async () => {
+    await hook(p.userPromptSubmit(c, 'Touch something else'));
+    await hook(p.write(c, join(t.root, 'outside.txt'), 'x'));
+    await hook(p.edit(c, '../outside.txt', 'x', 'y'));
+    const [turn] = await turns();
+    expect((await manifest(turn.turnId)).entries).toEqual([]);
+    expect(await hookLog()).toBe('');
+  });
+
+  it('marks the turn as having run a shell command', async () => {
+    await hook(p.userPromptSubmit(c, 'Run the tests'));
+    await hook(p.bash(c, 'npm test -- --run'));
+    const [turn] = await turns();
+    expect(turn.execUsed).toBe(true);
+    expect(turn.execCommands).toMatchObject([{ tool: 'exec', command: 'npm test -- --run' }]);
+  });
+
+  it('on stop, records the last assistant reply from the transcript and commits the turn', async () => {
+    await hook(p.userPromptSubmit(c, 'Bump the answer'));
+    await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump the answer', reply: ['Bumped it to 42.'] }]));
+    await hook(p.stop(c));
+    const [turn] = await turns();
+    expect(turn).toMatchObject({ status: 'committed', fileCount: 1 });
+    expect((await messages()).map((m) => [m.role, m.content, m.turnId])).toEqual([
+      ['user', 'Bump the answer', turn.turnId],
+      ['assistant', 'Bumped it to 42.', turn.turnId],
+    ]);
+  });
+
+  it('on stop without a readable transcript, still commits the turn', async () => {
+    await hook(p.userPromptSubmit(c, 'Quick one'));
+    await hook(p.stop({ ...c, transcriptPath: join(t.root, 'missing.jsonl') }));
+    expect((await turns())[0].status).toBe('committed');
+    expect((await messages()).map((m) => m.role)).toEqual(['user']);
+  });
+});

@@ -1,0 +1,57 @@
+// A real turnback server (engine + HTTP, in-process, port 0) on a temp workspace, registered
+// where the hook looks for it, with a small console-token client for checking what it recorded.
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openEngine } from '../engine/index.js';
+import type { Engine } from '../engine/api.js';
+import { startServer, type RunningServer } from '../http/server.js';
+
+export interface HookTestServer {
+  root: string;
+  workspace: string;
+  /** Env for the hook process: its XDG_STATE_HOME holds the registry and hook.log. */
+  env: NodeJS.ProcessEnv;
+  server: RunningServer;
+  engine: Engine;
+  api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
+  close(): Promise<void>;
+}
+
+export async function startHookTestServer(): Promise<HookTestServer> {
+  const root = await mkdtemp(join(tmpdir(), 'turnback-hook-'));
+  const workspace = join(root, 'workspace');
+  const stateHome = join(root, 'state');
+  const dist = join(root, 'dist');
+  await mkdir(workspace);
+  await mkdir(dist);
+  const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
+  const server = await startServer({
+    engine, port: 0, distDir: dist, log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+  });
+  const registry = join(stateHome, 'turnback', 'servers');
+  await mkdir(registry, { recursive: true });
+  await writeFile(
+    join(registry, `${server.port}.json`),
+    JSON.stringify({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid }),
+    { mode: 0o600 },
+  );
+
+  const api = async (method: string, path: string, body?: unknown) => {
+    const response = await fetch(`${server.origin}${path}`, {
+      method,
+      headers: { Authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, json: await response.json() };
+  };
+
+  return {
+    root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api,
+    close: async () => {
+      await server.close();
+      await engine.close();
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
