@@ -16,11 +16,11 @@ export function sidePlaceholder(side: Side, which: 'before' | 'after'): string |
   return null;
 }
 
-function SideNote({ side, which }: { side: Side; which: 'before' | 'after' }) {
+function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | 'after'; turnNumber: number }) {
   const text = sidePlaceholder(side, which);
   return (
-    <div className={`side-note${text ? '' : ' side-note--text'}`}>
-      <span className="side-note__label">{which === 'before' ? 'Before' : 'After'}</span>
+    <div className={`side-note${text ? '' : ' side-note--text'}`} aria-label={`${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}>
+      <span className="side-note__label">{which === 'before' ? 'Before' : 'After'} #{turnNumber}</span>
       <span>{text ?? formatBytes(side.size)}</span>
       {side.truncated && <span className="badge badge--warn">truncated to 1 MiB</span>}
     </div>
@@ -48,8 +48,8 @@ export function DiffPanel({ turnId, uri, turnNumber }: { turnId: string; uri: st
       ) : (
         <>
           <div className="side-notes">
-            <SideNote side={data.before} which="before" />
-            <SideNote side={data.after} which="after" />
+            <SideNote side={data.before} which="before" turnNumber={turnNumber} />
+            <SideNote side={data.after} which="after" turnNumber={turnNumber} />
           </div>
           {bothSidesRenderable(data.before, data.after) ? (
             <div className="diff-body">
@@ -57,8 +57,6 @@ export function DiffPanel({ turnId, uri, turnNumber }: { turnId: string; uri: st
                 oldValue={data.before.text ?? ''}
                 newValue={data.after.text ?? ''}
                 splitView={diffMode === 'split'}
-                leftTitle={`Before #${turnNumber}`}
-                rightTitle={`After #${turnNumber}`}
                 extraLinesSurroundingDiff={4}
                 hideSummary
                 styles={DIFF_STYLES}
@@ -81,6 +79,8 @@ function bothSidesRenderable(before: Side, after: Side): boolean {
 }
 
 const DIFF_STYLES = {
+  // The library's default min-width of 1000px overflows the detail column.
+  diffContainer: { minWidth: 0 },
   variables: {
     light: {
       diffViewerBackground: '#ffffff',

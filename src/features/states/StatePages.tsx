@@ -23,7 +23,10 @@ export function UnauthorizedPage() {
       <p>
         Reopen the tokenized URL that <code>turnback serve</code> printed when it started, the first line of its output:
       </p>
-      <pre className="state-code">turnback listening on http://127.0.0.1:&lt;port&gt;/?token=&lt;token&gt;</pre>
+      <pre className="state-code">turnback listening on {window.location.origin}/?token=&lt;token&gt;</pre>
+      <p className="muted">
+        Lost it? Restart the server with the same <code>--token</code>, or stop it and start it again to get a new URL.
+      </p>
     </StatePage>
   );
 }

@@ -1,4 +1,6 @@
+import { useQuery } from '@tanstack/react-query';
 import { useCallback, useEffect } from 'react';
+import { sessionsQuery } from '../../api/queries';
 import { useUiStore } from '../../store';
 import { TurnTimeline } from './TurnTimeline';
 import { useSessionTurns } from './useSessionTurns';
@@ -7,6 +9,8 @@ export function TimelinePane() {
   const sessionId = useUiStore((state) => state.sessionId);
   const selectedTurnId = useUiStore((state) => state.turnId);
   const selectTurn = useUiStore((state) => state.selectTurn);
+  const { data: sessions } = useQuery(sessionsQuery());
+  const turnCount = sessions?.find((session) => session.sessionId === sessionId)?.turnCount;
   const { turns, isPending, isError, error, hasNextPage, isFetchingNextPage, fetchNextPage } = useSessionTurns(sessionId);
 
   // Opening a session shows its newest turn; a deep link keeps the turn it names.
@@ -21,7 +25,7 @@ export function TimelinePane() {
   return (
     <section className="timeline" aria-label="Turn timeline">
       <h2 className="pane-title">
-        Turns <span className="pane-count">{turns.length}</span>
+        Turns <span className="pane-count">{Math.max(turnCount ?? 0, turns.length)}</span>
       </h2>
       {!sessionId ? (
         <p className="pane-empty">Select a session.</p>

@@ -3,7 +3,7 @@
 import { useRef, type KeyboardEvent } from 'react';
 import type { FileChange } from '../../../server/protocol';
 import { displayPath, formatBytes } from '../../lib/format';
-import { SKIP_REASONS, changeLabel, fromText, restoreSize } from './fileChange';
+import { SKIP_HELP, SKIP_REASONS, changeLabel, fromText, restoreSize } from './fileChange';
 
 export interface FileListProps {
   files: FileChange[];
@@ -83,7 +83,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
               </button>
               <span className={`change change--${file.change}`}>{changeLabel(file)}</span>
               {file.skipped ? (
-                <span className="file-row__skip" title="Recorded without its content: rollback cannot restore it">
+                <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>
                   skipped: {SKIP_REASONS[file.skipped]}
                 </span>
               ) : (

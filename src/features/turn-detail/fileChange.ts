@@ -3,9 +3,15 @@ import type { FileChange, SkipReason, State } from '../../../server/protocol';
 import { displayPath } from '../../lib/format';
 
 export const SKIP_REASONS: Record<SkipReason, string> = {
-  'too-large': 'too large to keep',
-  excluded: 'excluded by pattern',
-  unreadable: 'could not be read',
+  'too-large': 'too large',
+  excluded: 'excluded',
+  unreadable: 'unreadable',
+};
+
+export const SKIP_HELP: Record<SkipReason, string> = {
+  'too-large': 'Larger than the size limit: recorded without its content, so rollback cannot restore it',
+  excluded: 'Matches an exclude pattern (such as node_modules/**): not recorded, so rollback cannot restore it',
+  unreadable: 'Could not be read when recorded: rollback cannot restore it',
 };
 
 export function changeLabel(file: FileChange): string {
