@@ -1,0 +1,128 @@
+// Garbage collection: sessions beyond keepSessions go (least recently active first, never an
+// active one), blobs no turn references are swept while referenced ones stay restorable, and
+// turn numbers are never reused — also after pruning and clearSession.
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../api.js';
+import { expectCode, makeSandbox, plant, runTurn, type Sandbox, ws } from './harness.testutil.js';
+import { assertSameTree } from './tree.js';
+
+let sandbox: Sandbox;
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+  await plant(sandbox.workspace, { u: 'u0 unique to the first session\n', v: 'v0 unique to the second session\n' });
+});
+
+const SHARED = 'content both sessions write\n';
+const ids = (engine: Engine) => engine.listSessions().map((x) => x.sessionId).sort();
+const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+
+/** s1: u modified, sh created (3 blobs: u0, u1, SHARED) · s2: v modified, sh2 created (v0, v1, SHARED). */
+async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> {
+  const t1 = await runTurn(engine, async () => {
+    await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
+    await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
+  }, { sessionId: 's1' });
+  expect(engine.storeStats().blobs).toBe(3);
+  await pause();
+  const t2 = await runTurn(engine, async () => {
+    await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
+    await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
+  }, { sessionId: 's2' });
+  return { t1, t2 };
+}
+
+async function blobFilesOnDisk(dataDir: string): Promise<number> {
+  const entries = await readdir(join(dataDir, 'store', 'blobs'), { recursive: true, withFileTypes: true });
+  return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).length;
+}
+
+describe('keepSessions', () => {
+  it('keeps all sessions with 0, and every blob', async () => {
+    const engine = await sandbox.open({ keepSessions: 0 });
+    await twoSessions(engine);
+    expect(ids(engine)).toEqual(['s1', 's2']);
+    expect(engine.storeStats().blobs).toBe(5);
+    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(5);
+  });
+
+  it('prunes the oldest session after a commit, sweeps its unshared blobs, keeps the shared one restorable', async () => {
+    const engine = await sandbox.open({ keepSessions: 1 });
+    const { t1, t2 } = await twoSessions(engine);
+    expect(ids(engine)).toEqual(['s2']);
+    await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
+    expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
+    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(3);
+
+    // The workspace itself is never touched by pruning; s2's blobs still restore exactly.
+    expect(await readFile(join(sandbox.workspace, 'u'), 'utf8')).toBe('u1 unique to the first session\n');
+    const result = await engine.rollback(t2);
+    expect(result).toMatchObject({ ok: true, errors: [] });
+    expect(await readFile(join(sandbox.workspace, 'v'), 'utf8')).toBe('v0 unique to the second session\n');
+    expect((await sandbox.tree()).has('sh2')).toBe(false);
+  });
+
+  it('prunes the least recently active session first, never one with an active turn', async () => {
+    const engine = await sandbox.open({ keepSessions: 2 });
+    const turn = (sessionId: string) => runTurn(engine, () => engine.storage.writeFile(ws(`f-${sessionId}`), sessionId, { sessionId }), { sessionId });
+    await turn('s1');
+    await pause();
+    await turn('s2');
+    await pause();
+    await turn('s1');
+    await pause();
+    await turn('s3');
+    expect(ids(engine)).toEqual(['s1', 's3']);
+
+    // s4's turn stays active while s5 and s6 commit: it must survive every sweep.
+    const { turnId: active } = await engine.input({ sessionId: 's4', platform: 'webui', sessionType: 'chat', content: 'long turn' });
+    await pause();
+    await turn('s5');
+    await pause();
+    await turn('s6');
+    expect(ids(engine)).toContain('s4');
+    expect(engine.listSessions().find((x) => x.sessionId === 's4')?.activeTurnId).toBe(active);
+    await engine.storage.writeFile(ws('f-s4'), 's4', { sessionId: 's4' });
+    expect(await engine.turnEnd({ sessionId: 's4' })).toEqual({ turnId: active });
+    expect(engine.getManifest(active as string).turn.fileCount).toBe(1);
+  });
+});
+
+describe('turn numbers', () => {
+  it('are 1, 2, 3 per session and never reused after pruning or clearSession', async () => {
+    const engine = await sandbox.open({ keepSessions: 1 });
+    const number = (turnId: string) => engine.getManifest(turnId).turn.number;
+    const t = (sessionId: string) => runTurn(engine, async () => undefined, { sessionId });
+    expect(number(await t('s1'))).toBe(1);
+    expect(number(await t('s1'))).toBe(2);
+    await pause();
+    await t('s2');
+    expect(ids(engine)).toEqual(['s2']);
+    await pause();
+    expect(number(await t('s1'))).toBe(3);
+    await engine.clearSession('s1');
+    expect(number(await t('s1'))).toBe(4);
+  });
+});
+
+describe('clearSession', () => {
+  it('drops the session\'s turns, messages and unshared blobs, emits session-deleted, touches no file', async () => {
+    const engine = await sandbox.open({ keepSessions: 0 });
+    const { t1 } = await twoSessions(engine);
+    await engine.message({ sessionId: 's1', role: 'assistant', content: 'hello' });
+    const events: unknown[] = [];
+    engine.on('session-deleted', (e) => events.push(e));
+    const before = await sandbox.tree();
+
+    await engine.clearSession('s1');
+    expect(events).toEqual([{ sessionId: 's1' }]);
+    expect(ids(engine)).toEqual(['s2']);
+    expect(engine.messages('s1')).toEqual([]);
+    await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
+    expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
+    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(3);
+    assertSameTree(before, await sandbox.tree());
+  });
+});

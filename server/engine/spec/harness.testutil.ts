@@ -1,0 +1,138 @@
+// Shared set-up of the black-box engine specs: a fresh sandbox per test (workspace, data dir
+// and an "outside" dir, all real directories under os.tmpdir()), engines that are always
+// closed, trees planted byte for byte, and small helpers for turns and typed refusals.
+import { mkdir, mkdtemp, realpath, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterEach, expect } from 'vitest';
+import { openEngine } from '../index.js';
+import type { Engine, EngineOptions } from '../api.js';
+import type { Turn } from '../../protocol.js';
+import { snapshot, type Tree } from './tree.js';
+
+export interface Sandbox {
+  base: string;
+  workspace: string;
+  dataDir: string;
+  outside: string;
+  /** Opens an engine on this sandbox; it is closed after the test. */
+  open(options?: Partial<EngineOptions>): Promise<Engine>;
+  /** Snapshot of the workspace (the data dir is left out when it sits inside). */
+  tree(): Promise<Tree>;
+}
+
+const openEngines = new Set<Engine>();
+const sandboxes: string[] = [];
+
+afterEach(async () => {
+  for (const engine of [...openEngines]) {
+    openEngines.delete(engine);
+    await engine.close().catch(() => undefined);
+  }
+  for (const dir of sandboxes.splice(0)) await rm(dir, { recursive: true, force: true });
+});
+
+export async function makeSandbox(options: { dataInsideWorkspace?: string } = {}): Promise<Sandbox> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'turnback-spec-')));
+  sandboxes.push(base);
+  const workspace = join(base, 'workspace');
+  const outside = join(base, 'outside');
+  const dataDir = options.dataInsideWorkspace ? join(workspace, options.dataInsideWorkspace) : join(base, 'data');
+  await mkdir(workspace);
+  await mkdir(outside);
+  const ignore = options.dataInsideWorkspace ? [options.dataInsideWorkspace] : [];
+  return {
+    base,
+    workspace,
+    dataDir,
+    outside,
+    open: (extra = {}) => openTracked({ workspace, dataDir, ...extra }),
+    tree: () => snapshot(workspace, { ignore }),
+  };
+}
+
+export async function openTracked(options: EngineOptions): Promise<Engine> {
+  const engine = await openEngine(options);
+  openEngines.add(engine);
+  const close = engine.close.bind(engine);
+  // Closing twice (test + afterEach) must stay harmless, so the tracker forgets closed engines.
+  (engine as { close: () => Promise<void> }).close = async () => {
+    openEngines.delete(engine);
+    await close();
+  };
+  return engine;
+}
+
+export type PlantSpec =
+  | string
+  | Uint8Array
+  | { content: string | Uint8Array; mode: number }
+  | { symlink: string }
+  | { dir: true; mode?: number };
+
+/** Creates the given paths under `root` exactly (parents made as needed). */
+export async function plant(root: string, spec: Record<string, PlantSpec>): Promise<void> {
+  for (const [rel, item] of Object.entries(spec)) {
+    const abs = join(root, rel);
+    await mkdir(dirname(abs), { recursive: true });
+    if (typeof item === 'string' || item instanceof Uint8Array) {
+      await writeFile(abs, item);
+      await chmod(abs, 0o644);
+    } else if ('symlink' in item) {
+      await symlink(item.symlink, abs);
+    } else if ('dir' in item) {
+      await mkdir(abs, { recursive: true });
+      await chmod(abs, item.mode ?? 0o755);
+    } else {
+      await writeFile(abs, item.content);
+      await chmod(abs, item.mode);
+    }
+  }
+}
+
+export const ws = (path: string): string => `workspace:/${path}`;
+
+export const SESSION = 's1';
+export const who = (sessionId = SESSION) => ({ sessionId });
+
+/** Begins a turn in a `webui:chat` session, runs `body`, commits; returns the turn id. */
+export async function runTurn(
+  engine: Engine,
+  body: () => Promise<unknown>,
+  options: { sessionId?: string; content?: string } = {},
+): Promise<string> {
+  const sessionId = options.sessionId ?? SESSION;
+  const { turnId } = await engine.input({
+    sessionId, platform: 'webui', sessionType: 'chat', content: options.content ?? 'do something',
+  });
+  expect(turnId, 'the turn begins').toBeTypeOf('string');
+  await body();
+  const ended = await engine.turnEnd({ sessionId });
+  expect(ended.turnId).toBe(turnId);
+  return turnId as string;
+}
+
+/** Expects the promise to reject with an engine error of `code`; returns that error. */
+export async function expectCode(promise: Promise<unknown>, code: string): Promise<Error & { code: string; details?: Record<string, unknown> }> {
+  let caught: unknown;
+  try {
+    await promise;
+  } catch (error) {
+    caught = error;
+  }
+  expect(caught, `expected a rejection with code ${code}`).toBeInstanceOf(Error);
+  expect((caught as { code?: string }).code).toBe(code);
+  return caught as Error & { code: string; details?: Record<string, unknown> };
+}
+
+export function turnById(engine: Engine, sessionId: string, turnId: string): Turn {
+  const turn = engine.listTurns(sessionId).find((t) => t.turnId === turnId);
+  if (!turn) throw new Error(`turn ${turnId} not listed in ${sessionId}`);
+  return turn;
+}
+
+export function statusOf(engine: Engine, turnId: string): string {
+  return engine.getManifest(turnId).turn.status;
+}
+
+export const text = (bytes: Uint8Array): string => Buffer.from(bytes).toString('utf8');

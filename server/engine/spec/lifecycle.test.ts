@@ -1,0 +1,122 @@
+// Turn lifecycle, shutdown, the one-engine-per-data-dir lock, and concurrency: mutations of a
+// session apply in order, rollbacks run one at a time and are refused while a turn is active.
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../api.js';
+import { expectCode, makeSandbox, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
+import { assertSameTree } from './tree.js';
+
+let sandbox: Sandbox;
+const s = who();
+const input = (engine: Engine, content = 'go') =>
+  engine.input({ ...s, platform: 'webui', sessionType: 'chat', content });
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+  await plant(sandbox.workspace, { a: 'a0\n', b: 'b0\n' });
+});
+
+describe('turn lifecycle', () => {
+  it('a new input while a turn is active commits the old one first', async () => {
+    const engine = await sandbox.open();
+    const events: string[] = [];
+    engine.on('turn-begun', (e) => events.push(`begun ${e.turnId}`));
+    engine.on('turn-committed', (e) => events.push(`committed ${e.turnId}`));
+    const first = await input(engine, 'first');
+    await engine.storage.writeFile(ws('a'), 'a1\n', s);
+    const second = await input(engine, 'second');
+    await engine.storage.writeFile(ws('b'), 'b1\n', s);
+    expect(engine.getManifest(first.turnId as string).turn).toMatchObject({ status: 'committed', fileCount: 1, number: 1 });
+    expect(engine.getManifest(second.turnId as string).turn).toMatchObject({ status: 'active', number: 2, endedAt: null });
+    expect(engine.listSessions()[0]).toMatchObject({ sessionId: SESSION, activeTurnId: second.turnId, platform: 'webui', sessionType: 'chat' });
+    expect(await engine.turnEnd(s)).toEqual({ turnId: second.turnId });
+    expect(await engine.turnEnd(s)).toEqual({ turnId: null });
+    expect(events).toEqual([`begun ${first.turnId}`, `committed ${first.turnId}`, `begun ${second.turnId}`, `committed ${second.turnId}`]);
+    expect(engine.listTurns(SESSION).map((t) => t.number)).toEqual([1, 2]);
+  });
+
+  it('writes without an active turn happen and are not recorded', async () => {
+    const engine = await sandbox.open();
+    await engine.storage.writeFile(ws('a'), 'unrecorded\n', s);
+    expect(await readFile(join(sandbox.workspace, 'a'), 'utf8')).toBe('unrecorded\n');
+    expect(engine.listTurns(SESSION)).toEqual([]);
+  });
+
+  it('close() commits active turns (not as interrupted); the store reopens with them', async () => {
+    let engine = await sandbox.open();
+    const start = await sandbox.tree();
+    const { turnId } = await input(engine);
+    await engine.storage.writeFile(ws('a'), 'a1\n', s);
+    await engine.close();
+    engine = await sandbox.open();
+    expect(engine.getManifest(turnId as string).turn).toMatchObject({ status: 'committed', interrupted: false, fileCount: 1 });
+    expect((await engine.rollback(turnId as string)).ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
+  });
+
+  it('one engine per data dir: a second open is refused until the first closes', async () => {
+    const engine = await sandbox.open();
+    await expect(sandbox.open()).rejects.toThrow();
+    await engine.close();
+    const again = await sandbox.open();
+    expect(again.listSessions()).toEqual([]);
+  });
+});
+
+describe('concurrency', () => {
+  it('rollback, rollbackWithChat and rewind are refused with TURN_ACTIVE while the agent turn is active', async () => {
+    const engine = await sandbox.open();
+    const t1 = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+    await input(engine);
+    await engine.storage.writeFile(ws('b'), 'b1\n', s);
+    const during = await sandbox.tree();
+    await expectCode(engine.rollback(t1), 'TURN_ACTIVE');
+    await expectCode(engine.rollbackWithChat(t1), 'TURN_ACTIVE');
+    await expectCode(engine.rewind(SESSION, { toTurnId: t1 }), 'TURN_ACTIVE');
+    assertSameTree(during, await sandbox.tree());
+    expect(statusOf(engine, t1)).toBe('committed');
+    await engine.turnEnd(s);
+    expect((await engine.rollback(t1)).ok).toBe(true);
+  });
+
+  it('mutations of one session apply in the order they were issued', async () => {
+    const engine = await sandbox.open();
+    const start = await sandbox.tree();
+    const turnId = await runTurn(engine, () => Promise.all([
+      engine.storage.writeFile(ws('a'), 'one\n', s),
+      engine.storage.rename(ws('a'), ws('c'), s),
+      engine.storage.writeFile(ws('c'), 'three\n', s),
+      engine.storage.writeFile(ws('a'), 'four\n', s),
+    ]));
+    expect(await readFile(join(sandbox.workspace, 'c'), 'utf8')).toBe('three\n');
+    expect(await readFile(join(sandbox.workspace, 'a'), 'utf8')).toBe('four\n');
+    expect((await engine.rollback(turnId)).ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
+  });
+
+  it('rollbacks of a session issued together run one at a time and both land', async () => {
+    const engine = await sandbox.open();
+    const start = await sandbox.tree();
+    const t1 = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+    const t2 = await runTurn(engine, () => engine.storage.writeFile(ws('b'), 'b1\n', s));
+    const [r2, r1] = await Promise.all([engine.rollback(t2), engine.rollback(t1)]);
+    expect([r1.ok, r2.ok]).toEqual([true, true]);
+    assertSameTree(start, await sandbox.tree());
+    expect([statusOf(engine, t1), statusOf(engine, t2)]).toEqual(['rolled-back', 'rolled-back']);
+    const kinds = engine.listTurns(SESSION).map((t) => t.kind);
+    expect(kinds).toEqual(['agent', 'agent', 'rollback', 'rollback']);
+  });
+
+  it('a rollback emits rollback-done, and its turn is listed as a rollback of the turn', async () => {
+    const engine = await sandbox.open();
+    const t1 = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+    const done: unknown[] = [];
+    engine.on('rollback-done', (e) => done.push(e));
+    const result = await engine.rollback(t1);
+    expect(done).toEqual([{ sessionId: SESSION, turnId: t1, rollbackTurnId: result.rollbackTurnId, ok: true }]);
+    const rollbackTurn = engine.getManifest(result.rollbackTurnId as string).turn;
+    expect(rollbackTurn).toMatchObject({ kind: 'rollback', rollbackOf: [t1], status: 'committed', number: 2, sessionId: SESSION });
+    expect(engine.getManifest(t1).turn.rolledBackBy).toBe(result.rollbackTurnId);
+  });
+});

@@ -1,0 +1,132 @@
+// Random operation sequences for the property test: fast-check arbitraries over a small pool of
+// paths, and an interpreter that applies each operation through the engine when it is valid
+// for the tree as it stands on disk (and skips it otherwise), so every sequence is meaningful.
+import { chmod, lstat } from 'node:fs/promises';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import type { Engine } from '../api.js';
+import type { PlantSpec } from './harness.testutil.js';
+
+export const PATHS = ['a', 'b', 'd', 'd/c', 'd/e', 'd/e/f', 'n', 'n/m', 'n/m/g', 's p', 'ü'] as const;
+const INITIAL_FILES = ['a', 'd/c', 'd/e/f', 's p', 'ü'] as const;
+const LINK_PATHS = ['b', 'n', 'd/l'] as const;
+const LINK_TARGETS = ['a', '../a', 'd', 'missing'] as const;
+
+const pathIndex = fc.nat({ max: PATHS.length - 1 });
+const mode = fc.constantFrom(0o644, 0o755);
+
+export const content = fc.oneof(
+  fc.string({ maxLength: 24 }).map((s) => new Uint8Array(Buffer.from(s, 'utf8'))),
+  fc.uint8Array({ minLength: 1, maxLength: 16 }).map((bytes) => Uint8Array.from([0, ...bytes])),
+  fc.constant(new Uint8Array(0)),
+);
+
+export type Op =
+  | { op: 'write'; p: number; data: Uint8Array }
+  | { op: 'chmod'; p: number; mode: number }
+  | { op: 'delete'; p: number }
+  | { op: 'rmrf'; p: number }
+  | { op: 'rename'; p: number; q: number }
+  | { op: 'move'; p: number; q: number }
+  | { op: 'mkdir'; p: number };
+
+export const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: fc.record({ op: fc.constant('write' as const), p: pathIndex, data: content }), weight: 4 },
+  { arbitrary: fc.record({ op: fc.constant('chmod' as const), p: pathIndex, mode }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('delete' as const), p: pathIndex }), weight: 2 },
+  { arbitrary: fc.record({ op: fc.constant('rmrf' as const), p: pathIndex }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('rename' as const), p: pathIndex, q: pathIndex }), weight: 2 },
+  { arbitrary: fc.record({ op: fc.constant('move' as const), p: pathIndex, q: pathIndex }), weight: 2 },
+  { arbitrary: fc.record({ op: fc.constant('mkdir' as const), p: pathIndex }), weight: 1 },
+);
+
+export const initialTreeArb: fc.Arbitrary<Record<string, PlantSpec>> = fc
+  .record({
+    files: fc.tuple(...INITIAL_FILES.map(() => fc.option(fc.record({ content, mode }), { nil: undefined }))),
+    links: fc.uniqueArray(fc.record({ at: fc.constantFrom(...LINK_PATHS), target: fc.constantFrom(...LINK_TARGETS) }), {
+      maxLength: 2, selector: (l) => l.at,
+    }),
+    emptyDir: fc.boolean(),
+  })
+  .map(({ files, links, emptyDir }) => {
+    const spec: Record<string, PlantSpec> = { d: { dir: true, mode: 0o755 }, 'd/e': { dir: true, mode: 0o750 } };
+    files.forEach((file, i) => {
+      if (file) spec[INITIAL_FILES[i]] = { content: file.content, mode: file.mode };
+    });
+    for (const link of links) spec[link.at] = { symlink: link.target };
+    if (emptyDir) spec.z = { dir: true, mode: 0o700 };
+    return spec;
+  });
+
+export const turnsArb = fc.array(fc.array(opArb, { minLength: 1, maxLength: 8 }), { minLength: 1, maxLength: 3 });
+
+type Kind = 'file' | 'dir' | 'symlink' | null;
+
+async function kindAt(root: string, rel: string): Promise<Kind> {
+  try {
+    const st = await lstat(join(root, rel));
+    if (st.isSymbolicLink()) return 'symlink';
+    return st.isDirectory() ? 'dir' : 'file';
+  } catch {
+    return null;
+  }
+}
+
+/** Every proper ancestor is a real directory, or absent when `mayCreate` (never a file or link). */
+async function ancestorsOk(root: string, rel: string, mayCreate: boolean): Promise<boolean> {
+  const parts = rel.split('/');
+  for (let i = 1; i < parts.length; i++) {
+    const kind = await kindAt(root, parts.slice(0, i).join('/'));
+    if (kind === 'dir') continue;
+    if (kind === null && mayCreate) continue;
+    return false;
+  }
+  return true;
+}
+
+const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
+
+/** Applies `op` through the engine when it is valid on the current tree; returns what it did. */
+export async function applyOp(engine: Engine, root: string, sessionId: string, op: Op): Promise<string | null> {
+  const p = PATHS[op.p];
+  const at = (rel: string) => `workspace:/${rel}`;
+  const s = { sessionId };
+  const kind = await kindAt(root, p);
+  switch (op.op) {
+    case 'write':
+      if ((kind !== null && kind !== 'file') || !(await ancestorsOk(root, p, true))) return null;
+      await engine.storage.writeFile(at(p), op.data, s);
+      return `write ${p} (${op.data.length}B)`;
+    case 'chmod':
+      if (kind !== 'file' || !(await ancestorsOk(root, p, false))) return null;
+      // A host that changes files itself announces it first.
+      await engine.beforeMutate({ ...s, op: 'write', uri: at(p) });
+      await chmod(join(root, p), op.mode);
+      return `chmod ${p} ${op.mode.toString(8)}`;
+    case 'delete':
+      if ((kind !== 'file' && kind !== 'symlink') || !(await ancestorsOk(root, p, false))) return null;
+      await engine.storage.delete(at(p), s);
+      return `delete ${p}`;
+    case 'rmrf':
+      if (kind !== 'dir' || !(await ancestorsOk(root, p, false))) return null;
+      await engine.storage.delete(at(p), { ...s, recursive: true });
+      return `delete -r ${p}`;
+    case 'mkdir':
+      if (kind !== null || !(await ancestorsOk(root, p, true))) return null;
+      await engine.storage.mkdir(at(p), s);
+      return `mkdir ${p}`;
+    case 'rename':
+    case 'move': {
+      const q = PATHS[op.q];
+      if (kind === null || within(q, p) || within(p, q)) return null;
+      if (!(await ancestorsOk(root, p, false))) return null;
+      if (!(await ancestorsOk(root, q, op.op === 'move'))) return null;
+      if (op.op === 'rename' && q.includes('/') && (await kindAt(root, q.slice(0, q.lastIndexOf('/')))) !== 'dir') return null;
+      const target = await kindAt(root, q);
+      if (target === 'dir' || (target !== null && kind === 'dir')) return null;
+      if (op.op === 'rename') await engine.storage.rename(at(p), at(q), s);
+      else await engine.storage.move(at(p), at(q), s);
+      return `${op.op} ${p} -> ${q}`;
+    }
+  }
+}
