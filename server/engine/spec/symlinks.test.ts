@@ -48,20 +48,21 @@ describe('writes through symlinks that lead outside the root', () => {
 });
 
 describe('links planted before a rollback are never followed', () => {
-  it('a file replaced by a link to outside: CONFLICT, and with force SYMLINK in errors; outside untouched', async () => {
+  it('a file replaced by a link to outside is reported as SYMLINK (with or without force); outside untouched', async () => {
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
     await rm(join(sandbox.workspace, 'a'));
     await symlink(join(sandbox.outside, 'secret.txt'), join(sandbox.workspace, 'a'));
     const outsideBefore = await snapshot(sandbox.outside);
     const planted = await sandbox.tree();
 
-    await expectCode(engine.rollback(turnId), 'CONFLICT');
-    const result = await engine.rollback(turnId, { force: true });
-    expect(result.ok).toBe(false);
-    expect(result.restored).toEqual([]);
-    expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'SYMLINK' })]);
-    assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
-    assertSameTree(planted, await sandbox.tree(), 'workspace');
+    for (const force of [false, true]) {
+      const result = await engine.rollback(turnId, { force });
+      expect(result.ok).toBe(false);
+      expect(result.restored).toEqual([]);
+      expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'SYMLINK' })]);
+      assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
+      assertSameTree(planted, await sandbox.tree(), 'workspace');
+    }
     expect(await readFile(join(sandbox.outside, 'secret.txt'), 'utf8')).toBe('outside the workspace\n');
   });
 
@@ -71,7 +72,7 @@ describe('links planted before a rollback are never followed', () => {
     await symlink(join(sandbox.outside, 'dir'), join(sandbox.workspace, 'n'));
     const outsideBefore = await snapshot(sandbox.outside);
 
-    const result = await engine.rollback(turnId, { force: true });
+    const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(result.errors.map((e) => e.code)).toContain('SYMLINK');
     assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
@@ -83,10 +84,12 @@ describe('links planted before a rollback are never followed', () => {
     await mkdir(join(sandbox.workspace, 'a'));
     await writeFile(join(sandbox.workspace, 'a', 'person.txt'), 'mine\n');
     const planted = await sandbox.tree();
-    const result = await engine.rollback(turnId, { force: true });
-    expect(result.ok).toBe(false);
-    expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'SYMLINK' })]);
-    assertSameTree(planted, await sandbox.tree());
+    for (const force of [false, true]) {
+      const result = await engine.rollback(turnId, { force });
+      expect(result.ok).toBe(false);
+      expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'SYMLINK' })]);
+      assertSameTree(planted, await sandbox.tree());
+    }
     expect(engine.listTurns(SESSION).find((t) => t.turnId === turnId)?.status).not.toBe('rolled-back');
   });
 });
