@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_PORT, DEFAULT_SCOPES, parseServeFlags } from './args.js';
+import { UsageError } from './usage.js';
+
+describe('serve and demo flags', () => {
+  it('reads every serve flag of the contract', () => {
+    const flags = parseServeFlags([
+      '--workspace', 'ws', '--data', 'd', '--port', '0', '--token', 't1', '--agent-token', 't2',
+      '--scopes', 'webui:*, onebot:group', '--max-file-size', '2048', '--keep-sessions', '0',
+    ], 'serve', {});
+    expect(flags).toEqual({
+      workspace: 'ws', data: 'd', port: 0, token: 't1', agentToken: 't2', scopes: ['webui:*', 'onebot:group'],
+      maxFileSize: 2048, keepSessions: 0, help: false,
+    });
+  });
+
+  it('defaults the port to 4820 and the scopes to webui:* and claude-code:*', () => {
+    const flags = parseServeFlags(['--workspace=ws'], 'serve', {});
+    expect(flags.port).toBe(DEFAULT_PORT);
+    expect(DEFAULT_PORT).toBe(4820);
+    expect(flags.scopes).toEqual(DEFAULT_SCOPES);
+    expect(DEFAULT_SCOPES).toEqual(['webui:*', 'claude-code:*']);
+    expect(flags.token).toBeUndefined();
+  });
+
+  it('takes the tokens from TURNBACK_TOKEN and TURNBACK_AGENT_TOKEN, flags first', () => {
+    const env = { TURNBACK_TOKEN: 'from-env', TURNBACK_AGENT_TOKEN: 'agent-env' };
+    expect(parseServeFlags(['--workspace', 'ws'], 'serve', env)).toMatchObject({ token: 'from-env', agentToken: 'agent-env' });
+    expect(parseServeFlags(['--workspace', 'ws', '--token', 'flag'], 'serve', env)).toMatchObject({ token: 'flag' });
+  });
+
+  it('lets --scopes "" disable capture', () => {
+    expect(parseServeFlags(['--workspace', 'ws', '--scopes', ''], 'serve', {}).scopes).toEqual([]);
+  });
+
+  it.each([
+    [['--workspace', 'ws', '--bogus']],
+    [['--workspace', 'ws', 'extra']],
+    [['--workspace', 'ws', '--port', '70000']],
+    [['--workspace', 'ws', '--port', 'abc']],
+    [['--workspace', 'ws', '--max-file-size', '0']],
+    [['--workspace', 'ws', '--keep-sessions', '-1']],
+    [['--workspace', 'ws', '--token', 'has space']],
+    [['--workspace', 'ws', '--token', '']],
+    [['--workspace']],
+    [[]],
+  ])('refuses %j for serve', (args) => {
+    expect(() => parseServeFlags(args, 'serve', {})).toThrow(UsageError);
+  });
+
+  it('gives demo its own flags only, with an optional workspace', () => {
+    expect(parseServeFlags([], 'demo', {})).toMatchObject({ workspace: undefined, port: 4820 });
+    expect(() => parseServeFlags(['--scopes', 'x'], 'demo', {})).toThrow(UsageError);
+  });
+
+  it('reads --help without needing --workspace', () => {
+    expect(parseServeFlags(['--help'], 'serve', {}).help).toBe(true);
+  });
+});
