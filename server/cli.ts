@@ -1,0 +1,34 @@
+// `turnback <command>`: each command lives in its own module under cli/, loaded only when
+// used (the hook command must start fast). A new command is a new file plus one line here.
+import { USAGE } from './cli/usage.js';
+
+type Command = () => Promise<{ run(args: string[]): Promise<number> }>;
+
+const COMMANDS: Record<string, Command> = {
+  serve: () => import('./cli/serve.js'),
+  demo: () => import('./cli/demo.js'),
+  hook: () => import('./cli/hook.js'),
+  init: () => import('./cli/init.js'),
+};
+
+export async function main(argv: string[]): Promise<number> {
+  const [name, ...args] = argv;
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const load = name === undefined ? undefined : Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (!load) {
+    process.stderr.write(`${name === undefined ? 'turnback: a command is needed' : `turnback: unknown command ${JSON.stringify(name)}`}\n${USAGE}`);
+    return 2;
+  }
+  return (await load()).run(args);
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (err: unknown) => {
+    process.stderr.write(`turnback: ${(err as Error).stack ?? String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,93 @@
+// Runs a server until SIGINT/SIGTERM: opens the engine, starts HTTP, prints the address line,
+// writes the registry entry; on a signal commits active turns (engine.close) and returns 0.
+import path from 'node:path';
+import type { Engine } from '../engine/api.js';
+import { openEngine } from '../engine/index.js';
+import { startServer, type RunningServer } from '../http/server.js';
+import type { ServeFlags } from './args.js';
+import { removeRegistryEntry, writeRegistryEntry } from './registry.js';
+import { engineFailure, listenFailure, oneLine, StartupError } from './startup-errors.js';
+import { checkWorkspace } from './workspace.js';
+
+export interface LaunchOptions {
+  flags: ServeFlags & { workspace: string };
+  maxFileSize?: number;
+  /** Runs after the engine opened and before the server listens (the demo seeds here). */
+  prepare?: (engine: Engine) => Promise<void>;
+}
+
+function waitForSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals): void => {
+      // A second signal while shutting down means "now": give up on a clean stop.
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      resolve(signal);
+    };
+    process.once('SIGINT', onSignal);
+    process.once('SIGTERM', onSignal);
+  });
+}
+
+async function openChecked(options: LaunchOptions, workspace: string): Promise<Engine> {
+  const { flags } = options;
+  const dataDir = flags.data === undefined ? undefined : path.resolve(flags.data);
+  try {
+    return await openEngine({
+      workspace,
+      dataDir,
+      scopes: flags.scopes,
+      maxFileSize: options.maxFileSize ?? flags.maxFileSize,
+      keepSessions: flags.keepSessions,
+    });
+  } catch (err) {
+    throw engineFailure(err, dataDir);
+  }
+}
+
+async function listenChecked(engine: Engine, flags: ServeFlags): Promise<RunningServer> {
+  try {
+    return await startServer({
+      engine,
+      port: flags.port,
+      token: flags.token,
+      agentToken: flags.agentToken,
+      log: { info: (line) => process.stderr.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) },
+    });
+  } catch (err) {
+    throw listenFailure(err, flags.port);
+  }
+}
+
+export async function launch(options: LaunchOptions): Promise<number> {
+  let engine: Engine | undefined;
+  let server: RunningServer | undefined;
+  let registryFile: string | undefined;
+  const cleanRegistry = (): void => { if (registryFile) removeRegistryEntry(registryFile); };
+  // Signals that arrive while starting are handled once the server is up.
+  const stopRequested = waitForSignal();
+  try {
+    const workspace = checkWorkspace(options.flags.workspace);
+    engine = await openChecked(options, workspace);
+    if (options.prepare) await options.prepare(engine);
+    server = await listenChecked(engine, options.flags);
+    registryFile = writeRegistryEntry({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid });
+    process.on('exit', cleanRegistry);
+    process.stdout.write(`turnback listening on ${server.url}\n`);
+    process.stdout.write(`workspace ${workspace}\ndata      ${engine.dataDir}\n`);
+  } catch (err) {
+    await server?.close();
+    await engine?.close().catch(() => {});
+    cleanRegistry();
+    const message = err instanceof StartupError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
+    process.stderr.write(`turnback: ${oneLine(message)}\n`);
+    return 2;
+  }
+
+  await stopRequested;
+  await server.close();
+  // Commits the turns agents left active, so a restart can roll them back exactly.
+  await engine.close();
+  cleanRegistry();
+  return 0;
+}
