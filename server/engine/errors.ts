@@ -42,3 +42,15 @@ export class TurnActiveError extends EngineError {
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;
 }
+
+/** Another live engine (this process or another) holds the data dir. */
+export class DataDirLockedError extends EngineError {
+  constructor(dataDir: string, pid: number) {
+    super('CONFLICT', `the data dir ${dataDir} is in use by process ${pid}`, { dataDir, pid, reason: 'locked' });
+  }
+}
+
+/** The engine was closed; nothing more can be done with it. */
+export class EngineClosedError extends EngineError {
+  constructor() { super('INTERNAL', 'the engine is closed'); }
+}

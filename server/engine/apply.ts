@@ -1,0 +1,118 @@
+// Drives evaluated paths to their targets through the controlled storage, so every write is
+// recorded into the rollback turn: move back by rename first, then removals deepest first,
+// then creations shallowest first, then directory modes.
+import type { RollbackResult, State } from '../protocol.js';
+import { BlobMismatchError } from './blobs.js';
+import type { EngineContext, TurnContext } from './context.js';
+import { errnoCode } from './fs.js';
+import type { EvaluatedPath } from './plan.js';
+import type { Resolved } from './roots.js';
+import { readState } from './states.js';
+import type { Mutations } from './storage.js';
+import { uriDepth } from './uri.js';
+
+type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
+
+function compatible(current: State, target: State): boolean {
+  if (current === null) return true;
+  if (target === null || current.type !== target.type) return false;
+  return current.type !== 'symlink' || (target.type === 'symlink' && current.target === target.target);
+}
+
+export class Applier {
+  readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [] };
+  private readonly failed = new Set<string>();
+
+  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations, private readonly turn: TurnContext) {}
+
+  async apply(paths: EvaluatedPath[]): Promise<void> {
+    const work = paths.filter((p) => p.status === 'action' || p.status === 'conflict');
+    const byUri = new Map(paths.map((p) => [p.uri, p]));
+    for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
+    const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
+    for (const p of deepestFirst) await this.remove(p);
+    for (const p of [...deepestFirst].reverse()) await this.create(p);
+    for (const p of deepestFirst) await this.fixDirMode(p);
+  }
+
+  private async current(p: EvaluatedPath): Promise<State> {
+    const read = await readState(this.ctx.fs, this.ctx.blobs, p.resolved!.abs, { keepBlob: false, maxFileSize: Infinity, excluded: false });
+    return read.state;
+  }
+
+  private fail(p: EvaluatedPath, e: unknown): void {
+    this.failed.add(p.uri);
+    if (p.soft) return;
+    if (e instanceof BlobMismatchError) {
+      this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
+    } else {
+      const systemCode = errnoCode(e);
+      this.outcome.errors.push({ uri: p.uri, code: 'IO', message: (e as Error)?.message ?? String(e), ...(systemCode ? { systemCode } : {}) });
+    }
+  }
+
+  private async moveBack(p: EvaluatedPath, source: EvaluatedPath): Promise<void> {
+    try {
+      if ((await this.current(p)) !== null || !source.resolved) return;
+      await this.mutations.move(this.turn, 'move', source.resolved, p.resolved!);
+      this.outcome.movedBack.push({ from: source.uri, to: p.uri });
+    } catch (e) {
+      // Falls back to writing the content and deleting the source in the later phases.
+      p.moveFrom = undefined;
+      void e;
+    }
+  }
+
+  private async remove(p: EvaluatedPath): Promise<void> {
+    const r = p.resolved!;
+    try {
+      const current = await this.current(p);
+      if (current === null || compatible(current, p.target)) return;
+      if (current.type === 'dir') {
+        if ((await this.ctx.fs.readdir(r.abs)).length > 0) {
+          this.failed.add(p.uri);
+          if (!p.soft) this.outcome.errors.push({ uri: p.uri, code: 'NOT_EMPTY', message: 'the directory holds files the turn did not make' });
+          return;
+        }
+      }
+      await this.mutations.delete(this.turn, r, false);
+      if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
+    } catch (e) {
+      this.fail(p, e);
+    }
+  }
+
+  private async create(p: EvaluatedPath): Promise<void> {
+    const { target } = p;
+    if (target === null || this.failed.has(p.uri)) return;
+    const r: Resolved = p.resolved!;
+    try {
+      const current = await this.current(p);
+      const moved = this.outcome.movedBack.some((m) => m.to === p.uri);
+      if (target.type === 'dir') {
+        if (current === null) await this.mutations.mkdir(this.turn, r, 0o700);
+      } else if (target.type === 'symlink') {
+        if (current?.type === 'symlink' && current.target === target.target) { if (moved) return; }
+        else await this.mutations.symlink(this.turn, r, target.target);
+      } else if (current?.type === 'file' && current.hash === target.hash) {
+        if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
+        else if (moved) return;
+      } else {
+        await this.mutations.restoreBlob(this.turn, r, target.hash, target.mode);
+      }
+      if (!moved && !p.soft) this.outcome.restored.push(p.uri);
+    } catch (e) {
+      this.fail(p, e);
+    }
+  }
+
+  private async fixDirMode(p: EvaluatedPath): Promise<void> {
+    if (p.target?.type !== 'dir' || this.failed.has(p.uri)) return;
+    try {
+      const current = await this.current(p);
+      if (current?.type === 'dir' && current.mode !== p.target.mode) await this.mutations.chmod(this.turn, p.resolved!, p.target.mode);
+    } catch (e) {
+      this.fail(p, e);
+    }
+  }
+}

@@ -1,0 +1,166 @@
+// Content-addressed blob store: `blobs/ab/cdef…` named by the sha256 of the raw bytes.
+// Written temp → fsync → rename; large files are streamed in bounded chunks so a big file is
+// never held in memory; a blob is verified against its name before it is written back.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import { type EngineFs, isNotFound } from './fs.js';
+
+/** Files up to this size are read into memory in one go; larger ones are streamed. */
+const IN_MEMORY_LIMIT = 1 << 20;
+
+export class BlobMismatchError extends Error {
+  constructor(readonly hash: string, readonly reason: 'missing' | 'mismatch') {
+    super(reason === 'missing' ? `blob ${hash} is missing` : `blob ${hash} does not match its hash`);
+  }
+}
+
+export function sha256(data: Uint8Array): string {
+  return createHash('sha256').update(data).digest('hex');
+}
+
+export class BlobStore {
+  private inflight = 0;
+  private idleWaiters: (() => void)[] = [];
+  private sweeping: Promise<void> | null = null;
+
+  constructor(private readonly fs: EngineFs, readonly dir: string) {}
+
+  /** Puts wait while a sweep runs; a sweep waits for running puts to finish. */
+  private async enter(): Promise<void> {
+    while (this.sweeping) await this.sweeping;
+    this.inflight++;
+  }
+
+  private leave(): void {
+    this.inflight--;
+    if (this.inflight === 0) for (const wake of this.idleWaiters.splice(0)) wake();
+  }
+
+  async exclusive<T>(run: () => Promise<T>): Promise<T> {
+    while (this.sweeping) await this.sweeping;
+    let done!: () => void;
+    this.sweeping = new Promise((resolve) => { done = resolve; });
+    try {
+      while (this.inflight > 0) await new Promise<void>((resolve) => this.idleWaiters.push(resolve));
+      return await run();
+    } finally {
+      this.sweeping = null;
+      done();
+    }
+  }
+
+  /** Stores the bytes; `onStored` runs before a sweep may start (callers pin the hash there). */
+  async putBytes(data: Uint8Array, onStored?: (hash: string) => void): Promise<{ hash: string; size: number }> {
+    await this.enter();
+    try {
+      const stored = await this.putBytesUnguarded(data);
+      onStored?.(stored.hash);
+      return stored;
+    } finally {
+      this.leave();
+    }
+  }
+
+  async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void): Promise<{ hash: string; size: number }> {
+    await this.enter();
+    try {
+      const stored = knownSize <= IN_MEMORY_LIMIT ? await this.putBytesUnguarded(await this.fs.readFile(abs)) : await this.streamIn(abs);
+      onStored?.(stored.hash);
+      return stored;
+    } finally {
+      this.leave();
+    }
+  }
+
+  pathOf(hash: string): string {
+    return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
+  }
+
+  async has(hash: string): Promise<boolean> {
+    return (await this.fs.lstatOrNull(this.pathOf(hash))) !== null;
+  }
+
+  private async putBytesUnguarded(data: Uint8Array): Promise<{ hash: string; size: number }> {
+    const hash = sha256(data);
+    if (!(await this.has(hash))) {
+      await this.fs.mkdirp(path.dirname(this.pathOf(hash)));
+      await this.fs.writeFileAtomic(this.pathOf(hash), data, 0o444);
+    }
+    return { hash, size: data.length };
+  }
+
+  /** Copies a file into the store while hashing it (one read, bounded memory). */
+  private async streamIn(abs: string): Promise<{ hash: string; size: number }> {
+    const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444);
+    const hasher = createHash('sha256');
+    let size = 0;
+    try {
+      for await (const chunk of this.fs.readChunks(abs)) {
+        hasher.update(chunk);
+        size += chunk.length;
+        await target.write(chunk);
+      }
+    } catch (e) {
+      await target.abort();
+      throw e;
+    }
+    const hash = hasher.digest('hex');
+    if (await this.has(hash)) {
+      await target.abort();
+    } else {
+      await this.fs.mkdirp(path.dirname(this.pathOf(hash)));
+      await target.commit(this.pathOf(hash));
+    }
+    return { hash, size };
+  }
+
+  /** Hash of a file on disk, read in bounded chunks; nothing is stored. */
+  async hashFile(abs: string, knownSize: number): Promise<string> {
+    if (knownSize <= IN_MEMORY_LIMIT) return sha256(await this.fs.readFile(abs));
+    const hasher = createHash('sha256');
+    for await (const chunk of this.fs.readChunks(abs)) hasher.update(chunk);
+    return hasher.digest('hex');
+  }
+
+  /** The blob's bytes, verified against its hash. */
+  async read(hash: string): Promise<Buffer> {
+    let data: Buffer;
+    try {
+      data = await this.fs.readFile(this.pathOf(hash));
+    } catch (e) {
+      if (isNotFound(e)) throw new BlobMismatchError(hash, 'missing');
+      throw e;
+    }
+    if (sha256(data) !== hash) throw new BlobMismatchError(hash, 'mismatch');
+    return data;
+  }
+
+  /**
+   * Writes the blob to `dest` atomically with `mode`. The copy is hashed on the way and the
+   * temp file is renamed into place only when it matches, so a corrupt blob never lands.
+   */
+  async writeTo(hash: string, dest: string, mode: number): Promise<void> {
+    const source = this.pathOf(hash);
+    if (!(await this.has(hash))) throw new BlobMismatchError(hash, 'missing');
+    const target = await this.fs.createAtomic(dest, mode);
+    const hasher = createHash('sha256');
+    try {
+      for await (const chunk of this.fs.readChunks(source)) {
+        hasher.update(chunk);
+        await target.write(chunk);
+      }
+    } catch (e) {
+      await target.abort();
+      throw e;
+    }
+    if (hasher.digest('hex') !== hash) {
+      await target.abort();
+      throw new BlobMismatchError(hash, 'mismatch');
+    }
+    await target.commit();
+  }
+
+  async remove(hash: string): Promise<void> {
+    try { await this.fs.unlink(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
+  }
+}

@@ -1,0 +1,159 @@
+// Capture: before a mutation, record the states it is about to change as entries of the turn.
+// Order is blob (fsynced) → entry row (committed) → the mutation, which the caller does next.
+import path from 'node:path';
+import type { EntryOp, SkipReason, State } from '../protocol.js';
+import { type EngineContext, type TurnContext, isExcluded, pin, unpin } from './context.js';
+import type { Resolved, Root } from './roots.js';
+import { readState, stateHashes, stringifyState } from './states.js';
+import { formatUri } from './uri.js';
+
+interface Captured { state: State; skipped?: SkipReason; pinned: string[] }
+
+interface Target { uri: string; abs: string; root: Root; segments: string[] }
+
+/** Reads a path's state; its content is kept as a blob only the first time in this turn. */
+async function captureState(ctx: EngineContext, turn: TurnContext, target: Target): Promise<Captured> {
+  if (!target.root.tracked) return { state: null, pinned: [] };
+  const first = !turn.captured.has(target.uri);
+  const pinned: string[] = [];
+  const read = await readState(ctx.fs, ctx.blobs, target.abs, {
+    keepBlob: first,
+    maxFileSize: ctx.limits.maxFileSize,
+    excluded: isExcluded(ctx, target.segments),
+    pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
+  });
+  return { state: read.state, skipped: read.skipped, pinned };
+}
+
+function appendEntry(
+  ctx: EngineContext, turn: TurnContext, op: EntryOp, from: Target, fromCaptured: Captured,
+  to?: Target, toCaptured?: Captured,
+): void {
+  const seq = turn.seq + 1;
+  ctx.store.transaction(() => {
+    for (const hash of stateHashes(fromCaptured.state, toCaptured?.state)) {
+      const s = [fromCaptured.state, toCaptured?.state].find((x) => x?.type === 'file' && x.hash === hash);
+      if (s?.type === 'file') ctx.store.addBlob(hash, s.size);
+      ctx.store.addRef(hash, turn.turnId);
+    }
+    ctx.store.insertEntry({
+      turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
+      before: stringifyState(fromCaptured.state), after: null,
+      to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
+      skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
+    });
+  });
+  turn.seq = seq;
+  for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
+  for (const t of to ? [from, to] : [from]) {
+    if (!t.root.tracked) continue;
+    const isNew = !turn.captured.has(t.uri);
+    turn.captured.add(t.uri);
+    if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+  }
+}
+
+function targetOf(r: Resolved): Target {
+  return { uri: r.uri, abs: r.abs, root: r.root, segments: r.segments };
+}
+
+function child(t: Target, name: string): Target {
+  const segments = [...t.segments, name];
+  return { uri: formatUri(t.root.name, segments), abs: path.join(t.abs, name), root: t.root, segments };
+}
+
+/** Records every directory between the root and `t` (exclusive, or inclusive) that is missing. */
+async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Target, inclusive: boolean): Promise<void> {
+  if (!t.root.tracked) return;
+  const missing: Target[] = [];
+  let depth = inclusive ? t.segments.length : t.segments.length - 1;
+  let abs = inclusive ? t.abs : path.dirname(t.abs);
+  while (depth > 0 && (await ctx.fs.lstatOrNull(abs)) === null) {
+    const segments = t.segments.slice(0, depth);
+    missing.unshift({ uri: formatUri(t.root.name, segments), abs, root: t.root, segments });
+    depth--;
+    abs = path.dirname(abs);
+  }
+  for (const dir of missing) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
+}
+
+interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
+
+/** Lists a directory's subtree (the directory itself excluded); 'too-large' past the limits. */
+async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | 'too-large'> {
+  const nodes: TreeNode[] = [];
+  let files = 0;
+  let bytes = 0;
+  const visit = async (abs: string, rel: string[]): Promise<boolean> => {
+    const names = (await ctx.fs.readdir(abs)).sort();
+    for (const name of names) {
+      const childRel = [...rel, name];
+      const childAbs = path.join(abs, name);
+      if (ctx.roots.isEngineData(dir.root, childAbs)) continue;
+      const stats = await ctx.fs.lstatOrNull(childAbs);
+      if (!stats) continue;
+      const excluded = isExcluded(ctx, [...dir.segments, ...childRel]);
+      nodes.push({ rel: childRel, isDir: stats.isDirectory(), excluded });
+      if (stats.isDirectory()) {
+        if (!excluded && !(await visit(childAbs, childRel))) return false;
+        continue;
+      }
+      files++;
+      if (!excluded) bytes += stats.size;
+      if (files > ctx.limits.maxDeleteFiles || bytes > ctx.limits.maxDeleteBytes) return false;
+    }
+    return true;
+  };
+  return (await visit(dir.abs, [])) ? nodes : 'too-large';
+}
+
+function descend(t: Target, rel: string[]): Target {
+  return rel.reduce((acc, name) => child(acc, name), t);
+}
+
+/**
+ * Records what `op` is about to change. Both ends of a rename/move are recorded; a directory
+ * that is deleted or moved has every path under it recorded too (at both ends).
+ */
+export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved): Promise<void> {
+  const from = targetOf(r);
+  if (op === 'mkdir') { await recordMissingDirs(ctx, turn, from, true); return; }
+  if (op === 'write') {
+    await recordMissingDirs(ctx, turn, from, false);
+    appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
+    return;
+  }
+  const stats = await ctx.fs.lstatOrNull(from.abs);
+  const isDir = stats?.isDirectory() ?? false;
+  if (op === 'delete') {
+    if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+      const tree = await walkTree(ctx, from);
+      if (tree === 'too-large') {
+        const state = await captureState(ctx, turn, from);
+        appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
+        return;
+      }
+      for (const node of tree.reverse()) {
+        const t = descend(from, node.rel);
+        appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
+      }
+    }
+    appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
+    return;
+  }
+  if (!to) return;
+  const dest = targetOf(to);
+  await recordMissingDirs(ctx, turn, dest, false);
+  if (isDir && (from.root.tracked || dest.root.tracked)) {
+    const tree = from.root.tracked ? await walkTree(ctx, from) : [];
+    if (tree !== 'too-large') {
+      for (const node of tree) {
+        const a = descend(from, node.rel);
+        const b = descend(dest, node.rel);
+        appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
+      }
+    }
+  }
+  const fromCaptured = await captureState(ctx, turn, from);
+  appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
+}

@@ -1,0 +1,92 @@
+// Commit: read each touched path's after-state from disk (keeping changed content as a blob),
+// drop what ended where it began, and store the per-path summary the console shows.
+import type { FileChange, SkipReason, State } from '../protocol.js';
+import { type EngineContext, isExcluded, pin, unpin } from './context.js';
+import { BlobMismatchError } from './blobs.js';
+import { parseState, readState, sameState, stateHashes, stringifyState } from './states.js';
+import type { EntryRow } from './store.js';
+import { type PathRecord, buildChange, lineDelta, renameOrigins } from './summary.js';
+import { parseUri } from './uri.js';
+
+export interface TurnCounts { [root: string]: { files: number; skipped: number } }
+
+function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
+  const records = new Map<string, PathRecord>();
+  const note = (uri: string, before: string | null, skipped: string | null) => {
+    if (records.has(uri) || !isTracked(uri)) return;
+    records.set(uri, { uri, before: parseState(before), after: null, skipped: (skipped ?? undefined) as SkipReason | undefined });
+  };
+  for (const e of entries) {
+    note(e.uri, e.before, e.skipped);
+    if (e.to_uri) note(e.to_uri, e.to_before, e.to_skipped);
+  }
+  return records;
+}
+
+function changed(record: PathRecord): boolean {
+  if (record.skipped) return !(record.before === null && record.after === null);
+  return !sameState(record.before, record.after);
+}
+
+async function blobOrNull(ctx: EngineContext, state: State): Promise<Buffer | null> {
+  if (state?.type !== 'file' || !state.hash) return null;
+  try { return await ctx.blobs.read(state.hash); } catch (e) { if (e instanceof BlobMismatchError) return null; throw e; }
+}
+
+async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>): Promise<FileChange> {
+  const before = change.from ? records.get(change.from)?.before ?? null : change.before;
+  const after = change.after;
+  const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '');
+  if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
+  if (before?.type !== 'file' && after?.type !== 'file') return change;
+  const delta = lineDelta(await blobOrNull(ctx, before), await blobOrNull(ctx, after));
+  return delta ? { ...change, lines: delta } : change;
+}
+
+export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean): Promise<void> {
+  const entries = ctx.store.entriesOf(turnId);
+  const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
+  const pinned: string[] = [];
+  for (const record of records.values()) {
+    const located = ctx.roots.absOf(record.uri);
+    if (!located) continue;
+    const read = await readState(ctx.fs, ctx.blobs, located.abs, {
+      keepBlob: true, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+      pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
+    });
+    record.after = read.state;
+  }
+  const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));
+  const origins = renameOrigins(entries);
+  const changes: FileChange[] = [];
+  for (const record of records.values()) {
+    if (kept.has(record.uri)) changes.push(await withLines(ctx, buildChange(record, records, origins), records));
+  }
+  const counts: TurnCounts = {};
+  for (const c of changes) {
+    const root = parseUri(c.uri).root;
+    counts[root] ??= { files: 0, skipped: 0 };
+    if (c.skipped) counts[root].skipped++;
+    const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
+    if (!isDir) counts[root].files++;
+  }
+  const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
+  ctx.store.transaction(() => {
+    ctx.store.clearRefs(turnId);
+    for (const e of entries) {
+      const after = records.get(e.uri)?.after ?? null;
+      const toAfter = e.to_uri ? records.get(e.to_uri)?.after ?? null : null;
+      const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
+      if (!keep) { ctx.store.deleteEntry(turnId, e.seq); continue; }
+      ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
+      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
+    }
+    // Every after-content written to the store gets a row, so the sweep can reclaim the unused ones.
+    for (const r of records.values()) {
+      if (r.after?.type === 'file' && r.after.hash) ctx.store.addBlob(r.after.hash, r.after.size);
+    }
+    ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
+    ctx.store.finishTurn(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+  });
+  for (const hash of pinned) unpin(ctx, hash);
+}

@@ -1,0 +1,76 @@
+// What the engine's modules share: the filesystem seam, roots, blobs, the store, events,
+// per-session queues and the in-memory view of turns being recorded.
+import type { TurnKind } from '../protocol.js';
+import type { BlobStore } from './blobs.js';
+import type { Events } from './events.js';
+import type { EngineFs } from './fs.js';
+import type { KeyedQueue } from './queue.js';
+import type { Roots } from './roots.js';
+import type { Store } from './store.js';
+
+export interface TurnContext {
+  turnId: string;
+  sessionId: string;
+  kind: TurnKind;
+  seq: number;
+  /** URIs whose turn-start state is already recorded (the earliest state wins). */
+  captured: Set<string>;
+}
+
+export interface EngineLimits {
+  maxFileSize: number;
+  maxDeleteFiles: number;
+  maxDeleteBytes: number;
+  keepSessions: number;
+  exclude: RegExp[];
+  scopes: string[];
+}
+
+export interface EngineContext {
+  fs: EngineFs;
+  roots: Roots;
+  blobs: BlobStore;
+  store: Store;
+  events: Events;
+  queue: KeyedQueue;
+  limits: EngineLimits;
+  dataDir: string;
+  /** Turns being recorded, by turn id. */
+  turns: Map<string, TurnContext>;
+  /** Hashes whose blob is written but whose entry row is not yet committed. */
+  pins: Map<string, number>;
+  now(): number;
+}
+
+export function pin(ctx: EngineContext, hash: string): void {
+  ctx.pins.set(hash, (ctx.pins.get(hash) ?? 0) + 1);
+}
+
+export function unpin(ctx: EngineContext, hash: string): void {
+  const n = (ctx.pins.get(hash) ?? 0) - 1;
+  if (n <= 0) ctx.pins.delete(hash); else ctx.pins.set(hash, n);
+}
+
+/** Compiles root-relative globs: `**` spans segments, `*` and `?` stay within one. */
+export function compileGlobs(globs: string[]): RegExp[] {
+  return globs.map((glob) => {
+    let source = '';
+    let rest = glob;
+    const trailingAll = rest.endsWith('/**');
+    if (trailingAll) rest = rest.slice(0, -3);
+    for (let i = 0; i < rest.length; i++) {
+      const c = rest[i];
+      if (c === '*' && rest[i + 1] === '*') { source += '.*'; i++; if (rest[i + 1] === '/') i++; }
+      else if (c === '*') source += '[^/]*';
+      else if (c === '?') source += '[^/]';
+      else source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+    return new RegExp(`^${source}${trailingAll ? '(?:/.*)?' : ''}$`);
+  });
+}
+
+export function isExcluded(ctx: EngineContext, segments: string[]): boolean {
+  if (segments.length === 0) return false;
+  const rel = segments.join('/');
+  return ctx.limits.exclude.some((re) => re.test(rel));
+}

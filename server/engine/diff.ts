@@ -1,0 +1,45 @@
+// Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
+import type { Diff, Side, State } from '../protocol.js';
+import { BlobMismatchError } from './blobs.js';
+import type { EngineContext } from './context.js';
+import { FileNotFoundError, TurnNotFoundError } from './errors.js';
+import { isBinary } from './summary.js';
+import { toChange } from './turns.js';
+
+const TEXT_LIMIT = 1 << 20;
+
+const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+
+async function sideOf(ctx: EngineContext, state: State): Promise<Side> {
+  if (state === null) return ABSENT;
+  if (state.type !== 'file') return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+  const side: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: state.size, text: null };
+  if (!state.hash) return { ...side, tooLarge: state.size > ctx.limits.maxFileSize };
+  let data: Buffer;
+  try {
+    data = await ctx.blobs.read(state.hash);
+  } catch (e) {
+    if (e instanceof BlobMismatchError) return side;
+    throw e;
+  }
+  if (isBinary(data.length > TEXT_LIMIT ? data.subarray(0, TEXT_LIMIT) : data) && !cutMidCharacter(data)) return { ...side, binary: true };
+  if (data.length <= TEXT_LIMIT) return { ...side, text: data.toString('utf8') };
+  return { ...side, truncated: true, text: data.subarray(0, TEXT_LIMIT).toString('utf8').replace(/\uFFFD$/, '') };
+}
+
+/** A 1 MiB cut may split a multi-byte character: check the whole file instead. */
+function cutMidCharacter(data: Buffer): boolean {
+  return data.length > TEXT_LIMIT && !isBinary(data);
+}
+
+export async function diffOf(ctx: EngineContext, turnId: string, uri: string): Promise<Diff> {
+  if (!ctx.store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+  const changes = ctx.store.changesOf(turnId).map(toChange);
+  const change = changes.find((c) => c.uri === uri);
+  if (!change) throw new FileNotFoundError(uri);
+  const origin = change.from ? changes.find((c) => c.uri === change.from) : undefined;
+  const before = origin ? origin.before : change.before;
+  const diff: Diff = { uri, before: await sideOf(ctx, before), after: await sideOf(ctx, change.after) };
+  if (change.from) diff.from = change.from;
+  return diff;
+}

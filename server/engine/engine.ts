@@ -1,0 +1,214 @@
+// The Engine the library API describes: each call checks its input, runs in its session's
+// queue when it changes anything, and maps stored rows to the API's shapes.
+import type { AgentInputResponse, Diff, EntryOp, Manifest, Message, Plan, Role, RollbackResult, Session, StoreStats, Turn } from '../protocol.js';
+import type { Engine, EngineEventMap, EngineEventName } from './api.js';
+import type { EngineContext } from './context.js';
+import { diffOf } from './diff.js';
+import { BadRequestError, EngineClosedError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import { dropSession, pruneSessions, sweepBlobs } from './gc.js';
+import type { Lock } from './lock.js';
+import { appendMessage, listMessages } from './memory.js';
+import type { RecoveryReport } from './recovery.js';
+import type { Rollbacks } from './rollback.js';
+import { checkSessionId, scopeMatches, toSession } from './sessions.js';
+import type { ControlledStorage, Mutations } from './storage.js';
+import { beginTurn, finishTurn, titleOf, toChange, toEntry, toTurn } from './turns.js';
+
+const EXEC_TOOLS = /^(exec|exec_background|run_.+)$/;
+const ENTRY_OPS: ReadonlySet<string> = new Set(['write', 'delete', 'rename', 'move', 'mkdir']);
+const AGENT_ROLES: ReadonlySet<string> = new Set(['assistant', 'tool', 'system']);
+
+export class TurnbackEngine implements Engine {
+  private closed = false;
+
+  constructor(
+    private readonly ctx: EngineContext,
+    readonly workspace: string,
+    readonly storage: ControlledStorage,
+    private readonly mutations: Mutations,
+    private readonly rollbacks: Rollbacks,
+    private readonly lock: Lock,
+    /** What recovery found when this engine opened the store. */
+    readonly recovery: RecoveryReport,
+  ) {}
+
+  get dataDir(): string { return this.ctx.dataDir; }
+
+  private open(): EngineContext {
+    if (this.closed) throw new EngineClosedError();
+    return this.ctx;
+  }
+
+  private inSession<T>(sessionId: string, task: () => Promise<T>): Promise<T> {
+    return this.open().queue.run(sessionId, task);
+  }
+
+  private async commitActive(sessionId: string): Promise<string | null> {
+    const active = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+    if (!active) return null;
+    await finishTurn(this.ctx, active, sessionId);
+    await pruneSessions(this.ctx);
+    return active;
+  }
+
+  async input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse> {
+    const sessionId = checkSessionId(req?.sessionId);
+    const { platform, sessionType, content } = req;
+    if (typeof platform !== 'string' || typeof sessionType !== 'string' || typeof content !== 'string') {
+      throw new BadRequestError('platform, sessionType and content must be strings');
+    }
+    return this.inSession(sessionId, async () => {
+      await this.commitActive(sessionId);
+      this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
+      const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
+        ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
+        : null;
+      return { turnId, messageId: appendMessage(this.ctx, sessionId, turnId, 'user', content) };
+    });
+  }
+
+  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }> {
+    const sessionId = checkSessionId(req?.sessionId);
+    if (!AGENT_ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
+    if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
+    return this.inSession(sessionId, async () => {
+      this.ctx.store.ensureSession(sessionId, this.ctx.now());
+      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+      return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
+    });
+  }
+
+  async exec(req: { sessionId: string; tool: string; command: string }): Promise<{ turnId: string | null }> {
+    const sessionId = checkSessionId(req?.sessionId);
+    if (typeof req.tool !== 'string' || typeof req.command !== 'string') throw new BadRequestError('tool and command must be strings');
+    return this.inSession(sessionId, async () => {
+      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+      if (!turnId || !EXEC_TOOLS.test(req.tool)) return { turnId: null };
+      const row = this.ctx.store.getTurn(turnId)!;
+      const commands = JSON.parse(row.exec_commands) as Turn['execCommands'];
+      commands.push({ tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString() });
+      this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+      return { turnId };
+    });
+  }
+
+  async beforeMutate(req: { sessionId: string; op: EntryOp; uri: string; to?: string }): Promise<{ recorded: boolean }> {
+    const sessionId = checkSessionId(req?.sessionId);
+    if (!ENTRY_OPS.has(req.op)) throw new BadRequestError('op must be write, delete, rename, move or mkdir', { op: req.op });
+    const moves = req.op === 'rename' || req.op === 'move';
+    if (moves && req.to === undefined) throw new BadRequestError(`${req.op} needs "to"`);
+    return this.inSession(sessionId, async () => {
+      const removes = req.op !== 'write' && req.op !== 'mkdir';
+      const r = await this.ctx.roots.resolve(req.uri, { removes });
+      const to = moves ? await this.ctx.roots.resolve(req.to!, { removes: true }) : undefined;
+      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id;
+      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
+      if (!turn || !(r.tracked || to?.tracked)) return { recorded: false };
+      await this.mutations.record(turn, req.op, r, to);
+      return { recorded: true };
+    });
+  }
+
+  async turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }> {
+    const sessionId = checkSessionId(req?.sessionId);
+    return this.inSession(sessionId, async () => ({ turnId: await this.commitActive(sessionId) }));
+  }
+
+  listSessions(): Session[] {
+    return this.open().store.listSessions().map(toSession);
+  }
+
+  private requireSession(sessionId: string): void {
+    if (!this.open().store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
+  }
+
+  listTurns(sessionId: string, opts: { limit?: number; before?: number } = {}): Turn[] {
+    this.requireSession(sessionId);
+    const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
+    const before = opts.before && opts.before > 0 ? opts.before : Number.MAX_SAFE_INTEGER;
+    return this.ctx.store.listTurns(sessionId, limit, before).map((row) => toTurn(this.ctx, row));
+  }
+
+  getManifest(turnId: string): Manifest {
+    const row = this.open().store.getTurn(turnId);
+    if (!row) throw new TurnNotFoundError(turnId);
+    const tracked = (uri: string) => this.ctx.roots.isTrackedUri(uri);
+    return {
+      turn: toTurn(this.ctx, row),
+      files: this.ctx.store.changesOf(turnId).map(toChange).filter((c) => tracked(c.uri)),
+      entries: this.ctx.store.entriesOf(turnId).map(toEntry).filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
+    };
+  }
+
+  messages(sessionId: string, opts: { turnId?: string; limit?: number; before?: number } = {}): Message[] {
+    this.requireSession(sessionId);
+    return listMessages(this.ctx, sessionId, opts);
+  }
+
+  diff(turnId: string, uri: string): Promise<Diff> {
+    return diffOf(this.open(), turnId, uri);
+  }
+
+  storeStats(): StoreStats {
+    const { store } = this.open();
+    return { sessions: store.countSessions(), turns: store.countTurns(), ...store.blobStats(), dataDir: this.ctx.dataDir };
+  }
+
+  private refuseActiveTurn(turnId: string): void {
+    const row = this.open().store.getTurn(turnId);
+    if (!row) throw new TurnNotFoundError(turnId);
+    if (row.status === 'active') throw new TurnActiveError(row.session_id);
+  }
+
+  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean } = {}): Promise<Plan> {
+    this.refuseActiveTurn(turnId);
+    return this.rollbacks.preview(this.rollbacks.turnJob(turnId, opts));
+  }
+
+  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean } = {}): Promise<RollbackResult> {
+    this.refuseActiveTurn(turnId);
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force }));
+  }
+
+  async rollbackWithChat(turnId: string, opts: { force?: boolean } = {}): Promise<RollbackResult> {
+    this.refuseActiveTurn(turnId);
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force }));
+  }
+
+  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan> {
+    this.open();
+    return this.rollbacks.preview(this.rollbacks.rewindJob(sessionId, opts));
+  }
+
+  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult> {
+    this.open();
+    return this.rollbacks.run(this.rollbacks.rewindJob(sessionId, opts));
+  }
+
+  async clearSession(sessionId: string): Promise<void> {
+    this.requireSession(sessionId);
+    await this.inSession(sessionId, async () => {
+      dropSession(this.ctx, sessionId);
+      await sweepBlobs(this.ctx);
+    });
+  }
+
+  on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void {
+    return this.ctx.events.on(event, listener);
+  }
+
+  off<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): void {
+    this.ctx.events.off(event, listener);
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    await this.ctx.queue.drain();
+    for (const session of this.ctx.store.listSessions()) {
+      if (session.active_turn_id) await finishTurn(this.ctx, session.active_turn_id, session.session_id);
+    }
+    this.ctx.store.close();
+    await this.lock.release();
+  }
+}

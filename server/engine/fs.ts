@@ -1,0 +1,155 @@
+// The only module through which the engine touches the filesystem. Every operation passes
+// through `op()`, which calls an optional `beforeOp` hook first: tests use it to count
+// operations, crash the engine after the N-th one, or inject errno faults (ENOSPC, EIO…).
+import * as fsp from 'node:fs/promises';
+import { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+
+export type FsOpName =
+  | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'realpath' | 'readdir' | 'mkdir' | 'rmdir'
+  | 'unlink' | 'rm' | 'rename' | 'symlink' | 'chmod' | 'writeFile' | 'open' | 'write'
+  | 'fsync' | 'close' | 'read' | 'copyFile' | 'cp';
+
+export type BeforeOp = (op: FsOpName, target: string) => void | Promise<void>;
+
+/** Temp files carry this prefix so a later open can recognise and remove leftovers. */
+export const TEMP_PREFIX = '.turnback-tmp-';
+
+export function tempNameIn(dir: string): string {
+  return path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+}
+
+export function isNotFound(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export function errnoCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException)?.code;
+}
+
+/** Synchronous realpath for path computations done before the engine exists. */
+export function realpathOrSelf(p: string): string {
+  try { return realpathSync(p); } catch { return path.resolve(p); }
+}
+
+export interface WritableTarget {
+  write(chunk: Uint8Array): Promise<void>;
+  /** fsync, close and rename into place (`dest` given here when only known at the end). */
+  commit(dest?: string): Promise<void>;
+  /** close and remove the temp file. */
+  abort(): Promise<void>;
+}
+
+export class EngineFs {
+  beforeOp: BeforeOp | undefined;
+
+  constructor(options: { beforeOp?: BeforeOp } = {}) {
+    this.beforeOp = options.beforeOp;
+  }
+
+  private async op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T> {
+    if (this.beforeOp) await this.beforeOp(name, target);
+    return run();
+  }
+
+  lstat(p: string): Promise<Stats> { return this.op('lstat', p, () => fsp.lstat(p)); }
+  stat(p: string): Promise<Stats> { return this.op('stat', p, () => fsp.stat(p)); }
+
+  /** lstat that answers null for a missing path. */
+  async lstatOrNull(p: string): Promise<Stats | null> {
+    try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
+  }
+
+  readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
+  readlink(p: string): Promise<string> { return this.op('readlink', p, () => fsp.readlink(p)); }
+  realpath(p: string): Promise<string> { return this.op('realpath', p, () => fsp.realpath(p)); }
+  readdir(p: string): Promise<string[]> { return this.op('readdir', p, () => fsp.readdir(p)); }
+  mkdir(p: string, mode?: number): Promise<void> {
+    return this.op('mkdir', p, async () => { await fsp.mkdir(p, { mode }); });
+  }
+  mkdirp(p: string): Promise<void> {
+    return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
+  }
+  rmdir(p: string): Promise<void> { return this.op('rmdir', p, () => fsp.rmdir(p)); }
+  unlink(p: string): Promise<void> { return this.op('unlink', p, () => fsp.unlink(p)); }
+  rmrf(p: string): Promise<void> { return this.op('rm', p, () => fsp.rm(p, { recursive: true, force: true })); }
+  rename(from: string, to: string): Promise<void> { return this.op('rename', from, () => fsp.rename(from, to)); }
+  symlink(target: string, p: string): Promise<void> { return this.op('symlink', p, () => fsp.symlink(target, p)); }
+  chmod(p: string, mode: number): Promise<void> { return this.op('chmod', p, () => fsp.chmod(p, mode)); }
+  cpRecursive(from: string, to: string): Promise<void> {
+    return this.op('cp', from, () => fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false }));
+  }
+
+  /** Reads a file in bounded chunks (never the whole file at once). */
+  async *readChunks(p: string, chunkSize = 1 << 20): AsyncGenerator<Buffer> {
+    await this.op('read', p, async () => undefined);
+    const stream = createReadStream(p, { highWaterMark: chunkSize });
+    for await (const chunk of stream) yield chunk as Buffer;
+  }
+
+  async fsyncDir(dir: string): Promise<void> {
+    await this.op('fsync', dir, async () => {
+      const handle = await fsp.open(dir, constants.O_RDONLY);
+      try { await handle.sync(); } finally { await handle.close(); }
+    });
+  }
+
+  /**
+   * A temp file in `dir` (same filesystem as the destination, so the final rename is atomic).
+   * The caller streams chunks in, then commits (fsync, chmod, rename, fsync dir) or aborts.
+   */
+  async createAtomic(dest: string, mode: number): Promise<WritableTarget> {
+    const dir = path.dirname(dest);
+    const temp = tempNameIn(dir);
+    const handle = await this.op('open', temp, () => fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+    let closed = false;
+    const close = async () => { if (!closed) { closed = true; await handle.close(); } };
+    return {
+      write: async (chunk) => {
+        await this.op('write', temp, async () => {
+          let offset = 0;
+          while (offset < chunk.length) {
+            const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+            offset += bytesWritten;
+          }
+        });
+      },
+      commit: async (finalDest = dest) => {
+        try {
+          await this.op('fsync', temp, () => handle.sync());
+          await this.op('chmod', temp, () => handle.chmod(mode));
+          await close();
+          await this.rename(temp, finalDest);
+        } catch (e) {
+          await close().catch(() => undefined);
+          await fsp.rm(temp, { force: true }).catch(() => undefined);
+          throw e;
+        }
+        await this.fsyncDir(path.dirname(finalDest));
+      },
+      abort: async () => {
+        await close().catch(() => undefined);
+        await fsp.rm(temp, { force: true }).catch(() => undefined);
+      },
+    };
+  }
+
+  /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename, fsync dir. */
+  async writeFileAtomic(dest: string, data: Uint8Array, mode: number): Promise<void> {
+    const target = await this.createAtomic(dest, mode);
+    try {
+      await target.write(data);
+    } catch (e) {
+      await target.abort();
+      throw e;
+    }
+    await target.commit();
+  }
+
+  /** Plain (non-atomic) write for the engine's own small files, e.g. the lock. */
+  writeFileExclusive(p: string, data: string): Promise<void> {
+    return this.op('writeFile', p, () => fsp.writeFile(p, data, { flag: 'wx', mode: 0o600 }));
+  }
+}

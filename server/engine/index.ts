@@ -1,0 +1,102 @@
+// The engine's public entry: `openEngine(options)` and the error classes.
+import { createHash } from 'node:crypto';
+import os from 'node:os';
+import path from 'node:path';
+import type { Engine, EngineOptions, RootSpec } from './api.js';
+import { BlobStore } from './blobs.js';
+import { type EngineContext, compileGlobs } from './context.js';
+import { TurnbackEngine } from './engine.js';
+import { BadRequestError } from './errors.js';
+import { Events } from './events.js';
+import { EngineFs, realpathOrSelf } from './fs.js';
+import { acquireLock } from './lock.js';
+import { KeyedQueue } from './queue.js';
+import { recover } from './recovery.js';
+import { Rollbacks } from './rollback.js';
+import { Roots } from './roots.js';
+import { ControlledStorage, Mutations } from './storage.js';
+import { Store } from './store.js';
+
+export * from './errors.js';
+export { SchemaTooNewError, SCHEMA_VERSION } from './schema.js';
+export { EngineFs, TEMP_PREFIX, type BeforeOp, type FsOpName } from './fs.js';
+export type { RecoveryReport } from './recovery.js';
+export type { TurnbackEngine } from './engine.js';
+export type * from './api.js';
+
+export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+export const DEFAULT_EXCLUDE = ['.git/**', 'node_modules/**'];
+
+/** `${XDG_STATE_HOME:-~/.local/state}/turnback`: where data dirs and server files live. */
+export function stateHome(): string {
+  const xdg = process.env.XDG_STATE_HOME;
+  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.local', 'state'), 'turnback');
+}
+
+/** `<stateHome>/<name>-<first 12 hex of sha256(realpath)>`: outside the workspace. */
+export function defaultDataDir(workspace: string): string {
+  const real = realpathOrSelf(workspace);
+  const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
+  return path.join(stateHome(), `${path.basename(real) || 'root'}-${hash}`);
+}
+
+export interface OpenEngineOptions extends EngineOptions {
+  /** The filesystem seam (tests inject faults through it). */
+  fs?: EngineFs;
+  /** Clock, for tests. */
+  now?: () => number;
+}
+
+export async function openEngine(options: OpenEngineOptions): Promise<Engine & TurnbackEngine> {
+  if (!options || typeof options.workspace !== 'string' || options.workspace === '') throw new BadRequestError('workspace is required');
+  const fs = options.fs ?? new EngineFs();
+  const workspace = path.resolve(options.workspace);
+  const stats = await fs.stat(workspace).catch(() => null);
+  if (!stats?.isDirectory()) throw new BadRequestError(`the workspace ${workspace} is not a readable directory`, { workspace });
+  const dataDir = path.resolve(options.dataDir ?? defaultDataDir(workspace));
+  const storeDir = path.join(dataDir, 'store');
+  for (const dir of [dataDir, storeDir, path.join(storeDir, 'blobs'), path.join(dataDir, 'files'), path.join(dataDir, 'tmp')]) {
+    await fs.mkdirp(dir);
+  }
+  const lock = await acquireLock(fs, dataDir, storeDir);
+  let store: Store;
+  try {
+    store = new Store(path.join(storeDir, 'turnback.db'));
+  } catch (e) {
+    await lock.release();
+    throw e;
+  }
+  try {
+    const specs: RootSpec[] = [
+      { name: 'workspace', kind: 'workspace', path: workspace },
+      { name: 'data', kind: 'data', path: path.join(dataDir, 'files') },
+      { name: 'tmp', kind: 'tmp', path: path.join(dataDir, 'tmp') },
+      ...(options.roots ?? []),
+    ];
+    const ctx: EngineContext = {
+      fs, store, dataDir,
+      roots: await Roots.create(fs, specs, dataDir, storeDir),
+      blobs: new BlobStore(fs, path.join(storeDir, 'blobs')),
+      events: new Events(),
+      queue: new KeyedQueue(),
+      limits: {
+        maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
+        maxDeleteFiles: options.maxDeleteFiles ?? 10_000,
+        maxDeleteBytes: options.maxDeleteBytes ?? 256 * 1024 * 1024,
+        keepSessions: options.keepSessions ?? 20,
+        exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
+        scopes: options.scopes ?? ['webui:*'],
+      },
+      turns: new Map(),
+      pins: new Map(),
+      now: options.now ?? Date.now,
+    };
+    const recovery = await recover(ctx);
+    const mutations = new Mutations(ctx);
+    return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
+  } catch (e) {
+    store.close();
+    await lock.release();
+    throw e;
+  }
+}

@@ -1,0 +1,172 @@
+// Planning a rollback: for every path, its target (the state at the start of the covered
+// turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
+import type { PlanAction, RestoreErrorCode, SkipReason, State } from '../protocol.js';
+import type { EngineContext } from './context.js';
+import { FileNotFoundError } from './errors.js';
+import type { Resolved } from './roots.js';
+import { readState, sameForDrift } from './states.js';
+import type { TurnRow } from './store.js';
+import { toChange } from './turns.js';
+import { isSameOrBelow, parentUri } from './uri.js';
+
+export interface PathTarget {
+  uri: string;
+  target: State;
+  expected: State;
+  skipped?: SkipReason;
+  /** Pulled in only because a selected path created it: removed when empty, never reported. */
+  soft?: boolean;
+}
+
+export type PathStatus = 'unchanged' | 'action' | 'conflict' | 'blocked';
+
+export interface EvaluatedPath extends PathTarget {
+  current: State;
+  status: PathStatus;
+  /** Why a blocked path cannot be driven back. */
+  code?: RestoreErrorCode;
+  message?: string;
+  resolved?: Resolved;
+  /** Path currently holding this path's target content (move back by rename). */
+  moveFrom?: string;
+}
+
+export interface MoveLink { from: string; to: string }
+
+export interface Coverage {
+  turns: TurnRow[];
+  paths: PathTarget[];
+  /** Renames and moves of the covered turns, newest first. */
+  links: MoveLink[];
+}
+
+const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LARGE', excluded: 'EXCLUDED', unreadable: 'IO' };
+
+/** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
+export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
+  const byUri = new Map<string, PathTarget>();
+  const links: MoveLink[] = [];
+  for (const turn of turns) {
+    for (const change of ctx.store.changesOf(turn.turn_id).map(toChange)) {
+      if (!ctx.roots.isTrackedUri(change.uri)) continue;
+      const known = byUri.get(change.uri);
+      if (known) known.expected = change.after;
+      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: change.skipped });
+    }
+    for (const e of ctx.store.entriesOf(turn.turn_id)) {
+      if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
+    }
+  }
+  return { turns, paths: [...byUri.values()], links: links.reverse() };
+}
+
+/** Narrows a coverage to selected URIs plus the paths chained to them by renames and moves. */
+export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
+  const known = new Map(coverage.paths.map((p) => [p.uri, p]));
+  for (const uri of uris) if (!known.has(uri)) throw new FileNotFoundError(uri);
+  const selected = new Set<string>();
+  const queue = [...uris];
+  while (queue.length > 0) {
+    const uri = queue.pop()!;
+    if (selected.has(uri)) continue;
+    selected.add(uri);
+    for (const p of coverage.paths) if (p.uri !== uri && isSameOrBelow(p.uri, uri)) queue.push(p.uri);
+    for (const link of coverage.links) {
+      if (link.from === uri && known.has(link.to)) queue.push(link.to);
+      if (link.to === uri && known.has(link.from)) queue.push(link.from);
+    }
+  }
+  const result = coverage.paths.filter((p) => selected.has(p.uri));
+  // Directories the turn created above a selected path go too, when nothing else is left in them.
+  for (const p of [...result]) {
+    for (let parent = parentUri(p.uri); parent; parent = parentUri(parent)) {
+      const dir = known.get(parent);
+      if (!dir || selected.has(parent) || dir.target !== null) continue;
+      selected.add(parent);
+      result.push({ ...dir, soft: true });
+    }
+  }
+  return result;
+}
+
+function sameContent(current: State, target: State): boolean {
+  if (!current || !target || current.type !== target.type) return false;
+  if (current.type === 'file' && target.type === 'file') return current.hash !== '' && current.hash === target.hash;
+  if (current.type === 'symlink' && target.type === 'symlink') return current.target === target.target;
+  return current.type === 'dir';
+}
+
+export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[], force: boolean): Promise<EvaluatedPath[]> {
+  const evaluated: EvaluatedPath[] = [];
+  for (const p of paths) {
+    const e: EvaluatedPath = { ...p, current: null, status: 'action' };
+    evaluated.push(e);
+    try {
+      e.resolved = await ctx.roots.resolve(p.uri);
+    } catch {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink on the way leads outside the root; not followed' });
+      continue;
+    }
+    const read = await readState(ctx.fs, ctx.blobs, e.resolved.abs, { keepBlob: false, maxFileSize: ctx.limits.maxFileSize, excluded: false });
+    e.current = read.state;
+    if (p.skipped) {
+      Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
+    } else if (sameForDrift(e.current, p.target) && sameModeOrDir(e.current, p.target)) {
+      e.status = 'unchanged';
+    } else if (sameForDrift(e.current, p.expected)) {
+      e.status = 'action';
+    } else if (e.current && e.current.type !== 'file' && e.current.type !== p.expected?.type) {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
+    } else {
+      e.status = 'conflict';
+      if (force && e.current?.type === 'file' && e.current.size > ctx.limits.maxFileSize) {
+        Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'changed since the turn and too large to capture first' });
+      }
+    }
+    if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.blobs.has(p.target.hash))) {
+      Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing' });
+    }
+  }
+  matchMoveBacks(evaluated, links);
+  return evaluated;
+}
+
+function sameModeOrDir(current: State, target: State): boolean {
+  if (current?.type === 'file' && target?.type === 'file') return current.mode === target.mode;
+  return true;
+}
+
+/** Pairs each path to restore with the path its content was moved to, following rename chains. */
+function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
+  const byUri = new Map(paths.map((p) => [p.uri, p]));
+  const claimed = new Set<string>();
+  for (const p of paths) {
+    if (p.status === 'unchanged' || p.status === 'blocked' || p.target === null || p.current !== null) continue;
+    const seen = new Set([p.uri]);
+    const frontier = [p.uri];
+    while (frontier.length > 0 && !p.moveFrom) {
+      const at = frontier.shift()!;
+      for (const link of links) {
+        if (link.from !== at || seen.has(link.to)) continue;
+        seen.add(link.to);
+        frontier.push(link.to);
+        const candidate = byUri.get(link.to);
+        if (!candidate || claimed.has(candidate.uri) || candidate.status === 'blocked' || candidate.status === 'unchanged') continue;
+        if (candidate.target !== null || !sameContent(candidate.current, p.target)) continue;
+        p.moveFrom = candidate.uri;
+        claimed.add(candidate.uri);
+        break;
+      }
+    }
+  }
+}
+
+export function planActions(paths: EvaluatedPath[]): PlanAction[] {
+  const movedAway = new Set(paths.filter((p) => p.moveFrom).map((p) => p.moveFrom!));
+  return paths.filter((p) => !p.soft && !movedAway.has(p.uri)).map((p) => {
+    const conflict = p.status === 'conflict';
+    if (p.status === 'unchanged' || p.status === 'blocked') return { uri: p.uri, action: 'none', conflict: false };
+    if (p.moveFrom) return { uri: p.uri, action: 'move-back', from: p.moveFrom, conflict };
+    return { uri: p.uri, action: p.target === null ? 'delete' : 'restore', conflict };
+  });
+}

@@ -1,0 +1,47 @@
+// Recovery on open: turns a crash left active are committed from what is on disk and marked
+// `interrupted`; an interrupted rollback is reported (running it again completes it); temp
+// files the crash left behind are removed.
+import path from 'node:path';
+import type { EngineContext } from './context.js';
+import { TEMP_PREFIX, isNotFound } from './fs.js';
+import { finishTurn } from './turns.js';
+
+export interface RecoveryReport {
+  interruptedTurns: string[];
+  /** Rollback turns cut short, with the turns they were rolling back. */
+  interruptedRollbacks: { rollbackTurnId: string; rollbackOf: string[] }[];
+  removedTempFiles: number;
+}
+
+async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
+  let names: string[];
+  try { names = await ctx.fs.readdir(dir); } catch (e) { if (isNotFound(e)) return 0; throw e; }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    try { await ctx.fs.unlink(path.join(dir, name)); removed++; } catch (e) { if (!isNotFound(e)) throw e; }
+  }
+  return removed;
+}
+
+export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
+  const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
+  const dirs = new Set<string>([ctx.blobs.dir]);
+  for (const turn of ctx.store.activeTurns()) {
+    for (const e of ctx.store.entriesOf(turn.turn_id)) {
+      for (const uri of [e.uri, e.to_uri]) {
+        const located = uri ? ctx.roots.absOf(uri) : null;
+        if (located) dirs.add(path.dirname(located.abs));
+      }
+    }
+  }
+  for (const dir of dirs) report.removedTempFiles += await removeTempFilesIn(ctx, dir);
+  for (const turn of ctx.store.activeTurns()) {
+    await finishTurn(ctx, turn.turn_id, turn.session_id, true);
+    report.interruptedTurns.push(turn.turn_id);
+    if (turn.kind === 'rollback') {
+      report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });
+    }
+  }
+  return report;
+}

@@ -1,0 +1,77 @@
+// Path states (API.md `State`): what a path held at some moment, read from disk.
+import type { SkipReason, State } from '../protocol.js';
+import type { BlobStore } from './blobs.js';
+import { type EngineFs, errnoCode } from './fs.js';
+
+export interface ReadStateOptions {
+  /** Keep the content as a blob (capture); otherwise only hash it. */
+  keepBlob: boolean;
+  maxFileSize: number;
+  excluded: boolean;
+  /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
+  pin?: (hash: string) => void;
+}
+
+export interface ReadState {
+  state: State;
+  skipped?: SkipReason;
+}
+
+export function modeOf(rawMode: number): number {
+  return rawMode & 0o7777;
+}
+
+export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, options: ReadStateOptions): Promise<ReadState> {
+  const stats = await fs.lstatOrNull(abs);
+  // An excluded path is never restored or deleted, so it stays skipped even while absent.
+  if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
+  if (stats.isSymbolicLink()) return { state: { type: 'symlink', target: await fs.readlink(abs) } };
+  if (stats.isDirectory()) {
+    return options.excluded ? { state: { type: 'dir', mode: modeOf(stats.mode) }, skipped: 'excluded' } : { state: { type: 'dir', mode: modeOf(stats.mode) } };
+  }
+  const mode = modeOf(stats.mode);
+  if (!stats.isFile()) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
+  if (options.excluded) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'excluded' };
+  if (stats.size > options.maxFileSize) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'too-large' };
+  try {
+    if (options.keepBlob) {
+      const { hash, size } = await blobs.putFile(abs, stats.size, options.pin);
+      return { state: { type: 'file', hash, size, mode } };
+    }
+    return { state: { type: 'file', hash: await blobs.hashFile(abs, stats.size), size: stats.size, mode } };
+  } catch (e) {
+    const code = errnoCode(e);
+    if (code === 'EACCES' || code === 'EPERM') return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
+    throw e;
+  }
+}
+
+/** Exact equality: content and mode for files, mode for directories, target for links. */
+export function sameState(a: State, b: State): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.type !== b.type) return false;
+  if (a.type === 'file' && b.type === 'file') return a.hash !== '' && a.hash === b.hash && a.mode === b.mode;
+  if (a.type === 'dir' && b.type === 'dir') return a.mode === b.mode;
+  if (a.type === 'symlink' && b.type === 'symlink') return a.target === b.target;
+  return false;
+}
+
+/** Equality used for drift: a directory is a directory whatever its mode. */
+export function sameForDrift(current: State, expected: State): boolean {
+  if (current?.type === 'dir' && expected?.type === 'dir') return true;
+  return sameState(current, expected);
+}
+
+export function stateHashes(...states: (State | undefined)[]): string[] {
+  const hashes: string[] = [];
+  for (const s of states) if (s && s.type === 'file' && s.hash) hashes.push(s.hash);
+  return hashes;
+}
+
+export function parseState(json: string | null): State {
+  return json ? (JSON.parse(json) as State) : null;
+}
+
+export function stringifyState(state: State | undefined): string | null {
+  return state ? JSON.stringify(state) : null;
+}

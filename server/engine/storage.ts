@@ -1,0 +1,181 @@
+// The controlled storage: every mutation checks its URIs, records what it will change into the
+// session's active turn (tracked roots only), then performs the change. Rollback drives paths
+// through the same operations so its own writes are recorded into the rollback turn.
+import path from 'node:path';
+import type { EntryOp } from '../protocol.js';
+import type { SessionRef, Storage } from './api.js';
+import { recordOp } from './capture.js';
+import type { EngineContext, TurnContext } from './context.js';
+import { BadRequestError, BadUriError, FileNotFoundError } from './errors.js';
+import { errnoCode } from './fs.js';
+import type { Resolved } from './roots.js';
+import { modeOf } from './states.js';
+
+const DEFAULT_FILE_MODE = 0o644;
+
+/** Mutations that take an explicit turn (or none); used by the public storage and by rollback. */
+export class Mutations {
+  constructor(private readonly ctx: EngineContext) {}
+
+  async write(turn: TurnContext | null, r: Resolved, data: Uint8Array): Promise<void> {
+    const mode = await this.prepareFileTarget(turn, 'write', r);
+    await this.ctx.fs.mkdirp(path.dirname(r.abs));
+    await this.ctx.fs.writeFileAtomic(r.abs, data, mode);
+  }
+
+  /** Writes a blob back (verified against its hash on the way) with the given mode. */
+  async restoreBlob(turn: TurnContext | null, r: Resolved, hash: string, mode: number): Promise<void> {
+    await this.prepareFileTarget(turn, 'write', r);
+    await this.ctx.fs.mkdirp(path.dirname(r.abs));
+    await this.ctx.blobs.writeTo(hash, r.abs, mode);
+  }
+
+  async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {
+    const existing = await this.ctx.fs.lstatOrNull(r.abs);
+    if (existing?.isDirectory()) throw new BadRequestError(`${r.uri} is a directory`, { uri: r.uri });
+    if (turn && r.tracked) await recordOp(this.ctx, turn, 'write', r);
+    await this.ctx.fs.mkdirp(path.dirname(r.abs));
+    if (existing) await this.ctx.fs.unlink(r.abs);
+    await this.ctx.fs.symlink(target, r.abs);
+  }
+
+  async chmod(turn: TurnContext | null, r: Resolved, mode: number): Promise<void> {
+    if (turn && r.tracked) await recordOp(this.ctx, turn, 'write', r);
+    await this.ctx.fs.chmod(r.abs, mode);
+  }
+
+  async delete(turn: TurnContext | null, r: Resolved, recursive: boolean): Promise<void> {
+    const stats = await this.ctx.fs.lstatOrNull(r.abs);
+    if (!stats) throw new FileNotFoundError(r.uri);
+    if (stats.isDirectory() && !recursive && (await this.ctx.fs.readdir(r.abs)).length > 0) {
+      throw new BadRequestError(`${r.uri} is a directory that is not empty; pass recursive`, { uri: r.uri });
+    }
+    if (turn && r.tracked) await recordOp(this.ctx, turn, 'delete', r);
+    if (stats.isDirectory()) await this.ctx.fs.rmrf(r.abs);
+    else await this.ctx.fs.unlink(r.abs);
+  }
+
+  async move(turn: TurnContext | null, op: 'rename' | 'move', from: Resolved, to: Resolved): Promise<void> {
+    const fromStats = await this.ctx.fs.lstatOrNull(from.abs);
+    if (!fromStats) throw new FileNotFoundError(from.uri);
+    if (from.abs === to.abs) return;
+    if (to.abs.startsWith(from.abs + path.sep)) throw new BadRequestError(`cannot move ${from.uri} into itself`, { from: from.uri, to: to.uri });
+    const toStats = await this.ctx.fs.lstatOrNull(to.abs);
+    if (toStats?.isDirectory() && !fromStats.isDirectory()) throw new BadRequestError(`${to.uri} is a directory`, { uri: to.uri });
+    if (toStats && !toStats.isDirectory() && fromStats.isDirectory()) throw new BadRequestError(`${to.uri} is not a directory`, { uri: to.uri });
+    if (toStats?.isDirectory() && (await this.ctx.fs.readdir(to.abs)).length > 0) {
+      throw new BadRequestError(`${to.uri} is a directory that is not empty`, { uri: to.uri });
+    }
+    if (turn && (from.tracked || to.tracked)) await recordOp(this.ctx, turn, op, from, to);
+    await this.ctx.fs.mkdirp(path.dirname(to.abs));
+    try {
+      await this.ctx.fs.rename(from.abs, to.abs);
+    } catch (e) {
+      if (errnoCode(e) !== 'EXDEV') throw e;
+      await this.copyAcross(from.abs, to.abs, fromStats.isDirectory(), modeOf(fromStats.mode), fromStats.isSymbolicLink());
+    }
+  }
+
+  async mkdir(turn: TurnContext | null, r: Resolved, mode?: number): Promise<void> {
+    const stats = await this.ctx.fs.lstatOrNull(r.abs);
+    if (stats?.isDirectory()) return;
+    if (stats) throw new BadRequestError(`${r.uri} exists and is not a directory`, { uri: r.uri });
+    if (turn && r.tracked) await recordOp(this.ctx, turn, 'mkdir', r);
+    await this.ctx.fs.mkdirp(r.abs);
+    if (mode !== undefined) await this.ctx.fs.chmod(r.abs, mode);
+  }
+
+  /** Records without touching anything (hosts that change files themselves). */
+  async record(turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved): Promise<void> {
+    await recordOp(this.ctx, turn, op, r, to);
+  }
+
+  private async prepareFileTarget(turn: TurnContext | null, op: EntryOp, r: Resolved): Promise<number> {
+    const existing = await this.ctx.fs.lstatOrNull(r.abs);
+    if (existing?.isDirectory()) throw new BadRequestError(`${r.uri} is a directory`, { uri: r.uri });
+    if (turn && r.tracked) await recordOp(this.ctx, turn, op, r);
+    return existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE;
+  }
+
+  private async copyAcross(from: string, to: string, isDir: boolean, mode: number, isLink: boolean): Promise<void> {
+    if (isDir) {
+      await this.ctx.fs.cpRecursive(from, to);
+      await this.ctx.fs.rmrf(from);
+    } else if (isLink) {
+      await this.ctx.fs.symlink(await this.ctx.fs.readlink(from), to);
+      await this.ctx.fs.unlink(from);
+    } else {
+      const target = await this.ctx.fs.createAtomic(to, mode);
+      try {
+        for await (const chunk of this.ctx.fs.readChunks(from)) await target.write(chunk);
+      } catch (e) {
+        await target.abort();
+        throw e;
+      }
+      await target.commit();
+      await this.ctx.fs.unlink(from);
+    }
+  }
+}
+
+/** The public `engine.storage`: serialized per session, recorded into its active agent turn. */
+export class ControlledStorage implements Storage {
+  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
+
+  private activeTurn(sessionId: string): TurnContext | null {
+    const row = this.ctx.store.getSession(sessionId);
+    return row?.active_turn_id ? this.ctx.turns.get(row.active_turn_id) ?? null : null;
+  }
+
+  private inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+    const sessionId = opts?.sessionId;
+    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new BadRequestError('sessionId is required');
+    return this.ctx.queue.run(sessionId, () => task(this.activeTurn(sessionId)));
+  }
+
+  writeFile(uri: string, data: string | Uint8Array, opts: SessionRef): Promise<void> {
+    const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri), bytes));
+  }
+
+  delete(uri: string, opts: SessionRef & { recursive?: boolean }): Promise<void> {
+    return this.inSession(opts, async (turn) =>
+      this.mutations.delete(turn, await this.ctx.roots.resolve(uri, { removes: true }), opts.recursive ?? false));
+  }
+
+  rename(from: string, to: string, opts: SessionRef): Promise<void> {
+    return this.inSession(opts, async (turn) => {
+      const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
+      await this.mutations.move(turn, 'rename', a, b);
+    });
+  }
+
+  move(from: string, to: string, opts: SessionRef): Promise<void> {
+    return this.inSession(opts, async (turn) => {
+      const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
+      await this.mutations.move(turn, 'move', a, b);
+    });
+  }
+
+  mkdir(uri: string, opts: SessionRef): Promise<void> {
+    return this.inSession(opts, async (turn) => this.mutations.mkdir(turn, await this.ctx.roots.resolve(uri)));
+  }
+
+  async readFile(uri: string): Promise<Uint8Array> {
+    const r = await this.ctx.roots.resolve(uri);
+    const stats = await this.ctx.fs.lstatOrNull(r.abs);
+    if (!stats) throw new FileNotFoundError(uri);
+    if (stats.isSymbolicLink()) {
+      // Reading follows the link only when it stays inside the root and away from the store.
+      const real = await this.ctx.fs.realpath(r.abs).catch(() => null);
+      if (!real) throw new FileNotFoundError(uri);
+      const rel = path.relative(r.root.real, real);
+      if (rel.startsWith('..') || path.isAbsolute(rel) || this.ctx.roots.isEngineData(r.root, real)) {
+        throw new BadUriError('the path resolves through a symlink to outside its root', { uri });
+      }
+    }
+    const target = await this.ctx.fs.stat(r.abs);
+    if (!target.isFile()) throw new FileNotFoundError(uri);
+    return new Uint8Array(await this.ctx.fs.readFile(r.abs));
+  }
+}
