@@ -141,7 +141,7 @@ describe('failures to start: one line on stderr, exit code 2', () => {
     await first.firstLine;
     const second = start(serveArgs());
     expect((await second.exited).code).toBe(2);
-    expectOneLineFailure(second, /data dir/);
+    expectOneLineFailure(second, /data dir .* is held by another live turnback server \(pid \d+\)/);
     expect(first.child.exitCode).toBeNull();
   });
 

@@ -9,8 +9,13 @@ export function listenFailure(err: unknown, port: number): StartupError {
 }
 
 export function engineFailure(err: unknown, dataDir: string | undefined): StartupError {
-  const where = dataDir ? ` ${dataDir}` : '';
-  return new StartupError(`cannot open the data dir${where}: ${(err as Error).message ?? String(err)}`);
+  const { code, details, message } = err as { code?: unknown; details?: Record<string, unknown>; message?: string };
+  // The engine's lock refuses a second engine on a data dir with CONFLICT, reason "locked".
+  if (code === 'CONFLICT' && details?.reason === 'locked') {
+    const owner = typeof details.pid === 'number' && details.pid > 0 ? ` (pid ${details.pid})` : '';
+    return new StartupError(`the data dir ${String(details.dataDir ?? dataDir)} is held by another live turnback server${owner}`);
+  }
+  return new StartupError(`cannot open the data dir${dataDir ? ` ${dataDir}` : ''}: ${message ?? String(err)}`);
 }
 
 export function oneLine(text: string): string {
