@@ -3,35 +3,44 @@ import type { Turn } from '../../../server/protocol';
 
 export const EXEC_TOOLTIP =
   'Shell commands ran during this turn. Their side effects (files they wrote, packages, network) are not covered by rollback.';
+const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
-function rollbackOfLabel(turn: Turn, numberOf: (turnId: string) => number | undefined): string {
+type NumberOf = (turnId: string) => number | undefined;
+
+interface Badge {
+  key: string;
+  text: string;
+  tone: 'live' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn';
+  title?: string;
+}
+
+function rollbackOfLabel(turn: Turn, numberOf: NumberOf): string {
   const numbers = (turn.rollbackOf ?? []).map(numberOf).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
   if (numbers.length === 0) return 'rollback';
   if (numbers.length === 1) return `rollback of #${numbers[0]}`;
   return `rewind to #${numbers[0]} (${numbers.length} turns)`;
 }
 
-export function TurnBadges({ turn, numberOf }: { turn: Turn; numberOf: (turnId: string) => number | undefined }) {
+export function turnBadges(turn: Turn, numberOf: NumberOf): Badge[] {
+  const badges: Badge[] = [];
+  if (turn.status === 'active') badges.push({ key: 'live', text: 'live', tone: 'live' });
+  if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, numberOf), tone: 'rollback' });
+  if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
+  if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
+  if (turn.interrupted) badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
+  if (turn.execUsed) badges.push({ key: 'exec', text: 'partially unprotected', tone: 'warn', title: EXEC_TOOLTIP });
+  return badges;
+}
+
+export function TurnBadges({ turn, numberOf }: { turn: Turn; numberOf: NumberOf }) {
   return (
     <span className="badges">
-      {turn.status === 'active' && (
-        <span className="badge badge--live">
-          <span className="live-dot" aria-hidden="true" /> live
+      {turnBadges(turn, numberOf).map((badge) => (
+        <span key={badge.key} className={`badge badge--${badge.tone}`} title={badge.title}>
+          {badge.tone === 'live' && <span className="live-dot" aria-hidden="true" />}
+          {badge.text}
         </span>
-      )}
-      {turn.kind === 'rollback' && <span className="badge badge--rollback">{rollbackOfLabel(turn, numberOf)}</span>}
-      {turn.status === 'rolled-back' && <span className="badge badge--rolled-back">rolled back</span>}
-      {turn.status === 'partially-rolled-back' && <span className="badge badge--partial">partially rolled back</span>}
-      {turn.interrupted && (
-        <span className="badge badge--danger" title="The server stopped during this turn; its end state was read from disk on restart.">
-          interrupted
-        </span>
-      )}
-      {turn.execUsed && (
-        <span className="badge badge--warn" title={EXEC_TOOLTIP} aria-description={EXEC_TOOLTIP}>
-          partially unprotected
-        </span>
-      )}
+      ))}
     </span>
   );
 }

@@ -1,7 +1,7 @@
 import type { CSSProperties } from 'react';
 import type { Turn } from '../../../server/protocol';
 import { formatClock, plural } from '../../lib/format';
-import { TurnBadges } from './TurnBadges';
+import { TurnBadges, turnBadges } from './TurnBadges';
 
 export const TURN_ROW_HEIGHT = 58;
 
@@ -19,11 +19,18 @@ export function turnOptionId(turnId: string): string {
 
 export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowProps) {
   const title = turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)');
+  const label = [
+    `#${turn.number} ${title}`,
+    plural(turn.fileCount, 'file'),
+    ...(turn.skippedCount > 0 ? [`${turn.skippedCount} skipped`] : []),
+    ...turnBadges(turn, numberOf).map((badge) => badge.text),
+  ].join(', ');
   return (
     <div
       id={turnOptionId(turn.turnId)}
       role="option"
       aria-selected={selected}
+      aria-label={label}
       className={`turn-row${selected ? ' is-selected' : ''}${turn.status === 'rolled-back' ? ' is-rolled-back' : ''}${turn.kind === 'rollback' ? ' is-rollback' : ''}`}
       style={style}
       onClick={onSelect}

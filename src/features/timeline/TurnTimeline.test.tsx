@@ -1,0 +1,82 @@
+import { render, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { turn } from '../../test/fixtures';
+import { EXEC_TOOLTIP } from './TurnBadges';
+import { TurnTimeline } from './TurnTimeline';
+
+const newestFirst = (count: number) => Array.from({ length: count }, (_, index) => turn(count - index));
+
+describe('TurnTimeline', () => {
+  it('renders only the visible rows of 5,000 turns, newest first', () => {
+    render(<TurnTimeline turns={newestFirst(5000)} selectedTurnId={null} onSelect={() => {}} />);
+    const options = screen.getAllByRole('option');
+    expect(options.length).toBeGreaterThan(5);
+    expect(options.length).toBeLessThan(60);
+    expect(options[0]).toHaveTextContent('#5000');
+    expect(options[0]).toHaveTextContent('Turn number 5000');
+  });
+
+  it('shows number, title, file and skipped counts', () => {
+    render(<TurnTimeline turns={[turn(7, { title: 'Add a login form', fileCount: 3, skippedCount: 2 })]} selectedTurnId={null} onSelect={() => {}} />);
+    const row = screen.getByRole('option', { name: /^#7 /i });
+    expect(row).toHaveTextContent('Add a login form');
+    expect(row).toHaveTextContent('3 files');
+    expect(row).toHaveTextContent('2 skipped');
+  });
+
+  it('marks exec turns as partially unprotected with a tooltip about shell side effects', () => {
+    render(<TurnTimeline turns={[turn(2, { execUsed: true }), turn(1)]} selectedTurnId={null} onSelect={() => {}} />);
+    const badge = within(screen.getByRole('option', { name: /^#2 /i })).getByText('partially unprotected');
+    expect(badge).toHaveAttribute('title', EXEC_TOOLTIP);
+    expect(badge.getAttribute('title')).toMatch(/shell/i);
+    expect(within(screen.getByRole('option', { name: /^#1 /i })).queryByText('partially unprotected')).toBeNull();
+  });
+
+  it('shows status badges: rolled back, partially rolled back, rollback of #N, interrupted, live', () => {
+    const turns = [
+      turn(5, { status: 'active' }),
+      turn(4, { kind: 'rollback', rollbackOf: ['t2'], title: '' }),
+      turn(3, { interrupted: true }),
+      turn(2, { status: 'rolled-back', rolledBackBy: 't4' }),
+      turn(1, { status: 'partially-rolled-back' }),
+    ];
+    render(<TurnTimeline turns={turns} selectedTurnId={null} onSelect={() => {}} />);
+    expect(screen.getByRole('option', { name: /^#5 /i })).toHaveTextContent('live');
+    expect(screen.getByRole('option', { name: /^#4 /i })).toHaveTextContent('rollback of #2');
+    expect(screen.getByRole('option', { name: /^#3 /i })).toHaveTextContent('interrupted');
+    expect(screen.getByRole('option', { name: /^#2 /i })).toHaveTextContent(/^(?!.*partially).*rolled back/);
+    expect(screen.getByRole('option', { name: /^#1 /i })).toHaveTextContent('partially rolled back');
+  });
+
+  it('marks the selected turn and selects on click', async () => {
+    const onSelect = vi.fn();
+    render(<TurnTimeline turns={newestFirst(3)} selectedTurnId="t2" onSelect={onSelect} />);
+    expect(screen.getByRole('option', { name: /^#2 /i })).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('option', { name: /^#3 /i })).toHaveAttribute('aria-selected', 'false');
+    await userEvent.click(screen.getByRole('option', { name: /^#1 /i }));
+    expect(onSelect).toHaveBeenCalledWith('t1', false);
+  });
+
+  it('moves through turns with the arrow keys and j/k', async () => {
+    const onSelect = vi.fn();
+    render(<TurnTimeline turns={newestFirst(5)} selectedTurnId="t3" onSelect={onSelect} />);
+    screen.getByRole('listbox', { name: 'Turns' }).focus();
+    await userEvent.keyboard('{ArrowDown}');
+    expect(onSelect).toHaveBeenLastCalledWith('t2', true);
+    await userEvent.keyboard('k');
+    expect(onSelect).toHaveBeenLastCalledWith('t4', true);
+    await userEvent.keyboard('j');
+    expect(onSelect).toHaveBeenLastCalledWith('t2', true);
+    await userEvent.keyboard('{ArrowUp}');
+    expect(onSelect).toHaveBeenLastCalledWith('t4', true);
+    await userEvent.keyboard('{End}');
+    expect(onSelect).toHaveBeenLastCalledWith('t1', true);
+  });
+
+  it('asks for older turns when scrolled near the end of what is loaded', () => {
+    const onLoadMore = vi.fn();
+    render(<TurnTimeline turns={newestFirst(15)} selectedTurnId={null} onSelect={() => {}} hasMore onLoadMore={onLoadMore} />);
+    expect(onLoadMore).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,14 @@
+import { QueryClient } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import type { ReactElement } from 'react';
+import { Providers } from '../app/Providers';
+import { useUiStore } from '../store';
+
+const initialUi = useUiStore.getState();
+
+/** Renders inside a fresh query client (no retries) and a reset UI store. */
+export function renderWithClient(ui: ReactElement) {
+  useUiStore.setState(initialUi, true);
+  const client = new QueryClient({ defaultOptions: { queries: { retry: false, staleTime: Infinity }, mutations: { retry: false } } });
+  return { client, ...render(<Providers client={client}>{ui}</Providers>) };
+}
