@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CONTENT_SECURITY_POLICY } from './headers.js';
+import { startServer } from './server.js';
+import { createFakeEngine } from './test/fake-engine.js';
 import { send, sendRaw } from './test/client.js';
 import { AGENT_TOKEN, CONSOLE_TOKEN, startFakeServer, type Harness } from './test/harness.js';
 
@@ -156,8 +158,26 @@ describe('malformed requests', () => {
     expect((await send(port, { path: '/api/health', token: CONSOLE_TOKEN })).status).toBe(200);
   });
 
+  it('answers 431 to oversized headers', async () => {
+    const answer = await sendRaw(port, `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX-Big: ${'a'.repeat(64 * 1024)}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 431/);
+  });
+
   it('refuses an absolute-form request target', async () => {
     const answer = await sendRaw(port, `GET http://127.0.0.1:${port}/api/health HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nConnection: close\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 400/);
+  });
+});
+
+describe('slow clients', () => {
+  it('closes a connection whose headers never end', async () => {
+    const server = await startServer({ engine: createFakeEngine(), port: 0, token: 't', headersTimeoutMs: 300, log: { info() {}, error() {} } });
+    try {
+      // The headers never end: the server must answer and hang up on its own.
+      const answer = await sendRaw(server.port, `GET /api/health HTTP/1.1\r\nHost: 127.0.0.1:${server.port}\r\n`);
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -32,6 +32,9 @@ export interface StartServerOptions {
   version?: string;
   pingIntervalMs?: number;
   maxBodyBytes?: number;
+  /** Milliseconds a client gets to send its headers (default 10 s) and its whole request (60 s). */
+  headersTimeoutMs?: number;
+  requestTimeoutMs?: number;
 }
 
 export interface RunningServer {
@@ -101,13 +104,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     },
   };
 
-  const server = createServer((request, response) => {
+  const headersTimeout = options.headersTimeoutMs ?? 10_000;
+  // Short limits: a slow or stuck client must not hold a connection (slowloris). Node checks
+  // them on an interval, so the interval must be short too.
+  const server = createServer({
+    headersTimeout,
+    requestTimeout: Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout),
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  }, (request, response) => {
     void handleRequest(request, response, ctx);
   });
-  // Short limits: a slow or stuck client must not hold a connection (slowloris).
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 60_000;
-  server.keepAliveTimeout = 5_000;
   server.on('clientError', answerMalformed);
 
   ctx.port = await listen(server, options.port ?? 4820);
