@@ -1,0 +1,180 @@
+// The crash sweep and the fault sweep over one scenario. Each point gets a fresh sandbox;
+// problems are collected as text (not thrown) so a sweep reports every bad point at once.
+import type { Engine } from '../engine/api.js';
+import type { RollbackResult } from '../protocol.js';
+import { FaultController } from './fault-controller.testutil.js';
+import { abandonEngine, openTestEngine, storeLeftovers } from './open-engine.testutil.js';
+import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { START_FILES, SESSION, type Scenario, type ScenarioState } from './scenarios.testutil.js';
+import { pathsNeitherOldNorNew, snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
+
+interface Prepared {
+  sandbox: Sandbox;
+  engine: Engine;
+  controller: FaultController;
+  state: ScenarioState;
+  turnStart: Tree;
+  before: Tree;
+}
+
+async function prepare(scenario: Scenario): Promise<Prepared> {
+  const sandbox = await makeSandbox(START_FILES);
+  const controller = new FaultController();
+  controller.pause();
+  const engine = await openTestEngine(sandbox, { controller, keepSessions: scenario.keepSessions });
+  let turnStart: Tree | null = null;
+  const state = await scenario.setup(engine, async (sessionId, title) => {
+    turnStart = await snapshotTree(sandbox.workspace);
+    const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: title });
+    if (!turnId) throw new Error('no turn began: scopes do not match');
+    return turnId;
+  });
+  if (!turnStart) throw new Error(`scenario ${scenario.name} began no turn under test`);
+  return { sandbox, engine, controller, state, turnStart, before: await snapshotTree(sandbox.workspace) };
+}
+
+export interface Profile {
+  /** Filesystem operations the scenario's operation performs. */
+  total: number;
+  ops: { op: string; path: string }[];
+  /** The tree when the operation is done, then the trees between its steps. */
+  after: Tree[];
+}
+
+/** Runs the operation once with nothing injected, counting its filesystem operations. */
+export async function profile(scenario: Scenario): Promise<Profile> {
+  const p = await prepare(scenario);
+  try {
+    p.controller.count();
+    const between: Tree[] = [];
+    await scenario.run(p.engine, p.state, async () => {
+      p.controller.pause();
+      between.push(await snapshotTree(p.sandbox.workspace));
+      p.controller.resume();
+    });
+    const ops = [...p.controller.log];
+    p.controller.pause();
+    return { total: ops.length, ops, after: [await snapshotTree(p.sandbox.workspace), ...between] };
+  } finally {
+    await p.engine.close().catch(() => {});
+    await p.sandbox.cleanup();
+  }
+}
+
+/** Reopens after the cut, checks the store and the tree, then rolls the turn back to its start. */
+async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?: Engine): Promise<string[]> {
+  const problems: string[] = [];
+  let reopened: Engine;
+  try {
+    reopened = engine ?? (await openTestEngine(p.sandbox, {}));
+  } catch (e) {
+    return [`${label}: store does not open: ${describe(e)}`];
+  }
+  try {
+    const sessions = reopened.listSessions();
+    if (!sessions.some((s) => s.sessionId === SESSION)) problems.push(`${label}: session ${SESSION} is not listed`);
+    reopened.listTurns(SESSION);
+    reopened.getManifest(p.state.turnId);
+    const now = await snapshotTree(p.sandbox.workspace);
+    for (const path of pathsNeitherOldNorNew([p.before, ...after], now)) problems.push(`${label}: ${path} is neither its old nor its new state`);
+    for (const left of await storeLeftovers(p.sandbox)) problems.push(`${label}: temp file left: ${left}`);
+    await finishTurn(reopened);
+    const result: RollbackResult = await reopened.rollback(p.state.turnId);
+    if (!result.ok) problems.push(`${label}: rollback afterwards not ok: ${JSON.stringify(result.errors)}`);
+    const end = await snapshotTree(p.sandbox.workspace);
+    for (const d of treeDiff(p.turnStart, end)) problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
+  } catch (e) {
+    problems.push(`${label}: ${describe(e)}`);
+  } finally {
+    await reopened.close().catch((e) => problems.push(`${label}: close failed: ${describe(e)}`));
+  }
+  return problems;
+}
+
+/** The store still opens and lists after the engine that met the fault closed it. */
+async function reopens(sandbox: Sandbox, label: string): Promise<string[]> {
+  try {
+    const engine = await openTestEngine(sandbox, {});
+    try {
+      for (const s of engine.listSessions()) engine.listTurns(s.sessionId);
+    } finally {
+      await engine.close();
+    }
+    return [];
+  } catch (e) {
+    return [`${label}: store does not reopen: ${describe(e)}`];
+  }
+}
+
+/** A turn the cut left active is ended, as the agent would on its next turn. */
+async function finishTurn(engine: Engine): Promise<void> {
+  if (engine.listSessions().some((s) => s.sessionId === SESSION && s.activeTurnId)) await engine.turnEnd({ sessionId: SESSION });
+}
+
+/** Freezes the engine before its `at`-th filesystem operation, then checks as after a crash. */
+export async function crashAt(scenario: Scenario, at: number, after: Tree[]): Promise<string[]> {
+  const p = await prepare(scenario);
+  const label = `${scenario.name} crash before op ${at}`;
+  try {
+    const crashed = p.controller.crashAt(at);
+    const outcome = await Promise.race([
+      crashed.then(() => 'crashed' as const),
+      scenario.run(p.engine, p.state).then(() => 'finished' as const, (e) => e as unknown),
+    ]);
+    if (outcome !== 'crashed') return [`${label}: the operation ended before the cut (${outcome === 'finished' ? 'finished' : describe(outcome)})`];
+    await abandonEngine(p.sandbox, p.engine);
+    return await checkAfterStop(p, after, label);
+  } finally {
+    await p.sandbox.cleanup();
+  }
+}
+
+export interface FaultOutcome {
+  problems: string[];
+  injected: boolean;
+}
+
+/** Fails the `at`-th matching filesystem operation with `code`; the engine lives on. */
+export async function faultAt(
+  scenario: Scenario, at: number, code: string, after: Tree[], only?: (op: { op: string; path: string }) => boolean,
+): Promise<FaultOutcome> {
+  const p = await prepare(scenario);
+  const label = `${scenario.name} ${code} at op ${at}`;
+  const problems: string[] = [];
+  try {
+    p.controller.faultAt(at, code, only);
+    let thrown: unknown = null;
+    let value: unknown;
+    try {
+      value = await scenario.run(p.engine, p.state);
+    } catch (e) {
+      thrown = e;
+    }
+    p.controller.pause();
+    const injected = p.controller.injected !== null;
+    if (thrown !== null && !hasCode(thrown)) problems.push(`${label}: error without a code: ${describe(thrown)}`);
+    if (thrown === null && isResult(value) && !value.ok) {
+      for (const err of value.errors) if (!err.code) problems.push(`${label}: result error without a code: ${JSON.stringify(err)}`);
+    }
+    problems.push(...(await checkAfterStop(p, after, label, p.engine)));
+    problems.push(...(await reopens(p.sandbox, label)));
+    return { problems, injected };
+  } finally {
+    await p.engine.close().catch(() => {});
+    await p.sandbox.cleanup();
+  }
+}
+
+function hasCode(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && code.length > 0 && typeof (e as Error).message === 'string';
+}
+
+function isResult(v: unknown): v is RollbackResult {
+  return typeof v === 'object' && v !== null && 'ok' in v && Array.isArray((v as RollbackResult).errors);
+}
+
+export function describe(e: unknown): string {
+  if (e instanceof Error) return `${(e as { code?: string }).code ?? e.name}: ${e.message}`;
+  return String(e);
+}
