@@ -83,6 +83,20 @@ describe('chains in one turn roll back to the exact start tree', () => {
     });
   });
 
+  it('delete a file inside a directory, then move the directory', async () => {
+    await roundTrip(sandbox, engine, async () => {
+      await engine.storage.delete(ws('d/sub/leaf.txt'), s);
+      await engine.storage.move(ws('d'), ws('moved-d'), s);
+    });
+  });
+
+  it('recursive delete of a directory with its own mode, then a write that recreates it', async () => {
+    await roundTrip(sandbox, engine, async () => {
+      await engine.storage.delete(ws('d'), { ...s, recursive: true });
+      await engine.storage.writeFile(ws('d/empty/new.txt'), 'recreated parent\n', s);
+    });
+  });
+
   it('rename a directory, then rename a file out of it and delete the rest', async () => {
     await roundTrip(sandbox, engine, async () => {
       await engine.storage.rename(ws('d'), ws('d-renamed'), s);

@@ -131,6 +131,16 @@ export function turnById(engine: Engine, sessionId: string, turnId: string): Tur
   return turn;
 }
 
+/** Reads of a session that no longer (or never) existed: an empty answer or SESSION_NOT_FOUND, both fine. */
+export function orNone<T>(read: () => T[]): T[] {
+  try {
+    return read();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'SESSION_NOT_FOUND') return [];
+    throw error;
+  }
+}
+
 export function statusOf(engine: Engine, turnId: string): string {
   return engine.getManifest(turnId).turn.status;
 }

@@ -89,15 +89,23 @@ describe('exec', () => {
 });
 
 describe('beforeMutate', () => {
-  it('records the current state once per turn and touches nothing', async () => {
+  it('records the current state once per turn (the earliest wins) and touches nothing', async () => {
     const engine = await sandbox.open();
     const start = await sandbox.tree();
     expect(await engine.beforeMutate({ ...s, op: 'write', uri: ws('a') })).toEqual({ recorded: false });
-    await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'go' });
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'go' });
     expect(await engine.beforeMutate({ ...s, op: 'write', uri: ws('a') })).toEqual({ recorded: true });
-    expect(await engine.beforeMutate({ ...s, op: 'write', uri: ws('a') })).toEqual({ recorded: false });
     assertSameTree(start, await sandbox.tree());
+    await writeFile(join(sandbox.workspace, 'a'), 'host edit one\n');
+    await engine.beforeMutate({ ...s, op: 'write', uri: ws('a') });
+    await writeFile(join(sandbox.workspace, 'a'), 'host edit two\n');
     await engine.turnEnd(s);
+    expect(engine.getManifest(turnId as string).files).toEqual([
+      expect.objectContaining({ uri: ws('a'), change: 'modified', before: expect.objectContaining({ size: 3 }) }),
+    ]);
+    const result = await engine.rollback(turnId as string);
+    expect(result.ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
   });
 
   it('a host rename announced with `to` rolls back both ends', async () => {

@@ -25,11 +25,11 @@ beforeEach(async () => {
 });
 
 describe('writes through symlinks that lead outside the root', () => {
-  it('every operation through such a link is BAD_URI and touches nothing (nor records anything)', async () => {
+  it('every operation through a symlinked directory leading outside is BAD_URI and touches nothing (nor records anything)', async () => {
     const outsideBefore = await snapshot(sandbox.outside);
     const start = await sandbox.tree();
     const turnId = await runTurn(engine, async () => {
-      for (const uri of [ws('out/secret.txt'), ws('out/new.txt'), ws('out-rel/inner.txt'), ws('out/dir/new/deep.txt'), ws('out-file'), ws('to-data/store/x')]) {
+      for (const uri of [ws('out/secret.txt'), ws('out/new.txt'), ws('out-rel/inner.txt'), ws('out/dir/new/deep.txt'), ws('to-data/store/x')]) {
         await expectCode(engine.storage.writeFile(uri, 'escaped', s), 'BAD_URI');
       }
       await expectCode(engine.storage.delete(ws('out/secret.txt'), s), 'BAD_URI');
@@ -44,6 +44,17 @@ describe('writes through symlinks that lead outside the root', () => {
     assertSameTree(start, await sandbox.tree(), 'workspace');
     expect(engine.getManifest(turnId).entries).toEqual([]);
     expect(engine.getManifest(turnId).turn.fileCount).toBe(0);
+  });
+
+  it('a URI that is itself a link resolving outside the root is BAD_URI (API.md: inside the root after symlinks are resolved)', async () => {
+    const start = await sandbox.tree();
+    const turnId = await runTurn(engine, async () => {
+      await expectCode(engine.storage.writeFile(ws('out-file'), 'escaped', s), 'BAD_URI');
+      await expectCode(engine.storage.readFile(ws('out-file')), 'BAD_URI');
+    });
+    assertSameTree(start, await sandbox.tree(), 'workspace');
+    expect(await readFile(join(sandbox.outside, 'secret.txt'), 'utf8')).toBe('outside the workspace\n');
+    expect(engine.getManifest(turnId).entries).toEqual([]);
   });
 });
 
