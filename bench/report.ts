@@ -33,6 +33,8 @@ export function renderTable(results: Results, machine: Machine, header: string[]
   for (const line of header) out.push(line);
   const labelWidth = Math.max(40, ...results.figures.map((f) => f.label.length + 2));
   for (const section of results.sections) {
+    const empty = !results.figures.some((f) => f.section === section.id) && section.notes.length === 0 && section.notMeasured.length === 0;
+    if (empty) continue;
     out.push('');
     out.push(`${section.id}. ${section.title}`);
     const figures = results.figures.filter((f) => f.section === section.id);

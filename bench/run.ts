@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --json] [-- --only 1,2]`: every workload and contender in
+// `npm run bench [-- --quick] [--json] [--only 1,2] [--reuse-build] [--keep]`: every workload and contender in
 // one process and one run; a table on stdout (or JSON with --json), progress on stderr.
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
+    'reuse-build': { type: 'boolean', default: false },
   },
 });
 
@@ -44,7 +45,7 @@ async function main(): Promise<void> {
   }
   const ctx = createContext(config, root, results, openEngine, engineLoadError, log);
   try {
-    await runScenarios(ctx, only);
+    await runScenarios(ctx, { only, reuseBuild: values['reuse-build'] ?? false });
   } finally {
     if (values.keep) log(`kept ${root}`);
     else await removeTree(root);

@@ -1,5 +1,5 @@
 // The floor: plain fs writes and copies of exactly the bytes involved, each fsynced.
-import { mkdir } from 'node:fs/promises';
+import { copyFile, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { durableCopy, durableWrite } from '../fs-tools.js';
 import type { FileEdit } from '../workloads.js';
@@ -14,9 +14,10 @@ export function rawContender(workspace: string, backupRoot: string): Contender {
     async beforeTurn(paths) {
       // Untimed: a raw copy can only restore what someone kept beforehand.
       backup = path.join(backupRoot, String(++turns));
+      // Plain copies: only the measured restore has to be durable.
       for (const p of paths) {
         await mkdir(path.dirname(path.join(backup, p)), { recursive: true });
-        await durableCopy(path.join(workspace, p), path.join(backup, p));
+        await copyFile(path.join(workspace, p), path.join(backup, p));
       }
     },
     async turn(edits: FileEdit[]) {

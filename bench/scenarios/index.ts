@@ -1,8 +1,13 @@
 // The order of a run: the W2 arena serves items 5, 1 and 2; then the turnback-only items.
 import type { BenchContext } from '../context.js';
 import { createArena } from './arena.js';
+import { ensureBuild } from './build.js';
 import { captureScenario } from './capture.js';
+import { consoleScenario } from './console.js';
+import { hookScenario } from './hook.js';
+import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
+import { scalingScenario } from './scaling.js';
 import { storageScenario } from './storage-size.js';
 
 export const SECTIONS: [string, string][] = [
@@ -16,7 +21,13 @@ export const SECTIONS: [string, string][] = [
   ['8', 'Claude Code hook latency'],
 ];
 
-export async function runScenarios(ctx: BenchContext, only: Set<string> | null): Promise<void> {
+export interface RunOptions {
+  only: Set<string> | null;
+  /** Use an existing build/ and dist/ instead of running `npm run build`. */
+  reuseBuild: boolean;
+}
+
+export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunOptions): Promise<void> {
   const wants = (id: string): boolean => !only || only.has(id);
   if (!ctx.openEngine) {
     for (const [id] of SECTIONS) ctx.results.notMeasured(id, `turnback: the engine did not load (${ctx.engineLoadError})`);
@@ -38,5 +49,26 @@ export async function runScenarios(ctx: BenchContext, only: Set<string> | null):
     } finally {
       await w1.dispose();
     }
+  }
+  if (wants('3') || wants('4')) await scalingScenario(ctx, wants('4'));
+  if (wants('6')) await memoryScenario(ctx);
+  if (wants('7')) await guarded(ctx, '7', async () => {
+    await ensureBuild(ctx, reuseBuild);
+    await consoleScenario(ctx);
+  });
+  if (wants('8')) await guarded(ctx, '8', async () => {
+    await ensureBuild(ctx, reuseBuild);
+    await hookScenario(ctx);
+  });
+}
+
+/** Items that need the built CLI, the console or the hook: a failure is reported, not fatal. */
+async function guarded(ctx: BenchContext, section: string, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    ctx.log(`item ${section} not measured: ${reason}`);
+    ctx.results.notMeasured(section, reason);
   }
 }

@@ -1,0 +1,118 @@
+// Item 7: how long until a session's timeline is first rendered and scrollable in Chromium,
+// for a long session vs a short one, against the real server on a store seeded through the
+// library API; then how fast the timeline answers a jump to its end, and its frames while scrolling.
+import { chromium, type Browser } from '@playwright/test';
+import type { BenchContext } from '../context.js';
+import { copyTree, removeTree } from '../fs-tools.js';
+import { startServe } from '../server-process.js';
+import { summarize } from '../stats.js';
+import { seedTurns } from './seed.js';
+
+export const CONSOLE_SECTION = '7';
+
+const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+// Plain strings, not functions: the page must not receive code transformed for Node.
+const WATCH_FIRST_RENDER = `
+  window.__timelineReadyAt = null;
+  const check = () => {
+    const list = document.querySelector('[role="listbox"][aria-label="Turns"]');
+    const row = list && list.querySelector('[role="option"]');
+    if (row && row.getBoundingClientRect().height > 0 && list.scrollHeight > list.clientHeight) {
+      window.__timelineReadyAt = performance.now();
+      return;
+    }
+    requestAnimationFrame(check);
+  };
+  requestAnimationFrame(check);
+`;
+
+const JUMP_AND_SCROLL = `(async () => {
+  const frame = () => new Promise((resolve) => requestAnimationFrame(resolve));
+  const list = document.querySelector('[role="listbox"][aria-label="Turns"]');
+  const visibleRow = () => {
+    const box = list.getBoundingClientRect();
+    return [...list.querySelectorAll('[role="option"]')].some((row) => {
+      const r = row.getBoundingClientRect();
+      return r.bottom > box.top && r.top < box.bottom;
+    });
+  };
+  const jumpStart = performance.now();
+  list.scrollTop = list.scrollHeight;
+  do { await frame(); } while (!visibleRow() && performance.now() - jumpStart < 10000);
+  const jumpMs = performance.now() - jumpStart;
+  list.scrollTop = 0;
+  await frame(); await frame();
+  const gaps = [];
+  let last = performance.now();
+  for (let i = 0; i < 60; i++) {
+    list.scrollTop += 400;
+    await frame();
+    const now = performance.now();
+    gaps.push(now - last);
+    last = now;
+  }
+  return { jumpMs, maxFrameMs: Math.max(...gaps) };
+})()`;
+
+interface Load { readyMs: number; jumpMs: number; maxFrameMs: number }
+
+async function loadTimeline(browser: Browser, loginUrl: string, origin: string, sessionId: string): Promise<Load> {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+  try {
+    const page = await context.newPage();
+    await page.goto(loginUrl); // sets the auth cookie, then redirects
+    await page.addInitScript(WATCH_FIRST_RENDER);
+    await page.goto(`${origin}/?session=${encodeURIComponent(sessionId)}`, { waitUntil: 'commit' });
+    await page.waitForFunction('window.__timelineReadyAt !== null', undefined, { timeout: 60_000 });
+    const readyMs = await page.evaluate('window.__timelineReadyAt') as number;
+    const scroll = await page.evaluate(JUMP_AND_SCROLL) as { jumpMs: number; maxFrameMs: number };
+    return { readyMs, ...scroll };
+  } finally {
+    await context.close();
+  }
+}
+
+export async function consoleScenario(ctx: BenchContext): Promise<void> {
+  const { config, results } = ctx;
+  if (!ctx.openEngine) return;
+  const base = ctx.path('console');
+  const workload = await ctx.workload(config.w1);
+  const workspace = `${base}/workspace`;
+  const dataDir = `${base}/data`;
+  await copyTree(workload.dir, workspace);
+  const engine = await ctx.openEngine({ workspace, dataDir, keepSessions: 0 });
+  const sessions = config.timelineTurns.map((turns) => ({ turns, sessionId: `timeline-${turns}` }));
+  for (const { turns, sessionId } of sessions) {
+    await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) => ctx.log(`item 7: seeded ${done} of ${total}`));
+  }
+  await engine.close();
+
+  const server = await startServe({ workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
+  const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
+  try {
+    for (const { turns, sessionId } of sessions) {
+      const loads: Load[] = [];
+      for (let run = 0; run <= config.runs; run++) {
+        const load = await loadTimeline(browser, server.loginUrl, server.origin, sessionId);
+        if (run > 0) loads.push(load); // the first load warms the server and Chromium's cache
+      }
+      const label = `${turns.toLocaleString('en-US')}-turn session`;
+      results.figure(CONSOLE_SECTION, `console.${turns}.ready`, `${label}: navigation → timeline rendered and scrollable`, 'turnback', 'ms',
+        summarize(loads.map((l) => l.readyMs)));
+      results.figure(CONSOLE_SECTION, `console.${turns}.jump`, `${label}: jump to the end → rows shown`, 'turnback', 'ms',
+        summarize(loads.map((l) => l.jumpMs)));
+      results.figure(CONSOLE_SECTION, `console.${turns}.frame`, `${label}: longest frame scrolling 60 × 400 px`, 'turnback', 'ms',
+        summarize(loads.map((l) => l.maxFrameMs)));
+      ctx.log(`item 7: ${label} ready median ${summarize(loads.map((l) => l.readyMs)).median.toFixed(0)} ms`);
+    }
+    const [short, long] = config.timelineTurns;
+    results.ratio(CONSOLE_SECTION, `rendered and scrollable, ${long} / ${short} turns`, `console.${long}.ready`, `console.${short}.ready`);
+    results.note(CONSOLE_SECTION, 'headless Chromium, viewport 1400×900, page cache warm; the console loads turns in pages as the list scrolls');
+  } finally {
+    await browser.close();
+    await server.stop();
+    await removeTree(base);
+  }
+}
