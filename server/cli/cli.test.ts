@@ -146,16 +146,18 @@ describe('failures to start: one line on stderr, exit code 2', () => {
   });
 
   it('an unknown command or flag prints the usage', async () => {
-    for (const args of [['bogus'], [], ['serve', '--workspace', workspace, '--nope'], ['demo', '--scopes', 'x']]) {
-      const run = start(args);
-      expect((await run.exited).code, args.join(' ')).toBe(2);
+    const cases = [['bogus'], [], ['serve', '--workspace', workspace, '--nope'], ['demo', '--scopes', 'x']];
+    const runs = cases.map((args) => start(args));
+    for (const [index, run] of runs.entries()) {
+      expect((await run.exited).code, cases[index].join(' ')).toBe(2);
       expect(run.stderr()).toContain('usage:');
+      expect(run.stdout()).toBe('');
     }
   });
 
   it('--help prints the usage on stdout and exits 0', async () => {
-    for (const args of [['--help'], ['serve', '--help']]) {
-      const run = start(args);
+    const runs = [['--help'], ['serve', '--help'], ['demo', '--help']].map((args) => start(args));
+    for (const run of runs) {
       expect((await run.exited).code).toBe(0);
       expect(run.stdout()).toContain('turnback serve --workspace');
     }

@@ -93,11 +93,28 @@ async function handlePage(
   response.end(method === 'HEAD' ? undefined : file.body);
 }
 
-/** A refused body is not read to its end: answer, close the connection, drop what is still coming. */
-function closeAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
+/** What a refused body may still send after the answer before the connection is cut. */
+const DRAIN_LIMIT_BYTES = 32 * 1024 * 1024;
+const DRAIN_LIMIT_MS = 5_000;
+
+/**
+ * A refused body is answered before it is read to its end. The rest is then drained, within a
+ * bound, rather than the socket closed at once: closing with unread data resets the connection,
+ * and the client could lose the answer it has not read yet.
+ */
+function drainAfterAnswer(request: IncomingMessage, response: ServerResponse): void {
   response.on('finish', () => {
+    if (request.complete) return;
+    let drained = 0;
+    const cut = setTimeout(() => request.socket.destroy(), DRAIN_LIMIT_MS);
+    cut.unref();
+    request.on('data', (chunk: Buffer) => {
+      drained += chunk.length;
+      if (drained > DRAIN_LIMIT_BYTES) request.socket.destroy();
+    });
+    request.on('end', () => clearTimeout(cut));
+    request.on('close', () => clearTimeout(cut));
     request.resume();
-    setTimeout(() => request.socket.destroy(), 1000).unref();
   });
 }
 
@@ -111,10 +128,7 @@ function sendError(request: IncomingMessage, response: ServerResponse, err: unkn
   if (body.error.code === 'METHOD_NOT_ALLOWED' && Array.isArray(body.error.allowed)) {
     extra.Allow = (body.error.allowed as string[]).join(', ');
   }
-  if (body.error.code === 'PAYLOAD_TOO_LARGE') {
-    extra.Connection = 'close';
-    closeAfterAnswer(request, response);
-  }
+  if (body.error.code === 'PAYLOAD_TOO_LARGE') drainAfterAnswer(request, response);
   sendJson(response, status, body, extra);
 }
 
