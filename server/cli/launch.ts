@@ -52,7 +52,7 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
       port: flags.port,
       token: flags.token,
       agentToken: flags.agentToken,
-      log: { info: (line) => process.stderr.write(`${line}\n`), error: (line) => process.stderr.write(`${line}\n`) },
+      log: { error: (line) => process.stderr.write(`${line}\n`) },
     });
   } catch (err) {
     throw listenFailure(err, flags.port);

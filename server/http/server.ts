@@ -14,8 +14,9 @@ import { packageVersion } from './version.js';
 export const LOOPBACK = '127.0.0.1';
 
 export interface ServerLog {
-  info(message: string): void;
+  /** Failures worth a look (an INTERNAL answer's stack). Query strings are never logged. */
   error(message: string): void;
+  info?(message: string): void;
 }
 
 export interface StartServerOptions {
@@ -53,7 +54,6 @@ export interface RunningServer {
 export const DEFAULT_DIST_DIR = fileURLToPath(new URL('../../dist/', import.meta.url));
 
 const stderrLog: ServerLog = {
-  info: (message) => process.stdout.write(`${message}\n`),
   error: (message) => process.stderr.write(`${message}\n`),
 };
 

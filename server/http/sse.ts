@@ -60,5 +60,6 @@ export function openEventStream(
     onClosed();
   };
   response.on('close', close);
+  response.on('error', close);
   return { close };
 }
