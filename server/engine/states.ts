@@ -41,7 +41,8 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
     return { state: { type: 'file', hash: await blobs.hashFile(abs, stats.size), size: stats.size, mode } };
   } catch (e) {
     const code = errnoCode(e);
-    if (code === 'EACCES' || code === 'EPERM') return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
+    // Only the file itself being unreadable is a skip; failing to write the blob store must stop the mutation.
+    if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
     throw e;
   }
 }

@@ -5,6 +5,7 @@ export const FULL = process.env.TURNBACK_RELIABILITY === 'full';
 /** Every item in the full run; an evenly spread sample (first and last included) otherwise. */
 export function sampleOf<T>(items: T[], quickCount: number): T[] {
   if (FULL || items.length <= quickCount) return items;
+  if (quickCount === 1) return [items[0]];
   const picked = new Set<number>([0, items.length - 1]);
   const step = (items.length - 1) / Math.max(1, quickCount - 1);
   for (let i = 0; picked.size < quickCount && i < quickCount; i++) picked.add(Math.round(i * step));

@@ -62,7 +62,7 @@ export async function profile(scenario: Scenario): Promise<Profile> {
 }
 
 /** Reopens after the cut, checks the store and the tree, then rolls the turn back to its start. */
-async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?: Engine): Promise<string[]> {
+async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?: Engine, unreadable?: string): Promise<string[]> {
   const problems: string[] = [];
   let reopened: Engine;
   try {
@@ -79,10 +79,19 @@ async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?
     for (const path of pathsNeitherOldNorNew([p.before, ...after], now)) problems.push(`${label}: ${path} is neither its old nor its new state`);
     for (const left of await storeLeftovers(p.sandbox)) problems.push(`${label}: temp file left: ${left}`);
     await finishTurn(reopened);
+    // The turn under test may hold the file the fault made unreadable, and only that one.
+    const skipped = reopened.getManifest(p.state.turnId).files.filter((f) => f.skipped === 'unreadable').map((f) => f.uri);
+    const explained = unreadable !== undefined && skipped.length === 1 && skipped[0] === `workspace:/${unreadable}`;
+    if (skipped.length && !explained) problems.push(`${label}: recorded as unreadable: ${skipped.join(', ')}`);
+    if (!explained) unreadable = undefined;
     const result: RollbackResult = await reopened.rollback(p.state.turnId);
-    if (!result.ok) problems.push(`${label}: rollback afterwards not ok: ${JSON.stringify(result.errors)}`);
+    const expectedErrors = unreadable ? [{ uri: `workspace:/${unreadable}`, code: 'IO' }] : [];
+    const errors = result.errors.map((e) => ({ uri: e.uri, code: e.code }));
+    if (result.ok !== (expectedErrors.length === 0) || JSON.stringify(errors) !== JSON.stringify(expectedErrors)) {
+      problems.push(`${label}: rollback afterwards: ok ${result.ok}, errors ${JSON.stringify(result.errors)}`);
+    }
     const end = await snapshotTree(p.sandbox.workspace);
-    for (const d of treeDiff(p.turnStart, end)) problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
+    for (const d of treeDiff(p.turnStart, end)) if (d.path !== unreadable) problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
   } catch (e) {
     problems.push(`${label}: ${describe(e)}`);
   } finally {
@@ -139,7 +148,7 @@ export async function faultAt(
   scenario: Scenario, at: number, code: string, after: Tree[], only?: (op: { op: string; path: string }) => boolean,
 ): Promise<FaultOutcome> {
   const p = await prepare(scenario);
-  const label = `${scenario.name} ${code} at op ${at}`;
+  let label = `${scenario.name} ${code} at op ${at}`;
   const problems: string[] = [];
   try {
     p.controller.faultAt(at, code, only);
@@ -151,18 +160,32 @@ export async function faultAt(
       thrown = e;
     }
     p.controller.pause();
-    const injected = p.controller.injected !== null;
+    const op = p.controller.injected;
+    const injected = op !== null;
+    if (op) label += ` (${op.op} ${op.path.slice(p.sandbox.base.length + 1)})`;
+    const unreadable = op ? unreadableSource(p.sandbox, op, code) : undefined;
     if (thrown !== null && !hasCode(thrown)) problems.push(`${label}: error without a code: ${describe(thrown)}`);
     if (thrown === null && isResult(value) && !value.ok) {
       for (const err of value.errors) if (!err.code) problems.push(`${label}: result error without a code: ${JSON.stringify(err)}`);
     }
-    problems.push(...(await checkAfterStop(p, after, label, p.engine)));
+    problems.push(...(await checkAfterStop(p, after, label, p.engine, unreadable)));
     problems.push(...(await reopens(p.sandbox, label)));
     return { problems, injected };
   } finally {
     await p.engine.close().catch(() => {});
     await p.sandbox.cleanup();
   }
+}
+
+/**
+ * A capture that cannot read the workspace file itself records it as `skipped: unreadable`
+ * and lets the mutation happen (as for too-large files); its rollback then reports `IO`.
+ * Only that case is accepted: a failure writing the engine's own store is not "unreadable".
+ */
+function unreadableSource(sandbox: Sandbox, op: { op: string; path: string }, code: string): string | undefined {
+  const inWorkspace = op.path.startsWith(sandbox.workspace + '/');
+  if (code !== 'EACCES' || !inWorkspace || !['readFile', 'read'].includes(op.op)) return undefined;
+  return op.path.slice(sandbox.workspace.length + 1);
 }
 
 function hasCode(e: unknown): boolean {
