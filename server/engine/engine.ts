@@ -99,7 +99,7 @@ export class TurnbackEngine implements Engine {
     if (moves && req.to === undefined) throw new BadRequestError(`${req.op} needs "to"`);
     return this.inSession(sessionId, async () => {
       const removes = req.op !== 'write' && req.op !== 'mkdir';
-      const r = await this.ctx.roots.resolve(req.uri, { removes });
+      const r = await this.ctx.roots.resolve(req.uri, { removes, content: req.op === 'write' });
       const to = moves ? await this.ctx.roots.resolve(req.to!, { removes: true }) : undefined;
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;

@@ -111,7 +111,7 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
     e.current = read.state;
     if (p.skipped) {
       Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
-    } else if (sameForDrift(e.current, p.target) && sameModeOrDir(e.current, p.target)) {
+    } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
       e.status = 'unchanged';
     } else if (sameForDrift(e.current, p.expected)) {
       e.status = 'action';
@@ -131,8 +131,9 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
   return evaluated;
 }
 
-function sameModeOrDir(current: State, target: State): boolean {
+function sameMode(current: State, target: State): boolean {
   if (current?.type === 'file' && target?.type === 'file') return current.mode === target.mode;
+  if (current?.type === 'dir' && target?.type === 'dir') return current.mode === target.mode;
   return true;
 }
 
@@ -153,6 +154,8 @@ function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
         const candidate = byUri.get(link.to);
         if (!candidate || claimed.has(candidate.uri) || candidate.status === 'blocked' || candidate.status === 'unchanged') continue;
         if (candidate.target !== null || !sameContent(candidate.current, p.target)) continue;
+        // A directory goes back whole only when nothing under it is planned path by path.
+        if (candidate.current?.type === 'dir' && paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri))) continue;
         p.moveFrom = candidate.uri;
         claimed.add(candidate.uri);
         break;

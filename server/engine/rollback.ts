@@ -114,8 +114,9 @@ export class Rollbacks {
     const applier = new Applier(ctx, this.mutations, rollbackTurn);
     await applier.apply(paths);
     await finishTurn(ctx, rollbackTurn.turnId, job.sessionId);
+    const blocked = result.errors;
     Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
-    result.errors = [...result.errors, ...applier.outcome.errors];
+    result.errors = [...blocked, ...applier.outcome.errors];
     result.ok = result.errors.length === 0;
     const statuses = await this.newStatuses(job, result.ok);
     let restoredIds: string[] = [];

@@ -32,6 +32,8 @@ export interface ResolveOptions {
   allowRoot?: boolean;
   /** The operation removes or moves the path: refuse it when it holds the data dir. */
   removes?: boolean;
+  /** The operation writes or reads content: a link at the path itself must resolve inside too. */
+  content?: boolean;
 }
 
 const TRACKED_KINDS: ReadonlySet<RootKind> = new Set(['workspace', 'custom']);
@@ -93,7 +95,17 @@ export class Roots {
     const abs = segments.length === 0 ? root.real : path.join(parentReal, segments[segments.length - 1]);
     if (!isInside(abs, root.real)) throw new BadUriError('the path leaves its root', { uri });
     this.refuseEngineData(root, abs, uri, options.removes ?? false);
+    if (options.content) await this.refuseLinkOutside(root, abs, uri);
     return { uri, root, segments, abs, tracked: root.tracked };
+  }
+
+  private async refuseLinkOutside(root: Root, abs: string, uri: string): Promise<void> {
+    const stats = await this.fs.lstatOrNull(abs);
+    if (!stats?.isSymbolicLink()) return;
+    let real: string;
+    try { real = await this.fs.realpath(abs); } catch (e) { if (isNotFound(e)) return; throw e; }
+    if (!isInside(real, root.real)) throw new BadUriError('the path is a symlink that leads outside its root', { uri });
+    this.refuseEngineData(root, real, uri, false);
   }
 
   /** Real path of the parent, built on its deepest existing ancestor. */

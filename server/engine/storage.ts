@@ -6,7 +6,7 @@ import type { EntryOp } from '../protocol.js';
 import type { SessionRef, Storage } from './api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
-import { BadRequestError, BadUriError, FileNotFoundError } from './errors.js';
+import { BadRequestError, FileNotFoundError } from './errors.js';
 import { errnoCode } from './fs.js';
 import type { Resolved } from './roots.js';
 import { modeOf } from './states.js';
@@ -135,7 +135,7 @@ export class ControlledStorage implements Storage {
 
   writeFile(uri: string, data: string | Uint8Array, opts: SessionRef): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri), bytes));
+    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri, { content: true }), bytes));
   }
 
   delete(uri: string, opts: SessionRef & { recursive?: boolean }): Promise<void> {
@@ -162,20 +162,9 @@ export class ControlledStorage implements Storage {
   }
 
   async readFile(uri: string): Promise<Uint8Array> {
-    const r = await this.ctx.roots.resolve(uri);
-    const stats = await this.ctx.fs.lstatOrNull(r.abs);
-    if (!stats) throw new FileNotFoundError(uri);
-    if (stats.isSymbolicLink()) {
-      // Reading follows the link only when it stays inside the root and away from the store.
-      const real = await this.ctx.fs.realpath(r.abs).catch(() => null);
-      if (!real) throw new FileNotFoundError(uri);
-      const rel = path.relative(r.root.real, real);
-      if (rel.startsWith('..') || path.isAbsolute(rel) || this.ctx.roots.isEngineData(r.root, real)) {
-        throw new BadUriError('the path resolves through a symlink to outside its root', { uri });
-      }
-    }
-    const target = await this.ctx.fs.stat(r.abs);
-    if (!target.isFile()) throw new FileNotFoundError(uri);
+    const r = await this.ctx.roots.resolve(uri, { content: true });
+    const stats = await this.ctx.fs.stat(r.abs).catch(() => null);
+    if (!stats?.isFile()) throw new FileNotFoundError(uri);
     return new Uint8Array(await this.ctx.fs.readFile(r.abs));
   }
 }
