@@ -14,6 +14,8 @@ const SESSION = 'crash';
 interface Child {
   process: ChildProcess;
   lines: string[];
+  /** When (Date.now()) each line arrived, index for index with `lines`. */
+  arrivals: number[];
   /** Resolves with the first stdout line starting with `prefix`. */
   waitFor(prefix: string): Promise<string>;
   kill(): Promise<void>;
@@ -24,6 +26,7 @@ function startChild(args: object): Child {
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
+  const arrivals: number[] = [];
   let stderr = '';
   const waiters: { prefix: string; resolve: (line: string) => void; reject: (e: Error) => void }[] = [];
   let buffered = '';
@@ -33,6 +36,7 @@ function startChild(args: object): Child {
     buffered = parts.pop() ?? '';
     for (const line of parts) {
       lines.push(line);
+      arrivals.push(Date.now());
       for (const w of waiters.filter((x) => line.startsWith(x.prefix))) {
         waiters.splice(waiters.indexOf(w), 1);
         w.resolve(line);
@@ -47,6 +51,7 @@ function startChild(args: object): Child {
   return {
     process: child,
     lines,
+    arrivals,
     waitFor: (prefix) => {
       const seen = lines.find((line) => line.startsWith(prefix));
       if (seen) return Promise.resolve(seen);
@@ -108,17 +113,23 @@ describe('crash during a turn', () => {
 describe('crash during a rollback', () => {
   it(`SIGKILL at random points (${KILLS}×): an interrupted rollback is reported on open and completes when run again`, async () => {
     let interruptedSeen = 0;
+    // Kill points spread over how long a whole rollback took the last time one finished.
+    let rollbackSpan = 300;
     for (let kill = 0; kill < KILLS; kill++) {
       const sandbox = await makeSandbox();
       const { turnId, start, end } = await recordBigTurn(sandbox);
       const child = startChild({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, mode: 'rollback', turnId });
+      let rollingAt = 0;
       try {
         await child.waitFor('rolling');
-        await sleep(randomDelay(400));
+        rollingAt = Date.now();
+        await sleep(randomDelay(rollbackSpan));
       } finally {
         await child.kill();
       }
-      const finished = child.lines.some((line) => line.startsWith('done'));
+      const doneIndex = child.lines.findIndex((line) => line.startsWith('done'));
+      const finished = doneIndex >= 0;
+      if (finished) rollbackSpan = Math.max(50, child.arrivals[doneIndex] - rollingAt);
 
       const engine = await sandbox.open();
       const turns = engine.listTurns(SESSION);
@@ -146,22 +157,22 @@ describe('crash during a rollback', () => {
   }, 60_000);
 });
 
-/** A turn touching ~200 paths, recorded and closed by this process, for the child to roll back. */
+/** A turn touching ~100 paths, recorded and closed by this process, for the child to roll back. */
 async function recordBigTurn(sandbox: Sandbox): Promise<{ turnId: string; start: Tree; end: Tree }> {
   const spec: Parameters<typeof plant>[1] = {};
-  for (let i = 0; i < 80; i++) spec[`src/m${i % 8}/file-${i}.txt`] = `original ${i}\n`.repeat(50);
+  for (let i = 0; i < 48; i++) spec[`src/m${i % 6}/file-${i}.txt`] = `original ${i}\n`.repeat(50);
   await plant(sandbox.workspace, spec);
   const start = await sandbox.tree();
   const engine = await sandbox.open();
   const s = { sessionId: SESSION };
   const turnId = await runTurn(engine, async () => {
-    for (let i = 0; i < 80; i++) {
-      const uri = ws(`src/m${i % 8}/file-${i}.txt`);
+    for (let i = 0; i < 48; i++) {
+      const uri = ws(`src/m${i % 6}/file-${i}.txt`);
       if (i % 4 === 0) await engine.storage.delete(uri, s);
-      else if (i % 4 === 1) await engine.storage.move(uri, ws(`moved/m${i % 8}/file-${i}.txt`), s);
+      else if (i % 4 === 1) await engine.storage.move(uri, ws(`moved/m${i % 6}/file-${i}.txt`), s);
       else await engine.storage.writeFile(uri, `changed ${i}\n`.repeat(40), s);
     }
-    for (let i = 0; i < 60; i++) await engine.storage.writeFile(ws(`new/n${i % 6}/file-${i}.txt`), `new ${i}\n`, s);
+    for (let i = 0; i < 24; i++) await engine.storage.writeFile(ws(`new/n${i % 4}/file-${i}.txt`), `new ${i}\n`, s);
   }, { sessionId: SESSION });
   const end = await sandbox.tree();
   await engine.close();
