@@ -54,11 +54,11 @@ export function Modal({ title, onClose, dismissible = true, children, footer }: 
         tabIndex={-1}
         onKeyDown={onKeyDown}
       >
-        <header className="modal__head">
+        <div className="modal__head">
           <h2 id="modal-title">{title}</h2>
-        </header>
+        </div>
         <div className="modal__body">{children}</div>
-        <footer className="modal__foot">{footer}</footer>
+        <div className="modal__foot">{footer}</div>
       </div>
     </div>
   );

@@ -2,7 +2,7 @@
 // no text (absent, binary, too large) get a placeholder that says why.
 import { useQuery } from '@tanstack/react-query';
 import DiffViewer from 'react-diff-viewer-continued';
-import type { Side } from '../../../server/protocol';
+import type { FileChange, Side, State } from '../../../server/protocol';
 import { diffQuery } from '../../api/queries';
 import { displayPath, formatBytes } from '../../lib/format';
 import { useUiStore } from '../../store';
@@ -27,10 +27,22 @@ function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | '
   );
 }
 
-export function DiffPanel({ turnId, uri, turnNumber }: { turnId: string; uri: string; turnNumber: number }) {
+export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: FileChange; turnNumber: number }) {
   const diffMode = useUiStore((state) => state.diffMode);
-  const { data, isPending, isError, error } = useQuery(diffQuery(turnId, uri));
+  const uri = file.uri;
+  const structural = structuralChange(file);
+  const { data, isPending, isError, error } = useQuery({ ...diffQuery(turnId, uri), enabled: structural === null });
   const path = displayPath(uri);
+
+  if (structural !== null)
+    return (
+      <section className="diff-panel" aria-label={`Diff of ${path}`}>
+        <header className="diff-panel__head">
+          <h3 className="diff-panel__path" title={uri}>{path}</h3>
+        </header>
+        <p className="pane-empty">{structural}</p>
+      </section>
+    );
 
   return (
     <section className="diff-panel" aria-label={`Diff of ${path}`}>
@@ -70,6 +82,20 @@ export function DiffPanel({ turnId, uri, turnNumber }: { turnId: string; uri: st
       )}
     </section>
   );
+}
+
+function describeState(state: State): string {
+  if (state === null) return 'absent';
+  if (state.type === 'dir') return `a directory (mode ${(state.mode & 0o7777).toString(8)})`;
+  if (state.type === 'symlink') return `a symlink to ${state.target}`;
+  return `a file (mode ${(state.mode & 0o7777).toString(8)})`;
+}
+
+/** Directories, symlinks and mode-only changes have no text to compare: say what changed instead. */
+function structuralChange(file: FileChange): string | null {
+  const kinds = [file.before?.type, file.after?.type];
+  if (!kinds.includes('dir') && !kinds.includes('symlink') && file.change !== 'mode-changed') return null;
+  return `Before the turn: ${describeState(file.before)}. After it: ${describeState(file.after)}.`;
 }
 
 /** A text side, or an absent one (shown as empty): then a line diff says something true. */

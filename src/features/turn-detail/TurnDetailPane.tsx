@@ -1,6 +1,6 @@
 // The selected turn: header, actions, its files / chat / commands, and the diff of one file.
 import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useMemo } from 'react';
 import { manifestQuery, sessionsQuery } from '../../api/queries';
 import { formatClock, plural } from '../../lib/format';
 import { useUiStore, type DetailTab } from '../../store';
@@ -10,6 +10,7 @@ import { TurnBadges } from '../timeline/TurnBadges';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
+import { firstToShow, orderFiles } from './fileChange';
 
 export function TurnDetailPane() {
   const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore();
@@ -17,11 +18,11 @@ export function TurnDetailPane() {
   const manifest = useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
   const { data: sessions = [] } = useQuery(sessionsQuery());
   const session = sessions.find((item) => item.sessionId === sessionId);
-  const files = manifest.data?.files ?? [];
+  const files = useMemo(() => orderFiles(manifest.data?.files ?? []), [manifest.data]);
 
   // A turn opens on its first file's diff; a deep link keeps the file it names.
   useEffect(() => {
-    if (manifest.data && !fileUri && files.length > 0) selectFile(files[0].uri, 'replace');
+    if (manifest.data && !fileUri && files.length > 0) selectFile(firstToShow(files).uri, 'replace');
   }, [manifest.data, fileUri, files, selectFile]);
 
   if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
@@ -96,7 +97,7 @@ export function TurnDetailPane() {
         {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} />}
       </div>
       {selectedFile ? (
-        <DiffPanel key={`${turn.turnId}:${selectedFile.uri}`} turnId={turn.turnId} uri={selectedFile.uri} turnNumber={turn.number} />
+        <DiffPanel key={`${turn.turnId}:${selectedFile.uri}`} turnId={turn.turnId} file={selectedFile} turnNumber={turn.number} />
       ) : (
         <p className="pane-empty">{files.length > 0 ? 'Select a file to see its diff.' : ''}</p>
       )}

@@ -1,0 +1,122 @@
+import { expect, saveScreenshot, test } from './fixtures';
+import { ConsolePage } from './pages/ConsolePage';
+
+const SESSION = 'browse-1';
+
+test('browse to a turn and see its diff', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  await agent.turn(SESSION, 'Create the greeting module', () =>
+    agent.write(SESSION, 'src/greet.ts', 'export function greet(name: string) {\n  return "Hello " + name;\n}\n'));
+  await agent.turn(SESSION, 'Greet politely and add a README', async () => {
+    await agent.write(SESSION, 'src/greet.ts', 'export function greet(name: string) {\n  return `Good morning, ${name}!`;\n}\n');
+    await agent.write(SESSION, 'README.md', '# Greeter\n');
+  }, 'Updated the greeting and added a README.');
+
+  await turnback.open(page);
+  const console = new ConsolePage(page);
+  await expect(console.session(SESSION)).toHaveAttribute('aria-current', 'true');
+  await expect(console.turn(2)).toContainText('Greet politely and add a README');
+  await expect(console.turn(2)).toContainText('2 files');
+
+  await console.selectTurn(2);
+  const diff = await console.showDiff('src/greet.ts');
+  await expect(diff.getByText('Before #2')).toBeVisible();
+  await expect(diff).toContainText('return "Hello " + name;');
+  await expect(diff).toContainText('Good morning, ${name}!');
+  await saveScreenshot(page, 'console-diff-split');
+
+  await diff.getByRole('button', { name: 'Unified' }).click();
+  await expect(diff.getByRole('button', { name: 'Unified' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(diff).toContainText('Good morning, ${name}!');
+  await saveScreenshot(page, 'console-diff-unified');
+
+  const created = await console.showDiff('README.md');
+  await expect(created.getByText('Did not exist before the turn')).toBeVisible();
+  await expect(created).toContainText('# Greeter');
+
+  await console.selectTurn(1);
+  await expect(console.detail.getByRole('heading', { name: 'Create the greeting module' })).toBeVisible();
+  await expect(console.diff('src/greet.ts')).toContainText('return "Hello " + name;');
+});
+
+test('the exec badge shows on turns that ran shell commands', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  await agent.turn(SESSION, 'Edit only', () => agent.write(SESSION, 'a.txt', 'a\n'));
+  await agent.turn(SESSION, 'Install and migrate', async () => {
+    await agent.write(SESSION, 'b.txt', 'b\n');
+    await agent.exec(SESSION, 'npm install && npm run migrate');
+  });
+
+  await turnback.open(page);
+  const console = new ConsolePage(page);
+  const badge = console.turn(2).getByText('partially unprotected');
+  await expect(badge).toBeVisible();
+  await expect(badge).toHaveAttribute('title', /shell commands.*not covered/i);
+  await expect(console.turn(1).getByText('partially unprotected')).toHaveCount(0);
+
+  await console.selectTurn(2);
+  await console.tab('Commands').click();
+  await expect(console.detail.getByRole('list', { name: 'Shell commands of this turn' })).toContainText('npm install && npm run migrate');
+  await saveScreenshot(page, 'console-exec-commands');
+});
+
+test('a deep link survives reload, and back/forward restore the view', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  const first = await agent.turn(SESSION, 'First turn', () => agent.write(SESSION, 'one.txt', 'first file\n'));
+  await agent.turn(SESSION, 'Second turn', async () => {
+    await agent.write(SESSION, 'two.txt', 'second file\n');
+    await agent.write(SESSION, 'three.txt', 'third file\n');
+  });
+
+  await turnback.open(page);
+  const console = new ConsolePage(page);
+  await console.selectTurn(2);
+  await console.showDiff('two.txt');
+  const link = page.url();
+  expect(new URL(link).searchParams.get('file')).toBe('workspace:/two.txt');
+
+  await page.reload();
+  await expect(console.turn(2)).toHaveAttribute('aria-selected', 'true');
+  await expect(console.fileButton('two.txt')).toHaveAttribute('aria-current', 'true');
+  await expect(console.diff('two.txt')).toContainText('second file');
+
+  // A shared link opens the same view in a fresh page of the same browser.
+  const other = await page.context().newPage();
+  await other.goto(link);
+  await expect(new ConsolePage(other).diff('two.txt')).toContainText('second file');
+  await other.close();
+
+  await console.selectTurn(1);
+  await expect(page).toHaveURL(new RegExp(`turn=${first}`));
+  await page.goBack();
+  await expect(console.turn(2)).toHaveAttribute('aria-selected', 'true');
+  await expect(console.diff('two.txt')).toBeVisible();
+  await page.goForward();
+  await expect(console.turn(1)).toHaveAttribute('aria-selected', 'true');
+});
+
+test('arrow keys and j/k move through turns and files', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  for (const n of [1, 2, 3]) await agent.turn(SESSION, `Turn ${n}`, () => agent.write(SESSION, `f${n}.txt`, `${n}\n`));
+  await agent.turn(SESSION, 'Two files', async () => {
+    await agent.write(SESSION, 'x.txt', 'x\n');
+    await agent.write(SESSION, 'y.txt', 'y\n');
+  });
+
+  await turnback.open(page);
+  const console = new ConsolePage(page);
+  await expect(console.turn(4)).toHaveAttribute('aria-selected', 'true');
+  await console.timeline.focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(console.turn(3)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('j');
+  await expect(console.turn(2)).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('k');
+  await page.keyboard.press('ArrowUp');
+  await expect(console.turn(4)).toHaveAttribute('aria-selected', 'true');
+
+  await console.fileButton('x.txt').focus();
+  await page.keyboard.press('ArrowDown');
+  await expect(console.fileButton('y.txt')).toHaveAttribute('aria-current', 'true');
+  await expect(console.diff('y.txt')).toBeVisible();
+});

@@ -1,0 +1,62 @@
+// Each test gets its own real server on a fresh temp workspace and data dir, an agent client
+// to seed turns, and helpers to read and change files on disk.
+import { test as base, expect, type Page } from '@playwright/test';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { AgentClient } from './agent-client';
+import { startServer, type ServerHandle } from './turnback-server';
+
+export const ARTIFACTS = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 'artifacts');
+
+export interface Turnback extends ServerHandle {
+  agent: AgentClient;
+  /** The console token opens the console API too. */
+  api: AgentClient;
+  read(relativePath: string): Promise<string | null>;
+  /** A change made outside turnback (the person's editor): makes drift. */
+  writeOnDisk(relativePath: string, content: string): Promise<void>;
+  /** Logs the page in through the tokenized URL, then opens `search` (e.g. `?session=…`). */
+  open(page: Page, search?: string): Promise<void>;
+}
+
+export const test = base.extend<{ turnback: Turnback }>({
+  turnback: async ({}, use) => {
+    const server = await startServer();
+    const turnback: Turnback = {
+      ...server,
+      agent: new AgentClient(server.origin, server.agentToken),
+      api: new AgentClient(server.origin, server.token),
+      async read(relativePath) {
+        try {
+          return await readFile(path.join(server.workspace, relativePath), 'utf8');
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+          throw error;
+        }
+      },
+      async writeOnDisk(relativePath, content) {
+        const target = path.join(server.workspace, relativePath);
+        await mkdir(path.dirname(target), { recursive: true });
+        await writeFile(target, content);
+      },
+      async open(page, search = '') {
+        await page.goto(server.loginUrl);
+        await expect(page.getByRole('banner')).toBeVisible();
+        if (search) await page.goto(`${server.origin}/${search}`);
+      },
+    };
+    try {
+      await use(turnback);
+    } finally {
+      await server.stop();
+    }
+  },
+});
+
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  await mkdir(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: path.join(ARTIFACTS, `${name}.png`) });
+}
+
+export { expect };
