@@ -31,9 +31,11 @@ function appendEntry(
 ): void {
   const seq = turn.seq + 1;
   ctx.store.transaction(() => {
+    const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
     for (const hash of stateHashes(fromCaptured.state, toCaptured?.state)) {
+      // Only content written to the blob store gets a row; later states of a path are hashed only.
       const s = [fromCaptured.state, toCaptured?.state].find((x) => x?.type === 'file' && x.hash === hash);
-      if (s?.type === 'file') ctx.store.addBlob(hash, s.size);
+      if (s?.type === 'file' && stored.has(hash)) ctx.store.addBlob(hash, s.size);
       ctx.store.addRef(hash, turn.turnId);
     }
     ctx.store.insertEntry({

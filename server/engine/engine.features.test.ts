@@ -1,0 +1,145 @@
+import { readFile, readdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { EngineFs } from './fs.js';
+import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
+
+let box: Sandbox;
+beforeEach(async () => { box = await sandbox(); });
+afterEach(async () => { await box.cleanup(); });
+
+const S = { sessionId: 's1' };
+const begin = (engine: Awaited<ReturnType<typeof open>>, content = 'go') =>
+  engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content });
+
+describe('capture', () => {
+  it('keeps the earliest state of a path and appends one entry per later op, without a second blob', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), 'v0');
+    const engine = await open(box);
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('workspace:/a.txt', 'v1', S);
+    await engine.storage.writeFile('workspace:/a.txt', 'v2', S);
+    await engine.storage.move('workspace:/a.txt', 'workspace:/b/a.txt', S);
+    await engine.turnEnd(S);
+    const { entries, files, turn } = engine.getManifest(turnId!);
+    expect(entries.map((e) => [e.op, e.uri, e.to])).toEqual([
+      ['write', 'workspace:/a.txt', undefined],
+      ['write', 'workspace:/a.txt', undefined],
+      ['mkdir', 'workspace:/b', undefined],
+      ['move', 'workspace:/a.txt', 'workspace:/b/a.txt'],
+    ]);
+    expect(entries[0].before).toMatchObject({ type: 'file', size: 2 });
+    expect(entries[1].before).toMatchObject({ type: 'file', size: 2 });
+    expect(files.find((f) => f.uri === 'workspace:/b/a.txt')).toMatchObject({ change: 'moved', from: 'workspace:/a.txt' });
+    expect(turn.fileCount).toBe(2);
+    // v0 (before) and v2 (after) are kept; v1 never was.
+    expect(engine.storeStats().blobs).toBe(2);
+    const diff = await engine.diff(turnId!, 'workspace:/b/a.txt');
+    expect(diff).toMatchObject({ from: 'workspace:/a.txt', before: { text: 'v0' }, after: { text: 'v2' } });
+    await engine.close();
+  });
+
+  it('writes the blob before the mutation: a failing blob write leaves the file untouched', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), 'original');
+    const fs = new EngineFs();
+    const engine = await open(box, { fs });
+    await begin(engine);
+    fs.beforeOp = (op, target) => {
+      if (target.includes(`${path.sep}blobs${path.sep}`) && op === 'open') throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+    };
+    await expect(engine.storage.writeFile('workspace:/a.txt', 'new', S)).rejects.toMatchObject({ code: 'ENOSPC' });
+    fs.beforeOp = undefined;
+    expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('original');
+    await engine.close();
+  });
+
+  it('never records untracked roots or writes outside a turn', async () => {
+    const engine = await open(box);
+    await engine.storage.writeFile('workspace:/before.txt', 'x', S);
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('data:/cache.json', '{}', S);
+    await engine.storage.writeFile('tmp:/scratch', 'x', S);
+    await engine.turnEnd(S);
+    expect(engine.getManifest(turnId!)).toMatchObject({ entries: [], files: [], turn: { fileCount: 0 } });
+    expect(await readFile(path.join(box.dataDir, 'files', 'cache.json'), 'utf8')).toBe('{}');
+    await engine.close();
+  });
+});
+
+describe('rollback with chat, events and undo', () => {
+  it('deletes exactly the turn\'s messages, and the undo brings them back with the same ids in order', async () => {
+    const engine = await open(box);
+    const events: string[] = [];
+    const off = engine.on('memory:messages-deleted', (e) => events.push(`deleted:${e.messageIds.length}`));
+    engine.on('memory:messages-restored', (e) => events.push(`restored:${e.messageIds.length}`));
+    await begin(engine, 'first');
+    await engine.message({ sessionId: 's1', role: 'assistant', content: 'ok 1' });
+    await engine.turnEnd(S);
+    const { turnId } = await begin(engine, 'second');
+    await engine.storage.writeFile('workspace:/f.txt', 'two', S);
+    await engine.message({ sessionId: 's1', role: 'assistant', content: 'ok 2' });
+    await engine.turnEnd(S);
+    const before = engine.messages('s1');
+    expect(before.map((m) => m.content)).toEqual(['first', 'ok 1', 'second', 'ok 2']);
+    const plan = await engine.preview(turnId!, { withChat: true });
+    expect(plan.messages.map((m) => m.content)).toEqual(['second', 'ok 2']);
+    const result = await engine.rollbackWithChat(turnId!);
+    expect(result).toMatchObject({ ok: true, deletedMessages: 2, deleted: ['workspace:/f.txt'] });
+    expect(engine.messages('s1').map((m) => m.content)).toEqual(['first', 'ok 1']);
+    const undo = await engine.rollback(result.rollbackTurnId!);
+    expect(undo.ok).toBe(true);
+    expect(engine.messages('s1')).toEqual(before);
+    expect(await readFile(path.join(box.workspace, 'f.txt'), 'utf8')).toBe('two');
+    expect(engine.getManifest(turnId!).turn.status).toBe('committed');
+    expect(events).toEqual(['deleted:2', 'restored:2']);
+    off();
+    await engine.close();
+  });
+});
+
+describe('rewind', () => {
+  it('drives every path back to the start of turn N and is undone as one turn', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), 'a0');
+    const start = await snapshot(box.workspace);
+    const engine = await open(box);
+    const first = await begin(engine, 't1');
+    await engine.storage.writeFile('workspace:/a.txt', 'a1', S);
+    await engine.turnEnd(S);
+    await begin(engine, 't2');
+    await engine.storage.writeFile('workspace:/a.txt', 'a2', S);
+    await engine.storage.writeFile('workspace:/b.txt', 'b2', S);
+    await engine.turnEnd(S);
+    const end = await snapshot(box.workspace);
+    const result = await engine.rewind('s1', { toTurnId: first.turnId!, withChat: true });
+    expect(result).toMatchObject({ ok: true, deletedMessages: 2 });
+    expect(await snapshot(box.workspace)).toEqual(start);
+    const turns = engine.listTurns('s1');
+    expect(turns.map((t) => [t.number, t.kind, t.status])).toEqual([
+      [1, 'agent', 'rolled-back'], [2, 'agent', 'rolled-back'], [3, 'rollback', 'committed'],
+    ]);
+    expect(turns[2]).toMatchObject({ title: 'Rewind to #1', rollbackOf: [turns[0].turnId, turns[1].turnId] });
+    await engine.rollback(result.rollbackTurnId!);
+    expect(await snapshot(box.workspace)).toEqual(end);
+    expect(engine.listTurns('s1').slice(0, 2).map((t) => t.status)).toEqual(['committed', 'committed']);
+    expect(engine.messages('s1').map((m) => m.content)).toEqual(['t1', 't2']);
+    await engine.close();
+  });
+});
+
+describe('sessions and blobs', () => {
+  it('clearSession drops turns, messages and unshared blobs; numbers continue', async () => {
+    const engine = await open(box);
+    await begin(engine);
+    await engine.storage.writeFile('workspace:/x.txt', 'only here', S);
+    await engine.turnEnd(S);
+    expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 1 });
+    await engine.clearSession('s1');
+    expect(engine.storeStats()).toMatchObject({ sessions: 0, turns: 0, blobs: 0, bytes: 0 });
+    const fanout = await readdir(path.join(box.dataDir, 'store', 'blobs'));
+    for (const dir of fanout.filter((d) => d.length === 2)) expect(await readdir(path.join(box.dataDir, 'store', 'blobs', dir))).toEqual([]);
+    const again = await begin(engine);
+    expect(engine.getManifest(again.turnId!).turn.number).toBe(2);
+    await expect(engine.clearSession('nope')).rejects.toMatchObject({ code: 'SESSION_NOT_FOUND' });
+    await engine.close();
+  });
+});

@@ -1,0 +1,52 @@
+import Database from 'better-sqlite3';
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { SCHEMA_VERSION, SchemaTooNewError } from './schema.js';
+import { Store } from './store.js';
+
+let dir: string;
+beforeEach(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-store-')); });
+afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+describe('store', () => {
+  it('creates the schema at the current version, in WAL mode', () => {
+    const store = new Store(path.join(dir, 'db'));
+    expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+    store.close();
+  });
+
+  it('refuses a store written by a newer turnback, with a clear message, and leaves it alone', () => {
+    const file = path.join(dir, 'db');
+    const raw = new Database(file);
+    raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
+    raw.close();
+    expect(() => new Store(file)).toThrow(SchemaTooNewError);
+    expect(() => new Store(file)).toThrow(/newer than this turnback supports/);
+    const check = new Database(file);
+    expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
+    check.close();
+  });
+
+  it('reopens an existing store without migrating again', () => {
+    const file = path.join(dir, 'db');
+    const first = new Store(file);
+    first.upsertSession('s', 'webui', 'chat', 1);
+    first.close();
+    const again = new Store(file);
+    expect(again.getSession('s')?.platform).toBe('webui');
+    again.close();
+  });
+
+  it('never reuses a turn number, even after the session is deleted', () => {
+    const store = new Store(path.join(dir, 'db'));
+    store.upsertSession('s', 'webui', 'chat', 1);
+    expect([store.nextNumber('s'), store.nextNumber('s')]).toEqual([1, 2]);
+    store.deleteSessionRows('s');
+    expect(store.nextNumber('s')).toBe(3);
+    expect(store.nextNumber('other')).toBe(1);
+    store.close();
+  });
+});
