@@ -75,7 +75,18 @@ async function handlePage(
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
   const loginToken = query.get('token');
   if (rawPath === '/' && loginToken !== null) {
-    if (!sameToken(loginToken, ctx.tokens.console)) throw new HttpError('UNAUTHORIZED', 'wrong console token');
+    if (!sameToken(loginToken, ctx.tokens.console)) {
+      // A browser gets the console itself with the 401, so it can say to reopen the printed URL.
+      if ((request.headers.accept ?? '').includes('text/html')) {
+        const page = await serveStatic('/', true, ctx.distDir).catch(() => null);
+        if (page) {
+          response.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': page.contentType, 'Content-Length': String(page.body.length), 'Cache-Control': 'no-store' });
+          response.end(method === 'HEAD' ? undefined : page.body);
+          return;
+        }
+      }
+      throw new HttpError('UNAUTHORIZED', 'wrong console token');
+    }
     // The redirect drops the token from the address bar (and from history).
     response.writeHead(303, { ...API_HEADERS, Location: '/', 'Set-Cookie': loginCookie(ctx.port, loginToken), 'Content-Length': '0' });
     response.end();
