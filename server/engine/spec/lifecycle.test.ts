@@ -1,7 +1,8 @@
 // Turn lifecycle, shutdown, the one-engine-per-data-dir lock, and concurrency: mutations of a
 // session apply in order, rollbacks run one at a time and are refused while a turn is active.
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { expectCode, makeSandbox, orNone, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
@@ -63,6 +64,56 @@ describe('turn lifecycle', () => {
     expect(again.listSessions()).toEqual([]);
   });
 });
+
+describe('store', () => {
+  it('refuses a store whose schema is newer than the engine, and leaves it as it was', async () => {
+    const engine = await sandbox.open();
+    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+    await engine.close();
+    const dbFile = await findSqliteFile(join(sandbox.dataDir, 'store'));
+    const db = new Database(dbFile);
+    const current = db.pragma('user_version', { simple: true }) as number;
+    expect(current).toBeGreaterThan(0);
+    db.pragma(`user_version = ${current + 100}`);
+    db.close();
+    await expect(sandbox.open()).rejects.toThrow();
+    const check = new Database(dbFile, { readonly: true });
+    expect(check.pragma('user_version', { simple: true })).toBe(current + 100);
+    check.close();
+
+    const restore = new Database(dbFile);
+    restore.pragma(`user_version = ${current}`);
+    restore.close();
+    const reopened = await sandbox.open();
+    expect(reopened.getManifest(turnId).turn.fileCount).toBe(1);
+  });
+
+  it('turns list their first paths as a preview of at most 5, and captured events name each path once', async () => {
+    const engine = await sandbox.open();
+    const captured: string[] = [];
+    engine.on('captured', (e) => captured.push(e.uri));
+    const turnId = await runTurn(engine, async () => {
+      for (let i = 0; i < 7; i++) await engine.storage.writeFile(ws(`f${i}`), `${i}`, s);
+      await engine.storage.writeFile(ws('f0'), 'again', s);
+    });
+    const turn = engine.getManifest(turnId).turn;
+    expect(turn.fileCount).toBe(7);
+    expect(turn.preview.length).toBeLessThanOrEqual(5);
+    expect(turn.preview.length).toBeGreaterThan(0);
+    expect(new Set(captured)).toEqual(new Set(Array.from({ length: 7 }, (_, i) => ws(`f${i}`))));
+  });
+});
+
+/** The SQLite file of the store: found by its header, wherever the engine names it. */
+async function findSqliteFile(dir: string): Promise<string> {
+  for (const entry of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile()) continue;
+    const path = join(entry.parentPath, entry.name);
+    const head = (await readFile(path)).subarray(0, 16).toString('latin1');
+    if (head === 'SQLite format 3\u0000') return path;
+  }
+  throw new Error(`no SQLite file under ${dir}`);
+}
 
 describe('concurrency', () => {
   it('rollback, rollbackWithChat and rewind are refused with TURN_ACTIVE while the agent turn is active', async () => {

@@ -98,6 +98,10 @@ describe('each operation and its undo', () => {
     );
     expect(change(trip.turnId, ws('b.txt'))).toMatchObject({ change: 'renamed', from: ws('a.txt') });
     expect(trip.rollback.movedBack).toEqual([{ from: ws('b.txt'), to: ws('a.txt') }]);
+    const diff = await engine.diff(trip.turnId, ws('b.txt'));
+    expect(diff).toMatchObject({ uri: ws('b.txt'), from: ws('a.txt') });
+    expect(diff.before).toMatchObject({ exists: true, text: 'alpha\n' });
+    expect(diff.after).toMatchObject({ exists: true, text: 'alpha\n' });
     // After the undo the file sits at b.txt again; the rollback itself moved it by rename.
     expect((await stat(join(sandbox.workspace, 'b.txt'))).ino).toBe(inode);
   });
@@ -142,6 +146,15 @@ describe('each operation and its undo', () => {
       await engine.storage.writeFile(ws('p/q/r/s/t/u/v/w/x/new.txt'), 'bottom\n', who());
       await engine.storage.writeFile(ws(`${DEEP}/deep.txt`), 'changed\n', who());
     });
+  });
+
+  it('diff sides: absent before a creation, text cut at 1 MiB with truncated set', async () => {
+    const big = 'line of text\n'.repeat(120_000);
+    const trip = await roundTrip(sandbox, engine, () => engine.storage.writeFile(ws('big.txt'), big, who()));
+    const diff = await engine.diff(trip.turnId, ws('big.txt'));
+    expect(diff.before).toMatchObject({ exists: false, text: null });
+    expect(diff.after).toMatchObject({ exists: true, binary: false, truncated: true, size: big.length });
+    expect(diff.after.text?.length).toBe(1024 * 1024);
   });
 
   it('readFile returns what writeFile wrote', async () => {
