@@ -31,14 +31,9 @@ describe('callsFor', () => {
     });
   });
 
-  it('announces the folders a write will create, outermost first, before the file', () => {
-    const plan = callsFor(fileChange(workspace, join(workspace, 'lib', 'util', 'x.ts')), workspace);
-    expect(plan).toEqual({
-      calls: [
-        { path: '/api/agent/before-mutate', body: { sessionId, op: 'mkdir', uri: 'workspace:/lib' } },
-        { path: '/api/agent/before-mutate', body: { sessionId, op: 'mkdir', uri: 'workspace:/lib/util' } },
-        { path: '/api/agent/before-mutate', body: { sessionId, op: 'write', uri: 'workspace:/lib/util/x.ts' } },
-      ],
+  it('announces a file in a folder that does not exist yet', () => {
+    expect(callsFor(fileChange(workspace, join(workspace, 'lib', 'util', 'x.ts')), workspace)).toEqual({
+      calls: [{ path: '/api/agent/before-mutate', body: { sessionId, op: 'write', uri: 'workspace:/lib/util/x.ts' } }],
     });
   });
 

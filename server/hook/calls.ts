@@ -1,6 +1,5 @@
 // Maps a parsed hook event to the agent API calls of API.md, in the order they must run.
-import { existsSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import type { AgentCall } from './client.js';
 import type { HookEvent } from './event.js';
 import { lastAssistantText } from './transcript.js';
@@ -37,29 +36,12 @@ export function callsFor(event: HookEvent, workspace: string): CallPlan {
   }
 }
 
-/**
- * Claude Code creates missing parent folders when it writes a file. Announcing each missing
- * folder (outermost first) before the file lets a rollback remove them again, so the tree
- * returns exactly to where it was.
- */
+/** The engine itself records the parent folders a write will create, so a rollback removes them. */
 function fileChangeCalls(sessionId: string, absolutePath: string, workspace: string): CallPlan {
   const relativePath = relativeInsideAnyForm(workspace, absolutePath);
   if (relativePath === null) return { skip: `path outside the workspace: ${absolutePath}` };
   if (relativePath === '') return { skip: 'path is the workspace itself' };
-
-  const missingFolders: string[] = [];
-  for (let dir = dirname(absolutePath); !existsSync(dir); dir = dirname(dir)) {
-    const rel = relativeInsideAnyForm(workspace, dir);
-    if (rel === null || rel === '' || dir === dirname(dir)) break;
-    missingFolders.unshift(rel);
-  }
-  const calls: AgentCall[] = missingFolders.map((rel) => ({
-    path: '/api/agent/before-mutate',
-    body: { sessionId, op: 'mkdir', uri: workspaceUri(rel) },
-  }));
-  calls.push({
-    path: '/api/agent/before-mutate',
-    body: { sessionId, op: 'write', uri: workspaceUri(relativePath) },
-  });
-  return { calls };
+  return {
+    calls: [{ path: '/api/agent/before-mutate', body: { sessionId, op: 'write', uri: workspaceUri(relativePath) } }],
+  };
 }

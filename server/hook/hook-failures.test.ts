@@ -44,7 +44,7 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<numb
   return (server.address() as AddressInfo).port;
 }
 
-describe('turnback hook claude-code when things go wrong', () => {
+describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, () => {
   it('exits 0 and logs one line when no server is registered', async () => {
     const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
     expect(result.code).toBe(0);

@@ -31,7 +31,8 @@ const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/
 const manifest = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json;
 const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
 
-describe('turnback hook claude-code against a running server', () => {
+// Each hook is its own process started through tsx: slow on a loaded machine.
+describe('turnback hook claude-code against a running server', { timeout: 90_000 }, () => {
   it('begins a claude-code cli turn on a prompt, with the prompt as the user message', async () => {
     await hook(p.userPromptSubmit(c, 'Bump the answer\nand explain why'));
     expect(await sessions()).toMatchObject([{ sessionId: p.SESSION_ID, platform: 'claude-code', sessionType: 'cli' }]);

@@ -28,7 +28,8 @@ async function hook(payload: unknown): Promise<void> {
 }
 
 describe('a simulated Claude Code session', () => {
-  it('records two turns and rolls back to the exact start tree', async () => {
+  // Sixteen hook processes: generous time for a loaded machine.
+  it('records two turns and rolls back to the exact start tree', { timeout: 180_000 }, async () => {
     const transcript = join(t.root, 'transcript.jsonl');
     const c = { cwd: t.workspace, transcriptPath: transcript };
     const ws = (...parts: string[]) => join(t.workspace, ...parts);
