@@ -23,7 +23,7 @@ const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8
 const commandsOf = (settings: { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> }, event: string) =>
   settings.hooks[event].flatMap((group) => group.hooks.map((hook) => hook.command));
 
-describe('turnback init claude-code', () => {
+describe('turnback init claude-code', { timeout: 60_000 }, () => {
   it('merges the hooks into existing settings, keeping every key and hook, and adds nothing twice', async () => {
     const existing = {
       permissions: { allow: ['Bash(npm run lint)'], deny: [] },
