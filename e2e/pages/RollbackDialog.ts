@@ -22,7 +22,7 @@ export class RollbackDialog {
 
   async undo(): Promise<void> {
     await this.root.getByRole('button', { name: 'Undo' }).click();
-    await expect(this.root.getByText('Undone')).toBeVisible();
+    await expect(this.root.getByText(/^Undone/)).toBeVisible();
   }
 
   async close(): Promise<void> {

@@ -27,8 +27,8 @@ export function ResultView({ result, undone = false }: { result: RollbackResult;
     : result.rollbackTurnId === null && changed === 0
       ? 'Nothing to change: everything was already in place'
       : undone
-        ? 'Undone'
-        : 'Done';
+        ? `Undone: ${changed} ${changed === 1 ? 'path is' : 'paths are'} back as the turn left them`
+        : `Done: ${changed} ${changed === 1 ? 'path is' : 'paths are'} back to their state before the turn`;
   return (
     <div className="result" role="status">
       <p className={`notice ${result.ok ? 'notice--ok' : 'notice--danger'}`}>{headline}</p>

@@ -4,6 +4,7 @@ import { useState } from 'react';
 import type { RollbackResult } from '../../../server/protocol';
 import { isApiError } from '../../api/client';
 import { invalidateAfterRollback, previewRollback, runRollback, undoRollback, type RollbackTarget } from '../../api/mutations';
+import { useUiStore } from '../../store';
 import { Modal } from './Modal';
 import { PlanView } from './PlanView';
 import { ResultView } from './ResultView';
@@ -34,13 +35,18 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, on
 
   const rollback = useMutation({
     mutationFn: (force: boolean) => runRollback(target, force),
-    onSuccess: (answer) => setResult(answer),
-    onSettled: () => invalidateAfterRollback(client, target.sessionId),
+    onSuccess: (answer) => {
+      setResult(answer);
+      // The ticked files have been dealt with; keeping them ticked invites a second, empty restore.
+      if (target.mode === 'files') useUiStore.getState().setChecked([]);
+    },
+    // Not awaited: the result shows at once while the views refresh behind the dialog.
+    onSettled: () => void invalidateAfterRollback(client, target.sessionId),
   });
   const undo = useMutation({
     mutationFn: (force: boolean) => undoRollback(result?.rollbackTurnId ?? '', force),
     onSuccess: (answer) => setUndoResult(answer),
-    onSettled: () => invalidateAfterRollback(client, target.sessionId),
+    onSettled: () => void invalidateAfterRollback(client, target.sessionId),
   });
 
   const conflictFromRun = isApiError(rollback.error, 'CONFLICT') ? rollback.error.conflicts : [];

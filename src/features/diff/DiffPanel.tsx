@@ -19,7 +19,7 @@ export function sidePlaceholder(side: Side, which: 'before' | 'after'): string |
 function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | 'after'; turnNumber: number }) {
   const text = sidePlaceholder(side, which);
   return (
-    <div className={`side-note${text ? '' : ' side-note--text'}`} aria-label={`${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}>
+    <div className={`side-note${text === null ? ' side-note--text' : side.exists ? '' : ' side-note--absent'}`} aria-label={`${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}>
       <span className="side-note__label">{which === 'before' ? 'Before' : 'After'} #{turnNumber}</span>
       <span>{text ?? formatBytes(side.size)}</span>
       {side.truncated && <span className="badge badge--warn">truncated to 1 MiB</span>}
