@@ -15,6 +15,11 @@ export interface HookLatency {
   p95: number;
   min: number;
   max: number;
+  /**
+   * Median of a bare `node -e ""` measured between the hook calls: the part of the latency
+   * that is Node starting, whatever turnback does (and a gauge of how loaded the machine is).
+   */
+  nodeStartupMedian: number;
 }
 
 const defaultBin = resolve(fileURLToPath(import.meta.url), '..', '..', '..', 'bin', 'turnback.js');
@@ -24,15 +29,18 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[index];
 }
 
-function runOnce(bin: string, env: NodeJS.ProcessEnv, payload: unknown): Promise<number> {
+function timeProcess(args: string[], env: NodeJS.ProcessEnv, stdin: string): Promise<number> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, [bin, 'hook', 'claude-code'], { env, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', fail);
     child.on('close', () => done(performance.now() - started));
-    child.stdin.end(JSON.stringify(payload));
+    child.stdin.end(stdin);
   });
 }
+
+const runOnce = (bin: string, env: NodeJS.ProcessEnv, payload: unknown) =>
+  timeProcess([bin, 'hook', 'claude-code'], env, JSON.stringify(payload));
 
 async function startServe(bin: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   const child = spawn(process.execPath, [bin, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
@@ -66,6 +74,7 @@ export async function measureHookLatency(options: { calls?: number; bin?: string
     const common = { session_id: 'latency-1', transcript_path: join(root, 'none.jsonl'), cwd: workspace };
     await runOnce(bin, env, { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'measure the hook' });
     const times: number[] = [];
+    const baseline: number[] = [];
     for (let i = 0; i < calls; i++) {
       // The commonest event of a turn: a file about to be written.
       const payload = {
@@ -73,6 +82,7 @@ export async function measureHookLatency(options: { calls?: number; bin?: string
         tool_input: { file_path: join(workspace, `file-${i % 20}.ts`), content: 'export {};\n' },
       };
       times.push(await runOnce(bin, env, payload));
+      baseline.push(await timeProcess(['-e', ''], env, ''));
     }
     await runOnce(bin, env, { ...common, hook_event_name: 'Stop', stop_hook_active: false });
     const sorted = [...times].sort((a, b) => a - b);
@@ -83,6 +93,7 @@ export async function measureHookLatency(options: { calls?: number; bin?: string
       p95: round(percentile(sorted, 0.95)),
       min: round(sorted[0]),
       max: round(sorted[sorted.length - 1]),
+      nodeStartupMedian: round(percentile([...baseline].sort((a, b) => a - b), 0.5)),
     };
   } finally {
     if (server.exitCode === null && server.signalCode === null) {
