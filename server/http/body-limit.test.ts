@@ -62,6 +62,20 @@ describe('the 16 MiB body limit', () => {
     expect(h.engine.calls.some((call) => call.method === 'writeFile')).toBe(false);
   });
 
+  it('shrugs off a client that hangs up mid-body: nothing logged, nothing written', async () => {
+    await new Promise<void>((resolve) => {
+      const outgoing = request({
+        host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/agent/fs/write',
+        headers: { Host: `127.0.0.1:${h.server.port}`, Authorization: `Bearer ${CONSOLE_TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': '1000' },
+      });
+      outgoing.on('error', () => resolve());
+      outgoing.write('{"sessionId":"s1",', () => setTimeout(() => outgoing.destroy(), 50));
+    });
+    expect((await send(h.server.port, { path: '/api/health', token: CONSOLE_TOKEN })).status).toBe(200);
+    expect(h.errors).toEqual([]);
+    expect(h.engine.calls.some((call) => call.method === 'writeFile')).toBe(false);
+  });
+
   it('keeps serving after a refused body', async () => {
     expect((await send(h.server.port, { path: '/api/health', token: CONSOLE_TOKEN })).status).toBe(200);
   });

@@ -36,15 +36,18 @@ export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       chunks.push(chunk);
     };
     const onEnd = (): void => { cleanup(); resolve(Buffer.concat(chunks, size)); };
-    const onError = (err: Error): void => { cleanup(); reject(err); };
+    // A client that goes away mid-body is not a server failure: no INTERNAL, no stack in the log.
+    const onCut = (): void => { cleanup(); reject(new HttpError('BAD_REQUEST', 'the request body was cut short')); };
     const cleanup = (): void => {
       request.off('data', onData);
       request.off('end', onEnd);
-      request.off('error', onError);
+      request.off('error', onCut);
+      request.off('close', onCut);
     };
     request.on('data', onData);
     request.on('end', onEnd);
-    request.on('error', onError);
+    request.on('error', onCut);
+    request.on('close', onCut);
   });
 }
 
