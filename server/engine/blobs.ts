@@ -22,6 +22,8 @@ export class BlobStore {
   private inflight = 0;
   private idleWaiters: (() => void)[] = [];
   private sweeping: Promise<void> | null = null;
+  /** Blobs this process wrote without fsync (diff material); synced once a capture relies on them. */
+  private readonly unsynced = new Set<string>();
 
   constructor(private readonly fs: EngineFs, readonly dir: string) {}
 
@@ -50,10 +52,10 @@ export class BlobStore {
   }
 
   /** Stores the bytes; `onStored` runs before a sweep may start (callers pin the hash there). */
-  async putBytes(data: Uint8Array, onStored?: (hash: string) => void): Promise<{ hash: string; size: number }> {
+  async putBytes(data: Uint8Array, onStored?: (hash: string) => void, durable = true): Promise<{ hash: string; size: number }> {
     await this.enter();
     try {
-      const stored = await this.putBytesUnguarded(data);
+      const stored = await this.putBytesUnguarded(data, durable);
       onStored?.(stored.hash);
       return stored;
     } finally {
@@ -61,10 +63,16 @@ export class BlobStore {
     }
   }
 
-  async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void): Promise<{ hash: string; size: number }> {
+  /**
+   * Copies a file into the store. `durable: false` skips the fsyncs: for after-contents, which
+   * only diffs read; a later capture that finds such a blob syncs it before relying on it.
+   */
+  async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void, durable = true): Promise<{ hash: string; size: number }> {
     await this.enter();
     try {
-      const stored = knownSize <= IN_MEMORY_LIMIT ? await this.putBytesUnguarded(await this.fs.readFile(abs)) : await this.streamIn(abs);
+      const stored = knownSize <= IN_MEMORY_LIMIT
+        ? await this.putBytesUnguarded(await this.fs.readFile(abs), durable)
+        : await this.streamIn(abs, durable);
       onStored?.(stored.hash);
       return stored;
     } finally {
@@ -80,18 +88,36 @@ export class BlobStore {
     return (await this.fs.lstatOrNull(this.pathOf(hash))) !== null;
   }
 
-  private async putBytesUnguarded(data: Uint8Array): Promise<{ hash: string; size: number }> {
+  private async ensureSynced(hash: string, durable: boolean): Promise<void> {
+    if (!durable || !this.unsynced.has(hash)) return;
+    await this.fs.fsyncFile(this.pathOf(hash));
+    await this.fs.fsyncDir(path.dirname(this.pathOf(hash)));
+    this.unsynced.delete(hash);
+  }
+
+  private async putBytesUnguarded(data: Uint8Array, durable: boolean): Promise<{ hash: string; size: number }> {
     const hash = sha256(data);
-    if (!(await this.has(hash))) {
+    if (await this.has(hash)) {
+      await this.ensureSynced(hash, durable);
+    } else {
       await this.fs.mkdirp(path.dirname(this.pathOf(hash)));
-      await this.fs.writeFileAtomic(this.pathOf(hash), data, 0o444);
+      // Temp files live in the store's top directory, where recovery looks for leftovers.
+      const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444, { durable });
+      try {
+        await target.write(data);
+      } catch (e) {
+        await target.abort();
+        throw e;
+      }
+      await target.commit(this.pathOf(hash));
+      if (!durable) this.unsynced.add(hash);
     }
     return { hash, size: data.length };
   }
 
   /** Copies a file into the store while hashing it (one read, bounded memory). */
-  private async streamIn(abs: string): Promise<{ hash: string; size: number }> {
-    const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444);
+  private async streamIn(abs: string, durable: boolean): Promise<{ hash: string; size: number }> {
+    const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444, { durable });
     const hasher = createHash('sha256');
     let size = 0;
     try {
@@ -107,9 +133,11 @@ export class BlobStore {
     const hash = hasher.digest('hex');
     if (await this.has(hash)) {
       await target.abort();
+      await this.ensureSynced(hash, durable);
     } else {
       await this.fs.mkdirp(path.dirname(this.pathOf(hash)));
       await target.commit(this.pathOf(hash));
+      if (!durable) this.unsynced.add(hash);
     }
     return { hash, size };
   }
@@ -161,6 +189,7 @@ export class BlobStore {
   }
 
   async remove(hash: string): Promise<void> {
+    this.unsynced.delete(hash);
     try { await this.fs.unlink(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
   }
 }

@@ -43,7 +43,7 @@ async function withLines(ctx: EngineContext, change: FileChange, records: Map<st
   return delta ? { ...change, lines: delta } : change;
 }
 
-export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean): Promise<void> {
+export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void): Promise<void> {
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const pinned: string[] = [];
@@ -51,7 +51,7 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
     const located = ctx.roots.absOf(record.uri);
     if (!located) continue;
     const read = await readState(ctx.fs, ctx.blobs, located.abs, {
-      keepBlob: true, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+      keepBlob: true, durable: false, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
     });
     record.after = read.state;
@@ -87,6 +87,7 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
     }
     ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
     ctx.store.finishTurn(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+    alsoInTransaction?.();
   });
   for (const hash of pinned) unpin(ctx, hash);
 }

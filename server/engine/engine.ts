@@ -59,11 +59,13 @@ export class TurnbackEngine implements Engine {
     }
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
-      this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
-      const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
-        ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
-        : null;
-      return { turnId, messageId: appendMessage(this.ctx, sessionId, turnId, 'user', content) };
+      return this.ctx.store.transaction(() => {
+        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
+        const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
+          ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
+          : null;
+        return { turnId, messageId: appendMessage(this.ctx, sessionId, turnId, 'user', content) };
+      });
     });
   }
 
@@ -72,9 +74,11 @@ export class TurnbackEngine implements Engine {
     if (!AGENT_ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
-      this.ctx.store.ensureSession(sessionId, this.ctx.now());
-      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
-      return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
+      return this.ctx.store.transaction(() => {
+        this.ctx.store.ensureSession(sessionId, this.ctx.now());
+        const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+        return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
+      });
     });
   }
 

@@ -89,6 +89,13 @@ export class EngineFs {
     for await (const chunk of stream) yield chunk as Buffer;
   }
 
+  async fsyncFile(p: string): Promise<void> {
+    await this.op('fsync', p, async () => {
+      const handle = await fsp.open(p, constants.O_RDONLY);
+      try { await handle.sync(); } finally { await handle.close(); }
+    });
+  }
+
   async fsyncDir(dir: string): Promise<void> {
     await this.op('fsync', dir, async () => {
       const handle = await fsp.open(dir, constants.O_RDONLY);
@@ -100,7 +107,8 @@ export class EngineFs {
    * A temp file in `dir` (same filesystem as the destination, so the final rename is atomic).
    * The caller streams chunks in, then commits (fsync, chmod, rename, fsync dir) or aborts.
    */
-  async createAtomic(dest: string, mode: number): Promise<WritableTarget> {
+  async createAtomic(dest: string, mode: number, options: { durable?: boolean } = {}): Promise<WritableTarget> {
+    const durable = options.durable ?? true;
     const dir = path.dirname(dest);
     const temp = tempNameIn(dir);
     const handle = await this.op('open', temp, () => fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
@@ -118,7 +126,7 @@ export class EngineFs {
       },
       commit: async (finalDest = dest) => {
         try {
-          await this.op('fsync', temp, () => handle.sync());
+          if (durable) await this.op('fsync', temp, () => handle.sync());
           await this.op('chmod', temp, () => handle.chmod(mode));
           await close();
           await this.rename(temp, finalDest);
@@ -127,7 +135,7 @@ export class EngineFs {
           await fsp.rm(temp, { force: true }).catch(() => undefined);
           throw e;
         }
-        await this.fsyncDir(path.dirname(finalDest));
+        if (durable) await this.fsyncDir(path.dirname(finalDest));
       },
       abort: async () => {
         await close().catch(() => undefined);

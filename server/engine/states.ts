@@ -8,6 +8,8 @@ export interface ReadStateOptions {
   keepBlob: boolean;
   maxFileSize: number;
   excluded: boolean;
+  /** false: the blob need not survive a power loss (after-contents, read by diffs only). */
+  durable?: boolean;
   /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
   pin?: (hash: string) => void;
 }
@@ -35,7 +37,7 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
   if (stats.size > options.maxFileSize) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'too-large' };
   try {
     if (options.keepBlob) {
-      const { hash, size } = await blobs.putFile(abs, stats.size, options.pin);
+      const { hash, size } = await blobs.putFile(abs, stats.size, options.pin, options.durable ?? true);
       return { state: { type: 'file', hash, size, mode } };
     }
     return { state: { type: 'file', hash: await blobs.hashFile(abs, stats.size), size: stats.size, mode } };

@@ -82,8 +82,7 @@ export function beginTurn(
 
 /** Commits a turn: after-states from disk, summary, status `committed`. */
 export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
-  await commitTurn(ctx, turnId, interrupted);
-  ctx.store.transaction(() => {
+  await commitTurn(ctx, turnId, interrupted, () => {
     const session = ctx.store.getSession(sessionId);
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
     ctx.store.touchSession(sessionId, ctx.now());
