@@ -1,5 +1,6 @@
 // `npm run bench [-- --quick] [--json] [--only 1,2] [--reuse-build] [--keep]`: every workload and contender in
 // one process and one run; a table on stdout (or JSON with --json), progress on stderr.
+import { rmSync } from 'node:fs';
 import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { describeMachine } from './machine.js';
 import { renderJson, renderTable } from './report.js';
 import { Results } from './results.js';
 import { SECTIONS, runScenarios } from './scenarios/index.js';
+import { scratchDirs } from './scenarios/seeded-store.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +31,7 @@ const log = (message: string): void => {
 
 async function main(): Promise<void> {
   const started = Date.now();
+  const loadAtStart = os.loadavg()[0];
   const config = benchConfig(values.quick ?? false);
   const only = values.only ? new Set(values.only.split(',').map((s) => s.trim())) : null;
   const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-bench-'));
@@ -43,6 +46,13 @@ async function main(): Promise<void> {
     engineLoadError = error instanceof Error ? error.message : String(error);
     log(`engine not available: ${engineLoadError}`);
   }
+  // An interrupted run still leaves no temp dirs behind.
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.once(signal, () => {
+      for (const dir of [root, ...scratchDirs]) rmSync(dir, { recursive: true, force: true });
+      process.exit(130);
+    });
+  }
   const ctx = createContext(config, root, results, openEngine, engineLoadError, log);
   try {
     await runScenarios(ctx, { only, reuseBuild: values['reuse-build'] ?? false });
@@ -54,11 +64,14 @@ async function main(): Promise<void> {
   const durationSeconds = Math.round((Date.now() - started) / 1000);
   const header = [
     `workloads: ${describeSpec(config.w1)} · ${describeSpec(config.w2)} in nested directories · ${describeSpec(config.w3)}`,
-    `${config.quick ? 'QUICK smoke run (shrunk workloads) · ' : ''}median of ${config.runs} runs (after 1 warm-up) · took ${durationSeconds} s`,
+    `${config.quick ? 'QUICK smoke run (shrunk workloads) · ' : ''}median of ${config.runs} runs · took ${durationSeconds} s`,
+    // Other work on the machine shows up in every figure: say how busy it was.
+    `load average (1 min) ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end, on ${machine.cpus} CPUs`,
   ];
   if (values.json) {
     process.stdout.write(renderJson(results, machine, {
       quick: config.quick, runs: config.runs, startedAt: new Date(started).toISOString(), durationSeconds,
+      loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
       workloads: { W1: config.w1, W2: config.w2, W3: config.w3 },
     }) + '\n');
   } else {

@@ -3,10 +3,11 @@
 // library API; then how fast the timeline answers a jump to its end, and its frames while scrolling.
 import { chromium, type Browser } from '@playwright/test';
 import type { BenchContext } from '../context.js';
-import { copyTree, removeTree } from '../fs-tools.js';
+import { removeTree } from '../fs-tools.js';
 import { startServe } from '../server-process.js';
 import { summarize } from '../stats.js';
 import { seedTurns } from './seed.js';
+import { seededStore } from './seeded-store.js';
 
 export const CONSOLE_SECTION = '7';
 
@@ -79,15 +80,12 @@ export async function consoleScenario(ctx: BenchContext): Promise<void> {
   if (!ctx.openEngine) return;
   const base = ctx.path('console');
   const workload = await ctx.workload(config.w1);
-  const workspace = `${base}/workspace`;
-  const dataDir = `${base}/data`;
-  await copyTree(workload.dir, workspace);
-  const engine = await ctx.openEngine({ workspace, dataDir, keepSessions: 0 });
   const sessions = config.timelineTurns.map((turns) => ({ turns, sessionId: `timeline-${turns}` }));
-  for (const { turns, sessionId } of sessions) {
-    await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) => ctx.log(`item 7: seeded ${done} of ${total}`));
-  }
-  await engine.close();
+  const { workspace, dataDir } = await seededStore(ctx, 'console', workload, async (engine) => {
+    for (const { turns, sessionId } of sessions) {
+      await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) => ctx.log(`item 7: seeded ${done} of ${total}`));
+    }
+  });
 
   const server = await startServe({ workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
@@ -113,6 +111,7 @@ export async function consoleScenario(ctx: BenchContext): Promise<void> {
   } finally {
     await browser.close();
     await server.stop();
+    await removeTree(ctx.path('store-console'));
     await removeTree(base);
   }
 }
