@@ -65,7 +65,7 @@ export async function run(args: string[]): Promise<number> {
     if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
     process.stdout.write(
       `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
-        `Start the console, then run claude in ${workspace}:\n` +
+        'Start the console with the command below, open the URL it prints, then use claude in that folder as usual:\n' +
         `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`,
     );
     return 0;
