@@ -61,6 +61,15 @@ describe('static files', () => {
     expect([asset.status, asset.json.error.code]).toEqual([404, 'NOT_FOUND']);
   });
 
+  it('answers a wrong login token with 401: the console page for a browser, JSON otherwise, never a cookie', async () => {
+    const page = await send(port, { path: '/?token=wrong', headers: { Accept: 'text/html' } });
+    expect([page.status, page.text]).toEqual([401, INDEX]);
+    expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    const api = await send(port, { path: '/?token=wrong' });
+    expect([api.status, api.json.error.code]).toEqual([401, 'UNAUTHORIZED']);
+  });
+
   it('answers HEAD without a body and 405 to other methods', async () => {
     const head = await send(port, { method: 'HEAD', path: '/' });
     expect([head.status, head.text]).toEqual([200, '']);
