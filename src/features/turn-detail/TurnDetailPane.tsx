@@ -7,17 +7,20 @@ import { useUiStore, type DetailTab } from '../../store';
 import { ActionBar } from '../actions/ActionBar';
 import { DiffPanel } from '../diff/DiffPanel';
 import { TurnBadges } from '../timeline/TurnBadges';
+import { useSessionTurns } from '../timeline/useSessionTurns';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
+import { TurnRelations } from './TurnRelations';
 import { firstToShow, orderFiles } from './fileChange';
 
 export function TurnDetailPane() {
   const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore();
-  const { selectFile, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
+  const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
   const manifest = useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
   const { data: sessions = [] } = useQuery(sessionsQuery());
   const session = sessions.find((item) => item.sessionId === sessionId);
+  const { turns: sessionTurns } = useSessionTurns(sessionId);
   const files = useMemo(() => orderFiles(manifest.data?.files ?? []), [manifest.data]);
 
   // A turn opens on its first file's diff; a deep link keeps the file it names.
@@ -40,7 +43,7 @@ export function TurnDetailPane() {
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     { id: 'commands', label: `Commands (${turn.execCommands.length})` },
   ];
-  const numberOf = (id: string) => (id === turn.turnId ? turn.number : undefined);
+  const numberOf = (id: string) => (id === turn.turnId ? turn.number : sessionTurns.find((item) => item.turnId === id)?.number);
   const selectedFile = files.find((file) => file.uri === fileUri);
 
   return (
@@ -56,6 +59,7 @@ export function TurnDetailPane() {
           <span>{plural(turn.fileCount, 'file')}</span>
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
           <TurnBadges turn={turn} numberOf={numberOf} />
+          <TurnRelations turn={turn} numberOf={numberOf} onOpen={(id) => selectTurn(id)} />
         </div>
         <ActionBar
           turn={turn}
