@@ -53,8 +53,22 @@ describe('callsFor', () => {
   });
 
   it('ends the turn on stop even without a transcript', () => {
-    expect(callsFor({ kind: 'stop', sessionId, cwd: workspace, transcriptPath: null }, workspace)).toEqual({
+    expect(callsFor({ kind: 'stop', sessionId, cwd: workspace, transcriptPath: null, lastAssistantMessage: null }, workspace)).toEqual({
       calls: [{ path: '/api/agent/turn-end', body: { sessionId } }],
     });
+  });
+
+  it('prefers the reply a stop carries over the transcript', async () => {
+    const transcript = join(root, 't.jsonl');
+    await writeFile(transcript, JSON.stringify({ type: 'assistant', message: { content: 'From the transcript' } }) + '\n');
+    const stop = (lastAssistantMessage: string | null): HookEvent =>
+      ({ kind: 'stop', sessionId, cwd: workspace, transcriptPath: transcript, lastAssistantMessage });
+    expect(callsFor(stop('From the event'), workspace)).toEqual({
+      calls: [
+        { path: '/api/agent/message', body: { sessionId, role: 'assistant', content: 'From the event' } },
+        { path: '/api/agent/turn-end', body: { sessionId } },
+      ],
+    });
+    expect(callsFor(stop(null), workspace)).toMatchObject({ calls: [{ body: { content: 'From the transcript' } }, {}] });
   });
 });

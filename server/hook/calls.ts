@@ -25,7 +25,7 @@ export function callsFor(event: HookEvent, workspace: string): CallPlan {
     case 'file-change':
       return fileChangeCalls(event.sessionId, resolve(event.cwd, event.path), workspace);
     case 'stop': {
-      const reply = event.transcriptPath ? lastAssistantText(event.transcriptPath) : null;
+      const reply = event.lastAssistantMessage ?? (event.transcriptPath ? lastAssistantText(event.transcriptPath) : null);
       const calls: AgentCall[] = [];
       if (reply !== null) {
         calls.push({ path: '/api/agent/message', body: { sessionId, role: 'assistant', content: reply } });

@@ -28,7 +28,13 @@ describe('parseHookEvent', () => {
 
   it('reads a stop with its transcript', () => {
     expect(parse(p.stop({ ...c, transcriptPath: '/t.jsonl' }))).toMatchObject({
-      ok: true, event: { kind: 'stop', transcriptPath: '/t.jsonl' },
+      ok: true, event: { kind: 'stop', transcriptPath: '/t.jsonl', lastAssistantMessage: null },
+    });
+  });
+
+  it('reads the reply a stop carries itself', () => {
+    expect(parse({ ...p.stop(c), last_assistant_message: 'All done.' })).toMatchObject({
+      ok: true, event: { kind: 'stop', lastAssistantMessage: 'All done.' },
     });
   });
 

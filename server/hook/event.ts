@@ -21,7 +21,7 @@ export type HookEvent =
   | (EventBase & { kind: 'prompt'; prompt: string })
   | (EventBase & { kind: 'file-change'; tool: string; path: string })
   | (EventBase & { kind: 'shell'; command: string })
-  | (EventBase & { kind: 'stop'; transcriptPath: string | null });
+  | (EventBase & { kind: 'stop'; transcriptPath: string | null; lastAssistantMessage: string | null });
 
 export type ParsedHookEvent =
   | { ok: true; event: HookEvent }
@@ -64,7 +64,11 @@ export function parseHookEvent(text: string): ParsedHookEvent {
     case 'Stop': {
       const transcript = raw.transcript_path;
       const transcriptPath = typeof transcript === 'string' && transcript.length > 0 ? transcript : null;
-      return { ok: true, event: { ...base, kind: 'stop', transcriptPath } };
+      // Newer Claude Code versions hand over the reply itself: the transcript may not hold it
+      // yet when Stop fires.
+      const last = raw.last_assistant_message;
+      const lastAssistantMessage = typeof last === 'string' && last.trim() !== '' ? last : null;
+      return { ok: true, event: { ...base, kind: 'stop', transcriptPath, lastAssistantMessage } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);

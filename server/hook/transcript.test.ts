@@ -21,17 +21,25 @@ describe('lastAssistantText', () => {
 
   it('accepts content given as a plain string', () => {
     const lines = [JSON.stringify({ type: 'assistant', message: { role: 'assistant', content: 'Plain reply' } })];
-    expect(lastAssistantTextOfLines(lines)).toBe('Plain reply');
+    expect(lastAssistantTextOfLines(lines).text).toBe('Plain reply');
   });
 
-  it('skips broken lines and trailing entries without text', () => {
+  it('skips broken lines, tool results and trailing entries without text', () => {
     const lines = [
+      JSON.stringify({ type: 'user', message: { content: 'question' } }),
       JSON.stringify({ type: 'assistant', message: { id: 'm1', content: [{ type: 'text', text: 'The answer' }] } }),
       '{"type":"assistant", broken',
       JSON.stringify({ type: 'assistant', message: { id: 'm2', content: [{ type: 'tool_use', name: 'Bash' }] } }),
-      JSON.stringify({ type: 'user', message: { content: 'next?' } }),
+      JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'out' }] }] } }),
     ];
-    expect(lastAssistantTextOfLines(lines)).toBe('The answer');
+    expect(lastAssistantTextOfLines(lines)).toEqual({ text: 'The answer', complete: true });
+  });
+
+  it('never takes the previous turn\'s reply when the current one is not written yet', async () => {
+    const file = join(dir, 'lagging.jsonl');
+    await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['First reply.'] }]) +
+      JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'two' }] } }) + '\n');
+    expect(lastAssistantText(file)).toBeNull();
   });
 
   it('finds a reply far before the end of a large transcript', async () => {

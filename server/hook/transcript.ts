@@ -2,8 +2,10 @@
 // Assistant entries are `{type: "assistant", message: {id?, content}}` where content is a
 // string or an array of parts; only `type: "text"` parts are the reply. Claude Code writes
 // one API message as several lines (one per part, sharing `message.id`), so the reply is the
-// text of every trailing line of the last message that had text. Transcripts grow large:
-// only the tail is read, widening until a reply is found.
+// text of every trailing line of the last message that had text. Only the current turn
+// counts: Stop can fire before the final reply is flushed, and the previous turn's reply
+// must not be recorded in its place. Transcripts grow large: only the tail is read, widening
+// until the turn's prompt is in it.
 import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
 
 const FIRST_TAIL_BYTES = 256 * 1024;
@@ -13,47 +15,73 @@ interface AssistantLine {
   text: string;
 }
 
-function assistantLine(line: string): AssistantLine | null {
-  if (!line.includes('"assistant"')) return null;
+type Line = { kind: 'assistant'; entry: AssistantLine } | { kind: 'prompt' } | { kind: 'other' };
+
+const isPart = (part: unknown, type: string): part is Record<string, unknown> =>
+  typeof part === 'object' && part !== null && (part as { type?: unknown }).type === type;
+
+/** A person's prompt, as opposed to the tool results Claude Code also files as user entries. */
+function isPrompt(message: Record<string, unknown>): boolean {
+  const { content } = message;
+  if (typeof content === 'string') return true;
+  return Array.isArray(content) && content.some((part) => isPart(part, 'text')) && !content.some((part) => isPart(part, 'tool_result'));
+}
+
+function classify(line: string): Line {
+  if (!line.includes('"assistant"') && !line.includes('"user"')) return { kind: 'other' };
   let entry: unknown;
   try {
     entry = JSON.parse(line);
   } catch {
-    return null;
+    return { kind: 'other' };
   }
-  if (typeof entry !== 'object' || entry === null) return null;
-  const { type, message } = entry as Record<string, unknown>;
-  if (type !== 'assistant' || typeof message !== 'object' || message === null) return null;
-  const { id, content } = message as Record<string, unknown>;
+  if (typeof entry !== 'object' || entry === null) return { kind: 'other' };
+  const { type, message, isMeta } = entry as Record<string, unknown>;
+  if (typeof message !== 'object' || message === null) return { kind: 'other' };
+  if (type === 'user') return isMeta !== true && isPrompt(message as Record<string, unknown>) ? { kind: 'prompt' } : { kind: 'other' };
+  if (type !== 'assistant') return { kind: 'other' };
+  return { kind: 'assistant', entry: assistantEntry(message as Record<string, unknown>) };
+}
+
+function assistantEntry(message: Record<string, unknown>): AssistantLine {
+  const { id, content } = message;
   const messageId = typeof id === 'string' ? id : null;
   if (typeof content === 'string') return { messageId, text: content };
   if (!Array.isArray(content)) return { messageId, text: '' };
   const texts = content
-    .filter((part): part is { type: 'text'; text: string } =>
-      typeof part === 'object' && part !== null && part.type === 'text' && typeof part.text === 'string')
-    .map((part) => part.text);
+    .filter((part) => isPart(part, 'text') && typeof part.text === 'string')
+    .map((part) => part.text as string);
   return { messageId, text: texts.join('\n\n') };
 }
 
-/** The last reply in these complete lines, or null when none has text. */
-export function lastAssistantTextOfLines(lines: string[]): string | null {
+export interface TurnReply {
+  /** The reply, or null when the turn has none (yet). */
+  text: string | null;
+  /** Whether the turn's prompt was among the lines, so nothing before them matters. */
+  complete: boolean;
+}
+
+/** The current turn's last reply in these complete lines. */
+export function lastAssistantTextOfLines(lines: string[]): TurnReply {
   const parts: string[] = [];
   let messageId: string | null = null;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const entry = assistantLine(lines[i]);
-    if (!entry) continue;
+    const line = classify(lines[i]);
+    if (line.kind === 'prompt') return { text: parts.length > 0 ? parts.join('\n\n') : null, complete: true };
+    if (line.kind !== 'assistant') continue;
+    const entry = line.entry;
     if (parts.length === 0) {
       if (entry.text.trim() === '') continue;
       parts.unshift(entry.text);
       messageId = entry.messageId;
-      if (messageId === null) break;
+      if (messageId === null) return { text: parts[0], complete: true };
     } else if (entry.messageId === messageId) {
       if (entry.text.trim() !== '') parts.unshift(entry.text);
     } else {
-      break;
+      return { text: parts.join('\n\n'), complete: true };
     }
   }
-  return parts.length > 0 ? parts.join('\n\n') : null;
+  return { text: parts.length > 0 ? parts.join('\n\n') : null, complete: false };
 }
 
 function readRange(fd: number, start: number, length: number): string {
@@ -82,8 +110,8 @@ export function lastAssistantText(path: string): string | null {
       const lines = readRange(fd, start, size - start).split('\n');
       // The first line of a partial tail is cut mid-way: only whole lines count.
       if (start > 0) lines.shift();
-      const text = lastAssistantTextOfLines(lines);
-      if (text !== null || start === 0) return text;
+      const reply = lastAssistantTextOfLines(lines);
+      if (reply.complete || start === 0) return reply.text;
     }
   } catch {
     return null;
