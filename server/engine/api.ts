@@ -56,10 +56,21 @@ export interface EngineEventMap {
 }
 export type EngineEventName = keyof EngineEventMap;
 
+/** What opening the store found after a crash (DESIGN.md point 11). */
+export interface RecoveryReport {
+  /** Turns left active by a crash, now committed and marked `interrupted`. */
+  interruptedTurns: string[];
+  /** Rollback turns cut short, with the turns they were rolling back: run the rollback again to complete it. */
+  interruptedRollbacks: { rollbackTurnId: string; rollbackOf: string[] }[];
+  removedTempFiles: number;
+}
+
 export interface Engine {
   readonly dataDir: string;
   readonly workspace: string;
   readonly storage: Storage;
+  /** Set by `openEngine`: what recovery did on open (optional so test doubles may omit it). */
+  readonly recovery?: RecoveryReport;
 
   input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
   message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;

@@ -150,6 +150,23 @@ export class BlobStore {
     return hasher.digest('hex');
   }
 
+  /** The first `limit` bytes of a blob (for display; not verified). */
+  async readHead(hash: string, limit: number): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    let size = 0;
+    try {
+      for await (const chunk of this.fs.readChunks(this.pathOf(hash), Math.min(limit, 1 << 20))) {
+        parts.push(chunk);
+        size += chunk.length;
+        if (size >= limit) break;
+      }
+    } catch (e) {
+      if (isNotFound(e)) throw new BlobMismatchError(hash, 'missing');
+      throw e;
+    }
+    return Buffer.concat(parts).subarray(0, limit);
+  }
+
   /** The blob's bytes, verified against its hash. */
   async read(hash: string): Promise<Buffer> {
     let data: Buffer;

@@ -147,7 +147,8 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
   const dest = targetOf(to);
   await recordMissingDirs(ctx, turn, dest, false);
   if (isDir && (from.root.tracked || dest.root.tracked)) {
-    const tree = from.root.tracked ? await walkTree(ctx, from) : [];
+    // The source is walked even when untracked: its paths name what arrives at a tracked end.
+    const tree = await walkTree(ctx, from);
     if (tree !== 'too-large') {
       for (const node of tree) {
         const a = descend(from, node.rel);

@@ -17,19 +17,24 @@ async function sideOf(ctx: EngineContext, state: State): Promise<Side> {
   if (!state.hash) return { ...side, tooLarge: state.size > ctx.limits.maxFileSize };
   let data: Buffer;
   try {
-    data = await ctx.blobs.read(state.hash);
+    data = state.size > TEXT_LIMIT ? await ctx.blobs.readHead(state.hash, TEXT_LIMIT) : await ctx.blobs.read(state.hash);
   } catch (e) {
     if (e instanceof BlobMismatchError) return side;
     throw e;
   }
-  if (isBinary(data.length > TEXT_LIMIT ? data.subarray(0, TEXT_LIMIT) : data) && !cutMidCharacter(data)) return { ...side, binary: true };
-  if (data.length <= TEXT_LIMIT) return { ...side, text: data.toString('utf8') };
-  return { ...side, truncated: true, text: data.subarray(0, TEXT_LIMIT).toString('utf8').replace(/\uFFFD$/, '') };
+  if (state.size <= TEXT_LIMIT) return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };
+  // The cut at 1 MiB may split a multi-byte character: drop up to 3 trailing bytes before deciding.
+  const head = trimPartialCharacter(data);
+  if (isBinary(head)) return { ...side, binary: true };
+  return { ...side, truncated: true, text: head.toString('utf8') };
 }
 
-/** A 1 MiB cut may split a multi-byte character: check the whole file instead. */
-function cutMidCharacter(data: Buffer): boolean {
-  return data.length > TEXT_LIMIT && !isBinary(data);
+function trimPartialCharacter(data: Buffer): Buffer {
+  for (let cut = 0; cut <= 3 && cut < data.length; cut++) {
+    const candidate = data.subarray(0, data.length - cut);
+    if (!isBinary(candidate)) return candidate;
+  }
+  return data;
 }
 
 export async function diffOf(ctx: EngineContext, turnId: string, uri: string): Promise<Diff> {

@@ -143,3 +143,47 @@ describe('sessions and blobs', () => {
     await engine.close();
   });
 });
+
+describe('roots and refusals', () => {
+  it('a directory moved in from an untracked root is removed by rollback, the untracked root untouched', async () => {
+    const engine = await open(box);
+    await engine.storage.writeFile('tmp:/pkg/a.txt', 'a', S);
+    await engine.storage.writeFile('tmp:/pkg/sub/b.txt', 'b', S);
+    const { turnId } = await begin(engine);
+    await engine.storage.move('tmp:/pkg', 'workspace:/vendor/pkg', S);
+    await engine.turnEnd(S);
+    expect(engine.getManifest(turnId!).turn.fileCount).toBe(2);
+    const result = await engine.rollback(turnId!);
+    expect(result.ok).toBe(true);
+    expect(await readdir(box.workspace)).toEqual([]);
+    expect(await readdir(path.join(box.dataDir, 'tmp'))).toEqual([]);
+    await engine.close();
+  });
+
+  it('refuses a write below a file with BAD_REQUEST and records nothing', async () => {
+    await writeFile(path.join(box.workspace, 'file'), 'x');
+    const engine = await open(box);
+    const { turnId } = await begin(engine);
+    await expect(engine.storage.writeFile('workspace:/file/inner.txt', 'y', S)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await engine.turnEnd(S);
+    expect(engine.getManifest(turnId!).entries).toEqual([]);
+    await engine.close();
+  });
+});
+
+describe('diff', () => {
+  it('cuts text at 1 MiB, flags binary sides, and answers FILE_NOT_FOUND for a path not in the turn', async () => {
+    const engine = await open(box);
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('workspace:/big.txt', 'é'.repeat(600_000), S);
+    await engine.storage.writeFile('workspace:/bin.dat', new Uint8Array([1, 0, 2]), S);
+    await engine.turnEnd(S);
+    const big = await engine.diff(turnId!, 'workspace:/big.txt');
+    expect(big.before).toMatchObject({ exists: false, text: null });
+    expect(big.after).toMatchObject({ exists: true, truncated: true, binary: false, size: 1_200_000 });
+    expect(big.after.text!.length).toBe(524_288);
+    expect((await engine.diff(turnId!, 'workspace:/bin.dat')).after).toMatchObject({ binary: true, text: null, size: 3 });
+    await expect(engine.diff(turnId!, 'workspace:/other')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
+    await engine.close();
+  });
+});

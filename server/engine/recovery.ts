@@ -2,16 +2,12 @@
 // `interrupted`; an interrupted rollback is reported (running it again completes it); temp
 // files the crash left behind are removed.
 import path from 'node:path';
+import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
 import { finishTurn } from './turns.js';
 
-export interface RecoveryReport {
-  interruptedTurns: string[];
-  /** Rollback turns cut short, with the turns they were rolling back. */
-  interruptedRollbacks: { rollbackTurnId: string; rollbackOf: string[] }[];
-  removedTempFiles: number;
-}
+export type { RecoveryReport };
 
 async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
   let names: string[];

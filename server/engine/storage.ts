@@ -66,6 +66,7 @@ export class Mutations {
     if (toStats?.isDirectory() && (await this.ctx.fs.readdir(to.abs)).length > 0) {
       throw new BadRequestError(`${to.uri} is a directory that is not empty`, { uri: to.uri });
     }
+    if (!toStats) await this.assertParentUsable(to);
     if (turn && (from.tracked || to.tracked)) await recordOp(this.ctx, turn, op, from, to);
     await this.ctx.fs.mkdirp(path.dirname(to.abs));
     try {
@@ -80,6 +81,7 @@ export class Mutations {
     const stats = await this.ctx.fs.lstatOrNull(r.abs);
     if (stats?.isDirectory()) return;
     if (stats) throw new BadRequestError(`${r.uri} exists and is not a directory`, { uri: r.uri });
+    await this.assertParentUsable(r);
     if (turn && r.tracked) await recordOp(this.ctx, turn, 'mkdir', r);
     await this.ctx.fs.mkdirp(r.abs);
     if (mode !== undefined) await this.ctx.fs.chmod(r.abs, mode);
@@ -90,9 +92,20 @@ export class Mutations {
     await recordOp(this.ctx, turn, op, r, to);
   }
 
+  /** The deepest existing ancestor must be a directory, or the parents cannot be created. */
+  private async assertParentUsable(r: Resolved): Promise<void> {
+    for (let dir = path.dirname(r.abs); dir !== r.root.real && dir.length >= r.root.real.length; dir = path.dirname(dir)) {
+      const stats = await this.ctx.fs.lstatOrNull(dir);
+      if (!stats) continue;
+      if (!stats.isDirectory()) throw new BadRequestError(`a parent of ${r.uri} is not a directory`, { uri: r.uri });
+      return;
+    }
+  }
+
   private async prepareFileTarget(turn: TurnContext | null, op: EntryOp, r: Resolved): Promise<number> {
     const existing = await this.ctx.fs.lstatOrNull(r.abs);
     if (existing?.isDirectory()) throw new BadRequestError(`${r.uri} is a directory`, { uri: r.uri });
+    if (!existing) await this.assertParentUsable(r);
     if (turn && r.tracked) await recordOp(this.ctx, turn, op, r);
     return existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE;
   }
