@@ -97,6 +97,13 @@ describe('chains in one turn roll back to the exact start tree', () => {
     });
   });
 
+  it('delete a symlink, then rename a directory onto its path', async () => {
+    await roundTrip(sandbox, engine, async () => {
+      await engine.storage.delete(ws('ln-dir'), s);
+      await engine.storage.rename(ws('d'), ws('ln-dir'), s);
+    });
+  });
+
   it('rename a directory, then rename a file out of it and delete the rest', async () => {
     await roundTrip(sandbox, engine, async () => {
       await engine.storage.rename(ws('d'), ws('d-renamed'), s);

@@ -123,7 +123,9 @@ describe('crash during a rollback', () => {
       try {
         await child.waitFor('rolling');
         rollingAt = Date.now();
-        await sleep(randomDelay(rollbackSpan));
+        const delay = randomDelay(rollbackSpan);
+        if (process.env.SPEC_CRASH_DEBUG) console.info({ delay });
+        await sleep(delay);
       } finally {
         await child.kill();
       }
@@ -144,6 +146,7 @@ describe('crash during a rollback', () => {
         interruptedSeen++;
       }
       if (!finished) expect(rollbackTurns.every((t) => t.interrupted)).toBe(true);
+      if (process.env.SPEC_CRASH_DEBUG) console.info({ kill, rollbackSpan, finished, midway, rollbackTurns: rollbackTurns.length, lines: child.lines, at: child.arrivals.map((t) => t - rollingAt) });
 
       const again = await engine.rollback(turnId);
       expect(again.errors).toEqual([]);

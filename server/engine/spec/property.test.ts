@@ -1,49 +1,69 @@
 // Property: for random operation sequences over a small tree across 1-3 turns, rolling the
 // turns back newest first restores each turn-start tree byte for byte and mode for mode, a
 // second rollback changes nothing, and undoing the rollbacks brings back each turn-end tree.
-import { readdir, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
-import { makeSandbox, plant, statusOf, type Sandbox } from './harness.testutil.js';
+import { openEngine } from '../index.js';
+import { plant, statusOf } from './harness.testutil.js';
 import { applyOp, initialTreeArb, turnsArb, type Op } from './ops-model.testutil.js';
-import { assertSameTree, type Tree } from './tree.js';
+import { assertSameTree, snapshot, type Tree } from './tree.js';
 
 const NUM_RUNS = process.env.CI ? 200 : Number(process.env.SPEC_PROPERTY_RUNS ?? 50);
 // A failure prints its seed and path; SPEC_PROPERTY_SEED / SPEC_PROPERTY_PATH replay it.
 const REPLAY = process.env.SPEC_PROPERTY_SEED
   ? { seed: Number(process.env.SPEC_PROPERTY_SEED), path: process.env.SPEC_PROPERTY_PATH, endOnFailure: true }
   : {};
+// The runs are split over shards that run concurrently, each with its own engine: the engine
+// spends its time waiting on fsync, so shards overlap well. Together they make NUM_RUNS runs.
+const SHARDS = process.env.SPEC_PROPERTY_SEED ? 1 : 4;
+const RUNS_PER_SHARD = Math.ceil(NUM_RUNS / SHARDS);
 
-// One engine and data dir serve every run (opening a store costs more than a run); each run
-// gets a fresh workspace tree and its own session.
-let shared: { sandbox: Sandbox; engine: Engine } | undefined;
-let runNumber = 0;
-
-async function freshRun(initial: Parameters<typeof plant>[1]): Promise<{ sandbox: Sandbox; engine: Engine; session: string }> {
-  if (!shared) {
-    const sandbox = await makeSandbox();
-    shared = { sandbox, engine: await sandbox.open() };
-  }
-  const { sandbox, engine } = shared;
-  for (const name of await readdir(sandbox.workspace)) await rm(join(sandbox.workspace, name), { recursive: true, force: true });
-  await plant(sandbox.workspace, initial);
-  return { sandbox, engine, session: `run-${++runNumber}` };
+/** One engine and data dir serve every run of a shard (opening a store costs more than a run). */
+interface Rig {
+  workspace: string;
+  engine: Engine;
+  runs: number;
 }
 
-async function checkSequence(initial: Parameters<typeof plant>[1], turns: Op[][]): Promise<void> {
-  const { sandbox, engine, session: SESSION } = await freshRun(initial);
+async function openRig(): Promise<Rig & { dispose(): Promise<void> }> {
+  const base = await realpath(await mkdtemp(join(tmpdir(), 'turnback-property-')));
+  const workspace = join(base, 'workspace');
+  await mkdir(workspace);
+  const engine = await openEngine({ workspace, dataDir: join(base, 'data') });
+  return {
+    workspace,
+    engine,
+    runs: 0,
+    dispose: async () => {
+      await engine.close();
+      await rm(base, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh workspace tree and a session of its own for the next run. */
+async function freshRun(rig: Rig, initial: Parameters<typeof plant>[1]) {
+  for (const name of await readdir(rig.workspace)) await rm(join(rig.workspace, name), { recursive: true, force: true });
+  await plant(rig.workspace, initial);
+  return { engine: rig.engine, session: `run-${++rig.runs}`, tree: () => snapshot(rig.workspace), root: rig.workspace };
+}
+
+async function checkSequence(rig: Rig, initial: Parameters<typeof plant>[1], turns: Op[][]): Promise<void> {
+  const { engine, session: SESSION, tree, root } = await freshRun(rig, initial);
   const starts: Tree[] = [];
   const ends: Tree[] = [];
   const turnIds: string[] = [];
   for (const ops of turns) {
-    starts.push(await sandbox.tree());
+    starts.push(await tree());
     const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'turn' });
-    for (const op of ops) await applyOp(engine, sandbox.workspace, SESSION, op);
+    for (const op of ops) await applyOp(engine, root, SESSION, op);
     await engine.turnEnd({ sessionId: SESSION });
     turnIds.push(turnId as string);
-    ends.push(await sandbox.tree());
+    ends.push(await tree());
   }
 
   const rollbackTurnIds: (string | null)[] = [];
@@ -51,7 +71,7 @@ async function checkSequence(initial: Parameters<typeof plant>[1], turns: Op[][]
     const result = await engine.rollback(turnIds[i]);
     expect(result.errors).toEqual([]);
     expect(result.ok).toBe(true);
-    assertSameTree(starts[i], await sandbox.tree(), `after rolling back turn ${i + 1}, its start tree`);
+    assertSameTree(starts[i], await tree(), `after rolling back turn ${i + 1}, its start tree`);
     rollbackTurnIds[i] = result.rollbackTurnId;
     if (result.rollbackTurnId !== null) expect(statusOf(engine, turnIds[i])).toBe('rolled-back');
 
@@ -59,7 +79,7 @@ async function checkSequence(initial: Parameters<typeof plant>[1], turns: Op[][]
     const again = await engine.rollback(turnIds[i]);
     expect(again).toMatchObject({ ok: true, rollbackTurnId: null, errors: [] });
     expect(engine.listTurns(SESSION)).toHaveLength(count);
-    assertSameTree(starts[i], await sandbox.tree(), `after a second rollback of turn ${i + 1}`);
+    assertSameTree(starts[i], await tree(), `after a second rollback of turn ${i + 1}`);
   }
 
   for (let i = 0; i < turnIds.length; i++) {
@@ -69,16 +89,25 @@ async function checkSequence(initial: Parameters<typeof plant>[1], turns: Op[][]
     const undo = await engine.rollback(rollbackTurnId);
     expect(undo.errors).toEqual([]);
     expect(undo.ok).toBe(true);
-    assertSameTree(ends[i], await sandbox.tree(), `after undoing the rollback of turn ${i + 1}, its end tree`);
+    assertSameTree(ends[i], await tree(), `after undoing the rollback of turn ${i + 1}, its end tree`);
     expect(statusOf(engine, turnIds[i])).toBe('committed');
   }
 }
 
-describe('property: random operation sequences roll back exactly', () => {
-  it(`restores every turn-start and turn-end tree (${NUM_RUNS} runs)`, async () => {
-    await fc.assert(
-      fc.asyncProperty(initialTreeArb, turnsArb, (initial, turns) => checkSequence(initial, turns)),
-      { numRuns: NUM_RUNS, ...REPLAY },
-    );
-  }, 300_000);
+describe.concurrent('property: random operation sequences roll back exactly', () => {
+  it.each(Array.from({ length: SHARDS }, (_, i) => i + 1))(
+    `restores every turn-start and turn-end tree (shard %i of ${SHARDS}, ${RUNS_PER_SHARD} runs)`,
+    async () => {
+      const rig = await openRig();
+      try {
+        await fc.assert(
+          fc.asyncProperty(initialTreeArb, turnsArb, (initial, turns) => checkSequence(rig, initial, turns)),
+          { numRuns: RUNS_PER_SHARD, ...REPLAY },
+        );
+      } finally {
+        await rig.dispose();
+      }
+    },
+    300_000,
+  );
 });
