@@ -66,8 +66,14 @@ async function loadTimeline(browser: Browser, loginUrl: string, origin: string, 
     await page.goto(loginUrl); // sets the auth cookie, then redirects
     await page.addInitScript(WATCH_FIRST_RENDER);
     await page.goto(`${origin}/?session=${encodeURIComponent(sessionId)}`, { waitUntil: 'commit' });
-    await page.waitForFunction('window.__timelineReadyAt !== null', undefined, { timeout: 60_000 });
-    const readyMs = await page.evaluate('window.__timelineReadyAt') as number;
+    // Polled from here: the console's CSP forbids the eval a string predicate would need in
+    // the page. The time itself is taken in the page, so the polling step does not blur it.
+    let readyMs: number | null = null;
+    for (const deadline = Date.now() + 60_000; readyMs === null && Date.now() < deadline;) {
+      readyMs = await page.evaluate('window.__timelineReadyAt') as number | null;
+      if (readyMs === null) await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    if (readyMs === null) throw new Error(`the timeline of ${sessionId} was not rendered and scrollable within 60 s`);
     const scroll = await page.evaluate(JUMP_AND_SCROLL) as { jumpMs: number; maxFrameMs: number };
     return { readyMs, ...scroll };
   } finally {

@@ -8,7 +8,12 @@ export async function hookScenario(ctx: BenchContext): Promise<void> {
   const { measureHookLatency } = await import('../../server/hook/latency.js');
   const latency = await measureHookLatency({ calls: ctx.config.hookCalls });
   const { results } = ctx;
-  results.figure(HOOK_SECTION, 'hook.median', `hook claude-code, PreToolUse Write (${latency.calls} calls): median`, 'turnback', 'ms', latency.median);
-  results.figure(HOOK_SECTION, 'hook.p95', `hook claude-code, PreToolUse Write (${latency.calls} calls): p95`, 'turnback', 'ms', latency.p95);
-  results.note(HOOK_SECTION, `min ${latency.min} ms, max ${latency.max} ms; a process spawn per call, server up`);
+  const label = `hook claude-code per call (PreToolUse Write, ${latency.calls} calls)`;
+  results.figure(HOOK_SECTION, 'hook.median', label, 'turnback', 'ms',
+    { median: latency.median, min: latency.min, max: latency.max, p95: latency.p95, runs: latency.calls, samples: [] });
+  results.figure(HOOK_SECTION, 'hook.p95', `${label}: p95`, 'turnback', 'ms', latency.p95);
+  if (typeof latency.nodeStartupMedian === 'number') {
+    results.figure(HOOK_SECTION, 'hook.node', 'bare `node -e ""` between the calls (startup floor): median', null, 'ms', latency.nodeStartupMedian);
+  }
+  results.note(HOOK_SECTION, 'one `node bin/turnback.js hook claude-code` process per call, as Claude Code runs it, server up');
 }
