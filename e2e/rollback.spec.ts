@@ -25,7 +25,7 @@ test('select two of three files, roll them back, and only those change on disk',
 
   const dialog = await console.action(/^Roll back 2 selected files$/);
   await expect(dialog.group('Restore to their earlier content')).toContainText('a.txt');
-  await expect(dialog.group('Delete (created by the turn)')).toContainText('b.txt');
+  await expect(dialog.group('Delete (did not exist before)')).toContainText('b.txt');
   await expect(dialog.root).not.toContainText('c.txt');
   await dialog.confirm('Roll back 2 files');
   await expect(dialog.group('Restored')).toContainText('a.txt');

@@ -36,7 +36,7 @@ export function PlanView({ plan, conflicts, showMessages }: { plan: Plan; confli
         <p className="notice">Every file is already as it was before: there is nothing to restore.</p>
       )}
       <PathList title="Restore to their earlier content" items={restore} />
-      <PathList title="Delete (created by the turn)" items={remove} />
+      <PathList title="Delete (did not exist before)" items={remove} />
       <PathList title="Move back" items={moveBack} />
       {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
       <PathList title="Changed since the turn (conflicts)" items={conflicts.map(displayPath)} tone="warn" />

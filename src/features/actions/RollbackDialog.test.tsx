@@ -32,7 +32,7 @@ describe('RollbackDialog', () => {
     open();
     expect(await screen.findByRole('dialog', { name: 'Roll back turn #4' })).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: 'Restore to their earlier content' })).toHaveTextContent('a.txt');
-    expect(screen.getByRole('region', { name: 'Delete (created by the turn)' })).toHaveTextContent('new.txt');
+    expect(screen.getByRole('region', { name: 'Delete (did not exist before)' })).toHaveTextContent('new.txt');
     expect(screen.getByRole('region', { name: 'Move back' })).toHaveTextContent('moved.txt → old.txt');
 
     await userEvent.click(screen.getByRole('button', { name: 'Roll back' }));
