@@ -20,7 +20,20 @@ export interface Turnback extends ServerHandle {
   open(page: Page, search?: string): Promise<void>;
 }
 
-export const test = base.extend<{ turnback: Turnback }>({
+export const test = base.extend<{ turnback: Turnback; pageProblems: string[] }>({
+  // Uncaught errors and Content-Security-Policy violations fail the test that caused them.
+  pageProblems: [
+    async ({ page }, use) => {
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+      page.on('console', (message) => {
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+      });
+      await use(problems);
+      expect(problems, 'errors in the page').toEqual([]);
+    },
+    { auto: true },
+  ],
   turnback: async ({}, use) => {
     const server = await startServer();
     const turnback: Turnback = {
