@@ -100,6 +100,7 @@ describe('crash during a turn', () => {
       expect(turns.map((t) => t.turnId)).toEqual([turnId]);
       expect(turns[0]).toMatchObject({ status: 'committed', interrupted: true, kind: 'agent' });
       expect(engine.listSessions().find((x) => x.sessionId === SESSION)?.activeTurnId).toBeNull();
+      expect(engine.recovery?.interruptedTurns).toEqual([turnId]);
 
       const result = await engine.rollback(turnId);
       expect(result.errors, `kill ${kill}: ${child.lines.at(-1)}`).toEqual([]);
@@ -123,9 +124,7 @@ describe('crash during a rollback', () => {
       try {
         await child.waitFor('rolling');
         rollingAt = Date.now();
-        const delay = randomDelay(rollbackSpan);
-        if (process.env.SPEC_CRASH_DEBUG) console.info({ delay });
-        await sleep(delay);
+        await sleep(randomDelay(rollbackSpan));
       } finally {
         await child.kill();
       }
@@ -143,10 +142,13 @@ describe('crash during a rollback', () => {
         // Part of the tree was driven back: the rollback must be on record, and say it was cut short.
         expect(rollbackTurns.length, 'a half-done rollback is listed').toBeGreaterThan(0);
         expect(rollbackTurns.some((t) => t.interrupted), 'a half-done rollback is marked interrupted').toBe(true);
+        expect(engine.recovery?.interruptedRollbacks.map((r) => r.rollbackOf)).toEqual([[turnId]]);
         interruptedSeen++;
       }
-      if (!finished) expect(rollbackTurns.every((t) => t.interrupted)).toBe(true);
-      if (process.env.SPEC_CRASH_DEBUG) console.info({ kill, rollbackSpan, finished, midway, rollbackTurns: rollbackTurns.length, lines: child.lines, at: child.arrivals.map((t) => t - rollingAt) });
+      if (!finished) {
+        expect(rollbackTurns.every((t) => t.interrupted)).toBe(true);
+        expect(engine.recovery?.interruptedRollbacks.map((r) => r.rollbackTurnId)).toEqual(rollbackTurns.map((t) => t.turnId));
+      }
 
       const again = await engine.rollback(turnId);
       expect(again.errors).toEqual([]);

@@ -52,6 +52,7 @@ describe('turn lifecycle', () => {
     await engine.close();
     engine = await sandbox.open();
     expect(engine.getManifest(turnId as string).turn).toMatchObject({ status: 'committed', interrupted: false, fileCount: 1 });
+    expect(engine.recovery).toMatchObject({ interruptedTurns: [], interruptedRollbacks: [] });
     expect((await engine.rollback(turnId as string)).ok).toBe(true);
     assertSameTree(start, await sandbox.tree());
   });
