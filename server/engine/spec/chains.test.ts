@@ -104,6 +104,22 @@ describe('chains in one turn roll back to the exact start tree', () => {
     });
   });
 
+  it('rename a link to a directory away, then write a real directory at its path', async () => {
+    // Undoing the rollback must turn the link back into the directory before writing inside:
+    // never write through the link (into d/) on the way.
+    await roundTrip(sandbox, engine, async () => {
+      await engine.storage.rename(ws('ln-dir'), ws('ln-moved'), s);
+      await engine.storage.writeFile(ws('ln-dir/m'), 'inside a real directory\n', s);
+    });
+  });
+
+  it('rename a link to a file away, then write a real directory at its path', async () => {
+    await roundTrip(sandbox, engine, async () => {
+      await engine.storage.rename(ws('ln'), ws('ln-moved'), s);
+      await engine.storage.writeFile(ws('ln/m'), 'inside a real directory\n', s);
+    });
+  });
+
   it('rename a directory, then rename a file out of it and delete the rest', async () => {
     await roundTrip(sandbox, engine, async () => {
       await engine.storage.rename(ws('d'), ws('d-renamed'), s);
