@@ -3,7 +3,7 @@
 // quick run). After each stop the store must reopen, list, hold every workspace path wholly
 // old or wholly new, have no temp files, and roll the turn back to its exact start tree.
 import { afterAll, describe, expect, it } from 'vitest';
-import { FULL, sampleOf } from './mode.testutil.js';
+import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
 import { scenarios } from './scenarios.testutil.js';
 import { crashAt, profile } from './sweep.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
@@ -17,14 +17,11 @@ describe('crash sweep', () => {
       const { total, after } = await profile(scenario);
       expect(total).toBeGreaterThan(0);
       const points = sampleOf(Array.from({ length: total }, (_, i) => i + 1), 4);
-      const problems: string[] = [];
-      for (const at of points) {
-        const found = await crashAt(scenario, at, after);
-        tally.cases++;
-        tally.crashPoints++;
-        if (found.length) tally.failures++;
-        problems.push(...found);
-      }
+      const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
+      const problems = found.flat();
+      tally.cases += points.length;
+      tally.crashPoints += points.length;
+      tally.failures += found.filter((f) => f.length > 0).length;
       tally.notes.push(`${scenario.name}: ${points.length} of ${total} points`);
       expect(problems).toEqual([]);
     }, FULL ? 600_000 : 60_000);

@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FaultController } from './fault-controller.testutil.js';
-import { FULL, sampleOf } from './mode.testutil.js';
+import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
 import { openTestEngine } from './open-engine.testutil.js';
 import { makeSandbox } from './sandbox.testutil.js';
 import { scenarios, SESSION, START_FILES } from './scenarios.testutil.js';
@@ -29,16 +29,12 @@ describe('fault injection', () => {
         for (const code of FULL ? ANY_STEP_CODES : [ANY_STEP_CODES[i % ANY_STEP_CODES.length]]) cases.push({ at, code });
       });
       for (const at of sampleOf(Array.from({ length: renames }, (_, i) => i + 1), 1)) cases.push({ at, code: 'EPERM', only: isRename });
-      const problems: string[] = [];
-      let missed = 0;
-      for (const c of cases) {
-        const { problems: found, injected } = await faultAt(scenario, c.at, c.code, after, c.only);
-        tally.cases++;
-        if (injected) tally.faults++;
-        else missed++;
-        if (found.length) tally.failures++;
-        problems.push(...found);
-      }
+      const outcomes = await inPool(cases, POOL, (c) => faultAt(scenario, c.at, c.code, after, c.only));
+      const problems = outcomes.flatMap((o) => o.problems);
+      const missed = outcomes.filter((o) => !o.injected).length;
+      tally.cases += cases.length;
+      tally.faults += cases.length - missed;
+      tally.failures += outcomes.filter((o) => o.problems.length > 0).length;
       tally.notes.push(`${scenario.name}: ${cases.length} faults over ${total} steps (${renames} renames)`);
       expect(missed).toBe(0);
       expect(problems).toEqual([]);
