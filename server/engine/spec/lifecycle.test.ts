@@ -37,6 +37,18 @@ describe('turn lifecycle', () => {
     expect(engine.listTurns(SESSION).map((t) => t.number)).toEqual([1, 2]);
   });
 
+  it('listTurns pages by number: before excludes that number and later, limit bounds the page, oldest first', async () => {
+    const engine = await sandbox.open();
+    for (let i = 0; i < 4; i++) await runTurn(engine, async () => undefined);
+    const numbers = (opts?: { limit?: number; before?: number }) => engine.listTurns(SESSION, opts).map((t) => t.number);
+    expect(numbers()).toEqual([1, 2, 3, 4]);
+    expect(numbers({ before: 4 })).toEqual([1, 2, 3]);
+    const page = numbers({ before: 4, limit: 2 });
+    expect(page).toHaveLength(2);
+    expect(page[1] - page[0]).toBe(1);
+    expect(page.every((n) => n < 4)).toBe(true);
+  });
+
   it('writes without an active turn happen and are not recorded', async () => {
     const engine = await sandbox.open();
     await engine.storage.writeFile(ws('a'), 'unrecorded\n', s);
