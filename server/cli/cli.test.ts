@@ -108,6 +108,20 @@ describe('turnback serve', () => {
     expect(await snapshotTree(workspace)).toEqual(before);
     expect(await second.stop()).toEqual({ code: 0, signal: null });
   });
+  it('after a crash mid-turn, tells what recovery did and shows the turn as interrupted', async () => {
+    const first = start(serveArgs('--agent-token', 'agent-tok'));
+    const { port } = parseFirstLine(await first.firstLine);
+    const sessionId = 'cc-crash';
+    await send(port, { method: 'POST', path: '/api/agent/input', token: 'agent-tok', body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' } });
+    await send(port, { method: 'POST', path: '/api/agent/fs/write', token: 'agent-tok', body: { sessionId, uri: 'workspace:/a.txt', content: 'a' } });
+    expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
+
+    const second = start(serveArgs('--token', 'tok'));
+    const { port: port2 } = parseFirstLine(await second.firstLine);
+    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: 'tok' })).json.turns;
+    expect(turns).toEqual([expect.objectContaining({ status: 'committed', interrupted: true })]);
+    expect(second.stdout()).toMatch(/^recovered 1 turn cut short by a crash/m);
+  });
 });
 
 describe('failures to start: one line on stderr, exit code 2', () => {

@@ -5,6 +5,7 @@ import type { Engine } from '../engine/api.js';
 import { openEngine } from '../engine/index.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import type { ServeFlags } from './args.js';
+import { describeRecovery } from './recovery.js';
 import { removeRegistryEntry, writeRegistryEntry } from './registry.js';
 import { engineFailure, listenFailure, oneLine, StartupError } from './startup-errors.js';
 import { checkWorkspace } from './workspace.js';
@@ -75,6 +76,7 @@ export async function launch(options: LaunchOptions): Promise<number> {
     process.on('exit', cleanRegistry);
     process.stdout.write(`turnback listening on ${server.url}\n`);
     process.stdout.write(`workspace ${workspace}\ndata      ${engine.dataDir}\n`);
+    for (const line of describeRecovery(engine.recovery)) process.stdout.write(`${line}\n`);
   } catch (err) {
     await server?.close();
     await engine?.close().catch(() => {});
