@@ -108,6 +108,7 @@ describe('turnback serve', () => {
     expect(await snapshotTree(workspace)).toEqual(before);
     expect(await second.stop()).toEqual({ code: 0, signal: null });
   });
+
   it('after a crash mid-turn, tells what recovery did and shows the turn as interrupted', async () => {
     const first = start(serveArgs('--agent-token', 'agent-tok'));
     const { port } = parseFirstLine(await first.firstLine);
