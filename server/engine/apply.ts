@@ -7,9 +7,13 @@ import type { EngineContext, TurnContext } from './context.js';
 import { errnoCode } from './fs.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from './roots.js';
-import { readState } from './states.js';
+import { readStateNoFollow } from './states.js';
 import type { Mutations } from './storage.js';
 import { uriDepth } from './uri.js';
+
+class LinkOnTheWay extends Error {
+  constructor() { super('a symlink appeared on the way; not followed'); }
+}
 
 type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
 
@@ -35,15 +39,23 @@ export class Applier {
     for (const p of deepestFirst) await this.fixDirMode(p);
   }
 
-  private async current(p: EvaluatedPath): Promise<State> {
-    const read = await readState(this.ctx.fs, this.ctx.blobs, p.resolved!.abs, { keepBlob: false, maxFileSize: Infinity, excluded: false });
+  /**
+   * The path's state now, never following a symlink on the way: below one there is nothing to
+   * remove (`belowLink: 'absent'`), and nothing may be created (`'refuse'`).
+   */
+  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse'): Promise<State> {
+    const r = p.resolved!;
+    const read = await readStateNoFollow(this.ctx.fs, this.ctx.blobs, r.root.real, r.abs, { keepBlob: false, maxFileSize: Infinity, excluded: false });
+    if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
     return read.state;
   }
 
   private fail(p: EvaluatedPath, e: unknown): void {
     this.failed.add(p.uri);
     if (p.soft) return;
-    if (e instanceof BlobMismatchError) {
+    if (e instanceof LinkOnTheWay) {
+      this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
+    } else if (e instanceof BlobMismatchError) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else {
       const systemCode = errnoCode(e);
@@ -54,6 +66,7 @@ export class Applier {
   private async moveBack(p: EvaluatedPath, source: EvaluatedPath): Promise<void> {
     try {
       if ((await this.current(p)) !== null || !source.resolved) return;
+      await this.current(source);
       await this.mutations.move(this.turn, 'move', source.resolved, p.resolved!);
       this.outcome.movedBack.push({ from: source.uri, to: p.uri });
     } catch (e) {
@@ -66,7 +79,7 @@ export class Applier {
   private async remove(p: EvaluatedPath): Promise<void> {
     const r = p.resolved!;
     try {
-      const current = await this.current(p);
+      const current = await this.current(p, 'absent');
       if (current === null || compatible(current, p.target)) return;
       if (current.type === 'dir') {
         if ((await this.ctx.fs.readdir(r.abs)).length > 0) {

@@ -55,8 +55,9 @@ function appendEntry(
   }
 }
 
+/** Entries name where a path really is, so rollback never has to follow a link. */
 function targetOf(r: Resolved): Target {
-  return { uri: r.uri, abs: r.abs, root: r.root, segments: r.segments };
+  return { uri: r.realUri, abs: r.abs, root: r.root, segments: r.realSegments };
 }
 
 function child(t: Target, name: string): Target {

@@ -3,7 +3,7 @@
 import type { FileChange, SkipReason, State } from '../protocol.js';
 import { type EngineContext, isExcluded, pin, unpin } from './context.js';
 import { BlobMismatchError } from './blobs.js';
-import { parseState, readState, sameState, stateHashes, stringifyState } from './states.js';
+import { type AncestorState, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
 import type { EntryRow } from './store.js';
 import { type PathRecord, buildChange, lineDelta, renameOrigins } from './summary.js';
 import { parseUri } from './uri.js';
@@ -47,13 +47,14 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const pinned: string[] = [];
+  const ancestors = new Map<string, AncestorState>();
   for (const record of records.values()) {
     const located = ctx.roots.absOf(record.uri);
     if (!located) continue;
-    const read = await readState(ctx.fs, ctx.blobs, located.abs, {
+    const read = await readStateNoFollow(ctx.fs, ctx.blobs, located.root.real, located.abs, {
       keepBlob: true, durable: false, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
-    });
+    }, ancestors);
     record.after = read.state;
   }
   const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));

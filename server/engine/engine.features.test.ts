@@ -187,3 +187,37 @@ describe('diff', () => {
     await engine.close();
   });
 });
+
+describe('symlinked directories inside the root', () => {
+  it('records where a write really lands, and rolls it back without following the link', async () => {
+    await (await import('node:fs/promises')).mkdir(path.join(box.workspace, 'real'));
+    await (await import('node:fs/promises')).symlink('real', path.join(box.workspace, 'alias'));
+    const start = await snapshot(box.workspace);
+    const engine = await open(box);
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('workspace:/alias/x.txt', 'through the alias', S);
+    await engine.turnEnd(S);
+    expect(engine.getManifest(turnId!).files.map((f) => f.uri)).toEqual(['workspace:/real/x.txt']);
+    expect(await engine.rollback(turnId!)).toMatchObject({ ok: true, deleted: ['workspace:/real/x.txt'] });
+    expect(await snapshot(box.workspace)).toEqual(start);
+    await engine.close();
+  });
+
+  it('a directory replaced by a link inside the root before rollback is not written through', async () => {
+    const fsp = await import('node:fs/promises');
+    await fsp.mkdir(path.join(box.workspace, 'dir'));
+    await fsp.writeFile(path.join(box.workspace, 'dir', 'a.txt'), 'a0');
+    await fsp.mkdir(path.join(box.workspace, 'elsewhere'));
+    const engine = await open(box);
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('workspace:/dir/a.txt', 'a1', S);
+    await engine.turnEnd(S);
+    await fsp.rm(path.join(box.workspace, 'dir'), { recursive: true });
+    await fsp.symlink('elsewhere', path.join(box.workspace, 'dir'));
+    const result = await engine.rollback(turnId!, { force: true });
+    expect(result.ok).toBe(false);
+    expect(result.errors.map((e) => [e.uri, e.code])).toEqual([['workspace:/dir/a.txt', 'SYMLINK']]);
+    expect(await readdir(path.join(box.workspace, 'elsewhere'))).toEqual([]);
+    await engine.close();
+  });
+});

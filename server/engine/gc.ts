@@ -22,7 +22,7 @@ export async function sweepBlobs(ctx: EngineContext): Promise<number> {
 /** Keeps the `keepSessions` most recently active sessions (0 keeps all). */
 export async function pruneSessions(ctx: EngineContext): Promise<void> {
   const keep = ctx.limits.keepSessions;
-  if (keep <= 0) return;
+  if (keep <= 0 || ctx.store.countSessions() <= keep) return;
   const sessions = ctx.store.listSessions();
   if (sessions.length <= keep) return;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));

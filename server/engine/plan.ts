@@ -1,13 +1,14 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
+import path from 'node:path';
 import type { PlanAction, RestoreErrorCode, SkipReason, State } from '../protocol.js';
 import type { EngineContext } from './context.js';
 import { FileNotFoundError } from './errors.js';
-import type { Resolved } from './roots.js';
-import { readState, sameForDrift } from './states.js';
+import type { Resolved, Root } from './roots.js';
+import { type AncestorState, readStateNoFollow, sameForDrift } from './states.js';
 import type { TurnRow } from './store.js';
 import { toChange } from './turns.js';
-import { isSameOrBelow, parentUri } from './uri.js';
+import { formatUri, isSameOrBelow, parentUri } from './uri.js';
 
 export interface PathTarget {
   uri: string;
@@ -96,21 +97,32 @@ function sameContent(current: State, target: State): boolean {
   return current.type === 'dir';
 }
 
-export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[], force: boolean): Promise<EvaluatedPath[]> {
+export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
+  const ancestors = new Map<string, AncestorState>();
+  const byUri = new Map(paths.map((p) => [p.uri, p]));
   for (const p of paths) {
     const e: EvaluatedPath = { ...p, current: null, status: 'action' };
     evaluated.push(e);
     try {
-      e.resolved = await ctx.roots.resolve(p.uri);
+      e.resolved = ctx.roots.locate(p.uri);
     } catch {
-      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink on the way leads outside the root; not followed' });
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: "the path leads into the engine's data; not followed" });
       continue;
     }
-    const read = await readState(ctx.fs, ctx.blobs, e.resolved.abs, { keepBlob: false, maxFileSize: ctx.limits.maxFileSize, excluded: false });
+    const read = await readStateNoFollow(ctx.fs, ctx.blobs, e.resolved.root.real, e.resolved.abs, {
+      keepBlob: false, maxFileSize: ctx.limits.maxFileSize, excluded: false,
+    }, ancestors);
     e.current = read.state;
-    if (p.skipped) {
+    if (read.ancestors === 'link' && p.target === null) {
+      // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
+      e.status = 'unchanged';
+    } else if (read.ancestors === 'link' && !(await linkLeftByTurns(ctx, e.resolved.root, read.linkAt!, byUri))) {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink was planted on the way; not followed' });
+    } else if (p.skipped) {
       Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
+    } else if (read.skipped === 'unreadable') {
+      Object.assign(e, { status: 'blocked', code: 'IO', message: 'the current file cannot be read, so it cannot be captured first' });
     } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
       e.status = 'unchanged';
     } else if (sameForDrift(e.current, p.expected)) {
@@ -119,9 +131,10 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
     } else {
       e.status = 'conflict';
-      if (force && e.current?.type === 'file' && e.current.size > ctx.limits.maxFileSize) {
-        Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'changed since the turn and too large to capture first' });
-      }
+    }
+    if ((e.status === 'action' || e.status === 'conflict') && read.skipped === 'too-large') {
+      // Changing it would lose bytes the rollback turn cannot keep, so its own undo could not bring them back.
+      Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'the file on disk is too large to capture before changing it' });
     }
     if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.blobs.has(p.target.hash))) {
       Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing' });
@@ -129,6 +142,15 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
   }
   matchMoveBacks(evaluated, links);
   return evaluated;
+}
+
+/** A link on the way is legitimate when the covered turns left it there and the rollback replaces it. */
+async function linkLeftByTurns(ctx: EngineContext, root: Root, linkAbs: string, byUri: Map<string, PathTarget>): Promise<boolean> {
+  const rel = path.relative(root.real, linkAbs);
+  const planned = byUri.get(formatUri(root.name, rel.split(path.sep)));
+  if (!planned || planned.expected?.type !== 'symlink' || planned.target?.type === 'symlink') return false;
+  const target = await ctx.fs.readlink(linkAbs).catch(() => null);
+  return target === planned.expected.target;
 }
 
 function sameMode(current: State, target: State): boolean {

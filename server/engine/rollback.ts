@@ -64,7 +64,7 @@ export class Rollbacks {
 
   private async evaluateJob(job: Job): Promise<EvaluatedPath[]> {
     const paths = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
-    return evaluate(this.ctx, paths, job.coverage.links, job.force);
+    return evaluate(this.ctx, paths, job.coverage.links);
   }
 
   async preview(job: Job): Promise<Plan> {
@@ -97,7 +97,7 @@ export class Rollbacks {
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
     const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict');
-    if (!hasWork && messages.length === 0 && !undoneRollback) {
+    if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
       if (job.withChat) result.deletedMessages = 0;
       result.ok = result.errors.length === 0;
       ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
@@ -140,6 +140,18 @@ export class Rollbacks {
     return result;
   }
 
+  /** Whether undoing a rollback turn would still change a status or a message. */
+  private pending(undo: UndoRecord): boolean {
+    const { store } = this.ctx;
+    const statusDiffers = Object.entries(undo.statuses).some(([id, s]) => {
+      const row = store.getTurn(id);
+      return row !== undefined && (row.status !== s.status || row.rolled_back_by !== s.rolledBackBy);
+    });
+    return statusDiffers
+      || undo.deletedMessages.some((id) => !!store.messageDeletedBy(id))
+      || undo.restoredMessages.some((id) => store.messageDeletedBy(id) === null);
+  }
+
   private undoRecordOf(turn: TurnRow | undefined): UndoRecord | null {
     if (!turn || turn.kind !== 'rollback' || !turn.undo) return null;
     return JSON.parse(turn.undo) as UndoRecord;
@@ -152,7 +164,7 @@ export class Rollbacks {
       for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
       return statuses;
     }
-    const all = await evaluate(this.ctx, job.coverage.paths, job.coverage.links, true);
+    const all = await evaluate(this.ctx, job.coverage.paths, job.coverage.links);
     const back = all.filter((p) => p.status === 'unchanged').length;
     if (all.length === 0 || back === all.length) statuses.set(job.turnId, 'rolled-back');
     else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');

@@ -6,7 +6,7 @@ import type { RootKind } from '../protocol.js';
 import type { RootSpec } from './api.js';
 import { BadUriError } from './errors.js';
 import { type EngineFs, isNotFound } from './fs.js';
-import { parseUri } from './uri.js';
+import { formatUri, parseUri } from './uri.js';
 
 export interface Root {
   name: string;
@@ -20,6 +20,9 @@ export interface Root {
 
 export interface Resolved {
   uri: string;
+  /** The URI of where the path really is (symlinked directories inside the root resolved). */
+  realUri: string;
+  realSegments: string[];
   root: Root;
   segments: string[];
   /** Absolute path built on the real path of the deepest existing ancestor. */
@@ -96,7 +99,22 @@ export class Roots {
     if (!isInside(abs, root.real)) throw new BadUriError('the path leaves its root', { uri });
     this.refuseEngineData(root, abs, uri, options.removes ?? false);
     if (options.content) await this.refuseLinkOutside(root, abs, uri);
-    return { uri, root, segments, abs, tracked: root.tracked };
+    const rel = path.relative(root.real, abs);
+    const realSegments = rel === '' ? [] : rel.split(path.sep);
+    return { uri, realUri: formatUri(root.name, realSegments), realSegments, root, segments, abs, tracked: root.tracked };
+  }
+
+  /**
+   * A recorded URI as a path, without following anything: the caller checks that no ancestor
+   * is a symlink before touching it. Still refuses unknown roots and the engine's own data.
+   */
+  locate(uri: string): Resolved {
+    const { root: rootName, segments } = parseUri(uri);
+    const root = this.byName.get(rootName);
+    if (!root) throw new BadUriError(`unknown root ${JSON.stringify(rootName)}`, { uri });
+    const abs = path.join(root.real, ...segments);
+    this.refuseEngineData(root, abs, uri, false);
+    return { uri, realUri: uri, realSegments: segments, root, segments, abs, tracked: root.tracked };
   }
 
   private async refuseLinkOutside(root: Root, abs: string, uri: string): Promise<void> {

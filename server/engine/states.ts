@@ -1,4 +1,5 @@
 // Path states (API.md `State`): what a path held at some moment, read from disk.
+import path from 'node:path';
 import type { SkipReason, State } from '../protocol.js';
 import type { BlobStore } from './blobs.js';
 import { type EngineFs, errnoCode } from './fs.js';
@@ -47,6 +48,43 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
     if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
     throw e;
   }
+}
+
+export type AncestorState = 'dirs' | 'absent' | 'link';
+
+/**
+ * What lies between the root and a path: real directories only, something missing (or a file),
+ * or a symlink. Rollback never writes below a symlink; below one, a recorded path is absent.
+ */
+export async function ancestorsOf(fs: EngineFs, rootReal: string, abs: string, cache = new Map<string, AncestorState>()): Promise<AncestorState> {
+  return (await ancestorInfo(fs, rootReal, abs, cache)).state;
+}
+
+/** Like `ancestorsOf`, also naming the first ancestor that is not a real directory. */
+export async function ancestorInfo(
+  fs: EngineFs, rootReal: string, abs: string, cache = new Map<string, AncestorState>(),
+): Promise<{ state: AncestorState; at?: string }> {
+  const chain: string[] = [];
+  for (let dir = path.dirname(abs); dir.length > rootReal.length && dir.startsWith(rootReal); dir = path.dirname(dir)) chain.unshift(dir);
+  for (const dir of chain) {
+    let known = cache.get(dir);
+    if (!known) {
+      const stats = await fs.lstatOrNull(dir);
+      known = stats?.isSymbolicLink() ? 'link' : stats?.isDirectory() ? 'dirs' : 'absent';
+      cache.set(dir, known);
+    }
+    if (known !== 'dirs') return { state: known, at: dir };
+  }
+  return { state: 'dirs' };
+}
+
+/** A path's state without following any symlink on the way: below a link or a gap it is absent. */
+export async function readStateNoFollow(
+  fs: EngineFs, blobs: BlobStore, rootReal: string, abs: string, options: ReadStateOptions, cache?: Map<string, AncestorState>,
+): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
+  const info = await ancestorInfo(fs, rootReal, abs, cache);
+  if (info.state !== 'dirs') return { state: null, ancestors: info.state, linkAt: info.state === 'link' ? info.at : undefined };
+  return { ...(await readState(fs, blobs, abs, options)), ancestors: 'dirs' };
 }
 
 /** Exact equality: content and mode for files, mode for directories, target for links. */

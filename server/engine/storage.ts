@@ -8,6 +8,7 @@ import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { BadRequestError, FileNotFoundError } from './errors.js';
 import { errnoCode } from './fs.js';
+import { checkSessionId } from './sessions.js';
 import type { Resolved } from './roots.js';
 import { modeOf } from './states.js';
 
@@ -141,8 +142,7 @@ export class ControlledStorage implements Storage {
   }
 
   private inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
-    const sessionId = opts?.sessionId;
-    if (typeof sessionId !== 'string' || sessionId.length === 0) throw new BadRequestError('sessionId is required');
+    const sessionId = checkSessionId(opts?.sessionId);
     return this.ctx.queue.run(sessionId, () => task(this.activeTurn(sessionId)));
   }
 

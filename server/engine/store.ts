@@ -176,6 +176,10 @@ export class Store {
   firstMessageOrd(turnId: string): number | undefined {
     return (this.st('SELECT MIN(ord) AS o FROM messages WHERE turn_id = ?').get(turnId) as { o: number | null }).o ?? undefined;
   }
+  messageDeletedBy(id: string): string | null | undefined {
+    const row = this.st('SELECT deleted_by FROM messages WHERE id = ?').get(id) as { deleted_by: string | null } | undefined;
+    return row ? row.deleted_by : undefined;
+  }
   markMessagesDeleted(ids: string[], by: string): void {
     const update = this.st('UPDATE messages SET deleted_by = ? WHERE id = ?');
     for (const id of ids) update.run(by, id);
