@@ -116,20 +116,3 @@ test('Undo after a rollback restores the agent\'s version', async ({ page, turnb
   expect(await turnback.read('todo.md')).toBe('- ship it\n');
   await expect(console.turn(1)).not.toContainText('rolled back');
 });
-
-test('the timeline updates live while an agent works', async ({ page, turnback }) => {
-  const { agent } = turnback;
-  await agent.turn(SESSION, 'First', () => agent.write(SESSION, 'one.txt', '1\n'));
-  await turnback.open(page);
-  const console = new ConsolePage(page);
-  await expect(console.turn(1)).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: 'Live' })).toBeVisible();
-
-  await agent.input(SESSION, 'Second, still working');
-  await expect(console.turn(2)).toContainText('live');
-  await expect(console.session(SESSION)).toHaveAccessibleName(/turn in progress/);
-  await agent.write(SESSION, 'two.txt', '2\n');
-  await agent.turnEnd(SESSION);
-  await expect(console.turn(2)).toContainText('1 file');
-  await expect(console.turn(2)).not.toContainText('live');
-});

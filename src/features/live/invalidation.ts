@@ -10,7 +10,8 @@ export function keysForEvent<N extends EventName>(name: N, data: EventMap[N]): Q
       return [queryKeys.sessions, queryKeys.store, queryKeys.turns(sessionId)];
     case 'captured': {
       const { turnId } = data as EventMap['captured'];
-      return [queryKeys.manifest(turnId), ['diff', turnId], queryKeys.turns(sessionId)];
+      // Only the live turn's own detail changes; the timeline's counts settle at commit.
+      return [queryKeys.manifest(turnId), ['diff', turnId]];
     }
     case 'turn-committed': {
       const { turnId } = data as EventMap['turn-committed'];

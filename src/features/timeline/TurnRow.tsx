@@ -45,7 +45,7 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
         </time>
       </div>
       <div className="turn-row__line turn-row__line--meta">
-        <span className="turn-row__count">{plural(turn.fileCount, 'file')}</span>
+        <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(turn.fileCount, 'file')}</span>
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
         <TurnBadges turn={turn} numberOf={numberOf} />
       </div>

@@ -11,6 +11,7 @@ import { useSessionTurns } from '../timeline/useSessionTurns';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
+import { LiveEntries } from './LiveEntries';
 import { TurnRelations } from './TurnRelations';
 import { firstToShow, orderFiles } from './fileChange';
 
@@ -38,8 +39,10 @@ export function TurnDetailPane() {
     );
 
   const { turn } = manifest.data;
+  // A running turn has no per-file summary yet, only the operations recorded so far.
+  const showLive = turn.status === 'active' && files.length === 0;
   const tabs: { id: DetailTab; label: string }[] = [
-    { id: 'files', label: `Files (${files.length})` },
+    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : files.length})` },
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     { id: 'commands', label: `Commands (${turn.execCommands.length})` },
   ];
@@ -85,7 +88,10 @@ export function TurnDetailPane() {
         ))}
       </div>
       <div className="detail__upper" role="tabpanel" id={`tabpanel-${detailTab}`} aria-labelledby={`tab-${detailTab}`}>
-        {detailTab === 'files' && (
+        {detailTab === 'files' && showLive && (
+          <LiveEntries entries={manifest.data.entries} />
+        )}
+        {detailTab === 'files' && !showLive && (
           <FileList
             files={files}
             selectedUri={fileUri}
