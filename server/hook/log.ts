@@ -4,6 +4,22 @@ import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { hookLogPath } from './state-dir.js';
 
+/**
+ * mkdir -p by hand: Node's recursive mkdirSync can spin forever on some paths (under /proc),
+ * and a synchronous spin would also stop the hook's deadline from firing.
+ */
+function ensureDir(dir: string): void {
+  try {
+    mkdirSync(dir, { mode: 0o700 });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') return;
+    if (code !== 'ENOENT' || dirname(dir) === dir) throw error;
+    ensureDir(dirname(dir));
+    mkdirSync(dir, { mode: 0o700 });
+  }
+}
+
 /** With hooks installed and no server running, every tool call adds a line: keep it bounded. */
 const MAX_LOG_BYTES = 1024 * 1024;
 
@@ -11,7 +27,7 @@ export function logHookProblem(message: string, env: NodeJS.ProcessEnv = process
   const file = hookLogPath(env);
   const line = `${new Date().toISOString()} claude-code ${message.replace(/[\r\n]+/g, ' ')}\n`;
   try {
-    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    ensureDir(dirname(file));
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
     appendFileSync(file, line, { mode: 0o600 });
   } catch {
