@@ -1,7 +1,7 @@
 // Side-by-side (or unified) diff of one path: before the turn → after it. Sides that have
 // no text (absent, binary, too large) get a placeholder that says why.
 import { useQuery } from '@tanstack/react-query';
-import DiffViewer from 'react-diff-viewer-continued';
+import DiffViewer, { DiffMethod } from 'react-diff-viewer-continued';
 import type { FileChange, Side, State } from '../../../server/protocol';
 import { diffQuery } from '../../api/queries';
 import { displayPath, formatBytes } from '../../lib/format';
@@ -69,6 +69,8 @@ export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: 
                 oldValue={data.before.text ?? ''}
                 newValue={data.after.text ?? ''}
                 splitView={diffMode === 'split'}
+                // Whole-word marks read better in code than character runs.
+                compareMethod={DiffMethod.WORDS}
                 extraLinesSurroundingDiff={4}
                 hideSummary
                 styles={DIFF_STYLES}
