@@ -1,6 +1,7 @@
 // Property: for random operation sequences over a small tree across 1-3 turns, rolling the
 // turns back newest first restores each turn-start tree byte for byte and mode for mode, a
-// second rollback changes nothing, and undoing the rollbacks brings back each turn-end tree.
+// second rollback changes nothing, undoing the rollbacks brings back each turn-end tree, and
+// a rewind to the first turn (and its undo) lands on the first start (and last end) tree.
 import { mkdir, mkdtemp, readdir, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -91,6 +92,17 @@ async function checkSequence(rig: Rig, initial: Parameters<typeof plant>[1], tur
     expect(undo.ok).toBe(true);
     assertSameTree(ends[i], await tree(), `after undoing the rollback of turn ${i + 1}, its end tree`);
     expect(statusOf(engine, turnIds[i])).toBe('committed');
+  }
+
+  // Rewinding to the first turn covers every turn since, agent and rollback alike.
+  const rewind = await engine.rewind(SESSION, { toTurnId: turnIds[0] });
+  expect(rewind.errors).toEqual([]);
+  expect(rewind.ok).toBe(true);
+  assertSameTree(starts[0], await tree(), 'after rewinding to turn 1, its start tree');
+  if (rewind.rollbackTurnId !== null) {
+    const undo = await engine.rollback(rewind.rollbackTurnId);
+    expect(undo.errors).toEqual([]);
+    assertSameTree(ends[ends.length - 1], await tree(), 'after undoing the rewind, the last turn-end tree');
   }
 }
 
