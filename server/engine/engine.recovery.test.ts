@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile, readdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -16,7 +16,12 @@ describe('recovery on open', () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'original');
     execFileSync(process.execPath, ['--import', 'tsx', child, box.workspace, box.dataDir], { stdio: 'pipe' });
     expect(await readdir(box.workspace)).toContain('.turnback-tmp-999-deadbeef');
+    // A blob written just before a crash, whose entry row never committed.
+    const orphan = path.join(box.dataDir, 'store', 'blobs', 'ab', 'c'.repeat(62));
+    await mkdir(path.dirname(orphan), { recursive: true });
+    await writeFile(orphan, 'orphan');
     const engine = await open(box);
+    await expect(readFile(orphan)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(engine.recovery?.interruptedTurns).toHaveLength(1);
     expect(engine.recovery?.removedTempFiles).toBe(1);
     expect(await readdir(box.workspace)).toEqual(['a.txt']);

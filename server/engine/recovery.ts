@@ -5,9 +5,21 @@ import path from 'node:path';
 import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
+import { sweepBlobs } from './gc.js';
 import { finishTurn } from './turns.js';
 
 export type { RecoveryReport };
+
+/** Blob files a crash left without their entry row (written, never referenced). */
+async function removeOrphanBlobs(ctx: EngineContext): Promise<void> {
+  for (const fan of await ctx.fs.readdir(ctx.blobs.dir)) {
+    if (!/^[0-9a-f]{2}$/.test(fan)) continue;
+    for (const rest of await ctx.fs.readdir(path.join(ctx.blobs.dir, fan))) {
+      const hash = fan + rest;
+      if (/^[0-9a-f]{64}$/.test(hash) && !ctx.store.hasBlobRow(hash) && !ctx.pins.has(hash)) await ctx.blobs.remove(hash);
+    }
+  }
+}
 
 async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
   let names: string[];
@@ -39,5 +51,7 @@ export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
       report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });
     }
   }
+  if (report.interruptedTurns.length > 0) await removeOrphanBlobs(ctx);
+  await sweepBlobs(ctx);
   return report;
 }

@@ -206,6 +206,9 @@ export class Store {
     return (this.st('SELECT hash FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = b.hash)').all() as { hash: string }[])
       .map((r) => r.hash);
   }
+  hasBlobRow(hash: string): boolean {
+    return this.st('SELECT 1 FROM blobs WHERE hash = ?').get(hash) !== undefined;
+  }
   deleteBlobRow(hash: string): void {
     this.st('DELETE FROM blobs WHERE hash = ?').run(hash);
   }
