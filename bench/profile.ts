@@ -1,6 +1,6 @@
 // Where turnback's time goes in a turn of N writes and in its rollback: filesystem operations
 // by kind (counted through the engine's fs hook), time spent in fsync, and the rest.
-// Run: npx tsx bench/profile.ts [files=10] [workloadFiles=2000]
+// Run: npx tsx bench/profile.ts [files=10] [workloadFiles=2000] [runs=3]
 // (add `node --cpu-prof --import tsx` for a CPU profile, or strace -f -c for syscalls).
 import { mkdtemp, open } from 'node:fs/promises';
 import os from 'node:os';
@@ -12,6 +12,7 @@ import { editsFor, generateWorkload, PathPicker } from './workloads.js';
 
 const files = Number(process.argv[2] ?? 10);
 const workloadFiles = Number(process.argv[3] ?? 2000);
+const runs = Number(process.argv[4] ?? 3);
 
 const counts = new Map<FsOpName, number>();
 let syncMs = 0;
@@ -45,7 +46,7 @@ try {
   const fs = new EngineFs({ beforeOp: (op) => { counts.set(op, (counts.get(op) ?? 0) + 1); } });
   const engine = await openEngine({ workspace: workload.dir, dataDir: path.join(root, 'data'), keepSessions: 0, fs } as Parameters<typeof openEngine>[0]);
   const picker = new PathPicker(workload.paths, 1);
-  for (let run = 0; run < 3; run++) {
+  for (let run = 0; run < runs; run++) {
     const edits = await editsFor(workload, picker.take(files), run * files);
     let done = phase();
     const turnId = await engineTurn(engine, 'profile', edits, `profile ${run}`);

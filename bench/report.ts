@@ -72,3 +72,33 @@ export function renderJson(results: Results, machine: Machine, meta: Record<stri
     ratios: results.ratios,
   }, null, 2);
 }
+
+/** A compact Markdown rendering (for README's Performance section). */
+export function renderMarkdown(results: Results, machine: Machine, header: string[]): string {
+  const out: string[] = [];
+  out.push(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.platform}.`);
+  for (const line of header) out.push(`${line}.`);
+  for (const section of results.sections) {
+    const figures = results.figures.filter((f) => f.section === section.id);
+    const ratios = results.ratios.filter((r) => r.section === section.id);
+    if (figures.length === 0 && section.notMeasured.length === 0) continue;
+    out.push('', `**${section.id}. ${section.title}**`, '');
+    if (figures.length > 0) {
+      out.push('| | median | min – max | runs |', '|---|---:|---|---:|');
+      for (const f of figures) {
+        const spread = f.runs > 1 ? `${formatValue(f, f.min)} – ${formatValue(f, f.max)}` : '';
+        out.push(`| ${f.label} | ${formatValue(f, f.median)} | ${spread} | ${f.runs} |`);
+      }
+    }
+    if (ratios.length > 0) {
+      out.push('');
+      for (const r of ratios) {
+        const target = r.targetMax === null ? '' : ` (target ≤ ${r.targetMax}×: ${r.pass ? 'met' : '**missed**'})`;
+        out.push(`- ${r.label}: ${formatRatio(r.value)}${target}`);
+      }
+    }
+    for (const note of section.notes) out.push(`- ${note}`);
+    for (const line of section.notMeasured) out.push(`- not measured: ${line}`);
+  }
+  return out.join('\n');
+}

@@ -1,13 +1,11 @@
-// Child process of item 6: one engine operation in a fresh process, reporting its peak RSS
-// (VmHWM, reset just before the operation through /proc/self/clear_refs) against the RSS
-// it started from. Run as: node --expose-gc --import tsx bench/rss-probe.ts '<json>'.
-import { readFileSync, writeFileSync } from 'node:fs';
+// Child process of item 6: a turn writing one large file, in a fresh process, reporting its
+// peak RSS against the RSS it started from. Run as: node --import tsx bench/rss-probe.ts '<json>'.
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { engineRollback, engineTurn, loadOpenEngine } from './contenders/turnback.js';
+import { engineTurn, loadOpenEngine } from './contenders/turnback.js';
+import { startRssWindow } from './rss.js';
 
 export interface ProbeRequest {
-  mode: 'rollback' | 'capture';
   workspace: string;
   dataDir: string;
   paths: string[];
@@ -17,17 +15,8 @@ export interface ProbeRequest {
 export interface ProbeAnswer {
   baselineRssBytes: number;
   peakRssBytes: number;
+  liveGrowthBytes: number;
   ms: number;
-}
-
-function statusKiB(field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(field));
-  if (!line) throw new Error(`no ${field} in /proc/self/status`);
-  return Number(line.split(/\s+/)[1]);
-}
-
-function settle(): void {
-  (globalThis as { gc?: () => void }).gc?.();
 }
 
 async function main(): Promise<void> {
@@ -41,22 +30,13 @@ async function main(): Promise<void> {
   const edits = await Promise.all(request.paths.map(async (p) => ({
     path: p, content: Buffer.concat([await readFile(path.join(request.workspace, p)), Buffer.from('\n// edited\n')]),
   })));
-  let operation: () => Promise<unknown>;
-  if (request.mode === 'rollback') {
-    const turnId = await engineTurn(engine, 'rss', edits, 'turn to roll back');
-    operation = () => engineRollback(engine, turnId);
-  } else {
-    operation = () => engineTurn(engine, 'rss', edits, 'large capture');
-  }
-  settle();
-  writeFileSync('/proc/self/clear_refs', '5');
-  const baseline = statusKiB('VmRSS');
+  const window = startRssWindow();
   const start = performance.now();
-  await operation();
+  await engineTurn(engine, 'rss', edits, 'large capture');
   const ms = performance.now() - start;
-  const peak = statusKiB('VmHWM');
+  const { peakBytes, liveGrowthBytes } = window.finish();
   await engine.close();
-  const answer: ProbeAnswer = { baselineRssBytes: baseline * 1024, peakRssBytes: peak * 1024, ms };
+  const answer: ProbeAnswer = { baselineRssBytes: window.baselineBytes, peakRssBytes: peakBytes, liveGrowthBytes, ms };
   process.stdout.write(JSON.stringify(answer) + '\n');
 }
 

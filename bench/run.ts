@@ -1,7 +1,7 @@
-// `npm run bench [-- --quick] [--json] [--only 1,2] [--reuse-build] [--keep]`: every workload and contender in
+// `npm run bench [-- --quick] [--json] [--markdown-file f] [--only 1,2] [--reuse-build] [--keep]`: every workload and contender in
 // one process and one run; a table on stdout (or JSON with --json), progress on stderr.
 import { rmSync } from 'node:fs';
-import { mkdtemp } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -10,7 +10,7 @@ import { createContext } from './context.js';
 import { loadOpenEngine, type OpenEngine } from './contenders/turnback.js';
 import { removeTree } from './fs-tools.js';
 import { describeMachine } from './machine.js';
-import { renderJson, renderTable } from './report.js';
+import { renderJson, renderMarkdown, renderTable } from './report.js';
 import { Results } from './results.js';
 import { SECTIONS, runScenarios } from './scenarios/index.js';
 import { scratchDirs } from './scenarios/seeded-store.js';
@@ -18,6 +18,7 @@ import { scratchDirs } from './scenarios/seeded-store.js';
 const { values } = parseArgs({
   options: {
     json: { type: 'boolean', default: false },
+    'markdown-file': { type: 'string' },
     quick: { type: 'boolean', default: false },
     only: { type: 'string' },
     keep: { type: 'boolean', default: false },
@@ -68,6 +69,7 @@ async function main(): Promise<void> {
     // Other work on the machine shows up in every figure: say how busy it was.
     `load average (1 min) ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end, on ${machine.cpus} CPUs`,
   ];
+  if (values['markdown-file']) await writeFile(values['markdown-file'], renderMarkdown(results, machine, header) + '\n');
   if (values.json) {
     process.stdout.write(renderJson(results, machine, {
       quick: config.quick, runs: config.runs, startedAt: new Date(started).toISOString(), durationSeconds,
