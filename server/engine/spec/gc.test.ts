@@ -90,6 +90,31 @@ describe('keepSessions', () => {
   });
 });
 
+describe('blob sweep', () => {
+  it('never races a capture: blobs kept by an active turn survive sweeps run by other sessions\' commits', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 20; i++) files[`c/f${i}`] = `original content ${i}\n`;
+    await plant(sandbox.workspace, files);
+    const start = await sandbox.tree();
+    const engine = await sandbox.open({ keepSessions: 1 });
+    const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'long' });
+    const otherTurns = (async () => {
+      for (let i = 0; i < 4; i++) {
+        await runTurn(engine, () => engine.storage.writeFile(ws(`other-${i}`), `other ${i}`, { sessionId: `o${i}` }), { sessionId: `o${i}` });
+      }
+    })();
+    const captures = Promise.all(Object.keys(files).map((path) => engine.storage.writeFile(ws(path), 'overwritten\n', { sessionId: 's1' })));
+    await Promise.all([otherTurns, captures]);
+    await engine.turnEnd({ sessionId: 's1' });
+    for (let i = 0; i < 4; i++) await engine.storage.delete(ws(`other-${i}`), { sessionId: 'nobody' });
+
+    const result = await engine.rollback(turnId as string);
+    expect(result.errors).toEqual([]);
+    expect(result.ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
+  });
+});
+
 describe('turn numbers', () => {
   it('are 1, 2, 3 per session and never reused after pruning or clearSession', async () => {
     const engine = await sandbox.open({ keepSessions: 1 });
