@@ -1,7 +1,7 @@
 // Random operation sequences for the property test: fast-check arbitraries over a small pool of
 // paths, and an interpreter that applies each operation through the engine when it is valid
 // for the tree as it stands on disk (and skips it otherwise), so every sequence is meaningful.
-import { chmod, lstat } from 'node:fs/promises';
+import { chmod, lstat, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Engine } from '../api.js';
@@ -28,7 +28,11 @@ export type Op =
   | { op: 'rmrf'; p: number }
   | { op: 'rename'; p: number; q: number }
   | { op: 'move'; p: number; q: number }
-  | { op: 'mkdir'; p: number };
+  | { op: 'mkdir'; p: number }
+  | { op: 'export'; p: number }
+  | { op: 'import'; p: number; data: Uint8Array }
+  | { op: 'hostWrite'; p: number; data: Uint8Array }
+  | { op: 'hostRename'; p: number; q: number };
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('write' as const), p: pathIndex, data: content }), weight: 4 },
@@ -38,7 +42,15 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('rename' as const), p: pathIndex, q: pathIndex }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('move' as const), p: pathIndex, q: pathIndex }), weight: 2 },
   { arbitrary: fc.record({ op: fc.constant('mkdir' as const), p: pathIndex }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('export' as const), p: pathIndex }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('import' as const), p: pathIndex, data: content }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('hostWrite' as const), p: pathIndex, data: content }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('hostRename' as const), p: pathIndex, q: pathIndex }), weight: 1 },
 );
+
+/** Names in the untracked `tmp` root, unique across runs sharing a data dir. */
+let tmpNames = 0;
+const tmpUri = (kind: string) => `tmp:/${kind}-${++tmpNames}`;
 
 export const initialTreeArb: fc.Arbitrary<Record<string, PlantSpec>> = fc
   .record({
@@ -84,6 +96,9 @@ async function ancestorsOk(root: string, rel: string, mayCreate: boolean): Promi
   return true;
 }
 
+/** Every ancestor exists as a real directory (a host writing files itself makes no parents). */
+const parentExists = (root: string, rel: string) => ancestorsOk(root, rel, false);
+
 const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
 
 /** Applies `op` through the engine when it is valid on the current tree; returns what it did. */
@@ -115,6 +130,34 @@ export async function applyOp(engine: Engine, root: string, sessionId: string, o
       if (kind !== null || !(await ancestorsOk(root, p, true))) return null;
       await engine.storage.mkdir(at(p), s);
       return `mkdir ${p}`;
+    case 'export': {
+      if (kind === null || !(await ancestorsOk(root, p, false))) return null;
+      const to = tmpUri('exported');
+      await engine.storage.move(at(p), to, s);
+      return `move ${p} -> ${to}`;
+    }
+    case 'import': {
+      if (kind !== null || !(await ancestorsOk(root, p, true))) return null;
+      const from = tmpUri('incoming');
+      await engine.storage.writeFile(from, op.data, s);
+      await engine.storage.move(from, at(p), s);
+      return `move ${from} -> ${p}`;
+    }
+    case 'hostWrite':
+      if ((kind !== null && kind !== 'file') || !(await parentExists(root, p))) return null;
+      // A host that changes files itself announces it first.
+      await engine.beforeMutate({ ...s, op: 'write', uri: at(p) });
+      await writeFile(join(root, p), op.data);
+      return `host write ${p}`;
+    case 'hostRename': {
+      const q = PATHS[op.q];
+      if ((kind !== 'file' && kind !== 'symlink') || p === q || !(await parentExists(root, p))) return null;
+      const target = await kindAt(root, q);
+      if (target === 'dir' || !(await parentExists(root, q))) return null;
+      await engine.beforeMutate({ ...s, op: 'rename', uri: at(p), to: at(q) });
+      await rename(join(root, p), join(root, q));
+      return `host rename ${p} -> ${q}`;
+    }
     case 'rename':
     case 'move': {
       const q = PATHS[op.q];
