@@ -49,6 +49,18 @@ describe('turn lifecycle', () => {
     expect(page.every((n) => n < 4)).toBe(true);
   });
 
+  it('sessions are listed newest activity first', async () => {
+    const engine = await sandbox.open();
+    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    for (const sessionId of ['s1', 's2', 's1']) {
+      await runTurn(engine, async () => undefined, { sessionId });
+      await pause();
+    }
+    expect(engine.listSessions().map((x) => x.sessionId)).toEqual(['s1', 's2']);
+    expect(engine.listSessions()[0]).toMatchObject({ turnCount: 2, activeTurnId: null });
+    expect(engine.storeStats()).toMatchObject({ sessions: 2, turns: 3, dataDir: sandbox.dataDir });
+  });
+
   it('writes without an active turn happen and are not recorded', async () => {
     const engine = await sandbox.open();
     await engine.storage.writeFile(ws('a'), 'unrecorded\n', s);

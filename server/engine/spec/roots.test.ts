@@ -1,10 +1,11 @@
 // Only tracked roots (workspace, custom) are recorded: untracked roots and the engine's own
 // data dir (even inside the workspace) are never recorded, counted, or touched by rollback.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, readFile, realpath, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RootSpec } from '../api.js';
-import { expectCode, makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
+import { expectCode, makeSandbox, openTracked, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
 
 const s = who();
@@ -88,6 +89,23 @@ describe('tracked and untracked roots', () => {
     expect(await readAt(sandbox.dataDir, 'files', 'd.txt')).toBe('data\n');
     await engine.rollback(turnId);
     assertSameTree(start, await sandbox.tree());
+  });
+
+  it('without a dataDir, the store goes under $XDG_STATE_HOME/turnback/<name>-<hash>, outside the workspace', async () => {
+    const previous = process.env.XDG_STATE_HOME;
+    process.env.XDG_STATE_HOME = join(sandbox.base, 'state');
+    try {
+      const engine = await openTracked({ workspace: sandbox.workspace });
+      const hash = createHash('sha256').update(await realpath(sandbox.workspace)).digest('hex').slice(0, 12);
+      expect(engine.dataDir).toBe(join(sandbox.base, 'state', 'turnback', `workspace-${hash}`));
+      const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+      expect((await engine.rollback(turnId)).ok).toBe(true);
+      expect(await readAt(sandbox.workspace, 'a')).toBe('a0\n');
+      expect([...(await sandbox.tree()).keys()]).toEqual(['a']);
+    } finally {
+      if (previous === undefined) delete process.env.XDG_STATE_HOME;
+      else process.env.XDG_STATE_HOME = previous;
+    }
   });
 
   it('entries of a root whose kind is later changed to an untracked kind are ignored in counts and rollback', async () => {
