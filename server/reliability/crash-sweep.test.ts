@@ -27,3 +27,23 @@ describe('crash sweep', () => {
     }, FULL ? 600_000 : 60_000);
   }
 });
+
+describe('crash while a write is in flight', () => {
+  // A workspace write creates its temp file beside the file; a stop before the rename must not
+  // leave that temp file in the person's workspace once the store is reopened.
+  it('no temp file is left in the workspace by a write cut before its rename', async () => {
+    const capture = scenarios.find((s) => s.name === 'capture')!;
+    const { ops, after } = await profile(capture);
+    const opened = ops.findIndex((o) => o.op === 'open' && o.path.includes('/workspace/'));
+    const renamed = ops.findIndex((o, i) => i > opened && o.op === 'rename' && o.path === ops[opened].path);
+    expect(opened).toBeGreaterThanOrEqual(0);
+    expect(renamed).toBeGreaterThan(opened);
+    // Cutting before op k (1-based) leaves ops 1..k-1 done: the temp exists from k = opened + 2.
+    const points = sampleOf(Array.from({ length: renamed - opened }, (_, i) => opened + 2 + i), 3);
+    const found = await inPool(points, POOL, (at) => crashAt(capture, at, after));
+    tally.cases += points.length;
+    tally.crashPoints += points.length;
+    tally.failures += found.filter((f) => f.length > 0).length;
+    expect(found.flat()).toEqual([]);
+  }, FULL ? 600_000 : 60_000);
+});

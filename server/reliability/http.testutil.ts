@@ -14,6 +14,7 @@ export function rawRequest(
   target: string,
   headers: Record<string, string> = {},
   body?: string | Buffer,
+  timeoutMs = 20_000,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
     const r = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in lower(headers)) }, (res) => {
@@ -28,7 +29,7 @@ export function rawRequest(
       res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
       res.on('error', reject);
     });
-    r.setTimeout(20_000, () => r.destroy(new Error(`timeout ${method} ${target}`)));
+    r.setTimeout(timeoutMs, () => r.destroy(new Error(`timeout ${method} ${target}`)));
     r.on('error', reject);
     r.end(body);
   });

@@ -38,7 +38,8 @@ async function startLoadServer(): Promise<{ info: ServerInfo; workspace: string 
 function client(info: ServerInfo) {
   const headers = (token: string) => ({ host: `127.0.0.1:${info.port}`, authorization: `Bearer ${token}`, 'content-type': 'application/json' });
   return async (method: string, path: string, body?: unknown, token = info.token) => {
-    const answer = await rawRequest(info.port, method, path, headers(token), body === undefined ? undefined : JSON.stringify(body));
+    // A rollback queues behind the others of its session while 50 connections keep the server busy.
+    const answer = await rawRequest(info.port, method, path, headers(token), body === undefined ? undefined : JSON.stringify(body), 300_000);
     if (answer.status !== 200) throw new Error(`${method} ${path}: ${answer.status} ${answer.text}`);
     return JSON.parse(answer.text) as Record<string, unknown>;
   };
@@ -82,10 +83,18 @@ describe('load', () => {
     await runLoad({ port: info.port, connections: 50, durationMs: 10_000, maxRequests: 500, next: browse });
     const fdsAtStart = await settledFds(info.pid);
     const rssAtStart = await rssBytes(info.pid);
-    const rollbacks = Promise.all(turnIds.map((id) => api('POST', `/api/turns/${id}/rollback`, {})));
+    const rollbackMs: number[] = [];
+    const rollbacks = Promise.all(turnIds.map(async (id) => {
+      const started = performance.now();
+      const result = await api('POST', `/api/turns/${id}/rollback`, {});
+      rollbackMs.push(performance.now() - started);
+      return result;
+    }));
     const main = await runLoad({ port: info.port, connections: 50, durationMs: quickOrFull(5_000, 30_000), next: browse });
     const results = await rollbacks;
     tally.notes.push(describeLoad(`${quickOrFull('5', '30')} s load`, main));
+    rollbackMs.sort((a, b) => a - b);
+    tally.notes.push(`20 concurrent rollbacks (4 sessions, one at a time each) answered in ${(rollbackMs[0] / 1000).toFixed(1)}-${(rollbackMs.at(-1)! / 1000).toFixed(1)} s`);
     // The full run adds 10,000 more requests, the span over which descriptors and memory must hold.
     const steady = FULL
       ? await runLoad({ port: info.port, connections: 50, durationMs: 300_000, maxRequests: 10_000, next: browse })

@@ -3,6 +3,7 @@
 // `turnStart` is what a rollback must reach; during the operation every path must stay
 // wholly in its `before` or its `after` state.
 import type { Engine } from '../engine/api.js';
+import type { RollbackResult } from '../protocol.js';
 import { versionedContent } from './versioned-content.testutil.js';
 
 export const SESSION = 'rel-1';
@@ -30,6 +31,10 @@ export interface Scenario {
   run(engine: Engine, state: ScenarioState, afterStep?: () => Promise<void>): Promise<unknown>;
   /** Engine option for the pruning case. */
   keepSessions?: number;
+  /** Runs the rollback again after a stop; default: a plain rollback of the turn. */
+  rerun?: (engine: Engine, state: ScenarioState, force: boolean) => Promise<RollbackResult>;
+  /** Scenario-specific checks after the rerun; answers problems. */
+  check?: (engine: Engine, state: ScenarioState) => Promise<string[]>;
 }
 
 /** Begins a turn without marking it as the one under test. */
@@ -95,6 +100,11 @@ export const scenarios: Scenario[] = [
       return { turnId };
     },
     run: (engine, s) => engine.rollbackWithChat(s.turnId),
+    rerun: (engine, s, force) => engine.rollbackWithChat(s.turnId, { force }),
+    check: async (engine, s) => {
+      const left = engine.messages(SESSION, { turnId: s.turnId });
+      return left.length ? [`${left.length} message(s) of the rolled back turn are still there`] : [];
+    },
   },
   {
     // One session is cleared while another still needs blobs both share (same contents).
@@ -111,6 +121,12 @@ export const scenarios: Scenario[] = [
       return { turnId, otherTurnId: gone };
     },
     run: (engine) => engine.clearSession(OTHER_SESSION),
+    // Cut short, the cleared session may still be listed: then it must still be whole.
+    check: async (engine, s) => {
+      if (!engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)) return [];
+      const plan = await engine.preview(s.otherTurnId!);
+      return plan.unrestorable.length ? [`the half-cleared session lost blobs: ${JSON.stringify(plan.unrestorable)}`] : [];
+    },
   },
   {
     // The commit that pushes the older session past `keepSessions`, so it is pruned with its blobs.
