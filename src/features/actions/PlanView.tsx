@@ -2,6 +2,7 @@
 import type { Plan } from '../../../server/protocol';
 import { displayPath, plural } from '../../lib/format';
 import { MessageList } from '../turn-detail/ChatMessages';
+import { RESTORE_ERROR_TEXT } from './dialogText';
 
 function PathList({ title, items, tone }: { title: string; items: string[]; tone?: 'danger' | 'warn' }) {
   if (items.length === 0) return null;
@@ -42,7 +43,7 @@ export function PlanView({ plan, conflicts, showMessages }: { plan: Plan; confli
       <PathList title="Changed since the turn (conflicts)" items={conflicts.map(displayPath)} tone="warn" />
       <PathList
         title="Cannot be restored"
-        items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${item.code}`)}
+        items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${RESTORE_ERROR_TEXT[item.code] ?? item.code} (${item.code})`)}
         tone="danger"
       />
       {showMessages && (

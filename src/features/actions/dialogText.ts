@@ -1,3 +1,4 @@
+import type { RestoreErrorCode } from '../../../server/protocol';
 import type { RollbackMode } from '../../api/mutations';
 import { plural } from '../../lib/format';
 
@@ -29,3 +30,13 @@ export function confirmLabel(mode: RollbackMode, fileCount: number): string {
 
 export const EXTERNAL_AGENT_NOTE =
   "This session belongs to an external agent. Only turnback's copy of the chat is deleted: the agent's own context is not rewound and it still remembers these messages.";
+
+/** Why a path cannot be put back, for the codes of API.md's Result.errors. */
+export const RESTORE_ERROR_TEXT: Record<RestoreErrorCode, string> = {
+  TOO_LARGE: 'too large to have been recorded',
+  EXCLUDED: 'excluded from recording',
+  UNRESTORABLE: 'its recorded content is missing or damaged',
+  SYMLINK: 'a link or directory now stands where the file goes',
+  NOT_EMPTY: 'the directory holds files the turn did not make',
+  IO: 'the file system refused',
+};
