@@ -1,8 +1,9 @@
 // Drives evaluated paths to their targets through the controlled storage, so every write is
 // recorded into the rollback turn: move back by rename first, then removals deepest first,
 // then creations shallowest first, then directory modes.
-import type { RollbackResult, State } from '../protocol.js';
+import type { EntryOp, RollbackResult, State } from '../protocol.js';
 import { BlobMismatchError } from './blobs.js';
+import { recordStates } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { errnoCode } from './fs.js';
 import type { EvaluatedPath } from './plan.js';
@@ -13,6 +14,19 @@ import { uriDepth } from './uri.js';
 
 class LinkOnTheWay extends Error {
   constructor() { super('a symlink appeared on the way; not followed'); }
+}
+
+function opFor(target: State): EntryOp {
+  if (target === null) return 'delete';
+  return target.type === 'dir' ? 'mkdir' : 'write';
+}
+
+const PARALLEL = 8;
+
+async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => { while (next < items.length) await run(items[next++]); };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
 }
 
 type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
@@ -29,13 +43,27 @@ export class Applier {
 
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations, private readonly turn: TurnContext) {}
 
+  /** URIs that could not be driven to their target. */
+  get failedUris(): ReadonlySet<string> { return this.failed; }
+
   async apply(paths: EvaluatedPath[]): Promise<void> {
     const work = paths.filter((p) => p.status === 'action' || p.status === 'conflict');
     const byUri = new Map(paths.map((p) => [p.uri, p]));
+    // Everything the rollback will change is recorded first, in one transaction.
+    const sources = work.filter((p) => p.moveFrom).map((p) => byUri.get(p.moveFrom!)!).filter((p) => !p.belowLink);
+    await recordStates(this.ctx, this.turn, [
+      ...work.filter((p) => !p.belowLink).map((p) => ({ r: p.resolved!, op: opFor(p.target) })),
+      ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
+    ]);
     for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
-    for (const p of deepestFirst) await this.remove(p);
-    for (const p of [...deepestFirst].reverse()) await this.create(p);
+    // Files and links go side by side (their fsyncs share journal commits); directories in order.
+    const isDir = (s: State) => s?.type === 'dir';
+    await inParallel(deepestFirst.filter((p) => !isDir(p.current)), (p) => this.remove(p));
+    for (const p of deepestFirst.filter((q) => isDir(q.current))) await this.remove(p);
+    const shallowestFirst = [...deepestFirst].reverse();
+    for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p);
+    await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p));
     for (const p of deepestFirst) await this.fixDirMode(p);
   }
 
@@ -43,9 +71,11 @@ export class Applier {
    * The path's state now, never following a symlink on the way: below one there is nothing to
    * remove (`belowLink: 'absent'`), and nothing may be created (`'refuse'`).
    */
-  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse'): Promise<State> {
+  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse', hashOnlyIfSize?: number): Promise<State> {
     const r = p.resolved!;
-    const read = await readStateNoFollow(this.ctx.fs, this.ctx.blobs, r.root.real, r.abs, { keepBlob: false, maxFileSize: Infinity, excluded: false });
+    const read = await readStateNoFollow(this.ctx.fs, this.ctx.blobs, r.root.real, r.abs, {
+      keepBlob: false, maxFileSize: Infinity, excluded: false, hashOnlyIfSize,
+    });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
     return read.state;
   }
@@ -79,7 +109,8 @@ export class Applier {
   private async remove(p: EvaluatedPath): Promise<void> {
     const r = p.resolved!;
     try {
-      const current = await this.current(p, 'absent');
+      // Only the kind of thing there matters for removal: no hashing.
+      const current = await this.current(p, 'absent', -1);
       if (current === null || compatible(current, p.target)) return;
       if (current.type === 'dir') {
         if ((await this.ctx.fs.readdir(r.abs)).length > 0) {
@@ -100,7 +131,7 @@ export class Applier {
     if (target === null || this.failed.has(p.uri)) return;
     const r: Resolved = p.resolved!;
     try {
-      const current = await this.current(p);
+      const current = await this.current(p, 'refuse', target.type === 'file' ? target.size : -1);
       const moved = this.outcome.movedBack.some((m) => m.to === p.uri);
       if (target.type === 'dir') {
         if (current === null) await this.mutations.mkdir(this.turn, r, 0o700);

@@ -91,7 +91,6 @@ export class BlobStore {
   private async ensureSynced(hash: string, durable: boolean): Promise<void> {
     if (!durable || !this.unsynced.has(hash)) return;
     await this.fs.fsyncFile(this.pathOf(hash));
-    await this.fs.fsyncDir(path.dirname(this.pathOf(hash)));
     this.unsynced.delete(hash);
   }
 

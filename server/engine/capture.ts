@@ -25,34 +25,73 @@ async function captureState(ctx: EngineContext, turn: TurnContext, target: Targe
   return { state: read.state, skipped: read.skipped, pinned };
 }
 
+interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured }
+
+function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): void {
+  ctx.store.transaction(() => {
+    for (const { op, from, fromCaptured, to, toCaptured } of pending) {
+      const seq = turn.seq + 1;
+      const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
+      for (const hash of stateHashes(fromCaptured.state, toCaptured?.state)) {
+        // Only content written to the blob store gets a row; later states of a path are hashed only.
+        const s = [fromCaptured.state, toCaptured?.state].find((x) => x?.type === 'file' && x.hash === hash);
+        if (s?.type === 'file' && stored.has(hash)) ctx.store.addBlob(hash, s.size);
+        ctx.store.addRef(hash, turn.turnId);
+      }
+      ctx.store.insertEntry({
+        turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
+        before: stringifyState(fromCaptured.state), after: null,
+        to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
+        skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
+      });
+      turn.seq = seq;
+    }
+  });
+  for (const { from, fromCaptured, to, toCaptured } of pending) {
+    for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
+    for (const t of to ? [from, to] : [from]) {
+      if (!t.root.tracked) continue;
+      const isNew = !turn.captured.has(t.uri);
+      turn.captured.add(t.uri);
+      if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+    }
+  }
+}
+
 function appendEntry(
   ctx: EngineContext, turn: TurnContext, op: EntryOp, from: Target, fromCaptured: Captured,
   to?: Target, toCaptured?: Captured,
 ): void {
-  const seq = turn.seq + 1;
-  ctx.store.transaction(() => {
-    const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
-    for (const hash of stateHashes(fromCaptured.state, toCaptured?.state)) {
-      // Only content written to the blob store gets a row; later states of a path are hashed only.
-      const s = [fromCaptured.state, toCaptured?.state].find((x) => x?.type === 'file' && x.hash === hash);
-      if (s?.type === 'file' && stored.has(hash)) ctx.store.addBlob(hash, s.size);
-      ctx.store.addRef(hash, turn.turnId);
+  insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
+}
+
+/** A quiet turn (a rollback's) records each path once: later writes of it add nothing it needs. */
+function alreadyHeld(turn: TurnContext, t: Target): boolean {
+  return turn.quiet === true && turn.captured.has(t.uri);
+}
+
+/**
+ * Records the current state of many paths in one go: blobs written side by side, then a single
+ * transaction, before any of them is touched. Paths already recorded in the turn are left out.
+ */
+export async function recordStates(ctx: EngineContext, turn: TurnContext, items: { r: Resolved; op: EntryOp }[]): Promise<void> {
+  const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
+  const pending: PendingEntry[] = new Array(todo.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < todo.length) {
+      const i = next++;
+      const from = targetOf(todo[i].r);
+      pending[i] = { op: todo[i].op, from, fromCaptured: await captureState(ctx, turn, from) };
     }
-    ctx.store.insertEntry({
-      turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
-      before: stringifyState(fromCaptured.state), after: null,
-      to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
-      skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
-    });
-  });
-  turn.seq = seq;
-  for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
-  for (const t of to ? [from, to] : [from]) {
-    if (!t.root.tracked) continue;
-    const isNew = !turn.captured.has(t.uri);
-    turn.captured.add(t.uri);
-    if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+  } catch (e) {
+    for (const p of pending) for (const hash of p?.fromCaptured.pinned ?? []) unpin(ctx, hash);
+    throw e;
   }
+  if (pending.length > 0) insertEntries(ctx, turn, pending);
 }
 
 /** Entries name where a path really is, so rollback never has to follow a link. */
@@ -77,7 +116,7 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Targe
     depth--;
     abs = path.dirname(abs);
   }
-  for (const dir of missing) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
+  for (const dir of missing) if (!alreadyHeld(turn, dir)) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
 }
 
 interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
@@ -123,11 +162,12 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
   if (op === 'mkdir') { await recordMissingDirs(ctx, turn, from, true); return; }
   if (op === 'write') {
     await recordMissingDirs(ctx, turn, from, false);
-    appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
+    if (!alreadyHeld(turn, from)) appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
     return;
   }
   const stats = await ctx.fs.lstatOrNull(from.abs);
   const isDir = stats?.isDirectory() ?? false;
+  if (op === 'delete' && alreadyHeld(turn, from)) return;
   if (op === 'delete') {
     if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
       const tree = await walkTree(ctx, from);

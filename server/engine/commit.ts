@@ -72,7 +72,7 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
     if (!isDir) counts[root].files++;
   }
   const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
-  ctx.store.transaction(() => {
+  ctx.store.relaxed(() => {
     ctx.store.clearRefs(turnId);
     for (const e of entries) {
       const after = records.get(e.uri)?.after ?? null;

@@ -15,6 +15,8 @@ export interface TurnContext {
   seq: number;
   /** URIs whose turn-start state is already recorded (the earliest state wins). */
   captured: Set<string>;
+  /** A rollback's turn: a path recorded once needs no further write/delete entries. */
+  quiet?: boolean;
 }
 
 export interface EngineLimits {

@@ -59,7 +59,7 @@ export class TurnbackEngine implements Engine {
     }
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
-      return this.ctx.store.transaction(() => {
+      return this.ctx.store.relaxed(() => {
         this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
         const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
           ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
@@ -74,7 +74,7 @@ export class TurnbackEngine implements Engine {
     if (!AGENT_ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
-      return this.ctx.store.transaction(() => {
+      return this.ctx.store.relaxed(() => {
         this.ctx.store.ensureSession(sessionId, this.ctx.now());
         const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
@@ -91,7 +91,7 @@ export class TurnbackEngine implements Engine {
       const row = this.ctx.store.getTurn(turnId)!;
       const commands = JSON.parse(row.exec_commands) as Turn['execCommands'];
       commands.push({ tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString() });
-      this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+      this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
       return { turnId };
     });
   }

@@ -36,7 +36,9 @@ export function realpathOrSelf(p: string): string {
 
 export interface WritableTarget {
   write(chunk: Uint8Array): Promise<void>;
-  /** fsync, close and rename into place (`dest` given here when only known at the end). */
+  /** fsync, chmod and close: the bytes are safe, nothing is visible yet. Removes the temp file on failure. */
+  prepare(): Promise<void>;
+  /** Prepares (when not done yet) and renames into place (`dest` given here when only known at the end). */
   commit(dest?: string): Promise<void>;
   /** close and remove the temp file. */
   abort(): Promise<void>;
@@ -104,8 +106,10 @@ export class EngineFs {
   }
 
   /**
-   * A temp file in `dir` (same filesystem as the destination, so the final rename is atomic).
-   * The caller streams chunks in, then commits (fsync, chmod, rename, fsync dir) or aborts.
+   * A temp file beside the destination (same filesystem, so the final rename is atomic). The
+   * caller streams chunks in, then commits (fsync, chmod, rename) or aborts. The directory is not
+   * fsynced: a rename lost to a power cut leaves the old content, which the store handles, and
+   * the next SQLite commit's journal flush carries it on ext4/xfs.
    */
   async createAtomic(dest: string, mode: number, options: { durable?: boolean } = {}): Promise<WritableTarget> {
     const durable = options.durable ?? true;
@@ -113,7 +117,25 @@ export class EngineFs {
     const temp = tempNameIn(dir);
     const handle = await this.op('open', temp, () => fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
     let closed = false;
+    let prepared: Promise<void> | null = null;
     const close = async () => { if (!closed) { closed = true; await handle.close(); } };
+    const discard = async () => {
+      await close().catch(() => undefined);
+      await fsp.rm(temp, { force: true }).catch(() => undefined);
+    };
+    const prepare = () => {
+      prepared ??= (async () => {
+        try {
+          if (durable) await this.op('fsync', temp, () => handle.sync());
+          await this.op('chmod', temp, () => handle.chmod(mode));
+          await close();
+        } catch (e) {
+          await discard();
+          throw e;
+        }
+      })();
+      return prepared;
+    };
     return {
       write: async (chunk) => {
         await this.op('write', temp, async () => {
@@ -124,27 +146,21 @@ export class EngineFs {
           }
         });
       },
+      prepare,
       commit: async (finalDest = dest) => {
+        await prepare();
         try {
-          if (durable) await this.op('fsync', temp, () => handle.sync());
-          await this.op('chmod', temp, () => handle.chmod(mode));
-          await close();
           await this.rename(temp, finalDest);
         } catch (e) {
-          await close().catch(() => undefined);
-          await fsp.rm(temp, { force: true }).catch(() => undefined);
+          await discard();
           throw e;
         }
-        if (durable) await this.fsyncDir(path.dirname(finalDest));
       },
-      abort: async () => {
-        await close().catch(() => undefined);
-        await fsp.rm(temp, { force: true }).catch(() => undefined);
-      },
+      abort: discard,
     };
   }
 
-  /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename, fsync dir. */
+  /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename. */
   async writeFileAtomic(dest: string, data: Uint8Array, mode: number): Promise<void> {
     const target = await this.createAtomic(dest, mode);
     try {

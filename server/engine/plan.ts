@@ -30,6 +30,8 @@ export interface EvaluatedPath extends PathTarget {
   resolved?: Resolved;
   /** Path currently holding this path's target content (move back by rename). */
   moveFrom?: string;
+  /** A symlink lies on the way (a legitimate one the rollback replaces): read as absent. */
+  belowLink?: boolean;
 }
 
 export interface MoveLink { from: string; to: string }
@@ -114,6 +116,7 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       keepBlob: false, maxFileSize: ctx.limits.maxFileSize, excluded: false,
     }, ancestors);
     e.current = read.state;
+    e.belowLink = read.ancestors === 'link';
     if (read.ancestors === 'link' && p.target === null) {
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
       e.status = 'unchanged';

@@ -105,6 +105,7 @@ export class Rollbacks {
     }
     const covered = job.coverage.turns.map((t) => t.turn_id);
     const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
+    rollbackTurn.quiet = true;
     const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
     for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
       const row = ctx.store.getTurn(id);
@@ -112,13 +113,17 @@ export class Rollbacks {
     }
     ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
     const applier = new Applier(ctx, this.mutations, rollbackTurn);
-    await applier.apply(paths);
-    await finishTurn(ctx, rollbackTurn.turnId, job.sessionId);
+    try {
+      await applier.apply(paths);
+    } finally {
+      // Even a rollback cut short by an error is committed: what it did stays undoable.
+      await finishTurn(ctx, rollbackTurn.turnId, job.sessionId);
+    }
     const blocked = result.errors;
     Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
     result.errors = [...blocked, ...applier.outcome.errors];
     result.ok = result.errors.length === 0;
-    const statuses = await this.newStatuses(job, result.ok);
+    const statuses = await this.newStatuses(job, result.ok, paths, applier.failedUris);
     let restoredIds: string[] = [];
     let deletedIds: string[] = [];
     ctx.store.transaction(() => {
@@ -158,15 +163,19 @@ export class Rollbacks {
   }
 
   /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
-  private async newStatuses(job: Job, ok: boolean): Promise<Map<string, TurnStatus>> {
+  private async newStatuses(job: Job, ok: boolean, done: EvaluatedPath[], failed: ReadonlySet<string>): Promise<Map<string, TurnStatus>> {
     const statuses = new Map<string, TurnStatus>();
     if (job.rewind) {
       for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
       return statuses;
     }
-    const all = await evaluate(this.ctx, job.coverage.paths, job.coverage.links);
-    const back = all.filter((p) => p.status === 'unchanged').length;
-    if (all.length === 0 || back === all.length) statuses.set(job.turnId, 'rolled-back');
+    const known = new Map(done.map((p) => [p.uri, p]));
+    const rest = await evaluate(this.ctx, job.coverage.paths.filter((p) => !known.has(p.uri)), job.coverage.links);
+    const driven = job.coverage.paths.map((p) => known.get(p.uri)).filter((p): p is EvaluatedPath => !!p);
+    const drivenBack = (p: EvaluatedPath) => p.status === 'unchanged' || ((p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri));
+    const back = driven.filter(drivenBack).length + rest.filter((p) => p.status === 'unchanged').length;
+    const total = driven.length + rest.length;
+    if (total === 0 || back === total) statuses.set(job.turnId, 'rolled-back');
     else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');
     return statuses;
   }

@@ -9,6 +9,8 @@ export interface ReadStateOptions {
   keepBlob: boolean;
   maxFileSize: number;
   excluded: boolean;
+  /** Hash a file only when its size is this one (a cheap "could it be the same content?"). */
+  hashOnlyIfSize?: number;
   /** false: the blob need not survive a power loss (after-contents, read by diffs only). */
   durable?: boolean;
   /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
@@ -36,6 +38,9 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
   if (!stats.isFile()) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
   if (options.excluded) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'excluded' };
   if (stats.size > options.maxFileSize) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'too-large' };
+  if (options.hashOnlyIfSize !== undefined && stats.size !== options.hashOnlyIfSize) {
+    return { state: { type: 'file', hash: '', size: stats.size, mode } };
+  }
   try {
     if (options.keepBlob) {
       const { hash, size } = await blobs.putFile(abs, stats.size, options.pin, options.durable ?? true);

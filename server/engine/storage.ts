@@ -19,6 +19,23 @@ export class Mutations {
   constructor(private readonly ctx: EngineContext) {}
 
   async write(turn: TurnContext | null, r: Resolved, data: Uint8Array): Promise<void> {
+    const existing = await this.ctx.fs.lstatOrNull(r.abs);
+    const parent = existing ? null : await this.ctx.fs.lstatOrNull(path.dirname(r.abs));
+    if (turn && r.tracked && !existing?.isDirectory() && (existing || parent?.isDirectory())) {
+      // The temp file is invisible until renamed: it is written and fsynced while the capture
+      // runs; only the rename waits for the entry to be committed.
+      const target = await this.ctx.fs.createAtomic(r.abs, existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE);
+      const [prepared, recorded] = await Promise.allSettled([
+        target.write(data).then(() => target.prepare()),
+        recordOp(this.ctx, turn, 'write', r),
+      ]);
+      if (prepared.status === 'rejected' || recorded.status === 'rejected') {
+        await target.abort();
+        throw recorded.status === 'rejected' ? recorded.reason : (prepared as PromiseRejectedResult).reason;
+      }
+      await target.commit();
+      return;
+    }
     const mode = await this.prepareFileTarget(turn, 'write', r);
     await this.ctx.fs.mkdirp(path.dirname(r.abs));
     await this.ctx.fs.writeFileAtomic(r.abs, data, mode);

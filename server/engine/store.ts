@@ -44,6 +44,21 @@ export class Store {
 
   transaction<T>(run: () => T): T { return this.db.transaction(run)(); }
 
+  /**
+   * A transaction whose loss to a power cut is harmless (turn rows, messages, commits: recovery
+   * redoes a lost commit from disk). It skips its own WAL fsync; the next full commit (an entry,
+   * which must be durable before its mutation) flushes it too, since the WAL is sequential.
+   */
+  relaxed<T>(run: () => T): T {
+    if (this.db.inTransaction) return run();
+    this.db.pragma('synchronous = NORMAL');
+    try {
+      return this.db.transaction(run)();
+    } finally {
+      this.db.pragma('synchronous = FULL');
+    }
+  }
+
   close(): void { this.db.close(); }
 
   // ---- sessions and counters ----

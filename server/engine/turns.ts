@@ -64,7 +64,7 @@ export function beginTurn(
   ctx: EngineContext, sessionId: string, kind: TurnKind, title: string, rollbackOf?: string[],
 ): TurnContext {
   const turnId = newId('t_');
-  ctx.store.transaction(() => {
+  ctx.store.relaxed(() => {
     const number = ctx.store.nextNumber(sessionId);
     ctx.store.insertTurn({
       turn_id: turnId, session_id: sessionId, number, kind, rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
