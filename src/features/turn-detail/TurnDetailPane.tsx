@@ -24,10 +24,16 @@ export function TurnDetailPane() {
   const { turns: sessionTurns } = useSessionTurns(sessionId);
   const files = useMemo(() => orderFiles(manifest.data?.files ?? []), [manifest.data]);
 
-  // A turn opens on its first file's diff; a deep link keeps the file it names.
+  // A turn opens on its first file's diff; a deep link keeps the file it names if the turn has it.
   useEffect(() => {
-    if (manifest.data && !fileUri && files.length > 0) selectFile(firstToShow(files).uri, 'replace');
+    if (manifest.data && files.length > 0 && !files.some((file) => file.uri === fileUri)) selectFile(firstToShow(files).uri, 'replace');
   }, [manifest.data, fileUri, files, selectFile]);
+
+  // The tab title tells which turn a console window shows when it sits beside the agent.
+  const titleTurn = manifest.data?.turn;
+  useEffect(() => {
+    document.title = titleTurn ? `#${titleTurn.number} ${titleTurn.title.trim() || 'Rollback'} · turnback` : 'turnback';
+  }, [titleTurn]);
 
   if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
   if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
