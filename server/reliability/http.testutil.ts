@@ -17,7 +17,7 @@ export function rawRequest(
   timeoutMs = 20_000,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method, path: target, headers, setHost: !('host' in lower(headers)) }, (res) => {
+    const r = request({ host: '127.0.0.1', port, method, path: target, headers, agent: false, setHost: !('host' in lower(headers)) }, (res) => {
       // An event stream never ends by itself: its head is the answer.
       if (String(res.headers['content-type']).startsWith('text/event-stream')) {
         resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
