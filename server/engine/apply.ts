@@ -59,8 +59,10 @@ export class Applier {
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
     const isDir = (s: State) => s?.type === 'dir';
-    await inParallel(deepestFirst.filter((p) => !isDir(p.current)), (p) => this.remove(p));
-    for (const p of deepestFirst.filter((q) => isDir(q.current))) await this.remove(p);
+    // Unless a move-back changed the tree, what planning saw tells which paths need removing.
+    const toRemove = this.outcome.movedBack.length > 0 ? deepestFirst : deepestFirst.filter((p) => p.current !== null && !compatible(p.current, p.target));
+    await inParallel(toRemove.filter((p) => !isDir(p.current)), (p) => this.remove(p));
+    for (const p of toRemove.filter((q) => isDir(q.current))) await this.remove(p);
     const shallowestFirst = [...deepestFirst].reverse();
     for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p);
     await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p));
@@ -142,7 +144,7 @@ export class Applier {
         if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
         else if (moved) return;
       } else {
-        await this.mutations.restoreBlob(this.turn, r, target.hash, target.mode);
+        await this.mutations.restoreBlob(this.turn, r, target.hash, target.mode, target.size);
       }
       if (!moved && !p.soft) this.outcome.restored.push(p.uri);
     } catch (e) {

@@ -183,7 +183,12 @@ export class BlobStore {
    * Writes the blob to `dest` atomically with `mode`. The copy is hashed on the way and the
    * temp file is renamed into place only when it matches, so a corrupt blob never lands.
    */
-  async writeTo(hash: string, dest: string, mode: number): Promise<void> {
+  async writeTo(hash: string, dest: string, mode: number, knownSize?: number): Promise<void> {
+    if (knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) {
+      // Small blobs: one read, verified in memory, then the usual atomic write.
+      await this.fs.writeFileAtomic(dest, await this.read(hash), mode);
+      return;
+    }
     const source = this.pathOf(hash);
     if (!(await this.has(hash))) throw new BlobMismatchError(hash, 'missing');
     const target = await this.fs.createAtomic(dest, mode);

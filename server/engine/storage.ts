@@ -42,10 +42,10 @@ export class Mutations {
   }
 
   /** Writes a blob back (verified against its hash on the way) with the given mode. */
-  async restoreBlob(turn: TurnContext | null, r: Resolved, hash: string, mode: number): Promise<void> {
+  async restoreBlob(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<void> {
     await this.prepareFileTarget(turn, 'write', r);
-    await this.ctx.fs.mkdirp(path.dirname(r.abs));
-    await this.ctx.blobs.writeTo(hash, r.abs, mode);
+    if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory()) await this.ctx.fs.mkdirp(path.dirname(r.abs));
+    await this.ctx.blobs.writeTo(hash, r.abs, mode, size);
   }
 
   async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {
