@@ -74,6 +74,17 @@ describe('TurnTimeline', () => {
     expect(onSelect).toHaveBeenLastCalledWith('t1', true);
   });
 
+  it('End keeps following the oldest turn while older pages arrive', async () => {
+    const onSelect = vi.fn();
+    const page = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => turn(to - index));
+    const { rerender } = render(<TurnTimeline turns={page(11, 30)} selectedTurnId="t30" onSelect={onSelect} hasMore onLoadMore={() => {}} />);
+    screen.getByRole('listbox', { name: 'Turns' }).focus();
+    await userEvent.keyboard('{End}');
+    expect(onSelect).toHaveBeenLastCalledWith('t11', true);
+    rerender(<TurnTimeline turns={page(1, 30)} selectedTurnId="t11" onSelect={onSelect} hasMore={false} onLoadMore={() => {}} />);
+    expect(onSelect).toHaveBeenLastCalledWith('t1', true);
+  });
+
   it('asks for older turns when scrolled near the end of what is loaded', () => {
     const onLoadMore = vi.fn();
     render(<TurnTimeline turns={newestFirst(15)} selectedTurnId={null} onSelect={() => {}} hasMore onLoadMore={onLoadMore} />);

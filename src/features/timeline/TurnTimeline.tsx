@@ -41,8 +41,18 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
     if (hasMore && onLoadMore && lastVisible >= turns.length - 20) onLoadMore();
   }, [hasMore, onLoadMore, lastVisible, turns.length]);
 
+  // End means the session's first turn even when older pages are still loading: keep
+  // following the end of the list until it is all there.
+  const followEnd = useRef(false);
+  useEffect(() => {
+    const last = turns[turns.length - 1];
+    if (followEnd.current && last && last.turnId !== selectedTurnId) onSelect(last.turnId, true);
+    if (!hasMore) followEnd.current = false;
+  }, [turns, hasMore, selectedTurnId, onSelect]);
+
   const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey || turns.length === 0) return;
+    followEnd.current = event.key === 'End' && hasMore;
     let index: number | null = null;
     if (NEXT_KEYS.has(event.key)) index = Math.min(turns.length - 1, selectedIndex + 1);
     else if (PREVIOUS_KEYS.has(event.key)) index = Math.max(0, selectedIndex < 0 ? 0 : selectedIndex - 1);
@@ -75,7 +85,10 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
               turn={turn}
               selected={turn.turnId === selectedTurnId}
               numberOf={numberOf}
-              onSelect={() => onSelect(turn.turnId, false)}
+              onSelect={() => {
+                followEnd.current = false;
+                onSelect(turn.turnId, false);
+              }}
               style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
             />
           );
