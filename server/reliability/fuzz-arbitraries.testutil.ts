@@ -31,7 +31,7 @@ const segment = fc.oneof(
 const hostileUri = fc.oneof(
   fc.constantFrom(
     'workspace:/a.txt', 'workspace:/src/main.ts', 'workspace:/new/file.txt', 'workspace:/escape/secret.txt',
-    'workspace:/escape/planted.txt', 'workspace:/../outside/secret.txt', 'workspace:/./a.txt', 'workspace://a.txt',
+    'workspace:/escape/planted.txt', 'workspace:/secret-link', 'workspace:/escape', 'workspace:/../outside/secret.txt', 'workspace:/./a.txt', 'workspace://a.txt',
     'workspace:/a.txt/', 'workspace:/', 'workspace:', 'data:/notes.txt', 'tmp:/scratch.txt', 'data:/../store/x',
     'tmp:/../store/turnback.db', 'nosuchroot:/x', '/etc/passwd', 'file:///etc/passwd', 'workspace:/a\u0000b',
     'workspace:/e\u0301.txt', 'workspace:/dir\\..\\x', 'workspace:/.git/config', 'workspace:/node_modules/x/index.js',
@@ -77,46 +77,45 @@ function bodyArb(ctx: FuzzContext) {
   );
 }
 
-function targetArb(ctx: FuzzContext) {
+/** Request targets with the method their route takes, so most requests reach an operation. */
+function routedArb(ctx: FuzzContext): fc.Arbitrary<{ method: string; target: string }> {
   const t = turnIdArb(ctx);
   const s = sessionIdArb(ctx).map(encodeURIComponent);
   const q = hostileUri.map(encodeURIComponent);
+  const get = (arb: fc.Arbitrary<string>) => arb.map((target) => ({ method: 'GET', target }));
+  const post = (arb: fc.Arbitrary<string>) => arb.map((target) => ({ method: 'POST', target }));
   return fc.oneof(
-    fc.constantFrom('/api/health', '/api/store', '/api/sessions', '/api/events?x=1', '/', '/index.html', '/?token=wrong'),
-    s.map((id) => `/api/sessions/${id}/turns`),
-    fc.tuple(s, fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([id, l, b]) => `/api/sessions/${id}/turns?limit=${encodeURIComponent(l)}&before=${encodeURIComponent(b)}`),
-    s.map((id) => `/api/sessions/${id}/messages?limit=5`),
-    s.map((id) => `/api/sessions/${id}`),
-    s.map((id) => `/api/sessions/${id}/rewind`),
-    s.map((id) => `/api/sessions/${id}/rewind/preview`),
-    t.map((id) => `/api/turns/${id}`),
-    fc.tuple(t, q).map(([id, u]) => `/api/turns/${id}/diff?uri=${u}`),
-    t.map((id) => `/api/turns/${id}/preview`),
-    t.map((id) => `/api/turns/${id}/rollback`),
-    t.map((id) => `/api/turns/${id}/rollback-with-chat`),
-    fc.constantFrom('input', 'message', 'turn-end', 'exec', 'before-mutate', 'fs/write', 'fs/delete', 'fs/rename', 'fs/move', 'fs/mkdir').map((a) => `/api/agent/${a}`),
-    q.map((u) => `/api/agent/fs/read?uri=${u}`),
-    fc.array(segment, { minLength: 1, maxLength: 5 }).map((segs) => `/${segs.join('/')}`),
-    fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => `/assets/${segs.join('/')}`),
-    fc.webPath().map((p) => p || '/'),
-  ).map((target) => (target.startsWith('/') ? target : `/${target}`));
+    get(fc.constantFrom('/api/health', '/api/store', '/api/sessions', '/api/events?x=1', '/', '/index.html', '/?token=wrong')),
+    get(s.map((id) => `/api/sessions/${id}/turns`)),
+    get(fc.tuple(s, fc.string({ maxLength: 8 }), fc.string({ maxLength: 8 })).map(([id, l, b]) => `/api/sessions/${id}/turns?limit=${encodeURIComponent(l)}&before=${encodeURIComponent(b)}`)),
+    get(fc.tuple(s, t).map(([id, turn]) => `/api/sessions/${id}/messages?limit=5&turnId=${turn}`)),
+    s.map((id) => ({ method: 'DELETE', target: `/api/sessions/${id}` })),
+    post(s.map((id) => `/api/sessions/${id}/rewind`)),
+    post(s.map((id) => `/api/sessions/${id}/rewind/preview`)),
+    get(t.map((id) => `/api/turns/${id}`)),
+    get(fc.tuple(t, q).map(([id, u]) => `/api/turns/${id}/diff?uri=${u}`)),
+    post(t.map((id) => `/api/turns/${id}/preview`)),
+    post(t.map((id) => `/api/turns/${id}/rollback`)),
+    post(t.map((id) => `/api/turns/${id}/rollback-with-chat`)),
+    post(fc.constantFrom('input', 'message', 'turn-end', 'exec', 'before-mutate', 'fs/write', 'fs/delete', 'fs/rename', 'fs/move', 'fs/mkdir').map((a) => `/api/agent/${a}`)),
+    get(q.map((u) => `/api/agent/fs/read?uri=${u}`)),
+    get(fc.array(segment, { minLength: 1, maxLength: 5 }).map((segs) => `/${segs.join('/')}`)),
+    get(fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => `/assets/${segs.join('/')}`)),
+    get(fc.webPath().map((p) => p || '/')),
+  ).map((r) => (r.target.startsWith('/') ? r : { ...r, target: `/${r.target}` }));
 }
 
 // Header values must be valid for node's client (it refuses control characters itself).
 const headerValue = fc.string({ maxLength: 40 }).map((s) => s.replace(/[^\x20-\x7e]/g, ''));
 
-function headersArb(ctx: FuzzContext) {
+function hostileHeadersArb(ctx: FuzzContext) {
   const host = `127.0.0.1:${ctx.port}`;
   return fc.record({
-    host: fc.oneof({ weight: 8, arbitrary: fc.constantFrom(host, `localhost:${ctx.port}`, `[::1]:${ctx.port}`) },
-      { weight: 1, arbitrary: fc.constantFrom('evil.example:80', `127.0.0.1:${ctx.port + 1}`, '127.0.0.1', '') }),
-    origin: fc.oneof({ weight: 6, arbitrary: fc.constant(undefined) }, { weight: 2, arbitrary: fc.constant(`http://${host}`) },
-      { weight: 1, arbitrary: fc.constantFrom('null', 'http://evil.example', `https://${host}`) }),
-    authorization: fc.oneof({ weight: 6, arbitrary: fc.constant(`Bearer ${ctx.token}`) }, { weight: 2, arbitrary: fc.constant(`Bearer ${ctx.agentToken}`) },
-      { weight: 1, arbitrary: fc.constantFrom(undefined, 'Bearer', `bearer ${ctx.token}x`, `Basic ${ctx.token}`) }, { weight: 1, arbitrary: headerValue }),
-    contentType: fc.oneof({ weight: 6, arbitrary: fc.constantFrom('application/json', 'application/json; charset=utf-8') },
-      { weight: 1, arbitrary: fc.constantFrom(undefined, 'text/plain', 'application/jsonx', 'multipart/form-data') }, { weight: 1, arbitrary: headerValue }),
-    cookie: fc.oneof({ weight: 8, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: headerValue.map((v) => `turnback_${ctx.port}=${v}`) }),
+    host: fc.constantFrom(host, `localhost:${ctx.port}`, `[::1]:${ctx.port}`, 'evil.example:80', `127.0.0.1:${ctx.port + 1}`, '127.0.0.1', ''),
+    origin: fc.constantFrom(undefined, `http://${host}`, 'null', 'http://evil.example', `https://${host}`),
+    authorization: fc.oneof(fc.constantFrom(undefined, `Bearer ${ctx.token}`, `Bearer ${ctx.agentToken}`, 'Bearer', `bearer ${ctx.token}x`, `Basic ${ctx.token}`), headerValue),
+    contentType: fc.oneof(fc.constantFrom(undefined, 'application/json', 'text/plain', 'application/jsonx', 'multipart/form-data'), headerValue),
+    cookie: fc.oneof(fc.constant(undefined), headerValue.map((v) => `turnback_${ctx.port}=${v}`)),
   }).map((h) => {
     const out: Record<string, string> = {};
     if (h.host !== '') out.host = h.host;
@@ -128,11 +127,29 @@ function headersArb(ctx: FuzzContext) {
   });
 }
 
-export function fuzzRequestArb(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
+/** What a console or agent would send: an allowed Host, its own Origin or none, a real token. */
+function validHeadersArb(ctx: FuzzContext) {
   return fc.record({
-    method: fc.oneof({ weight: 4, arbitrary: fc.constantFrom('GET', 'POST') }, { weight: 1, arbitrary: fc.constantFrom('DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD') }),
-    target: targetArb(ctx),
-    headers: headersArb(ctx),
-    body: bodyArb(ctx),
-  }).map((r) => (r.method === 'GET' || r.method === 'HEAD' ? { ...r, body: undefined } : r));
+    host: fc.constantFrom(`127.0.0.1:${ctx.port}`, `localhost:${ctx.port}`, `[::1]:${ctx.port}`),
+    withOrigin: fc.boolean(),
+    token: fc.constantFrom(ctx.token, ctx.token, ctx.agentToken),
+    contentType: fc.constantFrom('application/json', 'application/json; charset=utf-8'),
+  }).map((h) => ({
+    host: h.host,
+    ...(h.withOrigin ? { origin: `http://${h.host}` } : {}),
+    authorization: `Bearer ${h.token}`,
+    'content-type': h.contentType,
+  }) as Record<string, string>);
+}
+
+export function fuzzRequestArb(ctx: FuzzContext): fc.Arbitrary<FuzzRequest> {
+  const methods = fc.constantFrom('GET', 'POST', 'DELETE', 'PUT', 'PATCH', 'OPTIONS', 'HEAD');
+  const routed = routedArb(ctx);
+  return fc.oneof(
+    // Mostly well-formed envelopes, so the operations themselves meet the hostile values.
+    { weight: 4, arbitrary: fc.record({ r: routed, headers: validHeadersArb(ctx), body: bodyArb(ctx) })
+      .map(({ r, headers, body }) => ({ method: r.method, target: r.target, headers, body })) },
+    { weight: 1, arbitrary: fc.record({ r: routed, method: methods, headers: hostileHeadersArb(ctx), body: bodyArb(ctx) })
+      .map(({ r, method, headers, body }) => ({ method, target: r.target, headers, body })) },
+  ).map((r) => (r.method === 'GET' || r.method === 'HEAD' ? { ...r, body: undefined } : r));
 }

@@ -1,7 +1,7 @@
 // HTTP fuzzing: fast-check generated request targets, headers and JSON bodies against a real
 // server on loopback, plus malformed raw requests. No 5xx, no crash, nothing touched outside
 // the workspace and the data dir, and every rejection is a JSON error with a code.
-import { lstat, mkdir, readdir, symlink, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -29,6 +29,7 @@ const serverErrors: string[] = [];
 beforeAll(async () => {
   sandbox = await makeSandbox(START_FILES);
   await plantEscapeLink(sandbox);
+  await symlink(join(sandbox.outside, 'secret.txt'), join(sandbox.workspace, 'secret-link'));
   engine = await openTestEngine(sandbox, {});
   const distDir = join(sandbox.base, 'dist');
   await mkdir(join(distDir, 'assets'), { recursive: true });
@@ -55,12 +56,14 @@ afterAll(async () => {
 });
 
 /** Sends one fuzzed request; null when node's own client refuses to send it. */
-async function send(req: FuzzRequest): Promise<RawAnswer | null> {
+async function send(req: FuzzRequest): Promise<RawAnswer | string | null> {
   try {
     return await rawRequest(server.port, req.method, req.target, req.headers, req.body);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (/^ERR_(INVALID|UNESCAPED)/.test(code)) return null;
+    // The client could not parse what the server sent back: a framing fault of the server.
+    if (code.startsWith('HPE_')) return `${req.method} ${req.target}: the answer is not valid HTTP (${code}: ${(e as { reason?: string }).reason})`;
     throw e;
   }
 }
@@ -75,12 +78,14 @@ function answerProblem(req: FuzzRequest, answer: RawAnswer): string | null {
   return null;
 }
 
-/** A fuzzed delete may remove the planted link itself (inside the workspace, allowed); put it back. */
+/** A fuzzed delete or write may replace a planted link itself (inside the workspace, allowed); put it back. */
 async function replantLink(): Promise<void> {
-  try {
-    await lstat(join(sandbox.workspace, 'escape'));
-  } catch {
-    await plantEscapeLink(sandbox).catch(() => {});
+  for (const [name, target] of [['escape', sandbox.outside], ['secret-link', join(sandbox.outside, 'secret.txt')]]) {
+    const link = join(sandbox.workspace, name);
+    const stats = await lstat(link).catch(() => null);
+    if (stats?.isSymbolicLink()) continue;
+    if (stats) await rm(link, { recursive: true, force: true });
+    await symlink(target, link).catch(() => {});
   }
 }
 
@@ -95,11 +100,16 @@ describe('HTTP fuzz', () => {
         if (!answer) return;
         tally.requests++;
         tally.cases++;
+        if (typeof answer === 'string') {
+          tally.failures++;
+          if (problems.length < 50) problems.push(answer);
+          return;
+        }
         statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
         const problem = answerProblem(req, answer);
         if (problem) {
           tally.failures++;
-          problems.push(problem);
+          if (problems.length < 50) problems.push(problem);
         }
       }),
       { numRuns: quickOrFull(100, 3000), seed: FULL ? undefined : 20261130 },
