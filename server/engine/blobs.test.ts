@@ -24,7 +24,15 @@ describe('blob store', () => {
     expect(a).toEqual({ hash: sha256(data), size: 6 });
     expect(b.hash).toBe(a.hash);
     expect(blobs.pathOf(a.hash)).toBe(path.join(blobs.dir, a.hash.slice(0, 2), a.hash.slice(2)));
-    expect(await readFile(blobs.pathOf(a.hash), 'utf8')).toBe('hello\n');
+    expect((await blobs.read(a.hash)).toString('utf8')).toBe('hello\n');
+  });
+
+  it('keeps text deflated on disk and gives the raw bytes back', async () => {
+    const text = Buffer.from('export const answer = 42;\n'.repeat(2000));
+    const { hash } = await blobs.putBytes(text);
+    expect((await stat(blobs.pathOf(hash))).size).toBeLessThan(text.length / 10);
+    expect((await blobs.read(hash)).equals(text)).toBe(true);
+    expect((await blobs.readHead(hash, 10)).toString()).toBe('export con');
   });
 
   it('streams a large file in and back out byte for byte with the mode asked for', async () => {
