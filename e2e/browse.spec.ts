@@ -115,8 +115,11 @@ test('arrow keys and j/k move through turns and files', async ({ page, turnback 
   await page.keyboard.press('ArrowUp');
   await expect(console.turn(4)).toHaveAttribute('aria-selected', 'true');
 
-  await console.fileButton('x.txt').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(console.fileButton('x.txt')).toBeFocused();
   await page.keyboard.press('ArrowDown');
   await expect(console.fileButton('y.txt')).toHaveAttribute('aria-current', 'true');
   await expect(console.diff('y.txt')).toBeVisible();
+  await page.keyboard.press('ArrowLeft');
+  await expect(console.timeline).toBeFocused();
 });

@@ -51,7 +51,8 @@ function Console() {
         </div>
       )}
       <footer className="key-hints" aria-label="Keyboard shortcuts">
-        <kbd>j</kbd>/<kbd>k</kbd> turns · <kbd>n</kbd>/<kbd>p</kbd> files · <kbd>↑</kbd>/<kbd>↓</kbd> in a focused list
+        <kbd>j</kbd>/<kbd>k</kbd> turns · <kbd>n</kbd>/<kbd>p</kbd> files · <kbd>↑</kbd>/<kbd>↓</kbd> in a focused list ·{' '}
+        <kbd>→</kbd>/<kbd>←</kbd> between turns and files · <kbd>Esc</kbd> closes a dialog
       </footer>
     </div>
   );

@@ -60,6 +60,17 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
     else if (event.key === 'End') index = turns.length - 1;
     else if (event.key === 'PageDown') index = Math.min(turns.length - 1, Math.max(0, selectedIndex) + 10);
     else if (event.key === 'PageUp') index = Math.max(0, selectedIndex - 10);
+    else if (event.key === 'ArrowRight' || event.key === 'l') {
+      // Into the selected turn's files, where the same keys move between files.
+      const file =
+        document.querySelector<HTMLElement>('#changed-files [aria-current="true"]') ??
+        document.querySelector<HTMLElement>('#changed-files .file-row__path');
+      if (file) {
+        event.preventDefault();
+        file.focus();
+      }
+      return;
+    }
     if (index === null) return;
     event.preventDefault();
     event.stopPropagation();
@@ -70,6 +81,7 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
     <div
       ref={scrollRef}
       className="timeline-scroll"
+      id="turn-timeline"
       role="listbox"
       aria-label="Turns"
       tabIndex={0}

@@ -24,6 +24,11 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
+    if (event.key === 'ArrowLeft' || event.key === 'h') {
+      event.preventDefault();
+      document.getElementById('turn-timeline')?.focus();
+      return;
+    }
     const down = event.key === 'ArrowDown' || event.key === 'j';
     const up = event.key === 'ArrowUp' || event.key === 'k';
     if (!down && !up) return;
@@ -57,7 +62,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           </span>
         </label>
       </div>
-      <ul ref={listRef} className="file-rows" aria-label="Changed files" onKeyDown={onKeyDown}>
+      <ul ref={listRef} id="changed-files" className="file-rows" aria-label="Changed files" onKeyDown={onKeyDown}>
         {files.map((file) => {
           const path = displayPath(file.uri);
           const selected = file.uri === selectedUri;
