@@ -44,6 +44,7 @@ const MIGRATIONS: string[] = [
   CREATE UNIQUE INDEX turns_by_session_number ON turns(session_id, number);
   CREATE INDEX turns_by_status ON turns(status);
   CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
     turn_id TEXT NOT NULL,
     seq INTEGER NOT NULL,
     op TEXT NOT NULL,
@@ -54,18 +55,19 @@ const MIGRATIONS: string[] = [
     to_before TEXT,
     to_after TEXT,
     skipped TEXT,
-    to_skipped TEXT,
-    PRIMARY KEY (turn_id, seq)
-  ) WITHOUT ROWID;
+    to_skipped TEXT
+  );
+  CREATE UNIQUE INDEX entries_by_turn ON entries(turn_id, seq);
   -- Per-path summary of a committed turn (FileChange, directories included).
+  -- Rows of a few hundred bytes: plain rowid tables (WITHOUT ROWID suits small rows only).
   CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
     turn_id TEXT NOT NULL,
     ord INTEGER NOT NULL,
     uri TEXT NOT NULL,
-    data TEXT NOT NULL,
-    PRIMARY KEY (turn_id, ord)
-  ) WITHOUT ROWID;
-  CREATE INDEX changes_by_uri ON changes(turn_id, uri);
+    data TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX changes_by_turn ON changes(turn_id, ord);
   CREATE TABLE messages (
     ord INTEGER PRIMARY KEY AUTOINCREMENT,
     id TEXT NOT NULL UNIQUE,
@@ -78,7 +80,6 @@ const MIGRATIONS: string[] = [
   );
   CREATE INDEX messages_by_session ON messages(session_id, ord);
   CREATE INDEX messages_by_turn ON messages(turn_id);
-  CREATE INDEX messages_by_deleter ON messages(deleted_by);
   CREATE TABLE blobs (
     hash TEXT PRIMARY KEY,
     size INTEGER NOT NULL

@@ -29,6 +29,9 @@ export class Store {
 
   constructor(file: string) {
     this.db = new Database(file);
+    // Small pages keep a young store small (each table and index holds at least one page);
+    // it only takes effect when the file is created.
+    this.db.pragma('page_size = 1024');
     this.db.pragma('journal_mode = WAL');
     this.db.pragma('synchronous = FULL');
     this.db.pragma('foreign_keys = OFF');
