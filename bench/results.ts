@@ -70,7 +70,8 @@ export class Results {
   }
 
   note(section: string, text: string): void {
-    this.sections.find((s) => s.id === section)?.notes.push(text);
+    const notes = this.sections.find((s) => s.id === section)?.notes;
+    if (notes && !notes.includes(text)) notes.push(text);
   }
 
   notMeasured(section: string, text: string): void {

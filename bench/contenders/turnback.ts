@@ -32,9 +32,11 @@ export async function engineTurn(engine: Engine, sessionId: string, edits: FileE
   return turnId;
 }
 
-export async function engineRollback(engine: Engine, turnId: string): Promise<void> {
+/** Rolls a turn back and answers the id of the rollback turn it recorded. */
+export async function engineRollback(engine: Engine, turnId: string): Promise<string | null> {
   const result = await engine.rollback(turnId);
   if (!result.ok) throw new Error(`rollback of ${turnId} failed: ${JSON.stringify(result.errors.slice(0, 3))}`);
+  return result.rollbackTurnId;
 }
 
 export async function turnbackContender(openEngine: OpenEngine, options: EngineOptions & { dataDir: string },
@@ -47,7 +49,7 @@ export async function turnbackContender(openEngine: OpenEngine, options: EngineO
     sessionId,
     async beforeTurn() {},
     turn: (edits, title) => engineTurn(engine, sessionId, edits, title),
-    rollback: (turnId) => engineRollback(engine, turnId),
+    rollback: async (turnId) => { await engineRollback(engine, turnId); },
     async storeSize() {
       // The whole data dir: store (SQLite + blobs); its files/ and tmp/ roots stay empty here.
       return treeSize(options.dataDir);

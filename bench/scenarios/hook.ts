@@ -11,7 +11,8 @@ export async function hookScenario(ctx: BenchContext): Promise<void> {
   const label = `hook claude-code per call (PreToolUse Write, ${latency.calls} calls)`;
   results.figure(HOOK_SECTION, 'hook.median', label, 'turnback', 'ms',
     { median: latency.median, min: latency.min, max: latency.max, p95: latency.p95, runs: latency.calls, samples: [] });
-  results.figure(HOOK_SECTION, 'hook.p95', `${label}: p95`, 'turnback', 'ms', latency.p95);
+  results.figure(HOOK_SECTION, 'hook.p95', `${label}: p95`, 'turnback', 'ms',
+    { median: latency.p95, min: latency.p95, max: latency.p95, p95: latency.p95, runs: latency.calls, samples: [] });
   if (typeof latency.nodeStartupMedian === 'number') {
     results.figure(HOOK_SECTION, 'hook.node', 'bare `node -e ""` between the calls (startup floor): median', null, 'ms', latency.nodeStartupMedian);
   }
