@@ -102,10 +102,16 @@ describe('crash during a turn', () => {
       expect(engine.listSessions().find((x) => x.sessionId === SESSION)?.activeTurnId).toBeNull();
       expect(engine.recovery?.interruptedTurns).toEqual([turnId]);
 
+      const crashed = await sandbox.tree();
       const result = await engine.rollback(turnId);
       expect(result.errors, `kill ${kill}: ${child.lines.at(-1)}`).toEqual([]);
       expect(result.ok).toBe(true);
       assertSameTree(start, await sandbox.tree(), `kill ${kill} after "${child.lines.at(-1)}"`);
+      // The after-states read on open were right: undoing the rollback lands on the crashed tree.
+      if (result.rollbackTurnId !== null) {
+        expect((await engine.rollback(result.rollbackTurnId)).ok).toBe(true);
+        assertSameTree(crashed, await sandbox.tree(), `undo after kill ${kill}`);
+      }
       await engine.close();
     }
   }, KILLS * 20_000);
