@@ -221,3 +221,19 @@ describe('symlinked directories inside the root', () => {
     await engine.close();
   });
 });
+
+describe('files too large to capture', () => {
+  it('a file the turn created over maxFileSize is never deleted uncaptured: reported TOO_LARGE', async () => {
+    const engine = await open(box, { maxFileSize: 16 });
+    const { turnId } = await begin(engine);
+    await engine.storage.writeFile('workspace:/big.log', 'x'.repeat(64), S);
+    await engine.storage.writeFile('workspace:/small.txt', 'small', S);
+    await engine.turnEnd(S);
+    const result = await engine.rollback(turnId!);
+    expect(result).toMatchObject({ ok: false, deleted: ['workspace:/small.txt'] });
+    expect(result.errors.map((e) => [e.uri, e.code])).toEqual([['workspace:/big.log', 'TOO_LARGE']]);
+    expect(await readFile(path.join(box.workspace, 'big.log'), 'utf8')).toBe('x'.repeat(64));
+    expect(engine.getManifest(turnId!).turn.status).toBe('partially-rolled-back');
+    await engine.close();
+  });
+});
