@@ -47,3 +47,23 @@ describe('crash while a write is in flight', () => {
     expect(found.flat()).toEqual([]);
   }, FULL ? 600_000 : 60_000);
 });
+
+describe('crash while an undo re-creates directories', () => {
+  // Undoing a rollback re-creates the directories the rollback removed; cut right after one is
+  // made, running the undo again must finish the job (the directory is the engine's own work,
+  // not something planted), with the directory's original mode.
+  it('an undo of a rollback cut after re-creating its directories completes when run again', async () => {
+    const undo = scenarios.find((s) => s.name === 'undo of a rollback')!;
+    const { ops, after } = await profile(undo);
+    // Cut just before the first file is written back: the directories exist, their modes not yet set.
+    const made = ops.findIndex((o) => o.op === 'mkdir' && o.path.includes('/workspace/'));
+    const firstWrite = ops.findIndex((o) => o.op === 'open' && o.path.includes('/workspace/'));
+    expect(made).toBeGreaterThanOrEqual(0);
+    expect(firstWrite).toBeGreaterThan(made);
+    const found = await crashAt(undo, firstWrite + 1, after);
+    tally.cases++;
+    tally.crashPoints++;
+    if (found.length) tally.failures++;
+    expect(found).toEqual([]);
+  }, 60_000);
+});

@@ -27,7 +27,8 @@ export interface ScenarioState {
 export interface Scenario {
   name: string;
   /** Brings the store to the moment before the operation; `begin` opens the turn under test. */
-  setup(engine: Engine, begin: (sessionId: string, title: string) => Promise<string>): Promise<ScenarioState>;
+  /** `begin` opens the turn under test and takes its start tree; `markStart` only takes the tree. */
+  setup(engine: Engine, begin: (sessionId: string, title: string) => Promise<string>, markStart: () => Promise<void>): Promise<ScenarioState>;
   run(engine: Engine, state: ScenarioState, afterStep?: () => Promise<void>): Promise<unknown>;
   /** Engine option for the pruning case. */
   keepSessions?: number;
@@ -105,6 +106,38 @@ export const scenarios: Scenario[] = [
       const left = engine.messages(SESSION, { turnId: s.turnId });
       return left.length ? [`${left.length} message(s) of the rolled back turn are still there`] : [];
     },
+  },
+  {
+    // Rewind to the first of two turns: every path both touched goes back to its start.
+    name: 'rewind',
+    setup: async (engine, begin) => {
+      const turnId = await begin(SESSION, 'first');
+      await agentEdits(engine, SESSION);
+      await engine.turnEnd({ sessionId: SESSION });
+      await beginOther(engine, SESSION, 'second');
+      await engine.storage.writeFile('workspace:/a.txt', versionedContent('a.txt', 9), { sessionId: SESSION });
+      await engine.storage.delete('workspace:/keep/d.txt', { sessionId: SESSION });
+      await engine.storage.rename('workspace:/new/e.txt', 'workspace:/keep/e.txt', { sessionId: SESSION });
+      await engine.turnEnd({ sessionId: SESSION });
+      return { turnId };
+    },
+    run: (engine, s) => engine.rewind(SESSION, { toTurnId: s.turnId, withChat: true }),
+    rerun: (engine, s, force) => engine.rewind(SESSION, { toTurnId: s.turnId, withChat: true, force }),
+  },
+  {
+    // Undoing a rollback: the rollback turn is itself rolled back to the tree it started from.
+    name: 'undo of a rollback',
+    setup: async (engine, _begin, markStart) => {
+      await beginOther(engine, SESSION, 'work');
+      await agentEdits(engine, SESSION);
+      await engine.turnEnd({ sessionId: SESSION });
+      const work = engine.listTurns(SESSION).at(-1)!.turnId;
+      await markStart();
+      const { rollbackTurnId } = await engine.rollback(work);
+      if (!rollbackTurnId) throw new Error('the rollback recorded no turn');
+      return { turnId: rollbackTurnId };
+    },
+    run: (engine, s) => engine.rollback(s.turnId),
   },
   {
     // One session is cleared while another still needs blobs both share (same contents).

@@ -24,12 +24,13 @@ async function prepare(scenario: Scenario): Promise<Prepared> {
   controller.pause();
   const engine = await openTestEngine(sandbox, { controller, keepSessions: scenario.keepSessions });
   let turnStart: Tree | null = null;
+  const mark = async () => { turnStart = await snapshotTree(sandbox.workspace); };
   const state = await scenario.setup(engine, async (sessionId, title) => {
-    turnStart = await snapshotTree(sandbox.workspace);
+    await mark();
     const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: title });
     if (!turnId) throw new Error('no turn began: scopes do not match');
     return turnId;
-  });
+  }, mark);
   if (!turnStart) throw new Error(`scenario ${scenario.name} began no turn under test`);
   return { scenario, sandbox, engine, controller, state, turnStart, before: await snapshotTree(sandbox.workspace) };
 }
