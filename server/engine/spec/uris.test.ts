@@ -49,6 +49,23 @@ describe('BAD_URI: non-canonical or unknown URIs change nothing', () => {
   });
 });
 
+describe('the engine\'s own store', () => {
+  it('is never reachable, even through a root whose directory holds it', async () => {
+    await engine.close();
+    engine = await sandbox.open({ roots: [{ name: 'state', kind: 'custom', path: sandbox.dataDir }] });
+    const turnId = await runTurn(engine, async () => {
+      for (const uri of ['state:/store', 'state:/store/x', 'state:/store/blobs/ab/cd']) {
+        await expectCode(engine.storage.writeFile(uri, 'x', s), 'BAD_URI');
+        await expectCode(engine.storage.delete(uri, { ...s, recursive: true }), 'BAD_URI');
+        await expectCode(engine.storage.readFile(uri), 'BAD_URI');
+      }
+      await expectCode(engine.storage.move(ws('a'), 'state:/store/a', s), 'BAD_URI');
+    });
+    expect(engine.getManifest(turnId).entries).toEqual([]);
+    expect(engine.listTurns('s1').length).toBeGreaterThan(0);
+  });
+});
+
 describe('canonical URIs', () => {
   it('answers carry canonical URIs, NFC included', async () => {
     const turnId = await runTurn(engine, async () => {
