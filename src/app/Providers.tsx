@@ -8,9 +8,14 @@ function onAnyError(error: unknown): void {
   if (isApiError(error, 'UNAUTHORIZED')) useUiStore.getState().setUnauthorized(true);
 }
 
+function signedIn(): void {
+  if (useUiStore.getState().unauthorized) useUiStore.getState().setUnauthorized(false);
+}
+
 export function createQueryClient(): QueryClient {
   return new QueryClient({
-    queryCache: new QueryCache({ onError: onAnyError }),
+    // Any answer means the browser is signed in again (for example after reopening the URL in another tab).
+    queryCache: new QueryCache({ onError: onAnyError, onSuccess: signedIn }),
     mutationCache: new MutationCache({ onError: onAnyError }),
     defaultOptions: {
       queries: {
