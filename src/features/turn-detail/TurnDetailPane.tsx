@@ -1,6 +1,7 @@
 // The selected turn: header, actions, its files / chat / commands, and the diff of one file.
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import { manifestQuery, sessionsQuery } from '../../api/queries';
 import { formatClock, plural } from '../../lib/format';
 import { useUiStore, type DetailTab } from '../../store';
@@ -16,7 +17,9 @@ import { TurnRelations } from './TurnRelations';
 import { firstToShow, orderFiles } from './fileChange';
 
 export function TurnDetailPane() {
-  const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore();
+  const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore(
+    useShallow((state) => ({ sessionId: state.sessionId, turnId: state.turnId, fileUri: state.fileUri, checkedFiles: state.checkedFiles, detailTab: state.detailTab })),
+  );
   const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
   const manifest = useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
   const { data: sessions = [] } = useQuery(sessionsQuery());
