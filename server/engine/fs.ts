@@ -35,6 +35,8 @@ export function realpathOrSelf(p: string): string {
 }
 
 export interface WritableTarget {
+  /** The temp file's path. */
+  readonly temp: string;
   write(chunk: Uint8Array): Promise<void>;
   /** fsync, chmod and close: the bytes are safe, nothing is visible yet. Removes the temp file on failure. */
   prepare(): Promise<void>;
@@ -111,10 +113,11 @@ export class EngineFs {
    * fsynced: a rename lost to a power cut leaves the old content, which the store handles, and
    * the next SQLite commit's journal flush carries it on ext4/xfs.
    */
-  async createAtomic(dest: string, mode: number, options: { durable?: boolean } = {}): Promise<WritableTarget> {
+  async createAtomic(dest: string, mode: number, options: { durable?: boolean; beforeCreate?: (temp: string) => void } = {}): Promise<WritableTarget> {
     const durable = options.durable ?? true;
     const dir = path.dirname(dest);
     const temp = tempNameIn(dir);
+    options.beforeCreate?.(temp);
     const handle = await this.op('open', temp, () => fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
     let closed = false;
     let prepared: Promise<void> | null = null;
@@ -137,6 +140,7 @@ export class EngineFs {
       return prepared;
     };
     return {
+      temp,
       write: async (chunk) => {
         await this.op('write', temp, async () => {
           let offset = 0;

@@ -44,6 +44,12 @@ export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
     }
   }
   for (const dir of dirs) report.removedTempFiles += await removeTempFilesIn(ctx, dir);
+  for (const temp of ctx.store.pendingTemps()) {
+    if (path.basename(temp).startsWith(TEMP_PREFIX)) {
+      try { await ctx.fs.unlink(temp); report.removedTempFiles++; } catch (e) { if (!isNotFound(e)) throw e; }
+    }
+    ctx.store.removePendingTemp(temp);
+  }
   for (const turn of ctx.store.activeTurns()) {
     await finishTurn(ctx, turn.turn_id, turn.session_id, true);
     report.interruptedTurns.push(turn.turn_id);

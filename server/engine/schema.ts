@@ -91,6 +91,15 @@ const MIGRATIONS: string[] = [
   ) WITHOUT ROWID;
   CREATE INDEX blob_refs_by_turn ON blob_refs(turn_id);
   `,
+  // 1 → 2
+  `
+  -- Workspace temp files written while their capture runs: a crash before the rename leaves
+  -- them behind, and this is how the next open finds them (written without fsync: a process
+  -- crash keeps the row, and only a process crash can interrupt between create and rename).
+  CREATE TABLE pending_temps (
+    path TEXT PRIMARY KEY
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

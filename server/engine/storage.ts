@@ -24,16 +24,23 @@ export class Mutations {
     if (turn && r.tracked && !existing?.isDirectory() && (existing || parent?.isDirectory())) {
       // The temp file is invisible until renamed: it is written and fsynced while the capture
       // runs; only the rename waits for the entry to be committed.
-      const target = await this.ctx.fs.createAtomic(r.abs, existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE);
-      const [prepared, recorded] = await Promise.allSettled([
-        target.write(data).then(() => target.prepare()),
-        recordOp(this.ctx, turn, 'write', r),
-      ]);
-      if (prepared.status === 'rejected' || recorded.status === 'rejected') {
-        await target.abort();
-        throw recorded.status === 'rejected' ? recorded.reason : (prepared as PromiseRejectedResult).reason;
+      // The temp file is noted first, so a crash before its rename cannot strand it unseen.
+      const target = await this.ctx.fs.createAtomic(r.abs, existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE, {
+        beforeCreate: (temp) => this.ctx.store.addPendingTemp(temp),
+      });
+      try {
+        const [prepared, recorded] = await Promise.allSettled([
+          target.write(data).then(() => target.prepare()),
+          recordOp(this.ctx, turn, 'write', r),
+        ]);
+        if (prepared.status === 'rejected' || recorded.status === 'rejected') {
+          await target.abort();
+          throw recorded.status === 'rejected' ? recorded.reason : (prepared as PromiseRejectedResult).reason;
+        }
+        await target.commit();
+      } finally {
+        this.ctx.store.removePendingTemp(target.temp);
       }
-      await target.commit();
       return;
     }
     const mode = await this.prepareFileTarget(turn, 'write', r);

@@ -40,6 +40,21 @@ describe('store', () => {
     again.close();
   });
 
+  it('migrates a version 1 store forward on open, keeping its rows', () => {
+    const file = path.join(dir, 'db');
+    const first = new Store(file);
+    first.upsertSession('s', 'webui', 'chat', 1);
+    first.db.exec('DROP TABLE pending_temps');
+    first.db.pragma('user_version = 1');
+    first.close();
+    const again = new Store(file);
+    expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+    again.addPendingTemp('/x/.turnback-tmp-1');
+    expect(again.pendingTemps()).toEqual(['/x/.turnback-tmp-1']);
+    expect(again.getSession('s')?.platform).toBe('webui');
+    again.close();
+  });
+
   it('never reuses a turn number, even after the session is deleted', () => {
     const store = new Store(path.join(dir, 'db'));
     store.upsertSession('s', 'webui', 'chat', 1);

@@ -209,6 +209,18 @@ export class Store {
     return ids.map((id) => select.get(id) as MessageRow | undefined).filter((m): m is MessageRow => !!m).sort((a, b) => a.ord - b.ord);
   }
 
+  // ---- workspace temp files in flight ----
+
+  addPendingTemp(path: string): void {
+    this.relaxed(() => this.st('INSERT OR IGNORE INTO pending_temps (path) VALUES (?)').run(path));
+  }
+  removePendingTemp(path: string): void {
+    this.relaxed(() => this.st('DELETE FROM pending_temps WHERE path = ?').run(path));
+  }
+  pendingTemps(): string[] {
+    return (this.st('SELECT path FROM pending_temps').all() as { path: string }[]).map((r) => r.path);
+  }
+
   // ---- blobs ----
 
   addBlob(hash: string, size: number): void {
