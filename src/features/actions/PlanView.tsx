@@ -3,24 +3,7 @@ import type { Plan } from '../../../server/protocol';
 import { displayPath, plural } from '../../lib/format';
 import { MessageList } from '../turn-detail/ChatMessages';
 import { RESTORE_ERROR_TEXT } from './dialogText';
-
-function PathList({ title, items, tone }: { title: string; items: string[]; tone?: 'danger' | 'warn' }) {
-  if (items.length === 0) return null;
-  return (
-    <section className={`plan-group${tone ? ` plan-group--${tone}` : ''}`} aria-label={title}>
-      <h3>
-        {title} <span className="pane-count">{items.length}</span>
-      </h3>
-      <ul>
-        {items.map((item) => (
-          <li key={item}>
-            <code>{item}</code>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
+import { PathList } from './PathList';
 
 export function PlanView({ plan, conflicts, showMessages }: { plan: Plan; conflicts: string[]; showMessages: boolean }) {
   const restore = plan.actions.filter((action) => action.action === 'restore').map((action) => displayPath(action.uri));

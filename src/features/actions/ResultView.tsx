@@ -1,24 +1,7 @@
 // The truthful outcome of a rollback: what changed, what was already in place, every error.
 import type { RollbackResult } from '../../../server/protocol';
 import { displayPath } from '../../lib/format';
-
-function Group({ title, items }: { title: string; items: string[] }) {
-  if (items.length === 0) return null;
-  return (
-    <section className="plan-group" aria-label={title}>
-      <h3>
-        {title} <span className="pane-count">{items.length}</span>
-      </h3>
-      <ul>
-        {items.map((item) => (
-          <li key={item}>
-            <code>{item}</code>
-          </li>
-        ))}
-      </ul>
-    </section>
-  );
-}
+import { PathList } from './PathList';
 
 export function ResultView({ result, undone = false }: { result: RollbackResult; undone?: boolean }) {
   const changed = result.restored.length + result.deleted.length + result.movedBack.length;
@@ -32,10 +15,10 @@ export function ResultView({ result, undone = false }: { result: RollbackResult;
   return (
     <div className="result" role="status">
       <p className={`notice ${result.ok ? 'notice--ok' : 'notice--danger'}`}>{headline}</p>
-      <Group title="Restored" items={result.restored.map(displayPath)} />
-      <Group title="Deleted" items={result.deleted.map(displayPath)} />
-      <Group title="Moved back" items={result.movedBack.map((move) => `${displayPath(move.from)} → ${displayPath(move.to)}`)} />
-      <Group title="Already in place" items={result.unchanged.map(displayPath)} />
+      <PathList title="Restored" items={result.restored.map(displayPath)} />
+      <PathList title="Deleted" items={result.deleted.map(displayPath)} />
+      <PathList title="Moved back" items={result.movedBack.map((move) => `${displayPath(move.from)} → ${displayPath(move.to)}`)} />
+      <PathList title="Already in place" items={result.unchanged.map(displayPath)} />
       {result.deletedMessages !== undefined && (
         <p className="muted">
           {result.deletedMessages} chat {result.deletedMessages === 1 ? 'message' : 'messages'} deleted.
