@@ -42,7 +42,7 @@ export function renderTable(results: Results, machine: Machine, header: string[]
       out.push(`   ${pad('', labelWidth)}${padLeft('median', 11)}  ${pad('min–max', 23)}runs`);
     }
     for (const f of figures) {
-      const spread = f.runs > 1 ? `${formatValue(f, f.min)} – ${formatValue(f, f.max)}` : '';
+      const spread = f.runs > 1 && f.min !== f.max ? `${formatValue(f, f.min)} – ${formatValue(f, f.max)}` : '';
       out.push(`   ${pad(f.label, labelWidth)}${padLeft(formatValue(f, f.median), 11)}  ${pad(spread, 23)}${f.runs}`);
     }
     for (const r of results.ratios.filter((x) => x.section === section.id)) {
@@ -73,32 +73,52 @@ export function renderJson(results: Results, machine: Machine, meta: Record<stri
   }, null, 2);
 }
 
-/** A compact Markdown rendering (for README's Performance section). */
+/** The short Markdown summary README's Performance section carries: key figures and every target. */
 export function renderMarkdown(results: Results, machine: Machine, header: string[]): string {
-  const out: string[] = [];
-  out.push(`Machine: ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node}, ${machine.platform}.`);
-  for (const line of header) out.push(`${line}.`);
-  for (const section of results.sections) {
-    const figures = results.figures.filter((f) => f.section === section.id);
-    const ratios = results.ratios.filter((r) => r.section === section.id);
-    if (figures.length === 0 && section.notMeasured.length === 0) continue;
-    out.push('', `**${section.id}. ${section.title}**`, '');
-    if (figures.length > 0) {
-      out.push('| | median | min – max | runs |', '|---|---:|---|---:|');
-      for (const f of figures) {
-        const spread = f.runs > 1 ? `${formatValue(f, f.min)} – ${formatValue(f, f.max)}` : '';
-        out.push(`| ${f.label} | ${formatValue(f, f.median)} | ${spread} | ${f.runs} |`);
-      }
-    }
-    if (ratios.length > 0) {
-      out.push('');
-      for (const r of ratios) {
-        const target = r.targetMax === null ? '' : ` (target ≤ ${r.targetMax}×: ${r.pass ? 'met' : '**missed**'})`;
-        out.push(`- ${r.label}: ${formatRatio(r.value)}${target}`);
-      }
-    }
-    for (const note of section.notes) out.push(`- ${note}`);
-    for (const line of section.notMeasured) out.push(`- not measured: ${line}`);
+  const cell = (id: string): string => {
+    const f = results.get(id);
+    return f ? formatValue(f, f.median) : '—';
+  };
+  const ratio = (numerator: string, denominator: string): string => {
+    const r = results.ratios.find((x) => x.numerator === numerator && x.denominator === denominator);
+    if (!r) return '';
+    return r.targetMax === null ? formatRatio(r.value) : `${formatRatio(r.value)} (target ≤ ${r.targetMax}×${r.pass ? '' : ', **missed**'})`;
+  };
+  const rows: string[][] = [
+    ['One turn writing 10 files (W2)', cell('capture.raw'), cell('capture.shadow-git'), cell('capture.turnback'),
+      `${ratio('capture.turnback', 'capture.raw')} of raw; ${ratio('capture.turnback', 'capture.shadow-git')} of git`],
+  ];
+  for (const f of results.figures.filter((x) => x.id.startsWith('rollback.') && x.id.endsWith('.raw'))) {
+    const size = f.id.split('.')[1];
+    rows.push([`Rollback of ${size} files (W2)`, cell(`rollback.${size}.raw`), cell(`rollback.${size}.shadow-git`), cell(`rollback.${size}.turnback`),
+      `${ratio(`rollback.${size}.turnback`, `rollback.${size}.raw`)} of raw; ${ratio(`rollback.${size}.turnback`, `rollback.${size}.shadow-git`)} of git`]);
   }
-  return out.join('\n');
+  for (const name of ['W1', 'W2']) {
+    if (!results.get(`storage.${name}.git`)) continue;
+    rows.push([`Store bytes after 20 turns × 10 small edits (${name})`, '', cell(`storage.${name}.git`), cell(`storage.${name}.turnback`),
+      ratio(`storage.${name}.turnback`, `storage.${name}.git`)]);
+  }
+  const out: string[] = [];
+  out.push('| | raw | shadow-git | turnback | turnback ÷ other |', '|---|---:|---:|---:|---|');
+  for (const row of rows) out.push(`| ${row.join(' | ')} |`);
+  const scaling = results.ratios.filter((r) => r.section === '3' && r.targetMax !== null);
+  const lines: string[] = [];
+  if (scaling.length > 0) lines.push(`- Scaling, 10 → 10,000 turns (per-turn cost): ${scaling.map((r) => `${r.label.split(' per turn')[0]} ${formatRatio(r.value)}${r.pass ? '' : ' (**missed** ≤ 1.5×)'}`).join(', ')}; `
+    + `listSessions ${cell('scaling.sessions.1')} with 1 session, ${cell('scaling.sessions.many')} with 1,000.`);
+  if (results.get('coldOpen.open')) lines.push(`- Cold open of a 10,000-turn store: ${cell('coldOpen.open')}; with the first listSessions and listTurns page ${cell('coldOpen.firstPage')}.`);
+  if (results.get('rss.rollback.peak')) lines.push(`- Peak memory, 1,000-file rollback: heap + buffers grew ${cell('rss.rollback.live')} (garbage included); the bench process peaked at ${cell('rss.rollback.peak')} RSS.`);
+  if (results.get('rss.capture.growth')) lines.push(`- Peak memory, turn writing one 50 MB file (W3): RSS ${cell('rss.capture.growth')} above the process before it (the new 50 MB were already in memory), peak ${cell('rss.capture.peak')}; ${cell('rss.capture.time')} vs ${cell('rss.capture.raw')} for a raw durable write.`);
+  const long = results.figures.find((f) => f.id.startsWith('console.') && f.id.endsWith('.ready') && !f.id.startsWith('console.50.'));
+  if (results.get('console.50.ready') && long) lines.push(`- Console in Chromium, navigation to a timeline rendered and scrollable: ${cell('console.50.ready')} for 50 turns, ${formatValue(long, long.median)} for ${long.id.split('.')[1]}.`);
+  if (results.get('hook.median')) lines.push(`- Claude Code hook per call: median ${cell('hook.median')}, p95 ${cell('hook.p95')} (bare Node startup here: ${cell('hook.node')}).`);
+  for (const section of results.sections) for (const line of section.notMeasured) lines.push(`- Not measured (${section.title}): ${line}`);
+  const targets = results.ratios.filter((r) => r.targetMax !== null);
+  return [
+    `Measured on ${machine.cpus} × ${machine.cpuModel}, ${machine.memoryGiB} GiB RAM, Node ${machine.node} (${machine.platform}); ${header.join('; ')}.`,
+    '',
+    ...out,
+    '',
+    ...lines,
+    `- Targets met: ${targets.filter((r) => r.pass).length} of ${targets.length}.`,
+  ].join('\n');
 }

@@ -4,7 +4,6 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_DIR = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-export const CLI = path.join(REPO_DIR, 'bin', 'turnback.js');
 
 export interface ServeProcess {
   /** `http://127.0.0.1:<port>` */
@@ -14,10 +13,10 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(options: { workspace: string; dataDir: string; stateDir: string; token: string; agentToken: string }): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'serve', '--workspace', options.workspace, '--data', options.dataDir,
+export async function startServe(options: { cli: string; workspace: string; dataDir: string; stateDir: string; token: string; agentToken: string }): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(process.execPath, [options.cli, 'serve', '--workspace', options.workspace, '--data', options.dataDir,
     '--port', '0', '--token', options.token, '--agent-token', options.agentToken], {
-    cwd: REPO_DIR,
+    cwd: path.dirname(path.dirname(options.cli)),
     // The server registry file goes to the run's temp dir, not the person's state dir.
     env: { ...process.env, XDG_STATE_HOME: options.stateDir },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { chromium, type Browser } from '@playwright/test';
 import type { BenchContext } from '../context.js';
 import { removeTree } from '../fs-tools.js';
 import { startServe } from '../server-process.js';
+import type { BuiltApp } from './build.js';
 import { summarize } from '../stats.js';
 import { seedTurns } from './seed.js';
 import { seededStore } from './seeded-store.js';
@@ -81,7 +82,7 @@ async function loadTimeline(browser: Browser, loginUrl: string, origin: string, 
   }
 }
 
-export async function consoleScenario(ctx: BenchContext): Promise<void> {
+export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise<void> {
   const { config, results } = ctx;
   if (!ctx.openEngine) return;
   const base = ctx.path('console');
@@ -93,13 +94,20 @@ export async function consoleScenario(ctx: BenchContext): Promise<void> {
     }
   });
 
-  const server = await startServe({ workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
+  const server = await startServe({ cli: app.cli, workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     for (const { turns, sessionId } of sessions) {
       const loads: Load[] = [];
       for (let run = 0; run <= config.runs; run++) {
-        const load = await loadTimeline(browser, server.loginUrl, server.origin, sessionId);
+        let load: Load;
+        try {
+          load = await loadTimeline(browser, server.loginUrl, server.origin, sessionId);
+        } catch (error) {
+          // One retry: a single stuck page load should not cost the whole item.
+          ctx.log(`item 7: a load of ${sessionId} failed (${(error as Error).message.split('\n')[0]}); retrying once`);
+          load = await loadTimeline(browser, server.loginUrl, server.origin, sessionId);
+        }
         if (run > 0) loads.push(load); // the first load warms the server and Chromium's cache
       }
       const label = `${turns.toLocaleString('en-US')}-turn session`;

@@ -1,12 +1,13 @@
 // Item 8: what the Claude Code hook costs per tool call — one `turnback hook claude-code`
 // process per call against a running server, as Claude Code runs it.
 import type { BenchContext } from '../context.js';
+import type { BuiltApp } from './build.js';
 
 export const HOOK_SECTION = '8';
 
-export async function hookScenario(ctx: BenchContext): Promise<void> {
+export async function hookScenario(ctx: BenchContext, app: BuiltApp): Promise<void> {
   const { measureHookLatency } = await import('../../server/hook/latency.js');
-  const latency = await measureHookLatency({ calls: ctx.config.hookCalls });
+  const latency = await measureHookLatency({ calls: ctx.config.hookCalls, bin: app.cli });
   const { results } = ctx;
   const label = `hook claude-code per call (PreToolUse Write, ${latency.calls} calls)`;
   results.figure(HOOK_SECTION, 'hook.median', label, 'turnback', 'ms',

@@ -53,12 +53,10 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('3') || wants('4')) await scalingScenario(ctx, wants('4'));
   if (wants('6')) await memoryScenario(ctx);
   if (wants('7')) await guarded(ctx, '7', async () => {
-    await ensureBuild(ctx, reuseBuild);
-    await consoleScenario(ctx);
+    await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
   if (wants('8')) await guarded(ctx, '8', async () => {
-    await ensureBuild(ctx, reuseBuild);
-    await hookScenario(ctx);
+    await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
 }
 
