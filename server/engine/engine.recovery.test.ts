@@ -3,6 +3,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { EngineContext } from './context.js';
 import { open, sandbox, type Sandbox } from './sandbox.testutil.js';
 
 let box: Sandbox;
@@ -30,6 +31,30 @@ describe('recovery on open', () => {
     expect(engine.listSessions()[0].activeTurnId).toBeNull();
     expect(await engine.rollback(turn.turnId)).toMatchObject({ ok: true, restored: ['workspace:/a.txt'] });
     expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('original');
+    await engine.close();
+  });
+});
+
+describe('a rollback cut short after its last write', () => {
+  it('sets the statuses it never got to when run again, in the name of the interrupted rollback', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), 'a0');
+    const engine = await open(box);
+    await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'edit' });
+    await engine.storage.writeFile('workspace:/a.txt', 'a1', { sessionId: 's1' });
+    const { turnId } = await engine.turnEnd({ sessionId: 's1' });
+    const first = await engine.rollback(turnId!);
+    // What recovery leaves when the kill landed after the files were back but before the
+    // statuses were written: the rollback turn committed as interrupted, the turn untouched.
+    const { store } = (engine as unknown as { ctx: EngineContext }).ctx;
+    store.setStatus(turnId!, 'committed', null);
+    store.db.prepare('UPDATE turns SET interrupted = 1 WHERE turn_id = ?').run(first.rollbackTurnId);
+
+    const again = await engine.rollback(turnId!);
+    expect(again).toMatchObject({ ok: true, rollbackTurnId: first.rollbackTurnId, restored: [], errors: [] });
+    expect(engine.listTurns('s1').find((t) => t.turnId === turnId)).toMatchObject({ status: 'rolled-back', rolledBackBy: first.rollbackTurnId });
+    expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('a0');
+    // A third run has nothing left to complete.
+    expect((await engine.rollback(turnId!)).rollbackTurnId).toBeNull();
     await engine.close();
   });
 });

@@ -100,7 +100,8 @@ export class Rollbacks {
     if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
       if (job.withChat) result.deletedMessages = 0;
       result.ok = result.errors.length === 0;
-      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
+      if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
+      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
       return result;
     }
     const covered = job.coverage.turns.map((t) => t.turn_id);
@@ -143,6 +144,27 @@ export class Rollbacks {
     if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
     ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
     return result;
+  }
+
+  /**
+   * A rollback killed after its last write but before it set the statuses leaves every path in
+   * place and nothing to do: running it again completes it by setting them, in the name of the
+   * interrupted rollback turn (whose undo record already holds the statuses from before).
+   */
+  private async finishStranded(job: Job, paths: EvaluatedPath[]): Promise<string | null> {
+    const covered = job.coverage.turns.map((t) => t.turn_id);
+    const stranded = this.ctx.store.interruptedRollbackOf(job.sessionId, JSON.stringify(covered));
+    if (!stranded) return null;
+    const untouched = covered.every((id) => {
+      const row = this.ctx.store.getTurn(id);
+      return row !== undefined && row.rolled_back_by === null && row.status === 'committed';
+    });
+    if (!untouched) return null;
+    const statuses = await this.newStatuses(job, true, paths, new Set());
+    this.ctx.store.transaction(() => {
+      for (const [id, status] of statuses) this.ctx.store.setStatus(id, status, stranded.turn_id);
+    });
+    return stranded.turn_id;
   }
 
   /** Whether undoing a rollback turn would still change a status or a message. */

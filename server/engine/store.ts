@@ -126,6 +126,11 @@ export class Store {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.number >= ? ORDER BY t.number`)
       .all(sessionId, fromNumber) as TurnRow[];
   }
+  /** The newest rollback turn of these turns that a crash cut short. */
+  interruptedRollbackOf(sessionId: string, rollbackOf: string): TurnRow | undefined {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.kind = 'rollback'
+      AND t.interrupted = 1 AND t.rollback_of = ? ORDER BY t.number DESC LIMIT 1`).get(sessionId, rollbackOf) as TurnRow | undefined;
+  }
   activeTurns(): TurnRow[] {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status = 'active' ORDER BY t.started_at`).all() as TurnRow[];
   }

@@ -163,12 +163,7 @@ describe('crash during a rollback', () => {
       expect(again.errors, label).toEqual([]);
       expect(again.ok, label).toBe(true);
       assertSameTree(start, await sandbox.tree(), label);
-      // Known engine defect (see the todo below): when the killed rollback had already written
-      // everything, the re-run finds nothing to do and leaves the turn's status as it was.
-      const statusNeverSet = interrupted.length > 0 && again.rollbackTurnId === null;
-      if (!statusNeverSet) {
-        expect(statusOf(engine, turnId), `${label}, second rollback turn: ${again.rollbackTurnId}`).toBe('rolled-back');
-      }
+      expect(statusOf(engine, turnId), `${label}, second rollback turn: ${again.rollbackTurnId}`).toBe('rolled-back');
       await engine.close();
     }
     // Not an assertion on timing: just visible in the output how often the kill landed midway.
@@ -176,13 +171,6 @@ describe('crash during a rollback', () => {
   }, KILLS * 20_000);
 });
 
-describe('crash during a rollback, after its last write', () => {
-  // Engine defect: rollback.ts returns early when a re-run finds nothing left to change, so a
-  // rollback SIGKILLed after its last write but before it set the statuses leaves the turn
-  // `committed` for good; completing an interrupted rollback must mark the turn rolled back.
-  // Hit at random (about 1 kill in 20) by the spec above; no public seam makes it deterministic.
-  it.todo('completing an interrupted rollback whose writes had all landed marks the turn rolled-back');
-});
 
 /** A turn touching ~100 paths, recorded and closed by this process, for the child to roll back. */
 async function recordBigTurn(sandbox: Sandbox): Promise<{ turnId: string; start: Tree; end: Tree }> {
