@@ -56,11 +56,7 @@ function responsesFor(port: number): Promise<number> {
 }
 
 describe('HTTP framing', () => {
-  // Known defect, open: server/http/server.ts `answerMalformed` (the clientError handler) writes
-  // a raw 400 on a socket that already carried a `Connection: close` answer when the parser
-  // meets the stray bytes (HPE_CLOSED_CONNECTION). It should destroy the socket for that code
-  // as it does for ECONNRESET. Turn this back into `it` once fixed.
-  it.fails('known defect: stray bytes after a request get no second response after Connection: close', async () => {
+  it('stray bytes after a request get no second response after Connection: close', async () => {
     const responses: number[] = [];
     for (let i = 0; i < 40; i++) {
       responses.push(await responsesFor(server.port));

@@ -8,13 +8,7 @@ export interface KnownDefect {
   explains: (problem: string) => boolean;
 }
 
-export const KNOWN_DEFECTS: KnownDefect[] = [
-  {
-    id: 'second answer after Connection: close',
-    summary: 'server/http/server.ts answerMalformed answers stray bytes after a closing response with a second 400 (pinned in http-framing.test.ts)',
-    explains: (problem) => problem.includes('HPE_CLOSED_CONNECTION'),
-  },
-];
+export const KNOWN_DEFECTS: KnownDefect[] = [];
 
 /** Splits a sweep's problems into those a known defect explains and the rest. */
 export function splitKnown(problems: string[]): { known: Map<string, number>; unexplained: string[] } {
