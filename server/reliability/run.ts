@@ -4,15 +4,10 @@ import { spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Tally } from './tally.testutil.js';
 
-interface TallyLine {
+interface TallyLine extends Tally {
   suite: string;
-  cases: number;
-  crashPoints: number;
-  faults: number;
-  requests: number;
-  failures: number;
-  notes: string[];
 }
 
 interface VitestReport {
