@@ -1,6 +1,6 @@
 // Command-line flags of `serve` and `demo`, checked before anything starts.
 import { parseArgs } from 'node:util';
-import { UsageError } from './usage.js';
+import { USAGE, UsageError } from './usage.js';
 
 export const DEFAULT_PORT = 4820;
 export const DEFAULT_SCOPES = ['webui:*', 'claude-code:*'];
@@ -84,6 +84,26 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
   };
   if (command === 'serve' && !flags.help && flags.workspace === undefined) {
     throw new UsageError('serve needs --workspace <dir>');
+  }
+  return flags;
+}
+
+/**
+ * The flags of `serve` or `demo`, or the exit code when the command ends here: 2 after a
+ * usage error (written to stderr with the usage), 0 after `--help` (usage on stdout).
+ */
+export function serveFlagsOrExit(args: string[], command: 'serve' | 'demo'): ServeFlags | number {
+  let flags: ServeFlags;
+  try {
+    flags = parseServeFlags(args, command);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    process.stderr.write(`turnback ${command}: ${err.message}\n${USAGE}`);
+    return 2;
+  }
+  if (flags.help) {
+    process.stdout.write(USAGE);
+    return 0;
   }
   return flags;
 }

@@ -4,24 +4,13 @@ import path from 'node:path';
 import { defaultDemoWorkspace } from '../demo/paths.js';
 import { DEMO_MAX_FILE_SIZE } from '../demo/script.js';
 import { DemoWorkspaceNotEmptyError, seedDemo } from '../demo/seed.js';
-import { parseServeFlags } from './args.js';
+import { serveFlagsOrExit } from './args.js';
 import { launch } from './launch.js';
 import { StartupError } from './startup-errors.js';
-import { USAGE, UsageError } from './usage.js';
 
 export async function run(args: string[]): Promise<number> {
-  let flags;
-  try {
-    flags = parseServeFlags(args, 'demo');
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`turnback demo: ${err.message}\n${USAGE}`);
-    return 2;
-  }
-  if (flags.help) {
-    process.stdout.write(USAGE);
-    return 0;
-  }
+  const flags = serveFlagsOrExit(args, 'demo');
+  if (typeof flags === 'number') return flags;
   const workspace = path.resolve(flags.workspace ?? defaultDemoWorkspace());
   try {
     mkdirSync(workspace, { recursive: true });
