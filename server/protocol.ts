@@ -220,6 +220,9 @@ export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri }
 export type AgentMoveRequest = AgentRenameRequest;
 export interface AgentMkdirRequest { sessionId: string; uri: Uri }
 export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
+/** POST /api/agent/hook/claude-code: the body is the raw Claude Code hook event (its own JSON shape). */
+export type AgentClaudeCodeHookRequest = Record<string, unknown>;
+export interface AgentClaudeCodeHookResponse { ok: true; outcome: 'forwarded' | 'ignored' | 'outside-workspace' }
 
 // ---- events (GET /api/events and engine.on) ----
 

@@ -58,17 +58,13 @@ describe('callsFor', () => {
     });
   });
 
-  it('prefers the reply a stop carries over the transcript', async () => {
-    const transcript = join(root, 't.jsonl');
-    await writeFile(transcript, JSON.stringify({ type: 'assistant', message: { content: 'From the transcript' } }) + '\n');
-    const stop = (lastAssistantMessage: string | null): HookEvent =>
-      ({ kind: 'stop', sessionId, cwd: workspace, transcriptPath: transcript, lastAssistantMessage });
-    expect(callsFor(stop('From the event'), workspace)).toEqual({
+  it('records the reply a stop carries before ending the turn', () => {
+    const stop: HookEvent = { kind: 'stop', sessionId, cwd: workspace, transcriptPath: null, lastAssistantMessage: 'From the event' };
+    expect(callsFor(stop, workspace)).toEqual({
       calls: [
         { path: '/api/agent/message', body: { sessionId, role: 'assistant', content: 'From the event' } },
         { path: '/api/agent/turn-end', body: { sessionId } },
       ],
     });
-    expect(callsFor(stop(null), workspace)).toMatchObject({ calls: [{ body: { content: 'From the transcript' } }, {}] });
   });
 });

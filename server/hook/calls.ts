@@ -1,15 +1,32 @@
 // Maps a parsed hook event to the agent API calls of API.md, in the order they must run.
+// The server runs them against its own engine (receive.ts); nothing here touches the disk
+// beyond resolving paths, so the mapping is the same whoever asks.
 import { resolve } from 'node:path';
-import type { AgentCall } from './client.js';
 import type { HookEvent } from './event.js';
-import { lastAssistantText } from './transcript.js';
 import { relativeInsideAnyForm, workspaceUri } from './paths.js';
 
 export const PLATFORM = 'claude-code';
 export const SESSION_TYPE = 'cli';
 
+/** The agent routes a hook event turns into. */
+export type AgentCallPath =
+  | '/api/agent/input'
+  | '/api/agent/message'
+  | '/api/agent/turn-end'
+  | '/api/agent/exec'
+  | '/api/agent/before-mutate';
+
+export interface AgentCall {
+  path: AgentCallPath;
+  body: Record<string, unknown>;
+}
+
 export type CallPlan = { calls: AgentCall[] } | { skip: string };
 
+/**
+ * A stop's reply is `event.lastAssistantMessage`: whoever reads a transcript for it does so
+ * before calling this.
+ */
 export function callsFor(event: HookEvent, workspace: string): CallPlan {
   const sessionId = event.sessionId;
   switch (event.kind) {
@@ -25,7 +42,7 @@ export function callsFor(event: HookEvent, workspace: string): CallPlan {
     case 'file-change':
       return fileChangeCalls(event.sessionId, resolve(event.cwd, event.path), workspace);
     case 'stop': {
-      const reply = event.lastAssistantMessage ?? (event.transcriptPath ? lastAssistantText(event.transcriptPath) : null);
+      const reply = event.lastAssistantMessage;
       const calls: AgentCall[] = [];
       if (reply !== null) {
         calls.push({ path: '/api/agent/message', body: { sessionId, role: 'assistant', content: reply } });

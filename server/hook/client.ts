@@ -2,11 +2,6 @@
 // fetch, which pulls in undici on first use).
 import { request } from 'node:http';
 
-export interface AgentCall {
-  path: string;
-  body: Record<string, unknown>;
-}
-
 export interface AgentTarget {
   port: number;
   agentToken: string;
@@ -17,15 +12,16 @@ export interface AgentAnswer {
   body: string;
 }
 
-export function postAgent(target: AgentTarget, call: AgentCall, signal: AbortSignal): Promise<AgentAnswer> {
-  const payload = Buffer.from(JSON.stringify(call.body), 'utf8');
+/** POSTs `json` (already serialized) to `path` on the target server. */
+export function postAgent(target: AgentTarget, path: string, json: string, signal: AbortSignal): Promise<AgentAnswer> {
+  const payload = Buffer.from(json, 'utf8');
   return new Promise((resolve, reject) => {
     const req = request(
       {
         host: '127.0.0.1',
         port: target.port,
         method: 'POST',
-        path: call.path,
+        path,
         signal,
         // One request per process: a kept-alive socket would only delay the exit.
         agent: false,

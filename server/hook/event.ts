@@ -43,6 +43,11 @@ export function parseHookEvent(text: string): ParsedHookEvent {
   } catch {
     return malformed('input is not JSON');
   }
+  return parseHookEventValue(raw);
+}
+
+/** The same, for an event whose JSON is already parsed (the server's hook route). */
+export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   if (!isObject(raw)) return malformed('input is not a JSON object');
 
   const name = raw.hook_event_name;

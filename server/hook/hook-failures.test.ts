@@ -62,7 +62,7 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     expect(result.code).toBe(0);
     const lines = await logLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('/api/agent/exec');
+    expect(lines[0]).toContain('/api/agent/hook/claude-code');
   });
 
   it('gives up on a server that never answers, exits 0 and logs it', async () => {
@@ -81,7 +81,7 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     await register(port);
     const result = await runHook(p.write({ cwd: workspace }, join(workspace, 'a.ts'), 'x'), env);
     expect(result.code).toBe(0);
-    expect((await logLines()).join('\n')).toMatch(/before-mutate answered 400.*BAD_URI/);
+    expect((await logLines()).join('\n')).toMatch(/hook\/claude-code answered 400.*BAD_URI/);
   });
 
   it.each([

@@ -1,12 +1,13 @@
-// One hook invocation: parse the event, find its server, forward it. Never throws; every
-// problem worth knowing about becomes one line in hook.log.
-import { callsFor } from './calls.js';
+// One hook invocation by the Node entry: check the event, find its server, hand the raw event
+// to the server's hook route (which maps it to agent calls). Never throws; every problem worth
+// knowing about becomes one line in hook.log.
 import { postAgent } from './client.js';
 import { parseHookEvent } from './event.js';
 import { logHookProblem } from './log.js';
 import { findServerFor, readLiveServers } from './registry.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
+export const HOOK_ROUTE = '/api/agent/hook/claude-code';
 
 export type HookOutcome =
   | 'forwarded'
@@ -17,38 +18,45 @@ export type HookOutcome =
   | 'server-error'
   | 'unreachable';
 
+/** What the server says it did with a forwarded event; anything unexpected counts as forwarded. */
+function answeredOutcome(body: string): HookOutcome {
+  try {
+    const outcome = (JSON.parse(body) as { outcome?: unknown }).outcome;
+    if (outcome === 'ignored' || outcome === 'outside-workspace') return outcome;
+  } catch {
+    // a 2xx without JSON is still a delivered event
+  }
+  return 'forwarded';
+}
+
 export async function runClaudeCodeHook(
   input: string,
   options: { env?: NodeJS.ProcessEnv; signal: AbortSignal },
 ): Promise<HookOutcome> {
   const env = options.env ?? process.env;
+  // Checked here too: a malformed event is logged even with no server up, and an event of no
+  // use to turnback costs no request.
   const parsed = parseHookEvent(input);
   if (!parsed.ok) {
     if (parsed.ignored) return 'ignored';
     logHookProblem(`malformed input: ${parsed.reason}`, env);
     return 'malformed';
   }
-  const event = parsed.event;
-  const server = findServerFor(event.cwd, readLiveServers(env));
+  const server = findServerFor(parsed.event.cwd, readLiveServers(env));
   if (!server) {
-    logHookProblem(`no turnback server for ${event.cwd}`, env);
+    logHookProblem(`no turnback server for ${parsed.event.cwd}`, env);
     return 'no-server';
   }
-  const plan = callsFor(event, server.workspace);
-  if ('skip' in plan) return 'outside-workspace';
-
-  for (const call of plan.calls) {
-    try {
-      const answer = await postAgent(server, call, options.signal);
-      if (answer.status < 200 || answer.status >= 300) {
-        logHookProblem(`${call.path} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
-        return 'server-error';
-      }
-    } catch (error) {
-      const reason = options.signal.aborted ? `gave up after ${HOOK_TIMEOUT_MS} ms` : (error as Error).message;
-      logHookProblem(`${call.path} on port ${server.port} failed: ${reason}`, env);
-      return 'unreachable';
+  try {
+    const answer = await postAgent(server, HOOK_ROUTE, input, options.signal);
+    if (answer.status < 200 || answer.status >= 300) {
+      logHookProblem(`${HOOK_ROUTE} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
+      return 'server-error';
     }
+    return answeredOutcome(answer.body);
+  } catch (error) {
+    const reason = options.signal.aborted ? `gave up after ${HOOK_TIMEOUT_MS} ms` : (error as Error).message;
+    logHookProblem(`${HOOK_ROUTE} on port ${server.port} failed: ${reason}`, env);
+    return 'unreachable';
   }
-  return 'forwarded';
 }

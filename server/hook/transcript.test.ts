@@ -1,6 +1,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastAssistantText, lastAssistantTextOfLines } from './transcript.js';
 import { transcriptLines } from './payloads.testutil.js';
@@ -16,7 +17,7 @@ describe('lastAssistantText', () => {
       { prompt: 'one', reply: ['First reply.'] },
       { prompt: 'two', reply: ['Done: I added', 'the tests.'] },
     ]));
-    expect(lastAssistantText(file)).toBe('Done: I added\n\nthe tests.');
+    expect(await lastAssistantText(file)).toBe('Done: I added\n\nthe tests.');
   });
 
   it('accepts content given as a plain string', () => {
@@ -39,20 +40,32 @@ describe('lastAssistantText', () => {
     const file = join(dir, 'lagging.jsonl');
     await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['First reply.'] }]) +
       JSON.stringify({ type: 'user', message: { role: 'user', content: [{ type: 'text', text: 'two' }] } }) + '\n');
-    expect(lastAssistantText(file)).toBeNull();
+    expect(await lastAssistantText(file)).toBeNull();
   });
 
   it('finds a reply far before the end of a large transcript', async () => {
     const file = join(dir, 'big.jsonl');
     const filler = JSON.stringify({ type: 'progress', data: 'x'.repeat(1000) });
     await writeFile(file, transcriptLines([{ prompt: 'p', reply: ['Early reply'] }]) + `${filler}\n`.repeat(600));
-    expect(lastAssistantText(file)).toBe('Early reply');
+    expect(await lastAssistantText(file)).toBe('Early reply');
+  });
+
+  it('reads only an absolute path to a regular file', async () => {
+    const file = join(dir, 't.jsonl');
+    await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['A reply.'] }]));
+    expect(await lastAssistantText(file)).toBe('A reply.');
+    expect(await lastAssistantText(relative(process.cwd(), file))).toBeNull();
+    expect(await lastAssistantText(dir)).toBeNull();
+    const fifo = join(dir, 'pipe.jsonl');
+    execFileSync('mkfifo', [fifo]);
+    // A FIFO with no writer would block a plain open forever.
+    expect(await lastAssistantText(fifo)).toBeNull();
   });
 
   it('returns null for a missing file or a transcript without replies', async () => {
-    expect(lastAssistantText(join(dir, 'missing.jsonl'))).toBeNull();
+    expect(await lastAssistantText(join(dir, 'missing.jsonl'))).toBeNull();
     const file = join(dir, 'empty.jsonl');
     await writeFile(file, JSON.stringify({ type: 'user', message: { content: 'hi' } }) + '\n');
-    expect(lastAssistantText(file)).toBeNull();
+    expect(await lastAssistantText(file)).toBeNull();
   });
 });

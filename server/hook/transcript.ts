@@ -5,10 +5,14 @@
 // text of every trailing line of the last message that had text. Only the current turn
 // counts: Stop can fire before the final reply is flushed, and the previous turn's reply
 // must not be recorded in its place. Transcripts grow large: only the tail is read, widening
-// until the turn's prompt is in it.
-import { closeSync, fstatSync, openSync, readSync } from 'node:fs';
+// until the turn's prompt is in it (up to a bound).
+import { constants } from 'node:fs';
+import { open, type FileHandle } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 
 const FIRST_TAIL_BYTES = 256 * 1024;
+/** A turn whose prompt lies further back than this gets the reply found within it. */
+const MAX_TAIL_BYTES = 64 * 1024 * 1024;
 
 interface AssistantLine {
   messageId: string | null;
@@ -84,38 +88,46 @@ export function lastAssistantTextOfLines(lines: string[]): TurnReply {
   return { text: parts.length > 0 ? parts.join('\n\n') : null, complete: false };
 }
 
-function readRange(fd: number, start: number, length: number): string {
+async function readRange(file: FileHandle, start: number, length: number): Promise<string> {
   const buffer = Buffer.alloc(length);
   let read = 0;
   while (read < length) {
-    const n = readSync(fd, buffer, read, length - read, start + read);
-    if (n === 0) break;
-    read += n;
+    const { bytesRead } = await file.read(buffer, read, length - read, start + read);
+    if (bytesRead === 0) break;
+    read += bytesRead;
   }
   return buffer.subarray(0, read).toString('utf8');
 }
 
-/** The last assistant reply of the transcript at `path`, or null (none, or unreadable). */
-export function lastAssistantText(path: string): string | null {
-  let fd: number;
+/**
+ * The last assistant reply of the transcript at `path`, or null (none, unreadable, or not an
+ * absolute path to a regular file). The server reads it on behalf of whoever holds the agent
+ * token: a FIFO or a device must not stall it (hence the non-blocking open and the file-type
+ * check), and a huge transcript is read no further back than MAX_TAIL_BYTES.
+ */
+export async function lastAssistantText(path: string): Promise<string | null> {
+  if (!isAbsolute(path)) return null;
+  let file: FileHandle;
   try {
-    fd = openSync(path, 'r');
+    file = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   } catch {
     return null;
   }
   try {
-    const size = fstatSync(fd).size;
+    const stats = await file.stat();
+    if (!stats.isFile()) return null;
+    const size = stats.size;
     for (let tail = FIRST_TAIL_BYTES; ; tail *= 4) {
-      const start = Math.max(0, size - tail);
-      const lines = readRange(fd, start, size - start).split('\n');
+      const start = Math.max(0, size - Math.min(tail, MAX_TAIL_BYTES));
+      const lines = (await readRange(file, start, size - start)).split('\n');
       // The first line of a partial tail is cut mid-way: only whole lines count.
       if (start > 0) lines.shift();
       const reply = lastAssistantTextOfLines(lines);
-      if (reply.complete || start === 0) return reply.text;
+      if (reply.complete || start === 0 || tail >= MAX_TAIL_BYTES) return reply.text;
     }
   } catch {
     return null;
   } finally {
-    closeSync(fd);
+    await file.close();
   }
 }

@@ -22,6 +22,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/api/agent/turn-end', handler: agent.turnEnd },
   { method: 'POST', pattern: '/api/agent/exec', handler: agent.exec },
   { method: 'POST', pattern: '/api/agent/before-mutate', handler: agent.beforeMutate },
+  { method: 'POST', pattern: '/api/agent/hook/claude-code', handler: agent.claudeCodeHook },
   { method: 'POST', pattern: '/api/agent/fs/write', handler: agent.fsWrite },
   { method: 'POST', pattern: '/api/agent/fs/delete', handler: agent.fsDelete },
   { method: 'POST', pattern: '/api/agent/fs/rename', handler: agent.fsRename },
