@@ -12,8 +12,13 @@ export function turnbackBinPath(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'turnback.js');
 }
 
+/** bin/turnback-hook next to it: the sh + curl hook, which falls back to the Node one. */
+export function turnbackHookPath(): string {
+  return join(dirname(turnbackBinPath()), 'turnback-hook');
+}
+
 export function hookCommand(): string {
-  return [process.execPath, turnbackBinPath()].map(shellQuote).join(' ') + ' hook claude-code';
+  return shellQuote(turnbackHookPath());
 }
 
 function parseArgs(args: string[]): { workspace: string } | null {

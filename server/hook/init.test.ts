@@ -3,9 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { shellQuote } from './settings.js';
 import { runCli } from './spawn.testutil.js';
 
-const bin = fileURLToPath(new URL('../../bin/turnback.js', import.meta.url));
+const hookBin = shellQuote(fileURLToPath(new URL('../../bin/turnback-hook', import.meta.url)));
+const nodeHook = `${process.execPath} ${fileURLToPath(new URL('../../bin/turnback.js', import.meta.url))} hook claude-code`;
 
 let root: string;
 let workspace: string;
@@ -49,9 +51,9 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(merged.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
     expect(merged.hooks.PreToolUse[1].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
     for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) {
-      const ours = commandsOf(merged, event).filter((c) => c.endsWith(' hook claude-code'));
-      // An absolute path to this installation's CLI, so the hook works from any cwd.
-      expect(ours).toEqual([`${process.execPath} ${bin} hook claude-code`]);
+      const ours = commandsOf(merged, event).filter((c) => c.includes('turnback'));
+      // An absolute path to this installation's sh hook, so the hook works from any cwd.
+      expect(ours).toEqual([hookBin]);
     }
     expect(commandsOf(merged, 'Stop')).toContain('say done');
 
@@ -60,6 +62,18 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('already in');
     expect(await readFile(settingsFile(), 'utf8')).toBe(before);
+  });
+
+  it('replaces the Node hook an earlier version installed, adding nothing', async () => {
+    const hook = [{ type: 'command', command: nodeHook }];
+    await mkdir(join(workspace, '.claude'));
+    await writeFile(settingsFile(), JSON.stringify({
+      hooks: { UserPromptSubmit: [{ hooks: hook }], PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: hook }], Stop: [{ hooks: hook }] },
+    }));
+    const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    expect(result.code).toBe(0);
+    const upgraded = await readSettings();
+    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) expect(commandsOf(upgraded, event)).toEqual([hookBin]);
   });
 
   it('creates .claude/settings.local.json in the current folder by default', async () => {

@@ -20,9 +20,16 @@ export class SettingsShapeError extends Error {
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** A command some turnback installation registered for this hook. */
+/**
+ * A command some turnback installation registered for this hook: the sh entry
+ * (`…/bin/turnback-hook`, quoted or not) or, from earlier versions, the Node one
+ * (`node …/turnback.js hook claude-code`).
+ */
 export function isTurnbackHookCommand(command: unknown): boolean {
-  return typeof command === 'string' && /turnback/.test(command) && /\shook claude-code$/.test(command.trim());
+  if (typeof command !== 'string') return false;
+  const trimmed = command.trim();
+  if (/(^|[/'\s])turnback-hook'?$/.test(trimmed)) return true;
+  return /turnback/.test(trimmed) && /\shook claude-code$/.test(trimmed);
 }
 
 export interface MergeResult {
@@ -30,6 +37,23 @@ export interface MergeResult {
   changed: boolean;
 }
 
+interface OurHook {
+  group: Json & { hooks: unknown[] };
+  hook: Json;
+}
+
+function ourHooks(groups: unknown[]): OurHook[] {
+  return groups
+    .filter((group): group is Json & { hooks: unknown[] } => isObject(group) && Array.isArray(group.hooks))
+    .flatMap((group) => group.hooks.filter(isObject).map((hook) => ({ group, hook })))
+    .filter(({ hook }) => isTurnbackHookCommand(hook.command));
+}
+
+/**
+ * Exactly one turnback hook per event, running `command`: an entry already there (this
+ * installation's, or another version's or path's) is kept and pointed at it, any further
+ * one is dropped so the event is never forwarded twice.
+ */
 export function mergeHookSettings(existing: unknown, command: string): MergeResult {
   if (!isObject(existing)) throw new SettingsShapeError('the settings file does not hold a JSON object');
   const settings: Json = structuredClone(existing);
@@ -43,17 +67,23 @@ export function mergeHookSettings(existing: unknown, command: string): MergeResu
     const groups = hooks[event];
     if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
 
-    const ours = groups
-      .filter(isObject)
-      .flatMap((group) => (Array.isArray(group.hooks) ? group.hooks.filter(isObject) : []))
-      .filter((hook) => isTurnbackHookCommand(hook.command));
-    if (ours.some((hook) => hook.command === command)) continue;
-    if (ours.length > 0) {
-      for (const hook of ours) hook.command = command;
-    } else {
+    const ours = ourHooks(groups);
+    if (ours.length === 0) {
       groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] });
+      changed = true;
+      continue;
     }
-    changed = true;
+    const keep = ours.find(({ hook }) => hook.command === command) ?? ours[0];
+    if (keep.hook.command !== command) {
+      keep.hook.command = command;
+      changed = true;
+    }
+    for (const extra of ours) {
+      if (extra === keep) continue;
+      extra.group.hooks.splice(extra.group.hooks.indexOf(extra.hook), 1);
+      if (extra.group.hooks.length === 0) groups.splice(groups.indexOf(extra.group), 1);
+      changed = true;
+    }
   }
   return { settings, changed };
 }
