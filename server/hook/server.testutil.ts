@@ -15,12 +15,19 @@ export interface HookTestServer {
   server: RunningServer;
   engine: Engine;
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
+  /** POSTs a raw Claude Code hook event to the hook route with the agent token (or `token`). */
+  postHook<T = any>(event: unknown, token?: string): Promise<{ status: number; json: T }>;
   close(): Promise<void>;
 }
 
-export async function startHookTestServer(): Promise<HookTestServer> {
+export interface HookTestServerOptions {
+  /** The workspace folder's name (default `workspace`). */
+  workspaceName?: string;
+}
+
+export async function startHookTestServer(options: HookTestServerOptions = {}): Promise<HookTestServer> {
   const root = await mkdtemp(join(tmpdir(), 'turnback-hook-'));
-  const workspace = join(root, 'workspace');
+  const workspace = join(root, options.workspaceName ?? 'workspace');
   const stateHome = join(root, 'state');
   const dist = join(root, 'dist');
   await mkdir(workspace);
@@ -46,8 +53,17 @@ export async function startHookTestServer(): Promise<HookTestServer> {
     return { status: response.status, json: await response.json() };
   };
 
+  const postHook = async (event: unknown, token = server.agentToken) => {
+    const response = await fetch(`${server.origin}/api/agent/hook/claude-code`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: typeof event === 'string' ? event : JSON.stringify(event),
+    });
+    return { status: response.status, json: await response.json() };
+  };
+
   return {
-    root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api,
+    root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook,
     close: async () => {
       await server.close();
       await engine.close();
