@@ -1,23 +1,34 @@
-// Measures what the hook costs Claude Code: wall time of `node bin/turnback.js hook
-// claude-code` (the compiled entry, as installed by `turnback init`), one process per call,
-// against a real `turnback serve` on a temp workspace. Needs `npm run build` first.
+// Measures what the hook costs Claude Code per call, one process per call against a real
+// `turnback serve` on a temp workspace: the installed entry (bin/turnback-hook, run through
+// `sh -c` with the command `turnback init` writes, as Claude Code runs it) and, for
+// comparison, the Node entry `node bin/turnback.js hook claude-code`, with a bare
+// `node -e ""` between the calls as the floor any Node entry pays. Needs `npm run build` first.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
+import { shellQuote } from './settings.js';
 
-export interface HookLatency {
+export interface EntryLatency {
   calls: number;
   /** Milliseconds. */
   median: number;
   p95: number;
   min: number;
   max: number;
+}
+
+/** The top-level figures are the installed entry's. */
+export interface HookLatency extends EntryLatency {
+  /** The command measured as the installed entry (what `turnback init` writes). */
+  installedCommand: string;
+  nodeEntry: EntryLatency;
   /**
-   * Median of a bare `node -e ""` measured between the hook calls: the part of the latency
-   * that is Node starting, whatever turnback does (and a gauge of how loaded the machine is).
+   * Median of a bare `node -e ""` measured between the hook calls: the part of the Node
+   * entry's latency that is Node starting, whatever turnback does (and a gauge of how loaded
+   * the machine is).
    */
   nodeStartupMedian: number;
 }
@@ -29,73 +40,112 @@ function percentile(sorted: number[], fraction: number): number {
   return sorted[index];
 }
 
-function timeProcess(args: string[], env: NodeJS.ProcessEnv, stdin: string): Promise<number> {
+const round = (ms: number) => Math.round(ms * 10) / 10;
+
+function summarize(times: number[]): EntryLatency {
+  const sorted = [...times].sort((a, b) => a - b);
+  return {
+    calls: times.length,
+    median: round(percentile(sorted, 0.5)),
+    p95: round(percentile(sorted, 0.95)),
+    min: round(sorted[0]),
+    max: round(sorted[sorted.length - 1]),
+  };
+}
+
+function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv, stdin: string): Promise<number> {
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
+    const child = spawn(command, args, { env, stdio: ['pipe', 'ignore', 'ignore'] });
     child.on('error', fail);
     child.on('close', () => done(performance.now() - started));
     child.stdin.end(stdin);
   });
 }
 
-const runOnce = (bin: string, env: NodeJS.ProcessEnv, payload: unknown) =>
-  timeProcess([bin, 'hook', 'claude-code'], env, JSON.stringify(payload));
+interface Serve {
+  child: ChildProcess;
+  origin: string;
+  token: string;
+}
 
-async function startServe(bin: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+async function startServe(bin: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<Serve> {
   const child = spawn(process.execPath, [bin, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
     env, stdio: ['ignore', 'pipe', 'inherit'],
   });
-  await new Promise<void>((ready, fail) => {
+  const firstLine = await new Promise<string>((ready, fail) => {
     let out = '';
     child.stdout!.on('data', (chunk) => {
       out += chunk;
-      if (out.includes('\n')) ready();
+      if (out.includes('\n')) ready(out.slice(0, out.indexOf('\n')));
     });
     child.on('exit', (code) => fail(new Error(`turnback serve exited with ${code}`)));
   });
+  const url = new URL(firstLine.slice(firstLine.indexOf('http')));
   // The registry file is what the hook looks for; it is written around the first line.
   const registry = join(env.XDG_STATE_HOME!, 'turnback', 'servers');
   for (let i = 0; i < 100 && !(existsSync(registry) && readdirSync(registry).length > 0); i++) {
     await new Promise((r) => setTimeout(r, 20));
   }
-  return child;
+  return { child, origin: url.origin, token: url.searchParams.get('token') ?? '' };
+}
+
+/**
+ * A fast figure from a hook that failed fast would be worthless: the turn must hold an entry
+ * for every call of both entries, and nothing may have been logged. (Checked while the turn
+ * is active: files that did not change are dropped when it commits.)
+ */
+async function checkRecorded(serve: Serve, sessionId: string, expectedEntries: number, stateHome: string): Promise<void> {
+  const log = join(stateHome, 'turnback', 'hook.log');
+  if (existsSync(log)) throw new Error(`the hook logged problems: ${readFileSync(log, 'utf8').slice(0, 500)}`);
+  const get = async (path: string) =>
+    (await fetch(`${serve.origin}${path}`, { headers: { Authorization: `Bearer ${serve.token}` } })).json();
+  const { turns } = await get(`/api/sessions/${sessionId}/turns`) as { turns: { turnId: string; status: string }[] };
+  const manifest = await get(`/api/turns/${turns[0]?.turnId}`) as { entries?: unknown[] };
+  if (turns.length !== 1 || turns[0].status !== 'active' || manifest.entries?.length !== expectedEntries) {
+    throw new Error(`the hook did not record what it was sent (${JSON.stringify(manifest).slice(0, 300)})`);
+  }
 }
 
 export async function measureHookLatency(options: { calls?: number; bin?: string } = {}): Promise<HookLatency> {
   const calls = options.calls ?? 100;
   const bin = options.bin ?? defaultBin;
+  const installedCommand = shellQuote(join(dirname(bin), 'turnback-hook'));
   const root = mkdtempSync(join(tmpdir(), 'turnback-hook-latency-'));
   const workspace = join(root, 'workspace');
   mkdirSync(workspace);
-  const env = { ...process.env, XDG_STATE_HOME: join(root, 'state') };
-  const server = await startServe(bin, workspace, join(root, 'data'), env);
+  const stateHome = join(root, 'state');
+  const env = { ...process.env, XDG_STATE_HOME: stateHome };
+  const serve = await startServe(bin, workspace, join(root, 'data'), env);
+  const sessionId = 'latency-1';
+  const files = Math.min(20, calls);
   try {
-    const common = { session_id: 'latency-1', transcript_path: join(root, 'none.jsonl'), cwd: workspace };
-    await runOnce(bin, env, { ...common, hook_event_name: 'UserPromptSubmit', prompt: 'measure the hook' });
-    const times: number[] = [];
-    const baseline: number[] = [];
+    const common = { session_id: sessionId, transcript_path: join(root, 'none.jsonl'), cwd: workspace };
+    const installed = (payload: unknown) => timeProcess('/bin/sh', ['-c', installedCommand], env, JSON.stringify(payload));
+    const nodeEntry = (payload: unknown) =>
+      timeProcess(process.execPath, [bin, 'hook', 'claude-code'], env, JSON.stringify(payload));
+    await installed({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'measure the hook' });
+    const times = { installed: [] as number[], node: [] as number[], bare: [] as number[] };
     for (let i = 0; i < calls; i++) {
       // The commonest event of a turn: a file about to be written.
-      const payload = {
-        ...common, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: `toolu_${i}`,
-        tool_input: { file_path: join(workspace, `file-${i % 20}.ts`), content: 'export {};\n' },
-      };
-      times.push(await runOnce(bin, env, payload));
-      baseline.push(await timeProcess(['-e', ''], env, ''));
+      const payload = (n: number) => ({
+        ...common, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: `toolu_${n}`,
+        tool_input: { file_path: join(workspace, `file-${i % files}.ts`), content: 'export {};\n' },
+      });
+      times.installed.push(await installed(payload(2 * i)));
+      times.node.push(await nodeEntry(payload(2 * i + 1)));
+      times.bare.push(await timeProcess(process.execPath, ['-e', ''], env, ''));
     }
-    await runOnce(bin, env, { ...common, hook_event_name: 'Stop', stop_hook_active: false });
-    const sorted = [...times].sort((a, b) => a - b);
-    const round = (ms: number) => Math.round(ms * 10) / 10;
+    await checkRecorded(serve, sessionId, 2 * calls, stateHome);
+    await installed({ ...common, hook_event_name: 'Stop', stop_hook_active: false });
     return {
-      calls,
-      median: round(percentile(sorted, 0.5)),
-      p95: round(percentile(sorted, 0.95)),
-      min: round(sorted[0]),
-      max: round(sorted[sorted.length - 1]),
-      nodeStartupMedian: round(percentile([...baseline].sort((a, b) => a - b), 0.5)),
+      ...summarize(times.installed),
+      installedCommand,
+      nodeEntry: summarize(times.node),
+      nodeStartupMedian: summarize(times.bare).median,
     };
   } finally {
+    const server = serve.child;
     if (server.exitCode === null && server.signalCode === null) {
       const exited = new Promise((r) => server.once('exit', r));
       server.kill('SIGTERM');
