@@ -32,6 +32,11 @@ export async function engineTurn(engine: Engine, sessionId: string, edits: FileE
   return turnId;
 }
 
+/** Waits for the background work of the last turn end (the journal checkpoint). */
+export async function settleEngine(engine: Engine): Promise<void> {
+  await (engine as Engine & { settled?: () => Promise<void> }).settled?.();
+}
+
 /** Rolls a turn back and answers the id of the rollback turn it recorded. */
 export async function engineRollback(engine: Engine, turnId: string): Promise<string | null> {
   const result = await engine.rollback(turnId);
@@ -49,6 +54,8 @@ export async function turnbackContender(openEngine: OpenEngine, options: EngineO
     sessionId,
     async beforeTurn() {},
     turn: (edits, title) => engineTurn(engine, sessionId, edits, title),
+    // The checkpoint a turn end leaves running in the background must not land in another figure.
+    settle: () => settleEngine(engine),
     rollback: async (turnId) => { await engineRollback(engine, turnId); },
     async storeSize() {
       // The whole data dir: store (SQLite + blobs); its files/ and tmp/ roots stay empty here.

@@ -31,6 +31,7 @@ export async function captureScenario(ctx: BenchContext, arena: Arena): Promise<
       const start = performance.now();
       await contender.turn(edits, `capture ${run}`);
       if (run > 0) samples[i].push(performance.now() - start); // run 0 warms up
+      await contender.settle?.();
     }
   }
   contenders.forEach((contender, i) => {

@@ -31,6 +31,7 @@ async function prepareTurn(contender: Contender, arena: Arena, paths: string[], 
   await contender.beforeTurn(paths);
   const edits = await editsFor(arena.workload, paths, editId);
   const handle = await contender.turn(edits, `rollback bench ${editId}`);
+  await contender.settle?.();
   return { handle, paths, originals };
 }
 
@@ -86,6 +87,7 @@ async function turnbackChain(ctx: BenchContext, contender: TurnbackContender, ar
     new Map(await Promise.all(samplePaths.map(async (p) => [p, await readFile(path.join(contender.workspace, p))] as const)));
   let expected = await read();
   let turnId: string | null = await contender.turn(await editsFor(arena.workload, paths, 100_000 + size * 10), `rollback bench ${size}`);
+  await contender.settle?.();
   const warmup = size === config.rollbackSizes[0] ? 1 : 0;
   const samples: number[] = [];
   const peaks: RssPeak[] = [];
@@ -95,6 +97,7 @@ async function turnbackChain(ctx: BenchContext, contender: TurnbackContender, ar
     const start = performance.now();
     const rolledBackBy: string | null = await engineRollback(contender.engine, turnId!);
     const elapsed = performance.now() - start;
+    await contender.settle?.();
     if (rss) peaks.push(rss.finish());
     if (run >= warmup) samples.push(elapsed);
     for (const [p, bytes] of expected) {

@@ -2,7 +2,7 @@
 // sessions, and the cold open of the large store.
 import type { Engine } from '../../server/engine/api.js';
 import type { BenchContext } from '../context.js';
-import { engineRollback, engineTurn, type OpenEngine } from '../contenders/turnback.js';
+import { engineRollback, engineTurn, settleEngine, type OpenEngine } from '../contenders/turnback.js';
 import { removeTree } from '../fs-tools.js';
 import { repeatFast, summarize, type Summary } from '../stats.js';
 import { editsFor, PathPicker, type Workload } from '../workloads.js';
@@ -65,9 +65,12 @@ async function measureStores(ctx: BenchContext, stores: StoreUnderTest[], worklo
 
   record('rollback', (s) => `${s.label}: rollback of a 10-file turn`, await interleaved(ctx, stores, async (store, run) => {
     const turnId = await engineTurn(store.engine, SESSION, await edits(store, run), `scaling rollback ${run}`);
+    await settleEngine(store.engine);
     const start = performance.now();
     await engineRollback(store.engine, turnId);
-    return performance.now() - start;
+    const elapsed = performance.now() - start;
+    await settleEngine(store.engine);
+    return elapsed;
   }));
 
   const counts = new Map(stores.map((store) => [store, store.engine.listTurns(SESSION, { limit: 1_000_000 }).length]));

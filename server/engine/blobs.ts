@@ -19,6 +19,21 @@ function through(source: AsyncIterable<Buffer>, transform: Transform): AsyncIter
 /** Files up to this size are read into memory in one go; larger ones are streamed. */
 const IN_MEMORY_LIMIT = 1 << 20;
 
+/** Bound on the contents held in memory between checkpoints; past it, blob files are written at once. */
+const PENDING_LIMIT = 32 << 20;
+
+/** 'sync': flushed before it counts; 'journal': the caller journals what is not flushed yet; 'none': diff material. */
+export type Durability = 'sync' | 'journal' | 'none';
+
+export interface StoredBlob {
+  hash: string;
+  size: number;
+  /** The raw bytes, when they were read into memory (small files). */
+  bytes?: Buffer;
+  /** With 'journal': the blob file is not flushed yet, so the caller journals `bytes`. */
+  unflushed?: boolean;
+}
+
 export class BlobMismatchError extends Error {
   constructor(readonly hash: string, readonly reason: 'missing' | 'mismatch') {
     super(reason === 'missing' ? `blob ${hash} is missing` : `blob ${hash} does not match its hash`);
@@ -35,6 +50,9 @@ export class BlobStore {
   private sweeping: Promise<void> | null = null;
   /** Blobs this process wrote without fsync (diff material); synced once a capture relies on them. */
   private readonly unsynced = new Set<string>();
+  /** Small contents not written as files yet (see `writePending`); read from here meanwhile. */
+  private readonly pending = new Map<string, Buffer>();
+  private pendingBytes = 0;
 
   constructor(private readonly fs: EngineFs, readonly dir: string) {}
 
@@ -63,10 +81,10 @@ export class BlobStore {
   }
 
   /** Stores the bytes; `onStored` runs before a sweep may start (callers pin the hash there). */
-  async putBytes(data: Uint8Array, onStored?: (hash: string) => void, durable = true): Promise<{ hash: string; size: number }> {
+  async putBytes(data: Uint8Array, onStored?: (hash: string) => void, durable = true): Promise<StoredBlob> {
     await this.enter();
     try {
-      const stored = await this.putBytesUnguarded(data, durable);
+      const stored = await this.putBytesUnguarded(data, durable ? 'sync' : 'none');
       onStored?.(stored.hash);
       return stored;
     } finally {
@@ -78,12 +96,13 @@ export class BlobStore {
    * Copies a file into the store. `durable: false` skips the fsyncs: for after-contents, which
    * only diffs read; a later capture that finds such a blob syncs it before relying on it.
    */
-  async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void, durable = true): Promise<{ hash: string; size: number }> {
+  async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void, durability: Durability = 'sync'): Promise<StoredBlob> {
     await this.enter();
     try {
       const stored = knownSize <= IN_MEMORY_LIMIT
-        ? await this.putBytesUnguarded(await this.fs.readFile(abs), durable)
-        : await this.streamIn(abs, durable);
+        ? await this.putBytesUnguarded(await this.fs.readSmallFile(abs), durability)
+        // Streamed content is too big to journal: it is flushed where it lies.
+        : await this.streamIn(abs, durability !== 'none');
       onStored?.(stored.hash);
       return stored;
     } finally {
@@ -91,42 +110,113 @@ export class BlobStore {
     }
   }
 
+  /** The fan-out directories known to exist (a sweep may remove empty ones: it clears this). */
+  private readonly fanDirs = new Set<string>();
+
+  private async ensureFanDir(hash: string): Promise<void> {
+    const fan = hash.slice(0, 2);
+    if (this.fanDirs.has(fan)) return;
+    await this.fs.mkdirp(path.join(this.dir, fan));
+    this.fanDirs.add(fan);
+  }
+
   pathOf(hash: string): string {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
   async has(hash: string): Promise<boolean> {
-    return (await this.fs.lstatOrNull(this.pathOf(hash))) !== null;
+    return this.pending.has(hash) || (await this.fs.lstatOrNull(this.pathOf(hash))) !== null;
   }
 
   private async ensureSynced(hash: string, durable: boolean): Promise<void> {
     if (!durable || !this.unsynced.has(hash)) return;
+    await this.materialize(hash);
     await this.fs.fsyncFile(this.pathOf(hash));
     this.unsynced.delete(hash);
   }
 
-  private async putBytesUnguarded(data: Uint8Array, durable: boolean): Promise<{ hash: string; size: number }> {
+  /** Writes a pending content as its blob file (no flush), then lets go of it. */
+  private async materialize(hash: string): Promise<void> {
+    const data = this.pending.get(hash);
+    if (!data) return;
+    await this.writeBlobFile(hash, data, false);
+    this.pending.delete(hash);
+    this.pendingBytes -= data.length;
+  }
+
+  /** Writes every pending content as its blob file (the journal checkpoint, off the agent's path). */
+  async writePending(): Promise<void> {
+    await this.enter();
+    try {
+      for (const hash of [...this.pending.keys()]) await this.materialize(hash);
+    } finally {
+      this.leave();
+    }
+  }
+
+  private async writeBlobFile(hash: string, data: Uint8Array, durable: boolean): Promise<void> {
+    await this.ensureFanDir(hash);
+    // Temp files live in the store's top directory, where recovery looks for leftovers.
+    const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444, { durable, modeAtOpen: true });
+    try {
+      await target.write(deflateRawSync(data, { level: DEFLATE_LEVEL }));
+    } catch (e) {
+      await target.abort();
+      throw e;
+    }
+    await target.commit(this.pathOf(hash));
+  }
+
+  /** Makes sure the blob holds exactly `data`, durably (a journal replay after a crash). */
+  async restore(hash: string, data: Buffer): Promise<void> {
+    try {
+      await this.read(hash);
+      await this.fs.fsyncFile(this.pathOf(hash));
+      return;
+    } catch (e) {
+      if (!(e instanceof BlobMismatchError)) throw e;
+    }
+    await this.remove(hash);
+    await this.putBytes(data);
+  }
+
+  /** Syncs blobs written without a flush (the capture journal's checkpoint); gone ones are skipped. */
+  async syncMany(hashes: string[]): Promise<void> {
+    let next = 0;
+    const worker = async () => {
+      while (next < hashes.length) {
+        const hash = hashes[next++];
+        if (!this.unsynced.has(hash)) continue;
+        try { await this.fs.fsyncFile(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
+        this.unsynced.delete(hash);
+      }
+    };
+    // Side by side: concurrent fsyncs share the filesystem's journal commits.
+    await Promise.all(Array.from({ length: Math.min(16, hashes.length) }, worker));
+  }
+
+  private async putBytesUnguarded(data: Uint8Array, durability: Durability): Promise<StoredBlob> {
     const hash = sha256(data);
+    const durable = durability === 'sync';
+    const bytes = Buffer.isBuffer(data) ? data : Buffer.from(data);
     if (await this.has(hash)) {
       await this.ensureSynced(hash, durable);
+    } else if (!durable && this.pendingBytes + bytes.length <= PENDING_LIMIT) {
+      // Kept in memory until the checkpoint writes it: the journal (or nothing, for diff
+      // material) is what keeps it, and the agent does not wait for the blob file.
+      this.pending.set(hash, bytes);
+      this.pendingBytes += bytes.length;
+      this.unsynced.add(hash);
     } else {
-      await this.fs.mkdirp(path.dirname(this.pathOf(hash)));
-      // Temp files live in the store's top directory, where recovery looks for leftovers.
-      const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444, { durable });
-      try {
-        await target.write(deflateRawSync(data, { level: DEFLATE_LEVEL }));
-      } catch (e) {
-        await target.abort();
-        throw e;
-      }
-      await target.commit(this.pathOf(hash));
+      await this.writeBlobFile(hash, data, durable);
       if (!durable) this.unsynced.add(hash);
     }
-    return { hash, size: data.length };
+    // Content not yet flushed goes to the journal, whose one flush makes the capture safe.
+    return { hash, size: data.length, bytes, unflushed: durability === 'journal' && this.unsynced.has(hash) };
   }
 
   /** Copies a file into the store while hashing it (one read, bounded memory). */
-  private async streamIn(abs: string, durable: boolean): Promise<{ hash: string; size: number }> {
+  private async streamIn(abs: string, durable: boolean): Promise<StoredBlob> {
     const target = await this.fs.createAtomic(path.join(this.dir, 'incoming'), 0o444, { durable });
     const hasher = createHash('sha256');
     let size = 0;
@@ -158,7 +248,7 @@ export class BlobStore {
 
   /** Hash of a file on disk, read in bounded chunks; nothing is stored. */
   async hashFile(abs: string, knownSize: number): Promise<string> {
-    if (knownSize <= IN_MEMORY_LIMIT) return sha256(await this.fs.readFile(abs));
+    if (knownSize <= IN_MEMORY_LIMIT) return sha256(await this.fs.readSmallFile(abs));
     const hasher = createHash('sha256');
     for await (const chunk of this.fs.readChunks(abs)) hasher.update(chunk);
     return hasher.digest('hex');
@@ -177,6 +267,8 @@ export class BlobStore {
 
   /** The first `limit` raw bytes of a blob (for display; not verified). */
   async readHead(hash: string, limit: number): Promise<Buffer> {
+    const pending = this.pending.get(hash);
+    if (pending) return pending.subarray(0, limit);
     const parts: Buffer[] = [];
     let size = 0;
     for await (const chunk of this.chunksOf(hash)) {
@@ -187,11 +279,13 @@ export class BlobStore {
     return Buffer.concat(parts).subarray(0, limit);
   }
 
-  /** The blob's raw bytes, verified against its hash. */
-  async read(hash: string): Promise<Buffer> {
+  /** The blob's raw bytes, verified against its hash (`small`: its content is known to be at most about a megabyte). */
+  async read(hash: string, small = false): Promise<Buffer> {
+    const pending = this.pending.get(hash);
+    if (pending) return pending;
     let packed: Buffer;
     try {
-      packed = await this.fs.readFile(this.pathOf(hash));
+      packed = await (small ? this.fs.readSmallFile(this.pathOf(hash)) : this.fs.readFile(this.pathOf(hash)));
     } catch (e) {
       if (isNotFound(e)) throw new BlobMismatchError(hash, 'missing');
       throw e;
@@ -211,9 +305,9 @@ export class BlobStore {
    * temp file is renamed into place only when it matches, so a corrupt blob never lands.
    */
   async writeTo(hash: string, dest: string, mode: number, knownSize?: number): Promise<void> {
-    if (knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) {
+    if ((knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) || this.pending.has(hash)) {
       // Small blobs: one read, verified in memory, then the usual atomic write.
-      await this.fs.writeFileAtomic(dest, await this.read(hash), mode);
+      await this.fs.writeFileAtomic(dest, await this.read(hash, true), mode);
       return;
     }
     if (!(await this.has(hash))) throw new BlobMismatchError(hash, 'missing');
@@ -237,6 +331,8 @@ export class BlobStore {
 
   async remove(hash: string): Promise<void> {
     this.unsynced.delete(hash);
+    const pending = this.pending.get(hash);
+    if (pending) { this.pending.delete(hash); this.pendingBytes -= pending.length; }
     try { await this.fs.unlink(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
   }
 }

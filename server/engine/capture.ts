@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../protocol.js';
 import { type EngineContext, type TurnContext, isExcluded, pin, unpin } from './context.js';
 import type { Resolved, Root } from './roots.js';
-import { readState, stateHashes, stringifyState } from './states.js';
+import type { JournalBlob } from './journal.js';
+import { readState, stringifyState } from './states.js';
+import type { EntryRow } from './store.js';
 import { formatUri } from './uri.js';
 
-interface Captured { state: State; skipped?: SkipReason; pinned: string[] }
+interface Captured { state: State; skipped?: SkipReason; pinned: string[]; unflushed?: Buffer }
 
 interface Target { uri: string; abs: string; root: Root; segments: string[] }
 
@@ -18,37 +20,65 @@ async function captureState(ctx: EngineContext, turn: TurnContext, target: Targe
   const pinned: string[] = [];
   const read = await readState(ctx.fs, ctx.blobs, target.abs, {
     keepBlob: first,
+    journal: true,
     maxFileSize: ctx.limits.maxFileSize,
     excluded: isExcluded(ctx, target.segments),
     pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
   });
-  return { state: read.state, skipped: read.skipped, pinned };
+  if (read.state?.type === 'file') turn.contents?.keep(read.state.hash, read.bytes);
+  return { state: read.state, skipped: read.skipped, pinned, unflushed: read.unflushed ? read.bytes : undefined };
 }
 
 interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured }
 
-function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): void {
-  ctx.store.transaction(() => {
+/**
+ * Records the entries: rows in a relaxed commit, then one journal append (rows and any content
+ * not yet flushed) that makes them durable. Resolves once the capture is safe on disk.
+ */
+async function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): Promise<void> {
+  const rows: EntryRow[] = [];
+  const blobs = new Map<string, JournalBlob>();
+  const refs = new Set<string>();
+  ctx.store.relaxed(() => {
     for (const { op, from, fromCaptured, to, toCaptured } of pending) {
       const seq = turn.seq + 1;
       const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
-      for (const hash of stateHashes(fromCaptured.state, toCaptured?.state)) {
+      for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
+        const s = captured.state;
+        if (s?.type !== 'file' || !s.hash) continue;
         // Only content written to the blob store gets a row; later states of a path are hashed only.
-        const s = [fromCaptured.state, toCaptured?.state].find((x) => x?.type === 'file' && x.hash === hash);
-        if (s?.type === 'file' && stored.has(hash)) ctx.store.addBlob(hash, s.size);
-        ctx.store.addRef(hash, turn.turnId);
+        if (stored.has(s.hash)) {
+          ctx.store.addBlob(s.hash, s.size);
+          blobs.set(s.hash, { hash: s.hash, size: s.size, data: captured.unflushed ?? blobs.get(s.hash)?.data });
+        }
+        ctx.store.addRef(s.hash, turn.turnId);
+        refs.add(s.hash);
       }
-      ctx.store.insertEntry({
+      const row: EntryRow = {
         turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
         before: stringifyState(fromCaptured.state), after: null,
         to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
         skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
-      });
+      };
+      ctx.store.insertEntry(row);
+      rows.push(row);
       turn.seq = seq;
     }
   });
-  for (const { from, fromCaptured, to, toCaptured } of pending) {
-    for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
+  try {
+    await ctx.journal.append({
+      turnId: turn.turnId,
+      rows: ctx.journal.needsRows(turn.turnId) ? ctx.store.rowsOfTurn(turn.turnId, turn.sessionId) : undefined,
+      entries: rows,
+      blobs: [...blobs.values()],
+      refs: [...refs],
+    });
+  } finally {
+    for (const { fromCaptured, toCaptured } of pending) {
+      for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
+    }
+  }
+  for (const { from, to } of pending) {
     for (const t of to ? [from, to] : [from]) {
       if (!t.root.tracked) continue;
       const isNew = !turn.captured.has(t.uri);
@@ -61,8 +91,8 @@ function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEn
 function appendEntry(
   ctx: EngineContext, turn: TurnContext, op: EntryOp, from: Target, fromCaptured: Captured,
   to?: Target, toCaptured?: Captured,
-): void {
-  insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
+): Promise<void> {
+  return insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
 }
 
 /** A quiet turn (a rollback's) records each path once: later writes of it add nothing it needs. */
@@ -91,7 +121,7 @@ export async function recordStates(ctx: EngineContext, turn: TurnContext, items:
     for (const p of pending) for (const hash of p?.fromCaptured.pinned ?? []) unpin(ctx, hash);
     throw e;
   }
-  if (pending.length > 0) insertEntries(ctx, turn, pending);
+  if (pending.length > 0) await insertEntries(ctx, turn, pending);
 }
 
 /** Entries name where a path really is, so rollback never has to follow a link. */
@@ -116,7 +146,7 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Targe
     depth--;
     abs = path.dirname(abs);
   }
-  for (const dir of missing) if (!alreadyHeld(turn, dir)) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
+  for (const dir of missing) if (!alreadyHeld(turn, dir)) await appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
 }
 
 interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
@@ -162,7 +192,7 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
   if (op === 'mkdir') { await recordMissingDirs(ctx, turn, from, true); return; }
   if (op === 'write') {
     await recordMissingDirs(ctx, turn, from, false);
-    if (!alreadyHeld(turn, from)) appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
+    if (!alreadyHeld(turn, from)) await appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
     return;
   }
   const stats = await ctx.fs.lstatOrNull(from.abs);
@@ -173,15 +203,15 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
       const tree = await walkTree(ctx, from);
       if (tree === 'too-large') {
         const state = await captureState(ctx, turn, from);
-        appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
+        await appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
         return;
       }
       for (const node of tree.reverse()) {
         const t = descend(from, node.rel);
-        appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
+        await appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
       }
     }
-    appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
+    await appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
     return;
   }
   if (!to) return;
@@ -194,10 +224,10 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
       for (const node of tree) {
         const a = descend(from, node.rel);
         const b = descend(dest, node.rel);
-        appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
+        await appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
       }
     }
   }
   const fromCaptured = await captureState(ctx, turn, from);
-  appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
+  await appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
 }

@@ -5,7 +5,8 @@ import { type EngineContext, isExcluded, pin, unpin } from './context.js';
 import { BlobMismatchError } from './blobs.js';
 import { type AncestorState, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
 import type { EntryRow } from './store.js';
-import { type PathRecord, buildChange, lineDelta, renameOrigins } from './summary.js';
+import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
+import { ContentCache } from './content-cache.js';
 import { parseUri } from './uri.js';
 
 export interface TurnCounts { [root: string]: { files: number; skipped: number } }
@@ -28,19 +29,29 @@ function changed(record: PathRecord): boolean {
   return !sameState(record.before, record.after);
 }
 
-async function blobOrNull(ctx: EngineContext, state: State): Promise<Buffer | null> {
+async function contentOrNull(ctx: EngineContext, state: State, contents: ContentCache): Promise<Buffer | null> {
   if (state?.type !== 'file' || !state.hash) return null;
-  try { return await ctx.blobs.read(state.hash); } catch (e) { if (e instanceof BlobMismatchError) return null; throw e; }
+  const known = contents.get(state.hash);
+  if (known) return known;
+  try { return await ctx.blobs.read(state.hash, true); } catch (e) { if (e instanceof BlobMismatchError) return null; throw e; }
 }
 
-async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>): Promise<FileChange> {
+async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): Promise<FileChange> {
   const before = change.from ? records.get(change.from)?.before ?? null : change.before;
   const after = change.after;
-  const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '');
+  const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '' && s.size <= TEXT_LIMIT);
   if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
   if (before?.type !== 'file' && after?.type !== 'file') return change;
-  const delta = lineDelta(await blobOrNull(ctx, before), await blobOrNull(ctx, after));
+  const delta = lineDelta(await contentOrNull(ctx, before, contents), await contentOrNull(ctx, after, contents));
   return delta ? { ...change, lines: delta } : change;
+}
+
+const PARALLEL = 8;
+
+async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => { while (next < items.length) await run(items[next++]); };
+  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
 }
 
 export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void): Promise<void> {
@@ -48,21 +59,25 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const pinned: string[] = [];
   const ancestors = new Map<string, AncestorState>();
-  for (const record of records.values()) {
+  const contents = ctx.turns.get(turnId)?.contents ?? new ContentCache();
+  // Paths side by side: their reads and blob writes overlap in the thread pool.
+  await inParallel([...records.values()], async (record) => {
     const located = ctx.roots.absOf(record.uri);
-    if (!located) continue;
+    if (!located) return;
     const read = await readStateNoFollow(ctx.fs, ctx.blobs, located.root.real, located.abs, {
       keepBlob: true, durable: false, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
     }, ancestors);
     record.after = read.state;
-  }
+    if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
+  });
   const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));
   const origins = renameOrigins(entries);
-  const changes: FileChange[] = [];
-  for (const record of records.values()) {
-    if (kept.has(record.uri)) changes.push(await withLines(ctx, buildChange(record, records, origins), records));
-  }
+  const kinds = [...records.values()].filter((r) => kept.has(r.uri)).map((r) => buildChange(r, records, origins));
+  const changes: FileChange[] = new Array(kinds.length);
+  await inParallel(kinds.map((change, i) => ({ change, i })), async ({ change, i }) => {
+    changes[i] = await withLines(ctx, change, records, contents);
+  });
   const counts: TurnCounts = {};
   for (const c of changes) {
     const root = parseUri(c.uri).root;

@@ -2,7 +2,9 @@
 // per-session queues and the in-memory view of turns being recorded.
 import type { TurnKind } from '../protocol.js';
 import type { BlobStore } from './blobs.js';
+import type { ContentCache } from './content-cache.js';
 import type { Events } from './events.js';
+import type { CaptureJournal } from './journal.js';
 import type { EngineFs } from './fs.js';
 import type { KeyedQueue } from './queue.js';
 import type { Roots } from './roots.js';
@@ -17,6 +19,8 @@ export interface TurnContext {
   captured: Set<string>;
   /** A rollback's turn: a path recorded once needs no further write/delete entries. */
   quiet?: boolean;
+  /** Contents read while recording, for the commit's line counts. */
+  contents?: ContentCache;
 }
 
 export interface EngineLimits {
@@ -33,6 +37,8 @@ export interface EngineContext {
   roots: Roots;
   blobs: BlobStore;
   store: Store;
+  /** Makes captures durable with one flush; emptied at each turn end. */
+  journal: CaptureJournal;
   events: Events;
   queue: KeyedQueue;
   limits: EngineLimits;

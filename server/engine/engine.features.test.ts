@@ -39,13 +39,13 @@ describe('capture', () => {
     await engine.close();
   });
 
-  it('writes the blob before the mutation: a failing blob write leaves the file untouched', async () => {
+  it('makes the capture durable before the mutation: a failing journal flush leaves the file untouched', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'original');
     const fs = new EngineFs();
     const engine = await open(box, { fs });
     await begin(engine);
     fs.beforeOp = (op, target) => {
-      if (target.includes(`${path.sep}blobs${path.sep}`) && op === 'open') throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+      if (target.endsWith('capture.journal') && op === 'fsync') throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
     };
     await expect(engine.storage.writeFile('workspace:/a.txt', 'new', S)).rejects.toMatchObject({ code: 'ENOSPC' });
     fs.beforeOp = undefined;

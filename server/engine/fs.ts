@@ -2,7 +2,8 @@
 // through `op()`, which calls an optional `beforeOp` hook first: tests use it to count
 // operations, crash the engine after the N-th one, or inject errno faults (ENOSPC, EIO…).
 import * as fsp from 'node:fs/promises';
-import { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import fs, { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 
@@ -46,6 +47,22 @@ export interface WritableTarget {
   abort(): Promise<void>;
 }
 
+const fsyncFd = promisify(fs.fsync);
+const fdatasyncFd = promisify(fs.fdatasync);
+const ftruncateFd = promisify(fs.ftruncate);
+
+function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
+}
+
+export interface AppendLog {
+  append(data: Uint8Array): Promise<void>;
+  datasync(): Promise<void>;
+  truncate(): Promise<void>;
+  close(): Promise<void>;
+}
+
 export class EngineFs {
   beforeOp: BeforeOp | undefined;
 
@@ -58,30 +75,37 @@ export class EngineFs {
     return run();
   }
 
-  lstat(p: string): Promise<Stats> { return this.op('lstat', p, () => fsp.lstat(p)); }
-  stat(p: string): Promise<Stats> { return this.op('stat', p, () => fsp.stat(p)); }
+  // Metadata calls and small reads/writes run synchronously: a round trip through the thread
+  // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
+  // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
+  lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => fs.lstatSync(p)); }
+  stat(p: string): Promise<Stats> { return this.op('stat', p, async () => fs.statSync(p)); }
 
   /** lstat that answers null for a missing path. */
   async lstatOrNull(p: string): Promise<Stats | null> {
     try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
   }
 
+  /** Whole-file read: asynchronous, as the file may be big (callers read small files with `readSmallFile`). */
   readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
-  readlink(p: string): Promise<string> { return this.op('readlink', p, () => fsp.readlink(p)); }
-  realpath(p: string): Promise<string> { return this.op('realpath', p, () => fsp.realpath(p)); }
-  readdir(p: string): Promise<string[]> { return this.op('readdir', p, () => fsp.readdir(p)); }
+  /** Whole-file read of a file known to be small (at most about a megabyte). */
+  readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => fs.readFileSync(p)); }
+  readlink(p: string): Promise<string> { return this.op('readlink', p, async () => fs.readlinkSync(p)); }
+  realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync(p)); }
+  readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => fs.readdirSync(p)); }
   mkdir(p: string, mode?: number): Promise<void> {
-    return this.op('mkdir', p, async () => { await fsp.mkdir(p, { mode }); });
+    return this.op('mkdir', p, async () => { fs.mkdirSync(p, { mode }); });
   }
   mkdirp(p: string): Promise<void> {
+    // Asynchronous: the recursive form can spin on some special paths (under /proc), and must not freeze the process.
     return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
   }
-  rmdir(p: string): Promise<void> { return this.op('rmdir', p, () => fsp.rmdir(p)); }
-  unlink(p: string): Promise<void> { return this.op('unlink', p, () => fsp.unlink(p)); }
+  rmdir(p: string): Promise<void> { return this.op('rmdir', p, async () => fs.rmdirSync(p)); }
+  unlink(p: string): Promise<void> { return this.op('unlink', p, async () => fs.unlinkSync(p)); }
   rmrf(p: string): Promise<void> { return this.op('rm', p, () => fsp.rm(p, { recursive: true, force: true })); }
-  rename(from: string, to: string): Promise<void> { return this.op('rename', from, () => fsp.rename(from, to)); }
-  symlink(target: string, p: string): Promise<void> { return this.op('symlink', p, () => fsp.symlink(target, p)); }
-  chmod(p: string, mode: number): Promise<void> { return this.op('chmod', p, () => fsp.chmod(p, mode)); }
+  rename(from: string, to: string): Promise<void> { return this.op('rename', from, async () => fs.renameSync(from, to)); }
+  symlink(target: string, p: string): Promise<void> { return this.op('symlink', p, async () => fs.symlinkSync(target, p)); }
+  chmod(p: string, mode: number): Promise<void> { return this.op('chmod', p, async () => fs.chmodSync(p, mode)); }
   cpRecursive(from: string, to: string): Promise<void> {
     return this.op('cp', from, () => fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false }));
   }
@@ -95,16 +119,25 @@ export class EngineFs {
 
   async fsyncFile(p: string): Promise<void> {
     await this.op('fsync', p, async () => {
-      const handle = await fsp.open(p, constants.O_RDONLY);
-      try { await handle.sync(); } finally { await handle.close(); }
+      const fd = fs.openSync(p, constants.O_RDONLY);
+      try { await fsyncFd(fd); } finally { fs.closeSync(fd); }
     });
   }
 
   async fsyncDir(dir: string): Promise<void> {
-    await this.op('fsync', dir, async () => {
-      const handle = await fsp.open(dir, constants.O_RDONLY);
-      try { await handle.sync(); } finally { await handle.close(); }
-    });
+    await this.fsyncFile(dir);
+  }
+
+  /** An append-only file kept open (the capture journal): appends are made durable with datasync. */
+  async openAppendLog(p: string): Promise<AppendLog> {
+    const fd = await this.op('open', p, async () => fs.openSync(p, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600));
+    let closed = false;
+    return {
+      append: (data) => this.op('write', p, async () => { writeAll(fd, data); }),
+      datasync: () => this.op('fsync', p, () => fdatasyncFd(fd)),
+      truncate: () => this.op('write', p, () => ftruncateFd(fd, 0)),
+      close: async () => { if (!closed) { closed = true; fs.closeSync(fd); } },
+    };
   }
 
   /**
@@ -113,25 +146,29 @@ export class EngineFs {
    * fsynced: a rename lost to a power cut leaves the old content, which the store handles, and
    * the next SQLite commit's journal flush carries it on ext4/xfs.
    */
-  async createAtomic(dest: string, mode: number, options: { durable?: boolean; beforeCreate?: (temp: string) => void } = {}): Promise<WritableTarget> {
+  async createAtomic(
+    dest: string, mode: number,
+    options: { durable?: boolean; beforeCreate?: (temp: string) => void; modeAtOpen?: boolean } = {},
+  ): Promise<WritableTarget> {
     const durable = options.durable ?? true;
     const dir = path.dirname(dest);
     const temp = tempNameIn(dir);
     options.beforeCreate?.(temp);
-    const handle = await this.op('open', temp, () => fsp.open(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600));
+    // modeAtOpen: the engine's own files, where the umask may trim the mode; saves a chmod.
+    const fd = await this.op('open', temp, async () => fs.openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.modeAtOpen ? mode : 0o600));
     let closed = false;
     let prepared: Promise<void> | null = null;
-    const close = async () => { if (!closed) { closed = true; await handle.close(); } };
+    const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
     const discard = async () => {
-      await close().catch(() => undefined);
-      await fsp.rm(temp, { force: true }).catch(() => undefined);
+      try { close(); } catch { /* already gone */ }
+      fs.rmSync(temp, { force: true });
     };
     const prepare = () => {
       prepared ??= (async () => {
         try {
-          if (durable) await this.op('fsync', temp, () => handle.sync());
-          await this.op('chmod', temp, () => handle.chmod(mode));
-          await close();
+          if (durable) await this.op('fsync', temp, () => fsyncFd(fd));
+          if (!options.modeAtOpen) await this.op('chmod', temp, async () => fs.fchmodSync(fd, mode));
+          close();
         } catch (e) {
           await discard();
           throw e;
@@ -142,13 +179,7 @@ export class EngineFs {
     return {
       temp,
       write: async (chunk) => {
-        await this.op('write', temp, async () => {
-          let offset = 0;
-          while (offset < chunk.length) {
-            const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
-            offset += bytesWritten;
-          }
-        });
+        await this.op('write', temp, async () => writeAll(fd, chunk));
       },
       prepare,
       commit: async (finalDest = dest) => {

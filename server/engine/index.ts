@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Engine, EngineOptions, RootSpec } from './api.js';
+import { CaptureJournal } from './journal.js';
 import { BlobStore } from './blobs.js';
 import { type EngineContext, compileGlobs } from './context.js';
 import { TurnbackEngine } from './engine.js';
@@ -66,6 +67,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     await lock.release();
     throw e;
   }
+  const journal = new CaptureJournal(fs, path.join(storeDir, 'capture.journal'));
   try {
     const specs: RootSpec[] = [
       { name: 'workspace', kind: 'workspace', path: workspace },
@@ -77,6 +79,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       fs, store, dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
       blobs: new BlobStore(fs, path.join(storeDir, 'blobs')),
+      journal,
       events: new Events(),
       queue: new KeyedQueue(),
       limits: {
@@ -95,6 +98,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const mutations = new Mutations(ctx);
     return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
   } catch (e) {
+    await journal.close();
     store.close();
     await lock.release();
     throw e;

@@ -100,6 +100,14 @@ const MIGRATIONS: string[] = [
     path TEXT PRIMARY KEY
   ) WITHOUT ROWID;
   `,
+  // 2 → 3: a one-row table the capture journal's checkpoint rewrites, so that one fully synced
+  // commit carries every relaxed commit before it to disk.
+  `
+  CREATE TABLE checkpoints (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    at INTEGER NOT NULL
+  );
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

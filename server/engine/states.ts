@@ -13,6 +13,8 @@ export interface ReadStateOptions {
   hashOnlyIfSize?: number;
   /** false: the blob need not survive a power loss (after-contents, read by diffs only). */
   durable?: boolean;
+  /** The caller journals content that is not flushed yet (`unflushed`) instead of the blob being synced. */
+  journal?: boolean;
   /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
   pin?: (hash: string) => void;
 }
@@ -20,6 +22,10 @@ export interface ReadStateOptions {
 export interface ReadState {
   state: State;
   skipped?: SkipReason;
+  /** The content's raw bytes, when it was stored and small enough to be read into memory. */
+  bytes?: Buffer;
+  /** With `journal`: the blob is not flushed yet, so the caller journals `bytes`. */
+  unflushed?: boolean;
 }
 
 export function modeOf(rawMode: number): number {
@@ -43,8 +49,9 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
   }
   try {
     if (options.keepBlob) {
-      const { hash, size } = await blobs.putFile(abs, stats.size, options.pin, options.durable ?? true);
-      return { state: { type: 'file', hash, size, mode } };
+      const durability = options.durable === false ? 'none' : options.journal ? 'journal' : 'sync';
+      const { hash, size, bytes, unflushed } = await blobs.putFile(abs, stats.size, options.pin, durability);
+      return { state: { type: 'file', hash, size, mode }, bytes, unflushed };
     }
     return { state: { type: 'file', hash: await blobs.hashFile(abs, stats.size), size: stats.size, mode } };
   } catch (e) {

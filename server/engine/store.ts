@@ -2,6 +2,7 @@
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
 import Database from 'better-sqlite3';
 import type { Role, TurnKind, TurnStatus } from '../protocol.js';
+import type { JournalBatch, RawRow } from './journal.js';
 import { migrate } from './schema.js';
 
 export interface SessionRow {
@@ -33,7 +34,9 @@ export class Store {
     // it only takes effect when the file is created.
     this.db.pragma('page_size = 1024');
     this.db.pragma('journal_mode = WAL');
-    this.db.pragma('synchronous = FULL');
+    // Relaxed by default: captures are made durable by the capture journal; the transactions
+    // that must reach the disk by themselves say so (`transaction`).
+    this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
     migrate(this.db);
@@ -45,21 +48,24 @@ export class Store {
     return statement;
   }
 
-  transaction<T>(run: () => T): T { return this.db.transaction(run)(); }
-
-  /**
-   * A transaction whose loss to a power cut is harmless (turn rows, messages, commits: recovery
-   * redoes a lost commit from disk). It skips its own WAL fsync; the next full commit (an entry,
-   * which must be durable before its mutation) flushes it too, since the WAL is sequential.
-   */
-  relaxed<T>(run: () => T): T {
+  /** A transaction that reaches the disk before it returns (a full WAL sync), with every relaxed one before it. */
+  transaction<T>(run: () => T): T {
     if (this.db.inTransaction) return run();
-    this.db.pragma('synchronous = NORMAL');
+    this.db.pragma('synchronous = FULL');
     try {
       return this.db.transaction(run)();
     } finally {
-      this.db.pragma('synchronous = FULL');
+      this.db.pragma('synchronous = NORMAL');
     }
+  }
+
+  /**
+   * A transaction whose loss to a power cut is harmless (turn rows, messages, commits: recovery
+   * redoes a lost commit from disk; entry rows: the capture journal holds them). It skips the
+   * WAL sync; the next full transaction carries it to disk, since the WAL is sequential.
+   */
+  relaxed<T>(run: () => T): T {
+    return this.db.inTransaction ? run() : this.db.transaction(run)();
   }
 
   close(): void { this.db.close(); }
@@ -212,6 +218,47 @@ export class Store {
     for (const id of ids) update.run(id);
     const select = this.st('SELECT * FROM messages WHERE id = ?');
     return ids.map((id) => select.get(id) as MessageRow | undefined).filter((m): m is MessageRow => !!m).sort((a, b) => a.ord - b.ord);
+  }
+
+  // ---- the capture journal ----
+
+  /** The rows a journal batch carries so a replay can bring back a turn a power cut lost. */
+  rowsOfTurn(turnId: string, sessionId: string): { turn?: RawRow; session?: RawRow; counter?: RawRow } {
+    return {
+      turn: this.st('SELECT * FROM turns WHERE turn_id = ?').get(turnId) as RawRow | undefined,
+      session: this.st('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as RawRow | undefined,
+      counter: this.st('SELECT * FROM counters WHERE session_id = ?').get(sessionId) as RawRow | undefined,
+    };
+  }
+
+  /** Inserts a journal batch's rows, keeping whatever the store already holds. */
+  replayBatch(batch: JournalBatch): void {
+    this.transaction(() => {
+      const { turn, session, counter } = batch.rows ?? {};
+      if (session) this.insertRawRow('sessions', session);
+      if (turn) this.insertRawRow('turns', turn);
+      if (counter) {
+        this.st(`INSERT INTO counters (session_id, last_number) VALUES (?, ?)
+          ON CONFLICT(session_id) DO UPDATE SET last_number = MAX(last_number, excluded.last_number)`).run(counter.session_id, counter.last_number);
+      }
+      for (const e of batch.entries) {
+        this.st(`INSERT OR IGNORE INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped)
+          VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped)`).run(e);
+      }
+      for (const blob of batch.blobs) this.addBlob(blob.hash, blob.size);
+      for (const hash of batch.refs) this.addRef(hash, batch.turnId);
+    });
+  }
+
+  private insertRawRow(table: 'turns' | 'sessions', row: RawRow): void {
+    const columns = Object.keys(row).filter((c) => /^[a-z_]+$/.test(c));
+    this.db.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
+      .run(Object.fromEntries(columns.map((c) => [c, row[c]])));
+  }
+
+  /** One fully synced commit: every relaxed commit before it reaches the disk with it (the WAL is sequential). */
+  flush(): void {
+    this.transaction(() => this.st('INSERT OR REPLACE INTO checkpoints (id, at) VALUES (1, ?)').run(Date.now()));
   }
 
   // ---- workspace temp files in flight ----

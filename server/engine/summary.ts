@@ -3,7 +3,8 @@
 import type { ChangeKind, FileChange, SkipReason, State } from '../protocol.js';
 import type { EntryRow } from './store.js';
 
-const TEXT_LIMIT = 1 << 20;
+/** Larger files get no line counts (nor are they read for them). */
+export const TEXT_LIMIT = 1 << 20;
 const SNIFF_BYTES = 8192;
 
 export function isBinary(data: Uint8Array): boolean {

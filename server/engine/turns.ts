@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
+import { ContentCache } from './content-cache.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { parseState } from './states.js';
 import type { ChangeRow, EntryRow, TurnRow } from './store.js';
@@ -74,7 +75,7 @@ export function beginTurn(
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set() };
+  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache() };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
   return turn;
@@ -87,6 +88,23 @@ export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: 
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
     ctx.store.touchSession(sessionId, ctx.now());
   });
+  // In the background: the turn is safe already (its captures are journaled); the next append
+  // waits for the checkpoint, and close() waits for it too.
+  checkpointJournal(ctx).catch(() => undefined);
   ctx.turns.delete(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
+}
+
+/**
+ * Flushes what the capture journal guards (blob files side by side, one full SQLite commit),
+ * then empties it. A failure leaves the journal as it is, for the next checkpoint or a replay.
+ */
+export async function checkpointJournal(ctx: EngineContext): Promise<void> {
+  await ctx.journal.checkpoint(async (hashes) => {
+    await ctx.blobs.writePending();
+    await ctx.blobs.syncMany(hashes);
+    ctx.store.flush();
+  });
+  // After-contents of a turn that journaled nothing new (diff material, never flushed).
+  await ctx.blobs.writePending();
 }
