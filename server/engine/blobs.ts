@@ -22,15 +22,18 @@ const IN_MEMORY_LIMIT = 1 << 20;
 /** Bound on the contents held in memory between checkpoints; past it, blob files are written at once. */
 const PENDING_LIMIT = 32 << 20;
 
-/** 'sync': flushed before it counts; 'journal': the caller journals what is not flushed yet; 'none': diff material. */
-export type Durability = 'sync' | 'journal' | 'none';
+/**
+ * 'sync': flushed before it counts; 'deferred': the caller commits the bytes that are not
+ * flushed yet with its entry (`unflushed`), and the flusher writes the file later; 'none': diff material.
+ */
+export type Durability = 'sync' | 'deferred' | 'none';
 
 export interface StoredBlob {
   hash: string;
   size: number;
   /** The raw bytes, when they were read into memory (small files). */
   bytes?: Buffer;
-  /** With 'journal': the blob file is not flushed yet, so the caller journals `bytes`. */
+  /** With 'deferred': the blob file is not flushed yet, so the caller commits `bytes`. */
   unflushed?: boolean;
 }
 
@@ -101,7 +104,7 @@ export class BlobStore {
     try {
       const stored = knownSize <= IN_MEMORY_LIMIT
         ? await this.putBytesUnguarded(await this.fs.readSmallFile(abs), durability)
-        // Streamed content is too big to journal: it is flushed where it lies.
+        // Streamed content is too big to hold in a commit: it is flushed where it lies.
         : await this.streamIn(abs, durability !== 'none');
       onStored?.(stored.hash);
       return stored;
@@ -144,7 +147,7 @@ export class BlobStore {
     this.pendingBytes -= data.length;
   }
 
-  /** Writes every pending content as its blob file (the journal checkpoint, off the agent's path). */
+  /** Writes every pending content as its blob file (the flusher, off the agent's path). */
   async writePending(): Promise<void> {
     await this.enter();
     try {
@@ -167,7 +170,7 @@ export class BlobStore {
     await target.commit(this.pathOf(hash));
   }
 
-  /** Makes sure the blob holds exactly `data`, durably (a journal replay after a crash). */
+  /** Makes sure the blob holds exactly `data`, durably (recovery of a content still pending). */
   async restore(hash: string, data: Buffer): Promise<void> {
     try {
       await this.read(hash);
@@ -180,7 +183,7 @@ export class BlobStore {
     await this.putBytes(data);
   }
 
-  /** Syncs blobs written without a flush (the capture journal's checkpoint); gone ones are skipped. */
+  /** Syncs blobs written without a flush (the flusher); gone ones are skipped. */
   async syncMany(hashes: string[]): Promise<void> {
     let next = 0;
     const worker = async () => {
@@ -202,7 +205,7 @@ export class BlobStore {
     if (await this.has(hash)) {
       await this.ensureSynced(hash, durable);
     } else if (!durable && this.pendingBytes + bytes.length <= PENDING_LIMIT) {
-      // Kept in memory until the checkpoint writes it: the journal (or nothing, for diff
+      // Kept in memory until the flusher writes it: the caller's commit (or nothing, for diff
       // material) is what keeps it, and the agent does not wait for the blob file.
       this.pending.set(hash, bytes);
       this.pendingBytes += bytes.length;
@@ -211,8 +214,8 @@ export class BlobStore {
       await this.writeBlobFile(hash, data, durable);
       if (!durable) this.unsynced.add(hash);
     }
-    // Content not yet flushed goes to the journal, whose one flush makes the capture safe.
-    return { hash, size: data.length, bytes, unflushed: durability === 'journal' && this.unsynced.has(hash) };
+    // Content not yet flushed goes into the caller's commit, whose one flush makes the capture safe.
+    return { hash, size: data.length, bytes, unflushed: durability === 'deferred' && this.unsynced.has(hash) };
   }
 
   /** Copies a file into the store while hashing it (one read, bounded memory). */

@@ -4,9 +4,7 @@ import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../protocol.js';
 import { type EngineContext, type TurnContext, isExcluded, pin, unpin } from './context.js';
 import type { Resolved, Root } from './roots.js';
-import type { JournalBlob } from './journal.js';
 import { readState, stringifyState } from './states.js';
-import type { EntryRow } from './store.js';
 import { formatUri } from './uri.js';
 
 interface Captured { state: State; skipped?: SkipReason; pinned: string[]; unflushed?: Buffer }
@@ -20,7 +18,7 @@ async function captureState(ctx: EngineContext, turn: TurnContext, target: Targe
   const pinned: string[] = [];
   const read = await readState(ctx.fs, ctx.blobs, target.abs, {
     keepBlob: first,
-    journal: true,
+    deferred: true,
     maxFileSize: ctx.limits.maxFileSize,
     excluded: isExcluded(ctx, target.segments),
     pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
@@ -32,14 +30,11 @@ async function captureState(ctx: EngineContext, turn: TurnContext, target: Targe
 interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured }
 
 /**
- * Records the entries: rows in a relaxed commit, then one journal append (rows and any content
- * not yet flushed) that makes them durable. Resolves once the capture is safe on disk.
+ * Records the entries in one fully synced commit, with the bytes of any content whose blob file
+ * is not flushed yet: once it returns, the capture is safe on disk and the mutation may run.
  */
-async function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): Promise<void> {
-  const rows: EntryRow[] = [];
-  const blobs = new Map<string, JournalBlob>();
-  const refs = new Set<string>();
-  ctx.store.relaxed(() => {
+function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): void {
+  ctx.store.transaction(() => {
     for (const { op, from, fromCaptured, to, toCaptured } of pending) {
       const seq = turn.seq + 1;
       const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
@@ -47,38 +42,21 @@ async function insertEntries(ctx: EngineContext, turn: TurnContext, pending: Pen
         const s = captured.state;
         if (s?.type !== 'file' || !s.hash) continue;
         // Only content written to the blob store gets a row; later states of a path are hashed only.
-        if (stored.has(s.hash)) {
-          ctx.store.addBlob(s.hash, s.size);
-          blobs.set(s.hash, { hash: s.hash, size: s.size, data: captured.unflushed ?? blobs.get(s.hash)?.data });
-        }
+        if (stored.has(s.hash)) ctx.store.addBlob(s.hash, s.size);
+        if (captured.unflushed) ctx.store.addPendingContent(s.hash, captured.unflushed);
         ctx.store.addRef(s.hash, turn.turnId);
-        refs.add(s.hash);
       }
-      const row: EntryRow = {
+      ctx.store.insertEntry({
         turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
         before: stringifyState(fromCaptured.state), after: null,
         to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
         skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
-      };
-      ctx.store.insertEntry(row);
-      rows.push(row);
+      });
       turn.seq = seq;
     }
   });
-  try {
-    await ctx.journal.append({
-      turnId: turn.turnId,
-      rows: ctx.journal.needsRows(turn.turnId) ? ctx.store.rowsOfTurn(turn.turnId, turn.sessionId) : undefined,
-      entries: rows,
-      blobs: [...blobs.values()],
-      refs: [...refs],
-    });
-  } finally {
-    for (const { fromCaptured, toCaptured } of pending) {
-      for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
-    }
-  }
-  for (const { from, to } of pending) {
+  for (const { from, fromCaptured, to, toCaptured } of pending) {
+    for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
     for (const t of to ? [from, to] : [from]) {
       if (!t.root.tracked) continue;
       const isNew = !turn.captured.has(t.uri);
@@ -91,8 +69,8 @@ async function insertEntries(ctx: EngineContext, turn: TurnContext, pending: Pen
 function appendEntry(
   ctx: EngineContext, turn: TurnContext, op: EntryOp, from: Target, fromCaptured: Captured,
   to?: Target, toCaptured?: Captured,
-): Promise<void> {
-  return insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
+): void {
+  insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
 }
 
 /** A quiet turn (a rollback's) records each path once: later writes of it add nothing it needs. */
@@ -121,7 +99,7 @@ export async function recordStates(ctx: EngineContext, turn: TurnContext, items:
     for (const p of pending) for (const hash of p?.fromCaptured.pinned ?? []) unpin(ctx, hash);
     throw e;
   }
-  if (pending.length > 0) await insertEntries(ctx, turn, pending);
+  if (pending.length > 0) insertEntries(ctx, turn, pending);
 }
 
 /** Entries name where a path really is, so rollback never has to follow a link. */
@@ -146,7 +124,7 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Targe
     depth--;
     abs = path.dirname(abs);
   }
-  for (const dir of missing) if (!alreadyHeld(turn, dir)) await appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
+  for (const dir of missing) if (!alreadyHeld(turn, dir)) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
 }
 
 interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
@@ -192,7 +170,7 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
   if (op === 'mkdir') { await recordMissingDirs(ctx, turn, from, true); return; }
   if (op === 'write') {
     await recordMissingDirs(ctx, turn, from, false);
-    if (!alreadyHeld(turn, from)) await appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
+    if (!alreadyHeld(turn, from)) appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
     return;
   }
   const stats = await ctx.fs.lstatOrNull(from.abs);
@@ -203,15 +181,15 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
       const tree = await walkTree(ctx, from);
       if (tree === 'too-large') {
         const state = await captureState(ctx, turn, from);
-        await appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
+        appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
         return;
       }
       for (const node of tree.reverse()) {
         const t = descend(from, node.rel);
-        await appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
+        appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
       }
     }
-    await appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
+    appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
     return;
   }
   if (!to) return;
@@ -224,10 +202,10 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
       for (const node of tree) {
         const a = descend(from, node.rel);
         const b = descend(dest, node.rel);
-        await appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
+        appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
       }
     }
   }
   const fromCaptured = await captureState(ctx, turn, from);
-  await appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
+  appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
 }

@@ -4,7 +4,7 @@ import type { TurnKind } from '../protocol.js';
 import type { BlobStore } from './blobs.js';
 import type { ContentCache } from './content-cache.js';
 import type { Events } from './events.js';
-import type { CaptureJournal } from './journal.js';
+import type { ContentFlusher } from './flusher.js';
 import type { EngineFs } from './fs.js';
 import type { KeyedQueue } from './queue.js';
 import type { Roots } from './roots.js';
@@ -37,8 +37,8 @@ export interface EngineContext {
   roots: Roots;
   blobs: BlobStore;
   store: Store;
-  /** Makes captures durable with one flush; emptied at each turn end. */
-  journal: CaptureJournal;
+  /** Writes captured contents as blob files after their commit (in the background). */
+  flusher: ContentFlusher;
   events: Events;
   queue: KeyedQueue;
   limits: EngineLimits;

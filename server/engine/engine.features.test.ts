@@ -39,15 +39,15 @@ describe('capture', () => {
     await engine.close();
   });
 
-  it('makes the capture durable before the mutation: a failing journal flush leaves the file untouched', async () => {
+  it('commits the capture before the mutation: a failing capture leaves the file untouched', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'original');
     const fs = new EngineFs();
     const engine = await open(box, { fs });
     await begin(engine);
     fs.beforeOp = (op, target) => {
-      if (target.endsWith('capture.journal') && op === 'fsync') throw Object.assign(new Error('no space'), { code: 'ENOSPC' });
+      if (target.endsWith('a.txt') && op === 'readFile') throw Object.assign(new Error('i/o error'), { code: 'EIO' });
     };
-    await expect(engine.storage.writeFile('workspace:/a.txt', 'new', S)).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(engine.storage.writeFile('workspace:/a.txt', 'new', S)).rejects.toMatchObject({ code: 'EIO' });
     fs.beforeOp = undefined;
     expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('original');
     await engine.close();

@@ -12,7 +12,7 @@ import type { RecoveryReport } from './recovery.js';
 import type { Rollbacks } from './rollback.js';
 import { checkSessionId, scopeMatches, toSession } from './sessions.js';
 import type { ControlledStorage, Mutations } from './storage.js';
-import { beginTurn, checkpointJournal, finishTurn, titleOf, toChange, toEntry, toTurn } from './turns.js';
+import { beginTurn, finishTurn, titleOf, toChange, toEntry, toTurn } from './turns.js';
 
 const EXEC_TOOLS = /^(exec|exec_background|run_.+)$/;
 const ENTRY_OPS: ReadonlySet<string> = new Set(['write', 'delete', 'rename', 'move', 'mkdir']);
@@ -35,11 +35,11 @@ export class TurnbackEngine implements Engine {
   get dataDir(): string { return this.ctx.dataDir; }
 
   /**
-   * Resolves once the background work a turn end starts (the journal checkpoint) is done.
-   * For benchmarks and tests that must not measure it inside something else.
+   * Resolves once the background work a turn end starts (writing captured contents as blob
+   * files) is done. For benchmarks and tests that must not measure it inside something else.
    */
   async settled(): Promise<void> {
-    if (!this.closed) await checkpointJournal(this.ctx);
+    if (!this.closed) await this.ctx.flusher.flush();
   }
 
   private open(): EngineContext {
@@ -220,8 +220,7 @@ export class TurnbackEngine implements Engine {
     for (const session of this.ctx.store.listSessions()) {
       if (session.active_turn_id) await finishTurn(this.ctx, session.active_turn_id, session.session_id);
     }
-    await checkpointJournal(this.ctx);
-    await this.ctx.journal.close();
+    await this.ctx.flusher.flush();
     this.ctx.store.close();
     await this.lock.release();
   }

@@ -48,19 +48,10 @@ export interface WritableTarget {
 }
 
 const fsyncFd = promisify(fs.fsync);
-const fdatasyncFd = promisify(fs.fdatasync);
-const ftruncateFd = promisify(fs.ftruncate);
 
 function writeAll(fd: number, data: Uint8Array): void {
   let offset = 0;
   while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
-}
-
-export interface AppendLog {
-  append(data: Uint8Array): Promise<void>;
-  datasync(): Promise<void>;
-  truncate(): Promise<void>;
-  close(): Promise<void>;
 }
 
 export class EngineFs {
@@ -126,18 +117,6 @@ export class EngineFs {
 
   async fsyncDir(dir: string): Promise<void> {
     await this.fsyncFile(dir);
-  }
-
-  /** An append-only file kept open (the capture journal): appends are made durable with datasync. */
-  async openAppendLog(p: string): Promise<AppendLog> {
-    const fd = await this.op('open', p, async () => fs.openSync(p, constants.O_RDWR | constants.O_CREAT | constants.O_APPEND, 0o600));
-    let closed = false;
-    return {
-      append: (data) => this.op('write', p, async () => { writeAll(fd, data); }),
-      datasync: () => this.op('fsync', p, () => fdatasyncFd(fd)),
-      truncate: () => this.op('write', p, () => ftruncateFd(fd, 0)),
-      close: async () => { if (!closed) { closed = true; fs.closeSync(fd); } },
-    };
   }
 
   /**

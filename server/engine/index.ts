@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Engine, EngineOptions, RootSpec } from './api.js';
-import { CaptureJournal } from './journal.js';
+import { ContentFlusher } from './flusher.js';
 import { BlobStore } from './blobs.js';
 import { type EngineContext, compileGlobs } from './context.js';
 import { TurnbackEngine } from './engine.js';
@@ -67,7 +67,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     await lock.release();
     throw e;
   }
-  const journal = new CaptureJournal(fs, path.join(storeDir, 'capture.journal'));
+  const blobs = new BlobStore(fs, path.join(storeDir, 'blobs'));
   try {
     const specs: RootSpec[] = [
       { name: 'workspace', kind: 'workspace', path: workspace },
@@ -78,8 +78,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const ctx: EngineContext = {
       fs, store, dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
-      blobs: new BlobStore(fs, path.join(storeDir, 'blobs')),
-      journal,
+      blobs,
+      flusher: new ContentFlusher(blobs, store),
       events: new Events(),
       queue: new KeyedQueue(),
       limits: {
@@ -98,7 +98,6 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const mutations = new Mutations(ctx);
     return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
   } catch (e) {
-    await journal.close();
     store.close();
     await lock.release();
     throw e;

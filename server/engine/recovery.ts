@@ -6,7 +6,7 @@ import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
 import { sweepBlobs } from './gc.js';
-import { decodeBatches } from './journal.js';
+import { restorePendingContents } from './flusher.js';
 import { finishTurn } from './turns.js';
 
 export type { RecoveryReport };
@@ -33,28 +33,10 @@ async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<numbe
   return removed;
 }
 
-/**
- * Brings back what the capture journal holds: blobs whose file a crash lost or tore, entry rows
- * (and the turn rows a power cut lost with them). A batch of a turn that is no longer active is
- * stale: that turn was flushed whole when it committed.
- */
-async function replayJournal(ctx: EngineContext): Promise<void> {
-  let data: Buffer;
-  try { data = await ctx.fs.readFile(ctx.journal.file); } catch (e) { if (isNotFound(e)) data = Buffer.alloc(0); else throw e; }
-  for (const batch of decodeBatches(data)) {
-    const turn = ctx.store.getTurn(batch.turnId);
-    if (turn ? turn.status !== 'active' : !batch.rows?.turn) continue;
-    for (const blob of batch.blobs) if (blob.data) await ctx.blobs.restore(blob.hash, blob.data);
-    ctx.store.replayBatch(batch);
-  }
-  ctx.store.flush();
-  await ctx.journal.open();
-  if (data.length > 0) await ctx.journal.clear();
-}
-
 export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
   const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
-  await replayJournal(ctx);
+  // First: blobs a crash left unwritten are what rollback and recovery's commit read.
+  await restorePendingContents(ctx);
   const dirs = new Set<string>([ctx.blobs.dir]);
   for (const turn of ctx.store.activeTurns()) {
     for (const e of ctx.store.entriesOf(turn.turn_id)) {

@@ -100,12 +100,11 @@ const MIGRATIONS: string[] = [
     path TEXT PRIMARY KEY
   ) WITHOUT ROWID;
   `,
-  // 2 → 3: a one-row table the capture journal's checkpoint rewrites, so that one fully synced
-  // commit carries every relaxed commit before it to disk.
+  // 2 → 3: captured contents committed with their entry until their blob file is flushed.
   `
-  CREATE TABLE checkpoints (
-    id INTEGER PRIMARY KEY CHECK (id = 1),
-    at INTEGER NOT NULL
+  CREATE TABLE pending_contents (
+    hash TEXT PRIMARY KEY,
+    data BLOB NOT NULL
   );
   `,
 ];

@@ -13,8 +13,8 @@ export interface ReadStateOptions {
   hashOnlyIfSize?: number;
   /** false: the blob need not survive a power loss (after-contents, read by diffs only). */
   durable?: boolean;
-  /** The caller journals content that is not flushed yet (`unflushed`) instead of the blob being synced. */
-  journal?: boolean;
+  /** The caller commits content that is not flushed yet (`unflushed`) instead of the blob being synced. */
+  deferred?: boolean;
   /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
   pin?: (hash: string) => void;
 }
@@ -24,7 +24,7 @@ export interface ReadState {
   skipped?: SkipReason;
   /** The content's raw bytes, when it was stored and small enough to be read into memory. */
   bytes?: Buffer;
-  /** With `journal`: the blob is not flushed yet, so the caller journals `bytes`. */
+  /** With `deferred`: the blob is not flushed yet, so the caller commits `bytes`. */
   unflushed?: boolean;
 }
 
@@ -49,7 +49,7 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
   }
   try {
     if (options.keepBlob) {
-      const durability = options.durable === false ? 'none' : options.journal ? 'journal' : 'sync';
+      const durability = options.durable === false ? 'none' : options.deferred ? 'deferred' : 'sync';
       const { hash, size, bytes, unflushed } = await blobs.putFile(abs, stats.size, options.pin, durability);
       return { state: { type: 'file', hash, size, mode }, bytes, unflushed };
     }

@@ -39,7 +39,7 @@ export class Mutations {
         }
         await target.commit();
       } finally {
-        this.ctx.store.removePendingTemp(target.temp);
+        this.ctx.store.forgetPendingTemp(target.temp);
       }
       return;
     }

@@ -44,7 +44,7 @@ describe('store', () => {
     const file = path.join(dir, 'db');
     const first = new Store(file);
     first.upsertSession('s', 'webui', 'chat', 1);
-    first.db.exec('DROP TABLE pending_temps; DROP TABLE checkpoints');
+    first.db.exec('DROP TABLE pending_temps; DROP TABLE pending_contents');
     first.db.pragma('user_version = 1');
     first.close();
     const again = new Store(file);
@@ -52,7 +52,6 @@ describe('store', () => {
     again.addPendingTemp('/x/.turnback-tmp-1');
     expect(again.pendingTemps()).toEqual(['/x/.turnback-tmp-1']);
     expect(again.getSession('s')?.platform).toBe('webui');
-    again.flush();
     again.close();
   });
 

@@ -2,7 +2,6 @@
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
 import Database from 'better-sqlite3';
 import type { Role, TurnKind, TurnStatus } from '../protocol.js';
-import type { JournalBatch, RawRow } from './journal.js';
 import { migrate } from './schema.js';
 
 export interface SessionRow {
@@ -27,6 +26,7 @@ const TURN_COLUMNS = `t.*, (SELECT COUNT(*) FROM messages m WHERE m.turn_id = t.
 export class Store {
   readonly db: Database.Database;
   private readonly statements = new Map<string, Database.Statement>();
+  private readonly forgotten: string[] = [];
 
   constructor(file: string) {
     this.db = new Database(file);
@@ -34,8 +34,8 @@ export class Store {
     // it only takes effect when the file is created.
     this.db.pragma('page_size = 1024');
     this.db.pragma('journal_mode = WAL');
-    // Relaxed by default: captures are made durable by the capture journal; the transactions
-    // that must reach the disk by themselves say so (`transaction`).
+    // Relaxed by default; the transactions that must reach the disk before the code goes on
+    // (a capture, before its mutation) say so (`transaction`).
     this.db.pragma('synchronous = NORMAL');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
@@ -53,7 +53,7 @@ export class Store {
     if (this.db.inTransaction) return run();
     this.db.pragma('synchronous = FULL');
     try {
-      return this.db.transaction(run)();
+      return this.db.transaction(() => { this.dropForgotten(); return run(); })();
     } finally {
       this.db.pragma('synchronous = NORMAL');
     }
@@ -61,11 +61,11 @@ export class Store {
 
   /**
    * A transaction whose loss to a power cut is harmless (turn rows, messages, commits: recovery
-   * redoes a lost commit from disk; entry rows: the capture journal holds them). It skips the
+   * redoes a lost commit from disk). It skips the
    * WAL sync; the next full transaction carries it to disk, since the WAL is sequential.
    */
   relaxed<T>(run: () => T): T {
-    return this.db.inTransaction ? run() : this.db.transaction(run)();
+    return this.db.inTransaction ? run() : this.db.transaction(() => { this.dropForgotten(); return run(); })();
   }
 
   close(): void { this.db.close(); }
@@ -220,45 +220,19 @@ export class Store {
     return ids.map((id) => select.get(id) as MessageRow | undefined).filter((m): m is MessageRow => !!m).sort((a, b) => a.ord - b.ord);
   }
 
-  // ---- the capture journal ----
+  // ---- captured contents not yet flushed as blob files ----
 
-  /** The rows a journal batch carries so a replay can bring back a turn a power cut lost. */
-  rowsOfTurn(turnId: string, sessionId: string): { turn?: RawRow; session?: RawRow; counter?: RawRow } {
-    return {
-      turn: this.st('SELECT * FROM turns WHERE turn_id = ?').get(turnId) as RawRow | undefined,
-      session: this.st('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as RawRow | undefined,
-      counter: this.st('SELECT * FROM counters WHERE session_id = ?').get(sessionId) as RawRow | undefined,
-    };
+  addPendingContent(hash: string, data: Uint8Array): void {
+    this.st('INSERT OR IGNORE INTO pending_contents (hash, data) VALUES (?, ?)').run(hash, data);
   }
-
-  /** Inserts a journal batch's rows, keeping whatever the store already holds. */
-  replayBatch(batch: JournalBatch): void {
-    this.transaction(() => {
-      const { turn, session, counter } = batch.rows ?? {};
-      if (session) this.insertRawRow('sessions', session);
-      if (turn) this.insertRawRow('turns', turn);
-      if (counter) {
-        this.st(`INSERT INTO counters (session_id, last_number) VALUES (?, ?)
-          ON CONFLICT(session_id) DO UPDATE SET last_number = MAX(last_number, excluded.last_number)`).run(counter.session_id, counter.last_number);
-      }
-      for (const e of batch.entries) {
-        this.st(`INSERT OR IGNORE INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped)
-          VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped)`).run(e);
-      }
-      for (const blob of batch.blobs) this.addBlob(blob.hash, blob.size);
-      for (const hash of batch.refs) this.addRef(hash, batch.turnId);
-    });
+  pendingContentHashes(): string[] {
+    return (this.st('SELECT hash FROM pending_contents').all() as { hash: string }[]).map((r) => r.hash);
   }
-
-  private insertRawRow(table: 'turns' | 'sessions', row: RawRow): void {
-    const columns = Object.keys(row).filter((c) => /^[a-z_]+$/.test(c));
-    this.db.prepare(`INSERT OR IGNORE INTO ${table} (${columns.join(', ')}) VALUES (${columns.map((c) => `@${c}`).join(', ')})`)
-      .run(Object.fromEntries(columns.map((c) => [c, row[c]])));
+  pendingContent(hash: string): Buffer | undefined {
+    return (this.st('SELECT data FROM pending_contents WHERE hash = ?').get(hash) as { data: Buffer } | undefined)?.data;
   }
-
-  /** One fully synced commit: every relaxed commit before it reaches the disk with it (the WAL is sequential). */
-  flush(): void {
-    this.transaction(() => this.st('INSERT OR REPLACE INTO checkpoints (id, at) VALUES (1, ?)').run(Date.now()));
+  removePendingContents(hashes: string[]): void {
+    this.relaxed(() => { for (const hash of hashes) this.st('DELETE FROM pending_contents WHERE hash = ?').run(hash); });
   }
 
   // ---- workspace temp files in flight ----
@@ -268,6 +242,17 @@ export class Store {
   }
   removePendingTemp(path: string): void {
     this.relaxed(() => this.st('DELETE FROM pending_temps WHERE path = ?').run(path));
+  }
+  /**
+   * A temp file that is gone now (renamed into place): its row is dropped with the next
+   * transaction, not in one of its own. A row left by a crash is harmless: recovery only
+   * removes a file that still carries the temp prefix.
+   */
+  forgetPendingTemp(path: string): void {
+    this.forgotten.push(path);
+  }
+  private dropForgotten(): void {
+    for (const path of this.forgotten.splice(0)) this.st('DELETE FROM pending_temps WHERE path = ?').run(path);
   }
   pendingTemps(): string[] {
     return (this.st('SELECT path FROM pending_temps').all() as { path: string }[]).map((r) => r.path);
@@ -293,6 +278,7 @@ export class Store {
   }
   deleteBlobRow(hash: string): void {
     this.st('DELETE FROM blobs WHERE hash = ?').run(hash);
+    this.st('DELETE FROM pending_contents WHERE hash = ?').run(hash);
   }
   blobStats(): { blobs: number; bytes: number } {
     const row = this.st('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM blobs').get() as { n: number; bytes: number };

@@ -88,23 +88,10 @@ export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: 
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  // In the background: the turn is safe already (its captures are journaled); the next append
-  // waits for the checkpoint, and close() waits for it too.
-  checkpointJournal(ctx).catch(() => undefined);
+  // In the background: the turn is safe already (its captured contents are committed); the
+  // flusher turns them into blob files off the agent's path. close() waits for it.
+  ctx.flusher.flush().catch(() => undefined);
   ctx.turns.delete(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
 
-/**
- * Flushes what the capture journal guards (blob files side by side, one full SQLite commit),
- * then empties it. A failure leaves the journal as it is, for the next checkpoint or a replay.
- */
-export async function checkpointJournal(ctx: EngineContext): Promise<void> {
-  await ctx.journal.checkpoint(async (hashes) => {
-    await ctx.blobs.writePending();
-    await ctx.blobs.syncMany(hashes);
-    ctx.store.flush();
-  });
-  // After-contents of a turn that journaled nothing new (diff material, never flushed).
-  await ctx.blobs.writePending();
-}

@@ -34,7 +34,9 @@ async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> 
   return { t1, t2 };
 }
 
-async function blobFilesOnDisk(dataDir: string): Promise<number> {
+/** Blob files once the background writing of captured contents is done. */
+async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number> {
+  await (engine as Engine & { settled?: () => Promise<void> }).settled?.();
   const entries = await readdir(join(dataDir, 'store', 'blobs'), { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).length;
 }
@@ -45,7 +47,7 @@ describe('keepSessions', () => {
     await twoSessions(engine);
     expect(ids(engine)).toEqual(['s1', 's2']);
     expect(engine.storeStats().blobs).toBe(5);
-    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(5);
+    expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(5);
   });
 
   it('prunes the oldest session after a commit, sweeps its unshared blobs, keeps the shared one restorable', async () => {
@@ -54,7 +56,7 @@ describe('keepSessions', () => {
     expect(ids(engine)).toEqual(['s2']);
     await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
     expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
-    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(3);
+    expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(3);
 
     // The workspace itself is never touched by pruning; s2's blobs still restore exactly.
     expect(await readFile(join(sandbox.workspace, 'u'), 'utf8')).toBe('u1 unique to the first session\n');
@@ -147,7 +149,7 @@ describe('clearSession', () => {
     expect(orNone(() => engine.messages('s1'))).toEqual([]);
     await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
     expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
-    expect(await blobFilesOnDisk(sandbox.dataDir)).toBe(3);
+    expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(3);
     assertSameTree(before, await sandbox.tree());
   });
 });

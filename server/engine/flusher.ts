@@ -1,0 +1,42 @@
+// Captured contents reach the disk in two steps. At capture, the bytes go into SQLite with the
+// entry that needs them (`pending_contents`), in the one fully synced commit that must precede
+// the mutation; the agent waits for nothing else. Later, off the agent's path, the flusher
+// writes them as blob files, fsyncs those side by side, and only then drops their rows. After
+// a crash, recovery writes back what is still pending.
+import type { BlobStore } from './blobs.js';
+import type { EngineContext } from './context.js';
+import type { Store } from './store.js';
+
+export class ContentFlusher {
+  private tail: Promise<void> = Promise.resolve();
+
+  constructor(private readonly blobs: BlobStore, private readonly store: Store) {}
+
+  /** Runs one flush after those already queued; a failure leaves the rows for the next one. */
+  flush(): Promise<void> {
+    const run = this.tail.then(() => this.flushNow());
+    this.tail = run.catch(() => undefined);
+    return run;
+  }
+
+  private async flushNow(): Promise<void> {
+    const { blobs, store } = this;
+    const hashes = store.pendingContentHashes();
+    // In-memory contents become files (after-contents too, which need no flush).
+    await blobs.writePending();
+    if (hashes.length === 0) return;
+    await blobs.syncMany(hashes);
+    store.removePendingContents(hashes);
+  }
+}
+
+/** After a crash: every content still pending is written back as a verified, flushed blob. */
+export async function restorePendingContents(ctx: EngineContext): Promise<number> {
+  const hashes = ctx.store.pendingContentHashes();
+  for (const hash of hashes) {
+    const data = ctx.store.pendingContent(hash);
+    if (data) await ctx.blobs.restore(hash, data);
+  }
+  ctx.store.removePendingContents(hashes);
+  return hashes.length;
+}
