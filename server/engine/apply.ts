@@ -9,6 +9,7 @@ import { errnoCode } from './fs.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from './roots.js';
 import { readStateNoFollow } from './states.js';
+import type { StagedFile } from './staged.js';
 import type { Mutations } from './storage.js';
 import { uriDepth } from './uri.js';
 
@@ -30,6 +31,8 @@ async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promi
 }
 
 type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
+
+interface Staged { p: EvaluatedPath; file: StagedFile; moved: boolean }
 
 function compatible(current: State, target: State): boolean {
   if (current === null) return true;
@@ -65,7 +68,9 @@ export class Applier {
     for (const p of toRemove.filter((q) => isDir(q.current))) await this.remove(p);
     const shallowestFirst = [...deepestFirst].reverse();
     for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p);
-    await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p));
+    const staged: Staged[] = [];
+    await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p, staged));
+    await this.place(staged);
     for (const p of deepestFirst) await this.fixDirMode(p);
   }
 
@@ -128,7 +133,27 @@ export class Applier {
     }
   }
 
-  private async create(p: EvaluatedPath): Promise<void> {
+  /**
+   * Contents written back in phases (see staged.ts): every temp file is written first, then
+   * all are flushed side by side, then renamed into place.
+   */
+  private async place(staged: Staged[]): Promise<void> {
+    const flushed = new Map<Staged, unknown>();
+    await inParallel(staged, async (s) => { try { await s.file.flush(); } catch (e) { flushed.set(s, e ?? new Error('flush failed')); } });
+    for (const s of staged) {
+      try {
+        const failure = flushed.get(s);
+        if (failure) { await s.file.abort(); throw failure; }
+        await s.file.place();
+        if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
+      } catch (e) {
+        this.fail(s.p, e);
+      }
+    }
+  }
+
+  /** Drives a path to its target; a file's content is staged into `staged` when given. */
+  private async create(p: EvaluatedPath, staged?: Staged[]): Promise<void> {
     const { target } = p;
     if (target === null || this.failed.has(p.uri)) return;
     const r: Resolved = p.resolved!;
@@ -143,6 +168,9 @@ export class Applier {
       } else if (current?.type === 'file' && current.hash === target.hash) {
         if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
         else if (moved) return;
+      } else if (staged) {
+        staged.push({ p, moved, file: await this.mutations.stageBlob(this.turn, r, target.hash, target.mode, target.size) });
+        return;
       } else {
         await this.mutations.restoreBlob(this.turn, r, target.hash, target.mode, target.size);
       }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { BlobMismatchError, BlobStore, sha256 } from './blobs.js';
 import { EngineFs } from './fs.js';
+import { stageBlob } from './staged.js';
 
 let dir: string;
 let blobs: BlobStore;
@@ -15,6 +16,12 @@ beforeEach(async () => {
   await fs.mkdirp(blobs.dir);
 });
 afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+
+async function writeTo(hash: string, dest: string, mode: number): Promise<void> {
+  const staged = await stageBlob(fs, blobs, hash, dest, mode);
+  await staged.flush();
+  await staged.place();
+}
 
 describe('blob store', () => {
   it('names blobs by sha256 under a two-character fan-out and dedups', async () => {
@@ -44,7 +51,7 @@ describe('blob store', () => {
     expect(size).toBe(big.length);
     expect(hash).toBe(sha256(big));
     const dest = path.join(dir, 'restored.bin');
-    await blobs.writeTo(hash, dest, 0o755);
+    await writeTo(hash, dest, 0o755);
     expect((await readFile(dest)).equals(big)).toBe(true);
     expect((await stat(dest)).mode & 0o777).toBe(0o755);
   });
@@ -54,13 +61,13 @@ describe('blob store', () => {
     await chmod(blobs.pathOf(hash), 0o644);
     await writeFile(blobs.pathOf(hash), 'tampered');
     const dest = path.join(dir, 'out.txt');
-    await expect(blobs.writeTo(hash, dest, 0o644)).rejects.toBeInstanceOf(BlobMismatchError);
+    await expect(writeTo(hash, dest, 0o644)).rejects.toBeInstanceOf(BlobMismatchError);
     await expect(stat(dest)).rejects.toMatchObject({ code: 'ENOENT' });
     await expect(blobs.read(hash)).rejects.toMatchObject({ reason: 'mismatch' });
   });
 
   it('reports a missing blob', async () => {
-    await expect(blobs.writeTo('ab'.repeat(32), path.join(dir, 'x'), 0o644)).rejects.toMatchObject({ reason: 'missing' });
+    await expect(writeTo('ab'.repeat(32), path.join(dir, 'x'), 0o644)).rejects.toMatchObject({ reason: 'missing' });
   });
 
   it('a sweep waits for a write in progress and writes wait for a sweep', async () => {

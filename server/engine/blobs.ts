@@ -127,6 +127,11 @@ export class BlobStore {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
+  /** Whether the content is held in memory, its blob file not written yet. */
+  isPending(hash: string): boolean {
+    return this.pending.has(hash);
+  }
+
   async has(hash: string): Promise<boolean> {
     return this.pending.has(hash) || (await this.fs.lstatOrNull(this.pathOf(hash))) !== null;
   }
@@ -258,7 +263,7 @@ export class BlobStore {
   }
 
   /** The raw bytes of a blob, in bounded chunks; a blob that does not inflate is a mismatch. */
-  private async *chunksOf(hash: string): AsyncGenerator<Buffer> {
+  async *chunksOf(hash: string): AsyncGenerator<Buffer> {
     try {
       yield* through(this.fs.readChunks(this.pathOf(hash)), createInflateRaw());
     } catch (e) {
@@ -301,35 +306,6 @@ export class BlobStore {
     }
     if (sha256(data) !== hash) throw new BlobMismatchError(hash, 'mismatch');
     return data;
-  }
-
-  /**
-   * Writes the blob to `dest` atomically with `mode`. The copy is hashed on the way and the
-   * temp file is renamed into place only when it matches, so a corrupt blob never lands.
-   */
-  async writeTo(hash: string, dest: string, mode: number, knownSize?: number): Promise<void> {
-    if ((knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) || this.pending.has(hash)) {
-      // Small blobs: one read, verified in memory, then the usual atomic write.
-      await this.fs.writeFileAtomic(dest, await this.read(hash, true), mode);
-      return;
-    }
-    if (!(await this.has(hash))) throw new BlobMismatchError(hash, 'missing');
-    const target = await this.fs.createAtomic(dest, mode);
-    const hasher = createHash('sha256');
-    try {
-      for await (const chunk of this.chunksOf(hash)) {
-        hasher.update(chunk);
-        await target.write(chunk);
-      }
-    } catch (e) {
-      await target.abort();
-      throw e;
-    }
-    if (hasher.digest('hex') !== hash) {
-      await target.abort();
-      throw new BlobMismatchError(hash, 'mismatch');
-    }
-    await target.commit();
   }
 
   async remove(hash: string): Promise<void> {

@@ -44,9 +44,9 @@ describe('fault injection', () => {
   }
 });
 
-// A failure while writing the engine's own blob store is not an unreadable workspace file:
-// it must stop the mutation (capture) or the commit, never be recorded as `skipped`.
-describe('faults in the blob store', () => {
+// A capture that fails for any reason but the file's own permissions stops the mutation, and is
+// never recorded as `skipped`; blob files the store cannot write yet wait in the store, not lost.
+describe('faults in the capture and the blob store', () => {
   async function engineWithController() {
     const sandbox = await makeSandbox(START_FILES);
     const controller = new FaultController();
@@ -56,12 +56,12 @@ describe('faults in the blob store', () => {
     return { sandbox, controller, engine, turnId: turnId! };
   }
 
-  it('a write whose before-state cannot be stored fails with the code and leaves the original', async () => {
+  it('a write whose before-state cannot be read fails with the code and leaves the original', async () => {
     const { sandbox, controller, engine } = await engineWithController();
     try {
-      controller.faultAt(1, 'EPERM', isRename);
+      controller.faultAt(1, 'EIO', (op) => op.op === 'readFile' && op.path.endsWith('a.txt'));
       const write = engine.storage.writeFile('workspace:/a.txt', 'new content\n', { sessionId: SESSION });
-      await expect(write).rejects.toMatchObject({ code: 'EPERM' });
+      await expect(write).rejects.toMatchObject({ code: 'EIO' });
       controller.pause();
       expect(await readFile(join(sandbox.workspace, 'a.txt'), 'utf8')).toBe(START_FILES['a.txt']);
     } finally {
@@ -70,14 +70,18 @@ describe('faults in the blob store', () => {
     }
   });
 
-  it('a commit whose after-state cannot be stored fails with the code; committed later, the turn rolls back', async () => {
+  it('blob files that cannot be written yet stay in the store until they can; the turn rolls back', async () => {
     const { sandbox, controller, engine, turnId } = await engineWithController();
+    const settled = () => (engine as typeof engine & { settled(): Promise<void> }).settled();
     try {
       await engine.storage.writeFile('workspace:/a.txt', 'new content\n', { sessionId: SESSION });
       controller.faultAt(1, 'EPERM', isRename);
-      await expect(engine.turnEnd({ sessionId: SESSION })).rejects.toMatchObject({ code: 'EPERM' });
-      controller.pause();
       await engine.turnEnd({ sessionId: SESSION });
+      // The blob files are written after the turn end, off the agent's path: that write fails.
+      await settled().catch(() => undefined);
+      expect(controller.injected).not.toBeNull();
+      controller.pause();
+      await settled();
       const result = await engine.rollback(turnId);
       expect(result.ok).toBe(true);
       expect(await readFile(join(sandbox.workspace, 'a.txt'), 'utf8')).toBe(START_FILES['a.txt']);
