@@ -158,8 +158,13 @@ export class Applier {
     if (target === null || this.failed.has(p.uri)) return;
     const r: Resolved = p.resolved!;
     try {
-      const current = await this.current(p, 'refuse', target.type === 'file' ? target.size : -1);
       const moved = this.outcome.movedBack.some((m) => m.to === p.uri);
+      // The content planning hashed is still there (the capture since recorded whatever is):
+      // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
+      const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
+      const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? target.size : -1);
+      const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
+        ? { ...fresh, hash: planned.hash } : fresh;
       if (target.type === 'dir') {
         if (current === null) await this.mutations.mkdir(this.turn, r, 0o700);
       } else if (target.type === 'symlink') {

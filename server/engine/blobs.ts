@@ -127,6 +127,10 @@ export class BlobStore {
     return path.join(this.dir, hash.slice(0, 2), hash.slice(2));
   }
 
+  unsyncedHashes(): string[] {
+    return [...this.unsynced];
+  }
+
   /** Whether the content is held in memory, its blob file not written yet. */
   isPending(hash: string): boolean {
     return this.pending.has(hash);

@@ -22,11 +22,10 @@ export class ContentFlusher {
   private async flushNow(): Promise<void> {
     const { blobs, store } = this;
     const hashes = store.pendingContentHashes();
-    // In-memory contents become files (after-contents too, which need no flush).
     await blobs.writePending();
-    if (hashes.length === 0) return;
-    await blobs.syncMany(hashes);
-    store.removePendingContents(hashes);
+    // After-contents are synced too: a rollback that captures them later then has nothing to commit.
+    await blobs.syncMany(blobs.unsyncedHashes());
+    if (hashes.length > 0) store.removePendingContents(hashes);
   }
 }
 
