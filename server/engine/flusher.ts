@@ -14,7 +14,8 @@ export class ContentFlusher {
 
   /** Runs one flush after those already queued; a failure leaves the rows for the next one. */
   flush(): Promise<void> {
-    const run = this.tail.then(() => this.flushNow());
+    // From a macrotask: whoever asked (a turn end) gets its answer before this work starts.
+    const run = this.tail.then(() => new Promise<void>((resolve) => setImmediate(resolve))).then(() => this.flushNow());
     this.tail = run.catch(() => undefined);
     return run;
   }
