@@ -18,6 +18,21 @@ export type HookOutcome =
   | 'server-error'
   | 'unreachable';
 
+/** Past this size an event is sent without the new contents it carries (the server needs only the path). */
+export const SLIM_ABOVE_BYTES = 4 * 1024 * 1024;
+const CONTENT_FIELDS = ['content', 'old_string', 'new_string', 'edits', 'new_source'];
+
+/**
+ * A Write of many megabytes must still record the file's original: the request would pass the
+ * server's body limit, so the new contents are left out (the path is what turnback captures).
+ */
+export function forwardable(input: string): string {
+  if (Buffer.byteLength(input) <= SLIM_ABOVE_BYTES) return input;
+  const event = JSON.parse(input) as { tool_input?: Record<string, unknown> };
+  for (const field of CONTENT_FIELDS) if (event.tool_input) delete event.tool_input[field];
+  return JSON.stringify(event);
+}
+
 /** What the server says it did with a forwarded event; anything unexpected counts as forwarded. */
 function answeredOutcome(body: string): HookOutcome {
   try {
@@ -48,7 +63,7 @@ export async function runClaudeCodeHook(
     return 'no-server';
   }
   try {
-    const answer = await postAgent(server, HOOK_ROUTE, input, options.signal);
+    const answer = await postAgent(server, HOOK_ROUTE, forwardable(input), options.signal);
     if (answer.status < 200 || answer.status >= 300) {
       logHookProblem(`${HOOK_ROUTE} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
       return 'server-error';

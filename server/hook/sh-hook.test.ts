@@ -154,4 +154,15 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect((await turns())[0]).toMatchObject({ title: 'Without curl', execUsed: true });
     expect(await logLines()).toEqual([]);
   });
+
+  it('records the original of a file a Write of 20 MiB replaces (sent without its new contents)', async () => {
+    await hook(p.userPromptSubmit(c, 'Generate data'));
+    await hook(p.write(c, join(t.workspace, 'src', 'app.ts'), 'x'.repeat(20 * 1024 * 1024)));
+    await writeFile(join(t.workspace, 'src', 'app.ts'), 'x'.repeat(20 * 1024 * 1024));
+    await hook(p.stop(c));
+    const [turn] = await turns();
+    const { entries } = (await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json;
+    expect(entries.map((e) => [e.op, e.uri, e.before?.type ?? null])).toEqual([['write', 'workspace:/src/app.ts', 'file']]);
+    expect(await logLines()).toEqual([]);
+  });
 });
