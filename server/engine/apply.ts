@@ -145,11 +145,20 @@ export class Applier {
         const failure = flushed.get(s);
         if (failure) { await s.file.abort(); throw failure; }
         await s.file.place();
+        this.notePlaced(s);
         if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
       } catch (e) {
         this.fail(s.p, e);
       }
     }
+  }
+
+  /** What the rollback turn's commit may take as read: the state placed, and its content for line counts. */
+  private notePlaced(s: Staged): void {
+    if (s.p.target?.type !== 'file') return;
+    this.turn.placed ??= new Map();
+    this.turn.placed.set(s.p.resolved!.realUri, s.p.target);
+    this.turn.contents?.keep(s.p.target.hash, s.file.bytes);
   }
 
   /** Drives a path to its target; a file's content is staged into `staged` when given. */

@@ -3,7 +3,7 @@
 import type { FileChange, SkipReason, State } from '../protocol.js';
 import { type EngineContext, isExcluded, pin, unpin } from './context.js';
 import { BlobMismatchError } from './blobs.js';
-import { type AncestorState, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
+import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
 import type { EntryRow } from './store.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
 import { ContentCache } from './content-cache.js';
@@ -59,11 +59,18 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const pinned: string[] = [];
   const ancestors = new Map<string, AncestorState>();
-  const contents = ctx.turns.get(turnId)?.contents ?? new ContentCache();
+  const turn = ctx.turns.get(turnId);
+  const contents = turn?.contents ?? new ContentCache();
   // Paths side by side: their reads and blob writes overlap in the thread pool.
   await inParallel([...records.values()], async (record) => {
     const located = ctx.roots.absOf(record.uri);
     if (!located) return;
+    const placed = turn?.placed?.get(record.uri);
+    if (placed?.type === 'file') {
+      // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
+      const stats = await ctx.fs.lstatOrNull(located.abs);
+      if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
+    }
     const read = await readStateNoFollow(ctx.fs, ctx.blobs, located.root.real, located.abs, {
       keepBlob: true, durable: false, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       pin: (hash) => { pin(ctx, hash); pinned.push(hash); },

@@ -1,6 +1,6 @@
 // What the engine's modules share: the filesystem seam, roots, blobs, the store, events,
 // per-session queues and the in-memory view of turns being recorded.
-import type { TurnKind } from '../protocol.js';
+import type { State, TurnKind } from '../protocol.js';
 import type { BlobStore } from './blobs.js';
 import type { ContentCache } from './content-cache.js';
 import type { Events } from './events.js';
@@ -21,6 +21,8 @@ export interface TurnContext {
   quiet?: boolean;
   /** Contents read while recording, for the commit's line counts. */
   contents?: ContentCache;
+  /** Files a rollback put in place from verified blobs: their commit need not read them back. */
+  placed?: Map<string, State>;
 }
 
 export interface EngineLimits {

@@ -7,6 +7,8 @@ import { BlobMismatchError, type BlobStore } from './blobs.js';
 import type { EngineFs } from './fs.js';
 
 export interface StagedFile {
+  /** The content, when it was small enough to be verified in memory. */
+  readonly bytes?: Buffer;
   flush(): Promise<void>;
   place(): Promise<void>;
   abort(): Promise<void>;
@@ -39,6 +41,7 @@ export async function stageBlob(fs: EngineFs, blobs: BlobStore, hash: string, de
     throw e;
   }
   return {
+    bytes: data ?? undefined,
     flush: () => fs.fsyncFile(target.temp),
     place: () => target.commit(),
     abort: () => target.abort(),
