@@ -27,6 +27,7 @@ export class ContentFlusher {
     // After-contents are synced too: a rollback that captures them later then has nothing to commit.
     await blobs.syncMany(blobs.unsyncedHashes());
     if (hashes.length > 0) store.removePendingContents(hashes);
+    store.checkpoint();
   }
 }
 

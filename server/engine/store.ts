@@ -37,6 +37,9 @@ export class Store {
     // Relaxed by default; the transactions that must reach the disk before the code goes on
     // (a capture, before its mutation) say so (`transaction`).
     this.db.pragma('synchronous = NORMAL');
+    // The WAL is checkpointed by the flusher after each turn (`checkpoint`), off the agent's
+    // path; SQLite's own checkpoint, which would land inside a capture, is only a backstop.
+    this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
     migrate(this.db);
@@ -69,6 +72,11 @@ export class Store {
   }
 
   close(): void { this.db.close(); }
+
+  /** Copies the WAL back into the database file when no reader needs it (never waits). */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(PASSIVE)');
+  }
 
   // ---- sessions and counters ----
 

@@ -1,6 +1,7 @@
 // The per-path summary a committed turn shows (FileChange): kind of change, rename origin and
 // a cheap line count (a multiset comparison of lines, computed once at commit).
 import type { ChangeKind, FileChange, SkipReason, State } from '../protocol.js';
+import { isUtf8 } from 'node:buffer';
 import type { EntryRow } from './store.js';
 
 /** Larger files get no line counts (nor are they read for them). */
@@ -8,14 +9,8 @@ export const TEXT_LIMIT = 1 << 20;
 const SNIFF_BYTES = 8192;
 
 export function isBinary(data: Uint8Array): boolean {
-  const head = data.subarray(0, SNIFF_BYTES);
-  if (head.includes(0)) return true;
-  try {
-    new TextDecoder('utf-8', { fatal: true }).decode(data);
-    return false;
-  } catch {
-    return true;
-  }
+  if (data.subarray(0, SNIFF_BYTES).includes(0)) return true;
+  return !isUtf8(data);
 }
 
 function lines(text: string): string[] {
@@ -25,13 +20,34 @@ function lines(text: string): string[] {
   return parts;
 }
 
+const NEWLINE = 10;
+
+/**
+ * The two sides without the whole lines they share at the start and at the end: removing equal
+ * lines from both sides leaves their multiset difference unchanged, and an agent's edit
+ * usually touches a few lines in the middle of a file.
+ */
+function middles(a: Buffer, b: Buffer): [Buffer, Buffer] {
+  const max = Math.min(a.length, b.length);
+  let same = 0;
+  while (same < max && a[same] === b[same]) same++;
+  const start = same === 0 ? 0 : a.lastIndexOf(NEWLINE, same - 1) + 1;
+  let tail = 0;
+  while (tail < max - start && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  // The shared end is cut just after a newline inside it, so it holds whole lines on both sides.
+  const cut = a.indexOf(NEWLINE, a.length - tail);
+  const end = cut === -1 ? 0 : a.length - (cut + 1);
+  return [a.subarray(start, a.length - end), b.subarray(start, b.length - end)];
+}
+
 /** Lines added and removed, comparing the two sides as multisets of lines. */
 export function lineDelta(before: Buffer | null, after: Buffer | null): { added: number; removed: number } | undefined {
   for (const side of [before, after]) if (side && (side.length > TEXT_LIMIT || isBinary(side))) return undefined;
+  const [a, b] = middles(before ?? Buffer.alloc(0), after ?? Buffer.alloc(0));
   const counts = new Map<string, number>();
-  for (const line of lines(before?.toString('utf8') ?? '')) counts.set(line, (counts.get(line) ?? 0) + 1);
+  for (const line of lines(a.toString('utf8'))) counts.set(line, (counts.get(line) ?? 0) + 1);
   let added = 0;
-  for (const line of lines(after?.toString('utf8') ?? '')) {
+  for (const line of lines(b.toString('utf8'))) {
     const n = counts.get(line) ?? 0;
     if (n > 0) counts.set(line, n - 1); else added++;
   }
