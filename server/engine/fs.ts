@@ -3,6 +3,7 @@
 // operations, crash the engine after the N-th one, or inject errno faults (ENOSPC, EIO…).
 import * as fsp from 'node:fs/promises';
 import fs, { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -48,6 +49,7 @@ export interface WritableTarget {
 }
 
 const fsyncFd = promisify(fs.fsync);
+const execFileAsync = promisify(execFile);
 
 function writeAll(fd: number, data: Uint8Array): void {
   let offset = 0;
@@ -113,6 +115,14 @@ export class EngineFs {
       const fd = fs.openSync(p, constants.O_RDONLY);
       try { await fsyncFd(fd); } finally { fs.closeSync(fd); }
     });
+  }
+
+  /**
+   * Flushes everything written to the filesystem holding `p` (syncfs, through coreutils'
+   * `sync -f`): for many files at once, one call beats an fsync per file several times over.
+   */
+  async syncFilesystem(p: string): Promise<void> {
+    await this.op('fsync', p, async () => { await execFileAsync('sync', ['-f', p], { timeout: 60_000 }); });
   }
 
   async fsyncDir(dir: string): Promise<void> {
