@@ -64,3 +64,11 @@ export async function durableCopy(from: string, to: string): Promise<void> {
     await handle.close();
   }
 }
+
+/**
+ * Untimed, before each measured call: writes out the dirty data every contender left behind
+ * (git's index and objects, a workload's copy), so no contender's fsyncs pay for another's.
+ */
+export async function flushFilesystem(dir: string): Promise<void> {
+  await new Promise<void>((resolve) => execFile('sync', ['-f', dir], () => resolve()));
+}

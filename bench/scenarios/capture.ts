@@ -1,6 +1,7 @@
 // Item 1: one agent turn writing 10 files in W2, per contender.
 import type { BenchContext } from '../context.js';
 import { summarize } from '../stats.js';
+import { flushFilesystem } from '../fs-tools.js';
 import { editsFor, PathPicker } from '../workloads.js';
 import { contendersOf, type Arena } from './arena.js';
 
@@ -28,6 +29,7 @@ export async function captureScenario(ctx: BenchContext, arena: Arena): Promise<
       const paths = pickers[i].take(n);
       await contender.beforeTurn(paths);
       const edits = await editsFor(arena.workload, paths, 10_000 + run * n);
+      await flushFilesystem(contender.workspace);
       const start = performance.now();
       await contender.turn(edits, `capture ${run}`);
       if (run > 0) samples[i].push(performance.now() - start); // run 0 warms up

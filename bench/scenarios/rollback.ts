@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { BenchContext } from '../context.js';
 import type { Contender } from '../contenders/contender.js';
 import { engineRollback, type TurnbackContender } from '../contenders/turnback.js';
+import { flushFilesystem } from '../fs-tools.js';
 import { rssSupported, startRssWindow, type RssPeak } from '../rss.js';
 import { repeat, summarize, type Summary } from '../stats.js';
 import { editsFor, PathPicker } from '../workloads.js';
@@ -32,6 +33,7 @@ async function prepareTurn(contender: Contender, arena: Arena, paths: string[], 
   const edits = await editsFor(arena.workload, paths, editId);
   const handle = await contender.turn(edits, `rollback bench ${editId}`);
   await contender.settle?.();
+  await flushFilesystem(contender.workspace);
   return { handle, paths, originals };
 }
 
@@ -93,6 +95,7 @@ async function turnbackChain(ctx: BenchContext, contender: TurnbackContender, ar
   const peaks: RssPeak[] = [];
   for (let run = 0; run < warmup + config.runs; run++) {
     const before = await read();
+    await flushFilesystem(contender.workspace);
     const rss = watchRss && run >= warmup ? startRssWindow() : null;
     const start = performance.now();
     const rolledBackBy: string | null = await engineRollback(contender.engine, turnId!);
