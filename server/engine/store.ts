@@ -1,5 +1,6 @@
 // The engine's metadata in SQLite (better-sqlite3, WAL): sessions, turn counters, turns,
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
+import { statSync } from 'node:fs';
 import Database from 'better-sqlite3';
 import type { Role, TurnKind, TurnStatus } from '../protocol.js';
 import { migrate } from './schema.js';
@@ -21,6 +22,8 @@ export interface MessageRow {
   ord: number; id: string; session_id: string; turn_id: string | null; role: Role; content: string; ts: number; deleted_by: string | null;
 }
 
+const CHECKPOINT_AT_WAL_BYTES = 4 * 1024 * 1024;
+
 const TURN_COLUMNS = `t.*, (SELECT COUNT(*) FROM messages m WHERE m.turn_id = t.turn_id AND m.deleted_by IS NULL) AS message_count`;
 
 export class Store {
@@ -28,7 +31,7 @@ export class Store {
   private readonly statements = new Map<string, Database.Statement>();
   private readonly forgotten: string[] = [];
 
-  constructor(file: string) {
+  constructor(private readonly file: string) {
     this.db = new Database(file);
     // Small pages keep a young store small (each table and index holds at least one page);
     // it only takes effect when the file is created.
@@ -73,9 +76,14 @@ export class Store {
 
   close(): void { this.db.close(); }
 
-  /** Copies the WAL back into the database file when no reader needs it (never waits). */
+  /**
+   * Copies the WAL back into the database file (never waits for readers) once it has grown
+   * past a few megabytes: not after every turn, as the commit that follows a checkpoint pays
+   * for restarting the WAL.
+   */
   checkpoint(): void {
-    this.db.pragma('wal_checkpoint(PASSIVE)');
+    const walBytes = statSync(`${this.file}-wal`, { throwIfNoEntry: false })?.size ?? 0;
+    if (walBytes > CHECKPOINT_AT_WAL_BYTES) this.db.pragma('wal_checkpoint(PASSIVE)');
   }
 
   // ---- sessions and counters ----
