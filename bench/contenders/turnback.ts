@@ -34,7 +34,7 @@ export async function engineTurn(engine: Engine, sessionId: string, edits: FileE
 
 /** Waits for the background work of the last turn end (the journal checkpoint). */
 export async function settleEngine(engine: Engine): Promise<void> {
-  await (engine as Engine & { settled?: () => Promise<void> }).settled?.();
+  await engine.settled();
 }
 
 /** Rolls a turn back and answers the id of the rollback turn it recorded. */

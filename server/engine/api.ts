@@ -95,6 +95,13 @@ export interface Engine {
   on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void;
   off<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): void;
 
+  /**
+   * Resolves once the work a turn end leaves running in the background (writing captured
+   * contents as fsynced blob files) is done. Nothing depends on it for safety: the contents are
+   * committed before each change. For hosts, benchmarks and tests that must not overlap it.
+   */
+  settled(): Promise<void>;
+
   /** Commits every active turn, then closes storage and the database. */
   close(): Promise<void>;
 }

@@ -70,6 +70,18 @@ describe('blob store', () => {
     await expect(writeTo('ab'.repeat(32), path.join(dir, 'x'), 0o644)).rejects.toMatchObject({ reason: 'missing' });
   });
 
+  it('never counts a content still held in memory as flushed: a capture of it commits its bytes', async () => {
+    const data = Buffer.from('after-content of a turn, not yet written as a file\n');
+    const { hash } = await blobs.putBytes(data, undefined, false);
+    // A flush that runs while the content is still in memory (another session captured it meanwhile).
+    await blobs.syncMany([hash]);
+    const source = path.join(dir, 'same.txt');
+    await writeFile(source, data);
+    const captured = await blobs.putFile(source, data.length, undefined, 'deferred');
+    expect(captured).toMatchObject({ hash, unflushed: true });
+    expect(captured.bytes?.equals(data)).toBe(true);
+  });
+
   it('a sweep waits for a write in progress and writes wait for a sweep', async () => {
     const order: string[] = [];
     let release!: () => void;

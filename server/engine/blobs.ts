@@ -198,7 +198,9 @@ export class BlobStore {
     const worker = async () => {
       while (next < hashes.length) {
         const hash = hashes[next++];
-        if (!this.unsynced.has(hash)) continue;
+        // A content still held in memory has no file to sync yet: it stays unflushed, so a
+        // capture that finds it still commits its bytes.
+        if (!this.unsynced.has(hash) || this.pending.has(hash)) continue;
         try { await this.fs.fsyncFile(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
         this.unsynced.delete(hash);
       }

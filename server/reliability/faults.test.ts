@@ -72,7 +72,7 @@ describe('faults in the capture and the blob store', () => {
 
   it('blob files that cannot be written yet stay in the store until they can; the turn rolls back', async () => {
     const { sandbox, controller, engine, turnId } = await engineWithController();
-    const settled = () => (engine as typeof engine & { settled(): Promise<void> }).settled();
+    const settled = () => engine.settled();
     try {
       await engine.storage.writeFile('workspace:/a.txt', 'new content\n', { sessionId: SESSION });
       controller.faultAt(1, 'EPERM', isRename);

@@ -18,7 +18,7 @@ beforeEach(async () => {
 
 /** The blob file of `hash` in the store's `blobs/` (DESIGN.md: `blobs/ab/cdef…`), once written (after the turn). */
 async function blobFile(hash: string): Promise<string> {
-  await (engine as Engine & { settled?: () => Promise<void> }).settled?.();
+  await engine.settled();
   const root = join(sandbox.dataDir, 'store', 'blobs');
   const entries = await readdir(root, { recursive: true, withFileTypes: true });
   const match = entries.find((e) => e.isFile() && (e.name.startsWith(hash.slice(2)) || e.name.startsWith(hash)));

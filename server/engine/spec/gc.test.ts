@@ -36,7 +36,7 @@ async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> 
 
 /** Blob files once the background writing of captured contents is done. */
 async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number> {
-  await (engine as Engine & { settled?: () => Promise<void> }).settled?.();
+  await engine.settled();
   const entries = await readdir(join(dataDir, 'store', 'blobs'), { recursive: true, withFileTypes: true });
   return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).length;
 }

@@ -142,6 +142,7 @@ export function createFakeEngine(): FakeEngine {
       return () => events.off(event, listener as (data: unknown) => void);
     },
     off(event, listener) { events.off(event, listener as (data: unknown) => void); },
+    async settled() { record('settled'); },
     async close() { record('close'); },
   };
   return engine;
