@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sha256 } from './blobs.js';
+import { EngineFs } from './fs.js';
 import { open, sandbox, type Sandbox } from './sandbox.testutil.js';
 
 let box: Sandbox;
@@ -58,5 +59,19 @@ describe('captured contents pending a blob file', () => {
     expect(pendingRows()).toBe(0);
     expect((await stat(blobFile())).isFile()).toBe(true);
     await engine.close();
+  });
+
+  it('after a crash, are flushed with one syncfs before anything relies on them; not after a clean close', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), ORIGINAL);
+    execFileSync(process.execPath, ['--import', 'tsx', child, box.workspace, box.dataDir], { stdio: 'pipe' });
+    const blobsDir = path.join(box.dataDir, 'store', 'blobs');
+    const synced: string[] = [];
+    const fs = new EngineFs({ beforeOp: (op, target) => { if (op === 'fsync' && target === blobsDir) synced.push(target); } });
+    const engine = await open(box, { fs });
+    expect(synced).toEqual([blobsDir]);
+    await engine.close();
+    synced.length = 0;
+    await (await open(box, { fs })).close();
+    expect(synced).toEqual([]);
   });
 });

@@ -94,7 +94,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       pins: new Map(),
       now: options.now ?? Date.now,
     };
-    const recovery = await recover(ctx);
+    const recovery = await recover(ctx, { afterCrash: lock.tookOver });
     const mutations = new Mutations(ctx);
     return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
   } catch (e) {

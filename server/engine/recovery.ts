@@ -33,8 +33,17 @@ async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<numbe
   return removed;
 }
 
-export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
+/**
+ * After a crash: blob files the dead process wrote without an fsync are trusted from now on
+ * (a capture that finds one commits no bytes), so they are flushed first. One syncfs; best effort.
+ */
+async function flushWhatTheCrashLeft(ctx: EngineContext): Promise<void> {
+  try { await ctx.fs.syncFilesystem(ctx.blobs.dir); } catch { /* no syncfs here: as before */ }
+}
+
+export async function recover(ctx: EngineContext, options: { afterCrash?: boolean } = {}): Promise<RecoveryReport> {
   const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
+  if (options.afterCrash) await flushWhatTheCrashLeft(ctx);
   // First: blobs a crash left unwritten are what rollback and recovery's commit read.
   await restorePendingContents(ctx);
   const dirs = new Set<string>([ctx.blobs.dir]);
