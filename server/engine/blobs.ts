@@ -7,6 +7,7 @@ import path from 'node:path';
 import { type Transform, Readable, pipeline } from 'node:stream';
 import { createDeflateRaw, createInflateRaw, deflateRawSync, inflateRawSync } from 'node:zlib';
 import { type EngineFs, isNotFound } from './fs.js';
+import { inParallel } from './parallel.js';
 
 /** Level 1: most of the size win for a fraction of the time of the default level. */
 const DEFLATE_LEVEL = 1;
@@ -17,7 +18,7 @@ function through(source: AsyncIterable<Buffer>, transform: Transform): AsyncIter
 }
 
 /** Files up to this size are read into memory in one go; larger ones are streamed. */
-const IN_MEMORY_LIMIT = 1 << 20;
+export const IN_MEMORY_LIMIT = 1 << 20;
 
 /** Bound on the contents held in memory between checkpoints; past it, blob files are written at once. */
 const PENDING_LIMIT = 32 << 20;
@@ -96,8 +97,9 @@ export class BlobStore {
   }
 
   /**
-   * Copies a file into the store. `durable: false` skips the fsyncs: for after-contents, which
-   * only diffs read; a later capture that finds such a blob syncs it before relying on it.
+   * Copies a file into the store. `durability` 'none' skips the fsyncs: for after-contents,
+   * which only diffs read; 'deferred' leaves a small content to the caller's commit (see
+   * `Durability`); a later capture that finds an unflushed blob commits or syncs it first.
    */
   async putFile(abs: string, knownSize: number, onStored?: (hash: string) => void, durability: Durability = 'sync'): Promise<StoredBlob> {
     await this.enter();
@@ -113,7 +115,7 @@ export class BlobStore {
     }
   }
 
-  /** The fan-out directories known to exist (a sweep may remove empty ones: it clears this). */
+  /** The fan-out directories known to exist (nothing removes them once made). */
   private readonly fanDirs = new Set<string>();
 
   private async ensureFanDir(hash: string): Promise<void> {
@@ -194,19 +196,14 @@ export class BlobStore {
 
   /** Syncs blobs written without a flush (the flusher); gone ones are skipped. */
   async syncMany(hashes: string[]): Promise<void> {
-    let next = 0;
-    const worker = async () => {
-      while (next < hashes.length) {
-        const hash = hashes[next++];
-        // A content still held in memory has no file to sync yet: it stays unflushed, so a
-        // capture that finds it still commits its bytes.
-        if (!this.unsynced.has(hash) || this.pending.has(hash)) continue;
-        try { await this.fs.fsyncFile(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
-        this.unsynced.delete(hash);
-      }
-    };
     // Side by side: concurrent fsyncs share the filesystem's journal commits.
-    await Promise.all(Array.from({ length: Math.min(16, hashes.length) }, worker));
+    await inParallel(hashes, async (hash) => {
+      // A content still held in memory has no file to sync yet: it stays unflushed, so a
+      // capture that finds it still commits its bytes.
+      if (!this.unsynced.has(hash) || this.pending.has(hash)) return;
+      try { await this.fs.fsyncFile(this.pathOf(hash)); } catch (e) { if (!isNotFound(e)) throw e; }
+      this.unsynced.delete(hash);
+    }, 16);
   }
 
   private async putBytesUnguarded(data: Uint8Array, durability: Durability): Promise<StoredBlob> {

@@ -3,6 +3,7 @@
 import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../protocol.js';
 import { type EngineContext, type TurnContext, isExcluded, pin, unpin } from './context.js';
+import { inParallel } from './parallel.js';
 import type { Resolved, Root } from './roots.js';
 import { readState, stringifyState } from './states.js';
 import { formatUri } from './uri.js';
@@ -85,16 +86,11 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
 export async function recordStates(ctx: EngineContext, turn: TurnContext, items: { r: Resolved; op: EntryOp }[]): Promise<void> {
   const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
   const pending: PendingEntry[] = new Array(todo.length);
-  let next = 0;
-  const worker = async () => {
-    while (next < todo.length) {
-      const i = next++;
-      const from = targetOf(todo[i].r);
-      pending[i] = { op: todo[i].op, from, fromCaptured: await captureState(ctx, turn, from) };
-    }
-  };
   try {
-    await Promise.all(Array.from({ length: Math.min(8, todo.length) }, worker));
+    await inParallel(todo, async ({ r, op }, i) => {
+      const from = targetOf(r);
+      pending[i] = { op, from, fromCaptured: await captureState(ctx, turn, from) };
+    });
   } catch (e) {
     for (const p of pending) for (const hash of p?.fromCaptured.pinned ?? []) unpin(ctx, hash);
     throw e;

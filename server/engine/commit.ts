@@ -7,6 +7,7 @@ import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, s
 import type { EntryRow } from './store.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
 import { ContentCache } from './content-cache.js';
+import { inParallel } from './parallel.js';
 import { parseUri } from './uri.js';
 
 export interface TurnCounts { [root: string]: { files: number; skipped: number } }
@@ -46,14 +47,6 @@ async function withLines(ctx: EngineContext, change: FileChange, records: Map<st
   return delta ? { ...change, lines: delta } : change;
 }
 
-const PARALLEL = 8;
-
-async function inParallel<T>(items: T[], run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async () => { while (next < items.length) await run(items[next++]); };
-  await Promise.all(Array.from({ length: Math.min(PARALLEL, items.length) }, worker));
-}
-
 export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void): Promise<void> {
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
@@ -82,9 +75,7 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
   const origins = renameOrigins(entries);
   const kinds = [...records.values()].filter((r) => kept.has(r.uri)).map((r) => buildChange(r, records, origins));
   const changes: FileChange[] = new Array(kinds.length);
-  await inParallel(kinds.map((change, i) => ({ change, i })), async ({ change, i }) => {
-    changes[i] = await withLines(ctx, change, records, contents);
-  });
+  await inParallel(kinds, async (change, i) => { changes[i] = await withLines(ctx, change, records, contents); });
   const counts: TurnCounts = {};
   for (const c of changes) {
     const root = parseUri(c.uri).root;

@@ -32,12 +32,11 @@ export class ContentFlusher {
 }
 
 /** After a crash: every content still pending is written back as a verified, flushed blob. */
-export async function restorePendingContents(ctx: EngineContext): Promise<number> {
+export async function restorePendingContents(ctx: EngineContext): Promise<void> {
   const hashes = ctx.store.pendingContentHashes();
   for (const hash of hashes) {
     const data = ctx.store.pendingContent(hash);
     if (data) await ctx.blobs.restore(hash, data);
   }
   ctx.store.removePendingContents(hashes);
-  return hashes.length;
 }

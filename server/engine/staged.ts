@@ -3,7 +3,7 @@
 // flushed), flush (fsync, side by side with the others), place (rename). Creating files while
 // fsyncs are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
 import { createHash } from 'node:crypto';
-import { BlobMismatchError, type BlobStore } from './blobs.js';
+import { BlobMismatchError, type BlobStore, IN_MEMORY_LIMIT } from './blobs.js';
 import type { EngineFs } from './fs.js';
 
 export interface StagedFile {
@@ -14,10 +14,10 @@ export interface StagedFile {
   abort(): Promise<void>;
 }
 
-/** Contents up to this size are verified in memory; larger ones are streamed and hashed on the way. */
-const IN_MEMORY_LIMIT = 1 << 20;
-
-/** Writes the blob to a temp file beside `dest` with `mode`; only verified content is ever placed. */
+/**
+ * Writes the blob to a temp file beside `dest` with `mode`; only verified content is ever
+ * placed. Small contents are verified in memory; larger ones are streamed and hashed on the way.
+ */
 export async function stageBlob(fs: EngineFs, blobs: BlobStore, hash: string, dest: string, mode: number, knownSize?: number): Promise<StagedFile> {
   const small = (knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) || blobs.isPending(hash);
   // Read (and verified) before the temp file exists, so a bad blob leaves nothing behind.

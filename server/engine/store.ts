@@ -40,8 +40,9 @@ export class Store {
     // Relaxed by default; the transactions that must reach the disk before the code goes on
     // (a capture, before its mutation) say so (`transaction`).
     this.db.pragma('synchronous = NORMAL');
-    // The WAL is checkpointed by the flusher after each turn (`checkpoint`), off the agent's
-    // path; SQLite's own checkpoint, which would land inside a capture, is only a backstop.
+    // The WAL is checkpointed by the flusher after a turn once it passes a few megabytes
+    // (`checkpoint`), off the agent's path; SQLite's own checkpoint, which would land inside
+    // a capture, is only a backstop.
     this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
@@ -67,8 +68,8 @@ export class Store {
 
   /**
    * A transaction whose loss to a power cut is harmless (turn rows, messages, commits: recovery
-   * redoes a lost commit from disk). It skips the
-   * WAL sync; the next full transaction carries it to disk, since the WAL is sequential.
+   * redoes a lost commit from disk). It skips the WAL sync; the next full transaction carries
+   * it to disk, since the WAL is sequential.
    */
   relaxed<T>(run: () => T): T {
     return this.db.inTransaction ? run() : this.db.transaction(() => { this.dropForgotten(); return run(); })();
