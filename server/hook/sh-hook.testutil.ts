@@ -1,13 +1,12 @@
 // Runs bin/turnback-hook, the sh entry `turnback init` installs, as Claude Code would: the
 // file itself, executable, through its #!/bin/sh line. It is copied next to a turnback.js
 // that runs the CLI from source, so its Node fallback needs no build.
-import { spawn } from 'node:child_process';
 import { accessSync, constants } from 'node:fs';
 import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { CommandResult } from './spawn.testutil.js';
+import { type CommandResult, runCommand } from './spawn.testutil.js';
 
 const hookSource = fileURLToPath(new URL('../../bin/turnback-hook', import.meta.url));
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
@@ -49,14 +48,5 @@ export async function toolPath(dir: string, without: string[]): Promise<string> 
 
 export function runShHook(hook: string, payload: unknown, env: NodeJS.ProcessEnv): Promise<CommandResult> {
   const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return new Promise((resolve, reject) => {
-    const child = spawn(hook, [], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
+  return runCommand(hook, [], { env, stdin });
 }

@@ -15,9 +15,12 @@ export interface CommandResult {
   stderr: string;
 }
 
-export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string }): Promise<CommandResult> {
+/** Runs a command to its end with `stdin` fed in, collecting what it printed. */
+export function runCommand(
+  command: string, args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string },
+): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', tsxLoader, cliEntry, ...args], {
+    const child = spawn(command, args, {
       cwd: options.cwd ?? repo,
       env: { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -30,6 +33,10 @@ export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
+}
+
+export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string }): Promise<CommandResult> {
+  return runCommand(process.execPath, ['--import', tsxLoader, cliEntry, ...args], options);
 }
 
 export function runHook(payload: unknown, env: NodeJS.ProcessEnv): Promise<CommandResult> {
