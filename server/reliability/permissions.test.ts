@@ -1,5 +1,6 @@
 // Real permission errors, as the unprivileged user `nobody` (root would ignore them). Skipped
-// where the machine has no such user or no way to switch to it.
+// where the machine has no such user, no way to switch to it, or a checkout it cannot read
+// (one cloned under a private folder, such as one made by mktemp -d).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { chown, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -16,7 +17,9 @@ function nobody(): { uid: number; gid: number } | null {
   try {
     const uid = Number(execFileSync('id', ['-u', 'nobody']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'nobody']).toString().trim());
-    return spawnSync('setpriv', ['--version']).status === 0 ? { uid, gid } : null;
+    const canRunHere = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, '--import', 'tsx', '-e', ''],
+      { cwd: REPO_ROOT, timeout: 60_000 }).status === 0;
+    return canRunHere ? { uid, gid } : null;
   } catch {
     return null;
   }
