@@ -1,6 +1,21 @@
 // The wire types of ../shared/API.md: used by the engine, the HTTP server and the console.
-// Types only, so the console imports nothing from the server at run time.
+// Types, and the few constants of the contract every layer checks against (roles, ops,
+// event names, the session-id pattern, the title limit): no imports, so the console may
+// take them at run time without pulling in any server code.
 // Fields may be added; none may be renamed or removed (API.md is the contract).
+
+/** A `sessionId`: 1-200 characters of `[A-Za-z0-9._:@-]`. */
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,200}$/;
+/** A turn's title holds at most this many code points. */
+export const TITLE_LIMIT = 120;
+/** Roles an agent may append (`user` comes with `input`). */
+export const AGENT_ROLES = ['assistant', 'tool', 'system'] as const;
+/** Ops a host performs through storage or announces with `before-mutate`. */
+export const MUTATION_OPS = ['write', 'delete', 'rename', 'move', 'mkdir'] as const;
+/** The names of `GET /api/events`. */
+export const EVENT_NAMES = [
+  'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',
+] as const;
 
 /** `<root>:/<posix path>`, canonical (see API.md "Storage URIs"). */
 export type Uri = string;
@@ -15,11 +30,16 @@ export type State =
   | { type: 'symlink'; target: string };
 
 export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
+/** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
+export type ExecSkipReason = SkipReason | 'concurrent';
+export interface ExecSkipped { uri: Uri; reason: ExecSkipReason }
 
 export interface Session {
   sessionId: string;
   platform: string;
   sessionType: string;
+  /** The first turn's title, "" if none. */
+  title: string;
   turnCount: number;
   lastActivity: Iso;
   activeTurnId: string | null;
@@ -29,10 +49,19 @@ export type TurnKind = 'agent' | 'rollback';
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
 
 export interface ExecCommand {
+  execId: string;
   tool: string;
   command: string;
   at: Iso;
+  /** When its after scan ran; null while the command is still open. */
+  endedAt: Iso | null;
+  /** Paths the command changed (its after scan); null while it is open. */
+  changed: Uri[] | null;
+  /** What the scans could not capture for this command. */
+  skipped?: ExecSkipped[];
 }
+
+export interface LineCounts { added: number; removed: number }
 
 export interface Turn {
   turnId: string;
@@ -41,7 +70,7 @@ export interface Turn {
   number: number;
   kind: TurnKind;
   rollbackOf?: string[];
-  /** First line of the user message, at most 120 characters. */
+  /** First non-blank line of the user message, at most 120 characters (code points). */
   title: string;
   status: TurnStatus;
   rolledBackBy?: string;
@@ -52,10 +81,14 @@ export interface Turn {
   fileCount: number;
   skippedCount: number;
   execUsed: boolean;
+  /** Every command was scanned before and after, and nothing was skipped. */
+  execCaptured: boolean;
   execCommands: ExecCommand[];
   /** At most 5 URIs. */
   preview: Uri[];
   messageCount: number;
+  /** Lines added and removed, summed over its text files. */
+  lines: LineCounts;
 }
 
 export type ChangeKind =
@@ -75,16 +108,20 @@ export interface FileChange {
   before: State;
   after: State;
   skipped?: SkipReason;
-  lines?: { added: number; removed: number };
+  lines?: LineCounts;
 }
 
-export type EntryOp = 'write' | 'delete' | 'rename' | 'move' | 'mkdir';
+export type EntryOp = 'write' | 'delete' | 'rename' | 'move' | 'mkdir' | 'exec';
+/** The ops a host announces or performs through storage (`exec` entries come from scans only). */
+export type MutationOp = (typeof MUTATION_OPS)[number];
 
 export interface Entry {
   seq: number;
   op: EntryOp;
   uri: Uri;
   to?: Uri;
+  /** For `op: "exec"`: the command whose scans recorded it. */
+  execId?: string;
   before: State;
   /** Of `uri`; read at commit, null while the turn is active. */
   after: State;
@@ -148,7 +185,7 @@ export interface RollbackResult {
   deletedMessages?: number;
 }
 
-export type Role = 'user' | 'assistant' | 'tool' | 'system';
+export type Role = 'user' | (typeof AGENT_ROLES)[number];
 
 export interface Message {
   id: string;
@@ -166,6 +203,9 @@ export interface StoreStats {
   blobs: number;
   bytes: number;
   dataDir: string;
+  retention: { keepDays: number; keepSessions: number };
+  /** Sessions pruned by retention since this server started. */
+  pruned: number;
 }
 
 export type ErrorCode =
@@ -181,7 +221,9 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'TURN_ACTIVE'
   | 'PAYLOAD_TOO_LARGE'
+  | 'TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
+  | 'NO_SPACE'
   | 'INTERNAL';
 
 export interface ErrorBody {
@@ -211,18 +253,28 @@ export interface AgentMessageResponse { messageId: string }
 export interface AgentTurnEndRequest { sessionId: string }
 export interface AgentTurnEndResponse { turnId: string | null }
 export interface AgentExecRequest { sessionId: string; tool: string; command: string }
-export interface AgentExecResponse { turnId: string | null }
-export interface AgentBeforeMutateRequest { sessionId: string; op: EntryOp; uri: Uri; to?: Uri }
-export interface AgentBeforeMutateResponse { recorded: boolean }
-export interface AgentWriteRequest { sessionId: string; uri: Uri; content: string; encoding?: 'utf8' | 'base64' }
-export interface AgentDeleteRequest { sessionId: string; uri: Uri; recursive?: boolean }
-export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri }
+export interface AgentExecResponse { turnId: string | null; execId: string | null }
+export interface AgentExecEndRequest { sessionId: string; execId: string }
+export interface AgentExecEndResponse { turnId: string | null; changed: Uri[]; skipped: ExecSkipped[] }
+export interface AgentBeforeMutateRequest { sessionId: string; op: MutationOp; uri: Uri; to?: Uri }
+export interface AgentBeforeMutateResponse { recorded: boolean; skipped?: 'too-large' }
+/** `force`: run a change whose original cannot be captured (it is recorded as skipped). */
+export interface AgentWriteRequest { sessionId: string; uri: Uri; content: string; encoding?: 'utf8' | 'base64'; force?: boolean }
+export interface AgentDeleteRequest { sessionId: string; uri: Uri; recursive?: boolean; force?: boolean }
+export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri; force?: boolean }
 export type AgentMoveRequest = AgentRenameRequest;
 export interface AgentMkdirRequest { sessionId: string; uri: Uri }
 export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
 /** POST /api/agent/hook/claude-code: the body is the raw Claude Code hook event (its own JSON shape). */
 export type AgentClaudeCodeHookRequest = Record<string, unknown>;
-export interface AgentClaudeCodeHookResponse { ok: true; outcome: 'forwarded' | 'ignored' | 'outside-workspace' }
+export interface AgentClaudeCodeHookResponse {
+  ok: true;
+  outcome: 'forwarded' | 'ignored' | 'outside-workspace';
+  /** How many agent calls the event mapped to (forwarded). */
+  calls?: number;
+  /** Why nothing was done (ignored, outside-workspace). */
+  ignored?: string;
+}
 
 // ---- events (GET /api/events and engine.on) ----
 
@@ -235,4 +287,8 @@ export interface EventMap {
   'messages-restored': { sessionId: string; messageIds: string[] };
   'session-deleted': { sessionId: string };
 }
-export type EventName = keyof EventMap;
+export type EventName = (typeof EVENT_NAMES)[number];
+// Every name has its data shape, and every shape its name.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const eventNamesMatchMap: Same<EventName, keyof EventMap> = true;
+void eventNamesMatchMap;

@@ -45,9 +45,9 @@ function textSide(text: string | null): Side {
 export function createSampleEngine(): Engine {
   const events = new EventEmitter();
   const sessions: Session[] = [
-    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000' },
-    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null },
-    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', turnCount: 0, lastActivity: iso(100), activeTurnId: null },
+    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', title: 'Add rate limiting to the API', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000' },
+    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', title: 'Fix the flaky login test', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null },
+    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', title: '', turnCount: 0, lastActivity: iso(100), activeTurnId: null },
   ];
   const turns = new Map<string, Turn[]>();
   const make = (sessionId: string, prefix: string, count: number, active: boolean) =>
@@ -60,9 +60,11 @@ export function createSampleEngine(): Engine {
         title: rollback ? '' : TITLES[number % TITLES.length],
         status: active && number === count ? 'active' : number % 11 === 10 ? 'rolled-back' : number % 13 === 0 ? 'partially-rolled-back' : 'committed',
         interrupted: number % 17 === 0, startedAt: iso(number * 2), endedAt: active && number === count ? null : iso(number * 2 + 1),
-        fileCount: 1 + (number % 6), skippedCount: number % 6 === 5 ? 1 : 0, execUsed: number % 4 === 0,
-        execCommands: number % 4 === 0 ? [{ tool: 'exec', command: 'npm run migrate && npm test', at: iso(number * 2) }] : [],
-        preview: [], messageCount: 3,
+        fileCount: 1 + (number % 6), skippedCount: number % 6 === 5 ? 1 : 0, execUsed: number % 4 === 0, execCaptured: number % 8 === 0,
+        execCommands: number % 4 === 0
+          ? [{ execId: `x-${number}`, tool: 'exec', command: 'npm run migrate && npm test', at: iso(number * 2), endedAt: iso(number * 2), changed: [] }]
+          : [],
+        preview: [], messageCount: 3, lines: { added: number % 40, removed: number % 7 },
       };
     });
   turns.set('webui-7f3a9c', make('webui-7f3a9c', 'big', 5000, true));

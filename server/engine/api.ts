@@ -1,8 +1,8 @@
 // The library API of ../shared/API.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentInputResponse, Diff, EntryOp, EventMap, Manifest, Message, Plan, Role, RollbackResult,
-  RootKind, Session, StoreStats, Turn, Uri,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, Manifest,
+  Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -22,9 +22,11 @@ export interface EngineOptions {
   roots?: RootSpec[];
   /** `platform:sessionType` patterns; `*` on either side; `[]` disables capture. Default `['webui:*']`. */
   scopes?: string[];
-  /** Default 10 MiB. */
+  /** Default 64 MiB. */
   maxFileSize?: number;
-  /** Default 20; 0 keeps all. */
+  /** Sessions idle longer than this many days are pruned; default 30, 0 keeps them forever. */
+  keepDays?: number;
+  /** At most this many sessions are kept (the most recently active); default 0 = no count limit. */
   keepSessions?: number;
   /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
   exclude?: string[];
@@ -34,12 +36,14 @@ export interface EngineOptions {
 }
 
 export interface SessionRef { sessionId: string }
+/** `force`: go ahead with a change whose original cannot be captured (recorded as skipped). */
+export interface MutationOptions extends SessionRef { force?: boolean }
 
 export interface Storage {
-  writeFile(uri: Uri, data: string | Uint8Array, opts: SessionRef): Promise<void>;
-  delete(uri: Uri, opts: SessionRef & { recursive?: boolean }): Promise<void>;
-  rename(from: Uri, to: Uri, opts: SessionRef): Promise<void>;
-  move(from: Uri, to: Uri, opts: SessionRef): Promise<void>;
+  writeFile(uri: Uri, data: string | Uint8Array, opts: MutationOptions): Promise<void>;
+  delete(uri: Uri, opts: MutationOptions & { recursive?: boolean }): Promise<void>;
+  rename(from: Uri, to: Uri, opts: MutationOptions): Promise<void>;
+  move(from: Uri, to: Uri, opts: MutationOptions): Promise<void>;
   mkdir(uri: Uri, opts: SessionRef): Promise<void>;
   readFile(uri: Uri): Promise<Uint8Array>;
 }
@@ -74,8 +78,11 @@ export interface Engine {
 
   input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
   message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;
-  exec(req: { sessionId: string; tool: string; command: string }): Promise<{ turnId: string | null }>;
-  beforeMutate(req: { sessionId: string; op: EntryOp; uri: Uri; to?: Uri }): Promise<{ recorded: boolean }>;
+  /** The before scan of a command the engine cannot see into. */
+  exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
+  /** The after scan: what the command changed becomes `exec` entries. */
+  execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse>;
+  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri }): Promise<AgentBeforeMutateResponse>;
   turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
 
   listSessions(): Session[];

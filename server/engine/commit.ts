@@ -10,7 +10,8 @@ import { ContentCache } from './content-cache.js';
 import { inParallel } from './parallel.js';
 import { parseUri } from './uri.js';
 
-export interface TurnCounts { [root: string]: { files: number; skipped: number } }
+/** Per root: changed non-directory paths, skipped paths, and lines added and removed in its text files. */
+export interface TurnCounts { [root: string]: { files: number; skipped: number; added?: number; removed?: number } }
 
 function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
   const records = new Map<string, PathRecord>();
@@ -79,8 +80,10 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
   const counts: TurnCounts = {};
   for (const c of changes) {
     const root = parseUri(c.uri).root;
-    counts[root] ??= { files: 0, skipped: 0 };
+    counts[root] ??= { files: 0, skipped: 0, added: 0, removed: 0 };
     if (c.skipped) counts[root].skipped++;
+    counts[root].added! += c.lines?.added ?? 0;
+    counts[root].removed! += c.lines?.removed ?? 0;
     const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
     if (!isDir) counts[root].files++;
   }

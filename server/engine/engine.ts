@@ -1,6 +1,10 @@
 // The Engine the library API describes: each call checks its input, runs in its session's
 // queue when it changes anything, and maps stored rows to the API's shapes.
-import type { AgentInputResponse, Diff, EntryOp, Manifest, Message, Plan, Role, RollbackResult, Session, StoreStats, Turn } from '../protocol.js';
+import type {
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
+  Plan, Role, RollbackResult, Session, StoreStats, Turn,
+} from '../protocol.js';
+import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './diff.js';
@@ -12,11 +16,10 @@ import type { RecoveryReport } from './recovery.js';
 import type { Rollbacks } from './rollback.js';
 import { checkSessionId, scopeMatches, toSession } from './sessions.js';
 import type { ControlledStorage, Mutations } from './storage.js';
-import { beginTurn, finishTurn, titleOf, toChange, toEntry, toTurn } from './turns.js';
+import { beginTurn, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns.js';
 
-const EXEC_TOOLS = /^(exec|exec_background|run_.+)$/;
-const ENTRY_OPS: ReadonlySet<string> = new Set(['write', 'delete', 'rename', 'move', 'mkdir']);
-const AGENT_ROLES: ReadonlySet<string> = new Set(['assistant', 'tool', 'system']);
+const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
+const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
 
 export class TurnbackEngine implements Engine {
   private closed = false;
@@ -79,7 +82,7 @@ export class TurnbackEngine implements Engine {
 
   async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }> {
     const sessionId = checkSessionId(req?.sessionId);
-    if (!AGENT_ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
+    if (!ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
       return this.ctx.store.relaxed(() => {
@@ -90,21 +93,31 @@ export class TurnbackEngine implements Engine {
     });
   }
 
-  async exec(req: { sessionId: string; tool: string; command: string }): Promise<{ turnId: string | null }> {
+  async exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     if (typeof req.tool !== 'string' || typeof req.command !== 'string') throw new BadRequestError('tool and command must be strings');
     return this.inSession(sessionId, async () => {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
-      if (!turnId || !EXEC_TOOLS.test(req.tool)) return { turnId: null };
+      if (!turnId) return { turnId: null, execId: null };
       const row = this.ctx.store.getTurn(turnId)!;
       const commands = JSON.parse(row.exec_commands) as Turn['execCommands'];
-      commands.push({ tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString() });
+      const execId = newId('x_');
+      commands.push({ execId, tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
       this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
-      return { turnId };
+      return { turnId, execId };
     });
   }
 
-  async beforeMutate(req: { sessionId: string; op: EntryOp; uri: string; to?: string }): Promise<{ recorded: boolean }> {
+  async execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse> {
+    const sessionId = checkSessionId(req?.sessionId);
+    if (typeof req.execId !== 'string') throw new BadRequestError('execId must be a string');
+    return this.inSession(sessionId, async () => {
+      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+      return { turnId, changed: [], skipped: [] };
+    });
+  }
+
+  async beforeMutate(req: { sessionId: string; op: MutationOp; uri: string; to?: string }): Promise<AgentBeforeMutateResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     if (!ENTRY_OPS.has(req.op)) throw new BadRequestError('op must be write, delete, rename, move or mkdir', { op: req.op });
     const moves = req.op === 'rename' || req.op === 'move';
@@ -163,7 +176,10 @@ export class TurnbackEngine implements Engine {
 
   storeStats(): StoreStats {
     const { store } = this.open();
-    return { sessions: store.countSessions(), turns: store.countTurns(), ...store.blobStats(), dataDir: this.ctx.dataDir };
+    return {
+      sessions: store.countSessions(), turns: store.countTurns(), ...store.blobStats(), dataDir: this.ctx.dataDir,
+      retention: { keepDays: 30, keepSessions: this.ctx.limits.keepSessions }, pruned: 0,
+    };
   }
 
   private refuseActiveTurn(turnId: string): void {

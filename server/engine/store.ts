@@ -104,9 +104,10 @@ export class Store {
   getSession(sessionId: string): SessionRow | undefined {
     return this.st('SELECT * FROM sessions WHERE session_id = ?').get(sessionId) as SessionRow | undefined;
   }
-  listSessions(): (SessionRow & { turn_count: number })[] {
-    return this.st(`SELECT s.*, (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.session_id) AS turn_count
-      FROM sessions s ORDER BY s.last_activity DESC, s.session_id`).all() as (SessionRow & { turn_count: number })[];
+  listSessions(): (SessionRow & { turn_count: number; title: string | null })[] {
+    return this.st(`SELECT s.*, (SELECT COUNT(*) FROM turns t WHERE t.session_id = s.session_id) AS turn_count,
+      (SELECT t.title FROM turns t WHERE t.session_id = s.session_id AND t.kind = 'agent' ORDER BY t.number LIMIT 1) AS title
+      FROM sessions s ORDER BY s.last_activity DESC, s.session_id`).all() as (SessionRow & { turn_count: number; title: string | null })[];
   }
   setActiveTurn(sessionId: string, turnId: string | null): void {
     this.st('UPDATE sessions SET active_turn_id = ? WHERE session_id = ?').run(turnId, sessionId);

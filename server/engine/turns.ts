@@ -27,19 +27,25 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   const counts = JSON.parse(row.counts) as TurnCounts;
   let fileCount = 0;
   let skippedCount = 0;
+  const lines = { added: 0, removed: 0 };
   for (const [root, c] of Object.entries(counts)) {
     if (!ctx.roots.get(root)?.tracked) continue;
     fileCount += c.files;
     skippedCount += c.skipped;
+    lines.added += c.added ?? 0;
+    lines.removed += c.removed ?? 0;
   }
   const execCommands = JSON.parse(row.exec_commands) as Turn['execCommands'];
   const turn: Turn = {
     turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
     status: row.status, interrupted: row.interrupted === 1,
     startedAt: new Date(row.started_at).toISOString(), endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
-    fileCount, skippedCount, execUsed: execCommands.length > 0, execCommands,
+    fileCount, skippedCount, execUsed: execCommands.length > 0,
+    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.length),
+    execCommands,
     preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
     messageCount: row.message_count ?? 0,
+    lines,
   };
   if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
   if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;

@@ -15,7 +15,9 @@ const post = (path: string, body: unknown = {}) => asConsole({ method: 'POST', p
 describe('console routes', () => {
   it('answer their success shapes', async () => {
     expect((await asConsole({ path: '/api/health' })).json).toEqual({ ok: true, version: expect.any(String) });
-    expect((await asConsole({ path: '/api/store' })).json).toEqual({ sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data' });
+    expect((await asConsole({ path: '/api/store' })).json).toEqual({
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+    });
     expect((await asConsole({ path: '/api/sessions' })).json.sessions[0].sessionId).toBe('s1');
     expect((await asConsole({ path: '/api/sessions/s1/turns?limit=10' })).json.turns[0].turnId).toBe('t1');
     expect((await asConsole({ path: '/api/sessions/s1/messages' })).json.messages[0].id).toBe('m1');
@@ -83,7 +85,7 @@ describe('agent routes', () => {
     expect((await asAgent({ method: 'POST', path: '/api/agent/input', body: { ...session, platform: 'webui', sessionType: 'chat', content: 'hi' } })).json)
       .toEqual({ turnId: 't1', messageId: 'm1' });
     expect((await asAgent({ method: 'POST', path: '/api/agent/message', body: { ...session, role: 'assistant', content: 'ok' } })).json).toEqual({ messageId: 'm2' });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/exec', body: { ...session, tool: 'exec', command: 'ls' } })).json).toEqual({ turnId: 't1' });
+    expect((await asAgent({ method: 'POST', path: '/api/agent/exec', body: { ...session, tool: 'exec', command: 'ls' } })).json).toEqual({ turnId: 't1', execId: 'x1' });
     expect((await asAgent({ method: 'POST', path: '/api/agent/before-mutate', body: { ...session, op: 'write', uri: 'workspace:/a' } })).json).toEqual({ recorded: true });
     expect((await asAgent({ method: 'POST', path: '/api/agent/fs/write', body: { ...session, uri: 'workspace:/a', content: 'x' } })).json).toEqual({ ok: true });
     expect((await asAgent({ method: 'POST', path: '/api/agent/fs/mkdir', body: { ...session, uri: 'workspace:/d' } })).json).toEqual({ ok: true });

@@ -2,7 +2,7 @@ import type { FileChange, Message, Plan, RollbackResult, Session, Turn } from '.
 
 export function session(overrides: Partial<Session> = {}): Session {
   return {
-    sessionId: 's1', platform: 'webui', sessionType: 'chat', turnCount: 3,
+    sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Turn number 1', turnCount: 3,
     lastActivity: new Date().toISOString(), activeTurnId: null, ...overrides,
   };
 }
@@ -12,7 +12,8 @@ export function turn(number: number, overrides: Partial<Turn> = {}): Turn {
     turnId: `t${number}`, sessionId: 's1', number, kind: 'agent', title: `Turn number ${number}`, status: 'committed',
     interrupted: false, startedAt: new Date(Date.UTC(2026, 0, 1, 12, 0, number % 60)).toISOString(),
     endedAt: new Date(Date.UTC(2026, 0, 1, 12, 1, number % 60)).toISOString(), fileCount: 1, skippedCount: 0,
-    execUsed: false, execCommands: [], preview: [], messageCount: 1, ...overrides,
+    execUsed: false, execCaptured: false, execCommands: [], preview: [], messageCount: 1,
+    lines: { added: 0, removed: 0 }, ...overrides,
   };
 }
 

@@ -65,7 +65,7 @@ describe('scopes', () => {
 });
 
 describe('exec', () => {
-  it.each(['exec', 'exec_background', 'run_shell', 'run_python'])('%s during an active turn sets execUsed and logs the command', async (tool) => {
+  it.each(['exec', 'exec_background', 'run_shell', 'run_python', 'Bash', 'bash', 'shell', 'mcp__db__query'])('%s during an active turn sets execUsed and logs the command', async (tool) => {
     const engine = await sandbox.open();
     const turnId = await runTurn(engine, async () => {
       expect(await engine.exec({ ...s, tool, command: 'make all' })).toMatchObject({ turnId: expect.any(String) });
@@ -75,13 +75,10 @@ describe('exec', () => {
     expect(turn.execCommands).toEqual([expect.objectContaining({ tool, command: 'make all' })]);
   });
 
-  it('other tools, and exec outside an active turn, leave execUsed false', async () => {
+  it('an exec outside an active turn records nothing', async () => {
     const engine = await sandbox.open();
-    const turnId = await runTurn(engine, async () => {
-      await engine.exec({ ...s, tool: 'read_file', command: 'cat a' });
-      await engine.exec({ ...s, tool: 'executor', command: 'x' });
-    });
-    expect(await engine.exec({ ...s, tool: 'exec', command: 'rm -rf /' })).toEqual({ turnId: null });
+    const turnId = await runTurn(engine, async () => undefined);
+    expect(await engine.exec({ ...s, tool: 'exec', command: 'rm -rf /' })).toEqual({ turnId: null, execId: null });
     const turn = engine.getManifest(turnId).turn;
     expect(turn.execUsed).toBe(false);
     expect(turn.execCommands).toEqual([]);

@@ -1,15 +1,13 @@
 // Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
 import type { AgentCallPath } from '../../hook/calls.js';
 import { receiveHookEvent } from '../../hook/receive.js';
-import type { EntryOp } from '../../protocol.js';
+import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
   objectBody, oneOf, optionalBoolean, optionalString, queryRequired, requiredString, sessionIdFrom,
 } from '../validate.js';
 
-const MESSAGE_ROLES = ['assistant', 'tool', 'system'] as const;
-const ENTRY_OPS: readonly EntryOp[] = ['write', 'delete', 'rename', 'move', 'mkdir'];
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const OK = { body: { ok: true } };
 
@@ -30,7 +28,7 @@ export const message: RouteHandler = async ({ body }, { engine }) => {
   return {
     body: await engine.message({
       sessionId: sessionIdFrom(fields.sessionId),
-      role: oneOf(fields, 'role', MESSAGE_ROLES),
+      role: oneOf(fields, 'role', AGENT_ROLES),
       content: requiredString(fields, 'content'),
     }),
   };
@@ -52,12 +50,22 @@ export const exec: RouteHandler = async ({ body }, { engine }) => {
   };
 };
 
+export const execEnd: RouteHandler = async ({ body }, { engine }) => {
+  const fields = objectBody(body);
+  return {
+    body: await engine.execEnd({
+      sessionId: sessionIdFrom(fields.sessionId),
+      execId: requiredString(fields, 'execId', { allowEmpty: false }),
+    }),
+  };
+};
+
 export const beforeMutate: RouteHandler = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.beforeMutate({
       sessionId: sessionIdFrom(fields.sessionId),
-      op: oneOf(fields, 'op', ENTRY_OPS),
+      op: oneOf(fields, 'op', MUTATION_OPS),
       uri: requiredString(fields, 'uri'),
       to: optionalString(fields, 'to'),
     }),

@@ -21,6 +21,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/api/agent/message', handler: agent.message },
   { method: 'POST', pattern: '/api/agent/turn-end', handler: agent.turnEnd },
   { method: 'POST', pattern: '/api/agent/exec', handler: agent.exec },
+  { method: 'POST', pattern: '/api/agent/exec-end', handler: agent.execEnd },
   { method: 'POST', pattern: '/api/agent/before-mutate', handler: agent.beforeMutate },
   { method: 'POST', pattern: '/api/agent/hook/claude-code', handler: agent.claudeCodeHook },
   { method: 'POST', pattern: '/api/agent/fs/write', handler: agent.fsWrite },

@@ -16,14 +16,15 @@ export interface FakeEngine extends Engine {
 }
 
 export const SESSION: Session = {
-  sessionId: 's1', platform: 'webui', sessionType: 'chat', turnCount: 1,
+  sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Add a file', turnCount: 1,
   lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null,
 };
 
 export const TURN: Turn = {
   turnId: 't1', sessionId: 's1', number: 1, kind: 'agent', title: 'Add a file', status: 'committed',
   interrupted: false, startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z',
-  fileCount: 1, skippedCount: 0, execUsed: false, execCommands: [], preview: ['workspace:/a.txt'], messageCount: 1,
+  fileCount: 1, skippedCount: 0, execUsed: false, execCaptured: false, execCommands: [], preview: ['workspace:/a.txt'], messageCount: 1,
+  lines: { added: 1, removed: 0 },
 };
 
 const MESSAGE: Message = { id: 'm1', sessionId: 's1', turnId: 't1', role: 'user', content: 'Add a file', ts: 1 };
@@ -91,7 +92,8 @@ export function createFakeEngine(): FakeEngine {
       return { turnId: 't1', messageId: 'm1' };
     },
     async message(req) { record('message', req); return { messageId: 'm2' }; },
-    async exec(req) { record('exec', req); return { turnId: activeTurn }; },
+    async exec(req) { record('exec', req); return { turnId: activeTurn, execId: activeTurn ? 'x1' : null }; },
+    async execEnd(req) { record('execEnd', req); return { turnId: activeTurn, changed: [], skipped: [] }; },
     async beforeMutate(req) { record('beforeMutate', req); checkUri(req.uri); return { recorded: activeTurn !== null }; },
     async turnEnd(req) {
       record('turnEnd', req);
@@ -114,7 +116,9 @@ export function createFakeEngine(): FakeEngine {
       const side = { exists: true, binary: false, tooLarge: false, truncated: false, size: 1, text: 'a' };
       return { uri, before: { ...side, exists: false, size: 0, text: null }, after: side };
     },
-    storeStats() { record('storeStats'); return { sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data' }; },
+    storeStats() { record('storeStats'); return {
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+    }; },
     async preview(turnId, opts) { record('preview', turnId, opts); knownTurn(turnId); return plan(turnId); },
     async rollback(turnId, opts) {
       record('rollback', turnId, opts); knownTurn(turnId); refuseWhileActive();
