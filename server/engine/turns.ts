@@ -1,6 +1,7 @@
 // Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
 import { randomBytes } from 'node:crypto';
 import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../protocol.js';
+import { TITLE_LIMIT } from '../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
 import { ContentCache } from './content-cache.js';
 import type { EngineContext, TurnContext } from './context.js';
@@ -18,9 +19,11 @@ export function newId(prefix: string): string {
   return `${prefix}${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
 }
 
+/** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
 export function titleOf(content: string): string {
-  const firstLine = content.split(/\r?\n/, 1)[0] ?? '';
-  return firstLine.length > 120 ? firstLine.slice(0, 120) : firstLine;
+  const line = content.split(/\r\n|\r|\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const points = Array.from(line);
+  return points.length > TITLE_LIMIT ? points.slice(0, TITLE_LIMIT).join('') : line;
 }
 
 export function toTurn(ctx: EngineContext, row: TurnRow): Turn {

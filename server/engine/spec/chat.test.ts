@@ -41,6 +41,17 @@ describe('messages', () => {
     expect(engine.getManifest(turnId as string).turn.title.length).toBeLessThanOrEqual(120);
     expect(engine.getManifest(turnId as string).turn.title.startsWith('x'.repeat(100))).toBe(true);
   });
+
+  it('a title skips blank lines and is cut by code points, never inside a surrogate pair', async () => {
+    const first = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: '\n  \n  Fix the bug  \nmore' });
+    expect(engine.getManifest(first.turnId as string).turn.title).toBe('Fix the bug');
+    const emoji = `${'a'.repeat(119)}😀😀tail`;
+    const second = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: emoji });
+    const title = engine.getManifest(second.turnId as string).turn.title;
+    expect(Array.from(title)).toHaveLength(120);
+    expect(title).toBe(`${'a'.repeat(119)}😀`);
+    expect(title).not.toContain('\uFFFD');
+  });
 });
 
 describe('rollbackWithChat', () => {
