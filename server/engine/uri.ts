@@ -14,7 +14,6 @@ export function parseUri(uri: unknown): ParsedUri {
   if (typeof uri !== 'string' || uri.length === 0) throw new BadUriError('a URI must be a non-empty string', { uri });
   if (uri.includes('\0')) throw new BadUriError('a URI must not contain NUL', { uri });
   if (uri.includes('\\')) throw new BadUriError('a URI must not contain a backslash', { uri });
-  if (uri.normalize('NFC') !== uri) throw new BadUriError('a URI must be in Unicode NFC', { uri });
   const colon = uri.indexOf(':/');
   if (colon <= 0) throw new BadUriError('a URI has the form <root>:/<path>', { uri });
   const root = uri.slice(0, colon);

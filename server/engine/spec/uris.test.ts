@@ -1,6 +1,8 @@
 // The URI grammar: only canonical `<root>:/<posix path>` inside a known root is accepted;
 // everything else is refused with BAD_URI before anything is touched or recorded.
 import { beforeEach, describe, expect, it } from 'vitest';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Engine } from '../api.js';
 import { expectCode, makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
@@ -24,7 +26,6 @@ const BAD: [string, string][] = [
   ['trailing slash', 'workspace:/d/'],
   ['backslash', 'workspace:/d\\b'],
   ['NUL', 'workspace:/a\u0000b'],
-  ['not NFC', 'workspace:/cafe\u0301'],
   ['unknown root', 'nowhere:/a'],
   ['no slash after the root', 'workspace:a'],
   ['no root', '/a'],
@@ -67,12 +68,27 @@ describe('the engine\'s own store', () => {
 });
 
 describe('canonical URIs', () => {
-  it('answers carry canonical URIs, NFC included', async () => {
+  it('answers carry canonical URIs', async () => {
     const turnId = await runTurn(engine, async () => {
       await engine.storage.writeFile(ws('café'), 'changed\n', s);
       await engine.storage.writeFile(ws('d/b'), 'b1\n', s);
     });
     expect(engine.getManifest(turnId).files.map((f) => f.uri).sort()).toEqual([ws('café'), ws('d/b')].sort());
+  });
+
+  it('names are taken as they are on disk: an NFD name and its NFC twin are two files, both undone', async () => {
+    const nfc = 'caf\u00e9.txt';
+    const nfd = 'cafe\u0301.txt';
+    await plant(sandbox.workspace, { [nfc]: 'nfc one\n', [nfd]: 'nfd one\n' });
+    const start = await sandbox.tree();
+    const turnId = await runTurn(engine, async () => {
+      await engine.storage.writeFile(ws(nfd), 'nfd two\n', s);
+      await engine.storage.delete(ws(nfc), s);
+    });
+    expect(engine.getManifest(turnId).files.map((f) => f.uri).sort()).toEqual([ws(nfc), ws(nfd)].sort());
+    expect(await readFile(join(sandbox.workspace, nfd), 'utf8')).toBe('nfd two\n');
+    expect((await engine.rollback(turnId)).ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
   });
 
   it('unknown turns and files are typed errors', async () => {
