@@ -2,14 +2,14 @@
 // recorded into the rollback turn: move back by rename first, then removals deepest first,
 // then creations shallowest first, then directory modes.
 import type { EntryOp, RollbackResult, State } from '../protocol.js';
-import { BlobMismatchError } from './blobs.js';
+import { UnrestorableContentError } from './contents.js';
 import { recordStates } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { errnoCode } from './fs.js';
 import { inParallel } from './parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from './roots.js';
-import { readStateNoFollow } from './states.js';
+import { type HashPolicy, readStateNoFollow } from './states.js';
 import type { StagedFile } from './staged.js';
 import type { Mutations } from './storage.js';
 import { uriDepth } from './uri.js';
@@ -63,8 +63,8 @@ export class Applier {
     await inParallel(toRemove.filter((p) => !isDir(p.current)), (p) => this.remove(p));
     for (const p of toRemove.filter((q) => isDir(q.current))) await this.remove(p);
     const shallowestFirst = [...deepestFirst].reverse();
-    for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p);
     const staged: Staged[] = [];
+    for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p, staged);
     await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p, staged));
     await this.place(staged);
     for (const p of deepestFirst) await this.fixDirMode(p);
@@ -74,11 +74,9 @@ export class Applier {
    * The path's state now, never following a symlink on the way: below one there is nothing to
    * remove (`belowLink: 'absent'`), and nothing may be created (`'refuse'`).
    */
-  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse', hashOnlyIfSize?: number): Promise<State> {
+  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse', hash: HashPolicy = 'always'): Promise<State> {
     const r = p.resolved!;
-    const read = await readStateNoFollow(this.ctx.fs, this.ctx.blobs, r.root.real, r.abs, {
-      keepBlob: false, maxFileSize: Infinity, excluded: false, hashOnlyIfSize,
-    });
+    const read = await readStateNoFollow(this.ctx.fs, r.root.real, r.abs, { hash, maxFileSize: Infinity, excluded: false });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
     return read.state;
   }
@@ -88,7 +86,7 @@ export class Applier {
     if (p.soft) return;
     if (e instanceof LinkOnTheWay) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
-    } else if (e instanceof BlobMismatchError) {
+    } else if (e instanceof UnrestorableContentError) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else {
       const systemCode = errnoCode(e);
@@ -113,7 +111,7 @@ export class Applier {
     const r = p.resolved!;
     try {
       // Only the kind of thing there matters for removal: no hashing.
-      const current = await this.current(p, 'absent', -1);
+      const current = await this.current(p, 'absent', 'never');
       if (current === null || compatible(current, p.target)) return;
       if (current.type === 'dir') {
         if ((await this.ctx.fs.readdir(r.abs)).length > 0) {
@@ -170,8 +168,8 @@ export class Applier {
     this.turn.contents?.keep(s.p.target.hash, s.file.bytes);
   }
 
-  /** Drives a path to its target; a file's content is staged into `staged` when given. */
-  private async create(p: EvaluatedPath, staged?: Staged[]): Promise<void> {
+  /** Drives a path to its target; a file's content is staged into `staged`, placed later. */
+  private async create(p: EvaluatedPath, staged: Staged[]): Promise<void> {
     const { target } = p;
     if (target === null || this.failed.has(p.uri)) return;
     const r: Resolved = p.resolved!;
@@ -180,7 +178,7 @@ export class Applier {
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
       const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
-      const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? target.size : -1);
+      const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never');
       const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
         ? { ...fresh, hash: planned.hash } : fresh;
       if (target.type === 'dir') {
@@ -191,11 +189,9 @@ export class Applier {
       } else if (current?.type === 'file' && current.hash === target.hash) {
         if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
         else if (moved) return;
-      } else if (staged) {
-        staged.push({ p, moved, file: await this.mutations.stageBlob(this.turn, r, target.hash, target.mode, target.size) });
-        return;
       } else {
-        await this.mutations.restoreBlob(this.turn, r, target.hash, target.mode, target.size);
+        staged.push({ p, moved, file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size) });
+        return;
       }
       if (!moved && !p.soft) this.outcome.restored.push(p.uri);
     } catch (e) {

@@ -1,77 +1,101 @@
 // Capture: before a mutation, record the states it is about to change as entries of the turn.
-// Order is blob (fsynced) → entry row (committed) → the mutation, which the caller does next.
+// The contents those states need and the entries are stored in one fully synced transaction
+// (contents.ts), so once `recordOp` returns the capture is safe on disk and the mutation may run.
 import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../protocol.js';
-import { type EngineContext, type TurnContext, isExcluded, pin, unpin } from './context.js';
+import type { ContentBatch } from './contents.js';
+import { type EngineContext, type TurnContext, isExcluded } from './context.js';
 import { inParallel } from './parallel.js';
 import type { Resolved, Root } from './roots.js';
 import { readState, stringifyState } from './states.js';
 import { formatUri } from './uri.js';
 
-interface Captured { state: State; skipped?: SkipReason; pinned: string[]; unflushed?: Buffer }
+interface Captured { state: State; skipped?: SkipReason }
 
 interface Target { uri: string; abs: string; root: Root; segments: string[] }
 
-/** Reads a path's state; its content is kept as a blob only the first time in this turn. */
-async function captureState(ctx: EngineContext, turn: TurnContext, target: Target): Promise<Captured> {
-  if (!target.root.tracked) return { state: null, pinned: [] };
-  const first = !turn.captured.has(target.uri);
-  const pinned: string[] = [];
-  const read = await readState(ctx.fs, ctx.blobs, target.abs, {
-    keepBlob: first,
-    deferred: true,
-    maxFileSize: ctx.limits.maxFileSize,
-    excluded: isExcluded(ctx, target.segments),
-    pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
-  });
-  if (read.state?.type === 'file') turn.contents?.keep(read.state.hash, read.bytes);
-  return { state: read.state, skipped: read.skipped, pinned, unflushed: read.unflushed ? read.bytes : undefined };
-}
+interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured; execId?: string }
 
-interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured }
+/** What one capture records: its entries and the contents they need, stored together. */
+class Recording {
+  readonly entries: PendingEntry[] = [];
+  readonly batch: ContentBatch;
+  /** URIs whose content this recording already keeps (the earliest state wins). */
+  private readonly keeping = new Set<string>();
 
-/**
- * Records the entries in one fully synced commit, with the bytes of any content whose blob file
- * is not flushed yet: once it returns, the capture is safe on disk and the mutation may run.
- */
-function insertEntries(ctx: EngineContext, turn: TurnContext, pending: PendingEntry[]): void {
-  ctx.store.transaction(() => {
-    for (const { op, from, fromCaptured, to, toCaptured } of pending) {
-      const seq = turn.seq + 1;
-      const stored = new Set([...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]);
-      for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
-        const s = captured.state;
-        if (s?.type !== 'file' || !s.hash) continue;
-        // Only content written to the blob store gets a row; later states of a path are hashed only.
-        if (stored.has(s.hash)) ctx.store.addBlob(s.hash, s.size);
-        if (captured.unflushed) ctx.store.addPendingContent(s.hash, captured.unflushed);
-        ctx.store.addRef(s.hash, turn.turnId);
-      }
-      ctx.store.insertEntry({
-        turn_id: turn.turnId, seq, op, uri: from.uri, to_uri: to?.uri ?? null,
-        before: stringifyState(fromCaptured.state), after: null,
-        to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
-        skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null,
+  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext) {
+    this.batch = ctx.contents.batch();
+  }
+
+  /** Reads a path's state; its content is kept only the first time in this turn. */
+  async state(target: Target): Promise<Captured> {
+    if (!target.root.tracked) return { state: null };
+    const first = !this.turn.captured.has(target.uri) && !this.keeping.has(target.uri);
+    if (first) this.keeping.add(target.uri);
+    const read = await readState(this.ctx.fs, target.abs, {
+      keep: first ? this.batch : undefined,
+      maxFileSize: this.ctx.limits.maxFileSize,
+      excluded: isExcluded(this.ctx, target.segments),
+    });
+    if (read.state?.type === 'file') this.turn.contents?.keep(read.state.hash, read.bytes);
+    return { state: read.state, skipped: read.skipped };
+  }
+
+  add(entry: PendingEntry): void {
+    this.entries.push(entry);
+  }
+
+  /** One synced transaction: the contents, their references and the entries. */
+  store(): void {
+    const { ctx, turn } = this;
+    if (this.entries.length === 0 && this.batch.size === 0) return;
+    try {
+      ctx.store.transaction(() => {
+        this.batch.commit();
+        for (const { op, from, fromCaptured, to, toCaptured, execId } of this.entries) {
+          for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
+            const s = captured.state;
+            if (s?.type === 'file' && s.hash) ctx.store.addRef(s.hash, turn.turnId);
+          }
+          turn.seq += 1;
+          ctx.store.insertEntry({
+            turn_id: turn.turnId, seq: turn.seq, op, uri: from.uri, to_uri: to?.uri ?? null,
+            before: stringifyState(fromCaptured.state), after: null,
+            to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
+            skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null, exec_id: execId ?? null,
+          });
+        }
       });
-      turn.seq = seq;
+    } catch (e) {
+      turn.seq = ctx.store.maxSeq(turn.turnId);
+      this.batch.discard();
+      throw e;
     }
-  });
-  for (const { from, fromCaptured, to, toCaptured } of pending) {
-    for (const hash of [...fromCaptured.pinned, ...(toCaptured?.pinned ?? [])]) unpin(ctx, hash);
-    for (const t of to ? [from, to] : [from]) {
-      if (!t.root.tracked) continue;
-      const isNew = !turn.captured.has(t.uri);
-      turn.captured.add(t.uri);
-      if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+    for (const { from, to } of this.entries) {
+      for (const t of to ? [from, to] : [from]) {
+        if (!t.root.tracked) continue;
+        const isNew = !turn.captured.has(t.uri);
+        turn.captured.add(t.uri);
+        if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+      }
     }
+  }
+
+  discard(): void {
+    this.batch.discard();
   }
 }
 
-function appendEntry(
-  ctx: EngineContext, turn: TurnContext, op: EntryOp, from: Target, fromCaptured: Captured,
-  to?: Target, toCaptured?: Captured,
-): void {
-  insertEntries(ctx, turn, [{ op, from, fromCaptured, to, toCaptured }]);
+/** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */
+async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Recording) => Promise<void>): Promise<void> {
+  const rec = new Recording(ctx, turn);
+  try {
+    await collect(rec);
+  } catch (e) {
+    rec.discard();
+    throw e;
+  }
+  rec.store();
 }
 
 /** A quiet turn (a rollback's) records each path once: later writes of it add nothing it needs. */
@@ -80,22 +104,19 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
 }
 
 /**
- * Records the current state of many paths in one go: blobs written side by side, then a single
+ * Records the current state of many paths in one go: contents read side by side, then a single
  * transaction, before any of them is touched. Paths already recorded in the turn are left out.
  */
 export async function recordStates(ctx: EngineContext, turn: TurnContext, items: { r: Resolved; op: EntryOp }[]): Promise<void> {
   const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
-  const pending: PendingEntry[] = new Array(todo.length);
-  try {
+  await record(ctx, turn, async (rec) => {
+    const pending: PendingEntry[] = new Array(todo.length);
     await inParallel(todo, async ({ r, op }, i) => {
       const from = targetOf(r);
-      pending[i] = { op, from, fromCaptured: await captureState(ctx, turn, from) };
+      pending[i] = { op, from, fromCaptured: await rec.state(from) };
     });
-  } catch (e) {
-    for (const p of pending) for (const hash of p?.fromCaptured.pinned ?? []) unpin(ctx, hash);
-    throw e;
-  }
-  if (pending.length > 0) insertEntries(ctx, turn, pending);
+    for (const p of pending) rec.add(p);
+  });
 }
 
 /** Entries name where a path really is, so rollback never has to follow a link. */
@@ -109,7 +130,7 @@ function child(t: Target, name: string): Target {
 }
 
 /** Records every directory between the root and `t` (exclusive, or inclusive) that is missing. */
-async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Target, inclusive: boolean): Promise<void> {
+async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, rec: Recording, t: Target, inclusive: boolean): Promise<void> {
   if (!t.root.tracked) return;
   const missing: Target[] = [];
   let depth = inclusive ? t.segments.length : t.segments.length - 1;
@@ -120,7 +141,7 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, t: Targe
     depth--;
     abs = path.dirname(abs);
   }
-  for (const dir of missing) if (!alreadyHeld(turn, dir)) appendEntry(ctx, turn, 'mkdir', dir, { state: null, pinned: [] });
+  for (const dir of missing) if (!alreadyHeld(turn, dir)) rec.add({ op: 'mkdir', from: dir, fromCaptured: { state: null } });
 }
 
 interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
@@ -163,45 +184,46 @@ function descend(t: Target, rel: string[]): Target {
  */
 export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved): Promise<void> {
   const from = targetOf(r);
-  if (op === 'mkdir') { await recordMissingDirs(ctx, turn, from, true); return; }
-  if (op === 'write') {
-    await recordMissingDirs(ctx, turn, from, false);
-    if (!alreadyHeld(turn, from)) appendEntry(ctx, turn, op, from, await captureState(ctx, turn, from));
-    return;
-  }
-  const stats = await ctx.fs.lstatOrNull(from.abs);
-  const isDir = stats?.isDirectory() ?? false;
-  if (op === 'delete' && alreadyHeld(turn, from)) return;
-  if (op === 'delete') {
-    if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+  await record(ctx, turn, async (rec) => {
+    if (op === 'mkdir') { await recordMissingDirs(ctx, turn, rec, from, true); return; }
+    if (op === 'write') {
+      await recordMissingDirs(ctx, turn, rec, from, false);
+      if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
+      return;
+    }
+    const stats = await ctx.fs.lstatOrNull(from.abs);
+    const isDir = stats?.isDirectory() ?? false;
+    if (op === 'delete' && alreadyHeld(turn, from)) return;
+    if (op === 'delete') {
+      if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+        const tree = await walkTree(ctx, from);
+        if (tree === 'too-large') {
+          rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
+          return;
+        }
+        for (const node of tree.reverse()) {
+          const t = descend(from, node.rel);
+          rec.add({ op: 'delete', from: t, fromCaptured: await rec.state(t) });
+        }
+      }
+      rec.add({ op: 'delete', from, fromCaptured: await rec.state(from) });
+      return;
+    }
+    if (!to) return;
+    const dest = targetOf(to);
+    await recordMissingDirs(ctx, turn, rec, dest, false);
+    if (isDir && (from.root.tracked || dest.root.tracked)) {
+      // The source is walked even when untracked: its paths name what arrives at a tracked end.
       const tree = await walkTree(ctx, from);
-      if (tree === 'too-large') {
-        const state = await captureState(ctx, turn, from);
-        appendEntry(ctx, turn, 'delete', from, { ...state, skipped: 'too-large' });
-        return;
-      }
-      for (const node of tree.reverse()) {
-        const t = descend(from, node.rel);
-        appendEntry(ctx, turn, 'delete', t, await captureState(ctx, turn, t));
+      if (tree !== 'too-large') {
+        for (const node of tree) {
+          const a = descend(from, node.rel);
+          const b = descend(dest, node.rel);
+          rec.add({ op, from: a, fromCaptured: await rec.state(a), to: b, toCaptured: await rec.state(b) });
+        }
       }
     }
-    appendEntry(ctx, turn, 'delete', from, await captureState(ctx, turn, from));
-    return;
-  }
-  if (!to) return;
-  const dest = targetOf(to);
-  await recordMissingDirs(ctx, turn, dest, false);
-  if (isDir && (from.root.tracked || dest.root.tracked)) {
-    // The source is walked even when untracked: its paths name what arrives at a tracked end.
-    const tree = await walkTree(ctx, from);
-    if (tree !== 'too-large') {
-      for (const node of tree) {
-        const a = descend(from, node.rel);
-        const b = descend(dest, node.rel);
-        appendEntry(ctx, turn, op, a, await captureState(ctx, turn, a), b, await captureState(ctx, turn, b));
-      }
-    }
-  }
-  const fromCaptured = await captureState(ctx, turn, from);
-  appendEntry(ctx, turn, op, from, fromCaptured, dest, await captureState(ctx, turn, dest));
+    const fromCaptured = await rec.state(from);
+    rec.add({ op, from, fromCaptured, to: dest, toCaptured: await rec.state(dest) });
+  });
 }

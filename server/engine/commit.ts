@@ -1,8 +1,8 @@
 // Commit: read each touched path's after-state from disk (keeping changed content as a blob),
 // drop what ended where it began, and store the per-path summary the console shows.
 import type { FileChange, SkipReason, State } from '../protocol.js';
-import { type EngineContext, isExcluded, pin, unpin } from './context.js';
-import { BlobMismatchError } from './blobs.js';
+import { type EngineContext, isExcluded } from './context.js';
+import { UnrestorableContentError } from './contents.js';
 import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
 import type { EntryRow } from './store.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
@@ -35,7 +35,8 @@ async function contentOrNull(ctx: EngineContext, state: State, contents: Content
   if (state?.type !== 'file' || !state.hash) return null;
   const known = contents.get(state.hash);
   if (known) return known;
-  try { return await ctx.blobs.read(state.hash, true); } catch (e) { if (e instanceof BlobMismatchError) return null; throw e; }
+  if (state.size > TEXT_LIMIT) return null;
+  try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return null; throw e; }
 }
 
 async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): Promise<FileChange> {
@@ -51,27 +52,31 @@ async function withLines(ctx: EngineContext, change: FileChange, records: Map<st
 export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void): Promise<void> {
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
-  const pinned: string[] = [];
+  const batch = ctx.contents.batch();
   const ancestors = new Map<string, AncestorState>();
   const turn = ctx.turns.get(turnId);
   const contents = turn?.contents ?? new ContentCache();
   // Paths side by side: their reads and blob writes overlap in the thread pool.
-  await inParallel([...records.values()], async (record) => {
-    const located = ctx.roots.absOf(record.uri);
-    if (!located) return;
-    const placed = turn?.placed?.get(record.uri);
-    if (placed?.type === 'file') {
-      // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
-      const stats = await ctx.fs.lstatOrNull(located.abs);
-      if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
-    }
-    const read = await readStateNoFollow(ctx.fs, ctx.blobs, located.root.real, located.abs, {
-      keepBlob: true, durable: false, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
-      pin: (hash) => { pin(ctx, hash); pinned.push(hash); },
-    }, ancestors);
-    record.after = read.state;
-    if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
-  });
+  try {
+    await inParallel([...records.values()], async (record) => {
+      const located = ctx.roots.absOf(record.uri);
+      if (!located) return;
+      const placed = turn?.placed?.get(record.uri);
+      if (placed?.type === 'file') {
+        // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
+        const stats = await ctx.fs.lstatOrNull(located.abs);
+        if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
+      }
+      const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {
+        keep: batch, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+      }, ancestors);
+      record.after = read.state;
+      if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
+    });
+  } catch (e) {
+    batch.discard();
+    throw e;
+  }
   const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));
   const origins = renameOrigins(entries);
   const kinds = [...records.values()].filter((r) => kept.has(r.uri)).map((r) => buildChange(r, records, origins));
@@ -88,7 +93,9 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
     if (!isDir) counts[root].files++;
   }
   const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
+  // After-contents are diff material: stored with the commit, whose loss to a power cut recovery redoes.
   ctx.store.relaxed(() => {
+    batch.commit();
     ctx.store.clearRefs(turnId);
     for (const e of entries) {
       const after = records.get(e.uri)?.after ?? null;
@@ -98,13 +105,8 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
       ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
       for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
     }
-    // Every after-content written to the store gets a row, so the sweep can reclaim the unused ones.
-    for (const r of records.values()) {
-      if (r.after?.type === 'file' && r.after.hash) ctx.store.addBlob(r.after.hash, r.after.size);
-    }
     ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
     ctx.store.finishTurn(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
     alsoInTransaction?.();
   });
-  for (const hash of pinned) unpin(ctx, hash);
 }

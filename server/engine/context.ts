@@ -1,11 +1,11 @@
-// What the engine's modules share: the filesystem seam, roots, blobs, the store, events,
+// What the engine's modules share: the filesystem seam, roots, contents, the store, events,
 // per-session queues and the in-memory view of turns being recorded.
 import type { State, TurnKind } from '../protocol.js';
-import type { BlobStore } from './blobs.js';
 import type { ContentCache } from './content-cache.js';
+import type { ContentStore } from './contents.js';
 import type { Events } from './events.js';
-import type { ContentFlusher } from './flusher.js';
 import type { EngineFs } from './fs.js';
+import type { Housekeeping } from './housekeeping.js';
 import type { KeyedQueue } from './queue.js';
 import type { Roots } from './roots.js';
 import type { Store } from './store.js';
@@ -37,28 +37,17 @@ export interface EngineLimits {
 export interface EngineContext {
   fs: EngineFs;
   roots: Roots;
-  blobs: BlobStore;
+  contents: ContentStore;
   store: Store;
-  /** Writes captured contents as blob files after their commit (in the background). */
-  flusher: ContentFlusher;
+  /** Packs contents and checkpoints the WAL after turns (in the background). */
+  housekeeping: Housekeeping;
   events: Events;
   queue: KeyedQueue;
   limits: EngineLimits;
   dataDir: string;
   /** Turns being recorded, by turn id. */
   turns: Map<string, TurnContext>;
-  /** Hashes whose blob is written but whose entry row is not yet committed. */
-  pins: Map<string, number>;
   now(): number;
-}
-
-export function pin(ctx: EngineContext, hash: string): void {
-  ctx.pins.set(hash, (ctx.pins.get(hash) ?? 0) + 1);
-}
-
-export function unpin(ctx: EngineContext, hash: string): void {
-  const n = (ctx.pins.get(hash) ?? 0) - 1;
-  if (n <= 0) ctx.pins.delete(hash); else ctx.pins.set(hash, n);
 }
 
 /** Compiles root-relative globs: `**` spans segments, `*` and `?` stay within one. */

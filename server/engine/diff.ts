@@ -1,6 +1,6 @@
 // Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
 import type { Diff, Side, State } from '../protocol.js';
-import { BlobMismatchError } from './blobs.js';
+import { UnrestorableContentError } from './contents.js';
 import type { EngineContext } from './context.js';
 import { FileNotFoundError, TurnNotFoundError } from './errors.js';
 import { isBinary } from './summary.js';
@@ -17,9 +17,9 @@ async function sideOf(ctx: EngineContext, state: State): Promise<Side> {
   if (!state.hash) return { ...side, tooLarge: state.size > ctx.limits.maxFileSize };
   let data: Buffer;
   try {
-    data = state.size > TEXT_LIMIT ? await ctx.blobs.readHead(state.hash, TEXT_LIMIT) : await ctx.blobs.read(state.hash);
+    data = state.size > TEXT_LIMIT ? ctx.contents.readHead(state.hash, TEXT_LIMIT) : ctx.contents.read(state.hash);
   } catch (e) {
-    if (e instanceof BlobMismatchError) return side;
+    if (e instanceof UnrestorableContentError) return side;
     throw e;
   }
   if (state.size <= TEXT_LIMIT) return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };

@@ -9,7 +9,7 @@ import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './diff.js';
 import { BadRequestError, EngineClosedError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from './errors.js';
-import { dropSession, pruneSessions, sweepBlobs } from './gc.js';
+import { dropSession, pruneSessions, sweepContents } from './gc.js';
 import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './memory.js';
 import type { RecoveryReport } from './recovery.js';
@@ -42,7 +42,7 @@ export class TurnbackEngine implements Engine {
    * files) is done. For benchmarks and tests that must not measure it inside something else.
    */
   async settled(): Promise<void> {
-    if (!this.closed) await this.ctx.flusher.flush();
+    if (!this.closed) await this.ctx.housekeeping.settled();
   }
 
   private open(): EngineContext {
@@ -176,8 +176,9 @@ export class TurnbackEngine implements Engine {
 
   storeStats(): StoreStats {
     const { store } = this.open();
+    const { blobs, bytes } = this.ctx.contents.stats();
     return {
-      sessions: store.countSessions(), turns: store.countTurns(), ...store.blobStats(), dataDir: this.ctx.dataDir,
+      sessions: store.countSessions(), turns: store.countTurns(), blobs, bytes, dataDir: this.ctx.dataDir,
       retention: { keepDays: 30, keepSessions: this.ctx.limits.keepSessions }, pruned: 0,
     };
   }
@@ -217,7 +218,7 @@ export class TurnbackEngine implements Engine {
     this.requireSession(sessionId);
     await this.inSession(sessionId, async () => {
       dropSession(this.ctx, sessionId);
-      await sweepBlobs(this.ctx);
+      sweepContents(this.ctx);
     });
   }
 
@@ -236,7 +237,7 @@ export class TurnbackEngine implements Engine {
     for (const session of this.ctx.store.listSessions()) {
       if (session.active_turn_id) await finishTurn(this.ctx, session.active_turn_id, session.session_id);
     }
-    await this.ctx.flusher.flush();
+    await this.ctx.housekeeping.close();
     this.ctx.store.close();
     await this.lock.release();
   }

@@ -1,5 +1,5 @@
 // Garbage collection: sessions beyond `keepSessions` (least recently active first, never one
-// with a turn being recorded), session deletion, and the sweep of blobs no turn references.
+// with a turn being recorded), session deletion, and the sweep of contents nothing needs.
 import type { EngineContext } from './context.js';
 
 /** Drops a session's turns, messages and entries; its turn counter stays. */
@@ -9,14 +9,15 @@ export function dropSession(ctx: EngineContext, sessionId: string): void {
   ctx.events.emit('session-deleted', { sessionId });
 }
 
-/** Removes blobs no turn references. Never runs during a blob write; pinned hashes stay. */
-export async function sweepBlobs(ctx: EngineContext): Promise<number> {
-  return ctx.blobs.exclusive(async () => {
-    const unused = ctx.store.unreferencedBlobs().filter((hash) => !ctx.pins.has(hash));
-    ctx.store.transaction(() => { for (const hash of unused) ctx.store.deleteBlobRow(hash); });
-    for (const hash of unused) await ctx.blobs.remove(hash);
-    return unused.length;
-  });
+/**
+ * Removes contents no turn references and the workspace index does not name. One transaction:
+ * a content being captured is stored by the transaction that references it, so none can be
+ * caught in between.
+ */
+export function sweepContents(ctx: EngineContext): number {
+  const unused = ctx.contents.unreferenced();
+  if (unused.length > 0) ctx.store.transaction(() => { for (const hash of unused) ctx.contents.remove(hash); });
+  return unused.length;
 }
 
 /** Keeps the `keepSessions` most recently active sessions (0 keeps all). */
@@ -35,5 +36,5 @@ export async function pruneSessions(ctx: EngineContext): Promise<void> {
     excess--;
     dropped++;
   }
-  if (dropped > 0) await sweepBlobs(ctx);
+  if (dropped > 0) sweepContents(ctx);
 }

@@ -3,13 +3,13 @@ import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
 import type { Engine, EngineOptions, RootSpec } from './api.js';
-import { ContentFlusher } from './flusher.js';
-import { BlobStore } from './blobs.js';
+import { ContentStore } from './contents.js';
 import { type EngineContext, compileGlobs } from './context.js';
 import { TurnbackEngine } from './engine.js';
 import { BadRequestError } from './errors.js';
 import { Events } from './events.js';
 import { EngineFs, realpathOrSelf } from './fs.js';
+import { Housekeeping } from './housekeeping.js';
 import { acquireLock } from './lock.js';
 import { KeyedQueue } from './queue.js';
 import { recover } from './recovery.js';
@@ -25,7 +25,7 @@ export type { RecoveryReport } from './recovery.js';
 export type { TurnbackEngine } from './engine.js';
 export type * from './api.js';
 
-export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+export const DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024;
 export const DEFAULT_EXCLUDE = ['.git/**', 'node_modules/**'];
 
 /** `${XDG_STATE_HOME:-~/.local/state}/turnback`: where data dirs and server files live. */
@@ -56,7 +56,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
   if (!stats?.isDirectory()) throw new BadRequestError(`the workspace ${workspace} is not a readable directory`, { workspace });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(workspace));
   const storeDir = path.join(dataDir, 'store');
-  for (const dir of [dataDir, storeDir, path.join(storeDir, 'blobs'), path.join(dataDir, 'files'), path.join(dataDir, 'tmp')]) {
+  for (const dir of [dataDir, storeDir, path.join(dataDir, 'files'), path.join(dataDir, 'tmp')]) {
     await fs.mkdirp(dir);
   }
   const lock = await acquireLock(fs, dataDir, storeDir);
@@ -67,7 +67,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     await lock.release();
     throw e;
   }
-  const blobs = new BlobStore(fs, path.join(storeDir, 'blobs'));
+  const contents = new ContentStore(store);
   try {
     const specs: RootSpec[] = [
       { name: 'workspace', kind: 'workspace', path: workspace },
@@ -78,8 +78,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const ctx: EngineContext = {
       fs, store, dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
-      blobs,
-      flusher: new ContentFlusher(blobs, store),
+      contents,
+      housekeeping: new Housekeeping(contents, store),
       events: new Events(),
       queue: new KeyedQueue(),
       limits: {
@@ -91,10 +91,9 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         scopes: options.scopes ?? ['webui:*'],
       },
       turns: new Map(),
-      pins: new Map(),
       now: options.now ?? Date.now,
     };
-    const recovery = await recover(ctx, { afterCrash: lock.tookOver });
+    const recovery = await recover(ctx);
     const mutations = new Mutations(ctx);
     return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
   } catch (e) {

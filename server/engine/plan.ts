@@ -112,8 +112,8 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: "the path leads into the engine's data; not followed" });
       continue;
     }
-    const read = await readStateNoFollow(ctx.fs, ctx.blobs, e.resolved.root.real, e.resolved.abs, {
-      keepBlob: false, maxFileSize: ctx.limits.maxFileSize, excluded: false,
+    const read = await readStateNoFollow(ctx.fs, e.resolved.root.real, e.resolved.abs, {
+      maxFileSize: ctx.limits.maxFileSize, excluded: false,
     }, ancestors);
     e.current = read.state;
     e.belowLink = read.ancestors === 'link';
@@ -140,8 +140,9 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       // Changing it would lose bytes the rollback turn cannot keep, so its own undo could not bring them back.
       Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'the file on disk is too large to capture before changing it' });
     }
-    if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.blobs.has(p.target.hash))) {
-      Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing' });
+    // Verified as it will be read back (size and hash): a damaged content is known before anything is written.
+    if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.contents.verify(p.target.hash))) {
+      Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
     }
   }
   matchMoveBacks(evaluated, links);

@@ -2,6 +2,7 @@
 // from version i to i + 1 inside one transaction; a store newer than this code is refused.
 import type Database from 'better-sqlite3';
 import { EngineError } from './errors.js';
+import { importBlobFiles } from './legacy-blobs.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -9,7 +10,9 @@ export class SchemaTooNewError extends EngineError {
   }
 }
 
-const MIGRATIONS: string[] = [
+interface Migration { sql: string; /** Work SQL alone cannot do, in the same transaction. */ run?: (db: Database.Database, storeDir: string) => void }
+
+const MIGRATIONS: (string | Migration)[] = [
   // 0 → 1
   `
   CREATE TABLE sessions (
@@ -107,16 +110,58 @@ const MIGRATIONS: string[] = [
     data BLOB NOT NULL
   );
   `,
+  // 3 → 4: contents move into SQLite (one transaction stores a content with what needs it);
+  // the workspace index the exec scans keep.
+  {
+    sql: `
+    -- A stored content has its hash; a staged one (parts being written) has none yet.
+    CREATE TABLE contents (
+      id INTEGER PRIMARY KEY,
+      hash TEXT UNIQUE,
+      size INTEGER NOT NULL,
+      codec TEXT NOT NULL,
+      parts INTEGER NOT NULL,
+      stored INTEGER NOT NULL,
+      packed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX contents_to_pack ON contents(packed) WHERE packed = 0;
+    -- Part i of content c has id c * 65536 + i.
+    CREATE TABLE content_parts (
+      id INTEGER PRIMARY KEY,
+      data BLOB NOT NULL
+    );
+    -- Path → what a scan last saw there: stat fields to tell a change, and the state itself.
+    CREATE TABLE ws_index (
+      uri TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ms REAL NOT NULL,
+      ctime_ms REAL NOT NULL,
+      ino INTEGER NOT NULL,
+      mode INTEGER NOT NULL,
+      hash TEXT,
+      target TEXT,
+      skipped TEXT
+    ) WITHOUT ROWID;
+    CREATE INDEX ws_index_by_hash ON ws_index(hash) WHERE hash IS NOT NULL;
+    -- An exec entry names the command whose scans recorded it.
+    ALTER TABLE entries ADD COLUMN exec_id TEXT;
+    `,
+    run: importBlobFiles,
+  },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
-export function migrate(db: Database.Database): void {
+/** Brings the store to `upTo` (the current version; tests build older stores with a lower one). */
+export function migrate(db: Database.Database, storeDir: string, upTo = SCHEMA_VERSION): void {
   const found = db.pragma('user_version', { simple: true }) as number;
   if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
-  for (let version = found; version < SCHEMA_VERSION; version++) {
+  for (let version = found; version < upTo; version++) {
+    const step = MIGRATIONS[version];
     db.transaction(() => {
-      db.exec(MIGRATIONS[version]);
+      db.exec(typeof step === 'string' ? step : step.sql);
+      if (typeof step !== 'string') step.run?.(db, storeDir);
       db.pragma(`user_version = ${version + 1}`);
     })();
   }

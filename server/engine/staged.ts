@@ -1,9 +1,8 @@
-// A blob written back to a path in three steps, so that a rollback of many files can do each
-// step for all of them at once: stage (temp file beside the path, written, verified, not yet
-// flushed), flush (fsync, side by side with the others), place (rename). Creating files while
-// fsyncs are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
-import { createHash } from 'node:crypto';
-import { BlobMismatchError, type BlobStore, IN_MEMORY_LIMIT } from './blobs.js';
+// A kept content written back to a path in three steps, so that a rollback of many files can
+// do each step for all of them at once: stage (temp file beside the path, written, verified,
+// not yet flushed), flush (fsync, side by side with the others), place (rename). Creating files
+// while fsyncs are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
+import { type ContentStore, IN_MEMORY_LIMIT, UnrestorableContentError } from './contents.js';
 import type { EngineFs } from './fs.js';
 
 export interface StagedFile {
@@ -15,26 +14,18 @@ export interface StagedFile {
 }
 
 /**
- * Writes the blob to a temp file beside `dest` with `mode`; only verified content is ever
- * placed. Small contents are verified in memory; larger ones are streamed and hashed on the way.
+ * Writes the content to a temp file beside `dest` with `mode`; only verified content is ever
+ * placed. Small contents are verified in memory; larger ones are streamed and verified on the way.
  */
-export async function stageBlob(fs: EngineFs, blobs: BlobStore, hash: string, dest: string, mode: number, knownSize?: number): Promise<StagedFile> {
-  const small = (knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT) || blobs.isPending(hash);
-  // Read (and verified) before the temp file exists, so a bad blob leaves nothing behind.
-  const data = small ? await blobs.read(hash, true) : null;
-  if (!data && !(await blobs.has(hash))) throw new BlobMismatchError(hash, 'missing');
+export async function stageContent(fs: EngineFs, contents: ContentStore, hash: string, dest: string, mode: number, knownSize?: number): Promise<StagedFile> {
+  const small = knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT;
+  // Read (and verified) before the temp file exists, so a bad content leaves nothing behind.
+  const data = small ? contents.read(hash) : null;
+  if (!data && !contents.has(hash)) throw new UnrestorableContentError(hash, 'missing');
   const target = await fs.createAtomic(dest, mode, { durable: false });
   try {
-    if (data) {
-      await target.write(data);
-    } else {
-      const hasher = createHash('sha256');
-      for await (const chunk of blobs.chunksOf(hash)) {
-        hasher.update(chunk);
-        await target.write(chunk);
-      }
-      if (hasher.digest('hex') !== hash) throw new BlobMismatchError(hash, 'mismatch');
-    }
+    if (data) await target.write(data);
+    else for await (const chunk of contents.chunks(hash)) await target.write(chunk);
     await target.prepare();
   } catch (e) {
     await target.abort();

@@ -1,38 +1,50 @@
 // Path states (API.md `State`): what a path held at some moment, read from disk.
+import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SkipReason, State } from '../protocol.js';
-import type { BlobStore } from './blobs.js';
+import { type ContentBatch, IN_MEMORY_LIMIT, sha256 } from './contents.js';
 import { type EngineFs, errnoCode } from './fs.js';
 
+/** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
+export type HashPolicy = 'always' | 'never' | { onlyIfSize: number };
+
 export interface ReadStateOptions {
-  /** Keep the content as a blob (capture); otherwise only hash it. */
-  keepBlob: boolean;
+  /** Keep the content into this batch (a capture); otherwise it is only hashed. */
+  keep?: ContentBatch;
+  hash?: HashPolicy;
   maxFileSize: number;
   excluded: boolean;
-  /** Hash a file only when its size is this one (a cheap "could it be the same content?"). */
-  hashOnlyIfSize?: number;
-  /** false: the blob need not survive a power loss (after-contents, read by diffs only). */
-  durable?: boolean;
-  /** The caller commits content that is not flushed yet (`unflushed`) instead of the blob being synced. */
-  deferred?: boolean;
-  /** Pins a hash while its blob has no entry row yet, so the sweep leaves it alone. */
-  pin?: (hash: string) => void;
 }
 
 export interface ReadState {
   state: State;
   skipped?: SkipReason;
-  /** The content's raw bytes, when it was stored and small enough to be read into memory. */
+  /** The content's raw bytes, when it was read whole into memory (small files). */
   bytes?: Buffer;
-  /** With `deferred`: the blob is not flushed yet, so the caller commits `bytes`. */
-  unflushed?: boolean;
 }
 
 export function modeOf(rawMode: number): number {
   return rawMode & 0o7777;
 }
 
-export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, options: ReadStateOptions): Promise<ReadState> {
+/** Hash of a file on disk, read in bounded chunks; nothing is kept. */
+export async function hashFile(fs: EngineFs, abs: string, knownSize: number): Promise<{ hash: string; bytes?: Buffer }> {
+  if (knownSize <= IN_MEMORY_LIMIT) {
+    const bytes = await fs.readSmallFile(abs);
+    return { hash: sha256(bytes), bytes };
+  }
+  const hasher = createHash('sha256');
+  for await (const chunk of fs.readChunks(abs)) hasher.update(chunk);
+  return { hash: hasher.digest('hex') };
+}
+
+function wanted(policy: HashPolicy | undefined, size: number): boolean {
+  if (policy === undefined || policy === 'always') return true;
+  if (policy === 'never') return false;
+  return policy.onlyIfSize === size;
+}
+
+export async function readState(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
   const stats = await fs.lstatOrNull(abs);
   // An excluded path is never restored or deleted, so it stays skipped even while absent.
   if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
@@ -41,23 +53,27 @@ export async function readState(fs: EngineFs, blobs: BlobStore, abs: string, opt
     return options.excluded ? { state: { type: 'dir', mode: modeOf(stats.mode) }, skipped: 'excluded' } : { state: { type: 'dir', mode: modeOf(stats.mode) } };
   }
   const mode = modeOf(stats.mode);
-  if (!stats.isFile()) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
-  if (options.excluded) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'excluded' };
-  if (stats.size > options.maxFileSize) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'too-large' };
-  if (options.hashOnlyIfSize !== undefined && stats.size !== options.hashOnlyIfSize) {
-    return { state: { type: 'file', hash: '', size: stats.size, mode } };
-  }
+  const unhashed = { type: 'file' as const, hash: '', size: stats.size, mode };
+  if (!stats.isFile()) return { state: unhashed, skipped: 'unreadable' };
+  if (options.excluded) return { state: unhashed, skipped: 'excluded' };
+  if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
+  if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
   try {
-    if (options.keepBlob) {
-      const durability = options.durable === false ? 'none' : options.deferred ? 'deferred' : 'sync';
-      const { hash, size, bytes, unflushed } = await blobs.putFile(abs, stats.size, options.pin, durability);
-      return { state: { type: 'file', hash, size, mode }, bytes, unflushed };
+    if (options.keep) {
+      if (stats.size <= IN_MEMORY_LIMIT) {
+        const bytes = await fs.readSmallFile(abs);
+        const kept = options.keep.keepBytes(bytes);
+        return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes };
+      }
+      const kept = await options.keep.keepStream(fs.readChunks(abs));
+      return { state: { type: 'file', hash: kept.hash, size: kept.size, mode } };
     }
-    return { state: { type: 'file', hash: await blobs.hashFile(abs, stats.size), size: stats.size, mode } };
+    const { hash, bytes } = await hashFile(fs, abs, stats.size);
+    return { state: { type: 'file', hash, size: stats.size, mode }, bytes };
   } catch (e) {
     const code = errnoCode(e);
-    // Only the file itself being unreadable is a skip; failing to write the blob store must stop the mutation.
-    if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: { type: 'file', hash: '', size: stats.size, mode }, skipped: 'unreadable' };
+    // Only the file itself being unreadable is a skip; any other failure stops the operation.
+    if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: unhashed, skipped: 'unreadable' };
     throw e;
   }
 }
@@ -92,11 +108,11 @@ export async function ancestorInfo(
 
 /** A path's state without following any symlink on the way: below a link or a gap it is absent. */
 export async function readStateNoFollow(
-  fs: EngineFs, blobs: BlobStore, rootReal: string, abs: string, options: ReadStateOptions, cache?: Map<string, AncestorState>,
+  fs: EngineFs, rootReal: string, abs: string, options: ReadStateOptions, cache?: Map<string, AncestorState>,
 ): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
   const info = await ancestorInfo(fs, rootReal, abs, cache);
   if (info.state !== 'dirs') return { state: null, ancestors: info.state, linkAt: info.state === 'link' ? info.at : undefined };
-  return { ...(await readState(fs, blobs, abs, options)), ancestors: 'dirs' };
+  return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };
 }
 
 /** Exact equality: content and mode for files, mode for directories, target for links. */

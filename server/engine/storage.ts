@@ -10,7 +10,7 @@ import { BadRequestError, FileNotFoundError } from './errors.js';
 import { errnoCode } from './fs.js';
 import { checkSessionId } from './sessions.js';
 import type { Resolved } from './roots.js';
-import { stageBlob, type StagedFile } from './staged.js';
+import { stageContent, type StagedFile } from './staged.js';
 import { modeOf } from './states.js';
 
 const DEFAULT_FILE_MODE = 0o644;
@@ -49,23 +49,11 @@ export class Mutations {
     await this.ctx.fs.writeFileAtomic(r.abs, data, mode);
   }
 
-  /** Writes a blob back (verified against its hash on the way) with the given mode. */
-  async restoreBlob(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<void> {
-    const staged = await this.stageBlob(turn, r, hash, mode, size);
-    try {
-      await staged.flush();
-    } catch (e) {
-      await staged.abort();
-      throw e;
-    }
-    await staged.place();
-  }
-
-  /** `restoreBlob` in steps, for callers that flush many files side by side (see staged.ts). */
-  async stageBlob(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<StagedFile> {
+  /** Writes a kept content back in steps (verified on the way), for callers that flush many files side by side (staged.ts). */
+  async stageContent(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<StagedFile> {
     await this.prepareFileTarget(turn, 'write', r);
     if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory()) await this.ctx.fs.mkdirp(path.dirname(r.abs));
-    return stageBlob(this.ctx.fs, this.ctx.blobs, hash, r.abs, mode, size);
+    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size);
   }
 
   async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {

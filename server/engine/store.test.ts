@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { SCHEMA_VERSION, SchemaTooNewError } from './schema.js';
+import { SCHEMA_VERSION, SchemaTooNewError, migrate } from './schema.js';
 import { Store } from './store.js';
 
 let dir: string;
@@ -42,10 +42,9 @@ describe('store', () => {
 
   it('migrates a version 1 store forward on open, keeping its rows', () => {
     const file = path.join(dir, 'db');
-    const first = new Store(file);
-    first.upsertSession('s', 'webui', 'chat', 1);
-    first.db.exec('DROP TABLE pending_temps; DROP TABLE pending_contents');
-    first.db.pragma('user_version = 1');
+    const first = new Database(file);
+    migrate(first, dir, 1);
+    first.prepare("INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES ('s', 'webui', 'chat', 1)").run();
     first.close();
     const again = new Store(file);
     expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

@@ -1,8 +1,10 @@
 // The engine's metadata in SQLite (better-sqlite3, WAL): sessions, turn counters, turns,
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
 import { statSync } from 'node:fs';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Role, TurnKind, TurnStatus } from '../protocol.js';
+import { removeLegacyBlobDir } from './legacy-blobs.js';
 import { migrate } from './schema.js';
 
 export interface SessionRow {
@@ -16,6 +18,7 @@ export interface TurnRow {
 export interface EntryRow {
   turn_id: string; seq: number; op: string; uri: string; to_uri: string | null; before: string | null;
   after: string | null; to_before: string | null; to_after: string | null; skipped: string | null; to_skipped: string | null;
+  exec_id: string | null;
 }
 export interface ChangeRow { turn_id: string; ord: number; uri: string; data: string }
 export interface MessageRow {
@@ -33,9 +36,9 @@ export class Store {
 
   constructor(private readonly file: string) {
     this.db = new Database(file);
-    // Small pages keep a young store small (each table and index holds at least one page);
-    // it only takes effect when the file is created.
-    this.db.pragma('page_size = 1024');
+    // Contents live here too: 4 KiB pages (the filesystem's block) suit their parts; it only
+    // takes effect when the file is created.
+    this.db.pragma('page_size = 4096');
     this.db.pragma('journal_mode = WAL');
     // Relaxed by default; the transactions that must reach the disk before the code goes on
     // (a capture, before its mutation) say so (`transaction`).
@@ -46,10 +49,12 @@ export class Store {
     this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
-    migrate(this.db);
+    migrate(this.db, path.dirname(file));
+    removeLegacyBlobDir(path.dirname(file));
   }
 
-  private st(sql: string): Database.Statement {
+  /** A prepared statement, cached by its text. */
+  st(sql: string): Database.Statement {
     let statement = this.statements.get(sql);
     if (!statement) { statement = this.db.prepare(sql); this.statements.set(sql, statement); }
     return statement;
@@ -177,8 +182,8 @@ export class Store {
   // ---- entries and changes ----
 
   insertEntry(row: EntryRow): void {
-    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped)
-      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped)`).run(row);
+    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id)
+      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id)`).run(row);
   }
   entriesOf(turnId: string): EntryRow[] {
     return this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryRow[];
@@ -238,21 +243,6 @@ export class Store {
     return ids.map((id) => select.get(id) as MessageRow | undefined).filter((m): m is MessageRow => !!m).sort((a, b) => a.ord - b.ord);
   }
 
-  // ---- captured contents not yet flushed as blob files ----
-
-  addPendingContent(hash: string, data: Uint8Array): void {
-    this.st('INSERT OR IGNORE INTO pending_contents (hash, data) VALUES (?, ?)').run(hash, data);
-  }
-  pendingContentHashes(): string[] {
-    return (this.st('SELECT hash FROM pending_contents').all() as { hash: string }[]).map((r) => r.hash);
-  }
-  pendingContent(hash: string): Buffer | undefined {
-    return (this.st('SELECT data FROM pending_contents WHERE hash = ?').get(hash) as { data: Buffer } | undefined)?.data;
-  }
-  removePendingContents(hashes: string[]): void {
-    this.relaxed(() => { for (const hash of hashes) this.st('DELETE FROM pending_contents WHERE hash = ?').run(hash); });
-  }
-
   // ---- workspace temp files in flight ----
 
   addPendingTemp(path: string): void {
@@ -276,30 +266,12 @@ export class Store {
     return (this.st('SELECT path FROM pending_temps').all() as { path: string }[]).map((r) => r.path);
   }
 
-  // ---- blobs ----
+  // ---- content references ----
 
-  addBlob(hash: string, size: number): void {
-    this.st('INSERT OR IGNORE INTO blobs (hash, size) VALUES (?, ?)').run(hash, size);
-  }
   addRef(hash: string, turnId: string): void {
     this.st('INSERT OR IGNORE INTO blob_refs (hash, turn_id) VALUES (?, ?)').run(hash, turnId);
   }
   clearRefs(turnId: string): void {
     this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
-  }
-  unreferencedBlobs(): string[] {
-    return (this.st('SELECT hash FROM blobs b WHERE NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = b.hash)').all() as { hash: string }[])
-      .map((r) => r.hash);
-  }
-  hasBlobRow(hash: string): boolean {
-    return this.st('SELECT 1 FROM blobs WHERE hash = ?').get(hash) !== undefined;
-  }
-  deleteBlobRow(hash: string): void {
-    this.st('DELETE FROM blobs WHERE hash = ?').run(hash);
-    this.st('DELETE FROM pending_contents WHERE hash = ?').run(hash);
-  }
-  blobStats(): { blobs: number; bytes: number } {
-    const row = this.st('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes FROM blobs').get() as { n: number; bytes: number };
-    return { blobs: row.n, bytes: row.bytes };
   }
 }

@@ -97,9 +97,8 @@ export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: 
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  // In the background: the turn is safe already (its captured contents are committed); the
-  // flusher turns them into blob files off the agent's path. close() waits for it.
-  ctx.flusher.flush().catch(() => undefined);
+  // In the background, off the agent's path: packing the contents, checkpointing the WAL.
+  ctx.housekeeping.schedule();
   ctx.turns.delete(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }

@@ -23,6 +23,7 @@ describe('fault injection', () => {
   for (const scenario of scenarios) {
     it(`${scenario.name}: each injected fault is reported with a code and loses nothing`, async () => {
       const { total, ops, after } = await profile(scenario);
+      if (scenario.filesystem === 'none') { expect(total).toBe(0); return; }
       const renames = ops.filter(isRename).length;
       const cases: { at: number; code: string; only?: typeof isRename }[] = [];
       // Full: every code at every step. Quick: a spread of steps, the codes taking turns.
@@ -45,8 +46,8 @@ describe('fault injection', () => {
 });
 
 // A capture that fails for any reason but the file's own permissions stops the mutation, and is
-// never recorded as `skipped`; blob files the store cannot write yet wait in the store, not lost.
-describe('faults in the capture and the blob store', () => {
+// never recorded as `skipped`.
+describe('faults in the capture', () => {
   async function engineWithController() {
     const sandbox = await makeSandbox(START_FILES);
     const controller = new FaultController();
@@ -63,27 +64,6 @@ describe('faults in the capture and the blob store', () => {
       const write = engine.storage.writeFile('workspace:/a.txt', 'new content\n', { sessionId: SESSION });
       await expect(write).rejects.toMatchObject({ code: 'EIO' });
       controller.pause();
-      expect(await readFile(join(sandbox.workspace, 'a.txt'), 'utf8')).toBe(START_FILES['a.txt']);
-    } finally {
-      await engine.close();
-      await sandbox.cleanup();
-    }
-  });
-
-  it('blob files that cannot be written yet stay in the store until they can; the turn rolls back', async () => {
-    const { sandbox, controller, engine, turnId } = await engineWithController();
-    const settled = () => engine.settled();
-    try {
-      await engine.storage.writeFile('workspace:/a.txt', 'new content\n', { sessionId: SESSION });
-      controller.faultAt(1, 'EPERM', isRename);
-      await engine.turnEnd({ sessionId: SESSION });
-      // The blob files are written after the turn end, off the agent's path: that write fails.
-      await settled().catch(() => undefined);
-      expect(controller.injected).not.toBeNull();
-      controller.pause();
-      await settled();
-      const result = await engine.rollback(turnId);
-      expect(result.ok).toBe(true);
       expect(await readFile(join(sandbox.workspace, 'a.txt'), 'utf8')).toBe(START_FILES['a.txt']);
     } finally {
       await engine.close();

@@ -58,19 +58,6 @@ export async function storeLeftovers(sandbox: Sandbox): Promise<string[]> {
   return found;
 }
 
-/** The blob file holding `hash` (`blobs/ab/cdef…` somewhere under the data dir), or null. */
-export async function findBlobFile(sandbox: Sandbox, hash: string): Promise<string | null> {
-  let found: string | null = null;
-  async function walk(dir: string): Promise<void> {
-    for (const e of await readdir(dir, { withFileTypes: true })) {
-      const abs = join(dir, e.name);
-      if (e.isDirectory()) await walk(abs);
-      else if (e.name === hash.slice(2) && dir.endsWith(hash.slice(0, 2))) found = abs;
-    }
-  }
-  await walk(sandbox.dataDir);
-  return found;
-}
 
 const MUTATING_OPS = new Set(['mkdir', 'rmdir', 'unlink', 'rm', 'rename', 'symlink', 'chmod', 'writeFile', 'open', 'write', 'copyFile', 'cp']);
 

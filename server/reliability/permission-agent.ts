@@ -1,7 +1,7 @@
 // Run as an unprivileged user (root ignores permission bits): one agent write against real
 // permission errors. Prints one JSON line with what the caller saw and what is on disk.
 // Usage: node --import tsx server/reliability/permission-agent.ts <case> <workspace> <dataDir>
-//   store-readonly: the blob folder cannot be written while the write is captured.
+//   store-readonly: the store folder cannot be written while the write is captured.
 //   file-unreadable: the file to be overwritten cannot be read.
 import { chmod, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ const [which, workspace, dataDir] = process.argv.slice(2);
 const engine = await openEngine({ workspace, dataDir, scopes: ['*'] });
 const sessionId = 'perm';
 const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: which });
-if (which === 'store-readonly') await chmod(join(dataDir, 'store', 'blobs'), 0o555);
+if (which === 'store-readonly') await chmod(join(dataDir, 'store'), 0o555);
 if (which === 'file-unreadable') await chmod(join(workspace, 'a.txt'), 0o000);
 
 let errorCode: string | null = null;
@@ -20,7 +20,7 @@ try {
 } catch (e) {
   errorCode = (e as { code?: string }).code ?? 'none';
 }
-await chmod(join(dataDir, 'store', 'blobs'), 0o755);
+await chmod(join(dataDir, 'store'), 0o755);
 await chmod(join(workspace, 'a.txt'), 0o644);
 await engine.turnEnd({ sessionId });
 const skipped = engine.getManifest(turnId!).files.filter((f) => f.skipped).map((f) => ({ uri: f.uri, skipped: f.skipped }));

@@ -51,7 +51,7 @@ async function runAsNobody(which: string): Promise<{ errorCode: string | null; s
 }
 
 describe.skipIf(!user)('real permission errors (as nobody)', () => {
-  it('a write while the blob folder is read-only keeps the original in the store database, and rolls back exactly', async () => {
+  it('a write while the store folder is read-only keeps the original in the store database, and rolls back exactly', async () => {
     const r = await runAsNobody('store-readonly');
     expect(r.errorCode).toBeNull();
     expect(r.rollback).toEqual({ ok: true, errors: [] });

@@ -6,7 +6,8 @@ import { dirname, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { FaultController } from './fault-controller.testutil.js';
-import { findBlobFile, isMutatingOp, openTestEngine } from './open-engine.testutil.js';
+import { damageContent } from '../testkit/contents.js';
+import { isMutatingOp, openTestEngine } from './open-engine.testutil.js';
 import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
 import { agentEdits, SESSION, START_FILES } from './scenarios.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
@@ -115,9 +116,7 @@ describe('restore safety', () => {
     await setup();
     const original = START_FILES['a.txt'];
     const turnId = await turn(() => write('a.txt', 'a v2\n'));
-    const blob = await findBlobFile(sandbox, sha256(original));
-    expect(blob).not.toBeNull();
-    await writeFile(blob!, 'tampered\n');
+    damageContent(sandbox.dataDir, sha256(original), 'overwrite');
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(codesByUri(result.errors)).toEqual({ 'workspace:/a.txt': 'UNRESTORABLE' });
@@ -127,8 +126,7 @@ describe('restore safety', () => {
   it('a missing blob is reported unrestorable and the file is left as it is', async () => {
     await setup();
     const turnId = await turn(() => write('src/b.ts', 'b v2\n'));
-    const blob = await findBlobFile(sandbox, sha256(START_FILES['src/b.ts']));
-    await rm(blob!);
+    damageContent(sandbox.dataDir, sha256(START_FILES['src/b.ts']), 'remove');
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(codesByUri(result.errors)).toEqual({ 'workspace:/src/b.ts': 'UNRESTORABLE' });

@@ -32,6 +32,8 @@ export interface Scenario {
   run(engine: Engine, state: ScenarioState, afterStep?: () => Promise<void>): Promise<unknown>;
   /** Engine option for the pruning case. */
   keepSessions?: number;
+  /** 'none': the operation is done inside SQLite alone (one atomic transaction); the sweeps check it touches no file. */
+  filesystem?: 'none';
   /** Runs the rollback again after a stop; default: a plain rollback of the turn. */
   rerun?: (engine: Engine, state: ScenarioState, force: boolean) => Promise<RollbackResult>;
   /** Scenario-specific checks after the rerun; answers problems. */
@@ -142,6 +144,7 @@ export const scenarios: Scenario[] = [
   {
     // One session is cleared while another still needs blobs both share (same contents).
     name: 'gc sweep',
+    filesystem: 'none',
     setup: async (engine, begin) => {
       const gone = await beginOther(engine, OTHER_SESSION, 'to be cleared');
       await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), { sessionId: OTHER_SESSION });

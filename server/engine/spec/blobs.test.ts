@@ -1,9 +1,10 @@
 // Kept contents are verified against their hash before they are written back: a damaged or
 // missing blob makes that path UNRESTORABLE (listed, never written), the rest still rolls back.
-import { readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
+import { damageContent } from '../../testkit/contents.js';
 import { makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
 
 let sandbox: Sandbox;
@@ -16,15 +17,6 @@ beforeEach(async () => {
   engine = await sandbox.open();
 });
 
-/** The blob file of `hash` in the store's `blobs/` (DESIGN.md: `blobs/ab/cdef…`), once written (after the turn). */
-async function blobFile(hash: string): Promise<string> {
-  await engine.settled();
-  const root = join(sandbox.dataDir, 'store', 'blobs');
-  const entries = await readdir(root, { recursive: true, withFileTypes: true });
-  const match = entries.find((e) => e.isFile() && (e.name.startsWith(hash.slice(2)) || e.name.startsWith(hash)));
-  if (!match) throw new Error(`no blob file for ${hash} under ${root}`);
-  return join(match.parentPath, match.name);
-}
 
 async function turnChangingA(): Promise<{ turnId: string; hash: string }> {
   const turnId = await runTurn(engine, async () => {
@@ -38,17 +30,16 @@ async function turnChangingA(): Promise<{ turnId: string; hash: string }> {
 
 describe('blob verification', () => {
   it.each([
-    ['damaged', (path: string) => writeFile(path, 'not what was kept')],
-    ['missing', (path: string) => rm(path)],
-  ])('a %s blob is UNRESTORABLE: listed, never written; the other paths still roll back', async (label, damage) => {
+    ['damaged', 'overwrite'],
+    ['missing', 'remove'],
+  ] as const)('a %s blob is UNRESTORABLE: listed, never written; the other paths still roll back', async (_label, how) => {
     const { turnId, hash } = await turnChangingA();
-    await damage(await blobFile(hash));
+    await engine.settled();
+    damageContent(sandbox.dataDir, hash, how);
 
-    if (label === 'missing') {
-      // A missing blob is known before anything is written; a damaged one when it is read back.
-      const plan = await engine.preview(turnId);
-      expect(plan.unrestorable).toEqual([{ uri: ws('a'), code: 'UNRESTORABLE' }]);
-    }
+    // Known before anything is written: preview verifies what it would restore.
+    const plan = await engine.preview(turnId);
+    expect(plan.unrestorable).toEqual([{ uri: ws('a'), code: 'UNRESTORABLE' }]);
 
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);

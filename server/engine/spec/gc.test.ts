@@ -5,6 +5,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
+import { storedContentCount } from '../../testkit/contents.js';
 import { expectCode, makeSandbox, orNone, plant, runTurn, type Sandbox, ws } from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
 
@@ -34,11 +35,10 @@ async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> 
   return { t1, t2 };
 }
 
-/** Blob files once the background writing of captured contents is done. */
+/** Contents the store really holds once the background work of the last turn is done. */
 async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number> {
   await engine.settled();
-  const entries = await readdir(join(dataDir, 'store', 'blobs'), { recursive: true, withFileTypes: true });
-  return entries.filter((e) => e.isFile() && !e.name.startsWith('.')).length;
+  return storedContentCount(dataDir);
 }
 
 describe('keepSessions', () => {

@@ -1,0 +1,34 @@
+// Looks into and damages the engine's stored contents from outside, as a disk fault or a
+// person with sqlite3 would: through a second connection to the store's database.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+
+function openDb(dataDir: string, readonly: boolean): Database.Database {
+  return new Database(path.join(dataDir, 'store', 'turnback.db'), { readonly, fileMustExist: true });
+}
+
+/** How many contents the store holds under a name (what `storeStats().blobs` counts). */
+export function storedContentCount(dataDir: string): number {
+  const db = openDb(dataDir, true);
+  try {
+    return (db.prepare('SELECT COUNT(*) AS n FROM contents WHERE hash IS NOT NULL').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}
+
+/** Damages a stored content: its bytes overwritten with other bytes, or the content gone. */
+export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 'remove'): void {
+  const db = openDb(dataDir, false);
+  try {
+    const row = db.prepare('SELECT id FROM contents WHERE hash = ?').get(hash) as { id: number } | undefined;
+    if (!row) throw new Error(`no stored content ${hash}`);
+    if (how === 'remove') {
+      db.prepare('DELETE FROM contents WHERE id = ?').run(row.id);
+    } else {
+      db.prepare('UPDATE content_parts SET data = ? WHERE id >= ? AND id < ?').run(Buffer.from('not what was kept'), row.id * 65536, (row.id + 1) * 65536);
+    }
+  } finally {
+    db.close();
+  }
+}
