@@ -23,8 +23,8 @@ class Recording {
   /** URIs whose content this recording already keeps (the earliest state wins). */
   private readonly keeping = new Set<string>();
 
-  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext) {
-    this.batch = ctx.contents.batch();
+  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext, batch?: ContentBatch) {
+    this.batch = batch ?? ctx.contents.batch();
   }
 
   /** Reads a path's state; its content is kept only the first time in this turn. */
@@ -45,13 +45,14 @@ class Recording {
     this.entries.push(entry);
   }
 
-  /** One synced transaction: the contents, their references and the entries. */
-  store(): void {
+  /** One synced transaction: the contents, their references, the entries (and what the caller adds). */
+  store(alsoInTransaction?: () => void): void {
     const { ctx, turn } = this;
-    if (this.entries.length === 0 && this.batch.size === 0) return;
+    if (this.entries.length === 0 && this.batch.size === 0 && !alsoInTransaction) return;
     try {
       ctx.store.transaction(() => {
         this.batch.commit();
+        alsoInTransaction?.();
         for (const { op, from, fromCaptured, to, toCaptured, execId } of this.entries) {
           for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
             const s = captured.state;
@@ -84,6 +85,26 @@ class Recording {
   discard(): void {
     this.batch.discard();
   }
+}
+
+/**
+ * Records what a command changed (its after scan): each path with its state before the command,
+ * whose content the before scan already stored. `alsoInTransaction` runs in the same synced
+ * transaction (the scan's contents, the index, the command's record), so all of it or none lands.
+ */
+export function recordExecChanges(
+  ctx: EngineContext, turn: TurnContext, execId: string, batch: ContentBatch,
+  changes: { uri: string; before: State; skipped?: SkipReason }[], alsoInTransaction: () => void,
+): void {
+  const rec = new Recording(ctx, turn, batch);
+  for (const change of changes) {
+    const located = ctx.roots.absOf(change.uri);
+    if (!located) continue;
+    const rest = change.uri.slice(change.uri.indexOf(':/') + 2);
+    const from: Target = { uri: change.uri, abs: located.abs, root: located.root, segments: rest === '' ? [] : rest.split('/') };
+    rec.add({ op: 'exec', from, fromCaptured: { state: change.before, skipped: change.skipped }, execId });
+  }
+  rec.store(alsoInTransaction);
 }
 
 /** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */

@@ -4,6 +4,7 @@ import type { State, TurnKind } from '../protocol.js';
 import type { ContentCache } from './content-cache.js';
 import type { ContentStore } from './contents.js';
 import type { Events } from './events.js';
+import type { ExecScans } from './exec.js';
 import type { EngineFs } from './fs.js';
 import type { Housekeeping } from './housekeeping.js';
 import type { KeyedQueue } from './queue.js';
@@ -47,6 +48,8 @@ export interface EngineContext {
   dataDir: string;
   /** Turns being recorded, by turn id. */
   turns: Map<string, TurnContext>;
+  /** The scans around commands, and the workspace index they keep. */
+  execs: ExecScans;
   now(): number;
 }
 

@@ -57,6 +57,7 @@ export class TurnbackEngine implements Engine {
   private async commitActive(sessionId: string): Promise<string | null> {
     const active = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
     if (!active) return null;
+    await this.closeCommands(active);
     await finishTurn(this.ctx, active, sessionId);
     await pruneSessions(this.ctx);
     return active;
@@ -93,27 +94,42 @@ export class TurnbackEngine implements Engine {
     });
   }
 
+  /** A turn's commands still open get their after scans, and background changes since are taken in. */
+  private async closeCommands(turnId: string): Promise<void> {
+    const turn = this.ctx.turns.get(turnId);
+    if (turn) await this.ctx.execs.closeTurn(turn);
+  }
+
   async exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     if (typeof req.tool !== 'string' || typeof req.command !== 'string') throw new BadRequestError('tool and command must be strings');
     return this.inSession(sessionId, async () => {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
-      if (!turnId) return { turnId: null, execId: null };
+      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
+      if (!turnId || !turn) return { turnId: null, execId: null };
       const row = this.ctx.store.getTurn(turnId)!;
       const commands = JSON.parse(row.exec_commands) as Turn['execCommands'];
       const execId = newId('x_');
       commands.push({ execId, tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
       this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+      await this.ctx.execs.before(turn, execId);
       return { turnId, execId };
     });
   }
 
   async execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse> {
     const sessionId = checkSessionId(req?.sessionId);
-    if (typeof req.execId !== 'string') throw new BadRequestError('execId must be a string');
+    if (typeof req.execId !== 'string' || req.execId === '') throw new BadRequestError('execId must be a non-empty string');
     return this.inSession(sessionId, async () => {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
-      return { turnId, changed: [], skipped: [] };
+      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
+      if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
+      if (this.ctx.execs.openIn(turnId).includes(req.execId)) return { turnId, ...(await this.ctx.execs.after(turn, req.execId)) };
+      // Already closed (a second exec-end, or one after a turn end scanned it): what it recorded.
+      const commands = JSON.parse(this.ctx.store.getTurn(turnId)!.exec_commands) as Turn['execCommands'];
+      const known = commands.find((c) => c.execId === req.execId);
+      if (!known) throw new BadRequestError(`no command ${JSON.stringify(req.execId)} in the active turn`, { execId: req.execId });
+      return { turnId, changed: known.changed ?? [], skipped: known.skipped ?? [] };
     });
   }
 
@@ -235,7 +251,9 @@ export class TurnbackEngine implements Engine {
     this.closed = true;
     await this.ctx.queue.drain();
     for (const session of this.ctx.store.listSessions()) {
-      if (session.active_turn_id) await finishTurn(this.ctx, session.active_turn_id, session.session_id);
+      if (!session.active_turn_id) continue;
+      await this.closeCommands(session.active_turn_id);
+      await finishTurn(this.ctx, session.active_turn_id, session.session_id);
     }
     await this.ctx.housekeeping.close();
     this.ctx.store.close();

@@ -86,6 +86,12 @@ export class EngineFs {
   readlink(p: string): Promise<string> { return this.op('readlink', p, async () => fs.readlinkSync(p)); }
   realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync(p)); }
   readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => fs.readdirSync(p)); }
+  /** Names as raw bytes: for a directory holding a name that is not valid UTF-8. */
+  readdirBytes(p: string | Buffer): Promise<Buffer[]> {
+    return this.op('readdir', String(p), async () => fs.readdirSync(p, { encoding: 'buffer' }));
+  }
+  /** lstat of a path given as raw bytes (a name that is not valid UTF-8 has no string form). */
+  lstatBytes(p: Buffer): Promise<Stats> { return this.op('lstat', p.toString(), async () => fs.lstatSync(p)); }
   mkdir(p: string, mode?: number): Promise<void> {
     return this.op('mkdir', p, async () => { fs.mkdirSync(p, { mode }); });
   }

@@ -8,6 +8,7 @@ import { type EngineContext, compileGlobs } from './context.js';
 import { TurnbackEngine } from './engine.js';
 import { BadRequestError } from './errors.js';
 import { Events } from './events.js';
+import { ExecScans } from './exec.js';
 import { EngineFs, realpathOrSelf } from './fs.js';
 import { Housekeeping } from './housekeeping.js';
 import { acquireLock } from './lock.js';
@@ -75,7 +76,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       { name: 'tmp', kind: 'tmp', path: path.join(dataDir, 'tmp') },
       ...(options.roots ?? []),
     ];
-    const ctx: EngineContext = {
+    const ctx = {
       fs, store, dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
       contents,
@@ -92,7 +93,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       },
       turns: new Map(),
       now: options.now ?? Date.now,
-    };
+    } as Omit<EngineContext, 'execs'> as EngineContext;
+    ctx.execs = new ExecScans(ctx);
     const recovery = await recover(ctx);
     const mutations = new Mutations(ctx);
     return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);

@@ -6,7 +6,7 @@ import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
 import { sweepContents } from './gc.js';
-import { finishTurn } from './turns.js';
+import { finishTurn, resumeTurn } from './turns.js';
 
 export type { RecoveryReport };
 
@@ -42,6 +42,8 @@ export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
     ctx.store.removePendingTemp(temp);
   }
   for (const turn of ctx.store.activeTurns()) {
+    // Commands the crash left open: what they changed since their before scan, against the index it persisted.
+    if (turn.kind === 'agent') await ctx.execs.recoverTurn(resumeTurn(ctx, turn));
     await finishTurn(ctx, turn.turn_id, turn.session_id, true);
     report.interruptedTurns.push(turn.turn_id);
     if (turn.kind === 'rollback') {

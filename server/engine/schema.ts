@@ -141,7 +141,8 @@ const MIGRATIONS: (string | Migration)[] = [
       mode INTEGER NOT NULL,
       hash TEXT,
       target TEXT,
-      skipped TEXT
+      skipped TEXT,
+      seen_ms REAL NOT NULL
     ) WITHOUT ROWID;
     CREATE INDEX ws_index_by_hash ON ws_index(hash) WHERE hash IS NOT NULL;
     -- An exec entry names the command whose scans recorded it.

@@ -63,6 +63,7 @@ export function toEntry(row: EntryRow): Entry {
     entry.toAfter = parseState(row.to_after);
   }
   if (row.skipped) entry.skipped = row.skipped as SkipReason;
+  if (row.exec_id) entry.execId = row.exec_id;
   return entry;
 }
 
@@ -87,6 +88,18 @@ export function beginTurn(
   const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache() };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
+  return turn;
+}
+
+/** The in-memory view of a turn recorded by an earlier process (recovery after a crash). */
+export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
+  const entries = ctx.store.entriesOf(row.turn_id);
+  const captured = new Set<string>();
+  for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
+  const turn: TurnContext = {
+    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(),
+  };
+  ctx.turns.set(row.turn_id, turn);
   return turn;
 }
 

@@ -1,0 +1,165 @@
+// A scan walks the tracked roots (minus `exclude` and the engine's own data) and compares each
+// path with a baseline (the workspace index, or an open command's snapshot of it): a path whose
+// stat matches costs one lstat; a new or changed one is read, and its content kept. It writes
+// nothing itself: its caller stores what it kept with the records that need it.
+import { isUtf8 } from 'node:buffer';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import type { ContentBatch } from './contents.js';
+import { type EngineContext, isExcluded } from './context.js';
+import { errnoCode, isNotFound } from './fs.js';
+import type { Root } from './roots.js';
+import { hashFile, modeOf } from './states.js';
+import { formatUri, isSameOrBelow } from './uri.js';
+import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
+
+export interface ScanResult {
+  /** Every tracked path as found now. */
+  current: Map<string, IndexEntry>;
+  /** Paths whose state differs from the baseline's (new, changed or gone), in walk order. */
+  changed: string[];
+  /** Entries read afresh (not trusted from the baseline by their stat). */
+  fresh: Map<string, IndexEntry>;
+  /** Paths that could not be read (a folder it may not list, a file it may not read). */
+  unreadable: string[];
+  /** Names that are not valid UTF-8 (no URI can name them): lossy path → a signature of what is there. */
+  opaque: Map<string, string>;
+}
+
+export interface ScanOptions {
+  baseline: ReadonlyMap<string, IndexEntry>;
+  /** New and changed contents are kept here. */
+  batch: ContentBatch;
+  /** Called when the batch holds this many bytes in memory (a before scan stores as it goes). */
+  partial?: { bytes: number; store(fresh: Map<string, IndexEntry>): void };
+  /** Read every file again, whatever its stat says. */
+  rehash?: boolean;
+}
+
+const REPLACEMENT = '\uFFFD';
+
+export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
+  const seenMs = Date.now();
+  const result: ScanResult = { current: new Map(), changed: [], fresh: new Map(), unreadable: [], opaque: new Map() };
+  let pendingBytes = 0;
+  let sincePartial = new Map<string, IndexEntry>();
+
+  const read = async (abs: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
+    const base: IndexEntry = {
+      type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
+      mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
+    };
+    if (base.type === 'dir') return { ...base, size: 0 };
+    if (base.type === 'symlink') return { ...base, target: await ctx.fs.readlink(abs) };
+    if (!stats.isFile()) return { ...base, skipped: 'unreadable' };
+    if (stats.size > ctx.limits.maxFileSize) return { ...base, skipped: 'too-large' };
+    try {
+      if (known?.hash && known.size === stats.size && !options.rehash) {
+        // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
+        const { hash, bytes } = await hashFile(ctx.fs, abs, stats.size);
+        if (hash === known.hash) return { ...base, hash };
+        if (bytes) return { ...base, hash: options.batch.keepBytes(bytes).hash };
+      }
+      const kept = stats.size <= (1 << 20)
+        ? options.batch.keepBytes(await ctx.fs.readSmallFile(abs))
+        : await options.batch.keepStream(ctx.fs.readChunks(abs));
+      pendingBytes += kept.size;
+      return { ...base, size: kept.size, hash: kept.hash };
+    } catch (e) {
+      const code = errnoCode(e);
+      if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { ...base, skipped: 'unreadable' };
+      if (isNotFound(e)) throw new Vanished();
+      throw e;
+    }
+  };
+
+  const visit = async (root: Root, abs: string, segments: string[]): Promise<void> => {
+    let names: string[];
+    try {
+      names = await ctx.fs.readdir(abs);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      const code = errnoCode(e);
+      if (code === 'EACCES' || code === 'EPERM') { result.unreadable.push(formatUri(root.name, segments)); return; }
+      throw e;
+    }
+    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, abs, segments);
+    names.sort();
+    for (const name of names) {
+      const childSegments = [...segments, name];
+      const childAbs = path.join(abs, name);
+      if (ctx.roots.isEngineData(root, childAbs) || isExcluded(ctx, childSegments)) continue;
+      const stats = await ctx.fs.lstatOrNull(childAbs);
+      if (!stats) continue;
+      const uri = formatUri(root.name, childSegments);
+      const known = options.baseline.get(uri);
+      let entry: IndexEntry;
+      if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) {
+        entry = known;
+      } else {
+        try {
+          entry = await read(childAbs, stats, known);
+        } catch (e) {
+          if (e instanceof Vanished) continue;
+          throw e;
+        }
+        result.fresh.set(uri, entry);
+        sincePartial.set(uri, entry);
+      }
+      result.current.set(uri, entry);
+      if (!sameIndexedState(known, entry)) result.changed.push(uri);
+      if (entry.skipped === 'unreadable') result.unreadable.push(uri);
+      if (options.partial && pendingBytes >= options.partial.bytes) {
+        options.partial.store(sincePartial);
+        sincePartial = new Map();
+        pendingBytes = 0;
+      }
+      if (entry.type === 'dir') await visit(root, childAbs, childSegments);
+    }
+  };
+
+  /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
+  const namesSplittingOpaque = async (root: Root, abs: string, segments: string[]): Promise<string[]> => {
+    const valid: string[] = [];
+    for (const raw of await ctx.fs.readdirBytes(abs)) {
+      if (isUtf8(raw)) { valid.push(raw.toString('utf8')); continue; }
+      const lossy = formatUri(root.name, [...segments, raw.toString('utf8')]);
+      result.opaque.set(lossy, await signature(Buffer.concat([Buffer.from(abs + path.sep), raw])));
+    }
+    return valid;
+  };
+
+  /** What is at a path no URI can name, and below it, as text that changes when anything there does. */
+  const signature = async (abs: Buffer): Promise<string> => {
+    const stats = await ctx.fs.lstatBytes(abs).catch(() => null);
+    if (!stats) return 'gone';
+    const own = `${typeOf(stats)}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
+    if (!stats.isDirectory()) return own;
+    const children = (await ctx.fs.readdirBytes(abs).catch(() => [] as Buffer[])).sort(Buffer.compare);
+    const parts = [own];
+    for (const raw of children) parts.push(`${raw.toString('hex')}=${await signature(Buffer.concat([abs, Buffer.from(path.sep), raw]))}`);
+    return parts.join('|');
+  };
+
+  for (const root of ctx.roots.list()) if (root.tracked) await visit(root, root.real, []);
+  if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
+
+  // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
+  const unlisted = result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir');
+  for (const [uri, known] of options.baseline) {
+    if (result.current.has(uri)) continue;
+    if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || unlisted.some((dir) => uri !== dir && isSameOrBelow(uri, dir))) {
+      result.current.set(uri, known);
+      continue;
+    }
+    result.changed.push(uri);
+  }
+  return result;
+}
+
+class Vanished extends Error {}
+
+function excludedUri(ctx: EngineContext, uri: string): boolean {
+  const rest = uri.slice(uri.indexOf(':/') + 2);
+  return rest !== '' && isExcluded(ctx, rest.split('/'));
+}
