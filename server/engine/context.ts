@@ -73,6 +73,11 @@ export function compileGlobs(globs: string[]): RegExp[] {
 
 export function isExcluded(ctx: EngineContext, segments: string[]): boolean {
   if (segments.length === 0) return false;
-  const rel = segments.join('/');
-  return ctx.limits.exclude.some((re) => re.test(rel));
+  return isExcludedPath(ctx, segments.join('/'));
+}
+
+/** The same, for a root-relative posix path. */
+export function isExcludedPath(ctx: EngineContext, rel: string): boolean {
+  for (const re of ctx.limits.exclude) if (re.test(rel)) return true;
+  return false;
 }

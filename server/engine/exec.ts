@@ -65,7 +65,8 @@ export class ExecScans {
       const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
       for (const other of others) other.concurrent = true;
       this.open.set(execId, {
-        execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: this.index.snapshot(), opaque: scan.opaque,
+        // What the scan found is what the index now holds: the command's baseline, never changed after.
+        execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: scan.current, opaque: scan.opaque,
         concurrent: others.length > 0,
       });
     });

@@ -74,6 +74,20 @@ export class EngineFs {
   lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => fs.lstatSync(p)); }
   stat(p: string): Promise<Stats> { return this.op('stat', p, async () => fs.statSync(p)); }
 
+  /**
+   * lstat and readdir for the scans, which make one call per path of the whole tree: answered
+   * at once when no hook watches the seam (an awaited call per path would cost more than the
+   * call), through the hook otherwise, so crash and fault tests reach them as any other call.
+   */
+  lstatForScan(p: string): Stats | null | Promise<Stats | null> {
+    if (this.beforeOp) return this.lstatOrNull(p);
+    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
+  }
+  readdirForScan(p: string): string[] | Promise<string[]> {
+    if (this.beforeOp) return this.readdir(p);
+    return fs.readdirSync(p);
+  }
+
   /** lstat that answers null for a missing path. */
   async lstatOrNull(p: string): Promise<Stats | null> {
     try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }

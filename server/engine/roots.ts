@@ -154,6 +154,12 @@ export class Roots {
     }
   }
 
+  /** Absolute paths a walk of this root must skip (the engine's own data), for prefix checks. */
+  engineDataIn(root: Root): string[] {
+    const inside = (p: string) => isInside(p, root.real);
+    return [this.storeReal, ...(root.insideDataDir ? [] : [this.dataReal])].filter(inside);
+  }
+
   /** Whether a real path found while walking a tree belongs to the engine (skip it). */
   isEngineData(root: Root, abs: string): boolean {
     return isInside(abs, this.storeReal) || (!root.insideDataDir && isInside(abs, this.dataReal));

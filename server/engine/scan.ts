@@ -6,11 +6,11 @@ import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from './contents.js';
-import { type EngineContext, isExcluded } from './context.js';
+import { type EngineContext, isExcluded, isExcludedPath } from './context.js';
 import { errnoCode, isNotFound } from './fs.js';
 import type { Root } from './roots.js';
 import { hashFile, modeOf } from './states.js';
-import { formatUri, isSameOrBelow } from './uri.js';
+import { isSameOrBelow } from './uri.js';
 import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
 
 export interface ScanResult {
@@ -73,25 +73,28 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
   };
 
-  const visit = async (root: Root, abs: string, segments: string[]): Promise<void> => {
+  /** `rel`: the root-relative posix path of `abs` ('' for the root). */
+  const visit = async (root: Root, skip: string[], abs: string, rel: string): Promise<void> => {
     let names: string[];
     try {
-      names = await ctx.fs.readdir(abs);
+      const listed = ctx.fs.readdirForScan(abs);
+      names = Array.isArray(listed) ? listed : await listed;
     } catch (e) {
       if (isNotFound(e)) return;
       const code = errnoCode(e);
-      if (code === 'EACCES' || code === 'EPERM') { result.unreadable.push(formatUri(root.name, segments)); return; }
+      if (code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return; }
       throw e;
     }
-    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, abs, segments);
+    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, abs, rel);
     names.sort();
     for (const name of names) {
-      const childSegments = [...segments, name];
-      const childAbs = path.join(abs, name);
-      if (ctx.roots.isEngineData(root, childAbs) || isExcluded(ctx, childSegments)) continue;
-      const stats = await ctx.fs.lstatOrNull(childAbs);
+      const childRel = rel === '' ? name : `${rel}/${name}`;
+      const childAbs = `${abs}${path.sep}${name}`;
+      if (isExcludedPath(ctx, childRel) || (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))) continue;
+      const looked = ctx.fs.lstatForScan(childAbs);
+      const stats = looked instanceof Promise ? await looked : looked;
       if (!stats) continue;
-      const uri = formatUri(root.name, childSegments);
+      const uri = `${root.name}:/${childRel}`;
       const known = options.baseline.get(uri);
       let entry: IndexEntry;
       if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) {
@@ -114,16 +117,17 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         sincePartial = new Map();
         pendingBytes = 0;
       }
-      if (entry.type === 'dir') await visit(root, childAbs, childSegments);
+      if (entry.type === 'dir') await visit(root, skip, childAbs, childRel);
     }
   };
 
   /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
-  const namesSplittingOpaque = async (root: Root, abs: string, segments: string[]): Promise<string[]> => {
+  const namesSplittingOpaque = async (root: Root, abs: string, rel: string): Promise<string[]> => {
     const valid: string[] = [];
     for (const raw of await ctx.fs.readdirBytes(abs)) {
       if (isUtf8(raw)) { valid.push(raw.toString('utf8')); continue; }
-      const lossy = formatUri(root.name, [...segments, raw.toString('utf8')]);
+      const name = raw.toString('utf8');
+      const lossy = `${root.name}:/${rel === '' ? name : `${rel}/${name}`}`;
       result.opaque.set(lossy, await signature(Buffer.concat([Buffer.from(abs + path.sep), raw])));
     }
     return valid;
@@ -141,7 +145,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     return parts.join('|');
   };
 
-  for (const root of ctx.roots.list()) if (root.tracked) await visit(root, root.real, []);
+  for (const root of ctx.roots.list()) if (root.tracked) await visit(root, ctx.roots.engineDataIn(root), root.real, '');
   if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
 
   // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.

@@ -121,7 +121,7 @@ export class WorkspaceIndex {
         if (known) { remove.run(uri); entries.delete(uri); }
         continue;
       }
-      if (known && sameEntry(known, entry)) continue;
+      if (known === entry || (known && sameEntry(known, entry))) continue;
       upsert.run(uri, entry.type, entry.size, entry.mtimeMs, entry.ctimeMs, entry.ino, entry.mode, entry.hash, entry.target, entry.skipped, entry.seenMs);
       entries.set(uri, entry);
     }
@@ -129,8 +129,10 @@ export class WorkspaceIndex {
 
   /** Inside a transaction: the index becomes exactly `current` (what a whole-tree scan found). */
   replace(current: ReadonlyMap<string, IndexEntry>): void {
-    const gone = [...this.map().keys()].filter((uri) => !current.has(uri)).map((uri): [string, null] => [uri, null]);
-    this.update([...current, ...gone]);
+    const gone: [string, null][] = [];
+    for (const uri of this.map().keys()) if (!current.has(uri)) gone.push([uri, null]);
+    this.update(current);
+    if (gone.length > 0) this.update(gone);
   }
 
   /** Forgets what was loaded (a transaction that failed may have changed it half-way). */

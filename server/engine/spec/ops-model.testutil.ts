@@ -1,6 +1,7 @@
 // Random operation sequences for the property test: fast-check arbitraries over a small pool of
 // paths, and an interpreter that applies each operation through the engine when it is valid
 // for the tree as it stands on disk (and skips it otherwise), so every sequence is meaningful.
+import { execFileSync } from 'node:child_process';
 import { chmod, lstat, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -32,7 +33,45 @@ export type Op =
   | { op: 'export'; p: number }
   | { op: 'import'; p: number; data: Uint8Array }
   | { op: 'hostWrite'; p: number; data: Uint8Array }
-  | { op: 'hostRename'; p: number; q: number };
+  | { op: 'hostRename'; p: number; q: number }
+  | { op: 'shell'; steps: ShellStep[] };
+
+/** One step of a shell command the engine cannot see into: only its scans tell what it did. */
+export type ShellStep =
+  | { kind: 'write' | 'append'; p: number; data: Uint8Array }
+  | { kind: 'rm' | 'rmrf' | 'mkdir'; p: number }
+  | { kind: 'mv' | 'cp'; p: number; q: number }
+  | { kind: 'chmod'; p: number; mode: number }
+  | { kind: 'ln'; p: number; target: string };
+
+const shellStepArb: fc.Arbitrary<ShellStep> = fc.oneof(
+  { arbitrary: fc.record({ kind: fc.constantFrom('write' as const, 'append' as const), p: pathIndex, data: content }), weight: 4 },
+  { arbitrary: fc.record({ kind: fc.constantFrom('rm' as const, 'rmrf' as const, 'mkdir' as const), p: pathIndex }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constantFrom('mv' as const, 'cp' as const), p: pathIndex, q: pathIndex }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('chmod' as const), p: pathIndex, mode }), weight: 1 },
+  { arbitrary: fc.record({ kind: fc.constant('ln' as const), p: pathIndex, target: fc.constantFrom(...LINK_TARGETS) }), weight: 1 },
+);
+
+const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
+/** Bytes as printf escapes, so any content (NUL included) passes through the shell exactly. */
+const printable = (data: Uint8Array) => [...data].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
+
+export function shellCommand(steps: ShellStep[]): string {
+  return steps.map((step) => {
+    const p = quote(PATHS[step.p]);
+    switch (step.kind) {
+      case 'write': return `printf ${quote(printable(step.data))} > ${p}`;
+      case 'append': return `printf ${quote(printable(step.data))} >> ${p}`;
+      case 'rm': return `rm -f ${p}`;
+      case 'rmrf': return `rm -rf ${p}`;
+      case 'mkdir': return `mkdir -p ${p}`;
+      case 'mv': return `mv -f ${p} ${quote(PATHS[step.q])}`;
+      case 'cp': return `cp -a ${p} ${quote(PATHS[step.q])}`;
+      case 'chmod': return `chmod ${step.mode.toString(8)} ${p}`;
+      case 'ln': return `ln -sfn ${quote(step.target)} ${p}`;
+    }
+  }).map((line) => `${line} 2>/dev/null`).join('; ');
+}
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('write' as const), p: pathIndex, data: content }), weight: 4 },
@@ -46,6 +85,7 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('import' as const), p: pathIndex, data: content }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('hostWrite' as const), p: pathIndex, data: content }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('hostRename' as const), p: pathIndex, q: pathIndex }), weight: 1 },
+  { arbitrary: fc.record({ op: fc.constant('shell' as const), steps: fc.array(shellStepArb, { minLength: 1, maxLength: 4 }) }), weight: 3 },
 );
 
 /** Names in the untracked `tmp` root, unique across runs sharing a data dir. */
@@ -157,6 +197,14 @@ export async function applyOp(engine: Engine, root: string, sessionId: string, o
       await engine.beforeMutate({ ...s, op: 'rename', uri: at(p), to: at(q) });
       await rename(join(root, p), join(root, q));
       return `host rename ${p} -> ${q}`;
+    }
+    case 'shell': {
+      // A command: the before scan, the command itself, the after scan.
+      const command = shellCommand(op.steps);
+      const { execId } = await engine.exec({ ...s, tool: 'Bash', command });
+      execFileSync('/bin/bash', ['-c', `${command}; true`], { cwd: root, stdio: 'pipe' });
+      if (execId) await engine.execEnd({ ...s, execId });
+      return `shell: ${command}`;
     }
     case 'rename':
     case 'move': {
