@@ -13,6 +13,7 @@ import type { EngineContext, TurnContext } from './context.js';
 import { BadRequestError } from './errors.js';
 import { KeyedQueue } from './queue.js';
 import { type ScanResult, scanTree } from './scan.js';
+import { isSameOrBelow } from './uri.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
@@ -30,6 +31,9 @@ interface OpenExec {
 }
 
 export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
+
+/** A command as the turn row keeps it: `scanned` once its before scan has completed (never on the wire). */
+export interface StoredCommand extends ExecCommand { scanned?: boolean }
 
 export class ExecScans {
   readonly index: WorkspaceIndex;
@@ -61,7 +65,7 @@ export class ExecScans {
   /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
   async before(turn: TurnContext, execId: string): Promise<void> {
     await this.scanning(async () => {
-      const scan = await this.scanIntoIndex();
+      const scan = await this.scanIntoIndex(() => this.updateCommand(turn.turnId, execId, (c) => { c.scanned = true; }));
       const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
       for (const other of others) other.concurrent = true;
       this.open.set(execId, {
@@ -73,16 +77,16 @@ export class ExecScans {
   }
 
   /** Brings the index to the disk, storing as it goes; the last store is synced. */
-  private async scanIntoIndex(): Promise<ScanResult> {
+  private async scanIntoIndex(alsoInTransaction: () => void): Promise<ScanResult> {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
-    const storePart = (fresh: Map<string, IndexEntry>) => ctx.store.relaxed(() => { batch.commit(); index.update(fresh); });
+    const storePart = (fresh: Map<string, IndexEntry>) => ctx.store.relaxed(() => { batch.commit(); index.updatePart(fresh); });
     let scan: ScanResult;
     try {
       // A copy: the partial stores change the index while the scan still reads its baseline.
       scan = await scanTree(ctx, { baseline: index.snapshot(), batch, partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart } });
-      ctx.store.transaction(() => { batch.commit(); index.replace(scan.current); });
+      ctx.store.transaction(() => { batch.commit(); index.replace(scan.current); alsoInTransaction(); });
     } catch (e) {
       batch.discard();
       index.reload();
@@ -109,8 +113,10 @@ export class ExecScans {
    */
   async closeTurn(turn: TurnContext): Promise<void> {
     for (const execId of this.openIn(turn.turnId)) await this.after(turn, execId);
+    // Only against a whole index that the last command's own before scan brought to the disk:
+    // otherwise what the person changed before that command would pass for the turn's.
     const last = this.lastCommand(turn.turnId);
-    if (!last) return;
+    if (!last?.scanned || !this.index.complete) return;
     await this.scanning(async () => {
       const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
       await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, concurrent, true);
@@ -119,17 +125,18 @@ export class ExecScans {
 
   /** After a crash: a turn's commands left open are scanned against the index the before scan persisted. */
   async recoverTurn(turn: TurnContext): Promise<void> {
-    const open = this.commands(turn.turnId).filter((c) => c.endedAt === null);
-    if (open.length === 0) return;
-    await this.scanning(() => this.attribute(turn, open[open.length - 1].execId, this.index.map(), new Map(), false, true));
+    const last = this.lastCommand(turn.turnId);
+    // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
+    if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
+    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
   }
 
-  private commands(turnId: string): ExecCommand[] {
+  private commands(turnId: string): StoredCommand[] {
     const row = this.ctx.store.getTurn(turnId);
-    return row ? (JSON.parse(row.exec_commands) as ExecCommand[]) : [];
+    return row ? (JSON.parse(row.exec_commands) as StoredCommand[]) : [];
   }
 
-  private lastCommand(turnId: string): ExecCommand | undefined {
+  private lastCommand(turnId: string): StoredCommand | undefined {
     return this.commands(turnId).at(-1);
   }
 
@@ -151,8 +158,12 @@ export class ExecScans {
       batch.discard();
       throw e;
     }
-    const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)));
-    const skipped: ExecSkipped[] = [];
+    // Below a folder one of the two scans could not list, a path's state is unknown on one side:
+    // never attributed (its absence would read as "created" or "deleted"), said so instead.
+    const blind = [...baseline, ...scan.current].filter(([, e]) => e.type === 'dir' && e.skipped === 'unreadable').map(([uri]) => uri);
+    const unseen = (uri: string) => blind.some((dir) => uri !== dir && isSameOrBelow(uri, dir));
+    const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)) && !unseen(uri));
+    const skipped: ExecSkipped[] = blind.filter((dir, i) => blind.indexOf(dir) === i).map((uri) => ({ uri, reason: 'unreadable' as const }));
     const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
     for (const uri of changed) {
       const before = baseline.get(uri);
@@ -184,7 +195,7 @@ export class ExecScans {
     return { changed, skipped };
   }
 
-  private updateCommand(turnId: string, execId: string, change: (c: ExecCommand) => void): void {
+  private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {
     const commands = this.commands(turnId);
     const command = commands.find((c) => c.execId === execId);
     if (!command) return;

@@ -73,16 +73,20 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
   };
 
-  /** `rel`: the root-relative posix path of `abs` ('' for the root). */
-  const visit = async (root: Root, skip: string[], abs: string, rel: string): Promise<void> => {
+  /**
+   * `rel`: the root-relative posix path of `abs` ('' for the root). Answers false when the
+   * directory cannot be listed: what lies below it is unknown (a root that cannot be listed
+   * cannot be scanned at all, and throws).
+   */
+  const visit = async (root: Root, skip: string[], abs: string, rel: string): Promise<boolean> => {
     let names: string[];
     try {
       const listed = ctx.fs.readdirForScan(abs);
       names = Array.isArray(listed) ? listed : await listed;
     } catch (e) {
-      if (isNotFound(e)) return;
+      if (isNotFound(e) && rel !== '') return true;
       const code = errnoCode(e);
-      if (code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return; }
+      if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) { result.unreadable.push(`${root.name}:/${rel}`); return false; }
       throw e;
     }
     if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, abs, rel);
@@ -117,8 +121,18 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         sincePartial = new Map();
         pendingBytes = 0;
       }
-      if (entry.type === 'dir') await visit(root, skip, childAbs, childRel);
+      if (entry.type === 'dir') {
+        const listed = await visit(root, skip, childAbs, childRel);
+        // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
+        if (listed !== (entry.skipped !== 'unreadable')) {
+          const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
+          result.current.set(uri, seen);
+          result.fresh.set(uri, seen);
+          sincePartial.set(uri, seen);
+        }
+      }
     }
+    return true;
   };
 
   /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */

@@ -145,6 +145,11 @@ const MIGRATIONS: (string | Migration)[] = [
       seen_ms REAL NOT NULL
     ) WITHOUT ROWID;
     CREATE INDEX ws_index_by_hash ON ws_index(hash) WHERE hash IS NOT NULL;
+    -- Facts about the store as a whole (e.g. whether the workspace index is whole).
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
     -- An exec entry names the command whose scans recorded it.
     ALTER TABLE entries ADD COLUMN exec_id TEXT;
     `,

@@ -4,6 +4,7 @@ import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../
 import { TITLE_LIMIT } from '../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
 import { ContentCache } from './content-cache.js';
+import type { StoredCommand } from './exec.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { parseState } from './states.js';
 import type { ChangeRow, EntryRow, TurnRow } from './store.js';
@@ -38,7 +39,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     lines.added += c.added ?? 0;
     lines.removed += c.removed ?? 0;
   }
-  const execCommands = JSON.parse(row.exec_commands) as Turn['execCommands'];
+  const execCommands = (JSON.parse(row.exec_commands) as StoredCommand[]).map(({ scanned: _scanned, ...command }) => command);
   const turn: Turn = {
     turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
     status: row.status, interrupted: row.interrupted === 1,

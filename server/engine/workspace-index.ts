@@ -83,6 +83,20 @@ export class WorkspaceIndex {
 
   constructor(private readonly store: Store) {}
 
+  /**
+   * Whether the index holds the whole tree as of its last scan. A scan that stores part of what
+   * it read and is then cut short leaves it partial: comparing the disk with a partial index
+   * would take every path it lacks for new, so nothing is attributed against it until a scan
+   * completes.
+   */
+  get complete(): boolean {
+    return (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)?.value === '1';
+  }
+
+  private setComplete(complete: boolean): void {
+    this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
+  }
+
   /** Whether a scan has ever built it (in this store). */
   get built(): boolean {
     return this.map().size > 0 || this.store.st('SELECT 1 FROM ws_index LIMIT 1').get() !== undefined;
@@ -127,12 +141,19 @@ export class WorkspaceIndex {
     }
   }
 
-  /** Inside a transaction: the index becomes exactly `current` (what a whole-tree scan found). */
+  /** Inside a transaction: the index becomes exactly `current` (what a whole-tree scan found), and whole. */
   replace(current: ReadonlyMap<string, IndexEntry>): void {
     const gone: [string, null][] = [];
     for (const uri of this.map().keys()) if (!current.has(uri)) gone.push([uri, null]);
     this.update(current);
     if (gone.length > 0) this.update(gone);
+    this.setComplete(true);
+  }
+
+  /** Inside a transaction: part of a scan, stored before the scan is done. */
+  updatePart(found: Iterable<[string, IndexEntry]>): void {
+    this.setComplete(false);
+    this.update(found);
   }
 
   /** Forgets what was loaded (a transaction that failed may have changed it half-way). */

@@ -2,6 +2,9 @@
 // (done with the seam silent) and the trees that tell right from wrong afterwards:
 // `turnStart` is what a rollback must reach; during the operation every path must stay
 // wholly in its `before` or its `after` state.
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { RollbackResult } from '../protocol.js';
 import { versionedContent } from './versioned-content.testutil.js';
@@ -22,6 +25,8 @@ export interface ScenarioState {
   turnId: string;
   /** Another session's turn that must survive (the GC case). */
   otherTurnId?: string;
+  /** The command whose after scan is under test. */
+  execId?: string;
 }
 
 export interface Scenario {
@@ -65,6 +70,34 @@ export async function agentEdits(engine: Engine, sessionId: string, afterStep: (
   await engine.storage.mkdir('workspace:/empty', opts);
   await afterStep();
   await engine.storage.writeFile('workspace:/a.txt', versionedContent('a.txt', 3), opts);
+}
+
+/** A shell command the engine cannot see into, as a host runs it between exec and exec-end. */
+function shell(engine: Engine, line: string): void {
+  execFileSync('/bin/bash', ['-c', line], { cwd: engine.workspace, stdio: 'pipe' });
+}
+
+/** What a command does to the start files: a modify, a delete, a move of a directory, a new nested file, a chmod. */
+const COMMAND = "printf 'by a command\\n' >> a.txt && rm old/c.txt && mv src lib && mkdir -p gen/out && printf 'made\\n' > gen/out/f.txt && chmod 755 mode.sh";
+
+/** Runs a whole command (before scan, command, after scan) in the session's active turn. */
+async function runCommand(engine: Engine, sessionId: string, line: string): Promise<void> {
+  const { execId } = await engine.exec({ sessionId, tool: 'Bash', command: line });
+  if (!execId) throw new Error('no command began: no active turn');
+  shell(engine, line);
+  await engine.execEnd({ sessionId, execId });
+}
+
+/** After the cut: one more command in a new turn must still be undone exactly (the index is sound). */
+async function commandStillUndone(engine: Engine): Promise<string[]> {
+  const before = await readFile(join(engine.workspace, 'keep/d.txt'), 'utf8');
+  const { turnId } = await engine.input({ sessionId: OTHER_SESSION, platform: 'webui', sessionType: 'chat', content: 'after the cut' });
+  await runCommand(engine, OTHER_SESSION, "printf 'later\\n' >> keep/d.txt");
+  await engine.turnEnd({ sessionId: OTHER_SESSION });
+  const result = await engine.rollback(turnId!);
+  const after = await readFile(join(engine.workspace, 'keep/d.txt'), 'utf8');
+  if (!result.ok || after !== before) return [`a later command is not undone exactly: ok ${result.ok}, ${JSON.stringify(result.errors)}`];
+  return [];
 }
 
 export const scenarios: Scenario[] = [
@@ -140,6 +173,43 @@ export const scenarios: Scenario[] = [
       return { turnId: rollbackTurnId };
     },
     run: (engine, s) => engine.rollback(s.turnId),
+  },
+  {
+    // The before scan of the first command: the index built, every content stored, then synced.
+    name: 'exec before scan',
+    setup: async (_engine, begin) => ({ turnId: await begin(SESSION, 'command') }),
+    run: (engine) => engine.exec({ sessionId: SESSION, tool: 'Bash', command: COMMAND }),
+    check: (engine) => commandStillUndone(engine),
+  },
+  {
+    // The after scan: what the command changed becomes entries, and the index follows the disk.
+    name: 'exec after scan',
+    setup: async (engine, begin) => {
+      const turnId = await begin(SESSION, 'command');
+      const { execId } = await engine.exec({ sessionId: SESSION, tool: 'Bash', command: COMMAND });
+      shell(engine, COMMAND);
+      return { turnId, execId: execId! };
+    },
+    run: (engine, s) => engine.execEnd({ sessionId: SESSION, execId: s.execId! }),
+    check: (engine) => commandStillUndone(engine),
+  },
+  {
+    // A later before scan updates an index already built: what the person changed between turns
+    // becomes the new baseline, and a command over it is undone to the person's version.
+    name: 'index update',
+    setup: async (engine, begin) => {
+      await beginOther(engine, OTHER_SESSION, 'first command');
+      await runCommand(engine, OTHER_SESSION, "printf 'first\\n' >> keep/d.txt");
+      await engine.turnEnd({ sessionId: OTHER_SESSION });
+      shell(engine, "printf 'the person\\n' >> a.txt && rm src/b.ts && mkdir -p person && printf 'p\\n' > person/p.txt");
+      return { turnId: await begin(SESSION, 'second command') };
+    },
+    run: async (engine) => {
+      const { execId } = await engine.exec({ sessionId: SESSION, tool: 'Bash', command: COMMAND });
+      shell(engine, "printf 'agent\\n' >> a.txt && rm person/p.txt");
+      await engine.execEnd({ sessionId: SESSION, execId: execId! });
+    },
+    check: (engine) => commandStillUndone(engine),
   },
   {
     // One session is cleared while another still needs blobs both share (same contents).

@@ -64,7 +64,9 @@ export async function profile(scenario: Scenario): Promise<Profile> {
 }
 
 /** Reopens after the cut, checks the store and the tree, then rolls the turn back to its start. */
-async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?: Engine, unreadable?: string): Promise<string[]> {
+async function checkAfterStop(
+  p: Prepared, after: Tree[], label: string, engine?: Engine, unreadable?: string, unlisted?: string,
+): Promise<string[]> {
   const problems: string[] = [];
   let reopened: Engine;
   try {
@@ -99,12 +101,23 @@ async function checkAfterStop(p: Prepared, after: Tree[], label: string, engine?
       result = await rerun(reopened, p.state, true);
     }
     const expectedErrors = unreadable ? [{ uri: `workspace:/${unreadable}`, code: 'IO' }] : [];
-    const errors = result.errors.map((e) => ({ uri: e.uri, code: e.code }));
-    if (result.ok !== (expectedErrors.length === 0) || JSON.stringify(errors) !== JSON.stringify(expectedErrors)) {
+    // Folders the turn created down to an unlisted one may hold what it could not see: left, as NOT_EMPTY.
+    const leftAsNotEmpty = (e: { uri: string; code: string }) => unlisted !== undefined && e.code === 'NOT_EMPTY'
+      && `${unlisted}/`.startsWith(`${e.uri.slice('workspace:/'.length)}/`);
+    const errors = result.errors.filter((e) => !leftAsNotEmpty(e)).map((e) => ({ uri: e.uri, code: e.code }));
+    if ((result.ok !== (expectedErrors.length === 0) && errors.length === result.errors.length) || JSON.stringify(errors) !== JSON.stringify(expectedErrors)) {
       problems.push(`${label}: rollback afterwards: ok ${result.ok}, errors ${JSON.stringify(result.errors)}`);
     }
     const end = await snapshotTree(p.sandbox.workspace);
-    for (const d of treeDiff(p.turnStart, end)) if (d.path !== unreadable) problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
+    // A folder a scan could not list: what a command did below it is unknown, which its command must say.
+    const blind = unlisted !== undefined && saidUnreadable(reopened, p.state.turnId, unlisted);
+    if (unlisted !== undefined && !blind && treeDiff(p.turnStart, end).some((d) => d.path.startsWith(`${unlisted}/`))) {
+      problems.push(`${label}: the folder ${unlisted} could not be listed, and no command of the turn says so`);
+    }
+    for (const d of treeDiff(p.turnStart, end)) {
+      if (d.path === unreadable || (blind && `${unlisted}/`.startsWith(`${d.path}/`)) || (blind && d.path.startsWith(`${unlisted}/`))) continue;
+      problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
+    }
     for (const found of (await p.scenario.check?.(reopened, p.state)) ?? []) problems.push(`${label}: ${found}`);
   } catch (e) {
     problems.push(`${label}: ${describe(e)}`);
@@ -178,11 +191,12 @@ export async function faultAt(
     const injected = op !== null;
     if (op) label += ` (${op.op} ${op.path.slice(p.sandbox.base.length + 1)})`;
     const unreadable = op ? unreadableSource(p.sandbox, op, code) : undefined;
+    const unlisted = op ? unlistedFolder(p.sandbox, op, code) : undefined;
     if (thrown !== null && !hasCode(thrown)) problems.push(`${label}: error without a code: ${describe(thrown)}`);
     if (thrown === null && isResult(value) && !value.ok) {
       for (const err of value.errors) if (!err.code) problems.push(`${label}: result error without a code: ${JSON.stringify(err)}`);
     }
-    problems.push(...(await checkAfterStop(p, after, label, p.engine, unreadable)));
+    problems.push(...(await checkAfterStop(p, after, label, p.engine, unreadable, unlisted)));
     problems.push(...(await reopens(p.sandbox, label)));
     return { problems, injected };
   } finally {
@@ -200,6 +214,16 @@ function unreadableSource(sandbox: Sandbox, op: { op: string; path: string }, co
   const inWorkspace = op.path.startsWith(sandbox.workspace + '/');
   if (code !== 'EACCES' || !inWorkspace || !['readFile', 'read'].includes(op.op)) return undefined;
   return op.path.slice(sandbox.workspace.length + 1);
+}
+
+/** A scan that may not list a workspace folder (below the root) goes on without what lies below it. */
+function unlistedFolder(sandbox: Sandbox, op: { op: string; path: string }, code: string): string | undefined {
+  if (code !== 'EACCES' || op.op !== 'readdir' || !op.path.startsWith(sandbox.workspace + '/')) return undefined;
+  return op.path.slice(sandbox.workspace.length + 1);
+}
+
+function saidUnreadable(engine: Engine, turnId: string, rel: string): boolean {
+  return engine.getManifest(turnId).turn.execCommands.some((c) => c.skipped?.some((s) => s.uri === `workspace:/${rel}` && s.reason === 'unreadable'));
 }
 
 function hasCode(e: unknown): boolean {

@@ -143,7 +143,7 @@ const within = (inner: string, outer: string): boolean => inner === outer || inn
 
 /** Applies `op` through the engine when it is valid on the current tree; returns what it did. */
 export async function applyOp(engine: Engine, root: string, sessionId: string, op: Op): Promise<string | null> {
-  const p = PATHS[op.p];
+  const p = PATHS['p' in op ? op.p : 0];
   const at = (rel: string) => `workspace:/${rel}`;
   const s = { sessionId };
   const kind = await kindAt(root, p);
