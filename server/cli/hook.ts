@@ -2,9 +2,9 @@
 // running turnback server of its workspace. It must never block or break the agent: it
 // gives up after 2 s, and exits 0 whatever happens (Claude Code treats exit code 2 from
 // PreToolUse as "block the tool").
-import { logHookProblem } from '../hook/log.js';
-import { HOOK_TIMEOUT_MS, runClaudeCodeHook } from '../hook/run.js';
-import { readStdin } from '../hook/stdin.js';
+import { logHookProblem } from '../adapters/claude-code/hook/log.js';
+import { HOOK_TIMEOUT_MS, runClaudeCodeHook } from '../adapters/claude-code/hook/run.js';
+import { readStdin } from '../adapters/claude-code/hook/stdin.js';
 
 const USAGE = 'usage: turnback hook claude-code   (reads one Claude Code hook event on stdin)';
 

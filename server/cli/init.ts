@@ -3,7 +3,7 @@
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeHookSettings, shellQuote } from '../hook/settings.js';
+import { mergeHookSettings, shellQuote } from '../adapters/claude-code/settings.js';
 
 const USAGE = 'usage: turnback init claude-code [--workspace DIR]';
 

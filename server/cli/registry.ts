@@ -2,7 +2,7 @@
 // {workspace, port, agentToken, pid}, so agent adapters find the server of their workspace.
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { serverRegistryDir } from '../hook/state-dir.js';
+import { serverRegistryDir } from '../state-dir.js';
 
 export interface RegistryEntry {
   workspace: string;

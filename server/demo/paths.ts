@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { turnbackStateDir } from '../hook/state-dir.js';
+import { turnbackStateDir } from '../state-dir.js';
 
 /** `…/turnback/demo/workspace` under the state dir (API.md "Build and run"). */
 export function defaultDemoWorkspace(env: NodeJS.ProcessEnv = process.env): string {

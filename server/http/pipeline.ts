@@ -5,16 +5,18 @@ import { checkContentType, checkDeclaredLength, MAX_BODY_BYTES, parseJson, readB
 import { errorAnswer, HttpError } from './errors.js';
 import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
-import { EVENTS_PATH, ROUTES } from './routes/index.js';
+import { EVENTS_PATH } from './routes/index.js';
 import {
   accessFor, checkHost, checkOrigin, checkToken, loginCookie, presentedToken, sameToken, type Tokens,
 } from './security.js';
 import { serveStatic } from './static.js';
-import type { RouteDeps } from './types.js';
+import type { Route, RouteDeps } from './types.js';
 
 export interface PipelineContext {
   port: number;
   tokens: Tokens;
+  /** The route table: API.md's routes and those the server's caller added. */
+  routes: readonly Route[];
   deps: RouteDeps;
   distDir: string;
   maxBodyBytes?: number;
@@ -54,7 +56,7 @@ async function handleApi(
     ctx.openEvents(request, response);
     return;
   }
-  const match = matchRoute(ROUTES, method, decodeSegments(rawPath));
+  const match = matchRoute(ctx.routes, method, decodeSegments(rawPath));
   if (match.kind === 'not-found') throw new HttpError('NOT_FOUND', 'no such route');
   if (match.kind === 'method-not-allowed') throw methodNotAllowed(match.allowed);
   let body: unknown = {};

@@ -7,8 +7,10 @@ import type { Engine } from '../engine/api.js';
 import { API_HEADERS } from './headers.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { cookieName } from './security.js';
+import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
 import { generateToken } from './tokens.js';
+import type { Route } from './types.js';
 import { packageVersion } from './version.js';
 
 export const LOOPBACK = '127.0.0.1';
@@ -36,6 +38,11 @@ export interface StartServerOptions {
   /** Milliseconds a client gets to send its headers (default 10 s) and its whole request (60 s). */
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Routes besides API.md's own table, from whoever wires the server (the CLI adds the agent
+   * adapters' routes): http itself knows no adapter.
+   */
+  routes?: readonly Route[];
 }
 
 export interface RunningServer {
@@ -99,6 +106,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const ctx: PipelineContext = {
     port: 0,
     tokens: { console: token, agent: agentToken },
+    routes: withRoutes(options.routes ?? []),
     deps: { engine: options.engine, version: options.version ?? packageVersion() },
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,

@@ -1,6 +1,6 @@
 // Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
-import type { AgentCallPath } from '../../hook/calls.js';
-import { receiveHookEvent } from '../../hook/receive.js';
+import type { AgentCallPath } from '../../adapters/claude-code/receive/calls.js';
+import { receiveHookEvent } from '../../adapters/claude-code/receive/receive.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
@@ -135,21 +135,4 @@ export const fsRead: RouteHandler = async ({ query }, { engine }) => {
   const uri = queryRequired(query, 'uri');
   const bytes = await engine.storage.readFile(uri);
   return { body: { uri, ...encodeContent(bytes), size: bytes.byteLength } };
-};
-
-/** The agent calls a Claude Code hook event maps to, run through the routes above. */
-const HOOK_CALLS: Record<AgentCallPath, RouteHandler> = {
-  '/api/agent/input': input,
-  '/api/agent/message': message,
-  '/api/agent/turn-end': turnEnd,
-  '/api/agent/exec': exec,
-  '/api/agent/before-mutate': beforeMutate,
-};
-
-/** The raw Claude Code hook event; the hook processes only find the server and hand it over. */
-export const claudeCodeHook: RouteHandler = async ({ body }, deps) => {
-  const result = await receiveHookEvent(body, deps.engine.workspace, (call) =>
-    Promise.resolve(HOOK_CALLS[call.path]({ params: {}, query: new URLSearchParams(), body: call.body }, deps)));
-  if (!result.ok) throw new HttpError('BAD_REQUEST', `malformed hook event: ${result.malformed}`);
-  return { body: { ok: true, outcome: result.outcome } };
 };

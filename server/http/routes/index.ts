@@ -23,7 +23,6 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/api/agent/exec', handler: agent.exec },
   { method: 'POST', pattern: '/api/agent/exec-end', handler: agent.execEnd },
   { method: 'POST', pattern: '/api/agent/before-mutate', handler: agent.beforeMutate },
-  { method: 'POST', pattern: '/api/agent/hook/claude-code', handler: agent.claudeCodeHook },
   { method: 'POST', pattern: '/api/agent/fs/write', handler: agent.fsWrite },
   { method: 'POST', pattern: '/api/agent/fs/delete', handler: agent.fsDelete },
   { method: 'POST', pattern: '/api/agent/fs/rename', handler: agent.fsRename },
@@ -34,3 +33,13 @@ export const ROUTES: readonly Route[] = [
 
 /** `GET /api/events` is a stream, not a JSON answer: the server handles it apart from the table. */
 export const EVENTS_PATH = '/api/events';
+
+/** The table with `extra` routes added; one that would shadow a route of the table is refused. */
+export function withRoutes(extra: readonly Route[]): readonly Route[] {
+  for (const route of extra) {
+    if (ROUTES.some((own) => own.method === route.method && own.pattern === route.pattern)) {
+      throw new Error(`route ${route.method} ${route.pattern} is already served`);
+    }
+  }
+  return [...ROUTES, ...extra];
+}

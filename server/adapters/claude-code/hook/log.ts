@@ -2,7 +2,7 @@
 // wrong goes to one line in hook.log under the state dir.
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { hookLogPath } from './state-dir.js';
+import { hookLogPath } from '../../../state-dir.js';
 
 /**
  * mkdir -p by hand: Node's recursive mkdirSync can spin forever on some paths (under /proc),

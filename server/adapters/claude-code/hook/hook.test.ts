@@ -3,10 +3,10 @@
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Manifest, Message, Session, Turn } from '../protocol.js';
-import * as p from './payloads.testutil.js';
-import { startHookTestServer, type HookTestServer } from './server.testutil.js';
-import { runHook } from './spawn.testutil.js';
+import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
+import * as p from '../test/payloads.js';
+import { startHookTestServer, type HookTestServer } from '../test/server.js';
+import { runHook } from '../test/spawn.js';
 
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };

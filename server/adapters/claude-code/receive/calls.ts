@@ -2,8 +2,8 @@
 // The server runs them against its own engine (receive.ts); nothing here touches the disk
 // beyond resolving paths, so the mapping is the same whoever asks.
 import { resolve } from 'node:path';
-import type { HookEvent } from './event.js';
-import { relativeInsideAnyForm, workspaceUri } from './paths.js';
+import type { HookEvent } from '../event.js';
+import { relativeInsideAnyForm, workspaceUri } from '../paths.js';
 
 export const PLATFORM = 'claude-code';
 export const SESSION_TYPE = 'cli';

@@ -2,7 +2,7 @@
 // to the server's hook route (which maps it to agent calls). Never throws; every problem worth
 // knowing about becomes one line in hook.log.
 import { postAgent } from './client.js';
-import { parseHookEvent } from './event.js';
+import { parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
 import { findServerFor, readLiveServers } from './registry.js';
 

@@ -3,9 +3,10 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openEngine } from '../engine/index.js';
-import type { Engine } from '../engine/api.js';
-import { startServer, type RunningServer } from '../http/server.js';
+import { openEngine } from '../../../engine/index.js';
+import type { Engine } from '../../../engine/api.js';
+import { startServer, type RunningServer } from '../../../http/server.js';
+import { claudeCodeRoutes } from '../receive/route.js';
 
 export interface HookTestServer {
   root: string;
@@ -34,7 +35,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   await mkdir(dist);
   const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
   const server = await startServer({
-    engine, port: 0, distDir: dist, log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+    engine, port: 0, distDir: dist, routes: claudeCodeRoutes(), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
   const registry = join(stateHome, 'turnback', 'servers');
   await mkdir(registry, { recursive: true });

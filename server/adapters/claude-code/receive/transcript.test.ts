@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { lastAssistantText, lastAssistantTextOfLines } from './transcript.js';
-import { transcriptLines } from './payloads.testutil.js';
+import { transcriptLines } from '../test/payloads.js';
 
 let dir: string;
 beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'turnback-transcript-')); });

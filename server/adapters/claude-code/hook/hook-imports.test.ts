@@ -6,7 +6,7 @@ import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-const serverDir = fileURLToPath(new URL('..', import.meta.url));
+const serverDir = fileURLToPath(new URL('../../..', import.meta.url));
 
 /** Run-time imports of a module: `import type` is erased; `import(...)` loads only when called. */
 function staticImports(file: string): string[] {
@@ -39,7 +39,10 @@ describe('what `turnback hook claude-code` loads', () => {
   it('is node built-ins and the hook modules only', () => {
     const { files, packages } = loadedBy([resolve(serverDir, 'cli.ts'), resolve(serverDir, 'cli', 'hook.ts')]);
     expect(packages.filter((name) => !name.startsWith('node:'))).toEqual([]);
-    expect(files.filter((file) => !file.startsWith('hook/'))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);
-    expect(files).toContain('hook/run.ts');
+    const adapter = (file: string) => file.startsWith('adapters/claude-code/') || file === 'state-dir.ts';
+    expect(files.filter((file) => !adapter(file))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);
+    expect(files).toContain('adapters/claude-code/hook/run.ts');
+    // The server's side of the adapter (the route, the transcript) is never the hook's.
+    expect(files.filter((file) => file.startsWith('adapters/claude-code/receive/'))).toEqual([]);
   });
 });

@@ -6,11 +6,11 @@ import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type CommandResult, runCommand } from './spawn.testutil.js';
+import { type CommandResult, runCommand } from './spawn.js';
 
-const hookSource = fileURLToPath(new URL('../../bin/turnback-hook', import.meta.url));
+const hookSource = fileURLToPath(new URL('../../../../bin/turnback-hook', import.meta.url));
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliEntry = new URL('../cli.ts', import.meta.url).href;
+const cliEntry = new URL('../../../cli.ts', import.meta.url).href;
 
 /** Installs the sh hook in `dir`; returns its path. */
 export async function installShHook(dir: string): Promise<string> {

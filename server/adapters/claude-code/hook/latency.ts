@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
-import { shellQuote } from './settings.js';
+import { shellQuote } from '../settings.js';
 
 export interface EntryLatency {
   calls: number;
@@ -33,7 +33,7 @@ export interface HookLatency extends EntryLatency {
   nodeStartupMedian: number;
 }
 
-const defaultBin = resolve(fileURLToPath(import.meta.url), '..', '..', '..', 'bin', 'turnback.js');
+const defaultBin = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..', '..', 'bin', 'turnback.js');
 
 function percentile(sorted: number[], fraction: number): number {
   const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(fraction * sorted.length) - 1));

@@ -3,8 +3,8 @@
 // process is gone are ignored; the deepest workspace containing the cwd wins.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { relativeInsideAnyForm } from './paths.js';
-import { serverRegistryDir } from './state-dir.js';
+import { relativeInsideAnyForm } from '../paths.js';
+import { serverRegistryDir } from '../../../state-dir.js';
 
 export interface ServerEntry {
   workspace: string;

@@ -3,9 +3,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Manifest, Message, Turn } from '../protocol.js';
-import * as p from './payloads.testutil.js';
-import { startHookTestServer, type HookTestServer } from './server.testutil.js';
+import type { Manifest, Message, Turn } from '../../../protocol.js';
+import * as p from '../test/payloads.js';
+import { startHookTestServer, type HookTestServer } from '../test/server.js';
 
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { callsFor } from './calls.js';
-import type { HookEvent } from './event.js';
+import type { HookEvent } from '../event.js';
 
 let root: string;
 let workspace: string;

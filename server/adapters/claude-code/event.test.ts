@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseHookEvent } from './event.js';
-import * as p from './payloads.testutil.js';
+import * as p from './test/payloads.js';
 
 const c = { cwd: '/home/dev/project' };
 const parse = (payload: unknown) => parseHookEvent(JSON.stringify(payload));

@@ -3,8 +3,8 @@
 // event over, so the mapping lives here alone.
 import { isAbsolute } from 'node:path';
 import { callsFor, type AgentCall } from './calls.js';
-import { parseHookEventValue, type HookEvent } from './event.js';
-import { relativeInsideAnyForm } from './paths.js';
+import { parseHookEventValue, type HookEvent } from '../event.js';
+import { relativeInsideAnyForm } from '../paths.js';
 import { lastAssistantText } from './transcript.js';
 
 export type ReceivedOutcome = 'forwarded' | 'ignored' | 'outside-workspace';

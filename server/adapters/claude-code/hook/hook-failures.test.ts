@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import * as p from './payloads.testutil.js';
-import { runHook } from './spawn.testutil.js';
+import * as p from '../test/payloads.js';
+import { runHook } from '../test/spawn.js';
 
 let root: string;
 let workspace: string;

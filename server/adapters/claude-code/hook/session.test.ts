@@ -5,11 +5,11 @@
 import { appendFile, chmod, mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Message, RollbackResult, Turn } from '../protocol.js';
-import * as p from './payloads.testutil.js';
-import { startHookTestServer, type HookTestServer } from './server.testutil.js';
-import { runHook } from './spawn.testutil.js';
-import { snapshotTree } from './tree.testutil.js';
+import type { Message, RollbackResult, Turn } from '../../../protocol.js';
+import * as p from '../test/payloads.js';
+import { startHookTestServer, type HookTestServer } from '../test/server.js';
+import { runHook } from '../test/spawn.js';
+import { snapshotTree } from '../test/tree.js';
 
 let t: HookTestServer;
 beforeEach(async () => {

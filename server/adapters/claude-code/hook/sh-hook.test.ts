@@ -6,10 +6,10 @@ import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { Manifest, Message, Session, Turn } from '../protocol.js';
-import * as p from './payloads.testutil.js';
-import { startHookTestServer, type HookTestServer } from './server.testutil.js';
-import { installShHook, runShHook, toolPath } from './sh-hook.testutil.js';
+import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
+import * as p from '../test/payloads.js';
+import { startHookTestServer, type HookTestServer } from '../test/server.js';
+import { installShHook, runShHook, toolPath } from '../test/sh-hook.js';
 
 let t: HookTestServer;
 let hookBin: string;

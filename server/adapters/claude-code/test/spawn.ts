@@ -4,10 +4,10 @@ import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const repo = fileURLToPath(new URL('../..', import.meta.url));
+const repo = fileURLToPath(new URL('../../../..', import.meta.url));
 // Resolved from the repository, so the command also runs with a cwd outside it.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliEntry = fileURLToPath(new URL('../cli.ts', import.meta.url));
+const cliEntry = fileURLToPath(new URL('../../../cli.ts', import.meta.url));
 
 export interface CommandResult {
   code: number | null;
