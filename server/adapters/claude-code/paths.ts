@@ -49,7 +49,10 @@ export function relativeInsideAnyForm(root: string, target: string): string | nu
   return null;
 }
 
-/** `workspace:/a/b` for the relative path `a/b` (posix separators, Unicode NFC). */
+/**
+ * `workspace:/a/b` for the relative path `a/b`, in posix separators and no other change: a URI
+ * names a file exactly as on disk (API.md), and on Linux an NFD name and its NFC twin are two files.
+ */
 export function workspaceUri(relativePath: string): string {
-  return 'workspace:/' + relativePath.split(sep).join('/').normalize('NFC');
+  return 'workspace:/' + relativePath.split(sep).join('/');
 }

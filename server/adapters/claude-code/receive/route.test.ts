@@ -1,6 +1,6 @@
 // POST /api/agent/hook/claude-code: the server maps a raw Claude Code hook event to the agent
 // calls itself; what it recorded is read back through the console API.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Turn } from '../../../protocol.js';
@@ -44,6 +44,22 @@ describe('POST /api/agent/hook/claude-code', () => {
       ['mkdir', 'workspace:/src/lib', null],
       ['write', 'workspace:/src/lib/new.ts', null],
     ]);
+  });
+
+  it('takes a file name as it is on disk: an NFD name is recorded and rolled back, its NFC twin untouched', async () => {
+    const nfd = 'caf\u0065\u0301.txt';
+    const nfc = nfd.normalize('NFC');
+    await writeFile(join(t.workspace, nfd), 'decomposed\n');
+    await writeFile(join(t.workspace, nfc), 'composed\n');
+    await forwarded(p.userPromptSubmit(c, 'Edit the NFD one'));
+    await forwarded(p.edit(c, join(t.workspace, nfd), 'decomposed', 'changed'));
+    await writeFile(join(t.workspace, nfd), 'changed\n');
+    await forwarded(p.stop(c));
+    const [turn] = await turns();
+    expect((await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json.files.map((f) => f.uri)).toEqual([`workspace:/${nfd}`]);
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true, restored: [`workspace:/${nfd}`] });
+    expect(await readFile(join(t.workspace, nfd), 'utf8')).toBe('decomposed\n');
+    expect(await readFile(join(t.workspace, nfc), 'utf8')).toBe('composed\n');
   });
 
   it('marks the turn as having run a shell command', async () => {
