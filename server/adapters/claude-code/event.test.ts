@@ -9,7 +9,7 @@ describe('parseHookEvent', () => {
   it('reads a prompt', () => {
     expect(parse(p.userPromptSubmit(c, 'Add a README'))).toEqual({
       ok: true,
-      event: { kind: 'prompt', sessionId: p.SESSION_ID, cwd: c.cwd, prompt: 'Add a README' },
+      event: { kind: 'prompt', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl', prompt: 'Add a README' },
     });
   });
 
@@ -19,29 +19,59 @@ describe('parseHookEvent', () => {
     ['MultiEdit', p.multiEdit(c, '/home/dev/project/c.ts', [{ old_string: 'a', new_string: 'b' }]), '/home/dev/project/c.ts'],
     ['NotebookEdit', p.notebookEdit(c, '/home/dev/project/n.ipynb', 'print(1)'), '/home/dev/project/n.ipynb'],
   ])('reads the path a %s is about to change', (tool, payload, path) => {
-    expect(parse(payload)).toEqual({ ok: true, event: { kind: 'file-change', sessionId: p.SESSION_ID, cwd: c.cwd, tool, path } });
+    expect(parse(payload)).toMatchObject({ ok: true, event: { kind: 'file-change', sessionId: p.SESSION_ID, cwd: c.cwd, tool, path } });
   });
 
-  it('reads a shell command', () => {
-    expect(parse(p.bash(c, 'npm test'))).toMatchObject({ ok: true, event: { kind: 'shell', command: 'npm test' } });
+  it('reads a shell command and its end, linked by tool_use_id', () => {
+    const pre = p.bash(c, 'npm test');
+    expect(parse(pre)).toEqual({
+      ok: true,
+      event: {
+        kind: 'command-start', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl',
+        tool: 'Bash', command: 'npm test', toolUseId: pre.tool_use_id, background: false,
+      },
+    });
+    for (const failed of [false, true]) {
+      expect(parse(p.postToolUse(pre, failed))).toMatchObject({ ok: true, event: { kind: 'command-end', tool: 'Bash', toolUseId: pre.tool_use_id } });
+    }
+  });
+
+  it('tells a background command apart: its PostToolUse comes while it runs', () => {
+    expect(parse(p.preToolUse(c, 'Bash', { command: 'npm run dev', run_in_background: true }))).toMatchObject({
+      ok: true, event: { kind: 'command-start', background: true },
+    });
+  });
+
+  it('reads an MCP tool as a command, its input as the command', () => {
+    const pre = p.preToolUse(c, 'mcp__db__query', { sql: 'delete from users' });
+    expect(parse(pre)).toMatchObject({ ok: true, event: { kind: 'command-start', tool: 'mcp__db__query', command: '{"sql":"delete from users"}' } });
+    expect(parse(p.postToolUse(pre))).toMatchObject({ ok: true, event: { kind: 'command-end', tool: 'mcp__db__query' } });
+    const huge = parse(p.preToolUse(c, 'mcp__docs__put', { text: '😀'.repeat(5000) }));
+    expect(huge.ok && huge.event.kind === 'command-start' && Array.from(huge.event.command).length).toBe(2001);
   });
 
   it('reads a stop with its transcript', () => {
     expect(parse(p.stop({ ...c, transcriptPath: '/t.jsonl' }))).toMatchObject({
-      ok: true, event: { kind: 'stop', transcriptPath: '/t.jsonl', lastAssistantMessage: null },
+      ok: true, event: { kind: 'turn-end', event: 'Stop', transcriptPath: '/t.jsonl', lastAssistantMessage: null },
     });
   });
 
   it('reads the reply a stop carries itself', () => {
     expect(parse({ ...p.stop(c), last_assistant_message: 'All done.' })).toMatchObject({
-      ok: true, event: { kind: 'stop', lastAssistantMessage: 'All done.' },
+      ok: true, event: { kind: 'turn-end', lastAssistantMessage: 'All done.' },
     });
+  });
+
+  it('reads StopFailure and SessionEnd as ends of the turn', () => {
+    expect(parse(p.stopFailure(c))).toMatchObject({ ok: true, event: { kind: 'turn-end', event: 'StopFailure', lastAssistantMessage: 'API Error: 400 boom' } });
+    expect(parse(p.sessionEnd(c))).toMatchObject({ ok: true, event: { kind: 'turn-end', event: 'SessionEnd', lastAssistantMessage: null } });
   });
 
   it('ignores events and tools it does not forward', () => {
     expect(parse({ ...p.stop(c), hook_event_name: 'SessionStart', source: 'startup' })).toMatchObject({ ok: false, ignored: true });
     expect(parse(p.preToolUse(c, 'Read', { file_path: '/x' }))).toMatchObject({ ok: false, ignored: true });
-    expect(parse({ ...p.bash(c, 'ls'), hook_event_name: 'PostToolUse' })).toMatchObject({ ok: false, ignored: true });
+    expect(parse(p.postToolUse(p.write(c, '/x', 'y')))).toMatchObject({ ok: false, ignored: true });
+    expect(parse({ ...p.stop(c), hook_event_name: 'SubagentStop' })).toMatchObject({ ok: false, ignored: true });
   });
 
   it.each([

@@ -1,27 +1,43 @@
 // Parses one Claude Code hook event (the JSON object it writes on the hook's stdin) into the
 // few shapes turnback acts on. Anything else is either "ignored" (a valid event we have no
 // use for) or "malformed" (not an event at all), so the caller can log the latter.
-
-const SESSION_ID = /^[A-Za-z0-9._:@-]{1,200}$/;
+// Fields seen from Claude Code 2.1.197: every event carries session_id, transcript_path, cwd
+// and hook_event_name; tool events add tool_name, tool_input and tool_use_id (a subagent's
+// add agent_id and agent_type, with the parent's session_id); Stop and StopFailure add
+// last_assistant_message; a failed tool fires PostToolUseFailure instead of PostToolUse.
+import { SESSION_ID_PATTERN } from '../../protocol.js';
+import { cutText } from './text.js';
 
 /** Tools whose PreToolUse means "a file is about to change", with the field naming it. */
 const FILE_TOOLS: Record<string, 'file_path' | 'notebook_path'> = {
   Write: 'file_path',
   Edit: 'file_path',
+  // Gone from Claude Code 2.x; older versions still send it.
   MultiEdit: 'file_path',
   NotebookEdit: 'notebook_path',
 };
 
+/** The events that end a turn: a reply, an API error, or the session closing (`--max-turns`, exit, `/clear`). */
+export const TURN_END_EVENTS = ['Stop', 'StopFailure', 'SessionEnd'] as const;
+export type TurnEndEvent = (typeof TURN_END_EVENTS)[number];
+
+/** An MCP tool's input shown as its command is cut here: it can carry whole documents. */
+const MCP_COMMAND_LIMIT = 2000;
+
 interface EventBase {
   sessionId: string;
   cwd: string;
+  transcriptPath: string | null;
 }
 
 export type HookEvent =
   | (EventBase & { kind: 'prompt'; prompt: string })
   | (EventBase & { kind: 'file-change'; tool: string; path: string })
-  | (EventBase & { kind: 'shell'; command: string })
-  | (EventBase & { kind: 'stop'; transcriptPath: string | null; lastAssistantMessage: string | null });
+  /** A tool turnback cannot see into (Bash, an MCP tool) is about to run. */
+  | (EventBase & { kind: 'command-start'; tool: string; command: string; toolUseId: string | null; background: boolean })
+  /** It has returned (PostToolUse or PostToolUseFailure). */
+  | (EventBase & { kind: 'command-end'; tool: string; toolUseId: string | null })
+  | (EventBase & { kind: 'turn-end'; event: TurnEndEvent; lastAssistantMessage: string | null });
 
 export type ParsedHookEvent =
   | { ok: true; event: HookEvent }
@@ -36,6 +52,9 @@ const isObject = (value: unknown): value is Json =>
 const malformed = (reason: string): ParsedHookEvent => ({ ok: false, ignored: false, reason });
 const ignored = (reason: string): ParsedHookEvent => ({ ok: false, ignored: true, reason });
 
+/** Bash and every MCP tool: what they change, only a scan of the workspace can tell. */
+export const isCommandTool = (tool: string): boolean => tool === 'Bash' || tool.startsWith('mcp__');
+
 export function parseHookEvent(text: string): ParsedHookEvent {
   let raw: unknown;
   try {
@@ -46,6 +65,8 @@ export function parseHookEvent(text: string): ParsedHookEvent {
   return parseHookEventValue(raw);
 }
 
+const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+
 /** The same, for an event whose JSON is already parsed (the server's hook route). */
 export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   if (!isObject(raw)) return malformed('input is not a JSON object');
@@ -53,42 +74,58 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   const name = raw.hook_event_name;
   if (typeof name !== 'string') return malformed('no hook_event_name');
   const sessionId = raw.session_id;
-  if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
     return malformed(`invalid session_id in ${name}`);
   }
   const cwd = raw.cwd;
   if (typeof cwd !== 'string' || cwd.length === 0) return malformed(`no cwd in ${name}`);
-  const base: EventBase = { sessionId, cwd };
+  const base: EventBase = { sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path) };
 
   switch (name) {
     case 'UserPromptSubmit':
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
       return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt } };
     case 'PreToolUse':
-      return parseToolUse(base, raw);
-    case 'Stop': {
-      const transcript = raw.transcript_path;
-      const transcriptPath = typeof transcript === 'string' && transcript.length > 0 ? transcript : null;
-      // Newer Claude Code versions hand over the reply itself: the transcript may not hold it
-      // yet when Stop fires.
+      return parseToolStart(base, raw);
+    case 'PostToolUse':
+    case 'PostToolUseFailure':
+      return parseToolEnd(base, raw, name);
+    case 'Stop':
+    case 'StopFailure':
+    case 'SessionEnd': {
+      // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
       const lastAssistantMessage = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'stop', transcriptPath, lastAssistantMessage } };
+      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastAssistantMessage } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);
   }
 }
 
-function parseToolUse(base: EventBase, raw: Json): ParsedHookEvent {
+function toolOf(raw: Json, name: string): { tool: string; input: Json } | ParsedHookEvent {
   const tool = raw.tool_name;
-  if (typeof tool !== 'string') return malformed('PreToolUse without tool_name');
+  if (typeof tool !== 'string') return malformed(`${name} without tool_name`);
   const input = raw.tool_input;
-  if (!isObject(input)) return malformed(`PreToolUse ${tool} without tool_input`);
+  if (!isObject(input)) return malformed(`${name} ${tool} without tool_input`);
+  return { tool, input };
+}
 
-  if (tool === 'Bash') {
-    if (typeof input.command !== 'string') return malformed('PreToolUse Bash without command');
-    return { ok: true, event: { ...base, kind: 'shell', command: input.command } };
+function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
+  const parsed = toolOf(raw, 'PreToolUse');
+  if ('ok' in parsed) return parsed;
+  const { tool, input } = parsed;
+  if (isCommandTool(tool)) {
+    const command = commandOf(tool, input);
+    if (command === null) return malformed(`PreToolUse ${tool} without command`);
+    return {
+      ok: true,
+      event: {
+        ...base, kind: 'command-start', tool, command, toolUseId: nonEmptyString(raw.tool_use_id),
+        // Its PostToolUse comes while it still runs: only the turn's end can see what it did.
+        background: input.run_in_background === true,
+      },
+    };
   }
   const field = FILE_TOOLS[tool];
   if (!field) return ignored(`tool ${tool} is not forwarded`);
@@ -97,4 +134,16 @@ function parseToolUse(base: EventBase, raw: Json): ParsedHookEvent {
     return malformed(`PreToolUse ${tool} without ${field}`);
   }
   return { ok: true, event: { ...base, kind: 'file-change', tool, path } };
+}
+
+function commandOf(tool: string, input: Json): string | null {
+  if (tool === 'Bash') return typeof input.command === 'string' ? input.command : null;
+  return cutText(JSON.stringify(input), MCP_COMMAND_LIMIT);
+}
+
+function parseToolEnd(base: EventBase, raw: Json, name: string): ParsedHookEvent {
+  const parsed = toolOf(raw, name);
+  if ('ok' in parsed) return parsed;
+  if (!isCommandTool(parsed.tool)) return ignored(`${name} of ${parsed.tool} is not forwarded`);
+  return { ok: true, event: { ...base, kind: 'command-end', tool: parsed.tool, toolUseId: nonEmptyString(raw.tool_use_id) } };
 }

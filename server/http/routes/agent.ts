@@ -1,6 +1,4 @@
 // Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
-import type { AgentCallPath } from '../../adapters/claude-code/receive/calls.js';
-import { receiveHookEvent } from '../../adapters/claude-code/receive/receive.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';

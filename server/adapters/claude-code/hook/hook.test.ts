@@ -73,10 +73,10 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     await hook(p.bash(c, 'npm test -- --run'));
     const [turn] = await turns();
     expect(turn.execUsed).toBe(true);
-    expect(turn.execCommands).toMatchObject([{ tool: 'exec', command: 'npm test -- --run' }]);
+    expect(turn.execCommands).toMatchObject([{ tool: 'Bash', command: 'npm test -- --run' }]);
   });
 
-  it('on stop, records the last assistant reply from the transcript and commits the turn', async () => {
+  it('on stop, records the turn\'s chat from the transcript and commits the turn', async () => {
     await hook(p.userPromptSubmit(c, 'Bump the answer'));
     await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
     await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
@@ -86,6 +86,8 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     expect(turn).toMatchObject({ status: 'committed', fileCount: 1 });
     expect((await messages()).map((m) => [m.role, m.content, m.turnId])).toEqual([
       ['user', 'Bump the answer', turn.turnId],
+      ['assistant', 'I will write it.', turn.turnId],
+      ['tool', 'Write()', turn.turnId],
       ['assistant', 'Bumped it to 42.', turn.turnId],
     ]);
   });

@@ -71,8 +71,12 @@ describe('a simulated Claude Code session', () => {
     const messages = (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
     expect(messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Add a formatter and use it'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Write()'],
       ['assistant', 'Added `format` and used it in app.ts.'],
       ['user', 'Document it'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Write()'],
       ['assistant', 'Wrote docs/usage.md.'],
     ]);
 

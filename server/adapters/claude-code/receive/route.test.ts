@@ -1,4 +1,4 @@
-// POST /api/agent/hook/claude-code: the server maps a raw Claude Code hook event to the agent
+// POST /api/agent/hook/claude-code: the server maps a raw Claude Code hook event to engine
 // calls itself; what it recorded is read back through the console API.
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -21,9 +21,10 @@ const sessions = async () => (await t.api<{ sessions: unknown[] }>('GET', '/api/
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
 const entries = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json.entries;
 const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+const chat = async () => (await messages()).map((m) => [m.role, m.content]);
 
-async function forwarded(event: unknown): Promise<void> {
-  expect(await t.postHook(event)).toEqual({ status: 200, json: { ok: true, outcome: 'forwarded' } });
+async function forwarded(event: unknown, calls = 1): Promise<void> {
+  expect(await t.postHook(event)).toEqual({ status: 200, json: { ok: true, outcome: 'forwarded', calls } });
 }
 
 describe('POST /api/agent/hook/claude-code', () => {
@@ -32,6 +33,13 @@ describe('POST /api/agent/hook/claude-code', () => {
     const [turn] = await turns();
     expect(turn).toMatchObject({ number: 1, status: 'active', title: 'Bump the answer' });
     expect(await messages()).toMatchObject([{ role: 'user', content: 'Bump the answer', turnId: turn.turnId }]);
+  });
+
+  it('titles a turn by the first non-blank line of its prompt, cut by code points', async () => {
+    await forwarded(p.userPromptSubmit(c, '\n  \nFix the login bug\nthen the tests'));
+    await forwarded(p.stop(c), 1);
+    await forwarded(p.userPromptSubmit(c, `${'a'.repeat(119)}😀 and more`));
+    expect((await turns()).map((turn) => turn.title)).toEqual(['Fix the login bug', `${'a'.repeat(119)}😀`]);
   });
 
   it('records the state of a file a tool is about to change, a path relative to the cwd included', async () => {
@@ -62,47 +70,109 @@ describe('POST /api/agent/hook/claude-code', () => {
     expect(await readFile(join(t.workspace, nfc), 'utf8')).toBe('composed\n');
   });
 
-  it('marks the turn as having run a shell command', async () => {
+  it('logs a Bash or MCP call as a command of the turn, under its tool name', async () => {
     await forwarded(p.userPromptSubmit(c, 'Test'));
     await forwarded(p.bash(c, 'npm test'));
-    expect((await turns())[0]).toMatchObject({ execUsed: true, execCommands: [{ tool: 'exec', command: 'npm test' }] });
+    await forwarded(p.preToolUse(c, 'mcp__db__query', { sql: 'select 1' }));
+    expect((await turns())[0]).toMatchObject({
+      execUsed: true,
+      execCommands: [{ tool: 'Bash', command: 'npm test' }, { tool: 'mcp__db__query', command: '{"sql":"select 1"}' }],
+    });
   });
 
-  it('on stop, records the reply from the transcript, read by the server, and commits the turn', async () => {
+  it('ends the command its PostToolUse or PostToolUseFailure names by tool_use_id, and no other', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Two commands'));
+    const first = p.bash(c, 'true');
+    const second = p.preToolUse(c, 'mcp__fs__touch', { path: 'x' });
+    await forwarded(first);
+    await forwarded(second);
+    await forwarded(p.postToolUse(second, true));
+    await forwarded(p.postToolUse(first));
+    // Told twice, or of a tool_use_id never started: nothing is running under it.
+    for (const again of [p.postToolUse(first), p.postToolUse(p.bash(c, 'ls'))]) {
+      expect((await t.postHook(again)).json).toMatchObject({ ok: true, outcome: 'ignored', ignored: expect.stringMatching(/no command/) });
+    }
+  });
+
+  it('leaves a background command open for the turn end: its PostToolUse comes while it runs', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Serve'));
+    const serve = p.preToolUse(c, 'Bash', { command: 'npm run dev', run_in_background: true });
+    await forwarded(serve);
+    expect((await t.postHook(p.postToolUse(serve))).json).toMatchObject({ outcome: 'ignored' });
+  });
+
+  it('on stop, records every text block and a line per tool call from the transcript, then commits', async () => {
     await forwarded(p.userPromptSubmit(c, 'Explain'));
     await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Explain', reply: ['Here is why.'] }]));
-    await forwarded(p.stop(c));
+    // The reply in the event is the transcript's last one: recorded once.
+    await forwarded({ ...p.stop(c), last_assistant_message: 'Here is why.' }, 4);
     const [turn] = await turns();
     expect(turn.status).toBe('committed');
-    expect((await messages()).map((m) => [m.role, m.content])).toEqual([['user', 'Explain'], ['assistant', 'Here is why.']]);
+    expect(await chat()).toEqual([
+      ['user', 'Explain'], ['assistant', 'I will write it.'], ['tool', 'Write()'], ['assistant', 'Here is why.'],
+    ]);
+    expect((await messages()).every((m) => m.turnId === turn.turnId)).toBe(true);
   });
 
-  it('on stop, prefers the reply the event carries, and reads no transcript given by a relative path', async () => {
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'One', reply: ['From the transcript.'] }]));
+  it('on stop, adds the reply the event carries when the transcript does not hold it yet', async () => {
     await forwarded(p.userPromptSubmit(c, 'One'));
-    await forwarded({ ...p.stop(c), last_assistant_message: 'From the event.' });
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'One', reply: [] }]));
+    await forwarded({ ...p.stop(c), last_assistant_message: 'From the event.' }, 4);
     await forwarded(p.userPromptSubmit(c, 'Two'));
     await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Two', reply: ['Two, from the transcript.'] }]));
     // Relative to the server's cwd it names the very file; only an absolute path is read.
     await forwarded(p.stop({ ...c, transcriptPath: relative(process.cwd(), c.transcriptPath) }));
-    expect((await messages()).map((m) => [m.role, m.content])).toEqual([
-      ['user', 'One'], ['assistant', 'From the event.'], ['user', 'Two'],
+    expect(await chat()).toEqual([
+      ['user', 'One'], ['assistant', 'I will write it.'], ['tool', 'Write()'], ['assistant', 'From the event.'], ['user', 'Two'],
     ]);
     expect((await turns()).map((turn) => turn.status)).toEqual(['committed', 'committed']);
+  });
+
+  it('closes a turn that ends in StopFailure (an API error), once, with the error in its chat', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Explode'));
+    await writeFile(c.transcriptPath, `${JSON.stringify({ type: 'user', message: { content: 'Explode' } })}\n${
+      JSON.stringify({ type: 'assistant', message: { id: 'synthetic', content: [{ type: 'text', text: 'API Error: 400 boom' }] } })}\n`);
+    await forwarded(p.stopFailure(c), 2);
+    // Claude Code sends SessionEnd next: nothing is left to end.
+    expect((await t.postHook(p.sessionEnd(c))).json).toMatchObject({ outcome: 'ignored', ignored: expect.stringMatching(/no turn/) });
+    const [turn] = await turns();
+    expect(turn.status).toBe('committed');
+    expect(await chat()).toEqual([['user', 'Explode'], ['assistant', 'API Error: 400 boom']]);
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).status).toBe(200);
+  });
+
+  it('closes a turn that ends in SessionEnd alone (--max-turns, an exit)', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Loop'));
+    await forwarded(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
+    await forwarded(p.sessionEnd(c));
+    const [turn] = await turns();
+    expect(turn).toMatchObject({ status: 'committed', fileCount: 1 });
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true });
+    expect(await readFile(join(t.workspace, 'src', 'app.ts'), 'utf8')).toBe('export const answer = 41;\n');
+  });
+
+  it('gives a turn Claude Code never ended its chat when the next prompt comes', async () => {
+    await forwarded(p.userPromptSubmit(c, 'First'));
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'First', reply: ['Half done.'] }, { prompt: 'Second', reply: [] }]));
+    await forwarded(p.userPromptSubmit(c, 'Second'), 5);
+    expect((await turns()).map((turn) => [turn.title, turn.status, turn.messageCount])).toEqual([
+      ['First', 'committed', 4], ['Second', 'active', 1],
+    ]);
   });
 
   it('answers ignored for an event or a tool turnback does not use, recording nothing', async () => {
     const sessionStart = { ...p.stop(c), hook_event_name: 'SessionStart', source: 'startup' };
     const read = p.preToolUse(c, 'Read', { file_path: join(t.workspace, 'src', 'app.ts') });
     for (const event of [sessionStart, read]) {
-      expect(await t.postHook(event)).toEqual({ status: 200, json: { ok: true, outcome: 'ignored' } });
+      expect(await t.postHook(event)).toEqual({ status: 200, json: { ok: true, outcome: 'ignored', ignored: expect.any(String) } });
     }
     expect(await sessions()).toEqual([]);
   });
 
   it('answers outside-workspace for a file or a cwd outside its workspace, recording nothing', async () => {
     await forwarded(p.userPromptSubmit(c, 'Elsewhere'));
-    const outside = { status: 200, json: { ok: true, outcome: 'outside-workspace' } };
+    const outside = { status: 200, json: { ok: true, outcome: 'outside-workspace', ignored: expect.any(String) } };
     expect(await t.postHook(p.write(c, join(t.root, 'outside.ts'), 'x'))).toEqual(outside);
     expect(await t.postHook(p.userPromptSubmit({ cwd: t.root }, 'Not here'))).toEqual(outside);
     expect(await t.postHook(p.bash({ cwd: t.root }, 'ls'))).toEqual(outside);

@@ -1,34 +1,56 @@
-// Reads the agent's last reply from a Claude Code transcript (JSONL, one entry per line).
-// Assistant entries are `{type: "assistant", message: {id?, content}}` where content is a
-// string or an array of parts; only `type: "text"` parts are the reply. Claude Code writes
-// one API message as several lines (one per part, sharing `message.id`), so the reply is the
-// text of every trailing line of the last message that had text. Only the current turn
-// counts: Stop can fire before the final reply is flushed, and the previous turn's reply
-// must not be recorded in its place. Transcripts grow large: only the tail is read, widening
-// until the turn's prompt is in it (up to a bound).
+// Reads one turn of a Claude Code transcript (JSONL, one entry per line): what the assistant
+// wrote and which tools it called after the turn's prompt, in order. Assistant entries are
+// `{type: "assistant", message: {id?, content}}` where content is a string or an array of
+// parts; Claude Code writes one API message as several lines (one per part, sharing
+// `message.id`). A prompt is a user entry with text and no tool result (tool results are
+// user entries too); meta entries and a subagent's side chain are neither. Transcripts grow
+// large: only the tail is read, widening until the turn's prompt is in it (up to a bound).
 import { constants } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 
 const FIRST_TAIL_BYTES = 256 * 1024;
-/** A turn whose prompt lies further back than this gets the reply found within it. */
+/** A turn whose prompt lies further back than this gets what is found within it. */
 const MAX_TAIL_BYTES = 64 * 1024 * 1024;
 
-interface AssistantLine {
-  messageId: string | null;
-  text: string;
-}
+export type TranscriptItem =
+  | { kind: 'text'; messageId: string | null; text: string }
+  | { kind: 'tool'; name: string; input: Record<string, unknown> };
 
-type Line = { kind: 'assistant'; entry: AssistantLine } | { kind: 'prompt' } | { kind: 'other' };
+type Line =
+  | { kind: 'assistant'; items: TranscriptItem[] }
+  | { kind: 'prompt'; text: string }
+  | { kind: 'other' };
 
-const isPart = (part: unknown, type: string): part is Record<string, unknown> =>
+type Json = Record<string, unknown>;
+
+const isPart = (part: unknown, type: string): part is Json =>
   typeof part === 'object' && part !== null && (part as { type?: unknown }).type === type;
 
 /** A person's prompt, as opposed to the tool results Claude Code also files as user entries. */
-function isPrompt(message: Record<string, unknown>): boolean {
+function promptText(message: Json): string | null {
   const { content } = message;
-  if (typeof content === 'string') return true;
-  return Array.isArray(content) && content.some((part) => isPart(part, 'text')) && !content.some((part) => isPart(part, 'tool_result'));
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content) || content.some((part) => isPart(part, 'tool_result'))) return null;
+  const texts = content.filter((part) => isPart(part, 'text') && typeof part.text === 'string').map((part) => part.text as string);
+  return texts.length > 0 ? texts.join('\n') : null;
+}
+
+function assistantItems(message: Json): TranscriptItem[] {
+  const { id, content } = message;
+  const messageId = typeof id === 'string' ? id : null;
+  if (typeof content === 'string') return content.trim() === '' ? [] : [{ kind: 'text', messageId, text: content }];
+  if (!Array.isArray(content)) return [];
+  const items: TranscriptItem[] = [];
+  for (const part of content) {
+    if (isPart(part, 'text') && typeof part.text === 'string' && part.text.trim() !== '') {
+      items.push({ kind: 'text', messageId, text: part.text });
+    } else if (isPart(part, 'tool_use') && typeof part.name === 'string') {
+      const input = typeof part.input === 'object' && part.input !== null ? (part.input as Json) : {};
+      items.push({ kind: 'tool', name: part.name, input });
+    }
+  }
+  return items;
 }
 
 function classify(line: string): Line {
@@ -40,52 +62,36 @@ function classify(line: string): Line {
     return { kind: 'other' };
   }
   if (typeof entry !== 'object' || entry === null) return { kind: 'other' };
-  const { type, message, isMeta } = entry as Record<string, unknown>;
-  if (typeof message !== 'object' || message === null) return { kind: 'other' };
-  if (type === 'user') return isMeta !== true && isPrompt(message as Record<string, unknown>) ? { kind: 'prompt' } : { kind: 'other' };
-  if (type !== 'assistant') return { kind: 'other' };
-  return { kind: 'assistant', entry: assistantEntry(message as Record<string, unknown>) };
+  const { type, message, isMeta, isSidechain } = entry as Json;
+  if (typeof message !== 'object' || message === null || isSidechain === true) return { kind: 'other' };
+  if (type === 'user') {
+    const text = isMeta === true ? null : promptText(message as Json);
+    return text === null ? { kind: 'other' } : { kind: 'prompt', text };
+  }
+  return type === 'assistant' ? { kind: 'assistant', items: assistantItems(message as Json) } : { kind: 'other' };
 }
 
-function assistantEntry(message: Record<string, unknown>): AssistantLine {
-  const { id, content } = message;
-  const messageId = typeof id === 'string' ? id : null;
-  if (typeof content === 'string') return { messageId, text: content };
-  if (!Array.isArray(content)) return { messageId, text: '' };
-  const texts = content
-    .filter((part) => isPart(part, 'text') && typeof part.text === 'string')
-    .map((part) => part.text as string);
-  return { messageId, text: texts.join('\n\n') };
-}
-
-export interface TurnReply {
-  /** The reply, or null when the turn has none (yet). */
-  text: string | null;
+export interface TurnTranscript {
+  items: TranscriptItem[];
   /** Whether the turn's prompt was among the lines, so nothing before them matters. */
-  complete: boolean;
+  found: boolean;
 }
 
-/** The current turn's last reply in these complete lines. */
-export function lastAssistantTextOfLines(lines: string[]): TurnReply {
-  const parts: string[] = [];
-  let messageId: string | null = null;
+/**
+ * The items after the turn's prompt and before the next prompt. `prompt` names the turn (the
+ * prompt of a later turn may already be written when a turn is finished late); null takes the
+ * last prompt's turn.
+ */
+export function turnOfLines(lines: string[], prompt: string | null): TurnTranscript {
+  let segment: TranscriptItem[][] = [];
   for (let i = lines.length - 1; i >= 0; i--) {
     const line = classify(lines[i]);
-    if (line.kind === 'prompt') return { text: parts.length > 0 ? parts.join('\n\n') : null, complete: true };
-    if (line.kind !== 'assistant') continue;
-    const entry = line.entry;
-    if (parts.length === 0) {
-      if (entry.text.trim() === '') continue;
-      parts.unshift(entry.text);
-      messageId = entry.messageId;
-      if (messageId === null) return { text: parts[0], complete: true };
-    } else if (entry.messageId === messageId) {
-      if (entry.text.trim() !== '') parts.unshift(entry.text);
-    } else {
-      return { text: parts.join('\n\n'), complete: true };
-    }
+    if (line.kind === 'assistant') segment.push(line.items);
+    if (line.kind !== 'prompt') continue;
+    if (prompt === null || line.text.trim() === prompt.trim()) return { items: segment.reverse().flat(), found: true };
+    segment = [];
   }
-  return { text: parts.length > 0 ? parts.join('\n\n') : null, complete: false };
+  return { items: prompt === null ? segment.reverse().flat() : [], found: false };
 }
 
 async function readRange(file: FileHandle, start: number, length: number): Promise<string> {
@@ -100,12 +106,12 @@ async function readRange(file: FileHandle, start: number, length: number): Promi
 }
 
 /**
- * The last assistant reply of the transcript at `path`, or null (none, unreadable, or not an
- * absolute path to a regular file). The server reads it on behalf of whoever holds the agent
- * token: a FIFO or a device must not stall it (hence the non-blocking open and the file-type
- * check), and a huge transcript is read no further back than MAX_TAIL_BYTES.
+ * The turn of the transcript at `path` (see turnOfLines), or null when it cannot be read (not
+ * an absolute path to a regular file). The server reads it on behalf of whoever holds the
+ * agent token: a FIFO or a device must not stall it (hence the non-blocking open and the
+ * file-type check), and a huge transcript is read no further back than MAX_TAIL_BYTES.
  */
-export async function lastAssistantText(path: string): Promise<string | null> {
+export async function readTurnTranscript(path: string, prompt: string | null): Promise<TranscriptItem[] | null> {
   if (!isAbsolute(path)) return null;
   let file: FileHandle;
   try {
@@ -122,8 +128,8 @@ export async function lastAssistantText(path: string): Promise<string | null> {
       const lines = (await readRange(file, start, size - start)).split('\n');
       // The first line of a partial tail is cut mid-way: only whole lines count.
       if (start > 0) lines.shift();
-      const reply = lastAssistantTextOfLines(lines);
-      if (reply.complete || start === 0 || tail >= MAX_TAIL_BYTES) return reply.text;
+      const turn = turnOfLines(lines, prompt);
+      if (turn.found || start === 0 || tail >= MAX_TAIL_BYTES) return turn.items;
     }
   } catch {
     return null;

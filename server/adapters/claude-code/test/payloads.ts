@@ -43,7 +43,29 @@ export function stop(c: Common) {
   return { ...common(c), hook_event_name: 'Stop', stop_hook_active: false };
 }
 
-/** Transcript lines as Claude Code writes them: one line per content part of a message. */
+/** The PostToolUse Claude Code sends once the tool of `pre` (a PreToolUse payload) has returned. */
+export function postToolUse(pre: ReturnType<typeof preToolUse>, failed = false) {
+  const end = failed
+    ? { hook_event_name: 'PostToolUseFailure', error: 'Exit code 1', is_interrupt: false }
+    : { hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } };
+  return { ...pre, ...end, duration_ms: 12 };
+}
+
+/** An API error ends the turn with StopFailure (no Stop), its message as the last reply. */
+export function stopFailure(c: Common, message = 'API Error: 400 boom') {
+  return { ...common(c), hook_event_name: 'StopFailure', error: 'unknown', last_assistant_message: message };
+}
+
+/** `--max-turns`, an exit or `/clear` end the session with SessionEnd alone. */
+export function sessionEnd(c: Common, reason = 'other') {
+  return { ...common(c), hook_event_name: 'SessionEnd', reason };
+}
+
+/**
+ * Transcript lines as Claude Code writes them, one line per content part of a message: per
+ * turn the prompt, a first message (thinking, "I will write it.", a Write call), its tool
+ * result, then the reply's text parts.
+ */
 export function transcriptLines(turns: { prompt: string; reply: string[] }[]): string {
   const lines: unknown[] = [];
   let n = 0;
@@ -57,7 +79,11 @@ export function transcriptLines(turns: { prompt: string; reply: string[] }[]): s
     });
     lines.push({
       type: 'assistant', uuid: `uuid-${n++}`,
-      message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: toolUseId(), name: 'Write', input: {} }] },
+      message: { id: messageId, role: 'assistant', content: [{ type: 'text', text: 'I will write it.' }] },
+    });
+    lines.push({
+      type: 'assistant', uuid: `uuid-${n++}`,
+      message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: toolUseId(), name: 'Write', input: { content: 'x' } }] },
     });
     lines.push({
       type: 'user', uuid: `uuid-${n++}`,

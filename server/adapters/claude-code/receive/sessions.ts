@@ -1,0 +1,38 @@
+// What the server remembers of each Claude Code session between two hook events, in memory:
+// the prompt of the turn in progress (its chat is read from the transcript when the turn
+// ends) and the commands still running, by the tool_use_id that links a PreToolUse to its
+// PostToolUse. A restart loses nothing that matters: closing the engine commits every active
+// turn (and runs the after scans of every command still open).
+
+export interface SessionState {
+  prompt: string;
+  /** tool_use_id → execId, for commands whose end is reported by PostToolUse. */
+  commands: Map<string, string>;
+}
+
+/** Sessions Claude Code left without an end (killed) are forgotten, oldest first, past this many. */
+export const MAX_SESSIONS = 1000;
+
+export class SessionStates {
+  private readonly states = new Map<string, SessionState>();
+
+  /** A new turn of `sessionId` begins with `prompt`. */
+  begin(sessionId: string, prompt: string): SessionState {
+    this.states.delete(sessionId);
+    const state: SessionState = { prompt, commands: new Map() };
+    this.states.set(sessionId, state);
+    if (this.states.size > MAX_SESSIONS) this.states.delete(this.states.keys().next().value as string);
+    return state;
+  }
+
+  get(sessionId: string): SessionState | undefined {
+    return this.states.get(sessionId);
+  }
+
+  /** The turn of `sessionId` is over: its state, if there was one, and forgets it. */
+  end(sessionId: string): SessionState | undefined {
+    const state = this.states.get(sessionId);
+    this.states.delete(sessionId);
+    return state;
+  }
+}
