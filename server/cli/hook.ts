@@ -1,28 +1,37 @@
-// `turnback hook claude-code`: forwards one Claude Code hook event (JSON on stdin) to the
-// running turnback server of its workspace. It must never block or break the agent: it
-// gives up after 2 s, and exits 0 whatever happens (Claude Code treats exit code 2 from
-// PreToolUse as "block the tool").
+// `turnback hook claude-code [--max-time S]`: forwards one Claude Code hook event (JSON on
+// stdin) to the running turnback server of its workspace. It must never block or break the
+// agent: it gives up after 2 s (or S seconds, for the calls that wait for a scan), and exits 0
+// whatever happens (Claude Code treats exit code 2 from PreToolUse as "block the tool").
 import { logHookProblem } from '../adapters/claude-code/hook/log.js';
 import { HOOK_TIMEOUT_MS, runClaudeCodeHook } from '../adapters/claude-code/hook/run.js';
 import { readStdin } from '../adapters/claude-code/hook/stdin.js';
 
-const USAGE = 'usage: turnback hook claude-code   (reads one Claude Code hook event on stdin)';
+const USAGE = 'usage: turnback hook claude-code [--max-time SECONDS]   (reads one Claude Code hook event on stdin)';
+
+/** How long to wait for the server, or null for a command line that is not this command's. */
+function timeoutOf(args: string[]): number | null {
+  if (args[0] !== 'claude-code') return null;
+  if (args.length === 1) return HOOK_TIMEOUT_MS;
+  if (args.length === 3 && args[1] === '--max-time' && /^[1-9][0-9]{0,4}$/.test(args[2])) return Number(args[2]) * 1000;
+  return null;
+}
 
 export async function run(args: string[]): Promise<number> {
-  if (args.length !== 1 || args[0] !== 'claude-code') {
+  const timeoutMs = timeoutOf(args);
+  if (timeoutMs === null) {
     process.stderr.write(`${USAGE}\n`);
     return 1;
   }
   const controller = new AbortController();
-  const giveUp = setTimeout(() => controller.abort(), HOOK_TIMEOUT_MS);
+  const giveUp = setTimeout(() => controller.abort(), timeoutMs);
   // A last resort in case something keeps the process alive past the deadline.
-  const hardStop = setTimeout(() => process.exit(0), HOOK_TIMEOUT_MS + 500);
+  const hardStop = setTimeout(() => process.exit(0), timeoutMs + 500);
   giveUp.unref();
   hardStop.unref();
   try {
     const input = await readStdin(process.stdin, controller.signal);
     process.stdin.destroy();
-    await runClaudeCodeHook(input, { signal: controller.signal });
+    await runClaudeCodeHook(input, { signal: controller.signal, timeoutMs });
   } catch (error) {
     logHookProblem(`unexpected failure: ${(error as Error).stack ?? String(error)}`);
   } finally {

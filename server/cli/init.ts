@@ -1,11 +1,12 @@
-// `turnback init claude-code [--workspace DIR]`: registers turnback's hooks in the
-// workspace's `.claude/settings.local.json`, keeping every existing setting and hook.
+// `turnback init claude-code [--workspace DIR] [--remove]`: registers turnback's hooks in the
+// workspace's `.claude/settings.local.json` (or takes them out again), keeping every other
+// setting and hook.
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeHookSettings, shellQuote } from '../adapters/claude-code/settings.js';
+import { mergeHookSettings, removeHookSettings, shellQuote } from '../adapters/claude-code/settings.js';
 
-const USAGE = 'usage: turnback init claude-code [--workspace DIR]';
+const USAGE = 'usage: turnback init claude-code [--workspace DIR] [--remove]';
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -21,16 +22,18 @@ export function hookCommand(): string {
   return shellQuote(turnbackHookPath());
 }
 
-function parseArgs(args: string[]): { workspace: string } | null {
+function parseArgs(args: string[]): { workspace: string; remove: boolean } | null {
   if (args[0] !== 'claude-code') return null;
   let workspace = process.cwd();
+  let remove = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
     else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
+    else if (arg === '--remove') remove = true;
     else return null;
   }
-  return { workspace: resolve(workspace) };
+  return { workspace: resolve(workspace), remove };
 }
 
 function readSettings(file: string): unknown {
@@ -57,7 +60,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const { workspace } = parsed;
+  const { workspace, remove } = parsed;
   try {
     if (!statSync(workspace).isDirectory()) throw new Error('not a directory');
   } catch {
@@ -66,6 +69,12 @@ export async function run(args: string[]): Promise<number> {
   }
   const file = join(workspace, '.claude', 'settings.local.json');
   try {
+    if (remove) {
+      const { settings, changed } = removeHookSettings(readSettings(file));
+      if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
+      process.stdout.write(`${changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`);
+      return 0;
+    }
     const { settings, changed } = mergeHookSettings(readSettings(file), hookCommand());
     if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
     process.stdout.write(

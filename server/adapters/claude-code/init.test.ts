@@ -20,6 +20,12 @@ beforeEach(async () => {
 });
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
 
+const scanHook = `${hookBin} --max-time 120`;
+const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+const OURS: Record<string, string[]> = {
+  UserPromptSubmit: [hookBin], PreToolUse: [hookBin, scanHook], PostToolUse: [scanHook], PostToolUseFailure: [scanHook],
+  Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
+};
 const settingsFile = () => join(workspace, '.claude', 'settings.local.json');
 const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8'));
 const commandsOf = (settings: { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> }, event: string) =>
@@ -49,11 +55,11 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(merged.env).toEqual(existing.env);
     expect(merged.hooks.SessionStart).toEqual(existing.hooks.SessionStart);
     expect(merged.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
-    expect(merged.hooks.PreToolUse[1].matcher).toBe('Write|Edit|MultiEdit|NotebookEdit|Bash');
-    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) {
+    expect(merged.hooks.PreToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit|NotebookEdit', 'Bash|mcp__.*']);
+    for (const event of EVENTS) {
       const ours = commandsOf(merged, event).filter((c) => c.includes('turnback'));
       // An absolute path to this installation's sh hook, so the hook works from any cwd.
-      expect(ours).toEqual([hookBin]);
+      expect(ours).toEqual(OURS[event]);
     }
     expect(commandsOf(merged, 'Stop')).toContain('say done');
 
@@ -73,13 +79,25 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
     expect(result.code).toBe(0);
     const upgraded = await readSettings();
-    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) expect(commandsOf(upgraded, event)).toEqual([hookBin]);
+    for (const event of EVENTS) expect(commandsOf(upgraded, event)).toEqual(OURS[event]);
   });
 
   it('creates .claude/settings.local.json in the current folder by default', async () => {
     const result = await runCli([`init`, 'claude-code'], { env, cwd: workspace });
     expect(result.code).toBe(0);
-    expect(Object.keys((await readSettings()).hooks)).toEqual(['UserPromptSubmit', 'PreToolUse', 'Stop']);
+    expect(Object.keys((await readSettings()).hooks)).toEqual(EVENTS);
+  });
+
+  it('--remove takes turnback\'s hooks out again and keeps everything else', async () => {
+    const existing = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
+    await mkdir(join(workspace, '.claude'));
+    await writeFile(settingsFile(), JSON.stringify(existing, null, 2));
+    expect((await runCli(['init', 'claude-code', '--workspace', workspace], { env })).code).toBe(0);
+    const removed = await runCli(['init', 'claude-code', '--remove', '--workspace', workspace], { env });
+    expect(removed).toMatchObject({ code: 0, stdout: expect.stringContaining('Removed the turnback hooks') });
+    expect(await readSettings()).toEqual(existing);
+    const again = await runCli(['init', 'claude-code', '--remove', '--workspace', workspace], { env });
+    expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('No turnback hooks') });
   });
 
   it('leaves a settings file it cannot parse untouched and exits 2', async () => {

@@ -1,22 +1,37 @@
 import { describe, expect, it } from 'vitest';
-import { isTurnbackHookCommand, mergeHookSettings, SettingsShapeError, shellQuote, TOOL_MATCHER } from './settings.js';
+import {
+  COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, isTurnbackHookCommand, mergeHookSettings, removeHookSettings, SettingsShapeError, shellQuote,
+} from './settings.js';
 
 const command = "'/opt/my tools/turnback/bin/turnback-hook'";
 const nodeCommand = "/usr/bin/node '/opt/my tools/turnback/bin/turnback.js' hook claude-code";
 type Groups = Record<string, { matcher?: string; hooks: { command: string }[] }[]>;
 const commandsOf = (settings: Record<string, unknown>, event: string) =>
   (settings.hooks as Groups)[event].flatMap((g) => g.hooks.map((h) => h.command));
+const scan = `${command} --max-time 120`;
+const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+/** The commands turnback registers for each event: scans wait longer than the rest. */
+const OURS: Record<string, string[]> = {
+  UserPromptSubmit: [command], PreToolUse: [command, scan], PostToolUse: [scan], PostToolUseFailure: [scan],
+  Stop: [command], StopFailure: [command], SessionEnd: [command],
+};
 
 describe('mergeHookSettings', () => {
-  it('adds the three hooks to empty settings', () => {
+  it('adds the hooks to empty settings: prompt, file tools, commands before and after, the three turn ends', () => {
     const { settings, changed } = mergeHookSettings({}, command);
     expect(changed).toBe(true);
     const hook = [{ type: 'command', command }];
+    // Claude Code must not run a command before its before scan is done: those hooks wait longer.
+    const scanHook = [{ type: 'command', command: scan, timeout: 130 }];
     expect(settings).toEqual({
       hooks: {
         UserPromptSubmit: [{ hooks: hook }],
-        PreToolUse: [{ matcher: TOOL_MATCHER, hooks: hook }],
+        PreToolUse: [{ matcher: FILE_TOOL_MATCHER, hooks: hook }, { matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
+        PostToolUse: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
+        PostToolUseFailure: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
         Stop: [{ hooks: hook }],
+        StopFailure: [{ hooks: hook }],
+        SessionEnd: [{ hooks: hook }],
       },
     });
   });
@@ -37,7 +52,8 @@ describe('mergeHookSettings', () => {
     expect(hooks.Notification).toEqual(existing.hooks.Notification);
     expect(hooks.PreToolUse).toEqual([
       existing.hooks.PreToolUse[0],
-      { matcher: TOOL_MATCHER, hooks: [{ type: 'command', command }] },
+      { matcher: FILE_TOOL_MATCHER, hooks: [{ type: 'command', command }] },
+      { matcher: COMMAND_TOOL_MATCHER, hooks: [{ type: 'command', command: scan, timeout: 130 }] },
     ]);
     expect(existing.hooks.PreToolUse).toHaveLength(1);
 
@@ -50,14 +66,14 @@ describe('mergeHookSettings', () => {
     const old = mergeHookSettings({}, '/old/turnback/bin/turnback-hook').settings;
     const { settings, changed } = mergeHookSettings(old, command);
     expect(changed).toBe(true);
-    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) expect(commandsOf(settings, event)).toEqual([command]);
+    for (const event of EVENTS) expect(commandsOf(settings, event)).toEqual(OURS[event]);
   });
 
   it('replaces the Node hook command of earlier versions, and adds nothing on the next run', () => {
     const old = mergeHookSettings({}, nodeCommand).settings;
     const upgraded = mergeHookSettings(old, command);
     expect(upgraded.changed).toBe(true);
-    for (const event of ['UserPromptSubmit', 'PreToolUse', 'Stop']) expect(commandsOf(upgraded.settings, event)).toEqual([command]);
+    for (const event of EVENTS) expect(commandsOf(upgraded.settings, event)).toEqual(OURS[event]);
     expect(mergeHookSettings(upgraded.settings, command)).toEqual({ settings: upgraded.settings, changed: false });
   });
 
@@ -86,9 +102,42 @@ describe('mergeHookSettings', () => {
   });
 });
 
+describe('removeHookSettings', () => {
+  it('takes out every turnback hook and the groups and events it leaves empty, nothing else', () => {
+    const existing = {
+      model: 'opus',
+      hooks: {
+        PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo guard' }] }],
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }, { type: 'command', command: nodeCommand }] }],
+        Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
+      },
+    };
+    const installed = mergeHookSettings(existing, command).settings;
+    const { settings, changed } = removeHookSettings(installed);
+    expect(changed).toBe(true);
+    expect(settings).toEqual({
+      model: 'opus',
+      hooks: {
+        PreToolUse: existing.hooks.PreToolUse,
+        Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }],
+        Notification: existing.hooks.Notification,
+      },
+    });
+    expect(removeHookSettings(settings)).toEqual({ settings, changed: false });
+  });
+
+  it('rewrites a turnback hook sharing a group with another hook into a group of its own', () => {
+    const installed = mergeHookSettings({}, command).settings as { hooks: Groups };
+    installed.hooks.Stop[0].hooks.push({ command: 'say done' });
+    const { settings, changed } = mergeHookSettings(installed, command);
+    expect(changed).toBe(true);
+    expect((settings.hooks as Groups).Stop).toEqual([{ hooks: [{ command: 'say done' }] }, { hooks: [{ type: 'command', command }] }]);
+  });
+});
+
 describe('isTurnbackHookCommand', () => {
   it('knows the sh entry and the Node entry of any installation, and nothing else', () => {
-    for (const ours of [command, '/opt/turnback/bin/turnback-hook', nodeCommand, 'node bin/turnback.js hook claude-code']) {
+    for (const ours of [command, scan, '/opt/turnback/bin/turnback-hook', nodeCommand, 'node bin/turnback.js hook claude-code', `${nodeCommand} --max-time 120`]) {
       expect(isTurnbackHookCommand(ours)).toBe(true);
     }
     for (const theirs of ['echo turnback-hook-done > /tmp/x', '/usr/bin/my-turnback-hook', 'say done', 42]) {

@@ -1,14 +1,38 @@
-// Merges turnback's hook entries into a Claude Code settings object:
-// {"hooks": {"<Event>": [{"matcher"?: "...", "hooks": [{"type": "command", "command": "..."}]}]}}.
-// Every existing key and hook is kept; an entry that is already there is not added again,
-// and a turnback entry from another installation path is pointed at this one.
+// turnback's hook entries in a Claude Code settings object:
+// {"hooks": {"<Event>": [{"matcher"?: "...", "hooks": [{"type": "command", "command": "...", "timeout"?: s}]}]}}.
+// Every other key and hook is kept. Installing twice changes nothing; an entry of another
+// installation path or an earlier version is replaced, never doubled; removing takes out
+// every turnback entry and nothing else.
 
-export const TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit|Bash';
+/** The tools that change one named file: announced before they run (before-mutate). */
+export const FILE_TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit';
+/** The tools turnback cannot see into: scanned before and after (exec / exec-end). */
+export const COMMAND_TOOL_MATCHER = 'Bash|mcp__.*';
+/**
+ * How long a hook waits for a scan: Claude Code must not run a command before its before scan
+ * is done, and the first one of a big tree takes seconds.
+ */
+export const SCAN_WAIT_SECONDS = 120;
+/** Claude Code's own limit for those hooks: a little longer, so the hook gives up (and logs) first. */
+const SCAN_HOOK_TIMEOUT_SECONDS = SCAN_WAIT_SECONDS + 10;
 
-const EVENTS: { event: string; matcher?: string }[] = [
-  { event: 'UserPromptSubmit' },
-  { event: 'PreToolUse', matcher: TOOL_MATCHER },
-  { event: 'Stop' },
+interface OurGroup {
+  event: string;
+  matcher?: string;
+  /** Waits for a scan (else the hook's 2 s). */
+  scan: boolean;
+}
+
+export const OUR_GROUPS: readonly OurGroup[] = [
+  { event: 'UserPromptSubmit', scan: false },
+  { event: 'PreToolUse', matcher: FILE_TOOL_MATCHER, scan: false },
+  { event: 'PreToolUse', matcher: COMMAND_TOOL_MATCHER, scan: true },
+  { event: 'PostToolUse', matcher: COMMAND_TOOL_MATCHER, scan: true },
+  // A command that exits non-zero ends with this one instead of PostToolUse.
+  { event: 'PostToolUseFailure', matcher: COMMAND_TOOL_MATCHER, scan: true },
+  { event: 'Stop', scan: false },
+  { event: 'StopFailure', scan: false },
+  { event: 'SessionEnd', scan: false },
 ];
 
 type Json = Record<string, unknown>;
@@ -21,15 +45,28 @@ const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
- * A command some turnback installation registered for this hook: the sh entry
- * (`…/bin/turnback-hook`, quoted or not) or, from earlier versions, the Node one
+ * A command some turnback installation registered: the sh entry (`…/bin/turnback-hook`,
+ * quoted or not, maybe with `--max-time N`) or, from earlier versions, the Node one
  * (`node …/turnback.js hook claude-code`).
  */
 export function isTurnbackHookCommand(command: unknown): boolean {
   if (typeof command !== 'string') return false;
   const trimmed = command.trim();
-  if (/(^|[/'\s])turnback-hook'?$/.test(trimmed)) return true;
-  return /turnback/.test(trimmed) && /\shook claude-code$/.test(trimmed);
+  if (/(^|[/'\s])turnback-hook'?(\s+--max-time\s+\d+)?$/.test(trimmed)) return true;
+  return /turnback/.test(trimmed) && /\shook claude-code(\s+--max-time\s+\d+)?$/.test(trimmed);
+}
+
+/** The groups `command` (the installed hook, shell-quoted) is registered with. */
+export function ourGroups(command: string): { event: string; group: Json }[] {
+  return OUR_GROUPS.map(({ event, matcher, scan }) => ({
+    event,
+    group: {
+      ...(matcher ? { matcher } : {}),
+      hooks: [scan
+        ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_SECONDS }
+        : { type: 'command', command }],
+    },
+  }));
 }
 
 export interface MergeResult {
@@ -37,55 +74,61 @@ export interface MergeResult {
   changed: boolean;
 }
 
-interface OurHook {
-  group: Json & { hooks: unknown[] };
-  hook: Json;
+interface Stripped {
+  settings: Json;
+  /** turnback's entries that were there, each as `event matcher hook` (JSON), sorted. */
+  found: string[];
 }
 
-function ourHooks(groups: unknown[]): OurHook[] {
-  return groups
-    .filter((group): group is Json & { hooks: unknown[] } => isObject(group) && Array.isArray(group.hooks))
-    .flatMap((group) => group.hooks.filter(isObject).map((hook) => ({ group, hook })))
-    .filter(({ hook }) => isTurnbackHookCommand(hook.command));
-}
+const key = (event: string, matcher: unknown, hook: unknown) => JSON.stringify([event, matcher ?? null, hook]);
 
-/**
- * Exactly one turnback hook per event, running `command`: an entry already there (this
- * installation's, or another version's or path's) is kept and pointed at it, any further
- * one is dropped so the event is never forwarded twice.
- */
-export function mergeHookSettings(existing: unknown, command: string): MergeResult {
+/** A copy of `existing` without any turnback hook; a group or event left empty by that goes too. */
+function strip(existing: unknown): Stripped {
   if (!isObject(existing)) throw new SettingsShapeError('the settings file does not hold a JSON object');
   const settings: Json = structuredClone(existing);
-  if (settings.hooks === undefined) settings.hooks = {};
+  if (settings.hooks === undefined) return { settings, found: [] };
   if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
   const hooks = settings.hooks;
-  let changed = false;
-
-  for (const { event, matcher } of EVENTS) {
-    if (hooks[event] === undefined) hooks[event] = [];
-    const groups = hooks[event];
-    if (!Array.isArray(groups)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
-
-    const ours = ourHooks(groups);
-    if (ours.length === 0) {
-      groups.push({ ...(matcher ? { matcher } : {}), hooks: [{ type: 'command', command }] });
-      changed = true;
+  const found: string[] = [];
+  for (const [event, groups] of Object.entries(hooks)) {
+    if (!Array.isArray(groups)) {
+      if (OUR_GROUPS.some((group) => group.event === event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
-    const keep = ours.find(({ hook }) => hook.command === command) ?? ours[0];
-    if (keep.hook.command !== command) {
-      keep.hook.command = command;
-      changed = true;
-    }
-    for (const extra of ours) {
-      if (extra === keep) continue;
-      extra.group.hooks.splice(extra.group.hooks.indexOf(extra.hook), 1);
-      if (extra.group.hooks.length === 0) groups.splice(groups.indexOf(extra.group), 1);
-      changed = true;
-    }
+    const kept = groups.filter((group) => {
+      if (!isObject(group) || !Array.isArray(group.hooks)) return true;
+      const all: unknown[] = group.hooks;
+      const ours = all.filter((hook) => isObject(hook) && isTurnbackHookCommand(hook.command));
+      if (ours.length === 0) return true;
+      // A group that holds other hooks too is not exactly ours: counted so that it is rewritten.
+      const alone = ours.length === all.length;
+      for (const hook of ours) found.push(alone ? key(event, group.matcher, hook) : `shared ${event}`);
+      group.hooks = all.filter((hook) => !ours.includes(hook));
+      return ours.length < all.length;
+    });
+    if (kept.length === groups.length) continue;
+    if (kept.length === 0) delete hooks[event];
+    else hooks[event] = kept;
   }
-  return { settings, changed };
+  return { settings, found: found.sort() };
+}
+
+/** Exactly turnback's groups, running `command`, in `existing`: unchanged when they are there already. */
+export function mergeHookSettings(existing: unknown, command: string): MergeResult {
+  const { settings, found } = strip(existing);
+  const wanted = ourGroups(command);
+  const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
+  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (settings.hooks === undefined) settings.hooks = {};
+  const hooks = settings.hooks as Record<string, unknown[]>;
+  for (const { event, group } of wanted) (hooks[event] ??= []).push(group);
+  return { settings, changed: true };
+}
+
+/** `existing` without turnback's hooks (`init --remove`). */
+export function removeHookSettings(existing: unknown): MergeResult {
+  const { settings, found } = strip(existing);
+  return { settings, changed: found.length > 0 };
 }
 
 /** Quotes a word for the shell Claude Code runs hook commands with. */

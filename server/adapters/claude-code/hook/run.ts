@@ -46,7 +46,7 @@ function answeredOutcome(body: string): HookOutcome {
 
 export async function runClaudeCodeHook(
   input: string,
-  options: { env?: NodeJS.ProcessEnv; signal: AbortSignal },
+  options: { env?: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs?: number },
 ): Promise<HookOutcome> {
   const env = options.env ?? process.env;
   // Checked here too: a malformed event is logged even with no server up, and an event of no
@@ -70,7 +70,7 @@ export async function runClaudeCodeHook(
     }
     return answeredOutcome(answer.body);
   } catch (error) {
-    const reason = options.signal.aborted ? `gave up after ${HOOK_TIMEOUT_MS} ms` : (error as Error).message;
+    const reason = options.signal.aborted ? `gave up after ${options.timeoutMs ?? HOOK_TIMEOUT_MS} ms` : (error as Error).message;
     logHookProblem(`${HOOK_ROUTE} on port ${server.port} failed: ${reason}`, env);
     return 'unreachable';
   }
