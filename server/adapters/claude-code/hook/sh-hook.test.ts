@@ -1,9 +1,11 @@
 // bin/turnback-hook (sh + curl) end to end: a real server, the installed script run as Claude
 // Code runs it. Where the fast path must be the one that worked, the Node fallback is
 // pointed at nothing (TURNBACK_NODE), so only the sh path can have recorded anything.
-import { createServer } from 'node:net';
+import { spawnSync } from 'node:child_process';
+import { createServer as createHttpServer } from 'node:http';
+import { createServer, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
@@ -43,6 +45,19 @@ async function registerAgain(fields: Record<string, unknown>): Promise<void> {
   await writeFile(file, `${JSON.stringify({ ...entry, ...fields })}\n`);
 }
 
+/** A stand-in for Node that only notes it was started. */
+async function fakeNode(): Promise<{ node: string; started: () => boolean }> {
+  const marker = join(t.root, 'node started');
+  const node = join(t.root, 'fake-node');
+  await writeFile(node, `#!/bin/sh\ntouch '${marker}'\n`, { mode: 0o755 });
+  return { node, started: () => existsSync(marker) };
+}
+
+/** The pid of a process that has exited. */
+async function deadPid(): Promise<number> {
+  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+}
+
 async function closedPort(): Promise<number> {
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -67,7 +82,7 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     const [turn] = await turns();
     expect(turn).toMatchObject({
       number: 1, title: 'Add a helper', status: 'committed', fileCount: 2, execUsed: true,
-      execCommands: [{ tool: 'exec', command: 'npm test -- "it\'s" $HOME `id`' }],
+      execCommands: [{ tool: 'Bash', command: 'npm test -- "it\'s" $HOME `id`' }],
     });
     const { entries } = (await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json;
     expect(entries.map((e) => [e.op, e.uri, e.before?.type ?? null])).toEqual([
@@ -77,8 +92,34 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     ]);
     expect((await messages()).map((m) => [m.role, m.content])).toEqual([
       ['user', 'Add a helper'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Write()'],
       ['assistant', 'Added `helper.ts`.'],
     ]);
+    expect(await logLines()).toEqual([]);
+  });
+
+  it('waits --max-time seconds for a server that takes longer than 2 s (a scan)', async () => {
+    const slow = createHttpServer((_req, res) => setTimeout(() => res.end('{"ok":true,"outcome":"forwarded","calls":1}'), 2500));
+    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    try {
+      await registerAgain({ port: (slow.address() as AddressInfo).port });
+      const result = await runShHook(hookBin, p.bash(c, 'make'), { ...t.env, ...NO_NODE }, ['--max-time', '10']);
+      expect(result.code).toBe(0);
+      expect(await logLines()).toEqual([]);
+      await hook(p.bash(c, 'make'), NO_NODE);
+      expect(await logLines()).toEqual([expect.stringContaining('gave up after 2000 ms')]);
+    } finally {
+      slow.closeAllConnections();
+      await new Promise((resolve) => slow.close(resolve));
+    }
+  });
+
+  it('finds the server of a cwd reached through a symlink without Node', async () => {
+    const link = join(t.root, 'link to project');
+    await symlink(t.workspace, link);
+    await hook(p.userPromptSubmit({ ...c, cwd: link }, 'Through the link'), NO_NODE);
+    expect((await turns()).map((turn) => turn.title)).toEqual(['Through the link']);
     expect(await logLines()).toEqual([]);
   });
 
@@ -118,11 +159,28 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(await sessions()).toEqual([]);
   });
 
-  it('falls back to the Node hook when no server is registered: exit 0, one log line', async () => {
-    await hook(p.userPromptSubmit({ ...c, cwd: t.root }, 'nobody here'));
-    const lines = await logLines();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain(`no turnback server for ${t.root}`);
+  it('with no server for the cwd logs one line and exits at once, starting no Node', async () => {
+    const { node, started } = await fakeNode();
+    await hook(p.userPromptSubmit({ ...c, cwd: t.root }, 'nobody here'), { TURNBACK_NODE: node });
+    // The registered server gone (its pid dead), and no registry at all.
+    await registerAgain({ pid: await deadPid() });
+    await hook(p.userPromptSubmit(c, 'server gone'), { TURNBACK_NODE: node });
+    await hook(p.userPromptSubmit(c, 'no registry'), { TURNBACK_NODE: node, XDG_STATE_HOME: join(t.root, 'other state') });
+    expect(started()).toBe(false);
+    expect(await logLines()).toEqual([
+      expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z claude-code no turnback server for ${t.root}$`)),
+      expect.stringContaining(`no turnback server for ${t.workspace}`),
+    ]);
+    expect(await readFile(join(t.root, 'other state', 'turnback', 'hook.log'), 'utf8')).toContain(`no turnback server for ${t.workspace}`);
+  });
+
+  it('leaves a registry entry it cannot read to the Node hook', async () => {
+    // Escapes in the workspace string: the sh hook reads only plain entries.
+    await registerAgain({ agentToken: 'with "quotes"' });
+    const { node, started } = await fakeNode();
+    await hook(p.userPromptSubmit(c, 'escaped entry'), { TURNBACK_NODE: node });
+    expect(started()).toBe(true);
+    expect(await logLines()).toEqual([]);
   });
 
   it('falls back to the Node hook on input it cannot read plainly, which logs malformed input', async () => {

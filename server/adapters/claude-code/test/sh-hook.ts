@@ -46,7 +46,7 @@ export async function toolPath(dir: string, without: string[]): Promise<string> 
   return dir;
 }
 
-export function runShHook(hook: string, payload: unknown, env: NodeJS.ProcessEnv): Promise<CommandResult> {
+export function runShHook(hook: string, payload: unknown, env: NodeJS.ProcessEnv, args: string[] = []): Promise<CommandResult> {
   const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
-  return runCommand(hook, [], { env, stdin });
+  return runCommand(hook, args, { env, stdin });
 }
