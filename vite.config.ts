@@ -2,8 +2,8 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
-// One config for the console build and both unit-test projects: the engine and server
-// run in node, the console's component tests in jsdom.
+// One config for the console build and the test projects: the engine and server run in
+// node, the console's component tests in jsdom, the real Claude Code suite in node.
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
@@ -18,6 +18,18 @@ export default defineConfig({
           include: ['server/**/*.test.ts', 'bin/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
+          pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The real Claude Code CLI (`npm run test:claude`): not part of `npm run test:unit`.
+          name: 'claude',
+          environment: 'node',
+          include: ['server/**/*.claude-test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
           pool: 'forks',
         },
       },

@@ -17,12 +17,13 @@ export interface CommandResult {
 
 /** Runs a command to its end with `stdin` fed in, collecting what it printed. */
 export function runCommand(
-  command: string, args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string },
+  command: string, args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string; cleanEnv?: boolean },
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: options.cwd ?? repo,
-      env: { ...process.env, ...options.env },
+      // cleanEnv: `env` alone, none of this process's variables.
+      env: options.cleanEnv ? options.env : { ...process.env, ...options.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

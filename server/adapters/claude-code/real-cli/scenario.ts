@@ -1,0 +1,77 @@
+// The session the real-CLI suite has Claude Code work through: the start tree, and the fake
+// API's script of five prompts (files, shell, a subagent, an API error, --max-turns).
+import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Script } from './fake-api.js';
+
+/** A name in NFD (e + combining acute): on Linux another file than its NFC twin. */
+export const NFD_NOTE = 'docs/cafe\u0301-nfd.txt';
+
+export const PROMPTS = {
+  files: 'Turn 1: add a helper and use it\nwith care, and update the notebook',
+  shell: '\n\nTurn 2: tidy up in the shell',
+  subagent: 'Turn 3: ask a subagent to fix the notes',
+  failure: 'Turn 4: this one fails',
+  maxTurns: 'Turn 5: loop until stopped',
+} as const;
+const SUBTASK = 'SUBTASK: fix the NFD note';
+
+const notebook = (source: string) => `${JSON.stringify({
+  cells: [{ cell_type: 'code', id: 'intro', metadata: {}, execution_count: null, outputs: [], source: [source] }],
+  metadata: {}, nbformat: 4, nbformat_minor: 5,
+}, null, 1)}\n`;
+
+export async function setUpWorkspace(ws: string): Promise<void> {
+  await mkdir(join(ws, 'src'));
+  await mkdir(join(ws, 'docs'));
+  await mkdir(join(ws, 'notes'));
+  await writeFile(join(ws, 'src', 'app.ts'), 'export const greeting = "hello";\n');
+  await writeFile(join(ws, 'src', 'util.ts'), 'export const mode = "debug";\nexport const level = 1;\n');
+  await writeFile(join(ws, 'notes', 'analysis.ipynb'), notebook('print(1)'));
+  await writeFile(join(ws, 'docs', 'old.md'), '# Old\n');
+  await writeFile(join(ws, NFD_NOTE), 'déjà vu\n');
+  await writeFile(join(ws, 'scratch.txt'), 'temporary\n');
+  await writeFile(join(ws, 'run.sh'), '#!/bin/sh\necho run\n');
+  await chmod(join(ws, 'run.sh'), 0o755);
+}
+
+const text = (t: string) => ({ type: 'text' as const, text: t });
+const tool = (name: string, input: Record<string, unknown>) => ({ type: 'tool_use' as const, name, input });
+
+export function script(ws: string): Script {
+  const at = (path: string) => join(ws, path);
+  return {
+    'Turn 1:': [
+      // Claude Code refuses an Edit of a file it has not read, before any hook runs.
+      [tool('Edit', { file_path: at('src/util.ts'), old_string: 'debug', new_string: 'never' })],
+      [text('I\'ll add a helper first.'), tool('Write', { file_path: at('src/helper.ts'), content: 'export const shout = (s: string) => s.toUpperCase();\n' })],
+      [tool('Read', { file_path: at('src/app.ts') })],
+      [tool('Edit', { file_path: at('src/app.ts'), old_string: '"hello"', new_string: '"hello, world"' })],
+      [tool('Read', { file_path: at('notes/analysis.ipynb') })],
+      [tool('NotebookEdit', { notebook_path: at('notes/analysis.ipynb'), cell_id: 'intro', new_source: 'print(2)' })],
+      [text('Turn 1 done: helper added.')],
+    ],
+    'Turn 2:': [
+      [text('Running sed.'), tool('Bash', { command: "sed -i 's/debug/release/' src/util.ts", description: 'Switch to release' })],
+      [tool('Bash', { command: 'rm scratch.txt && mv docs/old.md docs/renamed.md', description: 'Tidy' })],
+      [tool('Bash', { command: "mkdir -p gen && cat > gen/config.json <<'EOF'\n{\"release\": true}\nEOF", description: 'Generate' })],
+      [text('Turn 2 done.')],
+    ],
+    'Turn 3:': [
+      [tool('Agent', { description: 'fix the accents', prompt: SUBTASK, subagent_type: 'general-purpose' })],
+      [text('Turn 3 done: the subagent fixed it.')],
+    ],
+    [SUBTASK]: [
+      [tool('Read', { file_path: at(NFD_NOTE) })],
+      [tool('Edit', { file_path: at(NFD_NOTE), old_string: 'vu', new_string: 'vu again' })],
+      [tool('Write', { file_path: at('src/sub.ts'), content: 'export const sub = 1;\n' })],
+      [text('Subagent done.')],
+    ],
+    'Turn 4:': [{ error: { status: 400, type: 'invalid_request_error', message: 'the scripted API refuses this turn' } }],
+    'Turn 5:': [
+      [tool('Bash', { command: 'echo 1 >> loop.txt' })],
+      [tool('Bash', { command: 'echo 2 >> loop.txt' })],
+      [tool('Bash', { command: 'echo 3 >> loop.txt' })],
+    ],
+  };
+}
