@@ -2,7 +2,8 @@
 // `turnback serve` on a temp workspace: the installed entry (bin/turnback-hook, run through
 // `sh -c` with the command `turnback init` writes, as Claude Code runs it) and, for
 // comparison, the Node entry `node bin/turnback.js hook claude-code`, with a bare
-// `node -e ""` between the calls as the floor any Node entry pays. Needs `npm run build` first.
+// `node -e ""` between the calls as the floor any Node entry pays; then the installed entry
+// again once the server is stopped (hooks installed, no server running). Needs `npm run build` first.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -31,6 +32,8 @@ export interface HookLatency extends EntryLatency {
    * the machine is).
    */
   nodeStartupMedian: number;
+  /** The installed entry with no server running: it must log one line and exit at once. */
+  serverDown: EntryLatency;
 }
 
 const defaultBin = resolve(fileURLToPath(import.meta.url), '..', '..', '..', '..', '..', 'bin', 'turnback.js');
@@ -107,6 +110,22 @@ async function checkRecorded(serve: Serve, sessionId: string, expectedEntries: n
   }
 }
 
+async function stopServe(serve: Serve): Promise<void> {
+  const server = serve.child;
+  if (server.exitCode !== null || server.signalCode !== null) return;
+  const exited = new Promise((r) => server.once('exit', r));
+  server.kill('SIGTERM');
+  await exited;
+}
+
+/** With the server down, a fast exit is only worth something if every call said why in hook.log. */
+async function checkLoggedNoServer(stateHome: string, calls: number): Promise<void> {
+  const lines = readFileSync(join(stateHome, 'turnback', 'hook.log'), 'utf8').split('\n').filter(Boolean);
+  if (lines.length !== calls || !lines.every((line) => line.includes('no turnback server for'))) {
+    throw new Error(`with the server down the hook did not log one line per call (${lines.length} lines: ${lines.slice(0, 2).join(' | ')})`);
+  }
+}
+
 export async function measureHookLatency(options: { calls?: number; bin?: string } = {}): Promise<HookLatency> {
   const calls = options.calls ?? 100;
   const bin = options.bin ?? defaultBin;
@@ -126,31 +145,31 @@ export async function measureHookLatency(options: { calls?: number; bin?: string
       timeProcess(process.execPath, [bin, 'hook', 'claude-code'], env, JSON.stringify(payload));
     await installed({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'measure the hook' });
     const times = { installed: [] as number[], node: [] as number[], bare: [] as number[] };
+    // The commonest event of a turn: a file about to be written.
+    const payload = (n: number) => ({
+      ...common, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: `toolu_${n}`,
+      tool_input: { file_path: join(workspace, `file-${n % files}.ts`), content: 'export {};\n' },
+    });
     for (let i = 0; i < calls; i++) {
-      // The commonest event of a turn: a file about to be written.
-      const payload = (n: number) => ({
-        ...common, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: `toolu_${n}`,
-        tool_input: { file_path: join(workspace, `file-${i % files}.ts`), content: 'export {};\n' },
-      });
       times.installed.push(await installed(payload(2 * i)));
       times.node.push(await nodeEntry(payload(2 * i + 1)));
       times.bare.push(await timeProcess(process.execPath, ['-e', ''], env, ''));
     }
     await checkRecorded(serve, sessionId, 2 * calls, stateHome);
     await installed({ ...common, hook_event_name: 'Stop', stop_hook_active: false });
+    await stopServe(serve);
+    const down: number[] = [];
+    for (let i = 0; i < calls; i++) down.push(await installed(payload(i)));
+    await checkLoggedNoServer(stateHome, calls);
     return {
       ...summarize(times.installed),
       installedCommand,
       nodeEntry: summarize(times.node),
       nodeStartupMedian: summarize(times.bare).median,
+      serverDown: summarize(down),
     };
   } finally {
-    const server = serve.child;
-    if (server.exitCode === null && server.signalCode === null) {
-      const exited = new Promise((r) => server.once('exit', r));
-      server.kill('SIGTERM');
-      await exited;
-    }
+    await stopServe(serve);
     rmSync(root, { recursive: true, force: true });
   }
 }
