@@ -7,7 +7,7 @@ import type { BuiltApp } from './build.js';
 export const HOOK_SECTION = '8';
 
 export async function hookScenario(ctx: BenchContext, app: BuiltApp): Promise<void> {
-  const { measureHookLatency } = await import('../../server/adapters/claude-code/hook/latency.js');
+  const { measureHookLatency } = await import('../../server/adapters/claude-code/test/latency.js');
   const latency = await measureHookLatency({ calls: ctx.config.hookCalls, bin: app.cli });
   const { results } = ctx;
   const figures = (id: string, label: string, entry: { calls: number; median: number; p95: number; min: number; max: number }) => {

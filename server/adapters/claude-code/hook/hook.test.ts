@@ -1,6 +1,6 @@
 // Recorded-format Claude Code hook payloads through the real `turnback hook claude-code`
 // command, against a real server; what it recorded is read back through the console API.
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
@@ -12,11 +12,8 @@ let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
 
 beforeEach(async () => {
-  t = await startHookTestServer();
-  c = { cwd: t.workspace, transcriptPath: join(t.root, 'transcript.jsonl') };
-  await mkdir(join(t.workspace, 'src'));
-  await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
-  await writeFile(join(t.workspace, 'README.md'), '# app\n');
+  t = await startHookTestServer({ files: { 'src/app.ts': 'export const answer = 41;\n', 'README.md': '# app\n' } });
+  c = t.context;
 });
 afterEach(async () => { await t.close(); });
 

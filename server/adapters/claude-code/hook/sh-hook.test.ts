@@ -22,7 +22,7 @@ beforeEach(async () => {
   // A space in the workspace, so in every cwd and path the hook sees.
   t = await startHookTestServer({ workspaceName: 'my project' });
   hookBin = await installShHook(join(t.root, 'install dir', 'bin'));
-  c = { cwd: t.workspace, transcriptPath: join(t.root, 'transcript.jsonl') };
+  c = t.context;
   await mkdir(join(t.workspace, 'src'));
   await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
 });

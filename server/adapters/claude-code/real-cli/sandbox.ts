@@ -2,12 +2,11 @@
 // `turnback init claude-code`, a built `turnback serve` on it, the scripted fake Messages API,
 // and the pinned Claude Code CLI run with `-p` in the workspace (a temp HOME, no network). A
 // second hook, set up before `init` (which must keep it), logs every raw hook event.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startServe, stopServe } from '../test/serve.js';
 import { runCommand, type CommandResult } from '../test/spawn.js';
 import { startFakeApi, type FakeApi, type Script } from './fake-api.js';
 
@@ -28,40 +27,6 @@ export interface Sandbox {
   rawEvents(): Promise<Record<string, any>[]>;
   hookLog(): Promise<string>;
   close(): Promise<void>;
-}
-
-interface Serve {
-  child: ChildProcess;
-  origin: string;
-  token: string;
-}
-
-async function startServe(workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<Serve> {
-  const child = spawn(process.execPath, [cli, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
-    env, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const firstLine = await new Promise<string>((ready, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) ready(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => fail(new Error(`turnback serve exited with ${code}`)));
-  });
-  const url = new URL(firstLine.slice(firstLine.indexOf('http')));
-  const registry = join(env.XDG_STATE_HOME!, 'turnback', 'servers');
-  for (let i = 0; i < 200 && !(existsSync(registry) && readdirSync(registry).length > 0); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-  return { child, origin: url.origin, token: url.searchParams.get('token') ?? '' };
-}
-
-async function stopServe(serve: Serve): Promise<void> {
-  const { child } = serve;
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
 }
 
 /** `setup` fills the workspace before turnback and Claude Code see it. */
@@ -92,7 +57,7 @@ export async function openSandbox(options: {
   const init = await runCommand(process.execPath, [cli, 'init', 'claude-code', '--workspace', workspace], { env });
   if (init.code !== 0) throw new Error(`turnback init failed: ${init.stderr}`);
 
-  const serve = await startServe(workspace, join(root, 'data'), env);
+  const serve = await startServe(cli, workspace, join(root, 'data'), env);
   const api = await startFakeApi(options.script(workspace));
   let turns = 0;
   const claudeEnv: NodeJS.ProcessEnv = {

@@ -10,10 +10,8 @@ import { startHookTestServer, type HookTestServer } from '../test/server.js';
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
 beforeEach(async () => {
-  t = await startHookTestServer();
-  c = { cwd: t.workspace, transcriptPath: join(t.root, 'transcript.jsonl') };
-  await mkdir(join(t.workspace, 'src'));
-  await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
+  t = await startHookTestServer({ files: { 'src/app.ts': 'export const answer = 41;\n' } });
+  c = t.context;
 });
 afterEach(async () => { await t.close(); });
 

@@ -2,7 +2,6 @@
 // PostToolUse as Claude Code runs them: the engine's scans around each one make a turn of
 // shell changes roll back exactly, and say which command changed what.
 import { execFileSync } from 'node:child_process';
-import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RollbackResult, Turn } from '../../../protocol.js';
@@ -13,14 +12,12 @@ import { snapshotTree } from '../test/tree.js';
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
 beforeEach(async () => {
-  t = await startHookTestServer();
-  c = { cwd: t.workspace, transcriptPath: join(t.root, 'transcript.jsonl') };
-  await mkdir(join(t.workspace, 'src'));
-  await writeFile(join(t.workspace, 'src', 'a.ts'), 'export const a = "old";\n');
-  await writeFile(join(t.workspace, 'src', 'b.ts'), 'export const b = "old";\n');
-  await writeFile(join(t.workspace, 'notes.txt'), 'keep me\n');
-  await mkdir(join(t.workspace, 'docs'));
-  await writeFile(join(t.workspace, 'docs', 'guide.md'), '# Guide\n');
+  t = await startHookTestServer({
+    files: {
+      'src/a.ts': 'export const a = "old";\n', 'src/b.ts': 'export const b = "old";\n', 'notes.txt': 'keep me\n', 'docs/guide.md': '# Guide\n',
+    },
+  });
+  c = t.context;
 });
 afterEach(async () => { await t.close(); });
 

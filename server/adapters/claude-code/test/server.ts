@@ -2,7 +2,7 @@
 // where the hook looks for it, with a small console-token client for checking what it recorded.
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { openEngine } from '../../../engine/index.js';
 import type { Engine } from '../../../engine/api.js';
 import { startServer, type RunningServer } from '../../../http/server.js';
@@ -15,6 +15,8 @@ export interface HookTestServer {
   env: NodeJS.ProcessEnv;
   server: RunningServer;
   engine: Engine;
+  /** What the payload helpers need of a session in the workspace: its cwd and transcript path. */
+  context: { cwd: string; transcriptPath: string };
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** POSTs a raw Claude Code hook event to the hook route with the agent token (or `token`). */
   postHook<T = any>(event: unknown, token?: string): Promise<{ status: number; json: T }>;
@@ -24,6 +26,8 @@ export interface HookTestServer {
 export interface HookTestServerOptions {
   /** The workspace folder's name (default `workspace`). */
   workspaceName?: string;
+  /** Files the workspace starts with: relative path → content (folders are made). */
+  files?: Record<string, string>;
 }
 
 export async function startHookTestServer(options: HookTestServerOptions = {}): Promise<HookTestServer> {
@@ -33,6 +37,10 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   const dist = join(root, 'dist');
   await mkdir(workspace);
   await mkdir(dist);
+  for (const [path, content] of Object.entries(options.files ?? {})) {
+    await mkdir(dirname(join(workspace, path)), { recursive: true });
+    await writeFile(join(workspace, path), content);
+  }
   const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
   const server = await startServer({
     engine, port: 0, distDir: dist, routes: claudeCodeRoutes(), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
@@ -65,6 +73,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
 
   return {
     root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook,
+    context: { cwd: workspace, transcriptPath: join(root, 'transcript.jsonl') },
     close: async () => {
       await server.close();
       await engine.close();

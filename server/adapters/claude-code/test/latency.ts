@@ -4,13 +4,14 @@
 // comparison, the Node entry `node bin/turnback.js hook claude-code`, with a bare
 // `node -e ""` between the calls as the floor any Node entry pays; then the installed entry
 // again once the server is stopped (hooks installed, no server running). Needs `npm run build` first.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../settings.js';
+import { startServe, stopServe, type Serve } from './serve.js';
 
 export interface EntryLatency {
   calls: number;
@@ -66,33 +67,6 @@ function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv, st
   });
 }
 
-interface Serve {
-  child: ChildProcess;
-  origin: string;
-  token: string;
-}
-
-async function startServe(bin: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<Serve> {
-  const child = spawn(process.execPath, [bin, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
-    env, stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const firstLine = await new Promise<string>((ready, fail) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      if (out.includes('\n')) ready(out.slice(0, out.indexOf('\n')));
-    });
-    child.on('exit', (code) => fail(new Error(`turnback serve exited with ${code}`)));
-  });
-  const url = new URL(firstLine.slice(firstLine.indexOf('http')));
-  // The registry file is what the hook looks for; it is written around the first line.
-  const registry = join(env.XDG_STATE_HOME!, 'turnback', 'servers');
-  for (let i = 0; i < 100 && !(existsSync(registry) && readdirSync(registry).length > 0); i++) {
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  return { child, origin: url.origin, token: url.searchParams.get('token') ?? '' };
-}
-
 /**
  * A fast figure from a hook that failed fast would be worthless: the turn must hold an entry
  * for every call of both entries, and nothing may have been logged. (Checked while the turn
@@ -108,14 +82,6 @@ async function checkRecorded(serve: Serve, sessionId: string, expectedEntries: n
   if (turns.length !== 1 || turns[0].status !== 'active' || manifest.entries?.length !== expectedEntries) {
     throw new Error(`the hook did not record what it was sent (${JSON.stringify(manifest).slice(0, 300)})`);
   }
-}
-
-async function stopServe(serve: Serve): Promise<void> {
-  const server = serve.child;
-  if (server.exitCode !== null || server.signalCode !== null) return;
-  const exited = new Promise((r) => server.once('exit', r));
-  server.kill('SIGTERM');
-  await exited;
 }
 
 /** With the server down, a fast exit is only worth something if every call said why in hook.log. */
