@@ -86,7 +86,6 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     ]);
   });
 
-  // Bash: needs the engine's exec scans (before them, exec-end answers no changes).
   it('records what the Bash calls changed (sed -i, rm, mv, a heredoc), each command with its files', async () => {
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
@@ -110,7 +109,6 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     ]);
   });
 
-  // Bash (the --max-turns turn's loop.txt): needs the engine's exec scans.
   it('closes the StopFailure turn with the error in its chat, and the --max-turns one with SessionEnd', async () => {
     const [, , , failed, stopped] = await agentTurns();
     expect(failed.fileCount).toBe(0);
@@ -123,7 +121,6 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     await writeFile(join(s.workspace, 'loop.txt'), '1\n2\n');
   });
 
-  // Bash (src/util.ts came from sed -i): needs the engine's exec scans.
   it('restores chosen files only, and undoes that', async () => {
     const shell = (await agentTurns())[1];
     const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
@@ -145,7 +142,6 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     expect(await snapshotTree(s.workspace)).toEqual(trees[5]);
   });
 
-  // Bash (turns 2 and 5): needs the engine's exec scans.
   it('rolls every turn back exactly, newest first, to the start tree', async () => {
     const all = await agentTurns();
     for (let n = all.length; n >= 1; n--) {
