@@ -36,6 +36,10 @@ describe('Bash calls through the hook route', () => {
     const start = await snapshotTree(t.workspace);
     await t.postHook(p.userPromptSubmit(c, 'Rename things in the shell'));
     await bash(`sed -i 's/old/new/' src/a.ts src/b.ts`);
+    // Its PostToolUse has ended it: the turn, still active, shows what it changed.
+    expect((await turns())[0]).toMatchObject({
+      status: 'active', execCommands: [{ endedAt: expect.any(String), changed: ['workspace:/src/a.ts', 'workspace:/src/b.ts'] }],
+    });
     await bash('rm notes.txt && mv docs manual');
     await bash(`cat > src/c.ts <<'EOF'\nexport const c = 1;\nEOF`);
     await t.postHook(p.stop(c));
