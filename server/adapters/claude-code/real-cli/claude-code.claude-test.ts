@@ -86,12 +86,14 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     ]);
   });
 
-  it('records what the Bash calls changed (sed -i, rm, mv, a heredoc), each command with its files', async () => {
+  it('records what the Bash calls (sed -i, rm, mv, a heredoc) and an MCP tool changed, each command with its files', async () => {
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
     expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
       ['Bash', 'sed', true], ['Bash', 'rm', true], ['Bash', 'mkdir', true],
+      ['mcp__files__write', '{"path":"mcp/out.txt","text":"written', true],
     ]);
+    expect(turn.execCommands[3].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
     expect(turn.execCommands[0].changed).toEqual([ws('src/util.ts')]);
     const files = await changed(turn.turnId);
     for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('gen/config.json')]]) {

@@ -5,12 +5,15 @@
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { startServe, stopServe } from '../test/serve.js';
 import { runCommand, type CommandResult } from '../test/spawn.js';
 import { startFakeApi, type FakeApi, type Script } from './fake-api.js';
 
 const repo = fileURLToPath(new URL('../../../../', import.meta.url));
+const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
+const mcpServer = fileURLToPath(new URL('./mcp-files-server.ts', import.meta.url));
 const cli = join(repo, 'bin', 'turnback.js');
 const RAW_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure',
   'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'SessionEnd'];
@@ -57,6 +60,9 @@ export async function openSandbox(options: {
   const init = await runCommand(process.execPath, [cli, 'init', 'claude-code', '--workspace', workspace], { env });
   if (init.code !== 0) throw new Error(`turnback init failed: ${init.stderr}`);
 
+  // The MCP server's config lives outside the workspace, so the tree holds only what turns did.
+  const mcpConfig = join(root, 'mcp.json');
+  await writeFile(mcpConfig, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: ['--import', tsx, mcpServer] } } }));
   const serve = await startServe(cli, workspace, join(root, 'data'), env);
   const api = await startFakeApi(options.script(workspace));
   let turns = 0;
@@ -80,7 +86,8 @@ export async function openSandbox(options: {
     },
     claude: (prompt, extraArgs = []) => runCommand(options.claudeBin, [
       ...(turns++ > 0 ? ['--continue'] : []), '-p', prompt,
-      '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '--verbose', ...extraArgs,
+      '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '--verbose',
+      '--mcp-config', mcpConfig, '--strict-mcp-config', ...extraArgs,
     ], { env: claudeEnv, cwd: workspace, cleanEnv: true }),
     rawEvents: async () => (await readFile(eventsFile, 'utf8').catch(() => ''))
       .split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line)),

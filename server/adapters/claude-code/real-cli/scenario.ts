@@ -1,5 +1,6 @@
 // The session the real-CLI suite has Claude Code work through: the start tree, and the fake
-// API's script of five prompts (files, shell, a subagent, an API error, --max-turns).
+// API's script of five prompts (files, shell and an MCP tool, a subagent, an API error,
+// --max-turns).
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Script } from './fake-api.js';
@@ -55,6 +56,7 @@ export function script(ws: string): Script {
       [text('Running sed.'), tool('Bash', { command: "sed -i 's/debug/release/' src/util.ts", description: 'Switch to release' })],
       [tool('Bash', { command: 'rm scratch.txt && mv docs/old.md docs/renamed.md', description: 'Tidy' })],
       [tool('Bash', { command: "mkdir -p gen && cat > gen/config.json <<'EOF'\n{\"release\": true}\nEOF", description: 'Generate' })],
+      [tool('mcp__files__write', { path: 'mcp/out.txt', text: 'written by an MCP tool\n' })],
       [text('Turn 2 done.')],
     ],
     'Turn 3:': [
