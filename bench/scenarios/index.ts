@@ -8,6 +8,7 @@ import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
+import { scanScenario } from './scan.js';
 import { storageScenario } from './storage-size.js';
 
 export const SECTIONS: [string, string][] = [
@@ -19,6 +20,7 @@ export const SECTIONS: [string, string][] = [
   ['6', 'Peak RSS (turnback)'],
   ['7', 'Console timeline in Chromium'],
   ['8', 'Claude Code hook latency'],
+  ['9', 'Shell commands: the scans around a command (W2)'],
 ];
 
 export interface RunOptions {
@@ -52,6 +54,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   }
   if (wants('3') || wants('4')) await scalingScenario(ctx, wants('4'));
   if (wants('6')) await memoryScenario(ctx);
+  if (wants('9')) await scanScenario(ctx);
   if (wants('7')) await guarded(ctx, '7', async () => {
     await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });

@@ -45,12 +45,16 @@ class Recording {
     this.entries.push(entry);
   }
 
-  /** One synced transaction: the contents, their references, the entries (and what the caller adds). */
+  /**
+   * One synced transaction: the contents, their references, the entries (and what the caller
+   * adds). With nothing recorded, the caller's part needs no flush of its own.
+   */
   store(alsoInTransaction?: () => void): void {
     const { ctx, turn } = this;
     if (this.entries.length === 0 && this.batch.size === 0 && !alsoInTransaction) return;
+    const nothingRecorded = this.entries.length === 0 && this.batch.size === 0;
     try {
-      ctx.store.transaction(() => {
+      (nothingRecorded ? ctx.store.relaxed : ctx.store.transaction).call(ctx.store, () => {
         this.batch.commit();
         alsoInTransaction?.();
         for (const { op, from, fromCaptured, to, toCaptured, execId } of this.entries) {

@@ -81,12 +81,19 @@ export class ExecScans {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
-    const storePart = (fresh: Map<string, IndexEntry>) => ctx.store.relaxed(() => { batch.commit(); index.updatePart(fresh); });
+    let partsStored = false;
+    const storePart = (fresh: Map<string, IndexEntry>) => {
+      partsStored = true;
+      ctx.store.relaxed(() => { batch.commit(); index.updatePart(fresh); });
+    };
     let scan: ScanResult;
     try {
       // A copy: the partial stores change the index while the scan still reads its baseline.
       scan = await scanTree(ctx, { baseline: index.snapshot(), batch, partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart } });
-      ctx.store.transaction(() => { batch.commit(); index.replace(scan.current); alsoInTransaction(); });
+      // Synced when it stored anything: the command may change any file once this answers. A scan
+      // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
+      const commit = scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
+      commit(() => { batch.commit(); index.replace(scan.current); alsoInTransaction(); });
     } catch (e) {
       batch.discard();
       index.reload();
