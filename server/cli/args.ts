@@ -13,7 +13,10 @@ export interface ServeFlags {
   agentToken?: string;
   scopes: string[];
   maxFileSize?: number;
+  keepDays?: number;
   keepSessions?: number;
+  /** Globs relative to the workspace; undefined keeps the engine's default. */
+  exclude?: string[];
   help: boolean;
 }
 
@@ -29,7 +32,9 @@ const COMMON = {
 const SERVE_ONLY = {
   scopes: { type: 'string' },
   'max-file-size': { type: 'string' },
+  'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
+  exclude: { type: 'string', multiple: true },
 } as const;
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
@@ -53,13 +58,19 @@ function token(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
+function excludeGlobs(raw: string[] | undefined): string[] | undefined {
+  if (raw === undefined) return undefined;
+  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--exclude takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
+  return raw;
+}
+
 export function parseScopes(raw: string): string[] {
   return raw.split(',').map((scope) => scope.trim()).filter((scope) => scope.length > 0);
 }
 
 /** Parses the flags of `serve` (all of them) or `demo` (no scopes, size or retention flags). */
 export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: NodeJS.ProcessEnv = process.env): ServeFlags {
-  let values: Record<string, string | boolean | undefined>;
+  let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
       args,
@@ -79,7 +90,9 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
     agentToken: token('agent-token', get('agent-token') ?? (env.TURNBACK_AGENT_TOKEN || undefined)),
     scopes: get('scopes') === undefined ? DEFAULT_SCOPES : parseScopes(get('scopes') as string),
     maxFileSize: integer('max-file-size', get('max-file-size'), 1, Number.MAX_SAFE_INTEGER),
+    keepDays: integer('keep-days', get('keep-days'), 0, 36_500),
     keepSessions: integer('keep-sessions', get('keep-sessions'), 0, 1_000_000),
+    exclude: excludeGlobs(values.exclude as string[] | undefined),
     help: values.help === true,
   };
   if (command === 'serve' && !flags.help && flags.workspace === undefined) {

@@ -40,7 +40,10 @@ async function openChecked(options: LaunchOptions, workspace: string): Promise<E
       dataDir,
       scopes: flags.scopes,
       maxFileSize: options.maxFileSize ?? flags.maxFileSize,
+      keepDays: flags.keepDays,
       keepSessions: flags.keepSessions,
+      exclude: flags.exclude,
+      log: (line) => process.stderr.write(`turnback: ${line}\n`),
     });
   } catch (err) {
     throw engineFailure(err, dataDir);

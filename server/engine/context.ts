@@ -30,6 +30,7 @@ export interface EngineLimits {
   maxFileSize: number;
   maxDeleteFiles: number;
   maxDeleteBytes: number;
+  keepDays: number;
   keepSessions: number;
   exclude: RegExp[];
   scopes: string[];
@@ -50,6 +51,10 @@ export interface EngineContext {
   turns: Map<string, TurnContext>;
   /** The scans around commands, and the workspace index they keep. */
   execs: ExecScans;
+  /** Sessions pruned by retention since the engine opened. */
+  retention: { pruned: number };
+  /** One line for the host's log (pruning, problems the engine got past). */
+  log(line: string): void;
   now(): number;
 }
 

@@ -195,7 +195,7 @@ export class TurnbackEngine implements Engine {
     const { blobs, bytes } = this.ctx.contents.stats();
     return {
       sessions: store.countSessions(), turns: store.countTurns(), blobs, bytes, dataDir: this.ctx.dataDir,
-      retention: { keepDays: 30, keepSessions: this.ctx.limits.keepSessions }, pruned: 0,
+      retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions }, pruned: this.ctx.retention.pruned,
     };
   }
 

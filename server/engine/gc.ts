@@ -21,21 +21,37 @@ export function sweepContents(ctx: EngineContext): number {
   return unused.length;
 }
 
-/** Keeps the `keepSessions` most recently active sessions (0 keeps all). */
-export async function pruneSessions(ctx: EngineContext): Promise<void> {
-  const keep = ctx.limits.keepSessions;
-  if (keep <= 0 || ctx.store.countSessions() <= keep) return;
-  const sessions = ctx.store.listSessions();
-  if (sessions.length <= keep) return;
+const DAY_MS = 86_400_000;
+/** A session active this recently is never pruned, whatever the limits say. */
+const PROTECTED_MS = DAY_MS;
+
+/**
+ * Retention (API.md): after a commit, a session goes when it has been idle longer than
+ * `keepDays`, or (with `keepSessions` set) when it is beyond the n most recently active — never
+ * one active in the last 24 hours or with a turn being recorded, so nothing an agent sends can
+ * prune another session's checkpoints sooner. Answers how many went.
+ */
+export function pruneSessions(ctx: EngineContext): number {
+  const { keepDays, keepSessions } = ctx.limits;
+  const now = ctx.now();
+  const idleBefore = keepDays > 0 ? now - keepDays * DAY_MS : -Infinity;
+  // The common case costs one indexed query, not a listing of every session.
+  const tooOld = keepDays > 0 && ctx.store.anySessionIdleBefore(Math.min(idleBefore, now - PROTECTED_MS));
+  const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
+  if (!tooOld && !tooMany) return 0;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
-  let excess = sessions.length - keep;
   let dropped = 0;
-  for (const s of [...sessions].reverse()) {
-    if (excess <= 0) break;
-    if (s.active_turn_id || busy.has(s.session_id)) continue;
+  ctx.store.listSessions().forEach((s, rank) => {
+    if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) return;
+    const old = s.last_activity < idleBefore;
+    const beyond = keepSessions > 0 && rank >= keepSessions;
+    if (!old && !beyond) return;
     dropSession(ctx, s.session_id);
-    excess--;
     dropped++;
-  }
+    ctx.retention.pruned++;
+    const why = old ? `idle more than ${keepDays} days` : `beyond the ${keepSessions} most recently active`;
+    ctx.log(`pruned session ${s.session_id} (last active ${new Date(s.last_activity).toISOString()}, ${why})`);
+  });
   if (dropped > 0) sweepContents(ctx);
+  return dropped;
 }

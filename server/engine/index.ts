@@ -47,6 +47,8 @@ export interface OpenEngineOptions extends EngineOptions {
   fs?: EngineFs;
   /** Clock, for tests. */
   now?: () => number;
+  /** Where the engine's log lines go (the CLI: stderr). */
+  log?: (line: string) => void;
 }
 
 export async function openEngine(options: OpenEngineOptions): Promise<Engine & TurnbackEngine> {
@@ -85,13 +87,16 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       queue: new KeyedQueue(),
       limits: {
         maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
-        maxDeleteFiles: options.maxDeleteFiles ?? 10_000,
-        maxDeleteBytes: options.maxDeleteBytes ?? 256 * 1024 * 1024,
-        keepSessions: options.keepSessions ?? 20,
+        maxDeleteFiles: options.maxDeleteFiles ?? 100_000,
+        maxDeleteBytes: options.maxDeleteBytes ?? 2 * 1024 * 1024 * 1024,
+        keepDays: options.keepDays ?? 30,
+        keepSessions: options.keepSessions ?? 0,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
         scopes: options.scopes ?? ['webui:*'],
       },
       turns: new Map(),
+      retention: { pruned: 0 },
+      log: options.log ?? (() => undefined),
       now: options.now ?? Date.now,
     } as Omit<EngineContext, 'execs'> as EngineContext;
     ctx.execs = new ExecScans(ctx);

@@ -176,6 +176,9 @@ export class Store {
   setUndo(turnId: string, json: string): void {
     this.st('UPDATE turns SET undo = ? WHERE turn_id = ?').run(json, turnId);
   }
+  anySessionIdleBefore(time: number): boolean {
+    return this.st('SELECT 1 FROM sessions WHERE last_activity < ? LIMIT 1').get(time) !== undefined;
+  }
   countTurns(): number { return (this.st('SELECT COUNT(*) AS n FROM turns').get() as { n: number }).n; }
   countSessions(): number { return (this.st('SELECT COUNT(*) AS n FROM sessions').get() as { n: number }).n; }
 

@@ -9,6 +9,16 @@ import { EngineFs, openEngine } from '../engine/index.js';
 import type { FaultController } from './fault-controller.testutil.js';
 import type { Sandbox } from './sandbox.testutil.js';
 
+/**
+ * The engines' clock: real time plus an offset a scenario moves forward (retention is about
+ * days). Only ever moved forward, so engines reopened after a cut see time go on.
+ */
+export const testClock = {
+  offsetMs: 0,
+  now: (): number => Date.now() + testClock.offsetMs,
+  passDays(days: number): void { testClock.offsetMs += days * 86_400_000; },
+};
+
 export interface TestEngineOptions {
   controller?: FaultController;
   keepSessions?: number;
@@ -22,6 +32,7 @@ export async function openTestEngine(sandbox: Sandbox, opts: TestEngineOptions):
     scopes: ['*'],
     keepSessions: opts.keepSessions ?? 0,
     maxFileSize: opts.maxFileSize,
+    now: testClock.now,
     fs: opts.controller ? new EngineFs({ beforeOp: opts.controller.beforeOp }) : undefined,
   });
 }

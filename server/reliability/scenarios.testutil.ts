@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { RollbackResult } from '../protocol.js';
+import { testClock } from './open-engine.testutil.js';
 import { versionedContent } from './versioned-content.testutil.js';
 
 export const SESSION = 'rel-1';
@@ -235,18 +236,20 @@ export const scenarios: Scenario[] = [
     },
   },
   {
-    // The commit that pushes the older session past `keepSessions`, so it is pruned with its blobs.
+    // The commit after which the older session, idle past `keepDays`, is pruned with its blobs.
     name: 'gc prune on commit',
-    keepSessions: 1,
     setup: async (engine, begin) => {
       await beginOther(engine, OTHER_SESSION, 'to be pruned');
       await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), { sessionId: OTHER_SESSION });
       await engine.turnEnd({ sessionId: OTHER_SESSION });
+      testClock.passDays(31);
       const turnId = await begin(SESSION, 'survives');
       await agentEdits(engine, SESSION);
       await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 8), { sessionId: SESSION });
       return { turnId };
     },
     run: (engine) => engine.turnEnd({ sessionId: SESSION }),
+    check: async (engine) => (engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)
+      ? ['the session idle past keepDays was not pruned once the turn committed'] : []),
   },
 ];

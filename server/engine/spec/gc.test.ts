@@ -41,21 +41,47 @@ async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number>
   return storedContentCount(dataDir);
 }
 
-describe('keepSessions', () => {
-  it('keeps all sessions with 0, and every blob', async () => {
-    const engine = await sandbox.open({ keepSessions: 0 });
+const DAY = 86_400_000;
+
+/** A clock the test moves: retention is about days, and a test cannot wait for them. */
+function clock(start = Date.UTC(2026, 0, 1)) {
+  const c = { t: start, now: () => c.t, pass: (ms: number) => { c.t += ms; } };
+  return c;
+}
+
+describe('retention', () => {
+  it('keeps everything with keepDays 0 and keepSessions 0, and every blob', async () => {
+    const time = clock();
+    const engine = await sandbox.open({ keepDays: 0, keepSessions: 0, now: time.now } as never);
     await twoSessions(engine);
-    expect(ids(engine)).toEqual(['s1', 's2']);
+    time.pass(400 * DAY);
+    await runTurn(engine, async () => undefined, { sessionId: 's3' });
+    expect(ids(engine)).toEqual(['s1', 's2', 's3']);
     expect(engine.storeStats().blobs).toBe(5);
     expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(5);
   });
 
-  it('prunes the oldest session after a commit, sweeps its unshared blobs, keeps the shared one restorable', async () => {
-    const engine = await sandbox.open({ keepSessions: 1 });
-    const { t1, t2 } = await twoSessions(engine);
+  it('prunes a session idle longer than keepDays (default 30) after a commit, sweeps its unshared blobs, keeps the shared one restorable', async () => {
+    const time = clock();
+    const lines: string[] = [];
+    const engine = await sandbox.open({ now: time.now, log: (line: string) => lines.push(line) } as never);
+    expect(engine.storeStats().retention).toEqual({ keepDays: 30, keepSessions: 0 });
+    const t1 = await runTurn(engine, async () => {
+      await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
+      await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
+    }, { sessionId: 's1' });
+    time.pass(29 * DAY);
+    const t2 = await runTurn(engine, async () => {
+      await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
+      await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
+    }, { sessionId: 's2' });
+    expect(ids(engine)).toEqual(['s1', 's2']);
+    time.pass(2 * DAY);
+    await runTurn(engine, async () => undefined, { sessionId: 's2' });
     expect(ids(engine)).toEqual(['s2']);
+    expect(engine.storeStats()).toMatchObject({ sessions: 1, blobs: 3, pruned: 1 });
+    expect(lines).toEqual([expect.stringMatching(/^pruned session s1 \(last active 2026-01-01T.*idle more than 30 days\)$/)]);
     await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
-    expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
     expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(3);
 
     // The workspace itself is never touched by pruning; s2's blobs still restore exactly.
@@ -66,29 +92,39 @@ describe('keepSessions', () => {
     expect((await sandbox.tree()).has('sh2')).toBe(false);
   });
 
-  it('prunes the least recently active session first, never one with an active turn', async () => {
-    const engine = await sandbox.open({ keepSessions: 2 });
-    const turn = (sessionId: string) => runTurn(engine, () => engine.storage.writeFile(ws(`f-${sessionId}`), sessionId, { sessionId }), { sessionId });
+  it('with keepSessions, prunes beyond the n most recently active, least recent first, never one with an active turn', async () => {
+    const time = clock();
+    const engine = await sandbox.open({ keepSessions: 2, now: time.now } as never);
+    const turn = async (sessionId: string) => {
+      time.pass(2 * DAY);
+      return runTurn(engine, () => engine.storage.writeFile(ws(`f-${sessionId}`), sessionId, { sessionId }), { sessionId });
+    };
     await turn('s1');
-    await pause();
     await turn('s2');
-    await pause();
     await turn('s1');
-    await pause();
     await turn('s3');
     expect(ids(engine)).toEqual(['s1', 's3']);
 
     // s4's turn stays active while s5 and s6 commit: it must survive every sweep.
     const { turnId: active } = await engine.input({ sessionId: 's4', platform: 'webui', sessionType: 'chat', content: 'long turn' });
-    await pause();
     await turn('s5');
-    await pause();
     await turn('s6');
     expect(ids(engine)).toContain('s4');
     expect(engine.listSessions().find((x) => x.sessionId === 's4')?.activeTurnId).toBe(active);
     await engine.storage.writeFile(ws('f-s4'), 's4', { sessionId: 's4' });
     expect(await engine.turnEnd({ sessionId: 's4' })).toEqual({ turnId: active });
     expect(engine.getManifest(active as string).turn.fileCount).toBe(1);
+  });
+
+  it('an agent opening many throwaway sessions prunes no session active in the last 24 hours', async () => {
+    const time = clock();
+    const engine = await sandbox.open({ keepSessions: 20, now: time.now } as never);
+    const kept = await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), { sessionId: 'person' });
+    time.pass(23 * 60 * 60 * 1000);
+    for (let i = 0; i < 25; i++) await runTurn(engine, async () => undefined, { sessionId: `throwaway-${i}` });
+    expect(ids(engine)).toContain('person');
+    expect((await engine.rollback(kept)).ok).toBe(true);
+    expect(engine.storeStats().pruned).toBe(0);
   });
 });
 
@@ -98,10 +134,13 @@ describe('blob sweep', () => {
     for (let i = 0; i < 20; i++) files[`c/f${i}`] = `original content ${i}\n`;
     await plant(sandbox.workspace, files);
     const start = await sandbox.tree();
-    const engine = await sandbox.open({ keepSessions: 1 });
+    const time = clock();
+    const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
     const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'long' });
     const otherTurns = (async () => {
       for (let i = 0; i < 4; i++) {
+        // Each one old enough to be pruned by the next commit: sweeps run while s1 captures.
+        time.pass(2 * DAY);
         await runTurn(engine, () => engine.storage.writeFile(ws(`other-${i}`), `other ${i}`, { sessionId: `o${i}` }), { sessionId: `o${i}` });
       }
     })();
@@ -119,15 +158,16 @@ describe('blob sweep', () => {
 
 describe('turn numbers', () => {
   it('are 1, 2, 3 per session and never reused after pruning or clearSession', async () => {
-    const engine = await sandbox.open({ keepSessions: 1 });
+    const time = clock();
+    const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
     const number = (turnId: string) => engine.getManifest(turnId).turn.number;
     const t = (sessionId: string) => runTurn(engine, async () => undefined, { sessionId });
     expect(number(await t('s1'))).toBe(1);
     expect(number(await t('s1'))).toBe(2);
-    await pause();
+    time.pass(2 * DAY);
     await t('s2');
     expect(ids(engine)).toEqual(['s2']);
-    await pause();
+    time.pass(2 * DAY);
     expect(number(await t('s1'))).toBe(3);
     await engine.clearSession('s1');
     expect(number(await t('s1'))).toBe(4);
