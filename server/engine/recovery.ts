@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
-import { sweepContents } from './gc.js';
+import { pruneSessions, sweepContents } from './gc.js';
 import { finishTurn, resumeTurn } from './turns.js';
 
 export type { RecoveryReport };
@@ -50,6 +50,8 @@ export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
       report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });
     }
   }
-  sweepContents(ctx);
+  // The commits recovery made are commits like any other: retention follows them (an open
+  // with nothing to recover prunes nothing: old sessions stay until the next commit).
+  if (report.interruptedTurns.length === 0 || pruneSessions(ctx) === 0) sweepContents(ctx);
   return report;
 }
