@@ -17,7 +17,7 @@ async function runStep(engine: Engine, sessionId: string, step: Step): Promise<v
   const session = { sessionId };
   switch (step.op) {
     case 'write':
-      return engine.storage.writeFile(uri(step.path), step.content, session);
+      return engine.storage.writeFile(uri(step.path), step.content, { ...session, force: step.force });
     case 'edit': {
       const current = new TextDecoder().decode(await engine.storage.readFile(uri(step.path)));
       return engine.storage.writeFile(uri(step.path), applyEdits(current, step.replace, step.path), session);

@@ -5,7 +5,8 @@ import { largeFixture } from './project.js';
 import { logoPng } from './logo.js';
 
 export type Step =
-  | { op: 'write'; path: string; content: string | Uint8Array }
+  /** `force`: the original is too large to keep; the host says so and writes anyway (shown as skipped). */
+  | { op: 'write'; path: string; content: string | Uint8Array; force?: boolean }
   | { op: 'edit'; path: string; replace: [string, string][] }
   | { op: 'delete'; path: string; recursive?: boolean }
   | { op: 'rename' | 'move'; from: string; to: string }
@@ -74,7 +75,7 @@ const chat: ScriptedSession = {
       steps: [
         { op: 'write', path: 'assets/logo.png', content: logoPng() },
         { op: 'edit', path: 'README.md', replace: [['# todo-api\n', '# todo-api\n\n![logo](assets/logo.png)\n']] },
-        { op: 'write', path: 'fixtures/large-dataset.json', content: largeFixture(2, LARGE_FIXTURE_BYTES) },
+        { op: 'write', path: 'fixtures/large-dataset.json', content: largeFixture(2, LARGE_FIXTURE_BYTES), force: true },
       ],
       reply: 'Added assets/logo.png (32×32) and regenerated fixtures/large-dataset.json with a second generation of sample rows.',
     },

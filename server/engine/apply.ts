@@ -5,6 +5,7 @@ import type { EntryOp, RollbackResult, State } from '../protocol.js';
 import { UnrestorableContentError } from './contents.js';
 import { recordStates } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
+import { TooLargeError } from './errors.js';
 import { errnoCode } from './fs.js';
 import { inParallel } from './parallel.js';
 import type { EvaluatedPath } from './plan.js';
@@ -88,6 +89,8 @@ export class Applier {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
     } else if (e instanceof UnrestorableContentError) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
+    } else if (e instanceof TooLargeError) {
+      this.outcome.errors.push({ uri: p.uri, code: 'TOO_LARGE', message: e.message });
     } else {
       const systemCode = errnoCode(e);
       this.outcome.errors.push({ uri: p.uri, code: 'IO', message: (e as Error)?.message ?? String(e), ...(systemCode ? { systemCode } : {}) });

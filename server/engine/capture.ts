@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../protocol.js';
 import type { ContentBatch } from './contents.js';
 import { type EngineContext, type TurnContext, isExcluded } from './context.js';
+import { TooLargeError } from './errors.js';
 import { inParallel } from './parallel.js';
 import type { Resolved, Root } from './roots.js';
 import { readState, stringifyState } from './states.js';
@@ -23,7 +24,8 @@ class Recording {
   /** URIs whose content this recording already keeps (the earliest state wins). */
   private readonly keeping = new Set<string>();
 
-  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext, batch?: ContentBatch) {
+  /** `force`: go ahead where an original cannot be kept (it is recorded as skipped); else refuse. */
+  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext, batch?: ContentBatch, readonly force = true) {
     this.batch = batch ?? ctx.contents.batch();
   }
 
@@ -38,7 +40,16 @@ class Recording {
       excluded: isExcluded(this.ctx, target.segments),
     });
     if (read.state?.type === 'file') this.turn.contents?.keep(read.state.hash, read.bytes);
+    if (read.skipped === 'too-large' && !this.force) throw new TooLargeError(target.uri, read.state?.type === 'file' ? read.state.size : 0, this.ctx.limits.maxFileSize);
     return { state: read.state, skipped: read.skipped };
+  }
+
+  /** A directory too large to record path by path: refused unless forced. */
+  refuseTree(target: Target, files: number, bytes: number): void {
+    if (this.force) return;
+    const { maxDeleteFiles, maxDeleteBytes } = this.ctx.limits;
+    if (files > maxDeleteFiles) throw new TooLargeError(target.uri, files, maxDeleteFiles, 'directory (files)');
+    throw new TooLargeError(target.uri, bytes, maxDeleteBytes, 'directory (bytes)');
   }
 
   add(entry: PendingEntry): void {
@@ -112,8 +123,8 @@ export function recordExecChanges(
 }
 
 /** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */
-async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Recording) => Promise<void>): Promise<void> {
-  const rec = new Recording(ctx, turn);
+async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Recording) => Promise<void>, force = true): Promise<void> {
+  const rec = new Recording(ctx, turn, undefined, force);
   try {
     await collect(rec);
   } catch (e) {
@@ -171,8 +182,10 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, rec: Rec
 
 interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
 
-/** Lists a directory's subtree (the directory itself excluded); 'too-large' past the limits. */
-async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | 'too-large'> {
+type TooLarge = { tooLarge: true; files: number; bytes: number };
+
+/** Lists a directory's subtree (the directory itself excluded); too large past the limits. */
+async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | TooLarge> {
   const nodes: TreeNode[] = [];
   let files = 0;
   let bytes = 0;
@@ -196,7 +209,7 @@ async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | '
     }
     return true;
   };
-  return (await visit(dir.abs, [])) ? nodes : 'too-large';
+  return (await visit(dir.abs, [])) ? nodes : { tooLarge: true, files, bytes };
 }
 
 function descend(t: Target, rel: string[]): Target {
@@ -207,7 +220,9 @@ function descend(t: Target, rel: string[]): Target {
  * Records what `op` is about to change. Both ends of a rename/move are recorded; a directory
  * that is deleted or moved has every path under it recorded too (at both ends).
  */
-export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved): Promise<void> {
+export async function recordOp(
+  ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved, options: { force?: boolean } = {},
+): Promise<void> {
   const from = targetOf(r);
   await record(ctx, turn, async (rec) => {
     if (op === 'mkdir') { await recordMissingDirs(ctx, turn, rec, from, true); return; }
@@ -222,7 +237,8 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
     if (op === 'delete') {
       if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
         const tree = await walkTree(ctx, from);
-        if (tree === 'too-large') {
+        if (!Array.isArray(tree)) {
+          rec.refuseTree(from, tree.files, tree.bytes);
           rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
           return;
         }
@@ -240,7 +256,8 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
     if (isDir && (from.root.tracked || dest.root.tracked)) {
       // The source is walked even when untracked: its paths name what arrives at a tracked end.
       const tree = await walkTree(ctx, from);
-      if (tree !== 'too-large') {
+      if (!Array.isArray(tree)) rec.refuseTree(from, tree.files, tree.bytes);
+      else {
         for (const node of tree) {
           const a = descend(from, node.rel);
           const b = descend(dest, node.rel);
@@ -250,5 +267,5 @@ export async function recordOp(ctx: EngineContext, turn: TurnContext, op: EntryO
     }
     const fromCaptured = await rec.state(from);
     rec.add({ op, from, fromCaptured, to: dest, toCaptured: await rec.state(dest) });
-  });
+  }, options.force ?? false);
 }

@@ -8,7 +8,7 @@ import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './diff.js';
-import { BadRequestError, EngineClosedError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './gc.js';
 import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './memory.js';
@@ -145,7 +145,14 @@ export class TurnbackEngine implements Engine {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turn || !(r.tracked || to?.tracked)) return { recorded: false };
-      await this.mutations.record(turn, req.op, r, to);
+      try {
+        await this.mutations.record(turn, req.op, r, to);
+      } catch (e) {
+        if (!(e instanceof TooLargeError)) throw e;
+        // The host changes the file itself: it is told, and the change is recorded as skipped, never silent.
+        await this.mutations.record(turn, req.op, r, to, true);
+        return { recorded: false, skipped: 'too-large' };
+      }
       return { recorded: true };
     });
   }

@@ -39,6 +39,16 @@ export class TurnActiveError extends EngineError {
   }
 }
 
+/**
+ * A change whose original the engine cannot keep (a file over maxFileSize, a recursive delete
+ * or move over its limits): refused, nothing changed, unless the caller says `force`.
+ */
+export class TooLargeError extends EngineError {
+  constructor(uri: Uri, size: number, limit: number, what = 'file') {
+    super('TOO_LARGE', `${uri}: the ${what} is too large to keep its original (${size} over ${limit}); pass force to change it anyway`, { uri, size, limit });
+  }
+}
+
 export function isEngineError(e: unknown): e is EngineError {
   return e instanceof EngineError;
 }

@@ -3,7 +3,7 @@
 // through the same operations so its own writes are recorded into the rollback turn.
 import path from 'node:path';
 import type { EntryOp } from '../protocol.js';
-import type { SessionRef, Storage } from './api.js';
+import type { MutationOptions, SessionRef, Storage } from './api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
 import { BadRequestError, FileNotFoundError } from './errors.js';
@@ -19,7 +19,8 @@ const DEFAULT_FILE_MODE = 0o644;
 export class Mutations {
   constructor(private readonly ctx: EngineContext) {}
 
-  async write(turn: TurnContext | null, r: Resolved, data: Uint8Array): Promise<void> {
+  /** `force`: go ahead where the original cannot be kept (recorded as skipped); otherwise TOO_LARGE. */
+  async write(turn: TurnContext | null, r: Resolved, data: Uint8Array, force = false): Promise<void> {
     const existing = await this.ctx.fs.lstatOrNull(r.abs);
     const parent = existing ? null : await this.ctx.fs.lstatOrNull(path.dirname(r.abs));
     if (turn && r.tracked && !existing?.isDirectory() && (existing || parent?.isDirectory())) {
@@ -32,7 +33,7 @@ export class Mutations {
       try {
         const [prepared, recorded] = await Promise.allSettled([
           target.write(data).then(() => target.prepare()),
-          recordOp(this.ctx, turn, 'write', r),
+          recordOp(this.ctx, turn, 'write', r, undefined, { force }),
         ]);
         if (prepared.status === 'rejected' || recorded.status === 'rejected') {
           await target.abort();
@@ -44,7 +45,7 @@ export class Mutations {
       }
       return;
     }
-    const mode = await this.prepareFileTarget(turn, 'write', r);
+    const mode = await this.prepareFileTarget(turn, 'write', r, force);
     await this.ctx.fs.mkdirp(path.dirname(r.abs));
     await this.ctx.fs.writeFileAtomic(r.abs, data, mode);
   }
@@ -70,18 +71,18 @@ export class Mutations {
     await this.ctx.fs.chmod(r.abs, mode);
   }
 
-  async delete(turn: TurnContext | null, r: Resolved, recursive: boolean): Promise<void> {
+  async delete(turn: TurnContext | null, r: Resolved, recursive: boolean, force = false): Promise<void> {
     const stats = await this.ctx.fs.lstatOrNull(r.abs);
     if (!stats) throw new FileNotFoundError(r.uri);
     if (stats.isDirectory() && !recursive && (await this.ctx.fs.readdir(r.abs)).length > 0) {
       throw new BadRequestError(`${r.uri} is a directory that is not empty; pass recursive`, { uri: r.uri });
     }
-    if (turn && r.tracked) await recordOp(this.ctx, turn, 'delete', r);
+    if (turn && r.tracked) await recordOp(this.ctx, turn, 'delete', r, undefined, { force });
     if (stats.isDirectory()) await this.ctx.fs.rmrf(r.abs);
     else await this.ctx.fs.unlink(r.abs);
   }
 
-  async move(turn: TurnContext | null, op: 'rename' | 'move', from: Resolved, to: Resolved): Promise<void> {
+  async move(turn: TurnContext | null, op: 'rename' | 'move', from: Resolved, to: Resolved, force = false): Promise<void> {
     const fromStats = await this.ctx.fs.lstatOrNull(from.abs);
     if (!fromStats) throw new FileNotFoundError(from.uri);
     if (from.abs === to.abs) return;
@@ -93,7 +94,7 @@ export class Mutations {
       throw new BadRequestError(`${to.uri} is a directory that is not empty`, { uri: to.uri });
     }
     if (!toStats) await this.assertParentUsable(to);
-    if (turn && (from.tracked || to.tracked)) await recordOp(this.ctx, turn, op, from, to);
+    if (turn && (from.tracked || to.tracked)) await recordOp(this.ctx, turn, op, from, to, { force });
     await this.ctx.fs.mkdirp(path.dirname(to.abs));
     try {
       await this.ctx.fs.rename(from.abs, to.abs);
@@ -114,8 +115,8 @@ export class Mutations {
   }
 
   /** Records without touching anything (hosts that change files themselves). */
-  async record(turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved): Promise<void> {
-    await recordOp(this.ctx, turn, op, r, to);
+  async record(turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved, force = false): Promise<void> {
+    await recordOp(this.ctx, turn, op, r, to, { force });
   }
 
   /** The deepest existing ancestor must be a directory, or the parents cannot be created. */
@@ -128,11 +129,11 @@ export class Mutations {
     }
   }
 
-  private async prepareFileTarget(turn: TurnContext | null, op: EntryOp, r: Resolved): Promise<number> {
+  private async prepareFileTarget(turn: TurnContext | null, op: EntryOp, r: Resolved, force = false): Promise<number> {
     const existing = await this.ctx.fs.lstatOrNull(r.abs);
     if (existing?.isDirectory()) throw new BadRequestError(`${r.uri} is a directory`, { uri: r.uri });
     if (!existing) await this.assertParentUsable(r);
-    if (turn && r.tracked) await recordOp(this.ctx, turn, op, r);
+    if (turn && r.tracked) await recordOp(this.ctx, turn, op, r, undefined, { force });
     return existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE;
   }
 
@@ -171,27 +172,27 @@ export class ControlledStorage implements Storage {
     return this.ctx.queue.run(sessionId, () => task(this.activeTurn(sessionId)));
   }
 
-  writeFile(uri: string, data: string | Uint8Array, opts: SessionRef): Promise<void> {
+  writeFile(uri: string, data: string | Uint8Array, opts: MutationOptions): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri, { content: true }), bytes));
+    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri, { content: true }), bytes, opts.force === true));
   }
 
-  delete(uri: string, opts: SessionRef & { recursive?: boolean }): Promise<void> {
+  delete(uri: string, opts: MutationOptions & { recursive?: boolean }): Promise<void> {
     return this.inSession(opts, async (turn) =>
-      this.mutations.delete(turn, await this.ctx.roots.resolve(uri, { removes: true }), opts.recursive ?? false));
+      this.mutations.delete(turn, await this.ctx.roots.resolve(uri, { removes: true }), opts.recursive ?? false, opts.force === true));
   }
 
-  rename(from: string, to: string, opts: SessionRef): Promise<void> {
+  rename(from: string, to: string, opts: MutationOptions): Promise<void> {
     return this.inSession(opts, async (turn) => {
       const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
-      await this.mutations.move(turn, 'rename', a, b);
+      await this.mutations.move(turn, 'rename', a, b, opts.force === true);
     });
   }
 
-  move(from: string, to: string, opts: SessionRef): Promise<void> {
+  move(from: string, to: string, opts: MutationOptions): Promise<void> {
     return this.inSession(opts, async (turn) => {
       const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
-      await this.mutations.move(turn, 'move', a, b);
+      await this.mutations.move(turn, 'move', a, b, opts.force === true);
     });
   }
 

@@ -83,7 +83,7 @@ export const fsWrite: RouteHandler = async ({ body }, { engine }) => {
   const uri = requiredString(fields, 'uri');
   const content = requiredString(fields, 'content');
   const encoding = fields.encoding === undefined ? 'utf8' : oneOf(fields, 'encoding', ['utf8', 'base64'] as const);
-  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId });
+  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
@@ -92,21 +92,21 @@ export const fsDelete: RouteHandler = async ({ body }, { engine }) => {
   const sessionId = sessionIdFrom(fields.sessionId);
   const uri = requiredString(fields, 'uri');
   const recursive = optionalBoolean(fields, 'recursive');
-  await engine.storage.delete(uri, { sessionId, recursive });
+  await engine.storage.delete(uri, { sessionId, recursive, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
 export const fsRename: RouteHandler = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId });
+  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
 export const fsMove: RouteHandler = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId });
+  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
