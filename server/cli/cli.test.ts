@@ -160,6 +160,15 @@ describe('failures to start: one line on stderr, exit code 2', () => {
     expect(first.child.exitCode).toBeNull();
   });
 
+  it('a store whose database is damaged, named in the line', async () => {
+    const store = path.join(root, 'data', 'store');
+    await mkdir(store, { recursive: true });
+    await writeFile(path.join(store, 'turnback.db'), 'not a database\n'.repeat(500));
+    const run = start(serveArgs());
+    expect((await run.exited).code).toBe(2);
+    expectOneLineFailure(run, new RegExp(`the store ${path.join(store, 'turnback.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged`));
+  });
+
   it('an unknown command or flag prints the usage', async () => {
     const cases = [['bogus'], [], ['serve', '--workspace', workspace, '--nope'], ['demo', '--scopes', 'x']];
     const runs = cases.map((args) => start(args));

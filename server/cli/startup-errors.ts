@@ -15,6 +15,8 @@ export function engineFailure(err: unknown, dataDir: string | undefined): Startu
     const owner = typeof details.pid === 'number' && details.pid > 0 ? ` (pid ${details.pid})` : '';
     return new StartupError(`the data dir ${String(details.dataDir ?? dataDir)} is held by another live turnback server${owner}`);
   }
+  // Its message names the file and what to do.
+  if (code === 'STORE_DAMAGED' && message) return new StartupError(message);
   return new StartupError(`cannot open the data dir${dataDir ? ` ${dataDir}` : ''}: ${message ?? String(err)}`);
 }
 

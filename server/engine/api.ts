@@ -45,7 +45,8 @@ export interface Storage {
   rename(from: Uri, to: Uri, opts: MutationOptions): Promise<void>;
   move(from: Uri, to: Uri, opts: MutationOptions): Promise<void>;
   mkdir(uri: Uri, opts: SessionRef): Promise<void>;
-  readFile(uri: Uri): Promise<Uint8Array>;
+  /** `maxBytes`: a larger file is TOO_LARGE, and is never read whole into memory. */
+  readFile(uri: Uri, opts?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
 /** Engine event names: the SSE names of API.md, with `memory:` on the two message events. */

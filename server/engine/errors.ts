@@ -2,10 +2,13 @@
 // apart by `code`, never by message text.
 import type { ErrorCode, Uri } from '../protocol.js';
 
+/** The wire's codes, and the engine's own that never reach it as such (opening a store). */
+export type EngineErrorCode = ErrorCode | 'STORE_DAMAGED';
+
 export class EngineError extends Error {
-  readonly code: ErrorCode;
+  readonly code: EngineErrorCode;
   readonly details: Record<string, unknown>;
-  constructor(code: ErrorCode, message: string, details: Record<string, unknown> = {}) {
+  constructor(code: EngineErrorCode, message: string, details: Record<string, unknown> = {}) {
     super(message);
     this.name = new.target.name;
     this.code = code;
@@ -57,6 +60,13 @@ export function isEngineError(e: unknown): e is EngineError {
 export class DataDirLockedError extends EngineError {
   constructor(dataDir: string, pid: number) {
     super('CONFLICT', `the data dir ${dataDir} is in use by process ${pid}`, { dataDir, pid, reason: 'locked' });
+  }
+}
+
+/** The store's database fails its integrity check (or is not a database): it is not opened. */
+export class StoreDamagedError extends EngineError {
+  constructor(file: string, problem: string) {
+    super('STORE_DAMAGED', `the store ${file} is damaged (${problem}); move it aside to start a new one, or restore it from a backup`, { file });
   }
 }
 

@@ -17,9 +17,11 @@ import { recover } from './recovery.js';
 import { Rollbacks } from './rollback.js';
 import { Roots } from './roots.js';
 import { ControlledStorage, Mutations } from './storage.js';
+import { withCodedErrors } from './system-errors.js';
 import { Store } from './store.js';
 
 export * from './errors.js';
+export { ForbiddenError, NoSpaceError } from './system-errors.js';
 export { SchemaTooNewError, SCHEMA_VERSION } from './schema.js';
 export { EngineFs, TEMP_PREFIX, type BeforeOp, type FsOpName } from './fs.js';
 export type { RecoveryReport } from './recovery.js';
@@ -102,7 +104,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     ctx.execs = new ExecScans(ctx);
     const recovery = await recover(ctx);
     const mutations = new Mutations(ctx);
-    return new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
+    const engine = new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
+    return withCodedErrors(engine, (abs) => ctx.roots.uriOf(abs));
   } catch (e) {
     store.close();
     await lock.release();

@@ -154,6 +154,16 @@ export class Roots {
     }
   }
 
+  /** The URI naming an absolute path, when it lies in a root (for messages and error details). */
+  uriOf(abs: string): string | undefined {
+    for (const root of this.byName.values()) {
+      if (!isInside(abs, root.real) || isInside(abs, this.storeReal)) continue;
+      const rel = path.relative(root.real, abs);
+      return formatUri(root.name, rel === '' ? [] : rel.split(path.sep));
+    }
+    return undefined;
+  }
+
   /** Absolute paths a walk of this root must skip (the engine's own data), for prefix checks. */
   engineDataIn(root: Root): string[] {
     const inside = (p: string) => isInside(p, root.real);

@@ -6,7 +6,7 @@ import type { EntryOp } from '../protocol.js';
 import type { MutationOptions, SessionRef, Storage } from './api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
-import { BadRequestError, FileNotFoundError } from './errors.js';
+import { BadRequestError, FileNotFoundError, TooLargeError } from './errors.js';
 import { errnoCode } from './fs.js';
 import { checkSessionId } from './sessions.js';
 import type { Resolved } from './roots.js';
@@ -200,10 +200,21 @@ export class ControlledStorage implements Storage {
     return this.inSession(opts, async (turn) => this.mutations.mkdir(turn, await this.ctx.roots.resolve(uri)));
   }
 
-  async readFile(uri: string): Promise<Uint8Array> {
+  /** The file's bytes, read in chunks; over `maxBytes` (checked before and while reading) it is TOO_LARGE. */
+  async readFile(uri: string, opts: { maxBytes?: number } = {}): Promise<Uint8Array> {
     const r = await this.ctx.roots.resolve(uri, { content: true });
     const stats = await this.ctx.fs.stat(r.abs).catch(() => null);
     if (!stats?.isFile()) throw new FileNotFoundError(uri);
-    return new Uint8Array(await this.ctx.fs.readFile(r.abs));
+    const limit = opts.maxBytes ?? Infinity;
+    if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');
+    const parts: Buffer[] = [];
+    let size = 0;
+    for await (const chunk of this.ctx.fs.readChunks(r.abs)) {
+      size += chunk.length;
+      // It grew while being read.
+      if (size > limit) throw new TooLargeError(uri, size, limit, 'file to read');
+      parts.push(chunk);
+    }
+    return new Uint8Array(Buffer.concat(parts, size));
   }
 }

@@ -5,6 +5,7 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import type { Role, TurnKind, TurnStatus } from '../protocol.js';
 import { removeLegacyBlobDir } from './legacy-blobs.js';
+import { StoreDamagedError } from './errors.js';
 import { migrate } from './schema.js';
 
 export interface SessionRow {
@@ -36,6 +37,17 @@ export class Store {
 
   constructor(private readonly file: string) {
     this.db = new Database(file);
+    try {
+      this.configure(file);
+    } catch (e) {
+      this.db.close();
+      const code = (e as { code?: string }).code;
+      if (code === 'SQLITE_CORRUPT' || code === 'SQLITE_NOTADB') throw new StoreDamagedError(file, (e as Error).message);
+      throw e;
+    }
+  }
+
+  private configure(file: string): void {
     // Contents live here too: 4 KiB pages (the filesystem's block) suit their parts; it only
     // takes effect when the file is created.
     this.db.pragma('page_size = 4096');
@@ -49,6 +61,9 @@ export class Store {
     this.db.pragma('wal_autocheckpoint = 16384');
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
+    // A damaged page is found here, once, rather than by whichever request reads it first.
+    const check = this.db.pragma('quick_check', { simple: true });
+    if (check !== 'ok') throw new StoreDamagedError(file, String(check));
     migrate(this.db, path.dirname(file));
     removeLegacyBlobDir(path.dirname(file));
   }

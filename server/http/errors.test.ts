@@ -6,7 +6,8 @@ import { errorAnswer, HttpError } from './errors.js';
 const TABLE: [ErrorCode, number][] = [
   ['BAD_REQUEST', 400], ['BAD_URI', 400], ['UNAUTHORIZED', 401], ['FORBIDDEN', 403], ['NOT_FOUND', 404],
   ['TURN_NOT_FOUND', 404], ['SESSION_NOT_FOUND', 404], ['FILE_NOT_FOUND', 404], ['METHOD_NOT_ALLOWED', 405],
-  ['CONFLICT', 409], ['TURN_ACTIVE', 409], ['PAYLOAD_TOO_LARGE', 413], ['UNSUPPORTED_MEDIA_TYPE', 415],
+  ['CONFLICT', 409], ['TURN_ACTIVE', 409], ['PAYLOAD_TOO_LARGE', 413], ['TOO_LARGE', 413], ['UNSUPPORTED_MEDIA_TYPE', 415],
+  ['NO_SPACE', 507],
 ];
 
 describe('errorAnswer', () => {

@@ -8,6 +8,8 @@ import {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const OK = { body: { ok: true } };
+/** fs/read answers at most this many bytes (API.md); a larger file is TOO_LARGE. */
+const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 export const input: RouteHandler = async ({ body }, { engine }) => {
   const fields = objectBody(body);
@@ -131,6 +133,6 @@ function encodeContent(bytes: Uint8Array): { content: string; encoding: 'utf8' |
 
 export const fsRead: RouteHandler = async ({ query }, { engine }) => {
   const uri = queryRequired(query, 'uri');
-  const bytes = await engine.storage.readFile(uri);
+  const bytes = await engine.storage.readFile(uri, { maxBytes: MAX_READ_BYTES });
   return { body: { uri, ...encodeContent(bytes), size: bytes.byteLength } };
 };
