@@ -26,6 +26,12 @@ function opFor(target: State): EntryOp {
 
 /** From this many files on, the staged contents are flushed by one syncfs (measured: ~4× faster at 1,000). */
 const SYNC_FILESYSTEM_FROM = 256;
+/**
+ * Contents are placed in batches (staged, flushed, renamed) of at most this many files (and
+ * `limits.placeBatchBytes` bytes), so a rollback needs free space for one batch of temp copies,
+ * not for the whole turn.
+ */
+const BATCH_FILES = 512;
 
 type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
 
@@ -35,6 +41,25 @@ function compatible(current: State, target: State): boolean {
   if (current === null) return true;
   if (target === null || current.type !== target.type) return false;
   return current.type !== 'symlink' || (target.type === 'symlink' && current.target === target.target);
+}
+
+/** Paths split into batches of at most BATCH_FILES files and about BATCH_BYTES of content. */
+function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
+  const out: EvaluatedPath[][] = [];
+  let current: EvaluatedPath[] = [];
+  let bytes = 0;
+  for (const p of paths) {
+    const size = p.target?.type === 'file' ? p.target.size : 0;
+    if (current.length > 0 && (current.length >= BATCH_FILES || bytes + size > maxBytes)) {
+      out.push(current);
+      current = [];
+      bytes = 0;
+    }
+    current.push(p);
+    bytes += size;
+  }
+  if (current.length > 0) out.push(current);
+  return out;
 }
 
 export class Applier {
@@ -64,10 +89,13 @@ export class Applier {
     await inParallel(toRemove.filter((p) => !isDir(p.current)), (p) => this.remove(p));
     for (const p of toRemove.filter((q) => isDir(q.current))) await this.remove(p);
     const shallowestFirst = [...deepestFirst].reverse();
-    const staged: Staged[] = [];
-    for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p, staged);
-    await inParallel(shallowestFirst.filter((p) => !isDir(p.target)), (p) => this.create(p, staged));
-    await this.place(staged);
+    const none: Staged[] = [];
+    for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p, none);
+    for (const batch of batches(shallowestFirst.filter((p) => !isDir(p.target)), this.ctx.limits.placeBatchBytes)) {
+      const staged: Staged[] = [];
+      await inParallel(batch, (p) => this.create(p, staged));
+      await this.place(staged);
+    }
     for (const p of deepestFirst) await this.fixDirMode(p);
   }
 

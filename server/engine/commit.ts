@@ -49,7 +49,10 @@ async function withLines(ctx: EngineContext, change: FileChange, records: Map<st
   return delta ? { ...change, lines: delta } : change;
 }
 
-export async function commitTurn(ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void): Promise<void> {
+export async function commitTurn(
+  ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void, options: { keepContents?: boolean } = {},
+): Promise<void> {
+  const keep = options.keepContents ?? true;
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const batch = ctx.contents.batch();
@@ -68,7 +71,7 @@ export async function commitTurn(ctx: EngineContext, turnId: string, interrupted
         if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
       }
       const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {
-        keep: batch, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+        keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       }, ancestors);
       record.after = read.state;
       if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);

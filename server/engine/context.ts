@@ -32,6 +32,8 @@ export interface EngineLimits {
   maxDeleteBytes: number;
   keepDays: number;
   keepSessions: number;
+  /** A rollback places contents in batches of about this many bytes (see apply.ts). */
+  placeBatchBytes: number;
   exclude: RegExp[];
   scopes: string[];
 }

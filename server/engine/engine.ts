@@ -16,7 +16,7 @@ import type { RecoveryReport } from './recovery.js';
 import type { Rollbacks } from './rollback.js';
 import { checkSessionId, scopeMatches, toSession } from './sessions.js';
 import type { ControlledStorage, Mutations } from './storage.js';
-import { beginTurn, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns.js';
+import { beginTurn, endTurnWithoutContents, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -58,7 +58,14 @@ export class TurnbackEngine implements Engine {
     const active = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
     if (!active) return null;
     await this.closeCommands(active);
-    await finishTurn(this.ctx, active, sessionId);
+    try {
+      await finishTurn(this.ctx, active, sessionId);
+    } catch (e) {
+      // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
+      // a turn left active would take the person's next edits for its own.
+      this.ctx.log(`the commit of turn ${active} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
+      await endTurnWithoutContents(this.ctx, active, sessionId);
+    }
     await pruneSessions(this.ctx);
     return active;
   }

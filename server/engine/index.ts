@@ -49,6 +49,8 @@ export interface OpenEngineOptions extends EngineOptions {
   fs?: EngineFs;
   /** Clock, for tests. */
   now?: () => number;
+  /** A rollback places contents in batches of about this many bytes (default 64 MiB). */
+  placeBatchBytes?: number;
   /** Where the engine's log lines go (the CLI: stderr). */
   log?: (line: string) => void;
 }
@@ -93,6 +95,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         maxDeleteBytes: options.maxDeleteBytes ?? 2 * 1024 * 1024 * 1024,
         keepDays: options.keepDays ?? 30,
         keepSessions: options.keepSessions ?? 0,
+        placeBatchBytes: options.placeBatchBytes ?? 64 * 1024 * 1024,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
         scopes: options.scopes ?? ['webui:*'],
       },

@@ -9,7 +9,28 @@ import { deleteMessages, restoreMessages, toMessage } from './memory.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, selectPaths } from './plan.js';
 import type { Mutations } from './storage.js';
 import type { MessageRow, TurnRow } from './store.js';
-import { beginTurn, finishTurn } from './turns.js';
+import { beginTurn, endTurnWithoutContents, finishTurn } from './turns.js';
+
+/**
+ * Commits a rollback turn; when its commit fails (no space for the after-contents, a file that
+ * cannot be read), commits it again keeping no contents, marked interrupted. Only when even
+ * that fails does the error reach the caller, and the turn stays for the next attempt.
+ */
+async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean): Promise<void> {
+  try {
+    await finishTurn(ctx, turnId, sessionId, interrupted);
+  } catch (e) {
+    ctx.log(`the commit of rollback turn ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
+    await endTurnWithoutContents(ctx, turnId, sessionId);
+  }
+}
+
+/** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
+async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
+  for (const row of ctx.store.activeTurns()) {
+    if (row.session_id === sessionId && row.kind === 'rollback') await endTurnWithoutContents(ctx, row.turn_id, sessionId);
+  }
+}
 
 /** What a rollback turn changed besides files, so undoing it can put everything back. */
 export interface UndoRecord {
@@ -86,6 +107,7 @@ export class Rollbacks {
   private async execute(job: Job): Promise<RollbackResult> {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
+    await endStrandedRollbackTurns(ctx, job.sessionId);
     const paths = await this.evaluateJob(job);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
     if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
@@ -114,12 +136,16 @@ export class Rollbacks {
     }
     ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
     const applier = new Applier(ctx, this.mutations, rollbackTurn);
+    let failure: unknown = null;
     try {
       await applier.apply(paths);
-    } finally {
-      // Even a rollback cut short by an error is committed: what it did stays undoable.
-      await finishTurn(ctx, rollbackTurn.turnId, job.sessionId);
+    } catch (e) {
+      failure = e;
     }
+    // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
+    // running it again completes it. Its commit failing is not the end of it either.
+    await endRollbackTurn(ctx, rollbackTurn.turnId, job.sessionId, failure !== null);
+    if (failure !== null) throw failure;
     const blocked = result.errors;
     Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
     result.errors = [...blocked, ...applier.outcome.errors];

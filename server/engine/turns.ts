@@ -104,6 +104,25 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   return turn;
 }
 
+/**
+ * The last resort when a commit fails: after-states read without keeping their contents (so
+ * little is written), the turn marked interrupted. What the turn did stays undoable; its
+ * diffs lack the after side.
+ */
+export async function endTurnWithoutContents(ctx: EngineContext, turnId: string, sessionId: string): Promise<void> {
+  if (!ctx.turns.has(turnId)) {
+    const row = ctx.store.getTurn(turnId);
+    if (!row || row.status !== 'active') return;
+    resumeTurn(ctx, row);
+  }
+  await commitTurn(ctx, turnId, true, () => {
+    const session = ctx.store.getSession(sessionId);
+    if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+  }, { keepContents: false });
+  ctx.turns.delete(turnId);
+  ctx.events.emit('turn-committed', { sessionId, turnId });
+}
+
 /** Commits a turn: after-states from disk, summary, status `committed`. */
 export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {

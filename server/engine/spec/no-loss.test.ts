@@ -10,7 +10,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { EngineFs, openEngine } from '../index.js';
 import { expectCode, makeSandbox, openTracked, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree, snapshot } from './tree.js';
 
 let sandbox: Sandbox;
 const s = who();
@@ -63,6 +63,60 @@ describe('a full disk', () => {
     assertSameTree(start, await sandbox.tree());
     await engine.turnEnd(s).catch(() => undefined);
     await engine.close().catch(() => undefined);
+  });
+});
+
+describe('a rollback on a disk nearly full', () => {
+  it('places its files batch by batch, so it needs room for one batch of copies, not for the whole turn', async (t) => {
+    const dir = join(sandbox.base, 'small-workspace');
+    await mkdir(dir);
+    const disk = smallDisk(dir, '12m');
+    if (!disk) return t.skip();
+    mounted.push(disk);
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
+    await plant(dir, files);
+    const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes: 2 << 20 } as never);
+    const start = await snapshot(dir);
+    // The same sizes, other bytes: 10 MiB in use, about 2 MiB free, as the turn leaves it.
+    const turnId = await runTurn(engine, async () => {
+      for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
+    });
+    const result = await engine.rollback(turnId);
+    expect(result.errors).toEqual([]);
+    expect(result.restored).toHaveLength(10);
+    assertSameTree(start, await snapshot(dir));
+    await engine.close();
+  });
+
+  it('out of space for even one batch, says which paths are done and which are not', async (t) => {
+    const dir = join(sandbox.base, 'small-workspace');
+    await mkdir(dir);
+    const disk = smallDisk(dir, '12m');
+    if (!disk) return t.skip();
+    mounted.push(disk);
+    const files: Record<string, Buffer> = {};
+    for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
+    await plant(dir, files);
+    const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes: 4 << 20 } as never);
+    const turnId = await runTurn(engine, async () => {
+      for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
+    });
+    // Then the disk fills up, but for the room of about one file.
+    await writeFile(join(dir, 'filler'), Buffer.alloc((1 << 20) + (512 << 10)));
+    const result = await engine.rollback(turnId, { force: true });
+    expect(result.ok).toBe(false);
+    for (const e of result.errors) expect(e).toMatchObject({ code: 'IO', systemCode: 'ENOSPC' });
+    expect(result.restored.length + result.errors.length).toBe(10);
+    for (const uri of result.restored) {
+      const i = Number(uri.slice(-1));
+      expect((await readFile(join(dir, `f${i}`)))[0]).toBe(0x30 + i);
+    }
+    for (const { uri } of result.errors) {
+      const i = Number(uri.slice(-1));
+      expect((await readFile(join(dir, `f${i}`)))[0]).toBe(0x61 + i);
+    }
+    await engine.close();
   });
 });
 
@@ -139,6 +193,64 @@ describe('contents two sessions share', () => {
     const result = await reopened.rollback(turnId!);
     expect(result).toMatchObject({ ok: true, errors: [] });
     expect(await readFile(join(sandbox.workspace, 'copy'), 'utf8')).toBe(SAME);
+  });
+});
+
+describe('a commit that fails', () => {
+  it("does not leave a rollback's turn active: it is committed interrupted, the turn it rolled back says so, and its undo works", async () => {
+    const fs = new EngineFs();
+    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs } as never);
+    const start = await sandbox.tree();
+    const turnId = await runTurn(engine, async () => {
+      await engine.storage.writeFile(ws('a'), 'a1\n', s);
+      await engine.storage.writeFile(ws('new/c'), 'c1\n', s);
+    });
+    const end = await sandbox.tree();
+    // Once the rollback has placed its files, the first look its commit takes at the disk fails.
+    let placed = false;
+    let failed = false;
+    fs.beforeOp = (op) => {
+      if (op === 'rename') placed = true;
+      if (placed && !failed && op === 'lstat') {
+        failed = true;
+        throw Object.assign(new Error('EIO: injected, lstat'), { code: 'EIO' });
+      }
+    };
+    const result = await engine.rollback(turnId);
+    fs.beforeOp = undefined;
+    expect(failed).toBe(true);
+    expect(result.ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
+    const rollbackTurn = engine.getManifest(result.rollbackTurnId!).turn;
+    expect(rollbackTurn).toMatchObject({ status: 'committed', interrupted: true });
+    expect(engine.getManifest(turnId).turn.status).toBe('rolled-back');
+    expect(await engine.rollback(turnId)).toMatchObject({ ok: true, rollbackTurnId: null });
+    const undo = await engine.rollback(result.rollbackTurnId!);
+    expect(undo.ok).toBe(true);
+    assertSameTree(end, await sandbox.tree());
+    await engine.close();
+  });
+
+  it("does not leave an agent's turn active when its after-contents cannot be kept", async () => {
+    const fs = new EngineFs();
+    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs } as never);
+    const start = await sandbox.tree();
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'edit' });
+    await engine.storage.writeFile(ws('a'), 'a1\n', s);
+    let failed = false;
+    fs.beforeOp = (op, target) => {
+      if (!failed && op === 'readFile' && target.endsWith('/a')) {
+        failed = true;
+        throw Object.assign(new Error('EIO: injected, read'), { code: 'EIO' });
+      }
+    };
+    expect(await engine.turnEnd(s)).toEqual({ turnId });
+    fs.beforeOp = undefined;
+    expect(engine.listSessions()[0].activeTurnId).toBeNull();
+    expect(engine.getManifest(turnId!).turn).toMatchObject({ status: 'committed', interrupted: true, fileCount: 1 });
+    expect((await engine.rollback(turnId!)).ok).toBe(true);
+    assertSameTree(start, await sandbox.tree());
+    await engine.close();
   });
 });
 
