@@ -1,6 +1,5 @@
 // Rollback-family calls. Each answers with the contract's shapes; callers invalidate through
-// `invalidateAfterRollback` so every view that may have changed refetches.
-import type { QueryClient } from '@tanstack/react-query';
+// `invalidateAfterRollback` (./invalidate) so every view that may have changed refetches.
 import type { OkResponse, Plan, RollbackResult } from '../../server/protocol';
 import { apiPost, apiRequest } from './client';
 
@@ -58,16 +57,4 @@ export function undoRollback(rollbackTurnId: string, force = false): Promise<Rol
 
 export function deleteSession(sessionId: string): Promise<OkResponse> {
   return apiRequest<OkResponse>('DELETE', `/api/sessions/${enc(sessionId)}`);
-}
-
-/** A rollback touches files, turn statuses, messages and store usage of its session. */
-export async function invalidateAfterRollback(client: QueryClient, sessionId: string): Promise<void> {
-  await Promise.all([
-    client.invalidateQueries({ queryKey: ['sessions'] }),
-    client.invalidateQueries({ queryKey: ['store'] }),
-    client.invalidateQueries({ queryKey: ['turns', sessionId] }),
-    client.invalidateQueries({ queryKey: ['manifest'] }),
-    client.invalidateQueries({ queryKey: ['diff'] }),
-    client.invalidateQueries({ queryKey: ['messages', sessionId] }),
-  ]);
 }

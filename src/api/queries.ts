@@ -1,37 +1,34 @@
-// One queryOptions factory per resource: components, events and mutations share these keys.
+// One queryOptions factory per resource, keyed by ./keys: components reach them through the
+// hooks of ./hooks, events and mutations invalidate through the same keys.
 import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
 import type {
-  DiffResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, TurnsResponse,
+  AgentReadResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats,
+  TurnsResponse,
 } from '../../server/protocol';
 import { apiGet, apiPath } from './client';
+import { keys } from './keys';
+import { previewRollback, type RollbackTarget } from './mutations';
 
 export const TURN_PAGE_SIZE = 1000;
 
-export const queryKeys = {
-  store: ['store'] as const,
-  sessions: ['sessions'] as const,
-  turns: (sessionId: string) => ['turns', sessionId] as const,
-  manifest: (turnId: string) => ['manifest', turnId] as const,
-  diff: (turnId: string, uri: string) => ['diff', turnId, uri] as const,
-  messages: (sessionId: string, turnId?: string) => ['messages', sessionId, turnId ?? 'all'] as const,
-  messagesOfSession: (sessionId: string) => ['messages', sessionId] as const,
-};
-
 const enc = encodeURIComponent;
 
+export const healthQuery = () =>
+  queryOptions({ queryKey: keys.health.all, queryFn: () => apiGet<HealthResponse>('/api/health'), retry: false });
+
 export const storeQuery = () =>
-  queryOptions({ queryKey: queryKeys.store, queryFn: () => apiGet<StoreStats>('/api/store') });
+  queryOptions({ queryKey: keys.store.all, queryFn: () => apiGet<StoreStats>('/api/store') });
 
 export const sessionsQuery = () =>
   queryOptions({
-    queryKey: queryKeys.sessions,
+    queryKey: keys.sessions.all,
     queryFn: async () => (await apiGet<SessionsResponse>('/api/sessions')).sessions,
   });
 
 /** Pages go backwards in time: the first page is the newest turns, `before` fetches older ones. */
 export const turnsQuery = (sessionId: string) =>
   infiniteQueryOptions({
-    queryKey: queryKeys.turns(sessionId),
+    queryKey: keys.turns.list(sessionId),
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam }) =>
       (await apiGet<TurnsResponse>(apiPath(`/api/sessions/${enc(sessionId)}/turns`, { limit: TURN_PAGE_SIZE, before: pageParam }))).turns,
@@ -42,23 +39,56 @@ export const turnsQuery = (sessionId: string) =>
     },
   });
 
+/** Turns whose prompt or paths contain `text`, found by the server (newest first once sorted). */
+export const turnSearchQuery = (sessionId: string, text: string) =>
+  queryOptions({
+    queryKey: keys.turns.search(sessionId, text),
+    queryFn: async () =>
+      (await apiGet<TurnsResponse>(apiPath(`/api/sessions/${enc(sessionId)}/turns`, { q: text, limit: TURN_PAGE_SIZE }))).turns,
+  });
+
 export const manifestQuery = (turnId: string) =>
   queryOptions({
-    queryKey: queryKeys.manifest(turnId),
+    queryKey: keys.manifest.ofTurn(turnId),
     queryFn: () => apiGet<ManifestResponse>(`/api/turns/${enc(turnId)}`),
   });
 
 export const diffQuery = (turnId: string, uri: string) =>
   queryOptions({
-    queryKey: queryKeys.diff(turnId, uri),
+    queryKey: keys.diff.ofFile(turnId, uri),
     queryFn: () => apiGet<DiffResponse>(apiPath(`/api/turns/${enc(turnId)}/diff`, { uri })),
     // A turn's before and after never change once it is committed; live turns are refetched by events.
     staleTime: 30_000,
   });
 
+/** The file as it is on disk now; null when it does not exist. */
+export const currentFileQuery = (uri: string) =>
+  queryOptions({
+    queryKey: keys.current.ofFile(uri),
+    queryFn: async () => {
+      try {
+        return await apiGet<AgentReadResponse>(apiPath('/api/agent/fs/read', { uri }));
+      } catch (error) {
+        if ((error as { code?: string }).code === 'FILE_NOT_FOUND') return null;
+        throw error;
+      }
+    },
+    staleTime: 0,
+  });
+
 export const messagesQuery = (sessionId: string, turnId?: string) =>
   queryOptions({
-    queryKey: queryKeys.messages(sessionId, turnId),
+    queryKey: keys.messages.ofTurn(sessionId, turnId),
     queryFn: async () =>
       (await apiGet<MessagesResponse>(apiPath(`/api/sessions/${enc(sessionId)}/messages`, { turnId }))).messages,
+  });
+
+/** What a rollback would do. Never cached: the disk may change between two dialogs. */
+export const previewQuery = (target: RollbackTarget) =>
+  queryOptions({
+    queryKey: keys.preview.of(target),
+    queryFn: () => previewRollback(target),
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
   });

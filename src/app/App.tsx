@@ -1,10 +1,7 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
 import { isApiError } from '../api/client';
-import { sessionsQuery } from '../api/queries';
-import { useUiStore } from '../store';
+import { useSessions } from '../api/hooks';
+import { useUnauthorized } from '../api/useUnauthorized';
 import { useLiveEvents } from '../features/live/useLiveEvents';
-import { usePollingInterval } from '../features/live/usePollingInterval';
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
 import { EmptyState } from '../features/states/EmptyState';
 import { LoadingPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
@@ -12,22 +9,14 @@ import { TimelinePane } from '../features/timeline/TimelinePane';
 import { TurnDetailPane } from '../features/turn-detail/TurnDetailPane';
 import { Header } from './Header';
 import { useKeyboardNavigation } from './useKeyboardNavigation';
+import { useSelection } from './useSelection';
 import { useUrlSync } from './useUrlSync';
 
 function Console() {
   useLiveEvents();
-  useKeyboardNavigation();
-  const refetchInterval = usePollingInterval();
-  const sessions = useQuery({ ...sessionsQuery(), refetchInterval });
-  const sessionId = useUiStore((state) => state.sessionId);
-  const selectSession = useUiStore((state) => state.selectSession);
-  const unauthorized = useUiStore((state) => state.unauthorized);
-
-  // With nothing chosen, open the most recently active session.
-  useEffect(() => {
-    const first = sessions.data?.[0];
-    if (!sessionId && first) selectSession(first.sessionId, 'replace');
-  }, [sessionId, sessions.data, selectSession]);
+  useKeyboardNavigation(useSelection());
+  const sessions = useSessions();
+  const unauthorized = useUnauthorized();
 
   if (unauthorized || isApiError(sessions.error, 'UNAUTHORIZED')) return <UnauthorizedPage />;
   if (sessions.isPending) return <LoadingPage />;

@@ -1,8 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
-import { storeQuery } from '../api/queries';
+import { useStoreStats } from '../api/hooks';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
-import { usePollingInterval } from '../features/live/usePollingInterval';
 
 const LIVE_TEXT = { live: 'Live', connecting: 'Connecting…', polling: 'Polling' } as const;
 const LIVE_HELP = {
@@ -12,8 +10,7 @@ const LIVE_HELP = {
 } as const;
 
 export function Header() {
-  const refetchInterval = usePollingInterval(10_000);
-  const { data: stats } = useQuery({ ...storeQuery(), refetchInterval });
+  const { data: stats } = useStoreStats();
   const liveStatus = useUiStore((state) => state.liveStatus);
   return (
     <header className="app-header">

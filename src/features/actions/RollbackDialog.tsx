@@ -1,9 +1,11 @@
 // Preview → confirm (with an explicit "overwrite anyway" for conflicts) → result → Undo.
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { RollbackResult } from '../../../server/protocol';
 import { isApiError } from '../../api/client';
-import { invalidateAfterRollback, previewRollback, runRollback, undoRollback, type RollbackTarget } from '../../api/mutations';
+import { useRollbackPreview } from '../../api/hooks';
+import { invalidateAfterRollback } from '../../api/invalidate';
+import { runRollback, undoRollback, type RollbackTarget } from '../../api/mutations';
 import { useUiStore } from '../../store';
 import { Modal } from './Modal';
 import { PlanView } from './PlanView';
@@ -25,20 +27,14 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, on
   const [undoResult, setUndoResult] = useState<RollbackResult | null>(null);
   const fileCount = target.uris?.length ?? 0;
 
-  const preview = useQuery({
-    queryKey: ['preview', target],
-    queryFn: () => previewRollback(target),
-    gcTime: 0,
-    retry: false,
-    refetchOnWindowFocus: false,
-  });
+  const preview = useRollbackPreview(target);
 
   const rollback = useMutation({
     mutationFn: (force: boolean) => runRollback(target, force),
     onSuccess: (answer) => {
       setResult(answer);
       // The ticked files have been dealt with; keeping them ticked invites a second, empty restore.
-      if (target.mode === 'files') useUiStore.getState().setChecked([]);
+      if (target.mode === 'files') useUiStore.getState().setChecked(target.turnId, []);
     },
     // Not awaited: the result shows at once while the views refresh behind the dialog.
     onSettled: () => void invalidateAfterRollback(client, target.sessionId),

@@ -1,7 +1,8 @@
 import { useUiStore } from '../../store';
+import { useDiffMode } from './useDiffMode';
 
 export function DiffModeToggle() {
-  const diffMode = useUiStore((state) => state.diffMode);
+  const diffMode = useDiffMode();
   const setDiffMode = useUiStore((state) => state.setDiffMode);
   return (
     <div className="segmented" role="group" aria-label="Diff layout">

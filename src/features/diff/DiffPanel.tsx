@@ -1,11 +1,10 @@
 // Side-by-side (or unified) diff of one path: before the turn → after it. Sides that have
 // no text (absent, binary, too large) get a placeholder that says why.
-import { useQuery } from '@tanstack/react-query';
 import DiffViewer, { DiffMethod } from 'react-diff-viewer-continued';
 import type { FileChange, Side, State } from '../../../server/protocol';
-import { diffQuery } from '../../api/queries';
+import { useTurnDiff } from '../../api/hooks';
 import { displayPath, formatBytes } from '../../lib/format';
-import { useUiStore } from '../../store';
+import { useDiffMode } from './useDiffMode';
 import { DiffModeToggle } from './DiffModeToggle';
 
 export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
@@ -28,10 +27,10 @@ function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | '
 }
 
 export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: FileChange; turnNumber: number }) {
-  const diffMode = useUiStore((state) => state.diffMode);
+  const diffMode = useDiffMode();
   const uri = file.uri;
   const structural = structuralChange(file);
-  const { data, isPending, isError, error } = useQuery({ ...diffQuery(turnId, uri), enabled: structural === null });
+  const { data, isPending, isError, error } = useTurnDiff(turnId, uri, structural === null);
   const path = displayPath(uri);
 
   if (structural !== null)

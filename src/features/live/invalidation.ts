@@ -1,35 +1,33 @@
-// Maps each server event to the query keys it makes stale.
+// Maps each server event to the query keys it makes stale, all built from the key factories.
 import type { QueryKey } from '@tanstack/react-query';
 import type { EventMap, EventName } from '../../../server/protocol';
-import { queryKeys } from '../../api/queries';
+import { keysAfterRollback } from '../../api/invalidate';
+import { keys } from '../../api/keys';
 
 export function keysForEvent<N extends EventName>(name: N, data: EventMap[N]): QueryKey[] {
   const { sessionId } = data;
   switch (name) {
     case 'turn-begun':
-      return [queryKeys.sessions, queryKeys.store, queryKeys.turns(sessionId)];
+      return [keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId)];
     case 'captured': {
       const { turnId } = data as EventMap['captured'];
       // Only the live turn's own detail changes; the timeline's counts settle at commit.
-      return [queryKeys.manifest(turnId), ['diff', turnId]];
+      return [keys.manifest.ofTurn(turnId), keys.diff.ofTurn(turnId)];
     }
     case 'turn-committed': {
       const { turnId } = data as EventMap['turn-committed'];
       return [
-        queryKeys.sessions, queryKeys.store, queryKeys.turns(sessionId), queryKeys.manifest(turnId),
-        ['diff', turnId], queryKeys.messagesOfSession(sessionId),
+        keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId), keys.manifest.ofTurn(turnId),
+        keys.diff.ofTurn(turnId), keys.current.all, keys.messages.ofSession(sessionId),
       ];
     }
     case 'rollback-done':
-      return [
-        queryKeys.sessions, queryKeys.store, queryKeys.turns(sessionId), ['manifest'], ['diff'],
-        queryKeys.messagesOfSession(sessionId),
-      ];
+      return keysAfterRollback(sessionId);
     case 'messages-deleted':
     case 'messages-restored':
-      return [queryKeys.messagesOfSession(sessionId), queryKeys.turns(sessionId), ['manifest']];
+      return [keys.messages.ofSession(sessionId), keys.turns.ofSession(sessionId), keys.manifest.all];
     case 'session-deleted':
-      return [queryKeys.sessions, queryKeys.store, queryKeys.turns(sessionId), queryKeys.messagesOfSession(sessionId)];
+      return [keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId), keys.messages.ofSession(sessionId)];
     default:
       return [];
   }

@@ -1,9 +1,8 @@
-import { useQuery } from '@tanstack/react-query';
 import type { Session } from '../../../server/protocol';
-import { sessionsQuery } from '../../api/queries';
+import { useSessions } from '../../api/hooks';
+import { useSelection } from '../../app/useSelection';
 import { formatRelative, plural } from '../../lib/format';
 import { useUiStore } from '../../store';
-import { usePollingInterval } from '../live/usePollingInterval';
 
 function SessionItem({ session, selected, onSelect }: { session: Session; selected: boolean; onSelect: () => void }) {
   const live = session.activeTurnId !== null;
@@ -35,9 +34,8 @@ function SessionItem({ session, selected, onSelect }: { session: Session; select
 }
 
 export function SessionsSidebar() {
-  const refetchInterval = usePollingInterval();
-  const { data: sessions = [] } = useQuery({ ...sessionsQuery(), refetchInterval });
-  const selectedId = useUiStore((state) => state.sessionId);
+  const { data: sessions = [] } = useSessions();
+  const selectedId = useSelection().sessionId;
   const selectSession = useUiStore((state) => state.selectSession);
 
   return (

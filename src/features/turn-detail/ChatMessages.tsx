@@ -1,5 +1,4 @@
-import { useQuery } from '@tanstack/react-query';
-import { messagesQuery } from '../../api/queries';
+import { useTurnMessages } from '../../api/hooks';
 import { formatClock } from '../../lib/format';
 import type { Message } from '../../../server/protocol';
 
@@ -20,11 +19,7 @@ export function MessageList({ messages, label }: { messages: Message[]; label: s
 }
 
 export function ChatMessages({ sessionId, turnId, live }: { sessionId: string; turnId: string; live: boolean }) {
-  const { data, isPending, isError, error } = useQuery({
-    ...messagesQuery(sessionId, turnId),
-    // Messages appended during a turn raise no event of their own.
-    refetchInterval: live ? 3000 : false,
-  });
+  const { data, isPending, isError, error } = useTurnMessages(sessionId, turnId, live);
   if (isPending) return <p className="pane-empty" role="status">Loading messages…</p>;
   if (isError) return <p className="pane-empty pane-empty--error" role="alert">Could not load messages: {error.message}</p>;
   if (data.length === 0) return <p className="pane-empty">No chat messages belong to this turn.</p>;

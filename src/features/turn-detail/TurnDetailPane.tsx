@@ -1,36 +1,24 @@
 // The selected turn: header, actions, its files / chat / commands, and the diff of one file.
-import { useQuery } from '@tanstack/react-query';
-import { useEffect, useMemo } from 'react';
-import { useShallow } from 'zustand/react/shallow';
-import { manifestQuery, sessionsQuery } from '../../api/queries';
+import { useEffect } from 'react';
+import { useTurnManifest } from '../../api/hooks';
+import { useSelection } from '../../app/useSelection';
 import { formatClock, plural } from '../../lib/format';
 import { useUiStore, type DetailTab } from '../../store';
 import { ActionBar } from '../actions/ActionBar';
 import { DiffPanel } from '../diff/DiffPanel';
 import { TurnBadges } from '../timeline/TurnBadges';
-import { useSessionTurns } from '../timeline/useSessionTurns';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
 import { LiveEntries } from './LiveEntries';
 import { TurnRelations } from './TurnRelations';
-import { firstToShow, orderFiles } from './fileChange';
+import { countRows } from './fileRows';
 
 export function TurnDetailPane() {
-  const { sessionId, turnId, fileUri, checkedFiles, detailTab } = useUiStore(
-    useShallow((state) => ({ sessionId: state.sessionId, turnId: state.turnId, fileUri: state.fileUri, checkedFiles: state.checkedFiles, detailTab: state.detailTab })),
-  );
+  const { sessionId, turnId, fileUri, checked: checkedFiles, rows: files, session, turns: sessionTurns } = useSelection();
+  const detailTab = useUiStore((state) => state.detailTab);
   const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
-  const manifest = useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
-  const { data: sessions = [] } = useQuery(sessionsQuery());
-  const session = sessions.find((item) => item.sessionId === sessionId);
-  const { turns: sessionTurns } = useSessionTurns(sessionId);
-  const files = useMemo(() => orderFiles(manifest.data?.files ?? []), [manifest.data]);
-
-  // A turn opens on its first file's diff; a deep link keeps the file it names if the turn has it.
-  useEffect(() => {
-    if (manifest.data && files.length > 0 && !files.some((file) => file.uri === fileUri)) selectFile(firstToShow(files).uri, 'replace');
-  }, [manifest.data, fileUri, files, selectFile]);
+  const manifest = useTurnManifest(turnId);
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
@@ -40,7 +28,7 @@ export function TurnDetailPane() {
 
   if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
   if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
-  if (manifest.isError)
+  if (manifest.isError && !manifest.data)
     return (
       <section className="detail" aria-label="Turn detail">
         <p className="pane-empty pane-empty--error" role="alert">Could not load this turn: {manifest.error.message}</p>
@@ -51,7 +39,7 @@ export function TurnDetailPane() {
   // A running turn has no per-file summary yet, only the operations recorded so far.
   const showLive = turn.status === 'active' && files.length === 0;
   const tabs: { id: DetailTab; label: string }[] = [
-    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : files.length})` },
+    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : countRows(files).files})` },
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     { id: 'commands', label: `Commands (${turn.execCommands.length})` },
   ];
@@ -106,8 +94,8 @@ export function TurnDetailPane() {
             selectedUri={fileUri}
             checked={checkedFiles}
             onSelect={(uri, viaKeyboard) => selectFile(uri, viaKeyboard ? 'replace' : 'push')}
-            onToggle={toggleChecked}
-            onSetChecked={setChecked}
+            onToggle={(uri) => toggleChecked(turn.turnId, uri)}
+            onSetChecked={(uris) => setChecked(turn.turnId, uris)}
           />
         )}
         {detailTab === 'chat' && sessionId && (

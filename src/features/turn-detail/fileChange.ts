@@ -27,9 +27,9 @@ export function changeLabel(file: FileChange): string {
     case 'moved':
       return 'moved';
     case 'dir-created':
-      return 'directory created';
+      return 'folder created';
     case 'dir-deleted':
-      return 'directory deleted';
+      return 'folder deleted';
     case 'mode-changed':
       return `mode ${modeText(file.before)} → ${modeText(file.after)}`;
   }
@@ -54,14 +54,4 @@ export function isDirectoryChange(file: FileChange): boolean {
 
 export function fromText(file: FileChange): string | null {
   return file.from ? `from ${displayPath(file.from)}` : null;
-}
-
-/** Files first (what a person reads), then directories; each group by path. */
-export function orderFiles(files: FileChange[]): FileChange[] {
-  return [...files].sort((a, b) => Number(isDirectoryChange(a)) - Number(isDirectoryChange(b)) || a.uri.localeCompare(b.uri));
-}
-
-/** The path whose diff a turn opens on: the first one with content to compare. */
-export function firstToShow(files: FileChange[]): FileChange {
-  return files.find((file) => !isDirectoryChange(file) && !file.skipped) ?? files[0];
 }

@@ -1,0 +1,62 @@
+// One hook per resource: the only way components read server data. Each carries its
+// resource's refresh policy, so every component that shows sessions polls them alike.
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import type { Turn } from '../../server/protocol';
+import { usePollingInterval } from '../features/live/usePollingInterval';
+import type { RollbackTarget } from './mutations';
+import {
+  currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
+  turnsQuery,
+} from './queries';
+
+/** Sessions, newest activity first; polled while the event stream is down. */
+export function useSessions() {
+  const refetchInterval = usePollingInterval();
+  return useQuery({ ...sessionsQuery(), refetchInterval });
+}
+
+export function useStoreStats() {
+  const refetchInterval = usePollingInterval(10_000);
+  return useQuery({ ...storeQuery(), refetchInterval });
+}
+
+/** All loaded turns of a session, newest first, deduplicated across pages. */
+export function useSessionTurns(sessionId: string | null) {
+  const refetchInterval = usePollingInterval();
+  const query = useInfiniteQuery({ ...turnsQuery(sessionId ?? ''), enabled: sessionId !== null, refetchInterval });
+  const turns = useMemo(() => {
+    const byId = new Map<string, Turn>();
+    for (const page of query.data?.pages ?? []) for (const turn of page) byId.set(turn.turnId, turn);
+    return [...byId.values()].sort((a, b) => b.number - a.number);
+  }, [query.data]);
+  return { ...query, turns };
+}
+
+/** The turns of a session matching a search (empty text: no search). */
+export function useTurnSearch(sessionId: string | null, text: string) {
+  const query = useQuery({ ...turnSearchQuery(sessionId ?? '', text), enabled: sessionId !== null && text !== '' });
+  const turns = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.number - a.number), [query.data]);
+  return { ...query, turns };
+}
+
+export function useTurnManifest(turnId: string | null) {
+  return useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
+}
+
+export function useTurnDiff(turnId: string | null, uri: string | null, enabled = true) {
+  return useQuery({ ...diffQuery(turnId ?? '', uri ?? ''), enabled: enabled && turnId !== null && uri !== null });
+}
+
+export function useCurrentFile(uri: string, enabled = true) {
+  return useQuery({ ...currentFileQuery(uri), enabled });
+}
+
+export function useTurnMessages(sessionId: string, turnId: string, live: boolean) {
+  // Messages appended during a turn raise no event of their own.
+  return useQuery({ ...messagesQuery(sessionId, turnId), refetchInterval: live ? 3000 : false });
+}
+
+export function useRollbackPreview(target: RollbackTarget) {
+  return useQuery(previewQuery(target));
+}

@@ -1,0 +1,50 @@
+// The rows a turn's files show as, in the one order the list displays them and n/p, the
+// arrow keys and the first diff follow: a tree, folders before files, each by name; a rename
+// or move is one row (its origin's "deleted" is folded into it).
+import type { FileChange } from '../../../server/protocol';
+import { displayPath } from '../../lib/format';
+import { isDirectoryChange } from './fileChange';
+
+/** Drops the origin of each rename or move: the row of the path it arrived at stands for both. */
+export function foldRenames(files: FileChange[]): FileChange[] {
+  const origins = new Set(files.filter((file) => file.from).map((file) => file.from));
+  return files.filter((file) => !(origins.has(file.uri) && file.after === null));
+}
+
+function segmentsOf(file: FileChange): string[] {
+  return displayPath(file.uri).split('/');
+}
+
+/** Depth first: in each folder its subfolders (a folder's own change leads it), then its files. */
+function compareTreeOrder(a: FileChange, b: FileChange): number {
+  const left = segmentsOf(a);
+  const right = segmentsOf(b);
+  const leftDir = isDirectoryChange(a);
+  const rightDir = isDirectoryChange(b);
+  for (let i = 0; i < Math.min(left.length, right.length); i++) {
+    if (left[i] === right[i]) continue;
+    // Below the shared part, a segment that has more after it (or is a folder) is a folder.
+    const leftFolder = i < left.length - 1 || leftDir;
+    const rightFolder = i < right.length - 1 || rightDir;
+    if (leftFolder !== rightFolder) return leftFolder ? -1 : 1;
+    return left[i].localeCompare(right[i]);
+  }
+  return left.length - right.length;
+}
+
+export function displayRows(files: FileChange[]): FileChange[] {
+  return foldRenames(files).sort(compareTreeOrder);
+}
+
+/** The path whose diff a turn opens on: the first displayed one with content to compare. */
+export function firstToShow(rows: FileChange[]): FileChange | undefined {
+  return rows.find((file) => !isDirectoryChange(file) && !file.skipped) ?? rows[0];
+}
+
+export interface RowCounts { files: number; folders: number }
+
+/** The numbers the console shows for a turn's rows: files (a rename counts once) and folders. */
+export function countRows(rows: FileChange[]): RowCounts {
+  const folders = rows.filter(isDirectoryChange).length;
+  return { files: rows.length - folders, folders };
+}
