@@ -50,7 +50,7 @@ function nonEmpty(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
-/** Tokens travel in a Bearer header, a cookie and a URL: visible ASCII only. */
+/** Tokens travel in a Bearer header and a URL: visible ASCII only. */
 function token(name: string, raw: string | undefined): string | undefined {
   if (raw !== undefined && !/^[\x21-\x7e]{1,512}$/.test(raw)) {
     throw new UsageError(`--${name} must be 1-512 visible ASCII characters`);

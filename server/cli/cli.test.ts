@@ -57,9 +57,7 @@ describe('turnback serve', () => {
     });
 
     expect((await send(port, { path: '/api/health', token: 'agent-tok' })).json).toMatchObject({ ok: true });
-    const login = await send(port, { path: '/?token=console-tok' });
-    const cookie = String(login.headers['set-cookie']).split(';')[0];
-    expect((await send(port, { path: '/api/sessions', headers: { Cookie: cookie } })).json).toEqual({ sessions: [] });
+    expect((await send(port, { path: '/api/sessions', token: 'console-tok' })).json).toEqual({ sessions: [] });
 
     expect(await run.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(existsSync(entryFile)).toBe(false);

@@ -52,10 +52,8 @@ async function recordTurn(content: string, writes: Record<string, string>): Prom
 }
 
 describe('the server around the real engine', () => {
-  it('streams turn-begun, captured and turn-committed to a logged-in console', async () => {
-    const login = await send(server.port, { path: `/?token=${TOKEN}` });
-    const cookie = String(login.headers['set-cookie']).split(';')[0];
-    stream = await openSse(server.port, { Cookie: cookie });
+  it('streams turn-begun, captured and turn-committed to a console holding the token', async () => {
+    stream = await openSse(server.port, {}, `/api/events?token=${encodeURIComponent(TOKEN)}`);
     expect(stream.status).toBe(200);
     await stream.waitFor('retry: 2000');
     const turnId = await recordTurn('Edit app', { 'workspace:/app.ts': 'export const a = 2;\n' });

@@ -7,7 +7,7 @@ import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
 import { EVENTS_PATH } from './routes/index.js';
 import {
-  accessFor, checkHost, checkOrigin, checkToken, loginCookie, presentedToken, sameToken, type Tokens,
+  accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens,
 } from './security.js';
 import { serveStatic } from './static.js';
 import type { Route, RouteDeps } from './types.js';
@@ -49,7 +49,7 @@ function splitTarget(target: string): { rawPath: string; query: URLSearchParams 
 async function handleApi(
   request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
 ): Promise<void> {
-  checkToken(presentedToken(request.headers, ctx.port), accessFor(rawPath), ctx.tokens);
+  checkToken(presentedToken(request.headers, query, rawPath === EVENTS_PATH), accessFor(rawPath), ctx.tokens);
   const method = request.method ?? 'GET';
   if (rawPath === EVENTS_PATH) {
     if (method !== 'GET') throw methodNotAllowed(['GET']);
@@ -75,24 +75,19 @@ async function handlePage(
 ): Promise<void> {
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
-  const loginToken = query.get('token');
-  if (rawPath === '/' && loginToken !== null) {
-    if (!sameToken(loginToken, ctx.tokens.console)) {
-      // A browser gets the console itself with the 401, so it can say to reopen the printed URL.
-      if ((request.headers.accept ?? '').includes('text/html')) {
-        const page = await serveStatic('/', true, ctx.distDir).catch(() => null);
-        if (page) {
-          response.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': page.contentType, 'Content-Length': String(page.body.length), 'Cache-Control': 'no-store' });
-          response.end(method === 'HEAD' ? undefined : page.body);
-          return;
-        }
+  // The printed URL's `?token=` is read by the page itself (sessionStorage, then a Bearer
+  // header); the server only tells a wrong one at once, with the page, so it can say so.
+  const pageToken = query.get('token');
+  if (rawPath === '/' && pageToken !== null && !sameToken(pageToken, ctx.tokens.console)) {
+    if ((request.headers.accept ?? '').includes('text/html')) {
+      const page = await serveStatic('/', true, ctx.distDir).catch(() => null);
+      if (page) {
+        response.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': page.contentType, 'Content-Length': String(page.body.length), 'Cache-Control': 'no-store' });
+        response.end(method === 'HEAD' ? undefined : page.body);
+        return;
       }
-      throw new HttpError('UNAUTHORIZED', 'wrong console token');
     }
-    // The redirect drops the token from the address bar (and from history).
-    response.writeHead(303, { ...API_HEADERS, Location: '/', 'Set-Cookie': loginCookie(ctx.port, loginToken), 'Content-Length': '0' });
-    response.end();
-    return;
+    throw new HttpError('UNAUTHORIZED', 'wrong console token');
   }
   const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
   const file = await serveStatic(rawPath, acceptsHtml, ctx.distDir);

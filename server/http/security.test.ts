@@ -75,26 +75,34 @@ describe('tokens', () => {
     expect(answer.status).toBe(200);
   });
 
-  it('logs a browser in through /?token= with an HttpOnly SameSite=Strict cookie, then redirects to /', async () => {
-    const login = await send(port, { path: `/?token=${CONSOLE_TOKEN}` });
-    expect([302, 303]).toContain(login.status);
-    expect(login.headers.location).toBe('/');
-    const cookie = String(login.headers['set-cookie']);
-    expect(cookie).toMatch(new RegExp(`^turnback_${port}=`));
-    expect(cookie).toContain('HttpOnly');
-    expect(cookie).toContain('SameSite=Strict');
-    expect(cookie).toContain('Path=/');
-    const pair = cookie.split(';')[0];
-    expect((await send(port, { path: '/api/sessions', headers: { Cookie: `other=1; ${pair}` } })).status).toBe(200);
+  it('serves the page for the printed URL without any cookie: the page itself keeps the token', async () => {
+    const page = await send(port, { path: `/?token=${CONSOLE_TOKEN}`, headers: { Accept: 'text/html' } });
+    expect(page.status).not.toBe(401);
+    expect(page.status).not.toBe(303);
+    expect(page.headers['set-cookie']).toBeUndefined();
+    expect(page.headers.location).toBeUndefined();
   });
 
-  it('refuses a login with a wrong or agent token, and a cookie of another port', async () => {
+  it('never takes a token from a cookie', async () => {
+    for (const cookie of [`turnback_${port}=${CONSOLE_TOKEN}`, `token=${CONSOLE_TOKEN}`, `other=1; turnback_${port}=${CONSOLE_TOKEN}`]) {
+      const answer = await send(port, { path: '/api/sessions', headers: { Cookie: cookie } });
+      expect([answer.status, code(answer)], cookie).toEqual([401, 'UNAUTHORIZED']);
+    }
+  });
+
+  it('takes ?token= on /api/events only', async () => {
+    for (const path of ['/api/sessions', '/api/store', '/api/turns/t1', '/api/health', '/api/agent/fs/read?uri=workspace:/a.txt']) {
+      const target = `${path}${path.includes('?') ? '&' : '?'}token=${CONSOLE_TOKEN}`;
+      const answer = await send(port, { path: target });
+      expect([answer.status, code(answer)], target).toEqual([401, 'UNAUTHORIZED']);
+    }
+  });
+
+  it('refuses a wrong or agent token in the printed URL, setting no cookie', async () => {
     expect((await send(port, { path: '/?token=wrong' })).status).toBe(401);
     const agentLogin = await send(port, { path: `/?token=${AGENT_TOKEN}` });
     expect(agentLogin.status).toBe(401);
     expect(agentLogin.headers['set-cookie']).toBeUndefined();
-    const otherPort = await send(port, { path: '/api/sessions', headers: { Cookie: `turnback_${port + 1}=${CONSOLE_TOKEN}` } });
-    expect(otherPort.status).toBe(401);
   });
 });
 

@@ -25,36 +25,18 @@ export function checkOrigin(headers: IncomingHttpHeaders, host: string): void {
   if (origin.toLowerCase() !== `http://${host}`) throw new HttpError('FORBIDDEN', 'this Origin is not allowed');
 }
 
-export function cookieName(port: number): string {
-  return `turnback_${port}`;
-}
-
-export function loginCookie(port: number, token: string): string {
-  return `${cookieName(port)}=${encodeURIComponent(token)}; HttpOnly; SameSite=Strict; Path=/`;
-}
-
-function cookieValue(header: string | undefined, name: string): string | undefined {
-  if (!header) return undefined;
-  for (const pair of header.split(';')) {
-    const eq = pair.indexOf('=');
-    if (eq < 0 || pair.slice(0, eq).trim() !== name) continue;
-    try {
-      return decodeURIComponent(pair.slice(eq + 1).trim());
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-/** The credential a request presents: the Bearer header wins over the cookie. */
-export function presentedToken(headers: IncomingHttpHeaders, port: number): string | undefined {
+/**
+ * The credential a request presents: the Bearer header, or, on the event stream only (an
+ * EventSource cannot set headers), `?token=`. Never a cookie: a browser sends 127.0.0.1
+ * cookies to every local port, so any dev server an agent starts would receive it.
+ */
+export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchParams, queryTokenAllowed: boolean): string | undefined {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     return match ? match[1] : undefined;
   }
-  return cookieValue(headers.cookie, cookieName(port));
+  return queryTokenAllowed ? query.get('token') ?? undefined : undefined;
 }
 
 /** Compares digests so neither the content nor the length of a token leaks through timing. */

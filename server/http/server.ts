@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import type { Engine } from '../engine/api.js';
 import { API_HEADERS } from './headers.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
-import { cookieName } from './security.js';
 import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
 import { generateToken } from './tokens.js';
@@ -47,12 +46,11 @@ export interface StartServerOptions {
 
 export interface RunningServer {
   port: number;
-  /** The tokenized address that logs a browser in: `http://127.0.0.1:<port>/?token=<token>`. */
+  /** The tokenized address the console opens with: `http://127.0.0.1:<port>/?token=<token>`. */
   url: string;
   origin: string;
   token: string;
   agentToken: string;
-  cookieName: string;
   /** Ends event streams and connections; the engine stays open (its owner closes it). */
   close(): Promise<void>;
 }
@@ -153,7 +151,6 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     origin,
     token,
     agentToken,
-    cookieName: cookieName(ctx.port),
     close,
   };
 }

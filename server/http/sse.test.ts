@@ -52,12 +52,17 @@ describe('GET /api/events', () => {
     await server.close();
   });
 
-  it('opens with the login cookie and refuses without a token', async () => {
+  it('opens with ?token= (an EventSource cannot set headers), never with a cookie, and refuses without a token', async () => {
     const { server } = await start();
     const refused = await openSse(server.port, {});
     expect(refused.status).toBe(401);
-    const stream = await openSse(server.port, { Cookie: `${server.cookieName}=${TOKEN}` });
+    const byCookie = await openSse(server.port, { Cookie: `turnback_${server.port}=${TOKEN}; token=${TOKEN}` });
+    expect(byCookie.status).toBe(401);
+    const wrong = await openSse(server.port, {}, '/api/events?token=wrong');
+    expect(wrong.status).toBe(401);
+    const stream = await openSse(server.port, {}, `/api/events?token=${encodeURIComponent(TOKEN)}`);
     expect(stream.status).toBe(200);
+    await stream.waitFor('retry: 2000');
     stream.close();
     await server.close();
   });

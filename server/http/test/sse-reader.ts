@@ -10,9 +10,9 @@ export interface SseReader {
   close(): void;
 }
 
-export function openSse(port: number, headers: Record<string, string>): Promise<SseReader> {
+export function openSse(port: number, headers: Record<string, string>, path = '/api/events'): Promise<SseReader> {
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, path: '/api/events', headers: { Host: `127.0.0.1:${port}`, Accept: 'text/event-stream', ...headers } }, (incoming) => {
+    const outgoing = request({ host: '127.0.0.1', port, path, headers: { Host: `127.0.0.1:${port}`, Accept: 'text/event-stream', ...headers } }, (incoming) => {
       let text = '';
       const waiters: { pattern: string | RegExp; done: () => void }[] = [];
       const matches = (pattern: string | RegExp) => (typeof pattern === 'string' ? text.includes(pattern) : pattern.test(text));
