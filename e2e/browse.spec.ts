@@ -80,9 +80,9 @@ test('a deep link survives reload, and back/forward restore the view', async ({ 
   await expect(console.fileButton('two.txt')).toHaveAttribute('aria-current', 'true');
   await expect(console.diff('two.txt')).toContainText('second file');
 
-  // A shared link opens the same view in a fresh page of the same browser.
+  // A link opens the same view in a fresh tab opened from the printed URL (the token stays per tab).
   const other = await page.context().newPage();
-  await other.goto(link);
+  await other.goto(`${link}&token=${encodeURIComponent(turnback.token)}`);
   await expect(new ConsolePage(other).diff('two.txt')).toContainText('second file');
   await other.close();
 

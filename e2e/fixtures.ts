@@ -16,7 +16,7 @@ export interface Turnback extends ServerHandle {
   read(relativePath: string): Promise<string | null>;
   /** A change made outside turnback (the person's editor): makes drift. */
   writeOnDisk(relativePath: string, content: string): Promise<void>;
-  /** Logs the page in through the tokenized URL, then opens `search` (e.g. `?session=…`). */
+  /** Opens the printed (tokenized) URL, then `search` (e.g. `?session=…`) in the same tab. */
   open(page: Page, search?: string): Promise<void>;
 }
 

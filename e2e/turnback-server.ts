@@ -11,7 +11,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const LISTENING = /^turnback listening on (http:\/\/127\.0\.0\.1:(\d+))\/\?token=(\S+)$/;
 
 export interface ServerHandle {
-  /** The tokenized URL that logs a browser in. */
+  /** The tokenized URL the server prints: the console opens from it. */
   loginUrl: string;
   origin: string;
   port: number;

@@ -64,7 +64,7 @@ async function loadTimeline(browser: Browser, loginUrl: string, origin: string, 
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   try {
     const page = await context.newPage();
-    await page.goto(loginUrl); // sets the auth cookie, then redirects
+    await page.goto(loginUrl); // the page keeps the token in this tab's sessionStorage
     await page.addInitScript(WATCH_FIRST_RENDER);
     await page.goto(`${origin}/?session=${encodeURIComponent(sessionId)}`, { waitUntil: 'commit' });
     // Polled from here: the console's CSP forbids the eval a string predicate would need in

@@ -1,6 +1,7 @@
-// The console's only door to the server: same-origin fetch, the auth cookie travels along,
-// and every non-2xx JSON answer becomes an ApiError carrying the contract's code.
+// The console's only door to the server: same-origin fetch with the console token as a Bearer
+// header, and every non-2xx JSON answer becomes an ApiError carrying the contract's code.
 import type { ErrorBody, ErrorCode } from '../../server/protocol';
+import { consoleToken } from './token';
 
 /** `NETWORK` marks a request that never got an answer (server down). */
 export type ApiErrorCode = ErrorCode | 'NETWORK' | 'BAD_RESPONSE';
@@ -47,11 +48,15 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
 
 export async function apiRequest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
   let response: Response;
+  const token = consoleToken();
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (token) headers.Authorization = `Bearer ${token}`;
   try {
     response = await fetch(path, {
       method,
       credentials: 'same-origin',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
     });
   } catch (cause) {

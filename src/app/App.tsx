@@ -1,10 +1,11 @@
 import { isApiError } from '../api/client';
 import { useSessions } from '../api/hooks';
+import { consoleToken } from '../api/token';
 import { useUnauthorized } from '../api/useUnauthorized';
 import { useLiveEvents } from '../features/live/useLiveEvents';
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
 import { EmptyState } from '../features/states/EmptyState';
-import { LoadingPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
+import { LoadingPage, NoTokenPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
 import { TimelinePane } from '../features/timeline/TimelinePane';
 import { TurnDetailPane } from '../features/turn-detail/TurnDetailPane';
 import { Header } from './Header';
@@ -49,5 +50,6 @@ function Console() {
 
 export function App() {
   useUrlSync();
-  return <Console />;
+  // Nothing is asked of the server without a token: every answer would be a 401.
+  return consoleToken() ? <Console /> : <NoTokenPage />;
 }

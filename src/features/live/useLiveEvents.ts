@@ -2,13 +2,11 @@
 // writing many files) are batched so each view refetches at most once per tick.
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import type { EventMap, EventName } from '../../../server/protocol';
+import { EVENT_NAMES, type EventMap } from '../../../server/protocol';
+import { consoleToken } from '../../api/token';
 import { useUiStore } from '../../store';
 import { keysForEvent } from './invalidation';
 
-const EVENT_NAMES: EventName[] = [
-  'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',
-];
 const BATCH_MS = 250;
 
 export function useLiveEvents(): void {
@@ -19,7 +17,8 @@ export function useLiveEvents(): void {
       useUiStore.getState().setLiveStatus('polling');
       return;
     }
-    const source = new EventSource('/api/events');
+    // An EventSource cannot send headers: the event stream (only it) takes the token in its query.
+    const source = new EventSource(`/api/events?token=${encodeURIComponent(consoleToken() ?? '')}`);
     const pending = new Map<string, QueryKey>();
     let timer: ReturnType<typeof setTimeout> | null = null;
 

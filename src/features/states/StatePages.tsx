@@ -17,7 +17,7 @@ export function UnauthorizedPage() {
   return (
     <StatePage title="This console is not signed in" tone="danger">
       <p>
-        The server did not accept this browser's token (401). The console token changes every time the server
+        The server did not accept this tab's token (401). The console token changes every time the server
         starts unless it is fixed with <code>--token</code>.
       </p>
       <p>
@@ -27,6 +27,21 @@ export function UnauthorizedPage() {
       <p className="muted">
         Lost it? Restart the server with the same <code>--token</code>, or stop it and start it again to get a new URL.
       </p>
+    </StatePage>
+  );
+}
+
+/** No token in this tab: the console was opened some other way than the printed URL. */
+export function NoTokenPage() {
+  return (
+    <StatePage title="Open the URL turnback printed" tone="neutral">
+      <p>
+        This tab has no console token. The console opens from the address <code>turnback serve</code> printed when it
+        started, the first line of its output; the token in it stays in this tab only, so other sites and local ports
+        never see it.
+      </p>
+      <pre className="state-code">turnback listening on {window.location.origin}/?token=&lt;token&gt;</pre>
+      <p className="muted">A reload keeps working; a new tab needs the printed URL again.</p>
     </StatePage>
   );
 }
