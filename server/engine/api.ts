@@ -88,6 +88,8 @@ export interface Engine {
 
   listSessions(): Session[];
   listTurns(sessionId: string, opts?: { limit?: number; before?: number }): Turn[];
+  /** Turns whose prompt or a changed path holds `text` (any case), oldest first; paged like listTurns. */
+  searchTurns(sessionId: string, text: string, opts?: { limit?: number; before?: number }): Turn[];
   getManifest(turnId: string): Manifest;
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;

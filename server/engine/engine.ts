@@ -14,6 +14,7 @@ import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './memory.js';
 import type { RecoveryReport } from './recovery.js';
 import type { Rollbacks } from './rollback.js';
+import { searchTurns } from './search.js';
 import { checkSessionId, scopeMatches, toSession } from './sessions.js';
 import type { ControlledStorage, Mutations } from './storage.js';
 import { beginTurn, endTurnWithoutContents, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns.js';
@@ -182,6 +183,10 @@ export class TurnbackEngine implements Engine {
     const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
     const before = opts.before && opts.before > 0 ? opts.before : Number.MAX_SAFE_INTEGER;
     return this.ctx.store.listTurns(sessionId, limit, before).map((row) => toTurn(this.ctx, row));
+  }
+
+  searchTurns(sessionId: string, text: string, opts: { limit?: number; before?: number } = {}): Turn[] {
+    return searchTurns(this.open(), sessionId, text, opts);
   }
 
   getManifest(turnId: string): Manifest {

@@ -293,3 +293,18 @@ export class Store {
     this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
   }
 }
+
+// ---- search (console): turns by prompt text or path, in SQL so it scales with the store ----
+
+export interface TurnSearch { sessionId: string; text: string; limit: number; before: number }
+
+/** Turns of a session whose title, user prompt or a changed path holds `text` (any case), oldest first. */
+export function searchTurnRows(store: Store, { sessionId, text, limit, before }: TurnSearch): TurnRow[] {
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = store.db.prepare(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = @sessionId AND t.number < @before AND (
+      lower(t.title) LIKE @pattern ESCAPE '\\'
+      OR EXISTS (SELECT 1 FROM messages m WHERE m.turn_id = t.turn_id AND m.role = 'user' AND lower(m.content) LIKE @pattern ESCAPE '\\')
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.turn_id = t.turn_id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
+    ORDER BY t.number DESC LIMIT @limit`).all({ sessionId, before, limit, pattern }) as TurnRow[];
+  return rows.reverse();
+}
