@@ -233,7 +233,11 @@ export interface ErrorBody {
 // ---- request bodies and answers ----
 
 export interface HealthResponse { ok: true; version: string }
-export interface SessionsResponse { sessions: Session[] }
+export interface SessionsResponse {
+  sessions: Session[];
+  /** With `?turns=<limit>`: the newest session's first page of turns (as `GET …/turns?limit=`), oldest first. */
+  firstTurns?: { sessionId: string; turns: Turn[] };
+}
 export interface TurnsResponse { turns: Turn[] }
 export interface MessagesResponse { messages: Message[] }
 export type ManifestResponse = Manifest;

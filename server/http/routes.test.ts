@@ -37,6 +37,25 @@ describe('console handlers', () => {
     }
   });
 
+  it('turns with ?q= searches by prompt text and path, paged alike', async () => {
+    const { engine, run } = call(consoleRoutes.listTurns, { params: { sessionId: 's1' }, query: new URLSearchParams('q=ADD&limit=5&before=9') });
+    expect(await run()).toMatchObject({ body: { turns: [{ turnId: 't1' }] } });
+    expect(engine.calls.at(-1)).toEqual({ method: 'searchTurns', args: ['s1', 'ADD', { limit: 5, before: 9 }] });
+    const none = call(consoleRoutes.listTurns, { params: { sessionId: 's1' }, query: new URLSearchParams('q=zzz') });
+    expect(await none.run()).toEqual({ body: { turns: [] } });
+    const empty = call(consoleRoutes.listTurns, { params: { sessionId: 's1' }, query: new URLSearchParams('q=') });
+    await empty.run();
+    expect(empty.engine.calls.at(-1)?.method).toBe('listTurns');
+  });
+
+  it('sessions with ?turns= carry the newest session\'s first page of turns', async () => {
+    const { engine, run } = call(consoleRoutes.listSessions, { query: new URLSearchParams('turns=50') });
+    expect(await run()).toMatchObject({ body: { sessions: [{ sessionId: 's1' }], firstTurns: { sessionId: 's1', turns: [{ turnId: 't1' }] } } });
+    expect(engine.calls.at(-1)).toEqual({ method: 'listTurns', args: ['s1', { limit: 50 }] });
+    expect(await call(consoleRoutes.listSessions, {}).run()).not.toHaveProperty('body.firstTurns');
+    expect(await codeOf(call(consoleRoutes.listSessions, { query: new URLSearchParams('turns=x') }).run())).toBe('BAD_REQUEST');
+  });
+
   it('refuses a session id outside [A-Za-z0-9._:@-]{1,200}', async () => {
     for (const sessionId of ['', 'a b', 'a/b', 'é', 'x'.repeat(201), 'a\0b']) {
       const bad = call(consoleRoutes.listMessages, { params: { sessionId } });

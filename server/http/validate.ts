@@ -65,10 +65,10 @@ export function oneOf<T extends string>(fields: Fields, key: string, allowed: re
 }
 
 /** `?limit=`: a positive integer, absent when not given. */
-export function queryLimit(query: URLSearchParams): number | undefined {
-  const raw = query.get('limit');
+export function queryLimit(query: URLSearchParams, key = 'limit'): number | undefined {
+  const raw = query.get(key);
   if (raw === null) return undefined;
-  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < 1) throw bad('limit must be a positive integer');
+  if (!/^[0-9]{1,9}$/.test(raw) || Number(raw) < 1) throw bad(`${key} must be a positive integer`);
   return Number(raw);
 }
 

@@ -9,14 +9,25 @@ export const health: RouteHandler = (_request, { version }) => ({ body: { ok: tr
 
 export const storeStats: RouteHandler = (_request, { engine }) => ({ body: engine.storeStats() });
 
-export const listSessions: RouteHandler = (_request, { engine }) => ({
-  body: { sessions: engine.listSessions() },
-});
+/**
+ * `?turns=<limit>` also carries the newest session's first page of turns, so the console's
+ * first paint needs one round trip less.
+ */
+export const listSessions: RouteHandler = ({ query }, { engine }) => {
+  const sessions = engine.listSessions();
+  const limit = query.has('turns') ? queryLimit(query, 'turns') : undefined;
+  if (limit === undefined || sessions.length === 0) return { body: { sessions } };
+  const { sessionId } = sessions[0];
+  return { body: { sessions, firstTurns: { sessionId, turns: engine.listTurns(sessionId, { limit }) } } };
+};
 
+/** `?q=` narrows to the turns whose prompt or a changed path holds the text (any case). */
 export const listTurns: RouteHandler = ({ params, query }, { engine }) => {
   const sessionId = sessionIdFrom(params.sessionId);
   const limit = queryLimit(query);
   const before = queryBefore(query);
+  const text = query.get('q');
+  if (text) return { body: { turns: engine.searchTurns(sessionId, text, { limit, before }) } };
   return { body: { turns: engine.listTurns(sessionId, { limit, before }) } };
 };
 

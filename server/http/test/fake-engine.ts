@@ -104,6 +104,11 @@ export function createFakeEngine(): FakeEngine {
     },
     listSessions() { record('listSessions'); return [SESSION]; },
     listTurns(sessionId, opts) { record('listTurns', sessionId, opts); knownSession(sessionId); return [TURN]; },
+    searchTurns(sessionId, text, opts) {
+      record('searchTurns', sessionId, text, opts);
+      knownSession(sessionId);
+      return TURN.title.toLowerCase().includes(text.toLowerCase()) ? [TURN] : [];
+    },
     getManifest(turnId) {
       record('getManifest', turnId); knownTurn(turnId);
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
