@@ -144,6 +144,8 @@ export interface Side {
   size: number;
   /** null unless a text side. */
   text: string | null;
+  /** A PNG, JPEG, GIF or WebP side of at most 1 MiB: its bytes, for an image diff (`data:` URL). */
+  image?: { type: string; base64: string };
 }
 
 export interface Diff {

@@ -10,7 +10,15 @@ const TEXT_LIMIT = 1 << 20;
 
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
-async function sideOf(ctx: EngineContext, state: State): Promise<Side> {
+/** Binary images the console shows side by side (SVG is text, so it needs no bytes here). */
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+function imageTypeOf(uri: string): string | undefined {
+  const dot = uri.lastIndexOf('.');
+  return dot < 0 ? undefined : IMAGE_TYPES[uri.slice(dot + 1).toLowerCase()];
+}
+
+async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
   if (state === null) return ABSENT;
   if (state.type !== 'file') return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
   const side: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: state.size, text: null };
@@ -22,6 +30,7 @@ async function sideOf(ctx: EngineContext, state: State): Promise<Side> {
     if (e instanceof UnrestorableContentError) return side;
     throw e;
   }
+  if (state.size <= TEXT_LIMIT && isBinary(data) && imageType) return { ...side, binary: true, image: { type: imageType, base64: data.toString('base64') } };
   if (state.size <= TEXT_LIMIT) return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };
   // The cut at 1 MiB may split a multi-byte character: drop up to 3 trailing bytes before deciding.
   const head = trimPartialCharacter(data);
@@ -44,7 +53,8 @@ export async function diffOf(ctx: EngineContext, turnId: string, uri: string): P
   if (!change) throw new FileNotFoundError(uri);
   const origin = change.from ? changes.find((c) => c.uri === change.from) : undefined;
   const before = origin ? origin.before : change.before;
-  const diff: Diff = { uri, before: await sideOf(ctx, before), after: await sideOf(ctx, change.after) };
+  const image = imageTypeOf(uri);
+  const diff: Diff = { uri, before: await sideOf(ctx, before, image), after: await sideOf(ctx, change.after, image) };
   if (change.from) diff.from = change.from;
   return diff;
 }
