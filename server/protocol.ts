@@ -89,6 +89,8 @@ export interface Turn {
   messageCount: number;
   /** Lines added and removed, summed over its text files. */
   lines: LineCounts;
+  /** Renames and moves among its files: each joins two of `fileCount`'s paths (its origin and where it went). */
+  renameCount?: number;
 }
 
 export type ChangeKind =
@@ -157,12 +159,20 @@ export interface Diff {
 
 export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none';
 
+/** The later turn whose change a conflict would discard (the path holds what it left). */
+export interface ConflictTurn { turnId: string; sessionId: string; number: number; title: string }
+
 export interface PlanAction {
   uri: Uri;
   action: PlanActionKind;
   from?: Uri;
   conflict: boolean;
+  /** On a conflict: the later turn that made the path what it is now; absent when it was changed outside any turn. */
+  conflictTurn?: ConflictTurn;
 }
+
+/** A folder the rollback creates or removes, including those it removes only because a chosen path created them. */
+export interface PlanFolder { uri: Uri; action: 'create' | 'remove'; implied: boolean }
 
 export type RestoreErrorCode = 'TOO_LARGE' | 'EXCLUDED' | 'UNRESTORABLE' | 'SYMLINK' | 'NOT_EMPTY' | 'IO';
 
@@ -172,6 +182,8 @@ export interface Plan {
   conflicts: Uri[];
   unrestorable: { uri: Uri; code: RestoreErrorCode }[];
   messages: Message[];
+  /** Every folder the rollback creates or removes (a folder is removed only when it holds nothing else). */
+  folders?: PlanFolder[];
 }
 
 export interface RollbackResult {

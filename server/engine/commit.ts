@@ -10,8 +10,8 @@ import { ContentCache } from './content-cache.js';
 import { inParallel } from './parallel.js';
 import { parseUri } from './uri.js';
 
-/** Per root: changed non-directory paths, skipped paths, and lines added and removed in its text files. */
-export interface TurnCounts { [root: string]: { files: number; skipped: number; added?: number; removed?: number } }
+/** Per root: changed non-directory paths, skipped paths, lines added and removed in its text files, and renames or moves among its files. */
+export interface TurnCounts { [root: string]: { files: number; skipped: number; added?: number; removed?: number; renames?: number } }
 
 function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
   const records = new Map<string, PathRecord>();
@@ -94,6 +94,7 @@ export async function commitTurn(
     counts[root].removed! += c.lines?.removed ?? 0;
     const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
     if (!isDir) counts[root].files++;
+    if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;
   }
   const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
   // After-contents are diff material: stored with the commit, whose loss to a power cut recovery redoes.

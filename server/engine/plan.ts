@@ -1,7 +1,7 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { PlanAction, RestoreErrorCode, SkipReason, State } from '../protocol.js';
+import type { PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../protocol.js';
 import type { EngineContext } from './context.js';
 import { FileNotFoundError } from './errors.js';
 import type { Resolved, Root } from './roots.js';
@@ -198,5 +198,14 @@ export function planActions(paths: EvaluatedPath[]): PlanAction[] {
     if (p.status === 'unchanged' || p.status === 'blocked') return { uri: p.uri, action: 'none', conflict: false };
     if (p.moveFrom) return { uri: p.uri, action: 'move-back', from: p.moveFrom, conflict };
     return { uri: p.uri, action: p.target === null ? 'delete' : 'restore', conflict };
+  });
+}
+
+/** Folders the paths create or remove, the soft ones (pulled in by a selection) included. */
+export function planFolders(paths: EvaluatedPath[]): PlanFolder[] {
+  return paths.filter((p) => p.status === 'action' || p.status === 'conflict').flatMap((p): PlanFolder[] => {
+    if (p.target?.type === 'dir' && p.current?.type !== 'dir') return [{ uri: p.uri, action: 'create', implied: Boolean(p.soft) }];
+    if (p.target === null && p.current?.type === 'dir') return [{ uri: p.uri, action: 'remove', implied: Boolean(p.soft) }];
+    return [];
   });
 }

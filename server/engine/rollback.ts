@@ -6,7 +6,8 @@ import { Applier } from './apply.js';
 import type { EngineContext } from './context.js';
 import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { deleteMessages, restoreMessages, toMessage } from './memory.js';
-import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, selectPaths } from './plan.js';
+import { conflictAuthor } from './conflict-authors.js';
+import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from './storage.js';
 import type { MessageRow, TurnRow } from './store.js';
 import { beginTurn, endTurnWithoutContents, finishTurn } from './turns.js';
@@ -90,9 +91,14 @@ export class Rollbacks {
 
   async preview(job: Job): Promise<Plan> {
     const paths = await this.evaluateJob(job);
+    const current = new Map(paths.map((p) => [p.uri, p.current]));
     return {
       turnId: job.turnId,
-      actions: planActions(paths),
+      actions: planActions(paths).map((a) => {
+        const author = a.conflict ? conflictAuthor(this.ctx, a.uri, current.get(a.uri) ?? null, job.coverage.turns) : undefined;
+        return author ? { ...a, conflictTurn: author } : a;
+      }),
+      folders: planFolders(paths),
       conflicts: paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri),
       unrestorable: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code! })),
       messages: this.messagesToDelete(job).map(toMessage),

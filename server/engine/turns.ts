@@ -31,11 +31,13 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   const counts = JSON.parse(row.counts) as TurnCounts;
   let fileCount = 0;
   let skippedCount = 0;
+  let renameCount = 0;
   const lines = { added: 0, removed: 0 };
   for (const [root, c] of Object.entries(counts)) {
     if (!ctx.roots.get(root)?.tracked) continue;
     fileCount += c.files;
     skippedCount += c.skipped;
+    renameCount += c.renames ?? 0;
     lines.added += c.added ?? 0;
     lines.removed += c.removed ?? 0;
   }
@@ -50,6 +52,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
     messageCount: row.message_count ?? 0,
     lines,
+    renameCount,
   };
   if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
   if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
