@@ -9,7 +9,7 @@ import { EVENTS_PATH } from './routes/index.js';
 import {
   accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens,
 } from './security.js';
-import { serveStatic } from './static.js';
+import { chooseEncoding, compressed, serveStatic } from './static.js';
 import type { Route, RouteDeps } from './types.js';
 
 export interface PipelineContext {
@@ -91,14 +91,17 @@ async function handlePage(
   }
   const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
   const file = await serveStatic(rawPath, acceptsHtml, ctx.distDir);
+  const sent = compressed(file, chooseEncoding(request.headers['accept-encoding']));
   response.writeHead(200, {
     ...SECURITY_HEADERS,
     'Content-Type': file.contentType,
-    'Content-Length': String(file.body.length),
+    'Content-Length': String(sent.body.length),
+    ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
+    Vary: 'Accept-Encoding',
     // Vite names assets by content hash: they never change under the same name.
     'Cache-Control': rawPath.startsWith('/assets/') && !file.isHtml ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
-  response.end(method === 'HEAD' ? undefined : file.body);
+  response.end(method === 'HEAD' ? undefined : sent.body);
 }
 
 /** What a refused body may still send after the answer before the connection is cut. */

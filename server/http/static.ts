@@ -1,8 +1,10 @@
 // Serves the built console from dist/. A request target never reaches outside dist/: suspicious
 // targets (dot segments, encoded separators, double encoding, NUL, `#`, backslashes) are refused
 // before the filesystem is asked, and symlinks are resolved and checked against dist/'s real path.
+import { createHash } from 'node:crypto';
 import { readFile, realpath, stat } from 'node:fs/promises';
 import path from 'node:path';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import { HttpError } from './errors.js';
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -96,4 +98,37 @@ export async function serveStatic(rawPath: string, acceptsHtml: boolean, distDir
     throw new HttpError('NOT_FOUND', 'the console is not built: run npm run build');
   }
   throw new HttpError('NOT_FOUND', 'no such file');
+}
+
+export type Encoding = 'br' | 'gzip';
+
+/** The best encoding the client accepts (`q=0` refuses one), or null for the bytes as they are. */
+export function chooseEncoding(acceptEncoding: string | undefined): Encoding | null {
+  const accepted = new Set<string>();
+  for (const part of (acceptEncoding ?? '').toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && (!q || Number(q.slice(2)) > 0)) accepted.add(name.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
+}
+
+const COMPRESSIBLE = /^(text\/|application\/(json|javascript|manifest\+json)|image\/svg\+xml)/;
+/** Compressed copies by encoding and content: a built console never changes while served. */
+const compressedCache = new Map<string, Buffer>();
+
+/** Text files are sent compressed when the client accepts it; images and fonts are compressed already. */
+export function compressed(file: StaticFile, encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
+  if (!encoding || file.body.length < 1024 || !COMPRESSIBLE.test(file.contentType)) return { body: file.body, encoding: null };
+  const key = `${encoding}:${createHash('sha256').update(file.body).digest('hex')}`;
+  let body = compressedCache.get(key);
+  if (!body) {
+    body = encoding === 'br'
+      ? brotliCompressSync(file.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length } })
+      : gzipSync(file.body, { level: 9 });
+    compressedCache.set(key, body);
+  }
+  return { body, encoding };
 }
