@@ -1,6 +1,6 @@
 // One hook per resource: the only way components read server data. Each carries its
 // resource's refresh policy, so every component that shows sessions polls them alike.
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
@@ -13,7 +13,7 @@ import {
 /** Sessions, newest activity first; polled while the event stream is down. */
 export function useSessions() {
   const refetchInterval = usePollingInterval();
-  return useQuery({ ...sessionsQuery(), refetchInterval });
+  return useQuery({ ...sessionsQuery(useQueryClient()), refetchInterval });
 }
 
 export function useStoreStats() {

@@ -5,7 +5,8 @@ import { apiPost, apiRequest } from './client';
 
 const enc = encodeURIComponent;
 
-export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind';
+/** `undo`: roll back a rollback turn (`turnId`), which puts back what it undid. */
+export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind' | 'undo';
 
 export interface RollbackTarget {
   mode: RollbackMode;
@@ -20,6 +21,7 @@ export interface RollbackTarget {
 export function previewRollback(target: RollbackTarget): Promise<Plan> {
   switch (target.mode) {
     case 'turn':
+    case 'undo':
       return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, {});
     case 'files':
       return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, { uris: target.uris ?? [] });
@@ -36,6 +38,7 @@ export function previewRollback(target: RollbackTarget): Promise<Plan> {
 export function runRollback(target: RollbackTarget, force: boolean): Promise<RollbackResult> {
   switch (target.mode) {
     case 'turn':
+    case 'undo':
       return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { force });
     case 'files':
       return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });

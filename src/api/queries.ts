@@ -1,8 +1,8 @@
 // One queryOptions factory per resource, keyed by ./keys: components reach them through the
 // hooks of ./hooks, events and mutations invalidate through the same keys.
-import { infiniteQueryOptions, queryOptions } from '@tanstack/react-query';
+import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
-  AgentReadResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats,
+  AgentReadResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
   TurnsResponse,
 } from '../../server/protocol';
 import { apiGet, apiPath } from './client';
@@ -19,10 +19,22 @@ export const healthQuery = () =>
 export const storeQuery = () =>
   queryOptions({ queryKey: keys.store.all, queryFn: () => apiGet<StoreStats>('/api/store') });
 
-export const sessionsQuery = () =>
+/**
+ * The first answer also carries the newest session's first page of turns, put where the
+ * timeline looks for it: the console paints its timeline after one round trip, not two.
+ */
+export const sessionsQuery = (client: QueryClient) =>
   queryOptions({
     queryKey: keys.sessions.all,
-    queryFn: async () => (await apiGet<SessionsResponse>('/api/sessions')).sessions,
+    queryFn: async () => {
+      const first = client.getQueryData(keys.sessions.all) === undefined;
+      const answer = await apiGet<SessionsResponse>(apiPath('/api/sessions', { turns: first ? TURN_PAGE_SIZE : undefined }));
+      const seed = answer.firstTurns;
+      if (seed && client.getQueryData(keys.turns.list(seed.sessionId)) === undefined) {
+        client.setQueryData<InfiniteData<Turn[], number | undefined>>(keys.turns.list(seed.sessionId), { pages: [seed.turns], pageParams: [undefined] });
+      }
+      return answer.sessions;
+    },
   });
 
 /** Pages go backwards in time: the first page is the newest turns, `before` fetches older ones. */

@@ -2,6 +2,7 @@ import { isApiError } from '../api/client';
 import { useSessions } from '../api/hooks';
 import { consoleToken } from '../api/token';
 import { useUnauthorized } from '../api/useUnauthorized';
+import { useOutage } from '../features/live/useOutage';
 import { useLiveEvents } from '../features/live/useLiveEvents';
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
 import { EmptyState } from '../features/states/EmptyState';
@@ -11,6 +12,7 @@ import { TurnDetailPane } from '../features/turn-detail/TurnDetailPane';
 import { Header } from './Header';
 import { useKeyboardNavigation } from './useKeyboardNavigation';
 import { useSelection } from './useSelection';
+import { useApplyTheme } from './useTheme';
 import { useUrlSync } from './useUrlSync';
 
 function Console() {
@@ -18,6 +20,7 @@ function Console() {
   useKeyboardNavigation(useSelection());
   const sessions = useSessions();
   const unauthorized = useUnauthorized();
+  const down = useOutage();
 
   if (unauthorized || isApiError(sessions.error, 'UNAUTHORIZED')) return <UnauthorizedPage />;
   if (sessions.isPending) return <LoadingPage />;
@@ -26,9 +29,10 @@ function Console() {
   return (
     <div className="app">
       <Header />
-      {sessions.isError && (
+      {(down || sessions.isError) && (
         <div className="banner" role="alert">
-          The server is not answering ({sessions.error.message}). Showing the last data received.
+          The server is not answering{sessions.error ? ` (${sessions.error.message})` : ''}. Showing the last data received;
+          rollbacks are off until it is back.
         </div>
       )}
       {sessions.data.length === 0 ? (
@@ -50,6 +54,7 @@ function Console() {
 
 export function App() {
   useUrlSync();
+  useApplyTheme();
   // Nothing is asked of the server without a token: every answer would be a 401.
   return consoleToken() ? <Console /> : <NoTokenPage />;
 }

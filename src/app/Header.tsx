@@ -1,4 +1,5 @@
 import { useStoreStats } from '../api/hooks';
+import { ThemeToggle } from './ThemeToggle';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
 
@@ -32,6 +33,7 @@ export function Header() {
         <span className="live-status__dot" aria-hidden="true" />
         {LIVE_TEXT[liveStatus]}
       </div>
+      <ThemeToggle />
     </header>
   );
 }

@@ -10,9 +10,18 @@ interface ActionBarProps {
   checkedFiles: string[];
   /** An agent turn is running in this session: the server refuses rollbacks until it ends. */
   sessionBusy: boolean;
+  /** The server is not answering: nothing can be rolled back until it is. */
+  offline: boolean;
+  numberOf: (turnId: string) => number | undefined;
 }
 
-export function ActionBar({ turn, platform, checkedFiles, sessionBusy }: ActionBarProps) {
+/** The rollback turn whose undo this turn offers: itself when it is one, or the one that rolled it back. */
+function undoableRollback(turn: Turn): string | null {
+  if (turn.kind === 'rollback' && turn.status !== 'rolled-back') return turn.turnId;
+  return turn.rolledBackBy ?? null;
+}
+
+export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, numberOf }: ActionBarProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
   const open = (mode: RollbackMode) =>
     setTarget({
@@ -22,31 +31,54 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy }: ActionB
       uris: mode === 'files' ? checkedFiles : undefined,
       withChat: mode === 'rewind' ? false : undefined,
     });
-  const busyReason = sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
+  const blocked = sessionBusy || offline;
+  const reason = offline
+    ? 'The server is not answering; rollbacks wait until it is back.'
+    : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
+  const undoId = undoableRollback(turn);
+  const dialogNumber = target?.mode === 'undo' ? numberOf(target.turnId) ?? turn.number : turn.number;
 
   return (
     <div className="action-bar" role="toolbar" aria-label="Turn actions">
-      <button type="button" className="btn" disabled={sessionBusy} title={busyReason} onClick={() => open('turn')}>
+      {undoId && (
+        <button
+          type="button"
+          className="btn btn--primary"
+          disabled={blocked}
+          title={reason ?? 'Roll the rollback back: files, statuses and chat return to how they were before it'}
+          onClick={() => setTarget({ mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
+        >
+          Undo this rollback
+        </button>
+      )}
+      <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('turn')}>
         Roll back turn
       </button>
       <button
         type="button"
         className="btn"
-        disabled={sessionBusy || checkedFiles.length === 0}
-        title={busyReason ?? (checkedFiles.length === 0 ? 'Tick files in the list to restore only those' : undefined)}
+        disabled={blocked || checkedFiles.length === 0}
+        title={reason ?? (checkedFiles.length === 0 ? 'Tick files in the list to restore only those' : undefined)}
         onClick={() => open('files')}
       >
         Roll back {checkedFiles.length > 0 ? plural(checkedFiles.length, 'selected file') : 'selected files'}
       </button>
-      <button type="button" className="btn" disabled={sessionBusy} title={busyReason} onClick={() => open('chat')}>
+      <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('chat')}>
         Roll back with chat
       </button>
-      <button type="button" className="btn" disabled={sessionBusy} title={busyReason} onClick={() => open('rewind')}>
+      <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('rewind')}>
         Rewind to here
       </button>
-      {sessionBusy && <span className="action-bar__note">Agent is working…</span>}
+      {sessionBusy && !offline && <span className="action-bar__note">Agent is working…</span>}
       {target && (
-        <RollbackDialog target={target} turnNumber={turn.number} platform={platform} onClose={() => setTarget(null)} />
+        <RollbackDialog
+          target={target}
+          turnNumber={dialogNumber}
+          platform={platform}
+          commands={target.mode === 'undo' ? [] : turn.execCommands}
+          offline={offline}
+          onClose={() => setTarget(null)}
+        />
       )}
     </div>
   );

@@ -1,17 +1,42 @@
-// A titled list of paths, as plans and results show them.
-export function PathList({ title, items, tone }: { title: string; items: string[]; tone?: 'danger' | 'warn' }) {
+// A titled list of paths, as plans and results show them. An item may carry details (a diff)
+// that open in place, one click away.
+import { useState, type ReactNode } from 'react';
+
+export interface PathItem {
+  key: string;
+  label: ReactNode;
+  /** What "Show" opens below the item, and what the button says. */
+  detail?: { open: string; render: () => ReactNode };
+}
+
+function Item({ item }: { item: PathItem }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <li>
+      <code>{item.label}</code>
+      {item.detail && (
+        <>
+          {' '}
+          <button type="button" className="link-button link-button--text" aria-expanded={open} onClick={() => setOpen(!open)}>
+            {open ? 'Hide' : item.detail.open}
+          </button>
+          {open && <div className="plan-detail">{item.detail.render()}</div>}
+        </>
+      )}
+    </li>
+  );
+}
+
+export function PathList({ title, items, tone, note }: { title: string; items: (string | PathItem)[]; tone?: 'danger' | 'warn'; note?: string }) {
   if (items.length === 0) return null;
   return (
     <section className={`plan-group${tone ? ` plan-group--${tone}` : ''}`} aria-label={title}>
       <h3>
         {title} <span className="pane-count">{items.length}</span>
       </h3>
+      {note && <p className="muted plan-group__note">{note}</p>}
       <ul>
-        {items.map((item) => (
-          <li key={item}>
-            <code>{item}</code>
-          </li>
-        ))}
+        {items.map((item) => (typeof item === 'string' ? <Item key={item} item={{ key: item, label: item }} /> : <Item key={item.key} item={item} />))}
       </ul>
     </section>
   );

@@ -1,34 +1,106 @@
-// What a rollback will do, read from its preview Plan.
-import type { Plan } from '../../../server/protocol';
+// What a rollback will do, read from its preview Plan: each path's action with the diff of
+// what it holds now against what it will hold, who changed a conflicting path since, the
+// folders it creates or removes, the turn's shell commands, and the chat it deletes.
+import type { ExecCommand, Plan, PlanAction } from '../../../server/protocol';
 import { displayPath, plural } from '../../lib/format';
 import { MessageList } from '../turn-detail/ChatMessages';
 import { RESTORE_ERROR_TEXT } from './dialogText';
-import { PathList } from './PathList';
+import { PathList, type PathItem } from './PathList';
+import { LaterTurnDiff, RestoreDiff } from './RestoreDiff';
 
-export function PlanView({ plan, conflicts, showMessages }: { plan: Plan; conflicts: string[]; showMessages: boolean }) {
-  const restore = plan.actions.filter((action) => action.action === 'restore').map((action) => displayPath(action.uri));
-  const remove = plan.actions.filter((action) => action.action === 'delete').map((action) => displayPath(action.uri));
-  const moveBack = plan.actions
-    .filter((action) => action.action === 'move-back')
-    .map((action) => (action.from ? `${displayPath(action.from)} → ${displayPath(action.uri)}` : displayPath(action.uri)));
-  const untouched = plan.actions.filter((action) => action.action === 'none').length;
-  const nothingToDo = restore.length + remove.length + moveBack.length === 0;
+interface PlanViewProps {
+  plan: Plan;
+  conflicts: string[];
+  showMessages: boolean;
+  /** The turn whose before side is what a restore writes back; null when a diff cannot be shown (a rewind). */
+  diffTurnId?: string | null;
+  commands?: ExecCommand[];
+}
+
+function actionItems(actions: PlanAction[], diffTurnId: string | null, label: (action: PlanAction) => string): PathItem[] {
+  return actions.map((action) => ({
+    key: action.uri,
+    label: label(action),
+    detail: diffTurnId ? { open: 'Show diff', render: () => <RestoreDiff turnId={diffTurnId} uri={action.uri} from={action.from} /> } : undefined,
+  }));
+}
+
+function conflictItems(conflicts: string[], actions: PlanAction[]): PathItem[] {
+  const byUri = new Map(actions.map((action) => [action.uri, action]));
+  return conflicts.map((uri) => {
+    const author = byUri.get(uri)?.conflictTurn;
+    const path = displayPath(uri);
+    if (!author) return { key: uri, label: `${path} — changed outside any turn (an editor or another program)` };
+    const name = `#${author.number}${author.title.trim() ? ` “${author.title.trim()}”` : ''}`;
+    return {
+      key: uri,
+      label: `${path} — changed since by ${name}`,
+      detail: { open: `Show #${author.number}'s change`, render: () => <LaterTurnDiff turnId={author.turnId} uri={uri} number={author.number} /> },
+    };
+  });
+}
+
+function CommandsNote({ commands }: { commands: ExecCommand[] }) {
+  if (commands.length === 0) return null;
+  return (
+    <section className="plan-group plan-group--warn" aria-label="Shell commands of this turn">
+      <h3>
+        Shell commands in this turn <span className="pane-count">{commands.length}</span>
+      </h3>
+      <p className="muted plan-group__note">
+        The files they changed in the workspace are restored with the rest; anything else they did (packages, services, the network,
+        files outside the workspace) stays as it is.
+      </p>
+      <ul>
+        {commands.map((command) => (
+          <li key={command.execId}>
+            <code>{command.command}</code>{' '}
+            <span className="muted">
+              {command.changed === null
+                ? '— still running when the turn ended: what it changed is not known'
+                : command.changed.length === 0
+                  ? '— changed no tracked file'
+                  : `— changed ${command.changed.map(displayPath).join(', ')}`}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, commands = [] }: PlanViewProps) {
+  const folderUris = new Set((plan.folders ?? []).map((folder) => folder.uri));
+  const pathActions = plan.actions.filter((action) => !folderUris.has(action.uri));
+  const of = (kind: PlanAction['action']) => pathActions.filter((action) => action.action === kind);
+  const created = (plan.folders ?? []).filter((folder) => folder.action === 'create');
+  const removed = (plan.folders ?? []).filter((folder) => folder.action === 'remove');
+  const untouched = of('none').length;
+  const nothingToDo = of('restore').length + of('delete').length + of('move-back').length + created.length + removed.length === 0;
 
   return (
     <div className="plan">
-      {nothingToDo && (
-        <p className="notice">Every file is already as it was before: there is nothing to restore.</p>
-      )}
-      <PathList title="Restore to their earlier content" items={restore} />
-      <PathList title="Delete (did not exist before)" items={remove} />
-      <PathList title="Move back" items={moveBack} />
+      {nothingToDo && <p className="notice">Every file is already as it was before: there is nothing to restore.</p>}
+      <PathList title="Restore to their earlier content" items={actionItems(of('restore'), diffTurnId, (a) => displayPath(a.uri))} />
+      <PathList title="Delete (did not exist before)" items={actionItems(of('delete'), diffTurnId, (a) => displayPath(a.uri))} />
+      <PathList
+        title="Move back"
+        items={actionItems(of('move-back'), diffTurnId, (a) => (a.from ? `${displayPath(a.from)} → ${displayPath(a.uri)}` : displayPath(a.uri)))}
+      />
+      <PathList title="Folders created" items={created.map((folder) => `${displayPath(folder.uri)}/`)} />
+      <PathList
+        title="Folders removed"
+        note="A folder is removed only when nothing else is left in it."
+        items={removed.map((folder) => `${displayPath(folder.uri)}/${folder.implied ? ' (the turn created it for the chosen files)' : ''}`)}
+      />
       {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
-      <PathList title="Changed since the turn (conflicts)" items={conflicts.map(displayPath)} tone="warn" />
+      <PathList title="Changed since the turn (conflicts)" items={conflictItems(conflicts, plan.actions)} tone="warn" />
       <PathList
         title="Cannot be restored"
         items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${RESTORE_ERROR_TEXT[item.code] ?? item.code} (${item.code})`)}
         tone="danger"
       />
+      <CommandsNote commands={commands} />
       {showMessages && (
         <section className="plan-group plan-group--danger" aria-label="Messages to delete">
           <h3>

@@ -1,7 +1,7 @@
 // Preview → confirm (with an explicit "overwrite anyway" for conflicts) → result → Undo.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import type { RollbackResult } from '../../../server/protocol';
+import type { ExecCommand, RollbackResult } from '../../../server/protocol';
 import { isApiError } from '../../api/client';
 import { useRollbackPreview } from '../../api/hooks';
 import { invalidateAfterRollback } from '../../api/invalidate';
@@ -9,6 +9,7 @@ import { runRollback, undoRollback, type RollbackTarget } from '../../api/mutati
 import { useUiStore } from '../../store';
 import { Modal } from './Modal';
 import { PlanView } from './PlanView';
+import { RestoreChoice } from './RestoreChoice';
 import { ResultView } from './ResultView';
 import { EXTERNAL_AGENT_NOTE, confirmLabel, dialogTitle } from './dialogText';
 
@@ -16,10 +17,14 @@ export interface RollbackDialogProps {
   target: RollbackTarget;
   turnNumber: number;
   platform: string;
+  /** The turn's shell commands: the preview says what they changed and what a rollback leaves. */
+  commands?: ExecCommand[];
+  /** The server is not answering: nothing can run until it is back. */
+  offline?: boolean;
   onClose: () => void;
 }
 
-export function RollbackDialog({ target: initialTarget, turnNumber, platform, onClose }: RollbackDialogProps) {
+export function RollbackDialog({ target: initialTarget, turnNumber, platform, commands = [], offline = false, onClose }: RollbackDialogProps) {
   const client = useQueryClient();
   const [target, setTarget] = useState(initialTarget);
   const [overwrite, setOverwrite] = useState(false);
@@ -77,7 +82,7 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, on
     footer = (
       <>
         {result.rollbackTurnId && !undoResult && (
-          <button type="button" className="btn" disabled={busy} onClick={() => undo.mutate(undoConflicts.length > 0)}>
+          <button type="button" className="btn" disabled={busy || offline} onClick={() => undo.mutate(undoConflicts.length > 0)}>
             {undo.isPending ? 'Undoing…' : undoConflicts.length > 0 ? 'Undo anyway' : 'Undo'}
           </button>
         )}
@@ -104,13 +109,22 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, on
             </label>
           </>
         )}
+        {(target.mode === 'turn' || target.mode === 'chat') && (
+          <RestoreChoice withChat={target.mode === 'chat'} disabled={busy} onChange={(chat) => setTarget({ ...target, mode: chat ? 'chat' : 'turn' })} />
+        )}
         {withChat && platform === 'claude-code' && <p className="notice notice--warn">{EXTERNAL_AGENT_NOTE}</p>}
         {preview.isPending ? (
           <p className="muted" role="status">Reading what will change…</p>
         ) : preview.isError ? (
           <p className="notice notice--danger" role="alert">Could not preview: {preview.error.message}</p>
         ) : (
-          <PlanView plan={preview.data} conflicts={conflicts} showMessages={withChat} />
+          <PlanView
+            plan={preview.data}
+            conflicts={conflicts}
+            showMessages={withChat}
+            diffTurnId={target.mode === 'rewind' ? null : target.turnId}
+            commands={commands}
+          />
         )}
         {conflicts.length > 0 && (
           <label className="checkbox-label overwrite">
@@ -133,7 +147,7 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, on
         <button
           type="button"
           className="btn btn--danger"
-          disabled={busy || !preview.isSuccess || needsOverwrite}
+          disabled={busy || offline || !preview.isSuccess || needsOverwrite}
           onClick={() => rollback.mutate(conflicts.length > 0 && overwrite)}
         >
           {rollback.isPending ? 'Working…' : confirmLabel(target.mode, fileCount)}

@@ -12,6 +12,8 @@ export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: n
       return `Roll back turn #${turnNumber} with its chat`;
     case 'rewind':
       return `Rewind to turn #${turnNumber}`;
+    case 'undo':
+      return `Undo rollback #${turnNumber}`;
   }
 }
 
@@ -25,6 +27,8 @@ export function confirmLabel(mode: RollbackMode, fileCount: number): string {
       return 'Roll back with chat';
     case 'rewind':
       return 'Rewind';
+    case 'undo':
+      return 'Undo the rollback';
   }
 }
 

@@ -1,11 +1,20 @@
 // Side-by-side (or unified) diff of one path: before the turn → after it. Sides that have
-// no text (absent, binary, too large) get a placeholder that says why.
-import DiffViewer, { DiffMethod } from 'react-diff-viewer-continued';
+// no text (absent, binary, too large) get a placeholder that says why; images show as
+// images; a large diff waits for a click; a rename that kept its content says so.
+import { useState } from 'react';
 import type { FileChange, Side, State } from '../../../server/protocol';
 import { useTurnDiff } from '../../api/hooks';
+import { useIsDark } from '../../app/useTheme';
 import { displayPath, formatBytes } from '../../lib/format';
-import { useDiffMode } from './useDiffMode';
+import { useUiStore } from '../../store';
 import { DiffModeToggle } from './DiffModeToggle';
+import { ImageDiff, isImageDiff } from './ImageDiff';
+import { LazyTextDiff } from './LazyTextDiff';
+import { languageOf } from './language';
+import { useDiffMode } from './useDiffMode';
+
+/** Diffs with more lines than this on either side stay folded until asked for. */
+export const LARGE_DIFF_LINES = 1500;
 
 export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
   if (!side.exists) return which === 'before' ? 'Did not exist before the turn' : 'Does not exist after the turn';
@@ -26,22 +35,57 @@ function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | '
   );
 }
 
-export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: FileChange; turnNumber: number }) {
+export function WrapToggle() {
+  const wrap = useUiStore((state) => state.wrapLines);
+  const setWrap = useUiStore((state) => state.setWrapLines);
+  return (
+    <button type="button" className="btn btn--small" aria-pressed={wrap} onClick={() => setWrap(!wrap)}>
+      Wrap lines
+    </button>
+  );
+}
+
+function lineCount(text: string | null): number {
+  if (!text) return 0;
+  let count = 1;
+  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
+  return count;
+}
+
+interface DiffPanelProps {
+  turnId: string;
+  file: FileChange;
+  turnNumber: number;
+  /** A rename or move whose content is byte for byte what it was. */
+  contentUnchanged?: boolean;
+}
+
+export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }: DiffPanelProps) {
   const diffMode = useDiffMode();
+  const wrap = useUiStore((state) => state.wrapLines);
+  const dark = useIsDark();
   const uri = file.uri;
   const structural = structuralChange(file);
-  const { data, isPending, isError, error } = useTurnDiff(turnId, uri, structural === null);
+  const fetchDiff = structural === null && !contentUnchanged;
+  const { data, isPending, isError, error } = useTurnDiff(turnId, uri, fetchDiff);
+  const [openLarge, setOpenLarge] = useState(false);
   const path = displayPath(uri);
+  const fromNote = file.from ? <span className="diff-panel__from"> (from {displayPath(file.from)})</span> : null;
 
-  if (structural !== null)
+  if (!fetchDiff)
     return (
       <section className="diff-panel" aria-label={`Diff of ${path}`}>
         <header className="diff-panel__head">
-          <h3 className="diff-panel__path" title={uri}>{path}</h3>
+          <h3 className="diff-panel__path" title={uri}>{path}{fromNote}</h3>
         </header>
-        <p className="pane-empty">{structural}</p>
+        <p className="pane-empty">
+          {structural ?? `${file.change === 'moved' ? 'Moved' : 'Renamed'} from ${displayPath(file.from ?? '')}, content unchanged.`}
+        </p>
       </section>
     );
+
+  const lines = data ? Math.max(lineCount(data.before.text), lineCount(data.after.text)) : 0;
+  const folded = lines > LARGE_DIFF_LINES && !openLarge;
 
   return (
     <section className="diff-panel" aria-label={`Diff of ${path}`}>
@@ -50,7 +94,10 @@ export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: 
           {path}
           {data?.from && <span className="diff-panel__from"> (from {displayPath(data.from)})</span>}
         </h3>
-        <DiffModeToggle />
+        <div className="diff-panel__tools">
+          <WrapToggle />
+          <DiffModeToggle />
+        </div>
       </header>
       {isPending ? (
         <p className="pane-empty" role="status">Loading diff…</p>
@@ -62,22 +109,30 @@ export function DiffPanel({ turnId, file, turnNumber }: { turnId: string; file: 
             <SideNote side={data.before} which="before" turnNumber={turnNumber} />
             <SideNote side={data.after} which="after" turnNumber={turnNumber} />
           </div>
-          {bothSidesRenderable(data.before, data.after) ? (
-            <div className="diff-body">
-              <DiffViewer
-                oldValue={data.before.text ?? ''}
-                newValue={data.after.text ?? ''}
-                splitView={diffMode === 'split'}
-                // Whole-word marks read better in code than character runs.
-                compareMethod={DiffMethod.WORDS}
-                extraLinesSurroundingDiff={4}
-                hideSummary
-                styles={DIFF_STYLES}
-                loadingElement={() => <p className="pane-empty" role="status">Computing diff…</p>}
-              />
+          {isImageDiff(data.before, data.after, uri) ? (
+            <ImageDiff before={data.before} after={data.after} uri={uri} beforeLabel={`Before #${turnNumber}`} afterLabel={`After #${turnNumber}`} />
+          ) : !bothSidesRenderable(data.before, data.after) ? (
+            <p className="pane-empty">No text diff to show for this path.</p>
+          ) : data.from && data.before.text === data.after.text ? (
+            <p className="pane-empty">Renamed from {displayPath(data.from)}, content unchanged.</p>
+          ) : folded ? (
+            <div className="diff-folded">
+              <p>This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it.</p>
+              <button type="button" className="btn" onClick={() => setOpenLarge(true)}>
+                Show the diff
+              </button>
             </div>
           ) : (
-            <p className="pane-empty">No text diff to show for this path.</p>
+            <div className="diff-body">
+              <LazyTextDiff
+                oldValue={data.before.text ?? ''}
+                newValue={data.after.text ?? ''}
+                split={diffMode === 'split'}
+                wrap={wrap}
+                dark={dark}
+                language={languageOf(uri)}
+              />
+            </div>
           )}
         </>
       )}
@@ -100,28 +155,7 @@ function structuralChange(file: FileChange): string | null {
 }
 
 /** A text side, or an absent one (shown as empty): then a line diff says something true. */
-function bothSidesRenderable(before: Side, after: Side): boolean {
+export function bothSidesRenderable(before: Side, after: Side): boolean {
   const ok = (side: Side) => !side.exists || (side.text !== null && !side.binary && !side.tooLarge);
   return ok(before) && ok(after) && (before.text !== null || after.text !== null);
 }
-
-const DIFF_STYLES = {
-  // The library's default min-width of 1000px overflows the detail column.
-  diffContainer: { minWidth: 0 },
-  variables: {
-    light: {
-      diffViewerBackground: '#ffffff',
-      addedBackground: '#e6ffec',
-      addedGutterBackground: '#ccffd8',
-      removedBackground: '#ffebe9',
-      removedGutterBackground: '#ffd7d5',
-      wordAddedBackground: '#abf2bc',
-      wordRemovedBackground: '#ffb8b0',
-      gutterBackground: '#f6f8fa',
-      emptyLineBackground: '#fafbfc',
-    },
-  },
-  contentText: { fontFamily: 'var(--mono)', fontSize: '12px', lineHeight: '18px' },
-  gutter: { minWidth: '36px', padding: '0 8px', fontSize: '12px' },
-  titleBlock: { fontSize: '12px', padding: '6px 10px', fontWeight: 600 },
-};

@@ -3,6 +3,7 @@
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { EVENT_NAMES, type EventMap } from '../../../server/protocol';
+import { keys } from '../../api/keys';
 import { consoleToken } from '../../api/token';
 import { useUiStore } from '../../store';
 import { keysForEvent } from './invalidation';
@@ -59,6 +60,8 @@ export function useLiveEvents(): void {
     source.onerror = () => {
       // CONNECTING: the browser retries by itself; CLOSED: it gave up, so lists poll.
       useUiStore.getState().setLiveStatus(source.readyState === EventSource.CLOSED ? 'polling' : 'connecting');
+      // Is the server gone, or only the stream? Ask at once, so an outage shows without delay.
+      void client.invalidateQueries({ queryKey: keys.health.all });
     };
 
     return () => {

@@ -12,17 +12,17 @@ function SessionItem({ session, selected, onSelect }: { session: Session; select
         type="button"
         className={`session-item${selected ? ' is-selected' : ''}`}
         aria-current={selected ? 'true' : undefined}
-        aria-label={`Session ${session.sessionId}, ${session.platform}:${session.sessionType}, ${plural(session.turnCount, 'turn')}${live ? ', turn in progress' : ''}`}
+        aria-label={`Session ${session.sessionId}, ${session.platform}:${session.sessionType}, ${plural(session.turnCount, 'turn')}${live ? ', turn in progress' : ''}${session.title ? `: ${session.title}` : ''}`}
         onClick={onSelect}
       >
         <span className="session-item__top">
-          <span className="session-item__scope">
-            {session.platform}:{session.sessionType}
+          <span className="session-item__title" title={session.title || undefined}>
+            {session.title.trim() || `${session.platform}:${session.sessionType}`}
           </span>
           {live && <span className="live-dot" title="A turn is in progress" />}
         </span>
         <span className="session-item__id" title={session.sessionId}>
-          {session.sessionId}
+          {session.platform}:{session.sessionType} · {session.sessionId}
         </span>
         <span className="session-item__meta">
           <span>{plural(session.turnCount, 'turn')}</span>

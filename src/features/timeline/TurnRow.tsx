@@ -17,11 +17,19 @@ export function turnOptionId(turnId: string): string {
   return `turn-option-${turnId}`;
 }
 
+/** Files as the detail counts them: a rename or move is one file, not its two paths. */
+export function shownFileCount(turn: Turn): number {
+  return turn.fileCount - (turn.renameCount ?? 0);
+}
+
 export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowProps) {
   const title = turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)');
+  const files = shownFileCount(turn);
+  const { added, removed } = turn.lines;
   const label = [
     `#${turn.number} ${title}`,
-    plural(turn.fileCount, 'file'),
+    plural(files, 'file'),
+    ...(added > 0 || removed > 0 ? [`${added} lines added, ${removed} removed`] : []),
     ...(turn.skippedCount > 0 ? [`${turn.skippedCount} skipped`] : []),
     ...turnBadges(turn, numberOf).map((badge) => badge.text),
   ].join(', ');
@@ -45,7 +53,12 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
         </time>
       </div>
       <div className="turn-row__line turn-row__line--meta">
-        <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(turn.fileCount, 'file')}</span>
+        <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
+        {(added > 0 || removed > 0) && (
+          <span className="turn-row__lines">
+            <span className="plus">+{added}</span> <span className="minus">−{removed}</span>
+          </span>
+        )}
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
         <TurnBadges turn={turn} numberOf={numberOf} />
       </div>

@@ -1,7 +1,7 @@
 // The virtualized list of a session's turns, newest first. It is a listbox: arrow keys or
 // j/k move the selection, Home/End jump, and the selected row is kept in view.
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'react';
 import type { Turn } from '../../../server/protocol';
 import { TURN_ROW_HEIGHT, TurnRow, turnOptionId } from './TurnRow';
 
@@ -31,9 +31,25 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
   const numberOf = useCallback((turnId: string) => numbers.get(turnId), [numbers]);
   const selectedIndex = useMemo(() => turns.findIndex((turn) => turn.turnId === selectedTurnId), [turns, selectedTurnId]);
 
+  // The selected row is brought into view when the selection changes (or first shows), never
+  // because rows moved: a live turn arriving must not pull a reader back to the top.
+  const scrolledTo = useRef<string | null>(null);
   useEffect(() => {
-    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
-  }, [selectedIndex, virtualizer]);
+    if (selectedIndex < 0 || scrolledTo.current === selectedTurnId) return;
+    scrolledTo.current = selectedTurnId;
+    virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, selectedTurnId, virtualizer]);
+
+  // New turns arrive at the top: a reader further down keeps the rows they were reading in place.
+  const firstTurnId = useRef<string | undefined>(turns[0]?.turnId);
+  useLayoutEffect(() => {
+    const previous = firstTurnId.current;
+    firstTurnId.current = turns[0]?.turnId;
+    const element = scrollRef.current;
+    if (!previous || !element || element.scrollTop === 0) return;
+    const shift = turns.findIndex((turn) => turn.turnId === previous);
+    if (shift > 0) element.scrollTop += shift * TURN_ROW_HEIGHT;
+  }, [turns]);
 
   const items = virtualizer.getVirtualItems();
   const lastVisible = items.length > 0 ? items[items.length - 1].index : -1;

@@ -1,9 +1,12 @@
-// The paths a turn changed. Each row: a checkbox for selective restore, the path (selects
-// its diff), the kind of change and +/- lines. Arrow keys or j/k move between rows.
-import { useRef, type KeyboardEvent } from 'react';
+// The paths a turn changed, as a collapsible tree in the order given (the display order).
+// Each file row: a checkbox for selective restore, the name (selects its diff), the kind of
+// change and +/- lines. Arrow keys or j/k move between rows; a folder row folds its rows.
+import { useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange } from '../../../server/protocol';
-import { displayPath, formatBytes } from '../../lib/format';
+import { displayPath, formatBytes, plural } from '../../lib/format';
 import { SKIP_HELP, SKIP_REASONS, changeLabel, fromText, restoreSize } from './fileChange';
+import { countRows } from './fileRows';
+import { treeRows, type TreeRow } from './fileTree';
 
 export interface FileListProps {
   files: FileChange[];
@@ -14,13 +17,46 @@ export interface FileListProps {
   onSetChecked: (uris: string[]) => void;
 }
 
+function Lines({ file }: { file: FileChange }) {
+  if (file.skipped) return <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>skipped: {SKIP_REASONS[file.skipped]}</span>;
+  return (
+    <span className="file-row__lines" aria-label={file.lines ? `${file.lines.added} lines added, ${file.lines.removed} removed` : undefined}>
+      {file.lines && (
+        <>
+          <span className="plus">+{file.lines.added}</span> <span className="minus">−{file.lines.removed}</span>
+        </>
+      )}
+    </span>
+  );
+}
+
 export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSetChecked }: FileListProps) {
   const listRef = useRef<HTMLUListElement>(null);
+  const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
   const checkedSet = new Set(checked);
   const selectable = files.filter((file) => !file.skipped);
   const checkedFiles = files.filter((file) => checkedSet.has(file.uri));
   const totalSize = checkedFiles.reduce((sum, file) => sum + restoreSize(file), 0);
   const allChecked = selectable.length > 0 && selectable.every((file) => checkedSet.has(file.uri));
+  const rows = treeRows(files);
+  const selectedRow = rows.find((row) => row.change?.uri === selectedUri);
+  // The selected file's folders stay open, so n/p and the arrows never land on a hidden row.
+  const openForSelection = new Set(selectedRow?.kind === 'file' ? selectedRow.folders : []);
+  const isHidden = (row: TreeRow) => {
+    const parents = row.path.split('/').slice(0, row.depth).map((_, i, all) => all.slice(0, i + 1).join('/'));
+    return parents.some((folder) => collapsed.has(folder) && !openForSelection.has(folder));
+  };
+  const visible = rows.filter((row) => !isHidden(row));
+  const steps = visible.filter((row) => row.change).map((row) => row.change!.uri);
+  const counts = countRows(files);
+
+  const toggleFolder = (path: string) =>
+    setCollapsed((current) => {
+      const next = new Set(current);
+      if (next.has(path)) next.delete(path);
+      else next.add(path);
+      return next;
+    });
 
   const onKeyDown = (event: KeyboardEvent<HTMLUListElement>) => {
     if (event.altKey || event.ctrlKey || event.metaKey) return;
@@ -34,10 +70,10 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
     if (!down && !up) return;
     event.preventDefault();
     event.stopPropagation();
-    const current = files.findIndex((file) => file.uri === selectedUri);
-    const next = Math.max(0, Math.min(files.length - 1, current + (down ? 1 : -1)));
-    onSelect(files[next].uri, true);
-    listRef.current?.querySelectorAll<HTMLButtonElement>('.file-row__path')[next]?.focus();
+    const current = steps.indexOf(selectedUri ?? '');
+    const next = steps[Math.max(0, Math.min(steps.length - 1, current + (down ? 1 : -1)))];
+    onSelect(next, true);
+    listRef.current?.querySelector<HTMLButtonElement>(`[data-uri="${CSS.escape(next)}"]`)?.focus();
   };
 
   if (files.length === 0) return <p className="pane-empty">This turn changed no files.</p>;
@@ -58,22 +94,40 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           <span>
             {checkedFiles.length > 0
               ? `${checkedFiles.length} of ${files.length} selected · ${formatBytes(totalSize)}`
-              : `${files.length} ${files.length === 1 ? 'path' : 'paths'}`}
+              : `${plural(counts.files, 'file')}${counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}`}
           </span>
         </label>
       </div>
       <ul ref={listRef} id="changed-files" className="file-rows" aria-label="Changed files" onKeyDown={onKeyDown}>
-        {files.map((file) => {
-          const path = displayPath(file.uri);
-          const selected = file.uri === selectedUri;
-          const from = fromText(file);
+        {visible.map((row) => {
+          const file = row.change;
+          const indent = { paddingLeft: `${14 + row.depth * 16}px` };
+          if (row.kind === 'folder') {
+            const open = !collapsed.has(row.path) || openForSelection.has(row.path);
+            return (
+              <li key={`folder:${row.path}`} className={`file-row file-row--folder${file?.uri === selectedUri ? ' is-selected' : ''}`} style={indent}>
+                {file ? (
+                  <input type="checkbox" checked={checkedSet.has(file.uri)} disabled={Boolean(file.skipped)} onChange={() => onToggle(file.uri)} aria-label={`Select ${row.path} for restore`} />
+                ) : <span />}
+                <button type="button" className="file-row__folder" aria-expanded={open} data-uri={file?.uri} onClick={() => toggleFolder(row.path)}>
+                  <span aria-hidden="true" className="file-row__chevron">{open ? '▾' : '▸'}</span> {row.name}/
+                  <span className="file-row__count"> {plural(row.files, 'file')}</span>
+                </button>
+                {file ? <span className={`change change--${file.change}`}>{changeLabel(file)}</span> : <span />}
+                <span />
+              </li>
+            );
+          }
+          const path = displayPath(row.change.uri);
+          const selected = row.change.uri === selectedUri;
+          const from = fromText(row.change);
           return (
-            <li key={file.uri} className={`file-row${selected ? ' is-selected' : ''}${file.skipped ? ' is-skipped' : ''}`}>
+            <li key={row.change.uri} className={`file-row${selected ? ' is-selected' : ''}${row.change.skipped ? ' is-skipped' : ''}`} style={indent}>
               <input
                 type="checkbox"
-                checked={checkedSet.has(file.uri)}
-                disabled={Boolean(file.skipped)}
-                onChange={() => onToggle(file.uri)}
+                checked={checkedSet.has(row.change.uri)}
+                disabled={Boolean(row.change.skipped)}
+                onChange={() => onToggle(row.change.uri)}
                 aria-label={`Select ${path} for restore`}
               />
               <button
@@ -81,25 +135,15 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
                 className="file-row__path"
                 aria-current={selected ? 'true' : undefined}
                 aria-label={`Show diff of ${path}`}
-                onClick={() => onSelect(file.uri, false)}
+                data-uri={row.change.uri}
+                title={path}
+                onClick={() => onSelect(row.change.uri, false)}
               >
-                <span className="file-row__name">{path}</span>
+                <span className="file-row__name">{row.name}</span>
                 {from && <span className="file-row__from">{from}</span>}
               </button>
-              <span className={`change change--${file.change}`}>{changeLabel(file)}</span>
-              {file.skipped ? (
-                <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>
-                  skipped: {SKIP_REASONS[file.skipped]}
-                </span>
-              ) : (
-                <span className="file-row__lines" aria-label={file.lines ? `${file.lines.added} lines added, ${file.lines.removed} removed` : undefined}>
-                  {file.lines && (
-                    <>
-                      <span className="plus">+{file.lines.added}</span> <span className="minus">−{file.lines.removed}</span>
-                    </>
-                  )}
-                </span>
-              )}
+              <span className={`change change--${row.change.change}`}>{changeLabel(row.change)}</span>
+              <Lines file={row.change} />
             </li>
           );
         })}

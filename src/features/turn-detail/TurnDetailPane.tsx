@@ -12,13 +12,15 @@ import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
 import { LiveEntries } from './LiveEntries';
 import { TurnRelations } from './TurnRelations';
-import { countRows } from './fileRows';
+import { countRows, renameKeptContent } from './fileRows';
+import { useOutage } from '../live/useOutage';
 
 export function TurnDetailPane() {
   const { sessionId, turnId, fileUri, checked: checkedFiles, rows: files, session, turns: sessionTurns } = useSelection();
   const detailTab = useUiStore((state) => state.detailTab);
   const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
   const manifest = useTurnManifest(turnId);
+  const offline = useOutage();
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
@@ -36,10 +38,11 @@ export function TurnDetailPane() {
     );
 
   const { turn } = manifest.data;
+  const counts = countRows(files);
   // A running turn has no per-file summary yet, only the operations recorded so far.
   const showLive = turn.status === 'active' && files.length === 0;
   const tabs: { id: DetailTab; label: string }[] = [
-    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : countRows(files).files})` },
+    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : counts.files})` },
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     { id: 'commands', label: `Commands (${turn.execCommands.length})` },
   ];
@@ -56,7 +59,12 @@ export function TurnDetailPane() {
         <div className="detail__meta">
           <time dateTime={turn.startedAt}>{formatClock(turn.startedAt)}</time>
           {turn.endedAt ? <span>ended {formatClock(turn.endedAt)}</span> : <span>in progress</span>}
-          <span>{plural(turn.fileCount, 'file')}</span>
+          <span>{plural(counts.files, 'file')}{counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}</span>
+          {(turn.lines.added > 0 || turn.lines.removed > 0) && (
+            <span className="file-row__lines" aria-label={`${turn.lines.added} lines added, ${turn.lines.removed} removed`}>
+              <span className="plus">+{turn.lines.added}</span> <span className="minus">−{turn.lines.removed}</span>
+            </span>
+          )}
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
           <TurnBadges turn={turn} numberOf={numberOf} />
           <TurnRelations turn={turn} numberOf={numberOf} onOpen={(id) => selectTurn(id)} />
@@ -66,6 +74,8 @@ export function TurnDetailPane() {
           platform={session?.platform ?? ''}
           checkedFiles={checkedFiles}
           sessionBusy={Boolean(session?.activeTurnId) || turn.status === 'active'}
+          offline={offline}
+          numberOf={numberOf}
         />
       </header>
       <div className="tabs" role="tablist" aria-label="Turn contents">
@@ -104,7 +114,13 @@ export function TurnDetailPane() {
         {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} />}
       </div>
       {selectedFile ? (
-        <DiffPanel key={`${turn.turnId}:${selectedFile.uri}`} turnId={turn.turnId} file={selectedFile} turnNumber={turn.number} />
+        <DiffPanel
+          key={`${turn.turnId}:${selectedFile.uri}`}
+          turnId={turn.turnId}
+          file={selectedFile}
+          turnNumber={turn.number}
+          contentUnchanged={renameKeptContent(selectedFile, manifest.data.files)}
+        />
       ) : (
         <p className="pane-empty">{files.length > 0 ? 'Select a file to see its diff.' : ''}</p>
       )}

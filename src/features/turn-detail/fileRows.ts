@@ -48,3 +48,10 @@ export function countRows(rows: FileChange[]): RowCounts {
   const folders = rows.filter(isDirectoryChange).length;
   return { files: rows.length - folders, folders };
 }
+
+/** A rename or move that kept the bytes it had: nothing to diff. */
+export function renameKeptContent(row: FileChange, files: FileChange[]): boolean {
+  if (!row.from) return false;
+  const origin = files.find((file) => file.uri === row.from)?.before;
+  return origin?.type === 'file' && row.after?.type === 'file' && origin.hash !== '' && origin.hash === row.after.hash && origin.mode === row.after.mode;
+}

@@ -1,0 +1,68 @@
+// The line diff itself (react-diff-viewer-continued): virtualized rows, syntax colours from
+// its refractor grammars, light or dark. Loaded as its own chunk the first time a diff shows.
+import DiffViewer, { DiffMethod, type ReactDiffViewerStylesOverride } from 'react-diff-viewer-continued';
+
+export interface TextDiffProps {
+  oldValue: string;
+  newValue: string;
+  split: boolean;
+  wrap: boolean;
+  dark: boolean;
+  language?: string;
+  leftTitle?: string;
+  rightTitle?: string;
+}
+
+const LIGHT = {
+  diffViewerBackground: '#ffffff', diffViewerColor: '#1f2328',
+  addedBackground: '#e6ffec', addedColor: '#1f2328', addedGutterBackground: '#ccffd8', addedGutterColor: '#1f2328',
+  removedBackground: '#ffebe9', removedColor: '#1f2328', removedGutterBackground: '#ffd7d5', removedGutterColor: '#1f2328',
+  wordAddedBackground: '#abf2bc', wordRemovedBackground: '#ffb8b0',
+  gutterBackground: '#f6f8fa', gutterColor: '#57606a', emptyLineBackground: '#fafbfc',
+  codeFoldBackground: '#ddf4ff', codeFoldGutterBackground: '#c8e6fb', codeFoldContentColor: '#0a3069',
+};
+const DARK = {
+  diffViewerBackground: '#0d1117', diffViewerColor: '#e6edf3',
+  addedBackground: '#12261e', addedColor: '#e6edf3', addedGutterBackground: '#1b4721', addedGutterColor: '#e6edf3',
+  removedBackground: '#25171c', removedColor: '#e6edf3', removedGutterBackground: '#4c1e24', removedGutterColor: '#e6edf3',
+  wordAddedBackground: '#1f6f3a', wordRemovedBackground: '#8e2d2d',
+  gutterBackground: '#161b22', gutterColor: '#9198a1', emptyLineBackground: '#0d1117',
+  codeFoldBackground: '#10243e', codeFoldGutterBackground: '#0c2d55', codeFoldContentColor: '#9ecbff',
+};
+
+function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
+  return {
+    // The library's default min-width of 1000px overflows the detail column.
+    diffContainer: { minWidth: 0, ...(wrap ? {} : { width: 'max-content', minWidth: '100%' }) },
+    variables: { light: LIGHT, dark: DARK },
+    contentText: { fontFamily: 'var(--mono)', fontSize: '13px', lineHeight: '19px', ...(wrap ? {} : { whiteSpace: 'pre', lineBreak: 'auto' as const }) },
+    lineContent: wrap ? {} : { overflow: 'visible' },
+    gutter: { minWidth: '40px', padding: '0 8px', fontSize: '12px' },
+    titleBlock: { fontSize: '12px', padding: '6px 10px', fontWeight: 600 },
+  };
+}
+
+const WRAPPED = stylesFor(true);
+const UNWRAPPED = stylesFor(false);
+
+export default function TextDiff({ oldValue, newValue, split, wrap, dark, language, leftTitle, rightTitle }: TextDiffProps) {
+  return (
+    <DiffViewer
+      oldValue={oldValue}
+      newValue={newValue}
+      splitView={split}
+      // Whole-word marks read better in code than character runs.
+      compareMethod={DiffMethod.WORDS}
+      extraLinesSurroundingDiff={4}
+      hideSummary
+      useDarkTheme={dark}
+      highlightLanguage={language}
+      leftTitle={leftTitle}
+      rightTitle={rightTitle}
+      // Only the rows in view are in the DOM: a 3,000-line file opens as fast as a short one.
+      infiniteLoading={{ pageSize: 200, containerHeight: '100%', overscan: 30 }}
+      styles={wrap ? WRAPPED : UNWRAPPED}
+      loadingElement={() => <p className="pane-empty" role="status">Computing diff…</p>}
+    />
+  );
+}
