@@ -65,7 +65,7 @@ export const useUiStore = create<UiState>()((set) => ({
   openedAt: Date.now(),
   checked: { turnId: null, uris: [] },
   diffMode: null,
-  wrapLines: false,
+  wrapLines: true,
   detailTab: 'files',
   liveStatus: 'connecting',
   theme: savedTheme(),

@@ -32,10 +32,8 @@ function SidesDiff({ before, after, uri, beforeLabel, afterLabel }: { before: Si
   if (before.text === after.text) return <p className="muted">{beforeLabel} and {afterLabel.toLowerCase()} are the same.</p>;
   return (
     <div className="plan-diff">
-      <LazyTextDiff
-        oldValue={before.text ?? ''} newValue={after.text ?? ''} split={false} wrap dark={dark} language={languageOf(uri)}
-        leftTitle={`${beforeLabel} → ${afterLabel}`}
-      />
+      <p className="plan-diff__caption">{beforeLabel} → {afterLabel}</p>
+      <LazyTextDiff oldValue={before.text ?? ''} newValue={after.text ?? ''} split={false} wrap dark={dark} language={languageOf(uri)} virtual={false} />
     </div>
   );
 }

@@ -1,5 +1,6 @@
 // The line diff itself (react-diff-viewer-continued): virtualized rows, syntax colours from
 // its refractor grammars, light or dark. Loaded as its own chunk the first time a diff shows.
+import { useEffect, useState } from 'react';
 import DiffViewer, { DiffMethod, type ReactDiffViewerStylesOverride } from 'react-diff-viewer-continued';
 
 export interface TextDiffProps {
@@ -9,8 +10,8 @@ export interface TextDiffProps {
   wrap: boolean;
   dark: boolean;
   language?: string;
-  leftTitle?: string;
-  rightTitle?: string;
+  /** Render only the rows in view (the diff panel); a short diff in a dialog shows whole. */
+  virtual?: boolean;
 }
 
 const LIGHT = {
@@ -45,7 +46,24 @@ function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
 const WRAPPED = stylesFor(true);
 const UNWRAPPED = stylesFor(false);
 
-export default function TextDiff({ oldValue, newValue, split, wrap, dark, language, leftTitle, rightTitle }: TextDiffProps) {
+/** The rows paint first, plain; colours follow once the grammar is loaded and the page is idle. */
+function useAfterFirstPaint(): boolean {
+  const [ready, setReady] = useState(false);
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => setReady(true), 0);
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      if (timer) clearTimeout(timer);
+    };
+  }, []);
+  return ready;
+}
+
+export default function TextDiff({ oldValue, newValue, split, wrap, dark, language, virtual = true }: TextDiffProps) {
+  const colour = useAfterFirstPaint();
   return (
     <DiffViewer
       oldValue={oldValue}
@@ -56,11 +74,10 @@ export default function TextDiff({ oldValue, newValue, split, wrap, dark, langua
       extraLinesSurroundingDiff={4}
       hideSummary
       useDarkTheme={dark}
-      highlightLanguage={language}
-      leftTitle={leftTitle}
-      rightTitle={rightTitle}
+      highlightLanguage={colour ? language : undefined}
+      disableWorker
       // Only the rows in view are in the DOM: a 3,000-line file opens as fast as a short one.
-      infiniteLoading={{ pageSize: 200, containerHeight: '100%', overscan: 30 }}
+      infiniteLoading={virtual ? { pageSize: 200, containerHeight: '100%', overscan: 30 } : undefined}
       styles={wrap ? WRAPPED : UNWRAPPED}
       loadingElement={() => <p className="pane-empty" role="status">Computing diff…</p>}
     />

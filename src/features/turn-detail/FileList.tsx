@@ -18,6 +18,8 @@ export interface FileListProps {
 }
 
 function Lines({ file }: { file: FileChange }) {
+  const moved = file.change === 'renamed' || file.change === 'moved';
+  if (moved && file.lines?.added === 0 && file.lines.removed === 0) return <span />;
   if (file.skipped) return <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>skipped: {SKIP_REASONS[file.skipped]}</span>;
   return (
     <span className="file-row__lines" aria-label={file.lines ? `${file.lines.added} lines added, ${file.lines.removed} removed` : undefined}>
