@@ -86,12 +86,15 @@ export async function commitTurn(
   const changes: FileChange[] = new Array(kinds.length);
   await inParallel(kinds, async (change, i) => { changes[i] = await withLines(ctx, change, records, contents); });
   const counts: TurnCounts = {};
+  // A rename's origin is gone only because it moved: its lines are not removed, they moved with it.
+  const movedAway = new Set(changes.filter((c) => c.from).map((c) => c.from));
   for (const c of changes) {
     const root = parseUri(c.uri).root;
     counts[root] ??= { files: 0, skipped: 0, added: 0, removed: 0 };
     if (c.skipped) counts[root].skipped++;
-    counts[root].added! += c.lines?.added ?? 0;
-    counts[root].removed! += c.lines?.removed ?? 0;
+    const moved = movedAway.has(c.uri) && c.after === null;
+    counts[root].added! += moved ? 0 : c.lines?.added ?? 0;
+    counts[root].removed! += moved ? 0 : c.lines?.removed ?? 0;
     const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
     if (!isDir) counts[root].files++;
     if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;

@@ -21,6 +21,8 @@ describe('counts', () => {
       const { turnId } = await engine.turnEnd(S);
       const turn = engine.getManifest(turnId!).turn;
       expect([turn.fileCount, turn.renameCount]).toEqual([3, 1]);
+      // The renamed file's lines moved with it: only the new file's line counts.
+      expect(turn.lines).toEqual({ added: 1, removed: 0 });
     } finally {
       await engine.close();
     }
