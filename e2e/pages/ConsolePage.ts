@@ -52,7 +52,7 @@ export class ConsolePage {
     return this.detail.getByRole('tab', { name: new RegExp(`^${name} \\(`) });
   }
 
-  async action(name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | RegExp): Promise<RollbackDialog> {
+  async action(name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | RegExp): Promise<RollbackDialog> {
     await this.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name }).click();
     const dialog = new RollbackDialog(this.page);
     await expect(dialog.root).toBeVisible();

@@ -41,13 +41,17 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
   const totalSize = checkedFiles.reduce((sum, file) => sum + restoreSize(file), 0);
   const allChecked = selectable.length > 0 && selectable.every((file) => checkedSet.has(file.uri));
   const rows = treeRows(files);
-  const selectedRow = rows.find((row) => row.change?.uri === selectedUri);
-  // The selected file's folders stay open, so n/p and the arrows never land on a hidden row.
-  const openForSelection = new Set(selectedRow?.kind === 'file' ? selectedRow.folders : []);
-  const isHidden = (row: TreeRow) => {
-    const parents = row.path.split('/').slice(0, row.depth).map((_, i, all) => all.slice(0, i + 1).join('/'));
-    return parents.some((folder) => collapsed.has(folder) && !openForSelection.has(folder));
-  };
+  // A file chosen elsewhere (n/p, a link) opens the folders it is in: a choice is never hidden.
+  const [shownFor, setShownFor] = useState(selectedUri);
+  if (shownFor !== selectedUri) {
+    setShownFor(selectedUri);
+    const row = rows.find((item) => item.change?.uri === selectedUri);
+    if (row?.kind === 'file' && row.folders.some((folder) => collapsed.has(folder))) {
+      setCollapsed(new Set([...collapsed].filter((folder) => !row.folders.includes(folder))));
+    }
+  }
+  const isHidden = (row: TreeRow) =>
+    row.path.split('/').slice(0, row.depth).some((_, i, all) => collapsed.has(all.slice(0, i + 1).join('/')));
   const visible = rows.filter((row) => !isHidden(row));
   const steps = visible.filter((row) => row.change).map((row) => row.change!.uri);
   const counts = countRows(files);
@@ -105,7 +109,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           const file = row.change;
           const indent = { paddingLeft: `${14 + row.depth * 16}px` };
           if (row.kind === 'folder') {
-            const open = !collapsed.has(row.path) || openForSelection.has(row.path);
+            const open = !collapsed.has(row.path);
             return (
               <li key={`folder:${row.path}`} className={`file-row file-row--folder${file?.uri === selectedUri ? ' is-selected' : ''}`} style={indent}>
                 {file ? (
