@@ -1,7 +1,7 @@
 // The line diff itself (react-diff-viewer-continued): virtualized rows, syntax colours from
 // its refractor grammars, light or dark. Loaded as its own chunk the first time a diff shows.
 import { useEffect, useState } from 'react';
-import DiffViewer, { DiffMethod, type ReactDiffViewerStylesOverride } from 'react-diff-viewer-continued';
+import DiffViewer, { DiffMethod, type HighlightTheme, type ReactDiffViewerStylesOverride } from 'react-diff-viewer-continued';
 
 export interface TextDiffProps {
   oldValue: string;
@@ -18,7 +18,7 @@ const LIGHT = {
   diffViewerBackground: '#ffffff', diffViewerColor: '#1f2328',
   addedBackground: '#e6ffec', addedColor: '#1f2328', addedGutterBackground: '#ccffd8', addedGutterColor: '#1f2328',
   removedBackground: '#ffebe9', removedColor: '#1f2328', removedGutterBackground: '#ffd7d5', removedGutterColor: '#1f2328',
-  wordAddedBackground: '#abf2bc', wordRemovedBackground: '#ffb8b0',
+  wordAddedBackground: '#abf2bc', wordRemovedBackground: '#ffcecb',
   gutterBackground: '#f6f8fa', gutterColor: '#57606a', emptyLineBackground: '#fafbfc',
   codeFoldBackground: '#ddf4ff', codeFoldGutterBackground: '#c8e6fb', codeFoldContentColor: '#0a3069',
 };
@@ -42,6 +42,16 @@ function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
     titleBlock: { fontSize: '12px', padding: '6px 10px', fontWeight: 600 },
   };
 }
+
+/** The library's light token colours, darkened where they fell under 4.5:1 on the change backgrounds. */
+const LIGHT_TOKENS: HighlightTheme = {
+  comment: '#505a64', prolog: '#505a64', doctype: '#505a64', cdata: '#505a64',
+  property: '#0550ae', boolean: '#0550ae', number: '#0550ae', constant: '#0550ae', symbol: '#0550ae', builtin: '#0550ae',
+  tag: '#116329', inserted: '#116329', entity: '#116329', deleted: '#a40e26',
+  operator: '#a0111f', keyword: '#a0111f', atrule: '#a0111f',
+  selector: '#6639ba', 'attr-name': '#6639ba', 'class-name': '#6639ba', function: '#6639ba',
+  important: '#953800', variable: '#953800',
+};
 
 const WRAPPED = stylesFor(true);
 const UNWRAPPED = stylesFor(false);
@@ -75,6 +85,7 @@ export default function TextDiff({ oldValue, newValue, split, wrap, dark, langua
       hideSummary
       useDarkTheme={dark}
       highlightLanguage={colour ? language : undefined}
+      highlightTheme={dark ? undefined : LIGHT_TOKENS}
       disableWorker
       // Only the rows in view are in the DOM: a 3,000-line file opens as fast as a short one.
       infiniteLoading={virtual ? { pageSize: 200, containerHeight: '100%', overscan: 30 } : undefined}
