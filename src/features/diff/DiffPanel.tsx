@@ -9,7 +9,7 @@ import { displayPath, formatBytes } from '../../lib/format';
 import { useUiStore } from '../../store';
 import { DiffModeToggle } from './DiffModeToggle';
 import { ImageDiff, isImageDiff } from './ImageDiff';
-import { LazyTextDiff } from './LazyTextDiff';
+import { LazyTextDiff, WarmTextDiff } from './LazyTextDiff';
 import { languageOf } from './language';
 import { useDiffMode } from './useDiffMode';
 
@@ -117,10 +117,11 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
             <p className="pane-empty">Renamed from {displayPath(data.from)}, content unchanged.</p>
           ) : folded ? (
             <div className="diff-folded">
-              <p>This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it.</p>
+              <p>This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it, and shows without syntax colours.</p>
               <button type="button" className="btn" onClick={() => setOpenLarge(true)}>
                 Show the diff
               </button>
+              <WarmTextDiff split={diffMode === 'split'} wrap={wrap} dark={dark} />
             </div>
           ) : (
             <div className="diff-body">
@@ -130,7 +131,8 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
                 split={diffMode === 'split'}
                 wrap={wrap}
                 dark={dark}
-                language={languageOf(uri)}
+                // Colouring a whole large file costs seconds of main thread: large diffs stay plain.
+                language={lines > LARGE_DIFF_LINES ? undefined : languageOf(uri)}
               />
             </div>
           )}

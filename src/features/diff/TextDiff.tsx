@@ -89,8 +89,9 @@ export default function TextDiff({ oldValue, newValue, split, wrap, dark, langua
       disableWorker
       // Only the rows in view are in the DOM: a 3,000-line file opens as fast as a short one.
       infiniteLoading={virtual ? { pageSize: 200, containerHeight: '100%', overscan: 30 } : undefined}
+      // No loading overlay: the diff computes in milliseconds, and the viewer would also raise the
+      // overlay while it re-measures rows after colouring, a flash over rows already painted.
       styles={wrap ? WRAPPED : UNWRAPPED}
-      loadingElement={() => <p className="pane-empty" role="status">Computing diff…</p>}
     />
   );
 }
