@@ -1,12 +1,14 @@
 // Item 7: how long until a session's timeline is first rendered and scrollable in Chromium,
 // for a long session vs a short one, against the real server on a store seeded through the
-// library API; then how fast the timeline answers a jump to its end, and its frames while scrolling.
+// library API; then how fast the timeline answers a jump to its end, and its frames while
+// scrolling; then how long a 3,000-line diff takes to open (./console-diff).
 import { chromium, type Browser } from '@playwright/test';
 import type { BenchContext } from '../context.js';
 import { removeTree } from '../fs-tools.js';
 import { startServe } from '../server-process.js';
 import type { BuiltApp } from './build.js';
 import { summarize } from '../stats.js';
+import { openLargeDiff, seedLargeDiff } from './console-diff.js';
 import { seedTurns } from './seed.js';
 import { seededStore } from './seeded-store.js';
 
@@ -92,6 +94,7 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
     for (const { turns, sessionId } of sessions) {
       await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) => ctx.log(`item 7: seeded ${done} of ${total}`));
     }
+    await seedLargeDiff(engine);
   });
 
   const server = await startServe({ cli: app.cli, workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
@@ -118,6 +121,18 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
       results.figure(CONSOLE_SECTION, `console.${turns}.frame`, `${label}: longest frame scrolling 60 × 400 px`, 'turnback', 'ms',
         summarize(loads.map((l) => l.maxFrameMs)));
       ctx.log(`item 7: ${label} ready median ${summarize(loads.map((l) => l.readyMs)).median.toFixed(0)} ms`);
+    }
+    for (const [id, readFirstMs, label] of [
+      ['open', 1000, '3,000-line diff: click 1 s after it shows folded → rows painted (virtualized)'],
+      ['cold', 0, '3,000-line diff: click at once, the viewer\'s code still loading → rows painted'],
+    ] as const) {
+      const opens: number[] = [];
+      for (let run = 0; run <= config.runs; run++) {
+        const ms = await openLargeDiff(browser, server.loginUrl, server.origin, readFirstMs);
+        if (run > 0) opens.push(ms); // the first load warms the server and Chromium's cache
+      }
+      results.figure(CONSOLE_SECTION, `console.diff3000.${id}`, label, 'turnback', 'ms', summarize(opens));
+      ctx.log(`item 7: ${label}: median ${summarize(opens).median.toFixed(0)} ms`);
     }
     const [short, long] = config.timelineTurns;
     results.ratio(CONSOLE_SECTION, `rendered and scrollable, ${long} / ${short} turns`, `console.${long}.ready`, `console.${short}.ready`);
