@@ -1,6 +1,6 @@
 // Seeds turns the way an agent does: through the agent API with the agent token.
 import type {
-  AgentInputResponse, AgentMessageResponse, AgentTurnEndResponse, Message, Role,
+  AgentExecEndResponse, AgentExecResponse, AgentInputResponse, AgentMessageResponse, AgentTurnEndResponse, Message, Role,
 } from '../server/protocol';
 
 export class AgentClient {
@@ -40,7 +40,10 @@ export class AgentClient {
     return this.post('/api/agent/fs/delete', { sessionId, uri: `workspace:/${path}` });
   }
   exec(sessionId: string, command: string, tool = 'exec') {
-    return this.post('/api/agent/exec', { sessionId, tool, command });
+    return this.post<AgentExecResponse>('/api/agent/exec', { sessionId, tool, command });
+  }
+  execEnd(sessionId: string, execId: string) {
+    return this.post<AgentExecEndResponse>('/api/agent/exec-end', { sessionId, execId });
   }
   turnEnd(sessionId: string) {
     return this.post<AgentTurnEndResponse>('/api/agent/turn-end', { sessionId });

@@ -39,24 +39,43 @@ test('browse to a turn and see its diff', async ({ page, turnback }) => {
   await expect(console.diff('src/greet.ts')).toContainText('return "Hello " + name;');
 });
 
-test('the exec badge shows on turns that ran shell commands', async ({ page, turnback }) => {
+test('the exec badges: a quiet mark where the commands were captured, a warning where they were not', async ({ page, turnback }) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Edit only', () => agent.write(SESSION, 'a.txt', 'a\n'));
   await agent.turn(SESSION, 'Install and migrate', async () => {
     await agent.write(SESSION, 'b.txt', 'b\n');
-    await agent.exec(SESSION, 'npm install && npm run migrate');
+    const { execId } = await agent.exec(SESSION, 'npm install && npm run migrate');
+    await turnback.writeOnDisk('db/schema.sql', 'create table todo (id int);\n');
+    await agent.execEnd(SESSION, execId!);
+  });
+  // Two sessions' commands at once: what changed meanwhile is said to be theirs both, not captured alone.
+  await agent.turn(SESSION, 'Build while another session runs', async () => {
+    await agent.input('browse-2', 'the other session');
+    const other = await agent.exec('browse-2', 'npm run watch');
+    const { execId } = await agent.exec(SESSION, 'npm run build');
+    await turnback.writeOnDisk('dist/app.js', 'built\n');
+    await agent.execEnd(SESSION, execId!);
+    await agent.execEnd('browse-2', other.execId!);
+    await agent.turnEnd('browse-2');
   });
 
-  await turnback.open(page);
+  await turnback.open(page, `?session=${SESSION}`);
   const console = new ConsolePage(page);
-  const badge = console.turn(2).getByText('partially unprotected');
-  await expect(badge).toBeVisible();
-  await expect(badge).toHaveAttribute('title', /shell commands.*not covered/i);
-  await expect(console.turn(1).getByText('partially unprotected')).toHaveCount(0);
+  const warning = console.turn(3).getByText('partially unprotected');
+  await expect(warning).toBeVisible();
+  await expect(warning).toHaveAttribute('title', /shell commands.*not covered/i);
+  const quiet = console.turn(2).getByText('shell changes captured');
+  await expect(quiet).toBeVisible();
+  await expect(quiet).toHaveAttribute('title', /scanned before and after/i);
+  await expect(console.turn(2).getByText('partially unprotected')).toHaveCount(0);
+  await expect(console.turn(1).getByText(/partially unprotected|shell changes captured/)).toHaveCount(0);
 
   await console.selectTurn(2);
   await console.tab('Commands').click();
-  await expect(console.detail.getByRole('list', { name: 'Shell commands of this turn' })).toContainText('npm install && npm run migrate');
+  const commands = console.detail.getByRole('list', { name: 'Shell commands of this turn' });
+  await expect(commands).toContainText('npm install && npm run migrate');
+  await commands.getByText('Changed 2 paths').click();
+  await expect(commands.getByRole('list', { name: /Paths changed by/ })).toContainText('db/schema.sql');
   await saveScreenshot(page, 'console-exec-commands');
 });
 

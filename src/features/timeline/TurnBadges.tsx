@@ -1,8 +1,13 @@
 // The status badges of a turn, shared by the timeline row and the turn detail header.
 import type { Turn } from '../../../server/protocol';
 
-export const EXEC_TOOLTIP =
-  'Shell commands ran during this turn. Their side effects (files they wrote, packages, network) are not covered by rollback.';
+export const EXEC_CAPTURED_TOOLTIP =
+  'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; '
+  + 'what they did outside it (global packages, databases, the network) is not undone.';
+export const EXEC_UNPROTECTED_TOOLTIP =
+  'Shell commands ran in this turn and some of what they changed was not captured (see Commands): that part is not covered by rollback.';
+/** The tooltip of a turn's shell-command badge. */
+export const EXEC_TOOLTIP = EXEC_UNPROTECTED_TOOLTIP;
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
 type NumberOf = (turnId: string) => number | undefined;
@@ -10,7 +15,7 @@ type NumberOf = (turnId: string) => number | undefined;
 interface Badge {
   key: string;
   text: string;
-  tone: 'live' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn';
+  tone: 'live' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn' | 'quiet';
   title?: string;
 }
 
@@ -28,7 +33,8 @@ export function turnBadges(turn: Turn, numberOf: NumberOf): Badge[] {
   if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
   if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
   if (turn.interrupted) badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
-  if (turn.execUsed) badges.push({ key: 'exec', text: 'partially unprotected', tone: 'warn', title: EXEC_TOOLTIP });
+  if (turn.execUsed && turn.execCaptured) badges.push({ key: 'exec', text: 'shell changes captured', tone: 'quiet', title: EXEC_CAPTURED_TOOLTIP });
+  else if (turn.execUsed) badges.push({ key: 'exec', text: 'partially unprotected', tone: 'warn', title: EXEC_UNPROTECTED_TOOLTIP });
   return badges;
 }
 

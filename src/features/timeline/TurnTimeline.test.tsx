@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { turn } from '../../test/fixtures';
-import { EXEC_TOOLTIP } from './TurnBadges';
+import { EXEC_CAPTURED_TOOLTIP, EXEC_TOOLTIP } from './TurnBadges';
 import { TurnTimeline } from './TurnTimeline';
 
 const newestFirst = (count: number) => Array.from({ length: count }, (_, index) => turn(count - index));
@@ -31,6 +31,13 @@ describe('TurnTimeline', () => {
     expect(badge).toHaveAttribute('title', EXEC_TOOLTIP);
     expect(badge.getAttribute('title')).toMatch(/shell/i);
     expect(within(screen.getByRole('option', { name: /^#1 /i })).queryByText('partially unprotected')).toBeNull();
+  });
+
+  it('gives a turn whose shell commands were all captured a quieter mark, never the warning', () => {
+    render(<TurnTimeline turns={[turn(3, { execUsed: true, execCaptured: true })]} selectedTurnId={null} onSelect={() => {}} />);
+    const row = screen.getByRole('option', { name: /^#3 /i });
+    expect(within(row).getByText('shell changes captured')).toHaveAttribute('title', EXEC_CAPTURED_TOOLTIP);
+    expect(within(row).queryByText('partially unprotected')).toBeNull();
   });
 
   it('shows status badges: rolled back, partially rolled back, rollback of #N, interrupted, live', () => {

@@ -1,18 +1,58 @@
-import type { ExecCommand } from '../../../server/protocol';
+// The shell commands of a turn, each with what its scans found it changed and what they could
+// not capture (a file too large to keep, one that could not be read, another session's command
+// running at the same time, a command that never ended).
+import type { ExecCommand, ExecSkipReason } from '../../../server/protocol';
 import { formatClock } from '../../lib/format';
-import { EXEC_TOOLTIP } from '../timeline/TurnBadges';
+import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/TurnBadges';
 
-export function ExecCommands({ commands }: { commands: ExecCommand[] }) {
+const REASONS: Record<ExecSkipReason, string> = {
+  'too-large': 'too large to keep',
+  unreadable: 'could not be read',
+  excluded: 'excluded',
+  concurrent: "another session's command ran at the same time",
+};
+
+const pathOf = (uri: string) => uri.replace(/^[^:]+:\//, '');
+
+function CommandOutcome({ command }: { command: ExecCommand }) {
+  if (command.endedAt === null || command.changed === null) {
+    return <p className="command__outcome command__outcome--warn">Its changes were never scanned: they are not covered by rollback.</p>;
+  }
+  return (
+    <>
+      {command.changed.length === 0
+        ? <p className="command__outcome">Changed nothing in the workspace.</p>
+        : (
+          <details className="command__changed">
+            <summary>Changed {command.changed.length} {command.changed.length === 1 ? 'path' : 'paths'}</summary>
+            <ul aria-label={`Paths changed by ${command.command}`}>
+              {command.changed.map((uri) => <li key={uri}><code>{pathOf(uri)}</code></li>)}
+            </ul>
+          </details>
+        )}
+      {command.skipped && command.skipped.length > 0 && (
+        <ul className="command__skipped" aria-label={`Not captured for ${command.command}`}>
+          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{pathOf(s.uri)}</code>: {REASONS[s.reason]}</li>)}
+        </ul>
+      )}
+    </>
+  );
+}
+
+export function ExecCommands({ commands, captured }: { commands: ExecCommand[]; captured: boolean }) {
   if (commands.length === 0) return <p className="pane-empty">No shell commands ran in this turn.</p>;
   return (
     <div>
-      <p className="notice notice--warn">{EXEC_TOOLTIP}</p>
+      <p className={captured ? 'notice' : 'notice notice--warn'}>{captured ? EXEC_CAPTURED_TOOLTIP : EXEC_UNPROTECTED_TOOLTIP}</p>
       <ol className="commands" aria-label="Shell commands of this turn">
         {commands.map((command, index) => (
-          <li key={`${command.at}-${index}`} className="command">
-            <span className="command__tool">{command.tool}</span>
-            <code className="command__text">{command.command}</code>
-            <time dateTime={command.at}>{formatClock(command.at)}</time>
+          <li key={command.execId ?? `${command.at}-${index}`} className="command">
+            <div className="command__line">
+              <span className="command__tool">{command.tool}</span>
+              <code className="command__text">{command.command}</code>
+              <time dateTime={command.at}>{formatClock(command.at)}</time>
+            </div>
+            <CommandOutcome command={command} />
           </li>
         ))}
       </ol>

@@ -111,7 +111,7 @@ export function TurnDetailPane() {
         {detailTab === 'chat' && sessionId && (
           <ChatMessages sessionId={sessionId} turnId={turn.turnId} live={turn.status === 'active'} />
         )}
-        {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} />}
+        {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} captured={turn.execCaptured} />}
       </div>
       {selectedFile ? (
         <DiffPanel
