@@ -10,8 +10,7 @@ export function listenFailure(err: unknown, port: number): StartupError {
 
 export function engineFailure(err: unknown, dataDir: string | undefined): StartupError {
   const { code, details, message } = err as { code?: unknown; details?: Record<string, unknown>; message?: string };
-  // The engine's lock refuses a second engine on a data dir with CONFLICT, reason "locked".
-  if (code === 'CONFLICT' && details?.reason === 'locked') {
+  if (code === 'DATA_DIR_LOCKED' && details) {
     const owner = typeof details.pid === 'number' && details.pid > 0 ? ` (pid ${details.pid})` : '';
     return new StartupError(`the data dir ${String(details.dataDir ?? dataDir)} is held by another live turnback server${owner}`);
   }

@@ -1,7 +1,7 @@
 // The library API of ../shared/API.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, Manifest,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
   Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
@@ -49,16 +49,12 @@ export interface Storage {
   readFile(uri: Uri, opts?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
-/** Engine event names: the SSE names of API.md, with `memory:` on the two message events. */
-export interface EngineEventMap {
-  'turn-begun': EventMap['turn-begun'];
-  captured: EventMap['captured'];
-  'turn-committed': EventMap['turn-committed'];
-  'rollback-done': EventMap['rollback-done'];
-  'memory:messages-deleted': EventMap['messages-deleted'];
-  'memory:messages-restored': EventMap['messages-restored'];
-  'session-deleted': EventMap['session-deleted'];
-}
+/** The events of the memory store: their engine names carry `memory:` (API.md "Library API"). */
+export type MemoryEventName = 'messages-deleted' | 'messages-restored';
+type EngineNameOf<K extends EventName> = K extends MemoryEventName ? `memory:${K}` : K;
+
+/** Engine event names: the SSE names of API.md (protocol.ts `EVENT_NAMES`), `memory:` on the message events. */
+export type EngineEventMap = { [K in EventName as EngineNameOf<K>]: EventMap[K] };
 export type EngineEventName = keyof EngineEventMap;
 
 /** What opening the store found after a crash (DESIGN.md point 11). */

@@ -16,6 +16,7 @@ import type { Mutations } from './storage.js';
 import { uriDepth } from './uri.js';
 
 class LinkOnTheWay extends Error {
+  readonly code = 'SYMLINK' as const;
   constructor() { super('a symlink appeared on the way; not followed'); }
 }
 
@@ -134,7 +135,7 @@ export class Applier {
     } catch (e) {
       // Falls back to writing the content and deleting the source in the later phases.
       p.moveFrom = undefined;
-      void e;
+      this.ctx.log(`moving ${source.uri} back to ${p.uri} failed (${(e as Error).message}); its content is written back instead`);
     }
   }
 

@@ -3,10 +3,9 @@ import type { Diff, Side, State } from '../protocol.js';
 import { UnrestorableContentError } from './contents.js';
 import type { EngineContext } from './context.js';
 import { FileNotFoundError, TurnNotFoundError } from './errors.js';
-import { isBinary } from './summary.js';
+import { TEXT_LIMIT, isBinary } from './summary.js';
 import { toChange } from './turns.js';
 
-const TEXT_LIMIT = 1 << 20;
 
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 

@@ -3,7 +3,7 @@
 import type { ErrorCode, Uri } from '../protocol.js';
 
 /** The wire's codes, and the engine's own that never reach it as such (opening a store). */
-export type EngineErrorCode = ErrorCode | 'STORE_DAMAGED';
+export type EngineErrorCode = ErrorCode | 'STORE_DAMAGED' | 'SCHEMA_TOO_NEW' | 'DATA_DIR_LOCKED' | 'ENGINE_CLOSED';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
@@ -59,7 +59,7 @@ export function isEngineError(e: unknown): e is EngineError {
 /** Another live engine (this process or another) holds the data dir. */
 export class DataDirLockedError extends EngineError {
   constructor(dataDir: string, pid: number) {
-    super('CONFLICT', `the data dir ${dataDir} is in use by process ${pid}`, { dataDir, pid, reason: 'locked' });
+    super('DATA_DIR_LOCKED', `the data dir ${dataDir} is in use by process ${pid}`, { dataDir, pid });
   }
 }
 
@@ -72,5 +72,5 @@ export class StoreDamagedError extends EngineError {
 
 /** The engine was closed; nothing more can be done with it. */
 export class EngineClosedError extends EngineError {
-  constructor() { super('INTERNAL', 'the engine is closed'); }
+  constructor() { super('ENGINE_CLOSED', 'the engine is closed'); }
 }

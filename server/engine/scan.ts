@@ -5,7 +5,7 @@
 import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { ContentBatch } from './contents.js';
+import { type ContentBatch, IN_MEMORY_LIMIT } from './contents.js';
 import { type EngineContext, isExcluded, isExcludedPath } from './context.js';
 import { errnoCode, isNotFound } from './fs.js';
 import type { Root } from './roots.js';
@@ -60,7 +60,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         if (hash === known.hash) return { ...base, hash };
         if (bytes) return { ...base, hash: options.batch.keepBytes(bytes).hash };
       }
-      const kept = stats.size <= (1 << 20)
+      const kept = stats.size <= IN_MEMORY_LIMIT
         ? options.batch.keepBytes(await ctx.fs.readSmallFile(abs))
         : await options.batch.keepStream(ctx.fs.readChunks(abs));
       pendingBytes += kept.size;

@@ -6,7 +6,7 @@ import { importBlobFiles } from './legacy-blobs.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
-    super('INTERNAL', `the store's schema version ${found} is newer than this turnback supports (${supported}); upgrade turnback to open it`, { found, supported });
+    super('SCHEMA_TOO_NEW', `the store's schema version ${found} is newer than this turnback supports (${supported}); upgrade turnback to open it`, { found, supported });
   }
 }
 

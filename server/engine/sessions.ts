@@ -1,12 +1,11 @@
 // Sessions: id validation, scope matching and the Session shape.
-import type { Session } from '../protocol.js';
+import { SESSION_ID_PATTERN, type Session } from '../protocol.js';
 import { BadRequestError } from './errors.js';
 import type { SessionRow } from './store.js';
 
-const SESSION_ID = /^[A-Za-z0-9._:@-]{1,200}$/;
 
 export function checkSessionId(sessionId: unknown): string {
-  if (typeof sessionId !== 'string' || !SESSION_ID.test(sessionId)) {
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
     throw new BadRequestError('a sessionId is 1-200 characters of [A-Za-z0-9._:@-]', { sessionId });
   }
   return sessionId;

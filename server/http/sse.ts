@@ -2,18 +2,14 @@
 // updates while an agent works.
 import type { ServerResponse } from 'node:http';
 import type { Engine, EngineEventName } from '../engine/api.js';
-import type { EventName } from '../protocol.js';
+import { EVENT_NAMES, type EventName } from '../protocol.js';
 
-/** Engine event → SSE event name: the two memory events lose their `memory:` prefix. */
-export const SSE_NAME_OF: Record<EngineEventName, EventName> = {
-  'turn-begun': 'turn-begun',
-  captured: 'captured',
-  'turn-committed': 'turn-committed',
-  'rollback-done': 'rollback-done',
-  'memory:messages-deleted': 'messages-deleted',
-  'memory:messages-restored': 'messages-restored',
-  'session-deleted': 'session-deleted',
-};
+const MEMORY_EVENTS: ReadonlySet<EventName> = new Set(['messages-deleted', 'messages-restored']);
+
+/** The engine's name of an SSE event: the memory store's events carry `memory:`. */
+export function engineNameOf(name: EventName): EngineEventName {
+  return (MEMORY_EVENTS.has(name) ? `memory:${name}` : name) as EngineEventName;
+}
 
 export const PING_INTERVAL_MS = 15_000;
 
@@ -42,9 +38,9 @@ export function openEventStream(
   response.write('retry: 2000\n\n');
   response.socket?.setNoDelay(true);
 
-  const unsubscribers = (Object.keys(SSE_NAME_OF) as EngineEventName[]).map((engineName) =>
-    engine.on(engineName, (data) => {
-      response.write(formatEvent(SSE_NAME_OF[engineName], data));
+  const unsubscribers = EVENT_NAMES.map((name) =>
+    engine.on(engineNameOf(name), (data) => {
+      response.write(formatEvent(name, data));
     }),
   );
   const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);

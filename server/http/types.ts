@@ -10,10 +10,10 @@ export interface ApiRequest {
   body: unknown;
 }
 
-export interface ApiResponse {
+export interface ApiResponse<Res> {
   /** Defaults to 200. */
   status?: number;
-  body: unknown;
+  body: Res;
 }
 
 export interface RouteDeps {
@@ -21,7 +21,8 @@ export interface RouteDeps {
   version: string;
 }
 
-export type RouteHandler = (request: ApiRequest, deps: RouteDeps) => Promise<ApiResponse> | ApiResponse;
+/** A handler answers its route's shape from protocol.ts: the compiler checks every answer against the contract. */
+export type RouteHandler<Res> = (request: ApiRequest, deps: RouteDeps) => Promise<ApiResponse<Res>> | ApiResponse<Res>;
 
 export type HttpMethod = 'GET' | 'POST' | 'DELETE';
 
@@ -29,5 +30,5 @@ export interface Route {
   method: HttpMethod;
   /** Segments; a segment starting with `:` is a parameter, e.g. `/api/turns/:turnId`. */
   pattern: string;
-  handler: RouteHandler;
+  handler: RouteHandler<unknown>;
 }

@@ -1,9 +1,7 @@
 // Request validation shared by the routes: every refusal is a 400 BAD_REQUEST that names the
 // field, raised before the engine is called.
-import type { Uri } from '../protocol.js';
+import { SESSION_ID_PATTERN, type Uri } from '../protocol.js';
 import { HttpError } from './errors.js';
-
-const SESSION_ID = /^[A-Za-z0-9._:@-]{1,200}$/;
 
 export type Fields = Record<string, unknown>;
 
@@ -12,7 +10,7 @@ function bad(message: string): HttpError {
 }
 
 export function sessionIdFrom(value: unknown, field = 'sessionId'): string {
-  if (typeof value !== 'string' || !SESSION_ID.test(value)) {
+  if (typeof value !== 'string' || !SESSION_ID_PATTERN.test(value)) {
     throw bad(`${field} must be 1-200 characters of [A-Za-z0-9._:@-]`);
   }
   return value;

@@ -109,7 +109,7 @@ describe('concurrency', () => {
   it('a second engine on the same data dir is refused with a clear message', async () => {
     await setup();
     const second = openTestEngine(sandbox, {});
-    await expect(second).rejects.toThrow(/lock|in use|another|held|running/i);
+    await expect(second).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED', details: { dataDir: sandbox.dataDir, pid: process.pid } });
     expect(engine.listSessions()).toEqual([]);
   });
 });

@@ -1,17 +1,21 @@
 // Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
 import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
+import type {
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, AgentMessageResponse, AgentReadResponse,
+  AgentTurnEndResponse, OkResponse,
+} from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
 import {
   objectBody, oneOf, optionalBoolean, optionalString, queryRequired, requiredString, sessionIdFrom,
 } from '../validate.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
-const OK = { body: { ok: true } };
+const OK: { body: OkResponse } = { body: { ok: true } };
 /** fs/read answers at most this many bytes (API.md); a larger file is TOO_LARGE. */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
-export const input: RouteHandler = async ({ body }, { engine }) => {
+export const input: RouteHandler<AgentInputResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.input({
@@ -23,7 +27,7 @@ export const input: RouteHandler = async ({ body }, { engine }) => {
   };
 };
 
-export const message: RouteHandler = async ({ body }, { engine }) => {
+export const message: RouteHandler<AgentMessageResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.message({
@@ -34,12 +38,12 @@ export const message: RouteHandler = async ({ body }, { engine }) => {
   };
 };
 
-export const turnEnd: RouteHandler = async ({ body }, { engine }) => {
+export const turnEnd: RouteHandler<AgentTurnEndResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return { body: await engine.turnEnd({ sessionId: sessionIdFrom(fields.sessionId) }) };
 };
 
-export const exec: RouteHandler = async ({ body }, { engine }) => {
+export const exec: RouteHandler<AgentExecResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.exec({
@@ -50,7 +54,7 @@ export const exec: RouteHandler = async ({ body }, { engine }) => {
   };
 };
 
-export const execEnd: RouteHandler = async ({ body }, { engine }) => {
+export const execEnd: RouteHandler<AgentExecEndResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.execEnd({
@@ -60,7 +64,7 @@ export const execEnd: RouteHandler = async ({ body }, { engine }) => {
   };
 };
 
-export const beforeMutate: RouteHandler = async ({ body }, { engine }) => {
+export const beforeMutate: RouteHandler<AgentBeforeMutateResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   return {
     body: await engine.beforeMutate({
@@ -79,7 +83,7 @@ function decodeContent(content: string, encoding: 'utf8' | 'base64'): string | U
   return new Uint8Array(Buffer.from(content, 'base64'));
 }
 
-export const fsWrite: RouteHandler = async ({ body }, { engine }) => {
+export const fsWrite: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
   const uri = requiredString(fields, 'uri');
@@ -89,7 +93,7 @@ export const fsWrite: RouteHandler = async ({ body }, { engine }) => {
   return OK;
 };
 
-export const fsDelete: RouteHandler = async ({ body }, { engine }) => {
+export const fsDelete: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
   const uri = requiredString(fields, 'uri');
@@ -98,21 +102,21 @@ export const fsDelete: RouteHandler = async ({ body }, { engine }) => {
   return OK;
 };
 
-export const fsRename: RouteHandler = async ({ body }, { engine }) => {
+export const fsRename: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
   await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
-export const fsMove: RouteHandler = async ({ body }, { engine }) => {
+export const fsMove: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
   await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
   return OK;
 };
 
-export const fsMkdir: RouteHandler = async ({ body }, { engine }) => {
+export const fsMkdir: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
   await engine.storage.mkdir(requiredString(fields, 'uri'), { sessionId });
@@ -131,7 +135,7 @@ function encodeContent(bytes: Uint8Array): { content: string; encoding: 'utf8' |
   return { content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), encoding: 'base64' };
 }
 
-export const fsRead: RouteHandler = async ({ query }, { engine }) => {
+export const fsRead: RouteHandler<AgentReadResponse> = async ({ query }, { engine }) => {
   const uri = queryRequired(query, 'uri');
   const bytes = await engine.storage.readFile(uri, { maxBytes: MAX_READ_BYTES });
   return { body: { uri, ...encodeContent(bytes), size: bytes.byteLength } };

@@ -1,19 +1,23 @@
 // Console routes (API.md "Console API"): thin mappings of the engine's library calls.
+import type {
+  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, Plan, RollbackResult, SessionsResponse, StoreStats,
+  TurnsResponse,
+} from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
 import {
   objectBody, optionalBoolean, optionalUriList, queryBefore, queryLimit, queryRequired,
   requiredString, sessionIdFrom,
 } from '../validate.js';
 
-export const health: RouteHandler = (_request, { version }) => ({ body: { ok: true, version } });
+export const health: RouteHandler<HealthResponse> = (_request, { version }) => ({ body: { ok: true, version } });
 
-export const storeStats: RouteHandler = (_request, { engine }) => ({ body: engine.storeStats() });
+export const storeStats: RouteHandler<StoreStats> = (_request, { engine }) => ({ body: engine.storeStats() });
 
 /**
  * `?turns=<limit>` also carries the newest session's first page of turns, so the console's
  * first paint needs one round trip less.
  */
-export const listSessions: RouteHandler = ({ query }, { engine }) => {
+export const listSessions: RouteHandler<SessionsResponse> = ({ query }, { engine }) => {
   const sessions = engine.listSessions();
   const limit = query.has('turns') ? queryLimit(query, 'turns') : undefined;
   if (limit === undefined || sessions.length === 0) return { body: { sessions } };
@@ -22,7 +26,7 @@ export const listSessions: RouteHandler = ({ query }, { engine }) => {
 };
 
 /** `?q=` narrows to the turns whose prompt or a changed path holds the text (any case). */
-export const listTurns: RouteHandler = ({ params, query }, { engine }) => {
+export const listTurns: RouteHandler<TurnsResponse> = ({ params, query }, { engine }) => {
   const sessionId = sessionIdFrom(params.sessionId);
   const limit = queryLimit(query);
   const before = queryBefore(query);
@@ -31,7 +35,7 @@ export const listTurns: RouteHandler = ({ params, query }, { engine }) => {
   return { body: { turns: engine.listTurns(sessionId, { limit, before }) } };
 };
 
-export const listMessages: RouteHandler = ({ params, query }, { engine }) => {
+export const listMessages: RouteHandler<MessagesResponse> = ({ params, query }, { engine }) => {
   const sessionId = sessionIdFrom(params.sessionId);
   const limit = queryLimit(query);
   const before = queryBefore(query);
@@ -39,34 +43,34 @@ export const listMessages: RouteHandler = ({ params, query }, { engine }) => {
   return { body: { messages: engine.messages(sessionId, { turnId, limit, before }) } };
 };
 
-export const getManifest: RouteHandler = ({ params }, { engine }) => ({
+export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine }) => ({
   body: engine.getManifest(params.turnId),
 });
 
-export const getDiff: RouteHandler = async ({ params, query }, { engine }) => ({
+export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { engine }) => ({
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
 
-export const previewTurn: RouteHandler = async ({ params, body }, { engine }) => {
+export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
   return { body: await engine.preview(params.turnId, { uris, withChat }) };
 };
 
-export const rollbackTurn: RouteHandler = async ({ params, body }, { engine }) => {
+export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
   return { body: await engine.rollback(params.turnId, { uris, force }) };
 };
 
-export const rollbackTurnWithChat: RouteHandler = async ({ params, body }, { engine }) => {
+export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
   const force = optionalBoolean(objectBody(body), 'force');
   return { body: await engine.rollbackWithChat(params.turnId, { force }) };
 };
 
-export const previewRewind: RouteHandler = async ({ params, body }, { engine }) => {
+export const previewRewind: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
   const sessionId = sessionIdFrom(params.sessionId);
   const fields = objectBody(body);
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
@@ -74,7 +78,7 @@ export const previewRewind: RouteHandler = async ({ params, body }, { engine }) 
   return { body: await engine.previewRewind(sessionId, { toTurnId, withChat }) };
 };
 
-export const rewind: RouteHandler = async ({ params, body }, { engine }) => {
+export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
   const sessionId = sessionIdFrom(params.sessionId);
   const fields = objectBody(body);
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
@@ -83,7 +87,7 @@ export const rewind: RouteHandler = async ({ params, body }, { engine }) => {
   return { body: await engine.rewind(sessionId, { toTurnId, withChat, force }) };
 };
 
-export const deleteSession: RouteHandler = async ({ params }, { engine }) => {
+export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
   await engine.clearSession(sessionIdFrom(params.sessionId));
   return { body: { ok: true } };
 };
