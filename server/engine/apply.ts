@@ -195,9 +195,8 @@ export class Applier {
   /** What the rollback turn's commit may take as read: the state placed, and its content for line counts. */
   private notePlaced(s: Staged): void {
     if (s.p.target?.type !== 'file') return;
-    this.turn.placed ??= new Map();
     this.turn.placed.set(s.p.resolved!.realUri, s.p.target);
-    this.turn.contents?.keep(s.p.target.hash, s.file.bytes);
+    this.turn.contents.keep(s.p.target.hash, s.file.bytes);
   }
 
   /** Drives a path to its target; a file's content is staged into `staged`, placed later. */

@@ -39,7 +39,7 @@ class Recording {
       maxFileSize: this.ctx.limits.maxFileSize,
       excluded: isExcluded(this.ctx, target.segments),
     });
-    if (read.state?.type === 'file') this.turn.contents?.keep(read.state.hash, read.bytes);
+    if (read.state?.type === 'file') this.turn.contents.keep(read.state.hash, read.bytes);
     if (read.skipped === 'too-large' && !this.force) throw new TooLargeError(target.uri, read.state?.type === 'file' ? read.state.size : 0, this.ctx.limits.maxFileSize);
     return { state: read.state, skipped: read.skipped };
   }
@@ -134,9 +134,12 @@ async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Reco
   rec.store();
 }
 
-/** A quiet turn (a rollback's) records each path once: later writes of it add nothing it needs. */
+/**
+ * A rollback's turn records each path once (apply.ts records every path it will drive up front):
+ * its later writes of that path add nothing its undo needs.
+ */
 function alreadyHeld(turn: TurnContext, t: Target): boolean {
-  return turn.quiet === true && turn.captured.has(t.uri);
+  return turn.kind === 'rollback' && turn.captured.has(t.uri);
 }
 
 /**

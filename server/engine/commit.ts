@@ -64,7 +64,7 @@ export async function commitTurn(
     await inParallel([...records.values()], async (record) => {
       const located = ctx.roots.absOf(record.uri);
       if (!located) return;
-      const placed = turn?.placed?.get(record.uri);
+      const placed = turn?.placed.get(record.uri);
       if (placed?.type === 'file') {
         // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
         const stats = await ctx.fs.lstatOrNull(located.abs);

