@@ -17,7 +17,7 @@ import { isSameOrBelow } from './uri.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
-const PARTIAL_COMMIT_BYTES = 16 << 20;
+const PARTIAL_COMMIT_BYTES = 8 << 20;
 
 interface OpenExec {
   execId: string;
