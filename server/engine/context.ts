@@ -4,7 +4,6 @@ import type { State, TurnKind } from '../protocol.js';
 import type { ContentCache } from './content-cache.js';
 import type { ContentStore } from './contents.js';
 import type { Events } from './events.js';
-import type { ExecScans } from './exec.js';
 import type { EngineFs } from './fs.js';
 import type { Housekeeping } from './housekeeping.js';
 import type { KeyedQueue } from './queue.js';
@@ -52,8 +51,8 @@ export interface EngineContext {
   dataDir: string;
   /** Turns being recorded, by turn id. */
   turns: Map<string, TurnContext>;
-  /** The scans around commands, and the workspace index they keep. */
-  execs: ExecScans;
+  /** What keeps contents alive besides turns and the index (open commands' snapshots): the sweep asks. */
+  holders: { heldHashes(): ReadonlySet<string> };
   /** Sessions pruned by retention since the engine opened. */
   retention: { pruned: number };
   /** One line for the host's log (pruning, problems the engine got past). */

@@ -10,6 +10,7 @@ import type { EngineContext } from './context.js';
 import { diffOf } from './diff.js';
 import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './gc.js';
+import type { ExecScans } from './exec.js';
 import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './memory.js';
 import type { RecoveryReport } from './recovery.js';
@@ -31,6 +32,7 @@ export class TurnbackEngine implements Engine {
     readonly storage: ControlledStorage,
     private readonly mutations: Mutations,
     private readonly rollbacks: Rollbacks,
+    private readonly execs: ExecScans,
     private readonly lock: Lock,
     /** What recovery found when this engine opened the store. */
     readonly recovery: RecoveryReport,
@@ -105,7 +107,7 @@ export class TurnbackEngine implements Engine {
   /** A turn's commands still open get their after scans, and background changes since are taken in. */
   private async closeCommands(turnId: string): Promise<void> {
     const turn = this.ctx.turns.get(turnId);
-    if (turn) await this.ctx.execs.closeTurn(turn);
+    if (turn) await this.execs.closeTurn(turn);
   }
 
   async exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse> {
@@ -120,7 +122,7 @@ export class TurnbackEngine implements Engine {
       const execId = newId('x_');
       commands.push({ execId, tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
       this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
-      await this.ctx.execs.before(turn, execId);
+      await this.execs.before(turn, execId);
       return { turnId, execId };
     });
   }
@@ -132,7 +134,7 @@ export class TurnbackEngine implements Engine {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
-      if (this.ctx.execs.openIn(turnId).includes(req.execId)) return { turnId, ...(await this.ctx.execs.after(turn, req.execId)) };
+      if (this.execs.openIn(turnId).includes(req.execId)) return { turnId, ...(await this.execs.after(turn, req.execId)) };
       // Already closed (a second exec-end, or one after a turn end scanned it): what it recorded.
       const commands = JSON.parse(this.ctx.store.getTurn(turnId)!.exec_commands) as Turn['execCommands'];
       const known = commands.find((c) => c.execId === req.execId);

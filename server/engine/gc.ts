@@ -15,7 +15,7 @@ export function dropSession(ctx: EngineContext, sessionId: string): void {
  * caught in between.
  */
 export function sweepContents(ctx: EngineContext): number {
-  const held = ctx.execs.heldHashes();
+  const held = ctx.holders.heldHashes();
   const unused = ctx.contents.unreferenced().filter((hash) => !held.has(hash));
   if (unused.length > 0) ctx.store.transaction(() => { for (const hash of unused) ctx.contents.remove(hash); });
   return unused.length;

@@ -103,11 +103,12 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       retention: { pruned: 0 },
       log: options.log ?? (() => undefined),
       now: options.now ?? Date.now,
-    } as Omit<EngineContext, 'execs'> as EngineContext;
-    ctx.execs = new ExecScans(ctx);
-    const recovery = await recover(ctx);
+    } as Omit<EngineContext, 'holders'> as EngineContext;
+    const execs = new ExecScans(ctx);
+    ctx.holders = execs;
+    const recovery = await recover(ctx, execs);
     const mutations = new Mutations(ctx);
-    const engine = new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), lock, recovery);
+    const engine = new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), execs, lock, recovery);
     return withCodedErrors(engine, (abs) => ctx.roots.uriOf(abs));
   } catch (e) {
     store.close();

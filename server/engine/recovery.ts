@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
+import type { ExecScans } from './exec.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
 import { pruneSessions, sweepContents } from './gc.js';
 import { finishTurn, resumeTurn } from './turns.js';
@@ -21,7 +22,7 @@ async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<numbe
   return removed;
 }
 
-export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
+export async function recover(ctx: EngineContext, execs: ExecScans): Promise<RecoveryReport> {
   const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
   // Contents a crash cut short while they were staged were never stored under a name.
   ctx.contents.removeAbandoned();
@@ -43,7 +44,7 @@ export async function recover(ctx: EngineContext): Promise<RecoveryReport> {
   }
   for (const turn of ctx.store.activeTurns()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
-    if (turn.kind === 'agent') await ctx.execs.recoverTurn(resumeTurn(ctx, turn));
+    if (turn.kind === 'agent') await execs.recoverTurn(resumeTurn(ctx, turn));
     await finishTurn(ctx, turn.turn_id, turn.session_id, true);
     report.interruptedTurns.push(turn.turn_id);
     if (turn.kind === 'rollback') {
