@@ -24,6 +24,8 @@ export interface BenchConfig {
   timelineTurns: [number, number];
   /** Hook latency samples. */
   hookCalls: number;
+  /** Item 10: turns the real history is replayed as (its whole span of commits, or evenly spaced snapshots of it). */
+  historyTurns: number;
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -38,6 +40,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       storageTurns: 5, storageEditsPerTurn: 10,
       timelineTurns: [50, 300],
       hookCalls: 20,
+      historyTurns: 40,
     };
   }
   return {
@@ -50,5 +53,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     storageTurns: 20, storageEditsPerTurn: 10,
     timelineTurns: [50, 5000],
     hookCalls: 100,
+    historyTurns: 190,
   };
 }

@@ -4,6 +4,7 @@ import { createArena } from './arena.js';
 import { ensureBuild } from './build.js';
 import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
+import { historyScenario } from './history.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
@@ -21,6 +22,7 @@ export const SECTIONS: [string, string][] = [
   ['7', 'Console timeline in Chromium'],
   ['8', 'Claude Code hook latency'],
   ['9', 'Shell commands: the scans around a command (W2)'],
+  ['10', 'Real history: commander.js commits replayed as turns'],
 ];
 
 export interface RunOptions {
@@ -55,6 +57,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('3') || wants('4')) await scalingScenario(ctx, wants('4'));
   if (wants('6')) await memoryScenario(ctx);
   if (wants('9')) await scanScenario(ctx);
+  if (wants('10')) await historyScenario(ctx);
   if (wants('7')) await guarded(ctx, '7', async () => {
     await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
