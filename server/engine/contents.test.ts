@@ -123,16 +123,39 @@ describe('content store', () => {
     const batch = contents.batch();
     const { hash: c } = await batch.keepStream(chunked(big, PART_SIZE / 2));
     store.transaction(() => batch.commit());
-    while ((await contents.pack('deflate', 2)) > 0) { /* all of them */ }
+    while ((await contents.pack(2)) > 0) { /* all of them */ }
     const rows = store.db.prepare('SELECT hash, codec, stored, size FROM contents').all() as { hash: string; codec: string; stored: number; size: number }[];
     const byHash = new Map(rows.map((r) => [r.hash, r]));
-    expect(byHash.get(a)).toMatchObject({ codec: 'deflate' });
+    expect(byHash.get(a)).toMatchObject({ codec: 'brotli' });
     expect(byHash.get(a)!.stored).toBeLessThan(text.length / 10);
     expect(byHash.get(b)).toMatchObject({ codec: 'raw', stored: noise.length });
     expect(byHash.get(c)!.stored).toBeLessThan(big.length / 10);
     expect(contents.read(a).equals(text)).toBe(true);
     expect(contents.read(b).equals(noise)).toBe(true);
     expect((await collect(c)).equals(big)).toBe(true);
+  });
+});
+
+describe('stores from before deltas', () => {
+  it('have their deflated contents packed again, byte for byte', async () => {
+    const old = path.join(dir, 'v4');
+    await mkdir(old);
+    const text = Buffer.from('a content deflated whole before deltas\n'.repeat(500));
+    const db = new Database(path.join(old, 'turnback.db'));
+    migrate(db, old, 4);
+    db.prepare("INSERT INTO contents (id, hash, size, codec, parts, stored, packed) VALUES (1, ?, ?, 'deflate', 1, 0, 1)").run(sha256(text), text.length);
+    db.prepare('INSERT INTO content_parts (id, data) VALUES (?, ?)').run(65536, deflateRawSync(text));
+    db.close();
+    const migrated = new Store(path.join(old, 'turnback.db'));
+    try {
+      const reader = new ContentStore(migrated);
+      expect(reader.read(sha256(text)).equals(text)).toBe(true);
+      expect(await reader.pack()).toBe(1);
+      expect(migrated.db.prepare('SELECT codec FROM contents').get()).toEqual({ codec: 'brotli' });
+      expect(reader.read(sha256(text)).equals(text)).toBe(true);
+    } finally {
+      migrated.close();
+    }
   });
 });
 

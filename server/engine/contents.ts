@@ -5,11 +5,13 @@
 //   stored  inserted under its hash by the very transaction that records what needs it (an
 //           entry, a commit, the workspace index), so nothing can sweep it in between, and it
 //           is durable exactly when that record is.
-// Parts are written raw on the agent's path; the packer re-encodes them later (codecs.ts).
+// Parts are written raw on the agent's path; the packer re-encodes them later, most as deltas
+// against another version of the same path (packer.ts).
 // Every read is verified against the hash: a damaged or missing content is UNRESTORABLE,
 // never wrong bytes.
 import { createHash } from 'node:crypto';
-import { type Codec, decodePart, encodePart } from './codecs.js';
+import { BrokenPartError, ContentParts, PARTS_PER_CONTENT, type ContentRow } from './content-parts.js';
+import { Packer } from './packer.js';
 import type { Store } from './store.js';
 
 /** Contents are kept in parts of this size, so a large one is never held in memory whole. */
@@ -18,8 +20,6 @@ export const PART_SIZE = 1 << 20;
 export const IN_MEMORY_LIMIT = PART_SIZE;
 /** Held contents a batch keeps in memory before it stages the rest in SQLite. */
 const BATCH_MEMORY = 32 << 20;
-/** A part's row id is its content's id times this plus its index: one lookup, no extra index. */
-const PARTS_PER_CONTENT = 1 << 16;
 
 export class UnrestorableContentError extends Error {
   readonly code = 'UNRESTORABLE' as const;
@@ -44,15 +44,19 @@ interface Held extends PendingContent {
   stagedId?: number;
 }
 
-interface ContentRow { id: number; hash: string; size: number; codec: Codec; parts: number }
-
 function* partsOf(bytes: Buffer): Generator<Buffer> {
   if (bytes.length === 0) { yield bytes; return; }
   for (let at = 0; at < bytes.length; at += PART_SIZE) yield bytes.subarray(at, Math.min(bytes.length, at + PART_SIZE));
 }
 
 export class ContentStore {
-  constructor(private readonly store: Store) {}
+  private readonly parts: ContentParts;
+  private readonly packer: Packer;
+
+  constructor(private readonly store: Store) {
+    this.parts = new ContentParts(store);
+    this.packer = new Packer(store, this.parts);
+  }
 
   private get db() { return this.store.db; }
 
@@ -61,27 +65,7 @@ export class ContentStore {
   }
 
   private row(hash: string): ContentRow | undefined {
-    return this.store.st('SELECT id, hash, size, codec, parts FROM contents WHERE hash = ?').get(hash) as ContentRow | undefined;
-  }
-
-  private part(id: number, index: number): Buffer | undefined {
-    return (this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as { data: Buffer } | undefined)?.data;
-  }
-
-  private writeParts(id: number, parts: Iterable<Buffer>): { count: number; bytes: number } {
-    const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
-    let count = 0;
-    let bytes = 0;
-    for (const data of parts) {
-      insert.run(id * PARTS_PER_CONTENT + count, data);
-      count++;
-      bytes += data.length;
-    }
-    return { count, bytes };
-  }
-
-  private deleteParts(id: number): void {
-    this.store.st('DELETE FROM content_parts WHERE id >= ? AND id < ?').run(id * PARTS_PER_CONTENT, (id + 1) * PARTS_PER_CONTENT);
+    return this.parts.byHash(hash);
   }
 
   /** A new, unnamed row for a content being staged part by part. */
@@ -98,7 +82,7 @@ export class ContentStore {
 
   dropStaged(id: number): void {
     this.store.relaxed(() => {
-      this.deleteParts(id);
+      this.parts.delete(id);
       this.store.st('DELETE FROM contents WHERE id = ? AND hash IS NULL').run(id);
     });
   }
@@ -114,7 +98,7 @@ export class ContentStore {
     if (!held.bytes || this.has(held.hash)) return;
     const id = Number(this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', 0, 0)")
       .run(held.hash, held.size).lastInsertRowid);
-    const { count, bytes } = this.writeParts(id, partsOf(held.bytes));
+    const { count, bytes } = this.parts.write(id, partsOf(held.bytes));
     this.store.st('UPDATE contents SET parts = ?, stored = ? WHERE id = ?').run(count, bytes, id);
   }
 
@@ -130,12 +114,11 @@ export class ContentStore {
   }
 
   private decoded(row: ContentRow, index: number): Buffer {
-    const data = this.part(row.id, index);
-    if (!data) throw new UnrestorableContentError(row.hash, 'missing');
     try {
-      return decodePart(row.codec, data);
-    } catch {
-      throw new UnrestorableContentError(row.hash, 'mismatch');
+      return this.parts.decoded(row, index);
+    } catch (e) {
+      if (e instanceof BrokenPartError) throw new UnrestorableContentError(row.hash, e.reason);
+      throw e;
     }
   }
 
@@ -146,7 +129,11 @@ export class ContentStore {
     const hasher = createHash('sha256');
     let size = 0;
     for (let i = 0; i < row.parts; i++) {
-      const data = this.decoded(row, i);
+      // Read afresh for each part: between two, the packer may have encoded the content anew
+      // (the same bytes), or the sweep removed it.
+      const now = i === 0 ? row : this.row(hash);
+      if (!now) throw new UnrestorableContentError(hash, 'missing');
+      const data = this.decoded(now, i);
       hasher.update(data);
       size += data.length;
       yield data;
@@ -179,12 +166,27 @@ export class ContentStore {
     return Buffer.concat(parts).subarray(0, limit);
   }
 
-  /** Inside a transaction: removes a stored content. */
+  /**
+   * Inside a transaction: removes stored contents. A kept content stored as a delta against
+   * one of them is written back raw first (the packer encodes it again): a removal never
+   * takes a base a kept content needs.
+   */
   remove(hash: string): void {
-    const row = this.row(hash);
-    if (!row) return;
-    this.deleteParts(row.id);
-    this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
+    this.removeAll([hash]);
+  }
+
+  /** Removes these stored contents together: a base removed with all its dependants is never written back raw. */
+  removeAll(hashes: string[]): void {
+    if (!this.db.inTransaction) throw new Error('contents are removed inside a transaction');
+    const rows = hashes.map((hash) => this.row(hash)).filter((r): r is ContentRow => r !== undefined);
+    const going = new Set(rows.map((r) => r.id));
+    for (const row of rows) {
+      for (const dependant of this.parts.dependants(row.id)) if (!going.has(dependant.id)) this.parts.unpack(dependant);
+    }
+    for (const row of rows) {
+      this.parts.delete(row.id);
+      this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
+    }
   }
 
   /** Stored contents nothing needs: no turn references them and the workspace index does not name them. */
@@ -207,44 +209,9 @@ export class ContentStore {
     return { blobs: row.n, bytes: row.bytes, storedBytes: row.stored };
   }
 
-  /**
-   * Re-encodes raw contents (off the agent's path): each is compressed in the thread pool and
-   * replaced in one transaction only if it is still there and still raw; kept raw when
-   * compression does not pay. Answers how many contents it looked at.
-   */
-  async pack(codec: Codec = 'deflate', limit = 256): Promise<number> {
-    const rows = this.store.st('SELECT id, hash, size, codec, parts FROM contents WHERE packed = 0 AND hash IS NOT NULL LIMIT ?')
-      .all(limit) as ContentRow[];
-    for (const row of rows) {
-      const encoded: Buffer[] = [];
-      let raw = 0;
-      let stored = 0;
-      try {
-        for (let i = 0; i < row.parts; i++) {
-          const data = this.decoded(row, i);
-          const packed = await encodePart(codec, data);
-          raw += data.length;
-          stored += packed.length;
-          encoded.push(packed);
-        }
-      } catch (e) {
-        if (!(e instanceof UnrestorableContentError)) throw e;
-        // A damaged content stays as it is: reads report it.
-        this.store.relaxed(() => this.store.st('UPDATE contents SET packed = 1 WHERE id = ?').run(row.id));
-        continue;
-      }
-      this.store.relaxed(() => {
-        const current = this.store.st('SELECT codec, packed FROM contents WHERE id = ?').get(row.id) as { codec: string; packed: number } | undefined;
-        if (!current || current.packed !== 0 || current.codec !== row.codec) return;
-        if (stored < raw * 0.9) {
-          this.writeParts(row.id, encoded);
-          this.store.st('UPDATE contents SET codec = ?, stored = ?, packed = 1 WHERE id = ?').run(codec, stored, row.id);
-        } else {
-          this.store.st('UPDATE contents SET packed = 1 WHERE id = ?').run(row.id);
-        }
-      });
-    }
-    return rows.length;
+  /** Re-encodes raw contents, off the agent's path (packer.ts); answers how many it looked at. */
+  pack(limit = 256): Promise<number> {
+    return this.packer.pack(limit);
   }
 
   /** A batch for one record; `memory` bounds what it holds in memory (the rest is staged). */

@@ -28,7 +28,7 @@ export class Housekeeping {
     do {
       this.again = false;
       try {
-        while (!this.closed && (await this.contents.pack('deflate', PACK_ROUND)) > 0) { /* next round */ }
+        while (!this.closed && (await this.contents.pack(PACK_ROUND)) > 0) { /* next round */ }
         if (!this.closed) this.store.checkpoint();
       } catch (e) {
         this.lastFailure = e;

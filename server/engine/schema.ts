@@ -155,6 +155,15 @@ const MIGRATIONS: (string | Migration)[] = [
     `,
     run: importBlobFiles,
   },
+  // 4 → 5: a content may be stored as a delta against another (its base), in chains of
+  // bounded depth. Contents deflated whole before this are packed again, as deltas where they can be.
+  `
+  ALTER TABLE contents ADD COLUMN base_id INTEGER;
+  -- Deltas between this content and a whole one (0 for a whole content); an upper bound.
+  ALTER TABLE contents ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX contents_by_base ON contents(base_id) WHERE base_id IS NOT NULL;
+  UPDATE contents SET packed = 0 WHERE codec = 'deflate';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
