@@ -17,7 +17,7 @@ export function dropSession(ctx: EngineContext, sessionId: string): void {
 export function sweepContents(ctx: EngineContext): number {
   const held = ctx.holders.heldHashes();
   const unused = ctx.contents.unreferenced().filter((hash) => !held.has(hash));
-  if (unused.length > 0) ctx.store.transaction(() => { for (const hash of unused) ctx.contents.remove(hash); });
+  if (unused.length > 0) ctx.store.transaction(() => { ctx.contents.removeAll(unused); });
   return unused.length;
 }
 
