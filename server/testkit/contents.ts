@@ -32,3 +32,14 @@ export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 
     db.close();
   }
 }
+
+/** How a stored content is encoded now: its codec, and for a delta its depth and its base's hash. */
+export function storedEncoding(dataDir: string, hash: string): { codec: string; depth: number; base: string | null } | undefined {
+  const db = openDb(dataDir, true);
+  try {
+    return db.prepare(`SELECT c.codec AS codec, c.depth AS depth, b.hash AS base FROM contents c
+      LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = ?`).get(hash) as { codec: string; depth: number; base: string | null } | undefined;
+  } finally {
+    db.close();
+  }
+}
