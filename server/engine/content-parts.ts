@@ -4,6 +4,8 @@
 import { type Codec, decodePart } from './codecs.js';
 import type { Store } from './store.js';
 
+/** Contents are kept in parts of this size, so a large one is never held in memory whole. */
+export const PART_SIZE = 1 << 20;
 /** A part's row id is its content's id times this plus its index: one lookup, no extra index. */
 export const PARTS_PER_CONTENT = 1 << 16;
 /**

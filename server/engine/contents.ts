@@ -10,12 +10,11 @@
 // Every read is verified against the hash: a damaged or missing content is UNRESTORABLE,
 // never wrong bytes.
 import { createHash } from 'node:crypto';
-import { BrokenPartError, ContentParts, PARTS_PER_CONTENT, type ContentRow } from './content-parts.js';
+import { BrokenPartError, ContentParts, PART_SIZE, PARTS_PER_CONTENT, type ContentRow } from './content-parts.js';
 import { Packer } from './packer.js';
 import type { Store } from './store.js';
 
-/** Contents are kept in parts of this size, so a large one is never held in memory whole. */
-export const PART_SIZE = 1 << 20;
+export { PART_SIZE };
 /** Files up to this size are read whole; larger ones are streamed. */
 export const IN_MEMORY_LIMIT = PART_SIZE;
 /** Held contents a batch keeps in memory before it stages the rest in SQLite. */

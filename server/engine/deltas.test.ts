@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { PART_SIZE, UnrestorableContentError } from './contents.js';
-import { DELTA_DEPTH } from './packer.js';
+import { DECODE_BUDGET, DELTA_DEPTH } from './delta-chains.js';
 import { type DeltaRig, deltaRig, edited, sourceText, versions } from './deltas.testutil.js';
 
 let rig: DeltaRig;
@@ -55,6 +55,21 @@ describe('delta chains', () => {
     const rows = hashes.map((h) => rig.row(h));
     expect(Math.max(...rows.map((r) => r.depth))).toBe(DELTA_DEPTH);
     expect(rows.filter((r) => r.codec !== 'zstd-delta').length).toBe(1);
+    expectExact(hashes, texts);
+  });
+
+  it('keeps what a read of a large file decodes along its chain within the budget', async () => {
+    const texts = versions(13, 24, 9000);
+    expect(texts[0].length).toBeGreaterThan(DECODE_BUDGET / 12);
+    const hashes = history(texts);
+    await rig.packAll();
+    const decodedBy = (hash: string): number => {
+      const row = rig.row(hash);
+      const base = row.base_id === null ? undefined : rig.store.db.prepare('SELECT hash FROM contents WHERE id = ?').get(row.base_id) as { hash: string };
+      return row.size + (base ? decodedBy(base.hash) : 0);
+    };
+    expect(Math.max(...hashes.map(decodedBy))).toBeLessThanOrEqual(DECODE_BUDGET);
+    expect(hashes.map((h) => rig.row(h)).filter((r) => r.codec !== 'zstd-delta').length).toBe(1);
     expectExact(hashes, texts);
   });
 

@@ -1,20 +1,15 @@
 // The packer: re-encodes contents captured raw, off the agent's path. A content with a nearer
 // version of its path in the store becomes a delta against it (zstd, the base as dictionary);
 // one without, or whose delta does not pay, becomes a keyframe (brotli); one that compression
-// does not shrink stays raw. Chains are kept to DELTA_DEPTH deltas, so a read decodes at most
-// that many levels. Each content is replaced in one transaction, only if it and its base are
+// does not shrink stays raw. Chains stay bounded (delta-chains.ts), so a read decodes a bounded
+// number of bytes. Each content is replaced in one transaction, only if it and its base are
 // still there as they were; every encoding is decoded back and compared before it is kept.
 import { decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
 import { BrokenPartError, type ContentParts, type ContentRow } from './content-parts.js';
 import { baseCandidates } from './delta-bases.js';
+import { baseWithin } from './delta-chains.js';
 import type { Store } from './store.js';
 
-/**
- * Deltas between any content and a whole one. Measured on the commander.js history (bench item
- * 10): 16 → 497 KB of contents, 32 → 406 KB, 50 → 350 KB; a read of a 100 KB file then
- * decodes at most 32 levels (about 3 ms).
- */
-export const DELTA_DEPTH = 32;
 /** A delta larger than this share of the raw content is compared with a keyframe. */
 const DELTA_WORTH = 0.5;
 /** Compression must save at least a tenth, or the content stays raw. */
@@ -91,28 +86,17 @@ export class Packer {
     return out;
   }
 
-  /**
-   * The nearest stored version whose chain leaves room for one more delta. At the depth limit
-   * the delta goes against the version halfway up the chain instead, which costs a little
-   * more than against the nearest but far less than a whole keyframe.
-   */
+  /** The nearest stored version of the content's paths, or an ancestor of it, within the chain bound. */
   private chooseBase(row: ContentRow): ContentRow | null {
     // A content others are deltas of (its base was removed) is made whole: its chain never grows back.
     if (!deltasAvailable || this.parts.dependants(row.id).length > 0) return null;
     for (const hash of baseCandidates(this.store, row.hash)) {
-      let base = this.parts.byHash(hash);
-      if (!base || base.packed !== 1 || base.id === row.id) continue;
-      if (base.depth >= DELTA_DEPTH) base = this.halfway(base);
+      const candidate = this.parts.byHash(hash);
+      if (!candidate || candidate.packed !== 1 || candidate.id === row.id) continue;
+      const base = baseWithin(this.parts, row, candidate);
       if (base) return base;
     }
     return null;
-  }
-
-  /** The ancestor of `row` at depth DELTA_DEPTH / 2 or less. */
-  private halfway(row: ContentRow): ContentRow | undefined {
-    let at: ContentRow | undefined = row;
-    while (at && at.depth > DELTA_DEPTH / 2) at = at.base_id === null ? undefined : this.parts.byId(at.base_id);
-    return at;
   }
 
   private basePart(base: ContentRow, index: number): Buffer {
