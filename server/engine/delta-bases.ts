@@ -3,7 +3,6 @@
 // content's nearest version is the before-content of the same entry (for a rename or move, the
 // source's); an original's is the last version of its path in the session's earlier turns.
 import type { State } from '../protocol.js';
-import { parseState } from './states.js';
 import type { EntryRow, Store } from './store.js';
 
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
@@ -11,7 +10,7 @@ const REFERRING_TURNS = 4;
 const EARLIER_TURNS = 32;
 
 function fileHash(json: string | null): string | null {
-  const state: State = parseState(json);
+  const state = json ? (JSON.parse(json) as State) : null;
   return state?.type === 'file' && state.hash ? state.hash : null;
 }
 

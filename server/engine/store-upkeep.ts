@@ -7,7 +7,13 @@
 //     (incremental vacuum: stores created since schema 5 are in auto_vacuum = INCREMENTAL mode;
 //     older ones keep their size, their free pages reused).
 import { statSync } from 'node:fs';
-import type { Store } from './store.js';
+import type Database from 'better-sqlite3';
+
+/** What upkeep needs of the store (the Store itself; named here so neither module imports the other both ways). */
+interface Store {
+  readonly db: Database.Database;
+  readonly file: string;
+}
 
 /**
  * WAL bytes past which a turn end checkpoints. Measured (150 ten-file turns of 10 KB files,
