@@ -56,8 +56,11 @@ describe('delta chains through the engine', () => {
 
   it('a pruned session took the bases of a kept session’s contents: the kept turn still rolls back exactly', async () => {
     await plant(sandbox.workspace, { 'src/app.ts': version(0) });
-    const engine = await sandbox.open({ keepSessions: 1 });
+    // A clock the test moves: a session active in the last day is never pruned.
+    let now = Date.UTC(2026, 0, 1);
+    const engine = await sandbox.open({ keepSessions: 1, now: () => now } as never);
     const { trees } = await editTurns(engine, 'old', 1, 6);
+    now += 2 * 86_400_000;
     const kept = await runTurn(engine, () => engine.storage.writeFile(ws('src/app.ts'), version(7), { sessionId: 'new' }), { sessionId: 'new' });
     expect(engine.listSessions().map((s) => s.sessionId)).toEqual(['new']);
     await engine.settled();
