@@ -1,6 +1,9 @@
 // A child process for the SIGKILL runs: an agent that edits, commits and rolls back turns
 // through the engine as fast as it can, until it is killed. Every file it writes carries
 // versioned, self-checking content, so the parent can tell a whole file from a torn one.
+// Versions of a file differ by a few lines, so the store keeps them as delta chains; the
+// engine's clock runs two days a turn, so keepSessions prunes (a session active in the last
+// day is never pruned) and the sweep removes bases that kept contents need.
 // Usage: node --import tsx server/reliability/sigkill-agent.ts <workspace> <dataDir> <seed>
 import { openEngine } from '../engine/index.js';
 import { versionedContent } from './versioned-content.testutil.js';
@@ -12,10 +15,12 @@ function random(n: number): number {
   return seed % n;
 }
 
-const engine = await openEngine({ workspace, dataDir, scopes: ['*'], keepSessions: 3 });
+let clock = Date.now() - 400 * 86_400_000;
+const engine = await openEngine({ workspace, dataDir, scopes: ['*'], keepSessions: 3, keepDays: 0, now: () => clock });
 process.stdout.write('ready\n');
 let version = 1_000 * (Number(seedText) || 1);
 for (let turn = 0; ; turn++) {
+  clock += 2 * 86_400_000;
   const sessionId = `s${random(4)}`;
   const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: `turn ${turn}` });
   for (let k = 0; k < 1 + random(5); k++) {

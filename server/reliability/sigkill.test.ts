@@ -1,7 +1,8 @@
 // Real crashes: a child process edits, commits and rolls back turns until it is SIGKILLed at
 // a random moment. The store must then open (taking over the dead process's lock), every
-// file must be one whole version, no temp file may remain, and the latest turn must roll
-// back to the before-states it recorded.
+// file must be one whole version, no temp file may remain, every stored content (delta
+// chains included, whatever packing or sweep the kill cut) must read back exactly, and the
+// latest turn must roll back to the before-states it recorded.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -14,6 +15,7 @@ import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
 import { snapshotTree } from './tree.testutil.js';
 import { isWhole } from './versioned-content.testutil.js';
+import { unreadableContents } from '../testkit/contents.js';
 
 const tally = newTally();
 afterAll(() => writeTally('SIGKILL runs', tally));
@@ -37,6 +39,12 @@ async function killedRun(seed: number): Promise<string[]> {
 async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
   const label = `seed ${seed}`;
   const problems: string[] = [];
+  // What the kill left in the store, delta chains included: every named content reads back exactly.
+  try {
+    for (const hash of await unreadableContents(sandbox.dataDir)) problems.push(`${label}: stored content ${hash} does not read back`);
+  } catch (e) {
+    problems.push(`${label}: the store's contents cannot be read after SIGKILL: ${String(e)}`);
+  }
   let engine: Engine;
   try {
     engine = await openTestEngine(sandbox, { keepSessions: 3 });

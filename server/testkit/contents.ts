@@ -2,6 +2,9 @@
 // person with sqlite3 would: through a second connection to the store's database.
 import path from 'node:path';
 import Database from 'better-sqlite3';
+import { ContentParts } from '../engine/content-parts.js';
+import { ContentStore } from '../engine/contents.js';
+import { Store } from '../engine/store.js';
 
 function openDb(dataDir: string, readonly: boolean): Database.Database {
   return new Database(path.join(dataDir, 'store', 'turnback.db'), { readonly, fileMustExist: true });
@@ -41,5 +44,45 @@ export function storedEncoding(dataDir: string, hash: string): { codec: string; 
       LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = ?`).get(hash) as { codec: string; depth: number; base: string | null } | undefined;
   } finally {
     db.close();
+  }
+}
+
+/**
+ * Every content the store holds under a name, read back through the engine's own decoding (delta
+ * chains included) and checked against its hash: the hashes that do not read back. For a
+ * store no engine has open.
+ */
+export async function unreadableContents(dataDir: string): Promise<string[]> {
+  const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
+  try {
+    const contents = new ContentStore(store);
+    const hashes = (store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').all() as { hash: string }[]).map((r) => r.hash);
+    const bad: string[] = [];
+    for (const hash of hashes) if (!(await contents.verify(hash))) bad.push(hash);
+    return bad;
+  } finally {
+    store.close();
+  }
+}
+
+/** How many named contents are still raw (not packed yet), of how many. */
+export function rawContents(dataDir: string): { raw: number; all: number } {
+  const db = openDb(dataDir, true);
+  try {
+    return db.prepare('SELECT COALESCE(SUM(packed = 0), 0) AS raw, COUNT(*) AS "all" FROM contents WHERE hash IS NOT NULL').get() as { raw: number; all: number };
+  } finally {
+    db.close();
+  }
+}
+
+/** Every content written back raw, as captured: the store as it was before its packer ran. For a store no engine has open. */
+export function unpackAll(dataDir: string): void {
+  const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
+  try {
+    const parts = new ContentParts(store);
+    const rows = store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL AND packed = 1').all() as { hash: string }[];
+    store.transaction(() => { for (const { hash } of rows) parts.unpack(parts.byHash(hash)!); });
+  } finally {
+    store.close();
   }
 }

@@ -1,6 +1,7 @@
 // A process for the crash specs to SIGKILL at a random point: it opens the engine and either
-// runs one endless agent turn of mixed operations (`turn`) or rolls back a recorded turn
-// (`rollback`). It reports progress on stdout, one line per milestone.
+// runs one endless agent turn of mixed operations (`turn`), rolls back a recorded turn
+// (`rollback`), or packs the contents a store holds raw (`pack`: deltas being written). It
+// reports progress on stdout, one line per milestone.
 // Usage: node --import tsx crash-child.ts '{"workspace","dataDir","mode","turnId"?}'
 import { randomBytes } from 'node:crypto';
 import { openEngine } from '../index.js';
@@ -9,7 +10,7 @@ import type { Engine } from '../api.js';
 interface Args {
   workspace: string;
   dataDir: string;
-  mode: 'turn' | 'rollback';
+  mode: 'turn' | 'rollback' | 'pack';
   turnId?: string;
 }
 
@@ -43,6 +44,13 @@ async function rollback(engine: Engine, turnId: string): Promise<void> {
   await engine.close();
 }
 
+async function pack(engine: Engine): Promise<void> {
+  process.stdout.write('packing\n');
+  await engine.settled();
+  process.stdout.write('packed\n');
+  await engine.close();
+}
+
 async function main(): Promise<void> {
   // Never outlive a test that forgot to kill us.
   setTimeout(() => process.exit(3), 60_000).unref();
@@ -50,6 +58,7 @@ async function main(): Promise<void> {
   const engine = await openEngine({ workspace: args.workspace, dataDir: args.dataDir });
   process.stdout.write('open\n');
   if (args.mode === 'turn') await endlessTurn(engine);
+  else if (args.mode === 'pack') await pack(engine);
   else await rollback(engine, args.turnId as string);
 }
 
