@@ -2,6 +2,7 @@
 // for a delta its base and depth) and its parts in `content_parts`. Decoding a delta's part
 // decodes the same part of its base first, down the chain to a whole content.
 import { type Codec, decodePart } from './codecs.js';
+import { DecodeCache, fingerprint } from './decode-cache.js';
 import type { Store } from './store.js';
 
 /** Contents are kept in parts of this size, so a large one is never held in memory whole. */
@@ -28,6 +29,8 @@ export class BrokenPartError extends Error {
 }
 
 export class ContentParts {
+  private readonly cache = new DecodeCache();
+
   constructor(private readonly store: Store) {}
 
   byHash(hash: string): ContentRow | undefined {
@@ -43,22 +46,43 @@ export class ContentParts {
     return (this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as { data: Buffer } | undefined)?.data;
   }
 
-  /** The raw bytes of part `index` of `row`, through its chain of bases. Not verified: callers check the hash. */
-  decoded(row: ContentRow, index: number, chain = 0): Buffer {
-    if (chain > MAX_CHAIN) throw new BrokenPartError('mismatch');
-    const data = this.stored(row.id, index);
-    if (!data) throw new BrokenPartError('missing');
-    let base: Buffer | undefined;
-    if (row.codec === 'zstd-delta') {
-      const baseRow = row.base_id === null ? undefined : this.byId(row.base_id);
-      if (!baseRow || baseRow.hash === null) throw new BrokenPartError('missing');
-      base = index < baseRow.parts ? this.decoded(baseRow, index, chain + 1) : Buffer.alloc(0);
+  /**
+   * The raw bytes of part `index` of `row`, through its chain of bases. Not verified: callers
+   * check the hash. The chain's stored parts are read first (cheap), then decoded from the
+   * bottom up, starting above the highest level the cache holds for exactly those bytes.
+   */
+  decoded(row: ContentRow, index: number): Buffer {
+    const chain: { row: ContentRow; data: Buffer }[] = [];
+    for (let at: ContentRow | undefined = row; at;) {
+      if (chain.length > MAX_CHAIN) throw new BrokenPartError('mismatch');
+      const data = this.stored(at.id, index);
+      if (!data) throw new BrokenPartError('missing');
+      chain.push({ row: at, data });
+      if (at.codec !== 'zstd-delta') break;
+      const base: ContentRow | undefined = at.base_id === null ? undefined : this.byId(at.base_id);
+      if (!base || base.hash === null) throw new BrokenPartError('missing');
+      // A base with fewer parts: this part is a delta against nothing.
+      at = index < base.parts ? base : undefined;
     }
-    try {
-      return decodePart(row.codec, data, base);
-    } catch {
-      throw new BrokenPartError('mismatch');
+    // Fingerprints from the bottom up; then the nearest level to the top the cache holds.
+    const prints = new Array<string>(chain.length);
+    for (let i = chain.length - 1; i >= 0; i--) prints[i] = fingerprint(chain[i].row.codec, chain[i].data, i + 1 < chain.length ? prints[i + 1] : null);
+    let from = chain.length;
+    let bytes: Buffer | undefined;
+    for (let i = 0; i < chain.length; i++) {
+      bytes = this.cache.get(prints[i]);
+      if (bytes) { from = i; break; }
     }
+    for (let i = from - 1; i >= 0; i--) {
+      const { row: level, data } = chain[i];
+      try {
+        bytes = decodePart(level.codec, data, level.codec === 'zstd-delta' ? bytes ?? Buffer.alloc(0) : undefined);
+      } catch {
+        throw new BrokenPartError('mismatch');
+      }
+      this.cache.set(prints[i], bytes);
+    }
+    return bytes!;
   }
 
   write(id: number, parts: Iterable<Buffer>): { count: number; bytes: number } {

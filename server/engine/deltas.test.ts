@@ -160,6 +160,17 @@ describe('a damaged chain', () => {
     }
   });
 
+  it('a base damaged after its chain was read (and decoded once already) is still found: never served from memory', async () => {
+    const texts = versions(14, 4);
+    const hashes = history(texts);
+    await rig.packAll();
+    expectExact(hashes, texts);
+    const base = rig.row(hashes[1]);
+    rig.store.db.prepare('UPDATE content_parts SET data = ? WHERE id = ?').run(Buffer.from('not the delta that was kept'), base.id * 65536);
+    expectExact([hashes[0]], [texts[0]]);
+    for (const hash of hashes.slice(1)) expect(() => rig.contents.read(hash)).toThrow(UnrestorableContentError);
+  });
+
   it('a base gone from under its dependants makes them UNRESTORABLE as missing', async () => {
     const texts = versions(12, 4);
     const hashes = history(texts);
