@@ -73,6 +73,24 @@ export function renderJson(results: Results, machine: Machine, meta: Record<stri
   }, null, 2);
 }
 
+/** Item 10's rows: the real history replayed as turns. */
+function historyRows(results: Results, cell: (id: string) => string, ratio: (n: string, d: string) => string): string[][] {
+  if (!results.get('history.store.turnback')) return [];
+  const h = 'commander.js history';
+  return [
+    [`${h}: one turn (flushed before)`, cell('history.turn.raw'), cell('history.turn.git'), cell('history.turn.turnback'),
+      `${ratio('history.turn.turnback', 'history.turn.raw')} of raw; ${ratio('history.turn.turnback', 'history.turn.git')} of git`],
+    [`${h}: one turn (no flush before)`, cell('history.turn.rawNoFlush'), '', cell('history.turn.turnbackNoFlush'),
+      `${ratio('history.turn.turnbackNoFlush', 'history.turn.rawNoFlush')} of raw`],
+    [`${h}: store bytes (git packed by git gc)`, '', cell('history.store.git-packed'), cell('history.store.turnback'),
+      `${ratio('history.store.turnback', 'history.store.git-packed')}; its contents alone ${cell('history.store.turnback-contents')}`],
+    [`${h}: rollback of the newest turn`, '', cell('history.rollback.git'), cell('history.rollback.turnback'),
+      ratio('history.rollback.turnback', 'history.rollback.git')],
+    [`${h}: rewind to the first turn`, '', cell('history.rewind.git'), cell('history.rewind.turnback'),
+      ratio('history.rewind.turnback', 'history.rewind.git')],
+  ];
+}
+
 /** The short Markdown summary README's Performance section carries: key figures and every target. */
 export function renderMarkdown(results: Results, machine: Machine, header: string[]): string {
   const cell = (id: string): string => {
@@ -97,7 +115,12 @@ export function renderMarkdown(results: Results, machine: Machine, header: strin
     if (!results.get(`storage.${name}.git`)) continue;
     rows.push([`Store bytes after 20 turns × 10 small edits (${name})`, '', cell(`storage.${name}.git`), cell(`storage.${name}.turnback`),
       ratio(`storage.${name}.turnback`, `storage.${name}.git`)]);
+    if (results.get(`storage.${name}.git-packed`)) {
+      rows.push([`… the same, shadow git packed by git gc (${name})`, '', cell(`storage.${name}.git-packed`), cell(`storage.${name}.turnback`),
+        ratio(`storage.${name}.turnback`, `storage.${name}.git-packed`)]);
+    }
   }
+  rows.push(...historyRows(results, cell, ratio));
   const out: string[] = [];
   out.push('| | raw | shadow-git | turnback | turnback ÷ other |', '|---|---:|---:|---:|---|');
   for (const row of rows) out.push(`| ${row.join(' | ')} |`);

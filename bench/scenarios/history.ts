@@ -10,6 +10,7 @@ import { flushFilesystem, removeTree, treeSize } from '../fs-tools.js';
 import { replayHistory, HISTORY_SESSION, type Replayed } from '../history/replay.js';
 import { loadHistory, SHARED_DATA_DIR, treeMatches, type History, type HistorySpan } from '../history/source.js';
 import { summarize } from '../stats.js';
+import { storeComposition } from '../store-composition.js';
 
 export const HISTORY_SECTION = '10';
 
@@ -94,9 +95,15 @@ async function storeBytes(ctx: BenchContext, replayed: Replayed): Promise<void> 
   results.figure(HISTORY_SECTION, 'history.store.git', `${NAME}: shadow git dir (loose objects)`, 'shadow-git', 'bytes', loose.bytes);
   results.figure(HISTORY_SECTION, 'history.store.git-packed', `${NAME}: shadow git dir after git gc`, 'shadow-git', 'bytes', packed.bytes);
   results.figure(HISTORY_SECTION, 'history.store.turnback', `${NAME}: turnback store`, 'turnback', 'bytes', store.bytes);
-  results.note(HISTORY_SECTION, `turnback keeps ${stats.blobs} contents of ${(stats.bytes / 1e6).toFixed(1)} MB`);
+  const parts = storeComposition(side.dataDir);
+  results.figure(HISTORY_SECTION, 'history.store.turnback-contents', `${NAME}: turnback store, its contents (rows and parts)`, 'turnback', 'bytes', parts.contents);
+  results.note(HISTORY_SECTION, `turnback keeps ${stats.blobs} contents of ${(stats.bytes / 1e6).toFixed(1)} MB in ${kib(parts.contents)}; `
+    + `the rest of its store: ${kib(parts.metadata)} of metadata (${parts.largest.map((t) => `${t.name} ${kib(t.bytes)}`).join(', ')}), ${kib(parts.free)} free`);
   results.ratio(HISTORY_SECTION, `${NAME} turnback store / packed shadow git dir`, 'history.store.turnback', 'history.store.git-packed', 0.5);
+  results.ratio(HISTORY_SECTION, `${NAME} turnback contents alone / packed shadow git dir`, 'history.store.turnback-contents', 'history.store.git-packed');
 }
+
+const kib = (bytes: number) => `${Math.round(bytes / 1024)} KiB`;
 
 /** Git's restore of a whole snapshot, as Gemini CLI does it: restore, then clean. */
 async function gitRestore(replayed: Replayed, commit: string): Promise<void> {

@@ -1,6 +1,7 @@
 // Item 5: bytes kept after N turns of small edits, turnback's store vs the shadow git dir.
 import type { BenchContext } from '../context.js';
 import { treeSize, type TreeSize } from '../fs-tools.js';
+import { storeComposition } from '../store-composition.js';
 import { editsFor, PathPicker } from '../workloads.js';
 import type { Arena } from './arena.js';
 
@@ -21,7 +22,9 @@ export async function storageScenario(ctx: BenchContext, arena: Arena): Promise<
 
   let store: TreeSize | null = null;
   if (arena.turnback) {
-    // Measured closed, as git's dir is at rest: nothing left in SQLite's WAL.
+    // At rest, as git's dir is: the background packing of the last turns done, then measured
+    // closed (nothing left in SQLite's WAL).
+    await arena.turnback.settle?.();
     await arena.reopenTurnback(async () => { store = await treeSize(arena.turnback!.engine.dataDir); });
   }
   if (store) {
@@ -29,6 +32,9 @@ export async function storageScenario(ctx: BenchContext, arena: Arena): Promise<
     results.figure(STORAGE_SECTION, `storage.${name}.turnback`, `${label}: turnback store`, 'turnback', 'bytes', s.bytes);
     results.note(STORAGE_SECTION, `${name} on disk (du): turnback ${mib(s.diskBytes)} in ${s.files} files, `
       + `shadow git ${mib(gitLoose.diskBytes)} in ${gitLoose.files} files`);
+    const parts = storeComposition(arena.turnback!.engine.dataDir);
+    results.note(STORAGE_SECTION, `${name} turnback store: contents ${mib(parts.contents)}, metadata ${mib(parts.metadata)} `
+      + `(${parts.largest.map((t) => `${t.name} ${mib(t.bytes)}`).join(', ')}), free ${mib(parts.free)}`);
   }
   results.ratio(STORAGE_SECTION, `${name} turnback store / shadow git dir`, `storage.${name}.turnback`, `storage.${name}.git`, 0.5);
 
