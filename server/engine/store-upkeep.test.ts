@@ -4,6 +4,7 @@ import { statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContentStore } from './contents.js';
 import { Housekeeping } from './housekeeping.js';
@@ -89,5 +90,25 @@ describe('the WAL', () => {
     expect(fileBytes('-wal')).toBe(0);
     expect(store.db.pragma('freelist_count', { simple: true })).toBe(0);
     await housekeeping.close();
+  });
+});
+
+describe('at rest, with another process reading the store', () => {
+  it('never waits on the reader: the WAL is left for the next rest', async () => {
+    capture(3, 200_000);
+    const reader = new Database(path.join(dir, 'turnback.db'), { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT COUNT(*) FROM contents').get();
+      const started = performance.now();
+      tidyAtRest(store);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(fileBytes('-wal')).toBeGreaterThan(0);
+      reader.exec('COMMIT');
+    } finally {
+      reader.close();
+    }
+    tidyAtRest(store);
+    expect(fileBytes('-wal')).toBe(0);
   });
 });

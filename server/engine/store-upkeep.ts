@@ -44,9 +44,18 @@ export function releaseFreePages(store: Store, reserve = BUSY_RESERVE): number {
   return excess;
 }
 
-/** At rest: every free page given back, the WAL emptied. */
+/**
+ * At rest: every free page given back, the WAL emptied. Never waits: with another connection
+ * reading (a second process on the store), the checkpoint is left for the next rest.
+ */
 export function tidyAtRest(store: Store): void {
   if (store.db.inTransaction) return;
   releaseFreePages(store, 0);
-  store.db.pragma('wal_checkpoint(TRUNCATE)');
+  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
+  store.db.pragma('busy_timeout = 0');
+  try {
+    store.db.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    store.db.pragma(`busy_timeout = ${timeout}`);
+  }
 }
