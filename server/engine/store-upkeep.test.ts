@@ -1,28 +1,24 @@
 // The store's files stay bounded: pages freed by packing go back to the filesystem, the WAL is
 // checkpointed once it has grown and its file cut back, and emptied once the store is idle.
 import { statSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { ContentStore } from './contents.js';
+import type { ContentStore } from './contents.js';
+import { type DeltaRig, deltaRig } from './deltas.testutil.js';
 import { Housekeeping } from './housekeeping.js';
-import { Store } from './store.js';
+import type { Store } from './store.js';
 import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from './store-upkeep.js';
 
+let rig: DeltaRig;
 let dir: string;
 let store: Store;
 let contents: ContentStore;
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-upkeep-'));
-  store = new Store(path.join(dir, 'turnback.db'));
-  contents = new ContentStore(store);
+  rig = await deltaRig();
+  ({ dir, store, contents } = rig);
 });
-afterEach(async () => {
-  store.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(async () => { await rig.close(); });
 
 const fileBytes = (suffix = '') => statSync(path.join(dir, `turnback.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
 const pages = () => store.db.pragma('page_count', { simple: true }) as number;
