@@ -74,3 +74,14 @@ export class StoreDamagedError extends EngineError {
 export class EngineClosedError extends EngineError {
   constructor() { super('ENGINE_CLOSED', 'the engine is closed'); }
 }
+
+/**
+ * A folder on the way to a path was a symlink (or was moved) when the operation ran, although
+ * the path resolved to real directories just before: another process is swapping components.
+ * Nothing was done through it; the agent fs API answers it as `BAD_URI`, a rollback as `SYMLINK`.
+ */
+export class LinkOnPathError extends EngineError {
+  constructor() {
+    super('BAD_URI', 'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it', { reason: 'path-changed' });
+  }
+}

@@ -1,12 +1,18 @@
 // The only module through which the engine touches the filesystem. Every operation passes
 // through `op()`, which calls an optional `beforeOp` hook first: tests use it to count
 // operations, crash the engine after the N-th one, or inject errno faults (ENOSPC, EIO…).
+// A path inside a root is reached beneath it (beneath.ts): through the handle of its parent,
+// walked down from the root, so a folder swapped for a symlink meanwhile is never followed.
 import * as fsp from 'node:fs/promises';
 import fs, { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
+import { at, Beneath, closeQuietly, relabel } from './beneath.js';
+import { chmodNoFollow, copyTree, CREATE, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
+import { LinkOnPathError } from './errors.js';
+import { ScanDir } from './scan-dir.js';
 
 export type FsOpName =
   | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'realpath' | 'readdir' | 'mkdir' | 'rmdir'
@@ -18,8 +24,12 @@ export type BeforeOp = (op: FsOpName, target: string) => void | Promise<void>;
 /** Temp files carry this prefix so a later open can recognise and remove leftovers. */
 export const TEMP_PREFIX = '.turnback-tmp-';
 
+export function tempName(): string {
+  return `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
 export function tempNameIn(dir: string): string {
-  return path.join(dir, `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`);
+  return path.join(dir, tempName());
 }
 
 export function isNotFound(e: unknown): boolean {
@@ -56,11 +66,20 @@ function writeAll(fd: number, data: Uint8Array): void {
   while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
 }
 
+const readFd = promisify(fs.readFile) as (fd: number) => Promise<Buffer>;
+const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
+
 export class EngineFs {
   beforeOp: BeforeOp | undefined;
+  private readonly beneath = new Beneath();
 
   constructor(options: { beforeOp?: BeforeOp } = {}) {
     this.beforeOp = options.beforeOp;
+  }
+
+  /** Paths inside `real` are reached beneath it from now on; a link read there may not lead into `closed`. */
+  addRoot(real: string, closed: string[] = []): void {
+    this.beneath.addRoot(real, closed);
   }
 
   private async op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T> {
@@ -68,71 +87,133 @@ export class EngineFs {
     return run();
   }
 
+  /**
+   * Runs `run` on the path a call uses for `abs`: below a root, `<parent handle>/<name>`; the root
+   * itself and paths outside every root (the engine's store, its lock) as they are. `confirm`:
+   * after `run` placed something, the parent must still be where `abs` says, or it is not in place.
+   */
+  private via<T>(abs: string, run: (through: string, dirFd: number | null) => T, confirm = false): T {
+    const root = this.beneath.rootOf(abs);
+    if (root === null || root === abs) return run(abs, null);
+    return this.beneath.inParent(root, abs, (dirFd, name) => {
+      const through = at(dirFd, name);
+      let result: T;
+      try { result = run(through, dirFd); } catch (e) { throw relabel(relabel(e, through, abs), at(dirFd), path.dirname(abs)); }
+      if (confirm) this.beneath.confirm(root, dirFd, path.dirname(abs));
+      return result;
+    });
+  }
+
+  /** Runs `run` on the path a call uses for the directory `abs` itself (its own handle, below a root). */
+  private inDir<T>(abs: string, run: (through: string) => T): T {
+    const root = this.beneath.rootOf(abs);
+    if (root === null) return run(abs);
+    const fd = this.beneath.openDir(root, abs);
+    try { return run(at(fd)); } catch (e) { throw relabel(e, at(fd), abs); } finally { closeQuietly(fd); }
+  }
+
+  /** What a read of `abs` opens: a link at its end is followed only while it stays beneath the root. */
+  private readTarget(abs: string): string {
+    const root = this.beneath.rootOf(abs);
+    if (root === null || root === abs) return abs;
+    const isLink = this.via(abs, (through) => fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
+    return isLink ? this.beneath.followFinal(root, abs) : abs;
+  }
+
   // Metadata calls and small reads/writes run synchronously: a round trip through the thread
   // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
   // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
-  lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => fs.lstatSync(p)); }
-  stat(p: string): Promise<Stats> { return this.op('stat', p, async () => fs.statSync(p)); }
+  lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q))); }
+  /** Follows a link at the end of `p`, beneath its root only. */
+  stat(p: string): Promise<Stats> {
+    return this.op('stat', p, async () => (this.beneath.rootOf(p) === null ? fs.statSync(p) : this.via(this.readTarget(p), (q) => fs.lstatSync(q))));
+  }
 
-  /**
-   * lstat and readdir for the scans, which make one call per path of the whole tree: answered
-   * at once when no hook watches the seam (an awaited call per path would cost more than the
-   * call), through the hook otherwise, so crash and fault tests reach them as any other call.
-   */
-  lstatForScan(p: string): Stats | null | Promise<Stats | null> {
-    if (this.beforeOp) return this.lstatOrNull(p);
-    return fs.lstatSync(p, { throwIfNoEntry: false }) ?? null;
+  /** A directory of a scan, listed and read through its own handle (see scan-dir.ts). */
+  openScanDir(abs: string): ScanDir {
+    const root = this.beneath.rootOf(abs);
+    if (root === null) throw new Error(`${abs} lies in no root`);
+    return new ScanDir(this.seam, abs, this.beneath.openDir(root, abs));
   }
-  readdirForScan(p: string): string[] | Promise<string[]> {
-    if (this.beforeOp) return this.readdir(p);
-    return fs.readdirSync(p);
-  }
+
+  private readonly seam = {
+    op: <T>(name: FsOpName, target: string, run: () => Promise<T>) => this.op(name, target, run),
+    watched: () => this.beforeOp !== undefined,
+  };
 
   /** lstat that answers null for a missing path. */
   async lstatOrNull(p: string): Promise<Stats | null> {
     try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
   }
 
-  /** Whole-file read: asynchronous, as the file may be big (callers read small files with `readSmallFile`). */
-  readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
-  /** Whole-file read of a file known to be small (at most about a megabyte). */
-  readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => fs.readFileSync(p)); }
-  readlink(p: string): Promise<string> { return this.op('readlink', p, async () => fs.readlinkSync(p)); }
-  realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync(p)); }
-  readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => fs.readdirSync(p)); }
-  /** Names as raw bytes: for a directory holding a name that is not valid UTF-8. */
-  readdirBytes(p: string | Buffer): Promise<Buffer[]> {
-    return this.op('readdir', String(p), async () => fs.readdirSync(p, { encoding: 'buffer' }));
+  /** Whole-file read: asynchronous, as the file may be big (callers read small files with `readSmallFile`). Follows a link at the end beneath the root. */
+  readFile(p: string): Promise<Buffer> {
+    return this.op('readFile', p, async () => {
+      if (this.beneath.rootOf(p) === null) return fsp.readFile(p);
+      const fd = this.via(this.readTarget(p), (q) => openForRead(q));
+      try { return await readFd(fd); } finally { fs.closeSync(fd); }
+    });
   }
-  /** lstat of a path given as raw bytes (a name that is not valid UTF-8 has no string form). */
-  lstatBytes(p: Buffer): Promise<Stats> { return this.op('lstat', p.toString(), async () => fs.lstatSync(p)); }
+  /** Whole-file read of a file known to be small (at most about a megabyte); a link at the end is ELOOP. */
+  readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readNoFollow(q))); }
+  readlink(p: string): Promise<string> { return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q))); }
+  /** The kernel's realpath (libc): a component swapped meanwhile cannot make it fail half-way (EINVAL). */
+  realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync.native(p)); }
+  readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => this.inDir(p, (q) => fs.readdirSync(q))); }
   mkdir(p: string, mode?: number): Promise<void> {
-    return this.op('mkdir', p, async () => { fs.mkdirSync(p, { mode }); });
+    return this.op('mkdir', p, async () => { this.via(p, (q) => { fs.mkdirSync(q, { mode }); }, true); });
   }
   mkdirp(p: string): Promise<void> {
-    // Asynchronous: the recursive form can spin on some special paths (under /proc), and must not freeze the process.
-    return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
+    const root = this.beneath.rootOf(p);
+    // Asynchronous outside the roots: the recursive form can spin on some special paths (under /proc), and must not freeze the process.
+    if (root === null) return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
+    return this.op('mkdir', p, async () => this.beneath.makeDirs(root, p));
   }
-  rmdir(p: string): Promise<void> { return this.op('rmdir', p, async () => fs.rmdirSync(p)); }
-  unlink(p: string): Promise<void> { return this.op('unlink', p, async () => fs.unlinkSync(p)); }
-  rmrf(p: string): Promise<void> { return this.op('rm', p, () => fsp.rm(p, { recursive: true, force: true })); }
-  rename(from: string, to: string): Promise<void> { return this.op('rename', from, async () => fs.renameSync(from, to)); }
-  symlink(target: string, p: string): Promise<void> { return this.op('symlink', p, async () => fs.symlinkSync(target, p)); }
-  chmod(p: string, mode: number): Promise<void> { return this.op('chmod', p, async () => fs.chmodSync(p, mode)); }
+  rmdir(p: string): Promise<void> { return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q))); }
+  unlink(p: string): Promise<void> { return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q))); }
+  rmrf(p: string): Promise<void> {
+    return this.op('rm', p, async () => {
+      const done = this.via(p, (_through, dirFd) => { if (dirFd === null) return false; removeTree(dirFd, path.basename(p), p); return true; });
+      if (!done) await fsp.rm(p, { recursive: true, force: true });
+    });
+  }
+  rename(from: string, to: string): Promise<void> {
+    return this.op('rename', from, async () => this.via(from, (source) => this.via(to, (target) => fs.renameSync(source, target), true)));
+  }
+  symlink(target: string, p: string): Promise<void> {
+    return this.op('symlink', p, async () => this.via(p, (q) => {
+      fs.symlinkSync(target, q);
+      if (fs.readlinkSync(q) !== target) throw new LinkOnPathError();
+    }, true));
+  }
+  /** Through a handle on the inode itself; a file with other hard links is replaced by a copy (beneath-ops.ts). */
+  chmod(p: string, mode: number): Promise<void> {
+    return this.op('chmod', p, async () => this.via(p, (q, dirFd) => {
+      if (dirFd === null) fs.chmodSync(q, mode);
+      else chmodNoFollow(dirFd, path.basename(p), mode, tempName());
+    }, true));
+  }
   cpRecursive(from: string, to: string): Promise<void> {
-    return this.op('cp', from, () => fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false }));
+    return this.op('cp', from, async () => {
+      const done = this.via(from, (_source, fromFd) => this.via(to, (_target, toFd) => {
+        if (fromFd === null || toFd === null) return false;
+        copyTree(fromFd, path.basename(from), toFd, path.basename(to), from);
+        return true;
+      }, true));
+      if (!done) await fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+    });
   }
 
-  /** Reads a file in bounded chunks (never the whole file at once). */
+  /** Reads a file in bounded chunks (never the whole file at once); a link at the end is ELOOP. */
   async *readChunks(p: string, chunkSize = 1 << 20): AsyncGenerator<Buffer> {
-    await this.op('read', p, async () => undefined);
-    const stream = createReadStream(p, { highWaterMark: chunkSize });
+    const fd = await this.op('read', p, async () => this.via(p, (q) => openForRead(q)));
+    const stream = createReadStream(p, { fd, highWaterMark: chunkSize });
     for await (const chunk of stream) yield chunk as Buffer;
   }
 
   async fsyncFile(p: string): Promise<void> {
     await this.op('fsync', p, async () => {
-      const fd = fs.openSync(p, constants.O_RDONLY);
+      const fd = this.via(p, (q) => fs.openSync(q, SYNC_OPEN));
       try { await fsyncFd(fd); } finally { fs.closeSync(fd); }
     });
   }
@@ -150,27 +231,29 @@ export class EngineFs {
   }
 
   /**
-   * A temp file beside the destination (same filesystem, so the final rename is atomic). The
-   * caller streams chunks in, then commits (fsync, chmod, rename) or aborts. The directory is not
-   * fsynced: a rename lost to a power cut leaves the old content, which the store handles, and
-   * the next SQLite commit's journal flush carries it on ext4/xfs.
+   * A temp file beside the destination (same filesystem, so the final rename is atomic), created
+   * O_EXCL | O_NOFOLLOW through the parent's handle. The caller streams chunks in, then commits
+   * (fsync, fchmod, rename, then a check that the destination holds the temp file's inode in its
+   * place) or aborts. The directory is not fsynced: a rename lost to a power cut leaves the old
+   * content, which the store handles, and the next SQLite commit's journal flush carries it on ext4/xfs.
    */
   async createAtomic(
     dest: string, mode: number,
     options: { durable?: boolean; beforeCreate?: (temp: string) => void; modeAtOpen?: boolean } = {},
   ): Promise<WritableTarget> {
     const durable = options.durable ?? true;
-    const dir = path.dirname(dest);
-    const temp = tempNameIn(dir);
+    const temp = tempNameIn(path.dirname(dest));
     options.beforeCreate?.(temp);
     // modeAtOpen: the engine's own files, where the umask may trim the mode; saves a chmod.
-    const fd = await this.op('open', temp, async () => fs.openSync(temp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, options.modeAtOpen ? mode : 0o600));
+    const fd = await this.op('open', temp, async () => this.via(temp, (q) => fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600)));
+    const created = fs.fstatSync(fd);
     let closed = false;
     let prepared: Promise<void> | null = null;
     const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
     const discard = async () => {
       try { close(); } catch { /* already gone */ }
-      fs.rmSync(temp, { force: true });
+      // Through the parent's handle too; a folder swapped meanwhile leaves the temp file where it was made.
+      try { this.via(temp, (q) => fs.rmSync(q, { force: true })); } catch { /* not followed */ }
     };
     const prepare = () => {
       prepared ??= (async () => {
@@ -194,7 +277,7 @@ export class EngineFs {
       commit: async (finalDest = dest) => {
         await prepare();
         try {
-          await this.rename(temp, finalDest);
+          await this.op('rename', temp, async () => this.place(temp, finalDest, created));
         } catch (e) {
           await discard();
           throw e;
@@ -202,6 +285,22 @@ export class EngineFs {
       },
       abort: discard,
     };
+  }
+
+  /** Renames the temp file to `dest`, then checks `dest` holds the very inode the temp file was made as. */
+  private place(temp: string, dest: string, created: Stats): void {
+    const check = (target: string) => {
+      const placed = fs.lstatSync(target);
+      if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
+    };
+    if (path.dirname(temp) === path.dirname(dest)) {
+      this.via(dest, (target, dirFd) => {
+        fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
+        check(target);
+      }, true);
+      return;
+    }
+    this.via(temp, (source) => this.via(dest, (target) => { fs.renameSync(source, target); check(target); }, true));
   }
 
   /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename. */

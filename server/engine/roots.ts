@@ -67,6 +67,8 @@ export class Roots {
         insideDataDir: isInside(real, roots.dataReal),
       });
     }
+    // From here on the seam reaches every path inside a root beneath it (beneath.ts).
+    for (const root of roots.list()) fs.addRoot(root.real, roots.engineDataIn(root));
     return roots;
   }
 

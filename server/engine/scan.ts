@@ -7,8 +7,10 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import { type ContentBatch, IN_MEMORY_LIMIT } from './contents.js';
 import { type EngineContext, isExcluded, isExcludedPath } from './context.js';
+import { LinkOnPathError } from './errors.js';
 import { errnoCode, isNotFound } from './fs.js';
 import type { Root } from './roots.js';
+import type { ScanDir } from './scan-dir.js';
 import { hashFile, modeOf } from './states.js';
 import { isSameOrBelow } from './uri.js';
 import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
@@ -44,72 +46,81 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   let pendingBytes = 0;
   let sincePartial = new Map<string, IndexEntry>();
 
-  const read = async (abs: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
+  const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
     const base: IndexEntry = {
       type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
       mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
     };
     if (base.type === 'dir') return { ...base, size: 0 };
-    if (base.type === 'symlink') return { ...base, target: await ctx.fs.readlink(abs) };
-    if (!stats.isFile()) return { ...base, skipped: 'unreadable' };
-    if (stats.size > ctx.limits.maxFileSize) return { ...base, skipped: 'too-large' };
+    if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
+    if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
     try {
+      if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };
       if (known?.hash && known.size === stats.size && !options.rehash) {
         // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
-        const { hash, bytes } = await hashFile(ctx.fs, abs, stats.size);
+        const { hash, bytes } = await hashFile(dir, name, stats.size);
         if (hash === known.hash) return { ...base, hash };
         if (bytes) return { ...base, hash: options.batch.keepBytes(bytes).hash };
       }
       const kept = stats.size <= IN_MEMORY_LIMIT
-        ? options.batch.keepBytes(await ctx.fs.readSmallFile(abs))
-        : await options.batch.keepStream(ctx.fs.readChunks(abs));
+        ? options.batch.keepBytes(await dir.readSmallFile(name))
+        : await options.batch.keepStream(dir.readChunks(name));
       pendingBytes += kept.size;
       return { ...base, size: kept.size, hash: kept.hash };
     } catch (e) {
       const code = errnoCode(e);
-      if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { ...base, skipped: 'unreadable' };
+      if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === `${dir.abs}${path.sep}${name}`) return { ...base, skipped: 'unreadable' };
       if (isNotFound(e)) throw new Vanished();
+      // A file swapped for a link (or the reverse) since its lstat: looked at again.
+      if (code === 'ELOOP' || code === 'EINVAL') throw new Swapped();
       throw e;
     }
   };
 
+  /** What `name` holds now: read again when it was swapped between its lstat and its read; null when gone. */
+  const look = async (dir: ScanDir, name: string, uri: string): Promise<IndexEntry | null> => {
+    const known = options.baseline.get(uri);
+    for (let attempt = 1; ; attempt++) {
+      const looked = dir.lstat(name);
+      const stats = looked instanceof Promise ? await looked : looked;
+      if (!stats) return null;
+      if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) return known;
+      try {
+        return await read(dir, name, stats, known);
+      } catch (e) {
+        if (e instanceof Vanished) return null;
+        if (!(e instanceof Swapped)) throw e;
+        if (attempt === SWAP_RETRIES) return { ...(await read(dir, name, { ...stats, isFile: () => false } as Stats, undefined)), skipped: 'unreadable' };
+      }
+    }
+  };
+
   /**
-   * `rel`: the root-relative posix path of `abs` ('' for the root). Answers false when the
-   * directory cannot be listed: what lies below it is unknown (a root that cannot be listed
-   * cannot be scanned at all, and throws).
+   * `rel`: the root-relative posix path of the directory ('' for the root). Answers false when
+   * it cannot be listed: what lies below it is unknown (a root that cannot be listed cannot be
+   * scanned at all, and throws).
    */
-  const visit = async (root: Root, skip: string[], abs: string, rel: string): Promise<boolean> => {
+  const visit = async (root: Root, skip: string[], dir: ScanDir, rel: string): Promise<boolean> => {
     let names: string[];
     try {
-      const listed = ctx.fs.readdirForScan(abs);
+      const listed = dir.list();
       names = Array.isArray(listed) ? listed : await listed;
     } catch (e) {
-      if (isNotFound(e) && rel !== '') return true;
       const code = errnoCode(e);
       if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) { result.unreadable.push(`${root.name}:/${rel}`); return false; }
       throw e;
     }
-    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, abs, rel);
+    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
     names.sort();
     for (const name of names) {
       const childRel = rel === '' ? name : `${rel}/${name}`;
-      const childAbs = `${abs}${path.sep}${name}`;
+      const childAbs = `${dir.abs}${path.sep}${name}`;
       if (isExcludedPath(ctx, childRel) || (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))) continue;
-      const looked = ctx.fs.lstatForScan(childAbs);
-      const stats = looked instanceof Promise ? await looked : looked;
-      if (!stats) continue;
       const uri = `${root.name}:/${childRel}`;
       const known = options.baseline.get(uri);
-      let entry: IndexEntry;
-      if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) {
-        entry = known;
-      } else {
-        try {
-          entry = await read(childAbs, stats, known);
-        } catch (e) {
-          if (e instanceof Vanished) continue;
-          throw e;
-        }
+      const entry = await look(dir, name, uri);
+      if (!entry) continue;
+      if (entry !== known) {
         result.fresh.set(uri, entry);
         sincePartial.set(uri, entry);
       }
@@ -122,7 +133,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         pendingBytes = 0;
       }
       if (entry.type === 'dir') {
-        const listed = await visit(root, skip, childAbs, childRel);
+        const listed = await visitChild(root, skip, dir, name, childRel);
         // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
         if (listed !== (entry.skipped !== 'unreadable')) {
           const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
@@ -135,31 +146,55 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     return true;
   };
 
+  /** A sub-directory, entered through its parent's handle: gone is listed (empty), a link swapped in is not listable. */
+  const visitChild = async (root: Root, skip: string[], parent: ScanDir, name: string, rel: string): Promise<boolean> => {
+    let child: ScanDir;
+    try {
+      child = parent.openDir(name);
+    } catch (e) {
+      if (isNotFound(e)) return true;
+      const code = errnoCode(e);
+      if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return false; }
+      throw e;
+    }
+    try { return await visit(root, skip, child, rel); } finally { child.close(); }
+  };
+
   /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
-  const namesSplittingOpaque = async (root: Root, abs: string, rel: string): Promise<string[]> => {
+  const namesSplittingOpaque = async (root: Root, dir: ScanDir, rel: string): Promise<string[]> => {
     const valid: string[] = [];
-    for (const raw of await ctx.fs.readdirBytes(abs)) {
+    for (const raw of await dir.listBytes()) {
       if (isUtf8(raw)) { valid.push(raw.toString('utf8')); continue; }
       const name = raw.toString('utf8');
       const lossy = `${root.name}:/${rel === '' ? name : `${rel}/${name}`}`;
-      result.opaque.set(lossy, await signature(Buffer.concat([Buffer.from(abs + path.sep), raw])));
+      result.opaque.set(lossy, await signature(dir, raw));
     }
     return valid;
   };
 
-  /** What is at a path no URI can name, and below it, as text that changes when anything there does. */
-  const signature = async (abs: Buffer): Promise<string> => {
-    const stats = await ctx.fs.lstatBytes(abs).catch(() => null);
+  /** What is at a name no URI can name, and below it, as text that changes when anything there does. */
+  const signature = async (dir: ScanDir, raw: Buffer): Promise<string> => {
+    const stats = await Promise.resolve(dir.lstat(raw)).catch(() => null);
     if (!stats) return 'gone';
     const own = `${typeOf(stats)}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
     if (!stats.isDirectory()) return own;
-    const children = (await ctx.fs.readdirBytes(abs).catch(() => [] as Buffer[])).sort(Buffer.compare);
-    const parts = [own];
-    for (const raw of children) parts.push(`${raw.toString('hex')}=${await signature(Buffer.concat([abs, Buffer.from(path.sep), raw]))}`);
-    return parts.join('|');
+    let child: ScanDir;
+    try { child = dir.openDir(raw); } catch { return own; }
+    try {
+      const children = (await child.listBytes().catch(() => [] as Buffer[])).sort(Buffer.compare);
+      const parts = [own];
+      for (const name of children) parts.push(`${name.toString('hex')}=${await signature(child, name)}`);
+      return parts.join('|');
+    } finally {
+      child.close();
+    }
   };
 
-  for (const root of ctx.roots.list()) if (root.tracked) await visit(root, ctx.roots.engineDataIn(root), root.real, '');
+  for (const root of ctx.roots.list()) {
+    if (!root.tracked) continue;
+    const dir = ctx.fs.openScanDir(root.real);
+    try { await visit(root, ctx.roots.engineDataIn(root), dir, ''); } finally { dir.close(); }
+  }
   if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
 
   // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
@@ -176,6 +211,11 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
 }
 
 class Vanished extends Error {}
+/** The name changed kind between its lstat and its read (a file swapped for a link, or back). */
+class Swapped extends Error {}
+
+/** Looks at a swapped name this many times, then records it unreadable for this scan. */
+const SWAP_RETRIES = 3;
 
 function excludedUri(ctx: EngineContext, uri: string): boolean {
   const rest = uri.slice(uri.indexOf(':/') + 2);

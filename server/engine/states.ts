@@ -27,8 +27,14 @@ export function modeOf(rawMode: number): number {
   return rawMode & 0o7777;
 }
 
+/** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name. */
+export interface FileSource {
+  readSmallFile(p: string): Promise<Buffer>;
+  readChunks(p: string): AsyncGenerator<Buffer>;
+}
+
 /** Hash of a file on disk, read in bounded chunks; nothing is kept. */
-export async function hashFile(fs: EngineFs, abs: string, knownSize: number): Promise<{ hash: string; bytes?: Buffer }> {
+export async function hashFile(fs: FileSource, abs: string, knownSize: number): Promise<{ hash: string; bytes?: Buffer }> {
   if (knownSize <= IN_MEMORY_LIMIT) {
     const bytes = await fs.readSmallFile(abs);
     return { hash: sha256(bytes), bytes };

@@ -1,0 +1,178 @@
+// Path resolution beneath a root that holds while another process swaps components. The engine
+// resolves URIs to real paths up front, so when an operation runs every folder between the root
+// and the path must still be a real directory: the walk goes down from the root one component
+// at a time through handles opened with O_DIRECTORY | O_NOFOLLOW, and a component that is a
+// symlink at that moment is a race (`LinkOnPathError`), never followed. The operation itself
+// then acts on `/proc/self/fd/<handle>/<name>`, which the kernel resolves from the directory the
+// handle holds, wherever that directory is by then: one name, nothing above it looked up again.
+import fs, { constants } from 'node:fs';
+import path from 'node:path';
+import { LinkOnPathError } from './errors.js';
+
+/** Linux's O_PATH (node does not export it): a handle that names a directory without opening it for reading. */
+export const O_PATH = 0o10000000;
+// (libuv opens every file O_CLOEXEC already.)
+const DIR_HANDLE = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
+
+export type Name = string | Buffer;
+
+/** The path through which a call acts on `name` in the directory a handle holds (or on the directory itself). */
+export function at(fd: number, name?: string): string;
+export function at(fd: number, name: Buffer): Buffer;
+export function at(fd: number, name?: Name): Name;
+export function at(fd: number, name?: Name): Name {
+  if (name === undefined) return `/proc/self/fd/${fd}`;
+  if (typeof name === 'string') return `/proc/self/fd/${fd}/${name}`;
+  return Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name]);
+}
+
+/** Errors say the path the engine asked for, not the handle path the call went through. */
+export function relabel(e: unknown, through: Name, logical: Name): unknown {
+  const err = e as NodeJS.ErrnoException;
+  if (!err || typeof err !== 'object' || err instanceof LinkOnPathError) return e;
+  const from = String(through);
+  const to = String(logical);
+  if (err.path === from) err.path = to;
+  if ((err as { dest?: string }).dest === from) (err as { dest?: string }).dest = to;
+  if (typeof err.message === 'string') err.message = err.message.split(from).join(to);
+  return err;
+}
+
+/** Handle of the directory `name` inside the directory `dirFd` holds; a symlink there is a race. */
+export function openDirAt(dirFd: number, name: Name, logical: Name): number {
+  const through = at(dirFd, name);
+  try {
+    return fs.openSync(through, DIR_HANDLE);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if ((code === 'ENOTDIR' || code === 'ELOOP') && fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink()) {
+      throw new LinkOnPathError();
+    }
+    throw relabel(e, through, logical);
+  }
+}
+
+export function closeQuietly(fd: number): void {
+  try { fs.closeSync(fd); } catch { /* already closed */ }
+}
+
+function isInside(child: string, parent: string): boolean {
+  return child === parent || child.startsWith(parent.endsWith(path.sep) ? parent : parent + path.sep);
+}
+
+interface RootEntry {
+  real: string;
+  /** Subtrees a link followed from this root may not lead into (the engine's own data). */
+  closed: string[];
+}
+
+export class Beneath {
+  private roots: RootEntry[] = [];
+
+  /** Paths inside `real` resolve beneath it from now on (registering again only updates `closed`). */
+  addRoot(real: string, closed: string[] = []): void {
+    this.roots = [...this.roots.filter((r) => r.real !== real), { real, closed }]
+      .sort((a, b) => b.real.length - a.real.length);
+  }
+
+  /** The innermost root holding `abs`, or null for a path no root holds (the engine's store, its lock). */
+  rootOf(abs: string): string | null {
+    for (const r of this.roots) if (isInside(abs, r.real)) return r.real;
+    return null;
+  }
+
+  /** Handle of the directory `dir` (the root itself or a directory inside it), walked down from the root. */
+  openDir(root: string, dir: string): number {
+    let fd = this.openRoot(root);
+    try {
+      if (dir === root) return fd;
+      const segments = dir.slice(root.length + 1).split(path.sep);
+      let walked = root;
+      for (const segment of segments) {
+        walked = `${walked}${path.sep}${segment}`;
+        const next = openDirAt(fd, segment, walked);
+        fs.closeSync(fd);
+        fd = next;
+      }
+      return fd;
+    } catch (e) {
+      closeQuietly(fd);
+      throw e;
+    }
+  }
+
+  /** `mkdir -p` beneath the root: each missing directory is made through its parent's handle. */
+  makeDirs(root: string, dir: string): void {
+    let fd = this.openRoot(root);
+    try {
+      if (dir === root) return;
+      let walked = root;
+      for (const segment of dir.slice(root.length + 1).split(path.sep)) {
+        walked = `${walked}${path.sep}${segment}`;
+        let next: number;
+        try {
+          next = openDirAt(fd, segment, walked);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+          try { fs.mkdirSync(at(fd, segment)); } catch (m) {
+            if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw relabel(m, at(fd, segment), walked);
+          }
+          next = openDirAt(fd, segment, walked);
+        }
+        fs.closeSync(fd);
+        fd = next;
+      }
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /** Runs `run` with the handle of the directory holding `abs` (below `root`) and `abs`'s last name. */
+  inParent<T>(root: string, abs: string, run: (dirFd: number, name: string) => T): T {
+    const fd = this.openDir(root, path.dirname(abs));
+    try {
+      return run(fd, path.basename(abs));
+    } finally {
+      closeQuietly(fd);
+    }
+  }
+
+  /**
+   * The directory `dir` is still the one `fd` holds: walked again from the root, after an
+   * operation placed something through the handle, so what it placed is where it was asked for.
+   */
+  confirm(root: string, fd: number, dir: string): void {
+    const now = this.openDir(root, dir);
+    try {
+      const held = fs.fstatSync(fd);
+      const found = fs.fstatSync(now);
+      if (held.ino !== found.ino || held.dev !== found.dev) throw new LinkOnPathError();
+    } finally {
+      closeQuietly(now);
+    }
+  }
+
+  /**
+   * The real path a read of `abs` reaches when `abs` is a link: accepted only while it stays
+   * beneath the root and out of the engine's data (openat2 RESOLVE_BENEATH). The caller then
+   * reads that real path without following anything, so a link changed since is a race.
+   */
+  followFinal(root: string, abs: string): string {
+    const entry = this.roots.find((r) => r.real === root)!;
+    const real = fs.realpathSync.native(abs);
+    if (!isInside(real, root) || entry.closed.some((c) => isInside(real, c))) throw new LinkOnPathError();
+    return real;
+  }
+
+  private openRoot(root: string): number {
+    try {
+      return fs.openSync(root, DIR_HANDLE);
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if ((code === 'ENOTDIR' || code === 'ELOOP') && fs.lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink()) {
+        throw new LinkOnPathError();
+      }
+      throw e;
+    }
+  }
+}
