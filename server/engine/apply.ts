@@ -5,7 +5,7 @@ import type { EntryOp, RollbackResult, State } from '../protocol.js';
 import { UnrestorableContentError } from './contents.js';
 import { recordStates } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
-import { TooLargeError } from './errors.js';
+import { LinkOnPathError, TooLargeError } from './errors.js';
 import { errnoCode } from './fs.js';
 import { inParallel } from './parallel.js';
 import type { EvaluatedPath } from './plan.js';
@@ -114,7 +114,7 @@ export class Applier {
   private fail(p: EvaluatedPath, e: unknown): void {
     this.failed.add(p.uri);
     if (p.soft) return;
-    if (e instanceof LinkOnTheWay) {
+    if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
     } else if (e instanceof UnrestorableContentError) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
