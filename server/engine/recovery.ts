@@ -4,6 +4,7 @@
 import path from 'node:path';
 import type { RecoveryReport } from './api.js';
 import type { EngineContext } from './context.js';
+import { LinkOnPathError } from './errors.js';
 import type { ExecScans } from './exec.js';
 import { TEMP_PREFIX, isNotFound } from './fs.js';
 import { pruneSessions, sweepContents } from './gc.js';
@@ -11,13 +12,18 @@ import { finishTurn, resumeTurn } from './turns.js';
 
 export type { RecoveryReport };
 
+/** Gone, or out of reach: the seam walks beneath the root, so a symlink planted on the way is left alone, never followed. */
+function isOutOfReach(e: unknown): boolean {
+  return isNotFound(e) || e instanceof LinkOnPathError;
+}
+
 async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
   let names: string[];
-  try { names = await ctx.fs.readdir(dir); } catch (e) { if (isNotFound(e)) return 0; throw e; }
+  try { names = await ctx.fs.readdir(dir); } catch (e) { if (isOutOfReach(e)) return 0; throw e; }
   let removed = 0;
   for (const name of names) {
     if (!name.startsWith(TEMP_PREFIX)) continue;
-    try { await ctx.fs.unlink(path.join(dir, name)); removed++; } catch (e) { if (!isNotFound(e)) throw e; }
+    try { await ctx.fs.unlink(path.join(dir, name)); removed++; } catch (e) { if (!isOutOfReach(e)) throw e; }
   }
   return removed;
 }
@@ -38,7 +44,7 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
   for (const dir of dirs) report.removedTempFiles += await removeTempFilesIn(ctx, dir);
   for (const temp of ctx.store.pendingTemps()) {
     if (path.basename(temp).startsWith(TEMP_PREFIX)) {
-      try { await ctx.fs.unlink(temp); report.removedTempFiles++; } catch (e) { if (!isNotFound(e)) throw e; }
+      try { await ctx.fs.unlink(temp); report.removedTempFiles++; } catch (e) { if (!isOutOfReach(e)) throw e; }
     }
     ctx.store.removePendingTemp(temp);
   }
