@@ -6,7 +6,7 @@ import type { EntryOp } from '../protocol.js';
 import type { MutationOptions, SessionRef, Storage } from './api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from './context.js';
-import { BadRequestError, FileNotFoundError, TooLargeError } from './errors.js';
+import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from './errors.js';
 import { errnoCode } from './fs.js';
 import { checkSessionId } from './sessions.js';
 import type { Resolved } from './roots.js';
@@ -203,7 +203,8 @@ export class ControlledStorage implements Storage {
   /** The file's bytes, read in chunks; over `maxBytes` (checked before and while reading) it is TOO_LARGE. */
   async readFile(uri: string, opts: { maxBytes?: number } = {}): Promise<Uint8Array> {
     const r = await this.ctx.roots.resolve(uri, { content: true });
-    const stats = await this.ctx.fs.stat(r.abs).catch(() => null);
+    // A folder swapped meanwhile stays the coded error it is, not "no file".
+    const stats = await this.ctx.fs.stat(r.abs).catch((e: unknown) => { if (isEngineError(e)) throw e; return null; });
     if (!stats?.isFile()) throw new FileNotFoundError(uri);
     const limit = opts.maxBytes ?? Infinity;
     if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');
