@@ -16,6 +16,9 @@ const DIR_HANDLE = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
 export type Name = string | Buffer;
 
+/** Walks made before a symlink met on the way is reported (each from the root, never through it). */
+const WALK_TRIES = 4;
+
 /** The path through which a call acts on `name` in the directory a handle holds (or on the directory itself). */
 export function at(fd: number, name?: string): string;
 export function at(fd: number, name: Buffer): Buffer;
@@ -44,12 +47,20 @@ export function openDirAt(dirFd: number, name: Name, logical: Name): number {
   try {
     return fs.openSync(through, DIR_HANDLE);
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if ((code === 'ENOTDIR' || code === 'ELOOP') && fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink()) {
-      throw new LinkOnPathError();
-    }
+    if (swappedAway(e, through)) throw new LinkOnPathError();
     throw relabel(e, through, logical);
   }
+}
+
+/**
+ * Whether opening a directory failed because something swaps it: the name holds a symlink, or
+ * held one a moment ago and a directory again now. Only a plain file there is a real ENOTDIR.
+ */
+function swappedAway(e: unknown, through: Name): boolean {
+  const code = (e as NodeJS.ErrnoException).code;
+  if (code !== 'ENOTDIR' && code !== 'ELOOP') return false;
+  const now = fs.lstatSync(through, { throwIfNoEntry: false });
+  return now !== undefined && (now.isSymbolicLink() || now.isDirectory());
 }
 
 export function closeQuietly(fd: number): void {
@@ -81,8 +92,23 @@ export class Beneath {
     return null;
   }
 
-  /** Handle of the directory `dir` (the root itself or a directory inside it), walked down from the root. */
+  /**
+   * Handle of the directory `dir` (the root itself or a directory inside it), walked down from
+   * the root. A walk that meets a symlink is made again from the top a few times (a folder
+   * being swapped back and forth is often a directory again a moment later); a link that stays
+   * is the race error.
+   */
   openDir(root: string, dir: string): number {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        return this.walk(root, dir);
+      } catch (e) {
+        if (!(e instanceof LinkOnPathError) || attempt === WALK_TRIES) throw e;
+      }
+    }
+  }
+
+  private walk(root: string, dir: string): number {
     let fd = this.openRoot(root);
     try {
       if (dir === root) return fd;
@@ -168,10 +194,7 @@ export class Beneath {
     try {
       return fs.openSync(root, DIR_HANDLE);
     } catch (e) {
-      const code = (e as NodeJS.ErrnoException).code;
-      if ((code === 'ENOTDIR' || code === 'ELOOP') && fs.lstatSync(root, { throwIfNoEntry: false })?.isSymbolicLink()) {
-        throw new LinkOnPathError();
-      }
+      if (swappedAway(e, root)) throw new LinkOnPathError();
       throw e;
     }
   }

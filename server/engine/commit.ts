@@ -67,7 +67,8 @@ export async function commitTurn(
       const placed = turn?.placed.get(record.uri);
       if (placed?.type === 'file') {
         // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
-        const stats = await ctx.fs.lstatOrNull(located.abs);
+        // A folder swapped meanwhile: read below, where a link on the way means absent.
+        const stats = await ctx.fs.lstatOrNull(located.abs).catch(() => null);
         if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
       }
       const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {

@@ -3,6 +3,8 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SkipReason, State } from '../protocol.js';
 import { type ContentBatch, IN_MEMORY_LIMIT, sha256 } from './contents.js';
+import type { Stats } from 'node:fs';
+import { LinkOnPathError } from './errors.js';
 import { type EngineFs, errnoCode } from './fs.js';
 
 /** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
@@ -103,8 +105,8 @@ export async function ancestorInfo(
   for (const dir of chain) {
     let known = cache.get(dir);
     if (!known) {
-      const stats = await fs.lstatOrNull(dir);
-      known = stats?.isSymbolicLink() ? 'link' : stats?.isDirectory() ? 'dirs' : 'absent';
+      const stats = await lstatOrLink(fs, dir);
+      known = stats === 'link' || stats?.isSymbolicLink() ? 'link' : stats?.isDirectory() ? 'dirs' : 'absent';
       cache.set(dir, known);
     }
     if (known !== 'dirs') return { state: known, at: dir };
@@ -112,13 +114,26 @@ export async function ancestorInfo(
   return { state: 'dirs' };
 }
 
-/** A path's state without following any symlink on the way: below a link or a gap it is absent. */
+/** lstat, where a folder above the path that is a symlink at that moment (the seam's race error) answers 'link'. */
+async function lstatOrLink(fs: EngineFs, abs: string): Promise<Stats | null | 'link'> {
+  try { return await fs.lstatOrNull(abs); } catch (e) { if (e instanceof LinkOnPathError) return 'link'; throw e; }
+}
+
+/**
+ * A path's state without following any symlink on the way: below a link or a gap it is absent.
+ * A folder swapped for a link after the ancestors were looked at counts as a link on the way.
+ */
 export async function readStateNoFollow(
   fs: EngineFs, rootReal: string, abs: string, options: ReadStateOptions, cache?: Map<string, AncestorState>,
 ): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
   const info = await ancestorInfo(fs, rootReal, abs, cache);
   if (info.state !== 'dirs') return { state: null, ancestors: info.state, linkAt: info.state === 'link' ? info.at : undefined };
-  return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };
+  try {
+    return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };
+  } catch (e) {
+    if (e instanceof LinkOnPathError) return { state: null, ancestors: 'link', linkAt: path.dirname(abs) };
+    throw e;
+  }
 }
 
 /** Exact equality: content and mode for files, mode for directories, target for links. */
