@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { at, Beneath, closeQuietly, relabel } from './beneath.js';
+import { at, Beneath, closeQuietly, O_PATH, relabel } from './beneath.js';
 import { chmodNoFollow, copyTree, CREATE, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
 import { LinkOnPathError } from './errors.js';
 import { ScanDir } from './scan-dir.js';
@@ -68,10 +68,13 @@ function writeAll(fd: number, data: Uint8Array): void {
 
 const readFd = promisify(fs.readFile) as (fd: number) => Promise<Buffer>;
 const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
+/** Temp files' directories held open at once at most (a rollback of many files stages them all before placing). */
+const HELD_DIRS = 512;
 
 export class EngineFs {
   beforeOp: BeforeOp | undefined;
   private readonly beneath = new Beneath();
+  private heldDirs = 0;
 
   constructor(options: { beforeOp?: BeforeOp } = {}) {
     this.beforeOp = options.beforeOp;
@@ -245,15 +248,24 @@ export class EngineFs {
     const temp = tempNameIn(path.dirname(dest));
     options.beforeCreate?.(temp);
     // modeAtOpen: the engine's own files, where the umask may trim the mode; saves a chmod.
-    const fd = await this.op('open', temp, async () => this.via(temp, (q) => fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600)));
+    const { file: fd, home } = await this.op('open', temp, async () => this.via(temp, (q, dirFd) => {
+      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
+      return { file, home: this.holdDir(dirFd) };
+    }));
     const created = fs.fstatSync(fd);
     let closed = false;
     let prepared: Promise<void> | null = null;
     const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
+    let released = home === null;
+    const release = () => { if (!released) { released = true; this.releaseDir(home!); } };
     const discard = async () => {
       try { close(); } catch { /* already gone */ }
-      // Through the parent's handle too; a folder swapped meanwhile leaves the temp file where it was made.
-      try { this.via(temp, (q) => fs.rmSync(q, { force: true })); } catch { /* not followed */ }
+      // From the directory it was made in, wherever a swap moved that directory since; never through a link.
+      try {
+        if (!released) fs.rmSync(at(home!, path.basename(temp)), { force: true });
+        else this.via(temp, (q) => fs.rmSync(q, { force: true }));
+      } catch { /* not followed */ }
+      release();
     };
     const prepare = () => {
       prepared ??= (async () => {
@@ -282,9 +294,27 @@ export class EngineFs {
           await discard();
           throw e;
         }
+        release();
       },
       abort: discard,
     };
+  }
+
+  /** A second handle on a temp file's directory, kept until the temp file is placed or removed (while few are held). */
+  private holdDir(dirFd: number | null): number | null {
+    if (dirFd === null || this.heldDirs >= HELD_DIRS) return null;
+    try {
+      const fd = fs.openSync(at(dirFd), O_PATH | constants.O_DIRECTORY);
+      this.heldDirs++;
+      return fd;
+    } catch {
+      return null; // out of handles: the temp file is removed by path then
+    }
+  }
+
+  private releaseDir(fd: number): void {
+    this.heldDirs--;
+    closeQuietly(fd);
   }
 
   /** Renames the temp file to `dest`, then checks `dest` holds the very inode the temp file was made as. */

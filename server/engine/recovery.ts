@@ -44,7 +44,14 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
   for (const dir of dirs) report.removedTempFiles += await removeTempFilesIn(ctx, dir);
   for (const temp of ctx.store.pendingTemps()) {
     if (path.basename(temp).startsWith(TEMP_PREFIX)) {
-      try { await ctx.fs.unlink(temp); report.removedTempFiles++; } catch (e) { if (!isOutOfReach(e)) throw e; }
+      try {
+        await ctx.fs.unlink(temp);
+        report.removedTempFiles++;
+      } catch (e) {
+        // Behind a symlink planted on the way: kept on the list, for an open that finds the folder real again.
+        if (e instanceof LinkOnPathError) continue;
+        if (!isNotFound(e)) throw e;
+      }
     }
     ctx.store.removePendingTemp(temp);
   }

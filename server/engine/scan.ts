@@ -46,11 +46,13 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   let pendingBytes = 0;
   let sincePartial = new Map<string, IndexEntry>();
 
+  const baseOf = (stats: Stats): IndexEntry => ({
+    type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
+    mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
+  });
+
   const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
-    const base: IndexEntry = {
-      type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
-      mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
-    };
+    const base = baseOf(stats);
     if (base.type === 'dir') return { ...base, size: 0 };
     if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
     if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
@@ -90,7 +92,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       } catch (e) {
         if (e instanceof Vanished) return null;
         if (!(e instanceof Swapped)) throw e;
-        if (attempt === SWAP_RETRIES) return { ...(await read(dir, name, { ...stats, isFile: () => false } as Stats, undefined)), skipped: 'unreadable' };
+        if (attempt === SWAP_RETRIES) return { ...baseOf(stats), skipped: 'unreadable' };
       }
     }
   };
