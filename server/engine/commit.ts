@@ -3,6 +3,7 @@
 import type { FileChange, SkipReason, State } from '../protocol.js';
 import { type EngineContext, isExcluded } from './context.js';
 import { UnrestorableContentError } from './contents.js';
+import { LinkOnPathError } from './errors.js';
 import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from './states.js';
 import type { EntryRow } from './store.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
@@ -68,7 +69,7 @@ export async function commitTurn(
       if (placed?.type === 'file') {
         // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
         // A folder swapped meanwhile: read below, where a link on the way means absent.
-        const stats = await ctx.fs.lstatOrNull(located.abs).catch(() => null);
+        const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => { if (e instanceof LinkOnPathError) return null; throw e; });
         if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
       }
       const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {

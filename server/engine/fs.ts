@@ -207,9 +207,12 @@ export class EngineFs {
     });
   }
 
-  /** Reads a file in bounded chunks (never the whole file at once); a link at the end is ELOOP. */
-  async *readChunks(p: string, chunkSize = 1 << 20): AsyncGenerator<Buffer> {
-    const fd = await this.op('read', p, async () => this.via(p, (q) => openForRead(q)));
+  /**
+   * Reads a file in bounded chunks (never the whole file at once); a link at the end is ELOOP,
+   * unless `followLink` (a read by URI): then it is followed while it stays beneath the root.
+   */
+  async *readChunks(p: string, chunkSize = 1 << 20, options: { followLink?: boolean } = {}): AsyncGenerator<Buffer> {
+    const fd = await this.op('read', p, async () => this.via(options.followLink ? this.readTarget(p) : p, (q) => openForRead(q)));
     const stream = createReadStream(p, { fd, highWaterMark: chunkSize });
     for await (const chunk of stream) yield chunk as Buffer;
   }

@@ -210,7 +210,7 @@ export class ControlledStorage implements Storage {
     if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');
     const parts: Buffer[] = [];
     let size = 0;
-    for await (const chunk of this.ctx.fs.readChunks(r.abs)) {
+    for await (const chunk of this.ctx.fs.readChunks(r.abs, undefined, { followLink: true })) {
       size += chunk.length;
       // It grew while being read.
       if (size > limit) throw new TooLargeError(uri, size, limit, 'file to read');
