@@ -47,7 +47,7 @@ export function openDirAt(dirFd: number, name: Name, logical: Name): number {
   try {
     return fs.openSync(through, DIR_HANDLE);
   } catch (e) {
-    if (swappedAway(e, through)) throw new LinkOnPathError();
+    if (swappedAway(e, through)) throw new LinkOnPathError(String(logical));
     throw relabel(e, through, logical);
   }
 }
@@ -194,7 +194,7 @@ export class Beneath {
     try {
       return fs.openSync(root, DIR_HANDLE);
     } catch (e) {
-      if (swappedAway(e, root)) throw new LinkOnPathError();
+      if (swappedAway(e, root)) throw new LinkOnPathError(root);
       throw e;
     }
   }

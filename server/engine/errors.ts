@@ -81,7 +81,10 @@ export class EngineClosedError extends EngineError {
  * Nothing was done through it; the agent fs API answers it as `BAD_URI`, a rollback as `SYMLINK`.
  */
 export class LinkOnPathError extends EngineError {
-  constructor() {
+  /** The path of the folder that was a link (for the engine's own checks; never sent). */
+  readonly at: string | undefined;
+  constructor(at?: string) {
     super('BAD_URI', 'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it', { reason: 'path-changed' });
+    this.at = at;
   }
 }

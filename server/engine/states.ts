@@ -3,7 +3,6 @@ import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SkipReason, State } from '../protocol.js';
 import { type ContentBatch, IN_MEMORY_LIMIT, sha256 } from './contents.js';
-import type { Stats } from 'node:fs';
 import { LinkOnPathError } from './errors.js';
 import { type EngineFs, errnoCode } from './fs.js';
 
@@ -52,7 +51,23 @@ function wanted(policy: HashPolicy | undefined, size: number): boolean {
   return policy.onlyIfSize === size;
 }
 
+/** Reads made of a path that changes kind between its lstat and its read (a file swapped for a link, or back). */
+const SWAP_TRIES = 3;
+
 export async function readState(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readStateOnce(fs, abs, options);
+    } catch (e) {
+      const code = errnoCode(e);
+      // The reads never follow a link (ELOOP) and readlink refuses a file (EINVAL): looked at again.
+      if (code !== 'ELOOP' && code !== 'EINVAL') throw e;
+      if (attempt === SWAP_TRIES) throw new LinkOnPathError(abs);
+    }
+  }
+}
+
+async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
   const stats = await fs.lstatOrNull(abs);
   // An excluded path is never restored or deleted, so it stays skipped even while absent.
   if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
@@ -89,49 +104,19 @@ export async function readState(fs: EngineFs, abs: string, options: ReadStateOpt
 export type AncestorState = 'dirs' | 'absent' | 'link';
 
 /**
- * What lies between the root and a path: real directories only, something missing (or a file),
- * or a symlink. Rollback never writes below a symlink; below one, a recorded path is absent.
- */
-export async function ancestorsOf(fs: EngineFs, rootReal: string, abs: string, cache = new Map<string, AncestorState>()): Promise<AncestorState> {
-  return (await ancestorInfo(fs, rootReal, abs, cache)).state;
-}
-
-/** Like `ancestorsOf`, also naming the first ancestor that is not a real directory. */
-export async function ancestorInfo(
-  fs: EngineFs, rootReal: string, abs: string, cache = new Map<string, AncestorState>(),
-): Promise<{ state: AncestorState; at?: string }> {
-  const chain: string[] = [];
-  for (let dir = path.dirname(abs); dir.length > rootReal.length && dir.startsWith(rootReal); dir = path.dirname(dir)) chain.unshift(dir);
-  for (const dir of chain) {
-    let known = cache.get(dir);
-    if (!known) {
-      const stats = await lstatOrLink(fs, dir);
-      known = stats === 'link' || stats?.isSymbolicLink() ? 'link' : stats?.isDirectory() ? 'dirs' : 'absent';
-      cache.set(dir, known);
-    }
-    if (known !== 'dirs') return { state: known, at: dir };
-  }
-  return { state: 'dirs' };
-}
-
-/** lstat, where a folder above the path that is a symlink at that moment (the seam's race error) answers 'link'. */
-async function lstatOrLink(fs: EngineFs, abs: string): Promise<Stats | null | 'link'> {
-  try { return await fs.lstatOrNull(abs); } catch (e) { if (e instanceof LinkOnPathError) return 'link'; throw e; }
-}
-
-/**
  * A path's state without following any symlink on the way: below a link or a gap it is absent.
- * A folder swapped for a link after the ancestors were looked at counts as a link on the way.
+ * The seam's walk from the root is the check of what lies between: a folder that is a symlink
+ * when the path is read (planted, or swapped in a moment ago) is its race error, answered here
+ * as a link on the way (`linkAt`: that folder). Rollback never writes below a symlink.
+ * `cache` is no longer needed (each read walks anyway) and is kept for the callers' shape.
  */
 export async function readStateNoFollow(
-  fs: EngineFs, rootReal: string, abs: string, options: ReadStateOptions, cache?: Map<string, AncestorState>,
+  fs: EngineFs, _rootReal: string, abs: string, options: ReadStateOptions, _cache?: Map<string, AncestorState>,
 ): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
-  const info = await ancestorInfo(fs, rootReal, abs, cache);
-  if (info.state !== 'dirs') return { state: null, ancestors: info.state, linkAt: info.state === 'link' ? info.at : undefined };
   try {
     return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };
   } catch (e) {
-    if (e instanceof LinkOnPathError) return { state: null, ancestors: 'link', linkAt: path.dirname(abs) };
+    if (e instanceof LinkOnPathError) return { state: null, ancestors: 'link', linkAt: e.at ?? path.dirname(abs) };
     throw e;
   }
 }
