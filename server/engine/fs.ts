@@ -9,8 +9,9 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { at, Beneath, closeQuietly, O_PATH, relabel } from './beneath.js';
-import { chmodNoFollow, copyTree, CREATE, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
+import { at, Beneath, closeQuietly, relabel } from './beneath.js';
+import { type AtomicOptions, type AtomicSeam, createAtomic, HeldDirs, type WritableTarget } from './atomic-write.js';
+import { chmodNoFollow, copyTree, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
 import { LinkOnPathError } from './errors.js';
 import { ScanDir } from './scan-dir.js';
 
@@ -46,35 +47,17 @@ export function realpathOrSelf(p: string): string {
   try { return realpathSync(p); } catch { return path.resolve(p); }
 }
 
-export interface WritableTarget {
-  /** The temp file's path. */
-  readonly temp: string;
-  write(chunk: Uint8Array): Promise<void>;
-  /** fsync, chmod and close: the bytes are safe, nothing is visible yet. Removes the temp file on failure. */
-  prepare(): Promise<void>;
-  /** Prepares (when not done yet) and renames into place (`dest` given here when only known at the end). */
-  commit(dest?: string): Promise<void>;
-  /** close and remove the temp file. */
-  abort(): Promise<void>;
-}
+export type { WritableTarget } from './atomic-write.js';
 
 const fsyncFd = promisify(fs.fsync);
 const execFileAsync = promisify(execFile);
 
-function writeAll(fd: number, data: Uint8Array): void {
-  let offset = 0;
-  while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
-}
-
 const readFd = promisify(fs.readFile) as (fd: number) => Promise<Buffer>;
 const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
-/** Temp files' directories held open at once at most (a rollback of many files stages them all before placing). */
-const HELD_DIRS = 512;
 
 export class EngineFs {
   beforeOp: BeforeOp | undefined;
   private readonly beneath = new Beneath();
-  private heldDirs = 0;
 
   constructor(options: { beforeOp?: BeforeOp } = {}) {
     this.beforeOp = options.beforeOp;
@@ -236,105 +219,16 @@ export class EngineFs {
     await this.fsyncFile(dir);
   }
 
-  /**
-   * A temp file beside the destination (same filesystem, so the final rename is atomic), created
-   * O_EXCL | O_NOFOLLOW through the parent's handle. The caller streams chunks in, then commits
-   * (fsync, fchmod, rename, then a check that the destination holds the temp file's inode in its
-   * place) or aborts. The directory is not fsynced: a rename lost to a power cut leaves the old
-   * content, which the store handles, and the next SQLite commit's journal flush carries it on ext4/xfs.
-   */
-  async createAtomic(
-    dest: string, mode: number,
-    options: { durable?: boolean; beforeCreate?: (temp: string) => void; modeAtOpen?: boolean } = {},
-  ): Promise<WritableTarget> {
-    const durable = options.durable ?? true;
-    const temp = tempNameIn(path.dirname(dest));
-    options.beforeCreate?.(temp);
-    // modeAtOpen: the engine's own files, where the umask may trim the mode; saves a chmod.
-    const { file: fd, home } = await this.op('open', temp, async () => this.via(temp, (q, dirFd) => {
-      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
-      return { file, home: this.holdDir(dirFd) };
-    }));
-    const created = fs.fstatSync(fd);
-    let closed = false;
-    let prepared: Promise<void> | null = null;
-    const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
-    let released = home === null;
-    const release = () => { if (!released) { released = true; this.releaseDir(home!); } };
-    const discard = async () => {
-      try { close(); } catch { /* already gone */ }
-      // From the directory it was made in, wherever a swap moved that directory since; never through a link.
-      try {
-        if (!released) fs.rmSync(at(home!, path.basename(temp)), { force: true });
-        else this.via(temp, (q) => fs.rmSync(q, { force: true }));
-      } catch { /* not followed */ }
-      release();
-    };
-    const prepare = () => {
-      prepared ??= (async () => {
-        try {
-          if (durable) await this.op('fsync', temp, () => fsyncFd(fd));
-          if (!options.modeAtOpen) await this.op('chmod', temp, async () => fs.fchmodSync(fd, mode));
-          close();
-        } catch (e) {
-          await discard();
-          throw e;
-        }
-      })();
-      return prepared;
-    };
-    return {
-      temp,
-      write: async (chunk) => {
-        await this.op('write', temp, async () => writeAll(fd, chunk));
-      },
-      prepare,
-      commit: async (finalDest = dest) => {
-        await prepare();
-        try {
-          await this.op('rename', temp, async () => this.place(temp, finalDest, created));
-        } catch (e) {
-          await discard();
-          throw e;
-        }
-        release();
-      },
-      abort: discard,
-    };
+  /** An atomic write beneath the root: temp file made O_EXCL | O_NOFOLLOW, verified in place (atomic-write.ts). */
+  createAtomic(dest: string, mode: number, options: AtomicOptions = {}): Promise<WritableTarget> {
+    return createAtomic(this.atomicSeam, dest, mode, tempNameIn(path.dirname(dest)), options);
   }
 
-  /** A second handle on a temp file's directory, kept until the temp file is placed or removed (while few are held). */
-  private holdDir(dirFd: number | null): number | null {
-    if (dirFd === null || this.heldDirs >= HELD_DIRS) return null;
-    try {
-      const fd = fs.openSync(at(dirFd), O_PATH | constants.O_DIRECTORY);
-      this.heldDirs++;
-      return fd;
-    } catch {
-      return null; // out of handles: the temp file is removed by path then
-    }
-  }
-
-  private releaseDir(fd: number): void {
-    this.heldDirs--;
-    closeQuietly(fd);
-  }
-
-  /** Renames the temp file to `dest`, then checks `dest` holds the very inode the temp file was made as. */
-  private place(temp: string, dest: string, created: Stats): void {
-    const check = (target: string) => {
-      const placed = fs.lstatSync(target);
-      if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
-    };
-    if (path.dirname(temp) === path.dirname(dest)) {
-      this.via(dest, (target, dirFd) => {
-        fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
-        check(target);
-      }, true);
-      return;
-    }
-    this.via(temp, (source) => this.via(dest, (target) => { fs.renameSync(source, target); check(target); }, true));
-  }
+  private readonly atomicSeam: AtomicSeam = {
+    op: (name, target, run) => this.op(name, target, run),
+    via: (abs, run, confirm) => this.via(abs, run, confirm),
+    held: new HeldDirs(),
+  };
 
   /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename. */
   async writeFileAtomic(dest: string, data: Uint8Array, mode: number): Promise<void> {
