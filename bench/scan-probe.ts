@@ -9,7 +9,7 @@ import { summarize } from './stats.js';
 import { generateWorkload } from './workloads.js';
 
 const files = Number(process.argv[2]) || 10_000;
-const RUNS = 9;
+const RUNS = 15;
 const SESSION = 'scan-probe';
 
 async function main(): Promise<void> {
