@@ -79,11 +79,18 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
   };
 
-  /** What `name` holds now: read again when it was swapped between its lstat and its read; null when gone. */
-  const look = async (dir: ScanDir, name: string, uri: string): Promise<IndexEntry | null> => {
-    const known = options.baseline.get(uri);
+  /** What `name` holds now (read again when it was swapped between its lstat and its read); null when gone. */
+  const look = (dir: ScanDir, name: string, known: IndexEntry | undefined): IndexEntry | null | Promise<IndexEntry | null> => {
+    const looked = dir.lstat(name);
+    if (looked instanceof Promise) return looked.then((stats) => lookAgain(dir, name, known, stats));
+    // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
+    if (looked && known && !options.rehash && sameStat(known, looked) && !isRacy(known)) return known;
+    return lookAgain(dir, name, known, looked);
+  };
+
+  const lookAgain = async (dir: ScanDir, name: string, known: IndexEntry | undefined, first: Stats | null): Promise<IndexEntry | null> => {
     for (let attempt = 1; ; attempt++) {
-      const looked = dir.lstat(name);
+      const looked = attempt === 1 ? first : dir.lstat(name);
       const stats = looked instanceof Promise ? await looked : looked;
       if (!stats) return null;
       if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) return known;
@@ -120,7 +127,8 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       if (isExcludedPath(ctx, childRel) || (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))) continue;
       const uri = `${root.name}:/${childRel}`;
       const known = options.baseline.get(uri);
-      const entry = await look(dir, name, uri);
+      const looked = look(dir, name, known);
+      const entry = looked instanceof Promise ? await looked : looked;
       if (!entry) continue;
       if (entry !== known) {
         result.fresh.set(uri, entry);
