@@ -84,7 +84,7 @@ export class LinkOnPathError extends EngineError {
   /** The path of the folder that was a link (for the engine's own checks; never sent). */
   readonly at: string | undefined;
   constructor(at?: string) {
-    super('BAD_URI', 'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it', { reason: 'path-changed' });
+    super('BAD_URI', 'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it');
     this.at = at;
   }
 }
