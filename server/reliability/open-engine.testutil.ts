@@ -9,15 +9,25 @@ import { EngineFs, openEngine } from '../engine/index.js';
 import type { FaultController } from './fault-controller.testutil.js';
 import type { Sandbox } from './sandbox.testutil.js';
 
+/** Real time plus an offset a scenario moves forward (retention is about days). */
+export interface TestClock { now(): number; passDays(days: number): void }
+
+const clocks = new Map<string, TestClock>();
+
 /**
- * The engines' clock: real time plus an offset a scenario moves forward (retention is about
- * days). Only ever moved forward, so engines reopened after a cut see time go on.
+ * The clock of the engines opened on one data dir: only ever moved forward, so an engine
+ * reopened after a cut sees time go on; one per store, so sandboxes running side by side
+ * never move each other's time.
  */
-export const testClock = {
-  offsetMs: 0,
-  now: (): number => Date.now() + testClock.offsetMs,
-  passDays(days: number): void { testClock.offsetMs += days * 86_400_000; },
-};
+export function clockOf(dataDir: string): TestClock {
+  let clock = clocks.get(dataDir);
+  if (!clock) {
+    let offsetMs = 0;
+    clock = { now: () => Date.now() + offsetMs, passDays: (days) => { offsetMs += days * 86_400_000; } };
+    clocks.set(dataDir, clock);
+  }
+  return clock;
+}
 
 export interface TestEngineOptions {
   controller?: FaultController;
@@ -32,7 +42,7 @@ export async function openTestEngine(sandbox: Sandbox, opts: TestEngineOptions):
     scopes: ['*'],
     keepSessions: opts.keepSessions ?? 0,
     maxFileSize: opts.maxFileSize,
-    now: testClock.now,
+    now: clockOf(sandbox.dataDir).now,
     fs: opts.controller ? new EngineFs({ beforeOp: opts.controller.beforeOp }) : undefined,
   });
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { RollbackResult } from '../protocol.js';
-import { testClock } from './open-engine.testutil.js';
+import { clockOf } from './open-engine.testutil.js';
 import { versionedContent } from './versioned-content.testutil.js';
 
 export const SESSION = 'rel-1';
@@ -242,7 +242,7 @@ export const scenarios: Scenario[] = [
       await beginOther(engine, OTHER_SESSION, 'to be pruned');
       await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), { sessionId: OTHER_SESSION });
       await engine.turnEnd({ sessionId: OTHER_SESSION });
-      testClock.passDays(31);
+      clockOf(engine.dataDir).passDays(31);
       const turnId = await begin(SESSION, 'survives');
       await agentEdits(engine, SESSION);
       await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 8), { sessionId: SESSION });
