@@ -1,14 +1,14 @@
 // What the engine's modules share: the filesystem seam, roots, contents, the store, events,
 // per-session queues and the in-memory view of turns being recorded.
 import type { State, TurnKind } from '../protocol.js';
-import type { ContentCache } from './content-cache.js';
-import type { ContentStore } from './contents.js';
+import type { ContentCache } from './content/content-cache.js';
+import type { ContentStore } from './content/contents.js';
 import type { Events } from './events.js';
-import type { EngineFs } from './fs.js';
-import type { Housekeeping } from './housekeeping.js';
+import type { EngineFs } from './paths/fs.js';
+import type { Housekeeping } from './content/housekeeping.js';
 import type { KeyedQueue } from './queue.js';
-import type { Roots } from './roots.js';
-import type { Store } from './store.js';
+import type { Roots } from './paths/roots.js';
+import type { Store } from './db/store.js';
 
 export interface TurnContext {
   turnId: string;

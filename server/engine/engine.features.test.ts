@@ -1,7 +1,7 @@
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EngineFs } from './fs.js';
+import { EngineFs } from './paths/fs.js';
 import { storedContentCount } from '../testkit/contents.js';
 import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
 

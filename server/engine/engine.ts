@@ -7,18 +7,18 @@ import type {
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
-import { diffOf } from './diff.js';
+import { diffOf } from './turns/diff.js';
 import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
-import { dropSession, pruneSessions, sweepContents } from './gc.js';
-import type { ExecScans } from './exec.js';
+import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
+import type { ExecScans } from './record/exec.js';
 import type { Lock } from './lock.js';
-import { appendMessage, listMessages } from './memory.js';
-import type { RecoveryReport } from './recovery.js';
-import type { Rollbacks } from './rollback.js';
-import { searchTurns } from './search.js';
-import { checkSessionId, scopeMatches, toSession } from './sessions.js';
-import type { ControlledStorage, Mutations } from './storage.js';
-import { beginTurn, endTurnWithoutContents, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns.js';
+import { appendMessage, listMessages } from './turns/memory.js';
+import type { RecoveryReport } from './turns/recovery.js';
+import type { Rollbacks } from './rollback/rollback.js';
+import { searchTurns } from './turns/search.js';
+import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
+import type { ControlledStorage, Mutations } from './record/storage.js';
+import { beginTurn, endTurnWithoutContents, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);

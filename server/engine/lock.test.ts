@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DataDirLockedError } from './errors.js';
-import { EngineFs } from './fs.js';
+import { EngineFs } from './paths/fs.js';
 import { acquireLock } from './lock.js';
 
 let dir: string;

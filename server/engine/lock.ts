@@ -2,7 +2,7 @@
 // no longer exists is stale and taken over.
 import path from 'node:path';
 import { DataDirLockedError } from './errors.js';
-import { type EngineFs, errnoCode, isNotFound } from './fs.js';
+import { type EngineFs, errnoCode, isNotFound } from './paths/fs.js';
 
 function isAlive(pid: number): boolean {
   try {

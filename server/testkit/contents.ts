@@ -2,9 +2,9 @@
 // person with sqlite3 would: through a second connection to the store's database.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ContentParts } from '../engine/content-parts.js';
-import { ContentStore } from '../engine/contents.js';
-import { Store } from '../engine/store.js';
+import { ContentParts } from '../engine/content/content-parts.js';
+import { ContentStore } from '../engine/content/contents.js';
+import { Store } from '../engine/db/store.js';
 
 function openDb(dataDir: string, readonly: boolean): Database.Database {
   return new Database(path.join(dataDir, 'store', 'turnback.db'), { readonly, fileMustExist: true });

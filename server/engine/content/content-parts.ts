@@ -1,0 +1,153 @@
+// The rows under the content store: a `contents` row per content (its hash, size, codec, and
+// for a delta its base and depth) and its parts in `content_parts`. Decoding a delta's part
+// decodes the same part of its base first, down the chain to a whole content.
+import { type Codec, decodePart } from './codecs.js';
+import { DecodeCache, fingerprint } from './decode-cache.js';
+import type { Store } from '../db/store.js';
+
+/** Contents are kept in parts of this size, so a large one is never held in memory whole. */
+export const PART_SIZE = 1 << 20;
+/** A part's row id is its content's id times this plus its index: one lookup, no extra index. */
+export const PARTS_PER_CONTENT = 1 << 16;
+/**
+ * The longest chain a read follows. The packer keeps chains to DELTA_DEPTH; this bound only
+ * stops a damaged row (a cycle of bases) from looping.
+ */
+const MAX_CHAIN = 1000;
+
+export interface ContentRow {
+  id: number; hash: string; size: number; codec: Codec; parts: number; base_id: number | null; depth: number; packed: number;
+}
+
+const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
+
+/** A part that cannot be read as kept: its content (or a base it needs) is missing or damaged. */
+export class BrokenPartError extends Error {
+  constructor(readonly reason: 'missing' | 'mismatch') {
+    super(`a kept part is ${reason}`);
+  }
+}
+
+export class ContentParts {
+  private readonly cache = new DecodeCache();
+
+  constructor(private readonly store: Store) {}
+
+  byHash(hash: string): ContentRow | undefined {
+    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(hash) as ContentRow | undefined;
+  }
+
+  byId(id: number): ContentRow | undefined {
+    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE id = ?`).get(id) as ContentRow | undefined;
+  }
+
+  /** The stored (encoded) bytes of a part. */
+  stored(id: number, index: number): Buffer | undefined {
+    return (this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as { data: Buffer } | undefined)?.data;
+  }
+
+  /**
+   * The raw bytes of part `index` of `row`, through its chain of bases. Not verified: callers
+   * check the hash. The chain's stored parts are read first (cheap), then decoded from the
+   * bottom up, starting above the highest level the cache holds for exactly those bytes.
+   */
+  decoded(row: ContentRow, index: number): Buffer {
+    const chain: { row: ContentRow; data: Buffer }[] = [];
+    for (let at: ContentRow | undefined = row; at;) {
+      if (chain.length > MAX_CHAIN) throw new BrokenPartError('mismatch');
+      const data = this.stored(at.id, index);
+      if (!data) throw new BrokenPartError('missing');
+      chain.push({ row: at, data });
+      if (at.codec !== 'zstd-delta') break;
+      const base: ContentRow | undefined = at.base_id === null ? undefined : this.byId(at.base_id);
+      if (!base || base.hash === null) throw new BrokenPartError('missing');
+      // A base with fewer parts: this part is a delta against nothing.
+      at = index < base.parts ? base : undefined;
+    }
+    // Fingerprints from the bottom up; then the nearest level to the top the cache holds.
+    const prints = new Array<string>(chain.length);
+    for (let i = chain.length - 1; i >= 0; i--) prints[i] = fingerprint(chain[i].row.codec, chain[i].data, i + 1 < chain.length ? prints[i + 1] : null);
+    let from = chain.length;
+    let bytes: Buffer | undefined;
+    for (let i = 0; i < chain.length; i++) {
+      bytes = this.cache.get(prints[i]);
+      if (bytes) { from = i; break; }
+    }
+    for (let i = from - 1; i >= 0; i--) {
+      const { row: level, data } = chain[i];
+      try {
+        bytes = decodePart(level.codec, data, level.codec === 'zstd-delta' ? bytes ?? Buffer.alloc(0) : undefined);
+      } catch {
+        throw new BrokenPartError('mismatch');
+      }
+      this.cache.set(prints[i], bytes);
+    }
+    return bytes!;
+  }
+
+  write(id: number, parts: Iterable<Buffer>): { count: number; bytes: number } {
+    const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
+    let count = 0;
+    let bytes = 0;
+    for (const data of parts) {
+      insert.run(id * PARTS_PER_CONTENT + count, data);
+      count++;
+      bytes += data.length;
+    }
+    return { count, bytes };
+  }
+
+  delete(id: number): void {
+    this.store.st('DELETE FROM content_parts WHERE id >= ? AND id < ?').run(id * PARTS_PER_CONTENT, (id + 1) * PARTS_PER_CONTENT);
+  }
+
+  /**
+   * Inside a transaction: the content stored anew under a fresh id with these parts (null: the
+   * parts it has), and its dependants pointed at it. A fresh id puts the row and its parts at
+   * the end of both tables, so packed parts sit densely together: written in place, a small
+   * encoded part would be left alone in a leaf page its raw bytes had filled.
+   */
+  replace(row: ContentRow, next: { codec: Codec; baseId: number | null; depth: number; parts: Buffer[] | null }): number {
+    const parts = next.parts ?? Array.from({ length: row.parts }, (_, i) => {
+      const data = this.stored(row.id, i);
+      if (!data) throw new BrokenPartError('missing');
+      return data;
+    });
+    this.delete(row.id);
+    this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
+    const id = Number(this.store.st(`INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
+      VALUES (?, ?, ?, ?, 0, 1, ?, ?)`).run(row.hash, row.size, next.codec, row.parts, next.baseId, next.depth).lastInsertRowid);
+    const { bytes } = this.write(id, parts);
+    this.store.st('UPDATE contents SET stored = ? WHERE id = ?').run(bytes, id);
+    this.store.st('UPDATE contents SET base_id = ? WHERE base_id = ?').run(id, row.id);
+    return id;
+  }
+
+  /** Contents stored as deltas against `id`. */
+  dependants(id: number): ContentRow[] {
+    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE base_id = ?`).all(id) as ContentRow[];
+  }
+
+  /**
+   * Inside a transaction: the content's parts written back raw (decoded through its chain), as
+   * captured, for the packer to encode again: what a base's removal does to its dependants.
+   * Part by part, so a large content is never whole in memory. One that cannot be decoded any
+   * more stays as it is, without its base: it reads as UNRESTORABLE, as it did before.
+   */
+  unpack(row: ContentRow): void {
+    const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
+    let bytes = 0;
+    try {
+      for (let i = 0; i < row.parts; i++) {
+        const raw = this.decoded(row, i);
+        insert.run(row.id * PARTS_PER_CONTENT + i, raw);
+        bytes += raw.length;
+      }
+    } catch (e) {
+      if (!(e instanceof BrokenPartError)) throw e;
+      this.store.st('UPDATE contents SET base_id = NULL, packed = 1 WHERE id = ?').run(row.id);
+      return;
+    }
+    this.store.st("UPDATE contents SET codec = 'raw', base_id = NULL, depth = 0, stored = ?, packed = 0 WHERE id = ?").run(bytes, row.id);
+  }
+}

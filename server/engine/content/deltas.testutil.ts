@@ -1,0 +1,98 @@
+// A content store with turns recorded the way the engine records them (a turn, an entry with
+// before- and after-states, the references), so the packer finds each content's base as it
+// would in a real store; and text that changes a little from version to version.
+import { mkdtemp, rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { ContentStore } from './contents.js';
+import { Store } from '../db/store.js';
+
+export interface Row { hash: string; codec: string; depth: number; base_id: number | null; id: number; stored: number; size: number; packed: number }
+
+export interface DeltaRig {
+  dir: string;
+  store: Store;
+  contents: ContentStore;
+  /** Records a turn that changed `uri` from `before` to `after` (to `to` for a rename); answers the hashes. */
+  turn(uri: string, before: Buffer | null, after: Buffer, to?: string): { before: string | null; after: string };
+  /** Packs until nothing is left to pack. */
+  packAll(): Promise<void>;
+  row(hash: string): Row;
+  close(): Promise<void>;
+}
+
+export async function deltaRig(): Promise<DeltaRig> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-deltas-'));
+  const store = new Store(path.join(dir, 'turnback.db'));
+  const contents = new ContentStore(store);
+  let number = 0;
+  const state = (hash: string | null, size: number) => hash ? JSON.stringify({ type: 'file', hash, size, mode: 0o644 }) : null;
+  return {
+    dir, store, contents,
+    turn(uri, before, after, to) {
+      const batch = contents.batch();
+      const b = before ? batch.keepBytes(before) : null;
+      const a = batch.keepBytes(after);
+      const turnId = `t${++number}`;
+      store.transaction(() => {
+        batch.commit();
+        store.insertTurn({
+          turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
+          interrupted: 0, started_at: number, ended_at: number, exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+        });
+        store.insertEntry({
+          turn_id: turnId, seq: 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
+          before: state(b?.hash ?? null, before?.length ?? 0), after: to ? null : state(a.hash, after.length),
+          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null,
+        });
+        for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
+      });
+      return { before: b?.hash ?? null, after: a.hash };
+    },
+    async packAll() {
+      while ((await contents.pack(7)) > 0) { /* next round */ }
+    },
+    row(hash) {
+      return store.db.prepare('SELECT id, hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = ?').get(hash) as Row;
+    },
+    async close() {
+      store.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A small seeded generator (deterministic texts on every run). */
+function createRng(seed: number): { int(n: number): number } {
+  let state = seed >>> 0 || 1;
+  return {
+    int(n) {
+      state = (Math.imul(state, 1103515245) + 12345) >>> 0;
+      return (state >>> 8) % n;
+    },
+  };
+}
+
+/** Source-like text of about `lines` lines. */
+export function sourceText(seed: number, lines: number): Buffer {
+  const rng = createRng(seed);
+  const out: string[] = [];
+  for (let i = 0; i < lines; i++) out.push(`  const value${rng.int(100_000)} = compute(${rng.int(1000)}, '${rng.int(1e9).toString(36)}');`);
+  return Buffer.from(out.join('\n') + '\n');
+}
+
+/** The next version: a few lines replaced, one added, as an agent's edit would. */
+export function edited(text: Buffer, seed: number): Buffer {
+  const rng = createRng(seed);
+  const lines = text.toString('utf8').split('\n');
+  for (let k = 0; k < 3; k++) lines[rng.int(lines.length)] = `  edit(${seed}, ${k}, ${rng.int(1e6)});`;
+  lines.splice(rng.int(lines.length), 0, `// version ${seed}`);
+  return Buffer.from(lines.join('\n'));
+}
+
+/** `count` versions of one text, each an edit of the one before. */
+export function versions(seed: number, count: number, lines = 800): Buffer[] {
+  const out = [sourceText(seed, lines)];
+  while (out.length < count) out.push(edited(out[out.length - 1], seed * 1000 + out.length));
+  return out;
+}

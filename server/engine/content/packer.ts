@@ -1,0 +1,131 @@
+// The packer: re-encodes contents captured raw, off the agent's path. A content with a nearer
+// version of its path in the store becomes a delta against it (zstd, the base as dictionary);
+// one without, or whose delta does not pay, becomes a keyframe (brotli); one that compression
+// does not shrink stays raw. Chains stay bounded (delta-chains.ts), so a read decodes a bounded
+// number of bytes. Each content is replaced in one transaction, only if it and its base are
+// still there as they were; every encoding is decoded back and compared before it is kept.
+import { decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
+import { BrokenPartError, type ContentParts, type ContentRow } from './content-parts.js';
+import { baseCandidates } from './delta-bases.js';
+import { baseWithin } from './delta-chains.js';
+import type { Store } from '../db/store.js';
+
+/** A delta larger than this share of the raw content is compared with a keyframe. */
+const DELTA_WORTH = 0.5;
+/** Compression must save at least a tenth, or the content stays raw. */
+const WHOLE_WORTH = 0.9;
+/** Raw parts of recently packed contents, by hash: the next version's base, without decoding its chain. */
+const RECENT_BYTES = 16 << 20;
+
+interface Encoded { codec: 'brotli' | 'zstd-delta'; parts: Buffer[]; bytes: number; base: ContentRow | null }
+
+export class Packer {
+  private readonly recent = new Map<string, Buffer[]>();
+  private recentBytes = 0;
+
+  constructor(private readonly store: Store, private readonly parts: ContentParts) {}
+
+  /** Packs up to `limit` raw contents; answers how many it looked at. */
+  async pack(limit: number): Promise<number> {
+    const rows = this.store.st(`SELECT id, hash, size, codec, parts, base_id, depth, packed FROM contents
+      WHERE packed = 0 AND hash IS NOT NULL ORDER BY id LIMIT ?`).all(limit) as ContentRow[];
+    let failure: unknown = null;
+    for (const row of rows) {
+      try {
+        await this.packOne(row);
+      } catch (e) {
+        // A damaged content stays as it is (reads report it); one a codec failed on stays raw,
+        // which is always right, and the failure is reported once the round is done.
+        if (!(e instanceof BrokenPartError)) failure = e;
+        this.store.relaxed(() => this.store.st('UPDATE contents SET packed = 1 WHERE id = ? AND packed = 0').run(row.id));
+      }
+    }
+    if (failure) throw failure;
+    return rows.length;
+  }
+
+  private async packOne(row: ContentRow): Promise<void> {
+    const encoded = await this.encode(row, this.chooseBase(row));
+    const keep = encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
+    this.store.relaxed(() => {
+      const now = this.parts.byHash(row.hash);
+      if (!now || now.packed !== 0 || now.codec !== row.codec) return;
+      const base = keep?.base ? this.parts.byHash(keep.base.hash) : null;
+      if (keep?.base && !base) return; // removed meanwhile: packed again next round
+      this.parts.replace(now, keep
+        ? { codec: keep.codec, baseId: base?.id ?? null, depth: base ? base.depth + 1 : 0, parts: keep.parts }
+        : { codec: now.codec, baseId: null, depth: 0, parts: null });
+    });
+  }
+
+  /**
+   * Part by part, so only the encoded parts are held: the first part decides between delta and
+   * keyframe (for a content of one part, the usual case, that is the whole decision).
+   */
+  private async encode(row: ContentRow, base: ContentRow | null): Promise<Encoded> {
+    const out: Encoded = { codec: 'brotli', parts: [], bytes: 0, base: null };
+    const raw: Buffer[] = [];
+    for (let i = 0; i < row.parts; i++) {
+      const part = this.parts.decoded(row, i);
+      let encoded: Buffer | null = null;
+      if (i === 0) {
+        const delta = base ? await this.delta(part, this.basePart(base, 0)) : null;
+        const whole = !delta || delta.length > part.length * DELTA_WORTH ? await this.whole(part) : null;
+        if (delta && (!whole || delta.length <= whole.length)) Object.assign(out, { codec: 'zstd-delta', base });
+        encoded = out.codec === 'zstd-delta' ? delta : whole;
+      } else {
+        encoded = out.base ? await this.delta(part, this.basePart(out.base, i)) : await this.whole(part);
+      }
+      // A later part whose delta failed: the whole content becomes a keyframe instead.
+      if (!encoded) return this.encode(row, null);
+      out.parts.push(encoded);
+      out.bytes += encoded.length;
+      if (row.size <= RECENT_BYTES / 4) raw.push(part);
+    }
+    if (raw.length === row.parts) this.remember(row.hash, raw);
+    return out;
+  }
+
+  /** The nearest stored version of the content's paths, or an ancestor of it, within the chain bound. */
+  private chooseBase(row: ContentRow): ContentRow | null {
+    // A content others are deltas of (its base was removed) is made whole: its chain never grows back.
+    if (!deltasAvailable || this.parts.dependants(row.id).length > 0) return null;
+    for (const hash of baseCandidates(this.store, row.hash)) {
+      const candidate = this.parts.byHash(hash);
+      if (!candidate || candidate.packed !== 1 || candidate.id === row.id) continue;
+      const base = baseWithin(this.parts, row, candidate);
+      if (base) return base;
+    }
+    return null;
+  }
+
+  private basePart(base: ContentRow, index: number): Buffer {
+    if (index >= base.parts) return Buffer.alloc(0);
+    return this.recent.get(base.hash)?.[index] ?? this.parts.decoded(base, index);
+  }
+
+  /** The part against its base's part, decoded back and compared; null where zstd cannot be used. */
+  private async delta(part: Buffer, dictionary: Buffer): Promise<Buffer | null> {
+    const encoded = await encodeDelta(part, dictionary);
+    return encoded && decodePart('zstd-delta', encoded, dictionary).equals(part) ? encoded : null;
+  }
+
+  private async whole(part: Buffer): Promise<Buffer> {
+    const encoded = await encodeWhole(part);
+    if (!decodePart('brotli', encoded).equals(part)) throw new Error('brotli did not give back what it was given');
+    return encoded;
+  }
+
+  private remember(hash: string, raw: Buffer[]): void {
+    const size = raw.reduce((n, p) => n + p.length, 0);
+    if (size > RECENT_BYTES / 4) return;
+    this.recent.delete(hash);
+    this.recent.set(hash, raw);
+    this.recentBytes += size;
+    for (const [old, parts] of this.recent) {
+      if (this.recentBytes <= RECENT_BYTES) break;
+      this.recent.delete(old);
+      this.recentBytes -= parts.reduce((n, p) => n + p.length, 0);
+    }
+  }
+}

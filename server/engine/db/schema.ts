@@ -1,0 +1,183 @@
+// The SQLite schema, versioned through `PRAGMA user_version`. Each migration takes the store
+// from version i to i + 1 inside one transaction; a store newer than this code is refused.
+import type Database from 'better-sqlite3';
+import { EngineError } from '../errors.js';
+import { importBlobFiles } from './legacy-blobs.js';
+
+export class SchemaTooNewError extends EngineError {
+  constructor(found: number, supported: number) {
+    super('SCHEMA_TOO_NEW', `the store's schema version ${found} is newer than this turnback supports (${supported}); upgrade turnback to open it`, { found, supported });
+  }
+}
+
+interface Migration { sql: string; /** Work SQL alone cannot do, in the same transaction. */ run?: (db: Database.Database, storeDir: string) => void }
+
+const MIGRATIONS: (string | Migration)[] = [
+  // 0 → 1
+  `
+  CREATE TABLE sessions (
+    session_id TEXT PRIMARY KEY,
+    platform TEXT NOT NULL,
+    session_type TEXT NOT NULL,
+    last_activity INTEGER NOT NULL,
+    active_turn_id TEXT
+  );
+  -- Turn numbers per session id; rows outlive their session so numbers are never reused.
+  CREATE TABLE counters (
+    session_id TEXT PRIMARY KEY,
+    last_number INTEGER NOT NULL
+  );
+  CREATE TABLE turns (
+    turn_id TEXT PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    number INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    rollback_of TEXT,
+    title TEXT NOT NULL,
+    status TEXT NOT NULL,
+    rolled_back_by TEXT,
+    interrupted INTEGER NOT NULL DEFAULT 0,
+    started_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    exec_commands TEXT NOT NULL DEFAULT '[]',
+    counts TEXT NOT NULL DEFAULT '{}',
+    preview TEXT NOT NULL DEFAULT '[]',
+    undo TEXT
+  );
+  CREATE UNIQUE INDEX turns_by_session_number ON turns(session_id, number);
+  CREATE INDEX turns_by_status ON turns(status);
+  CREATE TABLE entries (
+    id INTEGER PRIMARY KEY,
+    turn_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    op TEXT NOT NULL,
+    uri TEXT NOT NULL,
+    to_uri TEXT,
+    before TEXT,
+    after TEXT,
+    to_before TEXT,
+    to_after TEXT,
+    skipped TEXT,
+    to_skipped TEXT
+  );
+  CREATE UNIQUE INDEX entries_by_turn ON entries(turn_id, seq);
+  -- Per-path summary of a committed turn (FileChange, directories included).
+  -- Rows of a few hundred bytes: plain rowid tables (WITHOUT ROWID suits small rows only).
+  CREATE TABLE changes (
+    id INTEGER PRIMARY KEY,
+    turn_id TEXT NOT NULL,
+    ord INTEGER NOT NULL,
+    uri TEXT NOT NULL,
+    data TEXT NOT NULL
+  );
+  CREATE UNIQUE INDEX changes_by_turn ON changes(turn_id, ord);
+  CREATE TABLE messages (
+    ord INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    session_id TEXT NOT NULL,
+    turn_id TEXT,
+    role TEXT NOT NULL,
+    content TEXT NOT NULL,
+    ts INTEGER NOT NULL,
+    deleted_by TEXT
+  );
+  CREATE INDEX messages_by_session ON messages(session_id, ord);
+  CREATE INDEX messages_by_turn ON messages(turn_id);
+  CREATE TABLE blobs (
+    hash TEXT PRIMARY KEY,
+    size INTEGER NOT NULL
+  ) WITHOUT ROWID;
+  CREATE TABLE blob_refs (
+    hash TEXT NOT NULL,
+    turn_id TEXT NOT NULL,
+    PRIMARY KEY (hash, turn_id)
+  ) WITHOUT ROWID;
+  CREATE INDEX blob_refs_by_turn ON blob_refs(turn_id);
+  `,
+  // 1 → 2
+  `
+  -- Workspace temp files written while their capture runs: a crash before the rename leaves
+  -- them behind, and this is how the next open finds them (written without fsync: a process
+  -- crash keeps the row, and only a process crash can interrupt between create and rename).
+  CREATE TABLE pending_temps (
+    path TEXT PRIMARY KEY
+  ) WITHOUT ROWID;
+  `,
+  // 2 → 3: captured contents committed with their entry until their blob file is flushed.
+  `
+  CREATE TABLE pending_contents (
+    hash TEXT PRIMARY KEY,
+    data BLOB NOT NULL
+  );
+  `,
+  // 3 → 4: contents move into SQLite (one transaction stores a content with what needs it);
+  // the workspace index the exec scans keep.
+  {
+    sql: `
+    -- A stored content has its hash; a staged one (parts being written) has none yet.
+    CREATE TABLE contents (
+      id INTEGER PRIMARY KEY,
+      hash TEXT UNIQUE,
+      size INTEGER NOT NULL,
+      codec TEXT NOT NULL,
+      parts INTEGER NOT NULL,
+      stored INTEGER NOT NULL,
+      packed INTEGER NOT NULL DEFAULT 0
+    );
+    CREATE INDEX contents_to_pack ON contents(packed) WHERE packed = 0;
+    -- Part i of content c has id c * 65536 + i.
+    CREATE TABLE content_parts (
+      id INTEGER PRIMARY KEY,
+      data BLOB NOT NULL
+    );
+    -- Path → what a scan last saw there: stat fields to tell a change, and the state itself.
+    CREATE TABLE ws_index (
+      uri TEXT PRIMARY KEY,
+      type TEXT NOT NULL,
+      size INTEGER NOT NULL,
+      mtime_ms REAL NOT NULL,
+      ctime_ms REAL NOT NULL,
+      ino INTEGER NOT NULL,
+      mode INTEGER NOT NULL,
+      hash TEXT,
+      target TEXT,
+      skipped TEXT,
+      seen_ms REAL NOT NULL
+    ) WITHOUT ROWID;
+    CREATE INDEX ws_index_by_hash ON ws_index(hash) WHERE hash IS NOT NULL;
+    -- Facts about the store as a whole (e.g. whether the workspace index is whole).
+    CREATE TABLE meta (
+      key TEXT PRIMARY KEY,
+      value TEXT NOT NULL
+    ) WITHOUT ROWID;
+    -- An exec entry names the command whose scans recorded it.
+    ALTER TABLE entries ADD COLUMN exec_id TEXT;
+    `,
+    run: importBlobFiles,
+  },
+  // 4 → 5: a content may be stored as a delta against another (its base), in chains of
+  // bounded depth. Contents deflated whole before this are packed again, as deltas where they can be.
+  `
+  ALTER TABLE contents ADD COLUMN base_id INTEGER;
+  -- Deltas between this content and a whole one (0 for a whole content); an upper bound.
+  ALTER TABLE contents ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
+  CREATE INDEX contents_by_base ON contents(base_id) WHERE base_id IS NOT NULL;
+  UPDATE contents SET packed = 0 WHERE codec = 'deflate';
+  `,
+];
+
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** Brings the store to `upTo` (the current version; tests build older stores with a lower one). */
+export function migrate(db: Database.Database, storeDir: string, upTo = SCHEMA_VERSION): void {
+  const found = db.pragma('user_version', { simple: true }) as number;
+  if (found > SCHEMA_VERSION) throw new SchemaTooNewError(found, SCHEMA_VERSION);
+  for (let version = found; version < upTo; version++) {
+    const step = MIGRATIONS[version];
+    db.transaction(() => {
+      db.exec(typeof step === 'string' ? step : step.sql);
+      if (typeof step !== 'string') step.run?.(db, storeDir);
+      db.pragma(`user_version = ${version + 1}`);
+    })();
+  }
+}

@@ -1,0 +1,110 @@
+// The store's files stay bounded: pages freed by packing go back to the filesystem, the WAL is
+// checkpointed once it has grown and its file cut back, and emptied once the store is idle.
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ContentStore } from '../content/contents.js';
+import { type DeltaRig, deltaRig } from '../content/deltas.testutil.js';
+import { Housekeeping } from '../content/housekeeping.js';
+import type { Store } from './store.js';
+import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from './store-upkeep.js';
+
+let rig: DeltaRig;
+let dir: string;
+let store: Store;
+let contents: ContentStore;
+beforeEach(async () => {
+  rig = await deltaRig();
+  ({ dir, store, contents } = rig);
+});
+afterEach(async () => { await rig.close(); });
+
+const fileBytes = (suffix = '') => statSync(path.join(dir, `turnback.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
+const pages = () => store.db.pragma('page_count', { simple: true }) as number;
+
+/** Compressible contents captured raw, as a turn would: `n` of `size` bytes. */
+function capture(n: number, size: number): string[] {
+  const batch = contents.batch();
+  const hashes = Array.from({ length: n }, (_, i) => batch.keepBytes(Buffer.from(`content ${i} `.repeat(size / 10).slice(0, size))).hash);
+  store.transaction(() => batch.commit());
+  return hashes;
+}
+
+describe('free pages', () => {
+  it('a new store gives back the pages its packed contents freed, and every content still reads', async () => {
+    expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
+    const hashes = capture(40, 100_000);
+    const before = pages();
+    while ((await contents.pack(8)) > 0) { /* all */ }
+    expect(store.db.pragma('freelist_count', { simple: true })).toBeGreaterThan(before / 2);
+    // A reserve larger than what is free keeps it all for the next captures.
+    expect(releaseFreePages(store, 64 << 20)).toBe(0);
+    expect(releaseFreePages(store, 0)).toBeGreaterThan(0);
+    expect(store.db.pragma('freelist_count', { simple: true })).toBe(0);
+    expect(pages()).toBeLessThan(before / 4);
+    hashes.forEach((hash, i) => expect(contents.read(hash).toString()).toBe(`content ${i} `.repeat(10_000).slice(0, 100_000)));
+  });
+});
+
+describe('the WAL', () => {
+  it('is checkpointed once it passes CHECKPOINT_AT, and its file cut back when SQLite restarts it', () => {
+    capture(2, CHECKPOINT_AT);
+    expect(fileBytes('-wal')).toBeGreaterThan(2 * CHECKPOINT_AT);
+    checkpointIfGrown(store);
+    capture(1, 1000); // the next write restarts the WAL from its start
+    expect(fileBytes('-wal')).toBeLessThanOrEqual(CHECKPOINT_AT);
+  });
+
+  it('is left alone while small: nothing is copied into the database file', () => {
+    tidyAtRest(store);
+    capture(1, CHECKPOINT_AT / 4);
+    const db = fileBytes();
+    checkpointIfGrown(store);
+    expect(fileBytes()).toBe(db);
+    capture(1, CHECKPOINT_AT);
+    checkpointIfGrown(store);
+    expect(fileBytes()).toBeGreaterThan(db + CHECKPOINT_AT);
+  });
+
+  it('is emptied at rest', () => {
+    capture(3, 200_000);
+    tidyAtRest(store);
+    expect(fileBytes('-wal')).toBe(0);
+  });
+
+  it('is emptied by housekeeping once nothing has written for a while, not before', async () => {
+    const housekeeping = new Housekeeping(contents, store, { idleMs: 100 });
+    capture(3, 200_000);
+    await housekeeping.settled();
+    expect(fileBytes('-wal')).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    capture(1, 1000); // still working: the quiet period starts again
+    await new Promise((resolve) => setTimeout(resolve, 60));
+    expect(fileBytes('-wal')).toBeGreaterThan(0);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(fileBytes('-wal')).toBe(0);
+    expect(store.db.pragma('freelist_count', { simple: true })).toBe(0);
+    await housekeeping.close();
+  });
+});
+
+describe('at rest, with another process reading the store', () => {
+  it('never waits on the reader: the WAL is left for the next rest', async () => {
+    capture(3, 200_000);
+    const reader = new Database(path.join(dir, 'turnback.db'), { readonly: true });
+    try {
+      reader.exec('BEGIN');
+      reader.prepare('SELECT COUNT(*) FROM contents').get();
+      const started = performance.now();
+      tidyAtRest(store);
+      expect(performance.now() - started).toBeLessThan(500);
+      expect(fileBytes('-wal')).toBeGreaterThan(0);
+      reader.exec('COMMIT');
+    } finally {
+      reader.close();
+    }
+    tidyAtRest(store);
+    expect(fileBytes('-wal')).toBe(0);
+  });
+});

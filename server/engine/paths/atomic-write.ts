@@ -1,0 +1,145 @@
+// An atomic write beneath a root: a temp file beside the destination (same filesystem, so the
+// final rename is atomic), created O_EXCL | O_NOFOLLOW through the parent's handle; the caller
+// streams chunks in, then commits (fsync, fchmod on the open file, rename, then a check that the
+// destination holds the temp file's very inode and its folder is still where the path says) or
+// aborts. The directory is not fsynced: a rename lost to a power cut leaves the old content,
+// which the store handles, and the next SQLite commit's journal flush carries it on ext4/xfs.
+import fs, { constants, type Stats } from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { at, closeQuietly, O_PATH } from './beneath.js';
+import { CREATE } from './beneath-ops.js';
+import { LinkOnPathError } from '../errors.js';
+import type { FsOpName } from './fs.js';
+
+export interface WritableTarget {
+  /** The temp file's path. */
+  readonly temp: string;
+  write(chunk: Uint8Array): Promise<void>;
+  /** fsync, chmod and close: the bytes are safe, nothing is visible yet. Removes the temp file on failure. */
+  prepare(): Promise<void>;
+  /** Prepares (when not done yet) and renames into place (`dest` given here when only known at the end). */
+  commit(dest?: string): Promise<void>;
+  /** close and remove the temp file. */
+  abort(): Promise<void>;
+}
+
+export interface AtomicOptions {
+  /** fsync before the rename (default); false when the caller flushes many files at once. */
+  durable?: boolean;
+  beforeCreate?: (temp: string) => void;
+  /** The engine's own files, where the umask may trim the mode; saves a chmod. */
+  modeAtOpen?: boolean;
+}
+
+/** What the seam lends an atomic write: its hook, and its calls through a parent's handle. */
+export interface AtomicSeam {
+  op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T>;
+  via<T>(abs: string, run: (through: string, dirFd: number | null) => T, confirm?: boolean): T;
+  held: HeldDirs;
+}
+
+const fsyncFd = promisify(fs.fsync);
+
+function writeAll(fd: number, data: Uint8Array): void {
+  let offset = 0;
+  while (offset < data.length) offset += fs.writeSync(fd, data, offset, data.length - offset);
+}
+
+/**
+ * Second handles on temp files' directories, kept until each temp file is placed or removed,
+ * so an aborted write removes its temp file from the directory it was made in, wherever a swap
+ * moved that directory since. At most `limit` at once (a rollback of many files stages them all
+ * before placing); past it a temp file is removed by path.
+ */
+export class HeldDirs {
+  private count = 0;
+  constructor(private readonly limit = 512) {}
+
+  hold(dirFd: number | null): number | null {
+    if (dirFd === null || this.count >= this.limit) return null;
+    try {
+      const fd = fs.openSync(at(dirFd), O_PATH | constants.O_DIRECTORY);
+      this.count++;
+      return fd;
+    } catch {
+      return null; // out of handles: the temp file is removed by path then
+    }
+  }
+
+  release(fd: number): void {
+    this.count--;
+    closeQuietly(fd);
+  }
+}
+
+export async function createAtomic(seam: AtomicSeam, dest: string, mode: number, temp: string, options: AtomicOptions = {}): Promise<WritableTarget> {
+  const durable = options.durable ?? true;
+  options.beforeCreate?.(temp);
+  const { file: fd, home } = await seam.op('open', temp, async () => seam.via(temp, (q, dirFd) => {
+    const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
+    return { file, home: seam.held.hold(dirFd) };
+  }));
+  const created = fs.fstatSync(fd);
+  let closed = false;
+  let prepared: Promise<void> | null = null;
+  const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
+  let released = home === null;
+  const release = () => { if (!released) { released = true; seam.held.release(home!); } };
+  const discard = async () => {
+    try { close(); } catch { /* already gone */ }
+    // Never through a link: from the held directory, or through the parent's handle.
+    try {
+      if (!released) fs.rmSync(at(home!, path.basename(temp)), { force: true });
+      else seam.via(temp, (q) => fs.rmSync(q, { force: true }));
+    } catch { /* not followed */ }
+    release();
+  };
+  const prepare = () => {
+    prepared ??= (async () => {
+      try {
+        if (durable) await seam.op('fsync', temp, () => fsyncFd(fd));
+        if (!options.modeAtOpen) await seam.op('chmod', temp, async () => fs.fchmodSync(fd, mode));
+        close();
+      } catch (e) {
+        await discard();
+        throw e;
+      }
+    })();
+    return prepared;
+  };
+  return {
+    temp,
+    write: async (chunk) => {
+      await seam.op('write', temp, async () => writeAll(fd, chunk));
+    },
+    prepare,
+    commit: async (finalDest = dest) => {
+      await prepare();
+      try {
+        await seam.op('rename', temp, async () => place(seam, temp, finalDest, created));
+      } catch (e) {
+        await discard();
+        throw e;
+      }
+      release();
+    },
+    abort: discard,
+  };
+}
+
+/** Renames the temp file to `dest`, then checks `dest` holds the very inode the temp file was made as. */
+function place(seam: AtomicSeam, temp: string, dest: string, created: Stats): void {
+  const check = (target: string) => {
+    const placed = fs.lstatSync(target);
+    if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
+  };
+  if (path.dirname(temp) === path.dirname(dest)) {
+    seam.via(dest, (target, dirFd) => {
+      fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
+      check(target);
+    }, true);
+    return;
+  }
+  seam.via(temp, (source) => seam.via(dest, (target) => { fs.renameSync(source, target); check(target); }, true));
+}

@@ -1,0 +1,249 @@
+// The only module through which the engine touches the filesystem. Every operation passes
+// through `op()`, which calls an optional `beforeOp` hook first: tests use it to count
+// operations, crash the engine after the N-th one, or inject errno faults (ENOSPC, EIO…).
+// A path inside a root is reached beneath it (beneath.ts): through the handle of its parent,
+// walked down from the root, so a folder swapped for a symlink meanwhile is never followed.
+import * as fsp from 'node:fs/promises';
+import fs, { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { at, Beneath, closeQuietly, relabel } from './beneath.js';
+import { type AtomicOptions, type AtomicSeam, createAtomic, HeldDirs, type WritableTarget } from './atomic-write.js';
+import { chmodNoFollow, copyTree, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
+import { LinkOnPathError } from '../errors.js';
+import { ScanDir } from './scan-dir.js';
+
+export type FsOpName =
+  | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'realpath' | 'readdir' | 'mkdir' | 'rmdir'
+  | 'unlink' | 'rm' | 'rename' | 'symlink' | 'chmod' | 'writeFile' | 'open' | 'write'
+  | 'fsync' | 'close' | 'read' | 'copyFile' | 'cp';
+
+export type BeforeOp = (op: FsOpName, target: string) => void | Promise<void>;
+
+/** Temp files carry this prefix so a later open can recognise and remove leftovers. */
+export const TEMP_PREFIX = '.turnback-tmp-';
+
+export function tempName(): string {
+  return `${TEMP_PREFIX}${process.pid}-${randomBytes(6).toString('hex')}`;
+}
+
+export function tempNameIn(dir: string): string {
+  return path.join(dir, tempName());
+}
+
+export function isNotFound(e: unknown): boolean {
+  const code = (e as NodeJS.ErrnoException)?.code;
+  return code === 'ENOENT' || code === 'ENOTDIR';
+}
+
+export function errnoCode(e: unknown): string | undefined {
+  return (e as NodeJS.ErrnoException)?.code;
+}
+
+/** Synchronous realpath for path computations done before the engine exists. */
+export function realpathOrSelf(p: string): string {
+  try { return realpathSync(p); } catch { return path.resolve(p); }
+}
+
+export type { WritableTarget } from './atomic-write.js';
+
+const fsyncFd = promisify(fs.fsync);
+const execFileAsync = promisify(execFile);
+
+const readFd = promisify(fs.readFile) as (fd: number) => Promise<Buffer>;
+const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
+
+export class EngineFs {
+  beforeOp: BeforeOp | undefined;
+  private readonly beneath = new Beneath();
+
+  constructor(options: { beforeOp?: BeforeOp } = {}) {
+    this.beforeOp = options.beforeOp;
+  }
+
+  /** Paths inside `real` are reached beneath it from now on; a link read there may not lead into `closed`. */
+  addRoot(real: string, closed: string[] = []): void {
+    this.beneath.addRoot(real, closed);
+  }
+
+  private async op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T> {
+    if (this.beforeOp) await this.beforeOp(name, target);
+    return run();
+  }
+
+  /**
+   * Runs `run` on the path a call uses for `abs`: below a root, `<parent handle>/<name>`; the root
+   * itself and paths outside every root (the engine's store, its lock) as they are. `confirm`:
+   * after `run` placed something, the parent must still be where `abs` says, or it is not in place.
+   */
+  private via<T>(abs: string, run: (through: string, dirFd: number | null) => T, confirm = false): T {
+    const root = this.beneath.rootOf(abs);
+    if (root === null || root === abs) return run(abs, null);
+    return this.beneath.inParent(root, abs, (dirFd, name) => {
+      const through = at(dirFd, name);
+      let result: T;
+      try { result = run(through, dirFd); } catch (e) { throw relabel(relabel(e, through, abs), at(dirFd), path.dirname(abs)); }
+      if (confirm) this.beneath.confirm(root, dirFd, path.dirname(abs));
+      return result;
+    });
+  }
+
+  /** Runs `run` on the path a call uses for the directory `abs` itself (its own handle, below a root). */
+  private inDir<T>(abs: string, run: (through: string) => T): T {
+    const root = this.beneath.rootOf(abs);
+    if (root === null) return run(abs);
+    const fd = this.beneath.openDir(root, abs);
+    try { return run(at(fd)); } catch (e) { throw relabel(e, at(fd), abs); } finally { closeQuietly(fd); }
+  }
+
+  /** What a read of `abs` opens: a link at its end is followed only while it stays beneath the root. */
+  private readTarget(abs: string): string {
+    const root = this.beneath.rootOf(abs);
+    if (root === null || root === abs) return abs;
+    const isLink = this.via(abs, (through) => fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
+    return isLink ? this.beneath.followFinal(root, abs) : abs;
+  }
+
+  // Metadata calls and small reads/writes run synchronously: a round trip through the thread
+  // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
+  // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
+  lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q))); }
+  /** Follows a link at the end of `p`, beneath its root only. */
+  stat(p: string): Promise<Stats> {
+    return this.op('stat', p, async () => (this.beneath.rootOf(p) === null ? fs.statSync(p) : this.via(this.readTarget(p), (q) => fs.lstatSync(q))));
+  }
+
+  /** A directory of a scan, listed and read through its own handle (see scan-dir.ts). */
+  openScanDir(abs: string): ScanDir {
+    const root = this.beneath.rootOf(abs);
+    if (root === null) throw new Error(`${abs} lies in no root`);
+    return new ScanDir(this.seam, abs, this.beneath.openDir(root, abs));
+  }
+
+  private readonly seam = {
+    op: <T>(name: FsOpName, target: string, run: () => Promise<T>) => this.op(name, target, run),
+    watched: () => this.beforeOp !== undefined,
+  };
+
+  /** lstat that answers null for a missing path. */
+  async lstatOrNull(p: string): Promise<Stats | null> {
+    try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
+  }
+
+  /** Whole-file read: asynchronous, as the file may be big (callers read small files with `readSmallFile`). Follows a link at the end beneath the root. */
+  readFile(p: string): Promise<Buffer> {
+    return this.op('readFile', p, async () => {
+      if (this.beneath.rootOf(p) === null) return fsp.readFile(p);
+      const fd = this.via(this.readTarget(p), (q) => openForRead(q));
+      try { return await readFd(fd); } finally { fs.closeSync(fd); }
+    });
+  }
+  /** Whole-file read of a file known to be small (at most about a megabyte); a link at the end is ELOOP. */
+  readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readNoFollow(q))); }
+  readlink(p: string): Promise<string> { return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q))); }
+  /** The kernel's realpath (libc): a component swapped meanwhile cannot make it fail half-way (EINVAL). */
+  realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync.native(p)); }
+  readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => this.inDir(p, (q) => fs.readdirSync(q))); }
+  mkdir(p: string, mode?: number): Promise<void> {
+    return this.op('mkdir', p, async () => { this.via(p, (q) => { fs.mkdirSync(q, { mode }); }, true); });
+  }
+  mkdirp(p: string): Promise<void> {
+    const root = this.beneath.rootOf(p);
+    // Asynchronous outside the roots: the recursive form can spin on some special paths (under /proc), and must not freeze the process.
+    if (root === null) return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
+    return this.op('mkdir', p, async () => this.beneath.makeDirs(root, p));
+  }
+  rmdir(p: string): Promise<void> { return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q))); }
+  unlink(p: string): Promise<void> { return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q))); }
+  rmrf(p: string): Promise<void> {
+    return this.op('rm', p, async () => {
+      const done = this.via(p, (_through, dirFd) => { if (dirFd === null) return false; removeTree(dirFd, path.basename(p), p); return true; });
+      if (!done) await fsp.rm(p, { recursive: true, force: true });
+    });
+  }
+  rename(from: string, to: string): Promise<void> {
+    return this.op('rename', from, async () => this.via(from, (source) => this.via(to, (target) => fs.renameSync(source, target), true)));
+  }
+  symlink(target: string, p: string): Promise<void> {
+    return this.op('symlink', p, async () => this.via(p, (q) => {
+      fs.symlinkSync(target, q);
+      if (fs.readlinkSync(q) !== target) throw new LinkOnPathError();
+    }, true));
+  }
+  /** Through a handle on the inode itself; a file with other hard links is replaced by a copy (beneath-ops.ts). */
+  chmod(p: string, mode: number): Promise<void> {
+    return this.op('chmod', p, async () => this.via(p, (q, dirFd) => {
+      if (dirFd === null) fs.chmodSync(q, mode);
+      else chmodNoFollow(dirFd, path.basename(p), mode, tempName());
+    }, true));
+  }
+  cpRecursive(from: string, to: string): Promise<void> {
+    return this.op('cp', from, async () => {
+      const done = this.via(from, (_source, fromFd) => this.via(to, (_target, toFd) => {
+        if (fromFd === null || toFd === null) return false;
+        copyTree(fromFd, path.basename(from), toFd, path.basename(to), from);
+        return true;
+      }, true));
+      if (!done) await fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
+    });
+  }
+
+  /**
+   * Reads a file in bounded chunks (never the whole file at once); a link at the end is ELOOP,
+   * unless `followLink` (a read by URI): then it is followed while it stays beneath the root.
+   */
+  async *readChunks(p: string, chunkSize = 1 << 20, options: { followLink?: boolean } = {}): AsyncGenerator<Buffer> {
+    const fd = await this.op('read', p, async () => this.via(options.followLink ? this.readTarget(p) : p, (q) => openForRead(q)));
+    const stream = createReadStream(p, { fd, highWaterMark: chunkSize });
+    for await (const chunk of stream) yield chunk as Buffer;
+  }
+
+  async fsyncFile(p: string): Promise<void> {
+    await this.op('fsync', p, async () => {
+      const fd = this.via(p, (q) => fs.openSync(q, SYNC_OPEN));
+      try { await fsyncFd(fd); } finally { fs.closeSync(fd); }
+    });
+  }
+
+  /**
+   * Flushes everything written to the filesystem holding `p` (syncfs, through coreutils'
+   * `sync -f`): for many files at once, one call beats an fsync per file several times over.
+   */
+  async syncFilesystem(p: string): Promise<void> {
+    await this.op('fsync', p, async () => { await execFileAsync('sync', ['-f', p], { timeout: 60_000 }); });
+  }
+
+  async fsyncDir(dir: string): Promise<void> {
+    await this.fsyncFile(dir);
+  }
+
+  /** An atomic write beneath the root: temp file made O_EXCL | O_NOFOLLOW, verified in place (atomic-write.ts). */
+  createAtomic(dest: string, mode: number, options: AtomicOptions = {}): Promise<WritableTarget> {
+    return createAtomic(this.atomicSeam, dest, mode, tempNameIn(path.dirname(dest)), options);
+  }
+
+  private readonly atomicSeam: AtomicSeam = {
+    op: (name, target, run) => this.op(name, target, run),
+    via: (abs, run, confirm) => this.via(abs, run, confirm),
+    held: new HeldDirs(),
+  };
+
+  /** Atomic write of bytes held in memory: temp file, fsync, chmod, rename. */
+  async writeFileAtomic(dest: string, data: Uint8Array, mode: number): Promise<void> {
+    const target = await this.createAtomic(dest, mode);
+    try {
+      await target.write(data);
+    } catch (e) {
+      await target.abort();
+      throw e;
+    }
+    await target.commit();
+  }
+
+  /** Plain (non-atomic) write for the engine's own small files, e.g. the lock. */
+  writeFileExclusive(p: string, data: string): Promise<void> {
+    return this.op('writeFile', p, () => fsp.writeFile(p, data, { flag: 'wx', mode: 0o600 }));
+  }
+}

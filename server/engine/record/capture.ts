@@ -1,0 +1,274 @@
+// Capture: before a mutation, record the states it is about to change as entries of the turn.
+// The contents those states need and the entries are stored in one fully synced transaction
+// (contents.ts), so once `recordOp` returns the capture is safe on disk and the mutation may run.
+import path from 'node:path';
+import type { EntryOp, SkipReason, State } from '../../protocol.js';
+import type { ContentBatch } from '../content/contents.js';
+import { type EngineContext, type TurnContext, isExcluded } from '../context.js';
+import { TooLargeError } from '../errors.js';
+import { inParallel } from '../parallel.js';
+import type { Resolved, Root } from '../paths/roots.js';
+import { readState, stringifyState } from './path-state.js';
+import { formatUri } from '../paths/uri.js';
+
+interface Captured { state: State; skipped?: SkipReason }
+
+interface Target { uri: string; abs: string; root: Root; segments: string[] }
+
+interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured; execId?: string }
+
+/** What one capture records: its entries and the contents they need, stored together. */
+class Recording {
+  readonly entries: PendingEntry[] = [];
+  readonly batch: ContentBatch;
+  /** URIs whose content this recording already keeps (the earliest state wins). */
+  private readonly keeping = new Set<string>();
+
+  /** `force`: go ahead where an original cannot be kept (it is recorded as skipped); else refuse. */
+  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext, batch?: ContentBatch, readonly force = true) {
+    this.batch = batch ?? ctx.contents.batch();
+  }
+
+  /** Reads a path's state; its content is kept only the first time in this turn. */
+  async state(target: Target): Promise<Captured> {
+    if (!target.root.tracked) return { state: null };
+    const first = !this.turn.captured.has(target.uri) && !this.keeping.has(target.uri);
+    if (first) this.keeping.add(target.uri);
+    const read = await readState(this.ctx.fs, target.abs, {
+      keep: first ? this.batch : undefined,
+      maxFileSize: this.ctx.limits.maxFileSize,
+      excluded: isExcluded(this.ctx, target.segments),
+    });
+    if (read.state?.type === 'file') this.turn.contents.keep(read.state.hash, read.bytes);
+    if (read.skipped === 'too-large' && !this.force) throw new TooLargeError(target.uri, read.state?.type === 'file' ? read.state.size : 0, this.ctx.limits.maxFileSize);
+    return { state: read.state, skipped: read.skipped };
+  }
+
+  /** A directory too large to record path by path: refused unless forced. */
+  refuseTree(target: Target, files: number, bytes: number): void {
+    if (this.force) return;
+    const { maxDeleteFiles, maxDeleteBytes } = this.ctx.limits;
+    if (files > maxDeleteFiles) throw new TooLargeError(target.uri, files, maxDeleteFiles, 'directory (files)');
+    throw new TooLargeError(target.uri, bytes, maxDeleteBytes, 'directory (bytes)');
+  }
+
+  add(entry: PendingEntry): void {
+    this.entries.push(entry);
+  }
+
+  /**
+   * One synced transaction: the contents, their references, the entries (and what the caller
+   * adds). With nothing recorded, the caller's part needs no flush of its own.
+   */
+  store(alsoInTransaction?: () => void): void {
+    const { ctx, turn } = this;
+    if (this.entries.length === 0 && this.batch.size === 0 && !alsoInTransaction) return;
+    const nothingRecorded = this.entries.length === 0 && this.batch.size === 0;
+    try {
+      (nothingRecorded ? ctx.store.relaxed : ctx.store.transaction).call(ctx.store, () => {
+        this.batch.commit();
+        alsoInTransaction?.();
+        for (const { op, from, fromCaptured, to, toCaptured, execId } of this.entries) {
+          for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
+            const s = captured.state;
+            if (s?.type === 'file' && s.hash) ctx.store.addRef(s.hash, turn.turnId);
+          }
+          turn.seq += 1;
+          ctx.store.insertEntry({
+            turn_id: turn.turnId, seq: turn.seq, op, uri: from.uri, to_uri: to?.uri ?? null,
+            before: stringifyState(fromCaptured.state), after: null,
+            to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
+            skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null, exec_id: execId ?? null,
+          });
+        }
+      });
+    } catch (e) {
+      turn.seq = ctx.store.maxSeq(turn.turnId);
+      this.batch.discard();
+      throw e;
+    }
+    for (const { from, to } of this.entries) {
+      for (const t of to ? [from, to] : [from]) {
+        if (!t.root.tracked) continue;
+        const isNew = !turn.captured.has(t.uri);
+        turn.captured.add(t.uri);
+        if (isNew) ctx.events.emit('captured', { sessionId: turn.sessionId, turnId: turn.turnId, uri: t.uri });
+      }
+    }
+  }
+
+  discard(): void {
+    this.batch.discard();
+  }
+}
+
+/**
+ * Records what a command changed (its after scan): each path with its state before the command,
+ * whose content the before scan already stored. `alsoInTransaction` runs in the same synced
+ * transaction (the scan's contents, the index, the command's record), so all of it or none lands.
+ */
+export function recordExecChanges(
+  ctx: EngineContext, turn: TurnContext, execId: string, batch: ContentBatch,
+  changes: { uri: string; before: State; skipped?: SkipReason }[], alsoInTransaction: () => void,
+): void {
+  const rec = new Recording(ctx, turn, batch);
+  for (const change of changes) {
+    const located = ctx.roots.absOf(change.uri);
+    if (!located) continue;
+    const rest = change.uri.slice(change.uri.indexOf(':/') + 2);
+    const from: Target = { uri: change.uri, abs: located.abs, root: located.root, segments: rest === '' ? [] : rest.split('/') };
+    rec.add({ op: 'exec', from, fromCaptured: { state: change.before, skipped: change.skipped }, execId });
+  }
+  rec.store(alsoInTransaction);
+}
+
+/** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */
+async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Recording) => Promise<void>, force = true): Promise<void> {
+  const rec = new Recording(ctx, turn, undefined, force);
+  try {
+    await collect(rec);
+  } catch (e) {
+    rec.discard();
+    throw e;
+  }
+  rec.store();
+}
+
+/**
+ * A rollback's turn records each path once (apply.ts records every path it will drive up front):
+ * its later writes of that path add nothing its undo needs.
+ */
+function alreadyHeld(turn: TurnContext, t: Target): boolean {
+  return turn.kind === 'rollback' && turn.captured.has(t.uri);
+}
+
+/**
+ * Records the current state of many paths in one go: contents read side by side, then a single
+ * transaction, before any of them is touched. Paths already recorded in the turn are left out.
+ */
+export async function recordStates(ctx: EngineContext, turn: TurnContext, items: { r: Resolved; op: EntryOp }[]): Promise<void> {
+  const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
+  await record(ctx, turn, async (rec) => {
+    const pending: PendingEntry[] = new Array(todo.length);
+    await inParallel(todo, async ({ r, op }, i) => {
+      const from = targetOf(r);
+      pending[i] = { op, from, fromCaptured: await rec.state(from) };
+    });
+    for (const p of pending) rec.add(p);
+  });
+}
+
+/** Entries name where a path really is, so rollback never has to follow a link. */
+function targetOf(r: Resolved): Target {
+  return { uri: r.realUri, abs: r.abs, root: r.root, segments: r.realSegments };
+}
+
+function child(t: Target, name: string): Target {
+  const segments = [...t.segments, name];
+  return { uri: formatUri(t.root.name, segments), abs: path.join(t.abs, name), root: t.root, segments };
+}
+
+/** Records every directory between the root and `t` (exclusive, or inclusive) that is missing. */
+async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, rec: Recording, t: Target, inclusive: boolean): Promise<void> {
+  if (!t.root.tracked) return;
+  const missing: Target[] = [];
+  let depth = inclusive ? t.segments.length : t.segments.length - 1;
+  let abs = inclusive ? t.abs : path.dirname(t.abs);
+  while (depth > 0 && (await ctx.fs.lstatOrNull(abs)) === null) {
+    const segments = t.segments.slice(0, depth);
+    missing.unshift({ uri: formatUri(t.root.name, segments), abs, root: t.root, segments });
+    depth--;
+    abs = path.dirname(abs);
+  }
+  for (const dir of missing) if (!alreadyHeld(turn, dir)) rec.add({ op: 'mkdir', from: dir, fromCaptured: { state: null } });
+}
+
+interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
+
+type TooLarge = { tooLarge: true; files: number; bytes: number };
+
+/** Lists a directory's subtree (the directory itself excluded); too large past the limits. */
+async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | TooLarge> {
+  const nodes: TreeNode[] = [];
+  let files = 0;
+  let bytes = 0;
+  const visit = async (abs: string, rel: string[]): Promise<boolean> => {
+    const names = (await ctx.fs.readdir(abs)).sort();
+    for (const name of names) {
+      const childRel = [...rel, name];
+      const childAbs = path.join(abs, name);
+      if (ctx.roots.isEngineData(dir.root, childAbs)) continue;
+      const stats = await ctx.fs.lstatOrNull(childAbs);
+      if (!stats) continue;
+      const excluded = isExcluded(ctx, [...dir.segments, ...childRel]);
+      nodes.push({ rel: childRel, isDir: stats.isDirectory(), excluded });
+      if (stats.isDirectory()) {
+        if (!excluded && !(await visit(childAbs, childRel))) return false;
+        continue;
+      }
+      files++;
+      if (!excluded) bytes += stats.size;
+      if (files > ctx.limits.maxDeleteFiles || bytes > ctx.limits.maxDeleteBytes) return false;
+    }
+    return true;
+  };
+  return (await visit(dir.abs, [])) ? nodes : { tooLarge: true, files, bytes };
+}
+
+function descend(t: Target, rel: string[]): Target {
+  return rel.reduce((acc, name) => child(acc, name), t);
+}
+
+/**
+ * Records what `op` is about to change. Both ends of a rename/move are recorded; a directory
+ * that is deleted or moved has every path under it recorded too (at both ends).
+ */
+export async function recordOp(
+  ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved, options: { force?: boolean } = {},
+): Promise<void> {
+  const from = targetOf(r);
+  await record(ctx, turn, async (rec) => {
+    if (op === 'mkdir') { await recordMissingDirs(ctx, turn, rec, from, true); return; }
+    if (op === 'write') {
+      await recordMissingDirs(ctx, turn, rec, from, false);
+      if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
+      return;
+    }
+    const stats = await ctx.fs.lstatOrNull(from.abs);
+    const isDir = stats?.isDirectory() ?? false;
+    if (op === 'delete' && alreadyHeld(turn, from)) return;
+    if (op === 'delete') {
+      if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+        const tree = await walkTree(ctx, from);
+        if (!Array.isArray(tree)) {
+          rec.refuseTree(from, tree.files, tree.bytes);
+          rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
+          return;
+        }
+        for (const node of tree.reverse()) {
+          const t = descend(from, node.rel);
+          rec.add({ op: 'delete', from: t, fromCaptured: await rec.state(t) });
+        }
+      }
+      rec.add({ op: 'delete', from, fromCaptured: await rec.state(from) });
+      return;
+    }
+    if (!to) return;
+    const dest = targetOf(to);
+    await recordMissingDirs(ctx, turn, rec, dest, false);
+    if (isDir && (from.root.tracked || dest.root.tracked)) {
+      // The source is walked even when untracked: its paths name what arrives at a tracked end.
+      const tree = await walkTree(ctx, from);
+      if (!Array.isArray(tree)) rec.refuseTree(from, tree.files, tree.bytes);
+      else {
+        for (const node of tree) {
+          const a = descend(from, node.rel);
+          const b = descend(dest, node.rel);
+          rec.add({ op, from: a, fromCaptured: await rec.state(a), to: b, toCaptured: await rec.state(b) });
+        }
+      }
+    }
+    const fromCaptured = await rec.state(from);
+    rec.add({ op, from, fromCaptured, to: dest, toCaptured: await rec.state(dest) });
+  }, options.force ?? false);
+}

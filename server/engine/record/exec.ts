@@ -1,0 +1,212 @@
+// Commands the engine cannot see into (a shell, a code runner, an MCP tool) are undone by
+// scanning around them. The before scan brings the workspace index up to date with the disk
+// and stores every tracked file's current content, durably, before the command may run; it
+// keeps a snapshot of the index as the command's baseline. The after scan compares the disk
+// with that snapshot: every path whose state changed becomes an `exec` entry of the turn, with
+// the snapshot's state as its before-state. A turn end runs the after scan of every command
+// still open, then one more scan for what a background process changed since.
+// Scans run one at a time (the index is one); commands of two sessions open at once are
+// attributed to both turns and said so (`concurrent`).
+import type { ExecCommand, ExecSkipped, State } from '../../protocol.js';
+import { recordExecChanges } from './capture.js';
+import type { EngineContext, TurnContext } from '../context.js';
+import { BadRequestError } from '../errors.js';
+import { KeyedQueue } from '../queue.js';
+import { type ScanResult, scanTree } from './scan.js';
+import { isSameOrBelow } from '../paths/uri.js';
+import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
+
+/** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
+const PARTIAL_COMMIT_BYTES = 8 << 20;
+
+interface OpenExec {
+  execId: string;
+  sessionId: string;
+  turnId: string;
+  /** The index as the before scan left it: what the command found. */
+  snapshot: Map<string, IndexEntry>;
+  opaque: Map<string, string>;
+  /** Another session's command ran at the same time. */
+  concurrent: boolean;
+}
+
+export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
+
+/** A command as the turn row keeps it: `scanned` once its before scan has completed (never on the wire). */
+export interface StoredCommand extends ExecCommand { scanned?: boolean }
+
+export class ExecScans {
+  readonly index: WorkspaceIndex;
+  private readonly open = new Map<string, OpenExec>();
+  /** One scan at a time, whichever session asks. */
+  private readonly lock = new KeyedQueue();
+  /** Non-UTF-8 names as the last scan saw them (the index cannot hold them). */
+  private lastOpaque = new Map<string, string>();
+
+  constructor(private readonly ctx: EngineContext) {
+    this.index = new WorkspaceIndex(ctx.store);
+  }
+
+  private scanning<T>(task: () => Promise<T>): Promise<T> {
+    return this.lock.run('scan', task);
+  }
+
+  /** Contents only an open command's snapshot still names: the sweep must keep them. */
+  heldHashes(): Set<string> {
+    const held = new Set<string>();
+    for (const exec of this.open.values()) for (const entry of exec.snapshot.values()) if (entry.hash) held.add(entry.hash);
+    return held;
+  }
+
+  openIn(turnId: string): string[] {
+    return [...this.open.values()].filter((e) => e.turnId === turnId).map((e) => e.execId);
+  }
+
+  /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
+  async before(turn: TurnContext, execId: string): Promise<void> {
+    await this.scanning(async () => {
+      const scan = await this.scanIntoIndex(() => this.updateCommand(turn.turnId, execId, (c) => { c.scanned = true; }));
+      const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
+      for (const other of others) other.concurrent = true;
+      this.open.set(execId, {
+        // What the scan found is what the index now holds: the command's baseline, never changed after.
+        execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: scan.current, opaque: scan.opaque,
+        concurrent: others.length > 0,
+      });
+    });
+  }
+
+  /** Brings the index to the disk, storing as it goes; the last store is synced. */
+  private async scanIntoIndex(alsoInTransaction: () => void): Promise<ScanResult> {
+    const { ctx, index } = this;
+    // One batch throughout: each partial store empties it, and the scan keeps on filling it.
+    const batch = ctx.contents.batch();
+    let partsStored = false;
+    const storePart = (fresh: Map<string, IndexEntry>) => {
+      partsStored = true;
+      ctx.store.relaxed(() => { batch.commit(); index.updatePart(fresh); });
+    };
+    let scan: ScanResult;
+    try {
+      // A copy: the partial stores change the index while the scan still reads its baseline.
+      scan = await scanTree(ctx, { baseline: index.snapshot(), batch, partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart } });
+      // Synced when it stored anything: the command may change any file once this answers. A scan
+      // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
+      const commit = scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
+      commit(() => { batch.commit(); index.replace(scan.current); alsoInTransaction(); });
+    } catch (e) {
+      batch.discard();
+      index.reload();
+      throw e;
+    }
+    this.lastOpaque = scan.opaque;
+    return scan;
+  }
+
+  /** The after scan: what the command changed becomes entries of its turn. */
+  async after(turn: TurnContext, execId: string): Promise<ExecOutcome> {
+    const exec = this.open.get(execId);
+    if (!exec || exec.turnId !== turn.turnId) throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
+    return this.scanning(async () => {
+      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.concurrent, false);
+      this.open.delete(execId);
+      return outcome;
+    });
+  }
+
+  /**
+   * Turn end: every command still open gets its after scan, then one scan against the index
+   * catches what a background process of the turn changed since (attributed to its last command).
+   */
+  async closeTurn(turn: TurnContext): Promise<void> {
+    for (const execId of this.openIn(turn.turnId)) await this.after(turn, execId);
+    // Only against a whole index that the last command's own before scan brought to the disk:
+    // otherwise what the person changed before that command would pass for the turn's.
+    const last = this.lastCommand(turn.turnId);
+    if (!last?.scanned || !this.index.complete) return;
+    await this.scanning(async () => {
+      const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, concurrent, true);
+    });
+  }
+
+  /** After a crash: a turn's commands left open are scanned against the index the before scan persisted. */
+  async recoverTurn(turn: TurnContext): Promise<void> {
+    const last = this.lastCommand(turn.turnId);
+    // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
+    if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
+    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
+  }
+
+  private commands(turnId: string): StoredCommand[] {
+    const row = this.ctx.store.getTurn(turnId);
+    return row ? (JSON.parse(row.exec_commands) as StoredCommand[]) : [];
+  }
+
+  private lastCommand(turnId: string): StoredCommand | undefined {
+    return this.commands(turnId).at(-1);
+  }
+
+  /**
+   * Scans against `baseline`, records each changed path as an entry of `execId` (its before-state
+   * the baseline's) and brings the index to the disk, all in one synced transaction. `settling`:
+   * paths the turn already recorded are left to it (their earliest state is kept already).
+   */
+  private async attribute(
+    turn: TurnContext, execId: string, baseline: ReadonlyMap<string, IndexEntry>, opaqueBefore: Map<string, string>,
+    concurrent: boolean, settling: boolean,
+  ): Promise<ExecOutcome> {
+    const { ctx, index } = this;
+    const batch = ctx.contents.batch();
+    let scan: ScanResult;
+    try {
+      scan = await scanTree(ctx, { baseline, batch });
+    } catch (e) {
+      batch.discard();
+      throw e;
+    }
+    // Below a folder one of the two scans could not list, a path's state is unknown on one side:
+    // never attributed (its absence would read as "created" or "deleted"), said so instead.
+    const blind = [...baseline, ...scan.current].filter(([, e]) => e.type === 'dir' && e.skipped === 'unreadable').map(([uri]) => uri);
+    const unseen = (uri: string) => blind.some((dir) => uri !== dir && isSameOrBelow(uri, dir));
+    const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)) && !unseen(uri));
+    const skipped: ExecSkipped[] = blind.filter((dir, i) => blind.indexOf(dir) === i).map((uri) => ({ uri, reason: 'unreadable' as const }));
+    const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
+    for (const uri of changed) {
+      const before = baseline.get(uri);
+      const after = scan.current.get(uri);
+      const notKept = before?.skipped ?? after?.skipped ?? null;
+      if (notKept) skipped.push({ uri, reason: notKept });
+      changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
+    }
+    for (const uri of scan.unreadable) if (!skipped.some((s) => s.uri === uri)) skipped.push({ uri, reason: 'unreadable' });
+    for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
+    for (const name of opaqueBefore.keys()) if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
+    if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
+    try {
+      recordExecChanges(ctx, turn, execId, batch, changes, () => {
+        index.replace(scan.current);
+        this.updateCommand(turn.turnId, execId, (c) => {
+          c.endedAt ??= new Date(ctx.now()).toISOString();
+          c.changed = [...new Set([...(c.changed ?? []), ...changed])];
+          const all = [...(c.skipped ?? []), ...skipped];
+          const unique = all.filter((s, i) => all.findIndex((t) => t.uri === s.uri && t.reason === s.reason) === i);
+          if (unique.length > 0) c.skipped = unique;
+        });
+      });
+    } catch (e) {
+      index.reload();
+      throw e;
+    }
+    this.lastOpaque = scan.opaque;
+    return { changed, skipped };
+  }
+
+  private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {
+    const commands = this.commands(turnId);
+    const command = commands.find((c) => c.execId === execId);
+    if (!command) return;
+    change(command);
+    this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+  }
+}

@@ -1,0 +1,152 @@
+// Path states (API.md `State`): what a path held at some moment, read from disk.
+import { createHash } from 'node:crypto';
+import path from 'node:path';
+import type { SkipReason, State } from '../../protocol.js';
+import { type ContentBatch, IN_MEMORY_LIMIT, sha256 } from '../content/contents.js';
+import { LinkOnPathError } from '../errors.js';
+import { type EngineFs, errnoCode } from '../paths/fs.js';
+
+/** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
+export type HashPolicy = 'always' | 'never' | { onlyIfSize: number };
+
+export interface ReadStateOptions {
+  /** Keep the content into this batch (a capture); otherwise it is only hashed. */
+  keep?: ContentBatch;
+  hash?: HashPolicy;
+  maxFileSize: number;
+  excluded: boolean;
+}
+
+export interface ReadState {
+  state: State;
+  skipped?: SkipReason;
+  /** The content's raw bytes, when it was read whole into memory (small files). */
+  bytes?: Buffer;
+}
+
+export function modeOf(rawMode: number): number {
+  return rawMode & 0o7777;
+}
+
+/** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name. */
+export interface FileSource {
+  readSmallFile(p: string): Promise<Buffer>;
+  readChunks(p: string): AsyncGenerator<Buffer>;
+}
+
+/** Hash of a file on disk, read in bounded chunks; nothing is kept. */
+export async function hashFile(fs: FileSource, abs: string, knownSize: number): Promise<{ hash: string; bytes?: Buffer }> {
+  if (knownSize <= IN_MEMORY_LIMIT) {
+    const bytes = await fs.readSmallFile(abs);
+    return { hash: sha256(bytes), bytes };
+  }
+  const hasher = createHash('sha256');
+  for await (const chunk of fs.readChunks(abs)) hasher.update(chunk);
+  return { hash: hasher.digest('hex') };
+}
+
+function wanted(policy: HashPolicy | undefined, size: number): boolean {
+  if (policy === undefined || policy === 'always') return true;
+  if (policy === 'never') return false;
+  return policy.onlyIfSize === size;
+}
+
+/** Reads made of a path that changes kind between its lstat and its read (a file swapped for a link, or back). */
+const SWAP_TRIES = 3;
+
+export async function readState(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await readStateOnce(fs, abs, options);
+    } catch (e) {
+      const code = errnoCode(e);
+      // The reads never follow a link (ELOOP) and readlink refuses a file (EINVAL): looked at again.
+      if (code !== 'ELOOP' && code !== 'EINVAL') throw e;
+      if (attempt === SWAP_TRIES) throw new LinkOnPathError(abs);
+    }
+  }
+}
+
+async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
+  const stats = await fs.lstatOrNull(abs);
+  // An excluded path is never restored or deleted, so it stays skipped even while absent.
+  if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
+  if (stats.isSymbolicLink()) return { state: { type: 'symlink', target: await fs.readlink(abs) } };
+  if (stats.isDirectory()) {
+    return options.excluded ? { state: { type: 'dir', mode: modeOf(stats.mode) }, skipped: 'excluded' } : { state: { type: 'dir', mode: modeOf(stats.mode) } };
+  }
+  const mode = modeOf(stats.mode);
+  const unhashed = { type: 'file' as const, hash: '', size: stats.size, mode };
+  if (!stats.isFile()) return { state: unhashed, skipped: 'unreadable' };
+  if (options.excluded) return { state: unhashed, skipped: 'excluded' };
+  if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
+  if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
+  try {
+    if (options.keep) {
+      if (stats.size <= IN_MEMORY_LIMIT) {
+        const bytes = await fs.readSmallFile(abs);
+        const kept = options.keep.keepBytes(bytes);
+        return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes };
+      }
+      const kept = await options.keep.keepStream(fs.readChunks(abs));
+      return { state: { type: 'file', hash: kept.hash, size: kept.size, mode } };
+    }
+    const { hash, bytes } = await hashFile(fs, abs, stats.size);
+    return { state: { type: 'file', hash, size: stats.size, mode }, bytes };
+  } catch (e) {
+    const code = errnoCode(e);
+    // Only the file itself being unreadable is a skip; any other failure stops the operation.
+    if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: unhashed, skipped: 'unreadable' };
+    throw e;
+  }
+}
+
+export type AncestorState = 'dirs' | 'absent' | 'link';
+
+/**
+ * A path's state without following any symlink on the way: below a link or a gap it is absent.
+ * The seam's walk from the root is the check of what lies between: a folder that is a symlink
+ * when the path is read (planted, or swapped in a moment ago) is its race error, answered here
+ * as a link on the way (`linkAt`: that folder). Rollback never writes below a symlink.
+ * `cache` is no longer needed (each read walks anyway) and is kept for the callers' shape.
+ */
+export async function readStateNoFollow(
+  fs: EngineFs, _rootReal: string, abs: string, options: ReadStateOptions, _cache?: Map<string, AncestorState>,
+): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
+  try {
+    return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };
+  } catch (e) {
+    if (e instanceof LinkOnPathError) return { state: null, ancestors: 'link', linkAt: e.at ?? path.dirname(abs) };
+    throw e;
+  }
+}
+
+/** Exact equality: content and mode for files, mode for directories, target for links. */
+export function sameState(a: State, b: State): boolean {
+  if (a === null || b === null) return a === b;
+  if (a.type !== b.type) return false;
+  if (a.type === 'file' && b.type === 'file') return a.hash !== '' && a.hash === b.hash && a.mode === b.mode;
+  if (a.type === 'dir' && b.type === 'dir') return a.mode === b.mode;
+  if (a.type === 'symlink' && b.type === 'symlink') return a.target === b.target;
+  return false;
+}
+
+/** Equality used for drift: a directory is a directory whatever its mode. */
+export function sameForDrift(current: State, expected: State): boolean {
+  if (current?.type === 'dir' && expected?.type === 'dir') return true;
+  return sameState(current, expected);
+}
+
+export function stateHashes(...states: (State | undefined)[]): string[] {
+  const hashes: string[] = [];
+  for (const s of states) if (s && s.type === 'file' && s.hash) hashes.push(s.hash);
+  return hashes;
+}
+
+export function parseState(json: string | null): State {
+  return json ? (JSON.parse(json) as State) : null;
+}
+
+export function stringifyState(state: State | undefined): string | null {
+  return state ? JSON.stringify(state) : null;
+}

@@ -1,0 +1,233 @@
+// A scan walks the tracked roots (minus `exclude` and the engine's own data) and compares each
+// path with a baseline (the workspace index, or an open command's snapshot of it): a path whose
+// stat matches costs one lstat; a new or changed one is read, and its content kept. It writes
+// nothing itself: its caller stores what it kept with the records that need it.
+import { isUtf8 } from 'node:buffer';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
+import { type ContentBatch, IN_MEMORY_LIMIT } from '../content/contents.js';
+import { type EngineContext, isExcluded, isExcludedPath } from '../context.js';
+import { LinkOnPathError } from '../errors.js';
+import { errnoCode, isNotFound } from '../paths/fs.js';
+import type { Root } from '../paths/roots.js';
+import type { ScanDir } from '../paths/scan-dir.js';
+import { hashFile, modeOf } from './path-state.js';
+import { isSameOrBelow } from '../paths/uri.js';
+import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
+
+export interface ScanResult {
+  /** Every tracked path as found now. */
+  current: Map<string, IndexEntry>;
+  /** Paths whose state differs from the baseline's (new, changed or gone), in walk order. */
+  changed: string[];
+  /** Entries read afresh (not trusted from the baseline by their stat). */
+  fresh: Map<string, IndexEntry>;
+  /** Paths that could not be read (a folder it may not list, a file it may not read). */
+  unreadable: string[];
+  /** Names that are not valid UTF-8 (no URI can name them): lossy path → a signature of what is there. */
+  opaque: Map<string, string>;
+}
+
+export interface ScanOptions {
+  baseline: ReadonlyMap<string, IndexEntry>;
+  /** New and changed contents are kept here. */
+  batch: ContentBatch;
+  /** Called when the batch holds this many bytes in memory (a before scan stores as it goes). */
+  partial?: { bytes: number; store(fresh: Map<string, IndexEntry>): void };
+  /** Read every file again, whatever its stat says. */
+  rehash?: boolean;
+}
+
+const REPLACEMENT = '\uFFFD';
+
+export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
+  const seenMs = Date.now();
+  const result: ScanResult = { current: new Map(), changed: [], fresh: new Map(), unreadable: [], opaque: new Map() };
+  let pendingBytes = 0;
+  let sincePartial = new Map<string, IndexEntry>();
+
+  const baseOf = (stats: Stats): IndexEntry => ({
+    type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
+    mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
+  });
+
+  const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
+    const base = baseOf(stats);
+    if (base.type === 'dir') return { ...base, size: 0 };
+    if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
+    if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
+    try {
+      if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };
+      if (known?.hash && known.size === stats.size && !options.rehash) {
+        // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
+        const { hash, bytes } = await hashFile(dir, name, stats.size);
+        if (hash === known.hash) return { ...base, hash };
+        if (bytes) return { ...base, hash: options.batch.keepBytes(bytes).hash };
+      }
+      const kept = stats.size <= IN_MEMORY_LIMIT
+        ? options.batch.keepBytes(await dir.readSmallFile(name))
+        : await options.batch.keepStream(dir.readChunks(name));
+      pendingBytes += kept.size;
+      return { ...base, size: kept.size, hash: kept.hash };
+    } catch (e) {
+      const code = errnoCode(e);
+      if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === `${dir.abs}${path.sep}${name}`) return { ...base, skipped: 'unreadable' };
+      if (isNotFound(e)) throw new Vanished();
+      // A file swapped for a link (or the reverse) since its lstat: looked at again.
+      if (code === 'ELOOP' || code === 'EINVAL') throw new Swapped();
+      throw e;
+    }
+  };
+
+  /** What `name` holds now (read again when it was swapped between its lstat and its read); null when gone. */
+  const look = (dir: ScanDir, name: string, known: IndexEntry | undefined): IndexEntry | null | Promise<IndexEntry | null> => {
+    const looked = dir.lstat(name);
+    if (looked instanceof Promise) return looked.then((stats) => lookAgain(dir, name, known, stats));
+    // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
+    if (looked && known && !options.rehash && sameStat(known, looked) && !isRacy(known)) return known;
+    return lookAgain(dir, name, known, looked);
+  };
+
+  const lookAgain = async (dir: ScanDir, name: string, known: IndexEntry | undefined, first: Stats | null): Promise<IndexEntry | null> => {
+    for (let attempt = 1; ; attempt++) {
+      const looked = attempt === 1 ? first : dir.lstat(name);
+      const stats = looked instanceof Promise ? await looked : looked;
+      if (!stats) return null;
+      if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) return known;
+      try {
+        return await read(dir, name, stats, known);
+      } catch (e) {
+        if (e instanceof Vanished) return null;
+        if (!(e instanceof Swapped)) throw e;
+        if (attempt === SWAP_RETRIES) return { ...baseOf(stats), skipped: 'unreadable' };
+      }
+    }
+  };
+
+  /**
+   * `rel`: the root-relative posix path of the directory ('' for the root). Answers false when
+   * it cannot be listed: what lies below it is unknown (a root that cannot be listed cannot be
+   * scanned at all, and throws).
+   */
+  const visit = async (root: Root, skip: string[], dir: ScanDir, rel: string): Promise<boolean> => {
+    let names: string[];
+    try {
+      const listed = dir.list();
+      names = Array.isArray(listed) ? listed : await listed;
+    } catch (e) {
+      const code = errnoCode(e);
+      if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) { result.unreadable.push(`${root.name}:/${rel}`); return false; }
+      throw e;
+    }
+    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
+    names.sort();
+    for (const name of names) {
+      const childRel = rel === '' ? name : `${rel}/${name}`;
+      const childAbs = `${dir.abs}${path.sep}${name}`;
+      if (isExcludedPath(ctx, childRel) || (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))) continue;
+      const uri = `${root.name}:/${childRel}`;
+      const known = options.baseline.get(uri);
+      const looked = look(dir, name, known);
+      const entry = looked instanceof Promise ? await looked : looked;
+      if (!entry) continue;
+      if (entry !== known) {
+        result.fresh.set(uri, entry);
+        sincePartial.set(uri, entry);
+      }
+      result.current.set(uri, entry);
+      if (!sameIndexedState(known, entry)) result.changed.push(uri);
+      if (entry.skipped === 'unreadable') result.unreadable.push(uri);
+      if (options.partial && pendingBytes >= options.partial.bytes) {
+        options.partial.store(sincePartial);
+        sincePartial = new Map();
+        pendingBytes = 0;
+      }
+      if (entry.type === 'dir') {
+        const listed = await visitChild(root, skip, dir, name, childRel);
+        // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
+        if (listed !== (entry.skipped !== 'unreadable')) {
+          const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
+          result.current.set(uri, seen);
+          result.fresh.set(uri, seen);
+          sincePartial.set(uri, seen);
+        }
+      }
+    }
+    return true;
+  };
+
+  /** A sub-directory, entered through its parent's handle: gone is listed (empty), a link swapped in is not listable. */
+  const visitChild = async (root: Root, skip: string[], parent: ScanDir, name: string, rel: string): Promise<boolean> => {
+    let child: ScanDir;
+    try {
+      child = parent.openDir(name);
+    } catch (e) {
+      if (isNotFound(e)) return true;
+      const code = errnoCode(e);
+      if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return false; }
+      throw e;
+    }
+    try { return await visit(root, skip, child, rel); } finally { child.close(); }
+  };
+
+  /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
+  const namesSplittingOpaque = async (root: Root, dir: ScanDir, rel: string): Promise<string[]> => {
+    const valid: string[] = [];
+    for (const raw of await dir.listBytes()) {
+      if (isUtf8(raw)) { valid.push(raw.toString('utf8')); continue; }
+      const name = raw.toString('utf8');
+      const lossy = `${root.name}:/${rel === '' ? name : `${rel}/${name}`}`;
+      result.opaque.set(lossy, await signature(dir, raw));
+    }
+    return valid;
+  };
+
+  /** What is at a name no URI can name, and below it, as text that changes when anything there does. */
+  const signature = async (dir: ScanDir, raw: Buffer): Promise<string> => {
+    const stats = await Promise.resolve(dir.lstat(raw)).catch(() => null);
+    if (!stats) return 'gone';
+    const own = `${typeOf(stats)}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
+    if (!stats.isDirectory()) return own;
+    let child: ScanDir;
+    try { child = dir.openDir(raw); } catch { return own; }
+    try {
+      const children = (await child.listBytes().catch(() => [] as Buffer[])).sort(Buffer.compare);
+      const parts = [own];
+      for (const name of children) parts.push(`${name.toString('hex')}=${await signature(child, name)}`);
+      return parts.join('|');
+    } finally {
+      child.close();
+    }
+  };
+
+  for (const root of ctx.roots.list()) {
+    if (!root.tracked) continue;
+    const dir = ctx.fs.openScanDir(root.real);
+    try { await visit(root, ctx.roots.engineDataIn(root), dir, ''); } finally { dir.close(); }
+  }
+  if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
+
+  // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
+  const unlisted = result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir');
+  for (const [uri, known] of options.baseline) {
+    if (result.current.has(uri)) continue;
+    if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || unlisted.some((dir) => uri !== dir && isSameOrBelow(uri, dir))) {
+      result.current.set(uri, known);
+      continue;
+    }
+    result.changed.push(uri);
+  }
+  return result;
+}
+
+class Vanished extends Error {}
+/** The name changed kind between its lstat and its read (a file swapped for a link, or back). */
+class Swapped extends Error {}
+
+/** Looks at a swapped name this many times, then records it unreadable for this scan. */
+const SWAP_RETRIES = 3;
+
+function excludedUri(ctx: EngineContext, uri: string): boolean {
+  const rest = uri.slice(uri.indexOf(':/') + 2);
+  return rest !== '' && isExcluded(ctx, rest.split('/'));
+}

@@ -1,0 +1,163 @@
+// The workspace index: for every tracked path, what a scan last saw there — the stat fields
+// that tell a change cheaply (size, mtime, ctime, inode, mode) and the state itself (a file's
+// content hash, a link's target). Every file it names with a hash has that content stored, so
+// whatever a command then does to it can be undone. Kept in memory, persisted in SQLite
+// (`ws_index`) by the transactions of the scans that change it.
+import type { Stats } from 'node:fs';
+import type { State } from '../../protocol.js';
+import { modeOf } from './path-state.js';
+import type { Store } from '../db/store.js';
+
+export type IndexedType = 'file' | 'dir' | 'symlink';
+
+export interface IndexEntry {
+  type: IndexedType;
+  size: number;
+  mtimeMs: number;
+  ctimeMs: number;
+  ino: number;
+  mode: number;
+  /** A file's content hash; null when its content could not be kept (see `skipped`). */
+  hash: string | null;
+  target: string | null;
+  skipped: 'too-large' | 'unreadable' | null;
+  /** When the scan that read this entry started (ms since the epoch): see `isRacy`. */
+  seenMs: number;
+}
+
+/**
+ * File timestamps move in coarse ticks (a few ms on Linux, up to seconds on some filesystems):
+ * a file changed again within the tick its entry was read in keeps its size, mtime and ctime.
+ * Such an entry is "racy" (git's term) and is read again rather than trusted by its stat.
+ */
+const RACY_MS = 2_000;
+
+export function isRacy(entry: IndexEntry): boolean {
+  return entry.type !== 'dir' && Math.max(entry.mtimeMs, entry.ctimeMs) >= entry.seenMs - RACY_MS;
+}
+
+export function typeOf(stats: Stats): IndexedType {
+  if (stats.isSymbolicLink()) return 'symlink';
+  if (stats.isDirectory()) return 'dir';
+  return 'file';
+}
+
+/** Whether the stat still tells the same entry: a directory by its mode (its times move with its children). */
+export function sameStat(entry: IndexEntry, stats: Stats): boolean {
+  const type = typeOf(stats);
+  if (type !== entry.type || modeOf(stats.mode) !== entry.mode) return false;
+  if (type === 'dir') return true;
+  return entry.size === stats.size && entry.mtimeMs === stats.mtimeMs && entry.ctimeMs === stats.ctimeMs && entry.ino === stats.ino;
+}
+
+export function stateOf(entry: IndexEntry | undefined): State {
+  if (!entry) return null;
+  if (entry.type === 'dir') return { type: 'dir', mode: entry.mode };
+  if (entry.type === 'symlink') return { type: 'symlink', target: entry.target ?? '' };
+  return { type: 'file', hash: entry.hash ?? '', size: entry.size, mode: entry.mode };
+}
+
+/** Same state (what rollback restores): content and mode, a link's target, a directory's mode. */
+export function sameIndexedState(a: IndexEntry | undefined, b: IndexEntry | undefined): boolean {
+  if (!a || !b) return a === b;
+  if (a.type !== b.type || a.mode !== b.mode) return false;
+  if (a.type === 'dir') return true;
+  if (a.type === 'symlink') return a.target === b.target;
+  // A file whose content could not be kept is the same only while its stat is.
+  if (a.hash === null || b.hash === null) return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  return a.hash === b.hash;
+}
+
+function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
+  return a.type === b.type && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
+    && a.mode === b.mode && a.hash === b.hash && a.target === b.target && a.skipped === b.skipped && a.seenMs === b.seenMs;
+}
+
+interface IndexRow {
+  uri: string; type: IndexedType; size: number; mtime_ms: number; ctime_ms: number; ino: number; mode: number;
+  hash: string | null; target: string | null; skipped: IndexEntry['skipped']; seen_ms: number;
+}
+
+export class WorkspaceIndex {
+  private entries: Map<string, IndexEntry> | null = null;
+
+  constructor(private readonly store: Store) {}
+
+  /**
+   * Whether the index holds the whole tree as of its last scan. A scan that stores part of what
+   * it read and is then cut short leaves it partial: comparing the disk with a partial index
+   * would take every path it lacks for new, so nothing is attributed against it until a scan
+   * completes.
+   */
+  get complete(): boolean {
+    return (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)?.value === '1';
+  }
+
+  private setComplete(complete: boolean): void {
+    this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
+  }
+
+  /** Whether a scan has ever built it (in this store). */
+  get built(): boolean {
+    return this.map().size > 0 || this.store.st('SELECT 1 FROM ws_index LIMIT 1').get() !== undefined;
+  }
+
+  /** The entries by URI (loaded once; scans keep it current). Callers must not change it. */
+  map(): ReadonlyMap<string, IndexEntry> {
+    if (!this.entries) {
+      const rows = this.store.st('SELECT * FROM ws_index').all() as IndexRow[];
+      this.entries = new Map(rows.map((r) => [r.uri, {
+        type: r.type, size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, ino: r.ino, mode: r.mode,
+        hash: r.hash, target: r.target, skipped: r.skipped, seenMs: r.seen_ms,
+      }]));
+    }
+    return this.entries;
+  }
+
+  /** A copy that later scans do not change (an open command's baseline). */
+  snapshot(): Map<string, IndexEntry> {
+    return new Map(this.map());
+  }
+
+  /**
+   * Inside a transaction: brings these paths to what a scan found (null: gone). Paths not
+   * named keep their entries. The contents named must be stored by the same transaction.
+   */
+  update(found: Iterable<[string, IndexEntry | null]>): void {
+    if (!this.store.db.inTransaction) throw new Error('the index changes inside the transaction that stores its contents');
+    const entries = this.map() as Map<string, IndexEntry>;
+    const upsert = this.store.st(`INSERT OR REPLACE INTO ws_index (uri, type, size, mtime_ms, ctime_ms, ino, mode, hash, target, skipped, seen_ms)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
+    const remove = this.store.st('DELETE FROM ws_index WHERE uri = ?');
+    for (const [uri, entry] of found) {
+      const known = entries.get(uri);
+      if (entry === null) {
+        if (known) { remove.run(uri); entries.delete(uri); }
+        continue;
+      }
+      if (known === entry || (known && sameEntry(known, entry))) continue;
+      upsert.run(uri, entry.type, entry.size, entry.mtimeMs, entry.ctimeMs, entry.ino, entry.mode, entry.hash, entry.target, entry.skipped, entry.seenMs);
+      entries.set(uri, entry);
+    }
+  }
+
+  /** Inside a transaction: the index becomes exactly `current` (what a whole-tree scan found), and whole. */
+  replace(current: ReadonlyMap<string, IndexEntry>): void {
+    const gone: [string, null][] = [];
+    for (const uri of this.map().keys()) if (!current.has(uri)) gone.push([uri, null]);
+    this.update(current);
+    if (gone.length > 0) this.update(gone);
+    this.setComplete(true);
+  }
+
+  /** Inside a transaction: part of a scan, stored before the scan is done. */
+  updatePart(found: Iterable<[string, IndexEntry]>): void {
+    this.setComplete(false);
+    this.update(found);
+  }
+
+  /** Forgets what was loaded (a transaction that failed may have changed it half-way). */
+  reload(): void {
+    this.entries = null;
+  }
+}

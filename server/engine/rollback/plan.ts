@@ -1,0 +1,211 @@
+// Planning a rollback: for every path, its target (the state at the start of the covered
+// turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
+import path from 'node:path';
+import type { PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type { EngineContext } from '../context.js';
+import { FileNotFoundError } from '../errors.js';
+import type { Resolved, Root } from '../paths/roots.js';
+import { type AncestorState, readStateNoFollow, sameForDrift } from '../record/path-state.js';
+import type { TurnRow } from '../db/store.js';
+import { toChange } from '../turns/turns.js';
+import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
+
+export interface PathTarget {
+  uri: string;
+  target: State;
+  expected: State;
+  skipped?: SkipReason;
+  /** Pulled in only because a selected path created it: removed when empty, never reported. */
+  soft?: boolean;
+}
+
+export type PathStatus = 'unchanged' | 'action' | 'conflict' | 'blocked';
+
+export interface EvaluatedPath extends PathTarget {
+  current: State;
+  status: PathStatus;
+  /** Why a blocked path cannot be driven back. */
+  code?: RestoreErrorCode;
+  message?: string;
+  resolved?: Resolved;
+  /** Path currently holding this path's target content (move back by rename). */
+  moveFrom?: string;
+  /** A symlink lies on the way (a legitimate one the rollback replaces): read as absent. */
+  belowLink?: boolean;
+}
+
+export interface MoveLink { from: string; to: string }
+
+export interface Coverage {
+  turns: TurnRow[];
+  paths: PathTarget[];
+  /** Renames and moves of the covered turns, newest first. */
+  links: MoveLink[];
+}
+
+const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LARGE', excluded: 'EXCLUDED', unreadable: 'IO' };
+
+/** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
+export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
+  const byUri = new Map<string, PathTarget>();
+  const links: MoveLink[] = [];
+  for (const turn of turns) {
+    for (const change of ctx.store.changesOf(turn.turn_id).map(toChange)) {
+      if (!ctx.roots.isTrackedUri(change.uri)) continue;
+      const known = byUri.get(change.uri);
+      if (known) known.expected = change.after;
+      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: change.skipped });
+    }
+    for (const e of ctx.store.entriesOf(turn.turn_id)) {
+      if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
+    }
+  }
+  return { turns, paths: [...byUri.values()], links: links.reverse() };
+}
+
+/** Narrows a coverage to selected URIs plus the paths chained to them by renames and moves. */
+export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
+  const known = new Map(coverage.paths.map((p) => [p.uri, p]));
+  for (const uri of uris) if (!known.has(uri)) throw new FileNotFoundError(uri);
+  const selected = new Set<string>();
+  const queue = [...uris];
+  while (queue.length > 0) {
+    const uri = queue.pop()!;
+    if (selected.has(uri)) continue;
+    selected.add(uri);
+    for (const p of coverage.paths) if (p.uri !== uri && isSameOrBelow(p.uri, uri)) queue.push(p.uri);
+    for (const link of coverage.links) {
+      if (link.from === uri && known.has(link.to)) queue.push(link.to);
+      if (link.to === uri && known.has(link.from)) queue.push(link.from);
+    }
+  }
+  const result = coverage.paths.filter((p) => selected.has(p.uri));
+  // Directories the turn created above a selected path go too, when nothing else is left in them.
+  for (const p of [...result]) {
+    for (let parent = parentUri(p.uri); parent; parent = parentUri(parent)) {
+      const dir = known.get(parent);
+      if (!dir || selected.has(parent) || dir.target !== null) continue;
+      selected.add(parent);
+      result.push({ ...dir, soft: true });
+    }
+  }
+  return result;
+}
+
+function sameContent(current: State, target: State): boolean {
+  if (!current || !target || current.type !== target.type) return false;
+  if (current.type === 'file' && target.type === 'file') return current.hash !== '' && current.hash === target.hash;
+  if (current.type === 'symlink' && target.type === 'symlink') return current.target === target.target;
+  return current.type === 'dir';
+}
+
+export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
+  const evaluated: EvaluatedPath[] = [];
+  const ancestors = new Map<string, AncestorState>();
+  const byUri = new Map(paths.map((p) => [p.uri, p]));
+  for (const p of paths) {
+    const e: EvaluatedPath = { ...p, current: null, status: 'action' };
+    evaluated.push(e);
+    try {
+      e.resolved = ctx.roots.locate(p.uri);
+    } catch {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: "the path leads into the engine's data; not followed" });
+      continue;
+    }
+    const read = await readStateNoFollow(ctx.fs, e.resolved.root.real, e.resolved.abs, {
+      maxFileSize: ctx.limits.maxFileSize, excluded: false,
+    }, ancestors);
+    e.current = read.state;
+    e.belowLink = read.ancestors === 'link';
+    if (read.ancestors === 'link' && p.target === null) {
+      // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
+      e.status = 'unchanged';
+    } else if (read.ancestors === 'link' && !(await linkLeftByTurns(ctx, e.resolved.root, read.linkAt!, byUri))) {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink was planted on the way; not followed' });
+    } else if (p.skipped) {
+      Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
+    } else if (read.skipped === 'unreadable') {
+      Object.assign(e, { status: 'blocked', code: 'IO', message: 'the current file cannot be read, so it cannot be captured first' });
+    } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
+      e.status = 'unchanged';
+    } else if (sameForDrift(e.current, p.expected) || (e.current?.type === 'dir' && p.target?.type === 'dir')) {
+      // A directory where a directory belongs differs at most in mode: fixing it risks nothing.
+      e.status = 'action';
+    } else if (e.current && e.current.type !== 'file' && e.current.type !== p.expected?.type) {
+      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
+    } else {
+      e.status = 'conflict';
+    }
+    if ((e.status === 'action' || e.status === 'conflict') && read.skipped === 'too-large') {
+      // Changing it would lose bytes the rollback turn cannot keep, so its own undo could not bring them back.
+      Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'the file on disk is too large to capture before changing it' });
+    }
+    // Verified as it will be read back (size and hash): a damaged content is known before anything is written.
+    if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.contents.verify(p.target.hash))) {
+      Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
+    }
+  }
+  matchMoveBacks(evaluated, links);
+  return evaluated;
+}
+
+/** A link on the way is legitimate when the covered turns left it there and the rollback replaces it. */
+async function linkLeftByTurns(ctx: EngineContext, root: Root, linkAbs: string, byUri: Map<string, PathTarget>): Promise<boolean> {
+  const rel = path.relative(root.real, linkAbs);
+  const planned = byUri.get(formatUri(root.name, rel.split(path.sep)));
+  if (!planned || planned.expected?.type !== 'symlink' || planned.target?.type === 'symlink') return false;
+  const target = await ctx.fs.readlink(linkAbs).catch(() => null);
+  return target === planned.expected.target;
+}
+
+function sameMode(current: State, target: State): boolean {
+  if (current?.type === 'file' && target?.type === 'file') return current.mode === target.mode;
+  if (current?.type === 'dir' && target?.type === 'dir') return current.mode === target.mode;
+  return true;
+}
+
+/** Pairs each path to restore with the path its content was moved to, following rename chains. */
+function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
+  const byUri = new Map(paths.map((p) => [p.uri, p]));
+  const claimed = new Set<string>();
+  for (const p of paths) {
+    if (p.status === 'unchanged' || p.status === 'blocked' || p.target === null || p.current !== null) continue;
+    const seen = new Set([p.uri]);
+    const frontier = [p.uri];
+    while (frontier.length > 0 && !p.moveFrom) {
+      const at = frontier.shift()!;
+      for (const link of links) {
+        if (link.from !== at || seen.has(link.to)) continue;
+        seen.add(link.to);
+        frontier.push(link.to);
+        const candidate = byUri.get(link.to);
+        if (!candidate || claimed.has(candidate.uri) || candidate.status === 'blocked' || candidate.status === 'unchanged') continue;
+        if (candidate.target !== null || !sameContent(candidate.current, p.target)) continue;
+        // A directory goes back whole only when nothing under it is planned path by path.
+        if (candidate.current?.type === 'dir' && paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri))) continue;
+        p.moveFrom = candidate.uri;
+        claimed.add(candidate.uri);
+        break;
+      }
+    }
+  }
+}
+
+export function planActions(paths: EvaluatedPath[]): PlanAction[] {
+  const movedAway = new Set(paths.filter((p) => p.moveFrom).map((p) => p.moveFrom!));
+  return paths.filter((p) => !p.soft && !movedAway.has(p.uri)).map((p) => {
+    const conflict = p.status === 'conflict';
+    if (p.status === 'unchanged' || p.status === 'blocked') return { uri: p.uri, action: 'none', conflict: false };
+    if (p.moveFrom) return { uri: p.uri, action: 'move-back', from: p.moveFrom, conflict };
+    return { uri: p.uri, action: p.target === null ? 'delete' : 'restore', conflict };
+  });
+}
+
+/** Folders the paths create or remove, the soft ones (pulled in by a selection) included. */
+export function planFolders(paths: EvaluatedPath[]): PlanFolder[] {
+  return paths.filter((p) => p.status === 'action' || p.status === 'conflict').flatMap((p): PlanFolder[] => {
+    if (p.target?.type === 'dir' && p.current?.type !== 'dir') return [{ uri: p.uri, action: 'create', implied: Boolean(p.soft) }];
+    if (p.target === null && p.current?.type === 'dir') return [{ uri: p.uri, action: 'remove', implied: Boolean(p.soft) }];
+    return [];
+  });
+}

@@ -1,0 +1,235 @@
+// Rollback, rollback with chat and rewind. Each plans the paths, refuses on drift unless
+// `force`, drives the paths back through the controlled storage inside a new turn of kind
+// `rollback`, then updates statuses and messages so that turn can itself be undone.
+import type { Plan, RollbackResult, TurnStatus } from '../../protocol.js';
+import { Applier } from './apply.js';
+import type { EngineContext } from '../context.js';
+import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
+import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
+import { conflictAuthor } from './conflict-authors.js';
+import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
+import type { Mutations } from '../record/storage.js';
+import type { MessageRow, TurnRow } from '../db/store.js';
+import { beginTurn, endTurnWithoutContents, finishTurn } from '../turns/turns.js';
+
+/**
+ * Commits a rollback turn; when its commit fails (no space for the after-contents, a file that
+ * cannot be read), commits it again keeping no contents, marked interrupted. Only when even
+ * that fails does the error reach the caller, and the turn stays for the next attempt.
+ */
+async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean): Promise<void> {
+  try {
+    await finishTurn(ctx, turnId, sessionId, interrupted);
+  } catch (e) {
+    ctx.log(`the commit of rollback turn ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
+    await endTurnWithoutContents(ctx, turnId, sessionId);
+  }
+}
+
+/** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
+async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
+  for (const row of ctx.store.activeTurns()) {
+    if (row.session_id === sessionId && row.kind === 'rollback') await endTurnWithoutContents(ctx, row.turn_id, sessionId);
+  }
+}
+
+/** What a rollback turn changed besides files, so undoing it can put everything back. */
+export interface UndoRecord {
+  statuses: Record<string, { status: TurnStatus; rolledBackBy: string | null }>;
+  deletedMessages: string[];
+  restoredMessages: string[];
+}
+
+interface Job {
+  sessionId: string;
+  turnId: string;
+  coverage: Coverage;
+  selection?: string[];
+  withChat: boolean;
+  force: boolean;
+  rewind: boolean;
+  title: string;
+}
+
+export class Rollbacks {
+  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
+
+  turnJob(turnId: string, opts: { uris?: string[]; withChat?: boolean; force?: boolean }): Job {
+    const turn = this.ctx.store.getTurn(turnId);
+    if (!turn) throw new TurnNotFoundError(turnId);
+    return {
+      sessionId: turn.session_id, turnId, coverage: coverageOf(this.ctx, [turn]), selection: opts.uris?.length ? opts.uris : undefined,
+      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: false, title: `Rollback of #${turn.number}`,
+    };
+  }
+
+  rewindJob(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Job {
+    if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
+    const to = this.ctx.store.getTurn(opts.toTurnId);
+    if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
+    return {
+      sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
+      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: true, title: `Rewind to #${to.number}`,
+    };
+  }
+
+  private refuseWhileActive(sessionId: string): void {
+    if (this.ctx.store.getSession(sessionId)?.active_turn_id) throw new TurnActiveError(sessionId);
+  }
+
+  private messagesToDelete(job: Job): MessageRow[] {
+    if (!job.withChat) return [];
+    if (!job.rewind) return this.ctx.store.liveMessagesOfTurns([job.turnId]);
+    const firsts = job.coverage.turns.map((t) => this.ctx.store.firstMessageOrd(t.turn_id)).filter((o): o is number => o !== undefined);
+    return firsts.length ? this.ctx.store.liveMessagesFrom(job.sessionId, Math.min(...firsts)) : [];
+  }
+
+  private async evaluateJob(job: Job): Promise<EvaluatedPath[]> {
+    const paths = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    return evaluate(this.ctx, paths, job.coverage.links);
+  }
+
+  async preview(job: Job): Promise<Plan> {
+    const paths = await this.evaluateJob(job);
+    const current = new Map(paths.map((p) => [p.uri, p.current]));
+    return {
+      turnId: job.turnId,
+      actions: planActions(paths).map((a) => {
+        const author = a.conflict ? conflictAuthor(this.ctx, a.uri, current.get(a.uri) ?? null, job.coverage.turns) : undefined;
+        return author ? { ...a, conflictTurn: author } : a;
+      }),
+      folders: planFolders(paths),
+      conflicts: paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri),
+      unrestorable: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code! })),
+      messages: this.messagesToDelete(job).map(toMessage),
+    };
+  }
+
+  /** Runs in the session's queue: after what the session's agent sent before it, refused while its turn is active. */
+  run(job: Job): Promise<RollbackResult> {
+    return this.ctx.queue.run(job.sessionId, () => this.execute(job));
+  }
+
+  private async execute(job: Job): Promise<RollbackResult> {
+    const { ctx } = this;
+    this.refuseWhileActive(job.sessionId);
+    await endStrandedRollbackTurns(ctx, job.sessionId);
+    const paths = await this.evaluateJob(job);
+    const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
+    if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
+    const result: RollbackResult = {
+      ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
+      unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
+      errors: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
+    };
+    const messages = this.messagesToDelete(job);
+    const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
+    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict');
+    if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
+      if (job.withChat) result.deletedMessages = 0;
+      result.ok = result.errors.length === 0;
+      if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
+      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
+      return result;
+    }
+    const covered = job.coverage.turns.map((t) => t.turn_id);
+    const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
+    const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
+    for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
+      const row = ctx.store.getTurn(id);
+      if (row && !(id in undo.statuses)) undo.statuses[id] = { status: row.status, rolledBackBy: row.rolled_back_by };
+    }
+    ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
+    const applier = new Applier(ctx, this.mutations, rollbackTurn);
+    let failure: unknown = null;
+    try {
+      await applier.apply(paths);
+    } catch (e) {
+      failure = e;
+    }
+    // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
+    // running it again completes it. Its commit failing is not the end of it either.
+    await endRollbackTurn(ctx, rollbackTurn.turnId, job.sessionId, failure !== null);
+    if (failure !== null) throw failure;
+    const blocked = result.errors;
+    Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
+    result.errors = [...blocked, ...applier.outcome.errors];
+    result.ok = result.errors.length === 0;
+    const statuses = await this.newStatuses(job, result.ok, paths, applier.failedUris);
+    let restoredIds: string[] = [];
+    let deletedIds: string[] = [];
+    ctx.store.transaction(() => {
+      if (undoneRollback) {
+        for (const [id, s] of Object.entries(undoneRollback.statuses)) ctx.store.setStatus(id, s.status, s.rolledBackBy);
+        restoredIds = restoreMessages(ctx, undoneRollback.deletedMessages);
+        deletedIds = deleteMessages(ctx, undoneRollback.restoredMessages, rollbackTurn.turnId);
+      }
+      deletedIds = [...deletedIds, ...deleteMessages(ctx, messages.map((m) => m.id), rollbackTurn.turnId)];
+      for (const [id, status] of statuses) ctx.store.setStatus(id, status, rollbackTurn.turnId);
+      undo.deletedMessages = deletedIds;
+      undo.restoredMessages = restoredIds;
+      ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
+    });
+    if (job.withChat) result.deletedMessages = messages.length;
+    if (deletedIds.length) ctx.events.emit('memory:messages-deleted', { sessionId: job.sessionId, messageIds: deletedIds });
+    if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
+    ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
+    return result;
+  }
+
+  /**
+   * A rollback killed after its last write but before it set the statuses leaves every path in
+   * place and nothing to do: running it again completes it by setting them, in the name of the
+   * interrupted rollback turn (whose undo record already holds the statuses from before).
+   */
+  private async finishStranded(job: Job, paths: EvaluatedPath[]): Promise<string | null> {
+    const covered = job.coverage.turns.map((t) => t.turn_id);
+    const stranded = this.ctx.store.interruptedRollbackOf(job.sessionId, JSON.stringify(covered));
+    if (!stranded) return null;
+    const untouched = covered.every((id) => {
+      const row = this.ctx.store.getTurn(id);
+      return row !== undefined && row.rolled_back_by === null && row.status === 'committed';
+    });
+    if (!untouched) return null;
+    const statuses = await this.newStatuses(job, true, paths, new Set());
+    this.ctx.store.transaction(() => {
+      for (const [id, status] of statuses) this.ctx.store.setStatus(id, status, stranded.turn_id);
+    });
+    return stranded.turn_id;
+  }
+
+  /** Whether undoing a rollback turn would still change a status or a message. */
+  private pending(undo: UndoRecord): boolean {
+    const { store } = this.ctx;
+    const statusDiffers = Object.entries(undo.statuses).some(([id, s]) => {
+      const row = store.getTurn(id);
+      return row !== undefined && (row.status !== s.status || row.rolled_back_by !== s.rolledBackBy);
+    });
+    return statusDiffers
+      || undo.deletedMessages.some((id) => !!store.messageDeletedBy(id))
+      || undo.restoredMessages.some((id) => store.messageDeletedBy(id) === null);
+  }
+
+  private undoRecordOf(turn: TurnRow | undefined): UndoRecord | null {
+    if (!turn || turn.kind !== 'rollback' || !turn.undo) return null;
+    return JSON.parse(turn.undo) as UndoRecord;
+  }
+
+  /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
+  private async newStatuses(job: Job, ok: boolean, done: EvaluatedPath[], failed: ReadonlySet<string>): Promise<Map<string, TurnStatus>> {
+    const statuses = new Map<string, TurnStatus>();
+    if (job.rewind) {
+      for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
+      return statuses;
+    }
+    const known = new Map(done.map((p) => [p.uri, p]));
+    const rest = await evaluate(this.ctx, job.coverage.paths.filter((p) => !known.has(p.uri)), job.coverage.links);
+    const driven = job.coverage.paths.map((p) => known.get(p.uri)).filter((p): p is EvaluatedPath => !!p);
+    const drivenBack = (p: EvaluatedPath) => p.status === 'unchanged' || ((p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri));
+    const back = driven.filter(drivenBack).length + rest.filter((p) => p.status === 'unchanged').length;
+    const total = driven.length + rest.length;
+    if (total === 0 || back === total) statuses.set(job.turnId, 'rolled-back');
+    else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');
+    return statuses;
+  }
+}

@@ -1,0 +1,121 @@
+// Commit: read each touched path's after-state from disk (keeping changed content as a blob),
+// drop what ended where it began, and store the per-path summary the console shows.
+import type { FileChange, SkipReason, State } from '../../protocol.js';
+import { type EngineContext, isExcluded } from '../context.js';
+import { UnrestorableContentError } from '../content/contents.js';
+import { LinkOnPathError } from '../errors.js';
+import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from '../record/path-state.js';
+import type { EntryRow } from '../db/store.js';
+import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
+import { ContentCache } from '../content/content-cache.js';
+import { inParallel } from '../parallel.js';
+import { parseUri } from '../paths/uri.js';
+
+/** Per root: changed non-directory paths, skipped paths, lines added and removed in its text files, and renames or moves among its files. */
+export interface TurnCounts { [root: string]: { files: number; skipped: number; added?: number; removed?: number; renames?: number } }
+
+function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
+  const records = new Map<string, PathRecord>();
+  const note = (uri: string, before: string | null, skipped: string | null) => {
+    if (records.has(uri) || !isTracked(uri)) return;
+    records.set(uri, { uri, before: parseState(before), after: null, skipped: (skipped ?? undefined) as SkipReason | undefined });
+  };
+  for (const e of entries) {
+    note(e.uri, e.before, e.skipped);
+    if (e.to_uri) note(e.to_uri, e.to_before, e.to_skipped);
+  }
+  return records;
+}
+
+function changed(record: PathRecord): boolean {
+  if (record.skipped) return !(record.before === null && record.after === null);
+  return !sameState(record.before, record.after);
+}
+
+async function contentOrNull(ctx: EngineContext, state: State, contents: ContentCache): Promise<Buffer | null> {
+  if (state?.type !== 'file' || !state.hash) return null;
+  const known = contents.get(state.hash);
+  if (known) return known;
+  if (state.size > TEXT_LIMIT) return null;
+  try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return null; throw e; }
+}
+
+async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): Promise<FileChange> {
+  const before = change.from ? records.get(change.from)?.before ?? null : change.before;
+  const after = change.after;
+  const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '' && s.size <= TEXT_LIMIT);
+  if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
+  if (before?.type !== 'file' && after?.type !== 'file') return change;
+  const delta = lineDelta(await contentOrNull(ctx, before, contents), await contentOrNull(ctx, after, contents));
+  return delta ? { ...change, lines: delta } : change;
+}
+
+export async function commitTurn(
+  ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void, options: { keepContents?: boolean } = {},
+): Promise<void> {
+  const keep = options.keepContents ?? true;
+  const entries = ctx.store.entriesOf(turnId);
+  const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
+  const batch = ctx.contents.batch();
+  const ancestors = new Map<string, AncestorState>();
+  const turn = ctx.turns.get(turnId);
+  const contents = turn?.contents ?? new ContentCache();
+  // Paths side by side: their reads and blob writes overlap in the thread pool.
+  try {
+    await inParallel([...records.values()], async (record) => {
+      const located = ctx.roots.absOf(record.uri);
+      if (!located) return;
+      const placed = turn?.placed.get(record.uri);
+      if (placed?.type === 'file') {
+        // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
+        // A folder swapped meanwhile: read below, where a link on the way means absent.
+        const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => { if (e instanceof LinkOnPathError) return null; throw e; });
+        if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
+      }
+      const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {
+        keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+      }, ancestors);
+      record.after = read.state;
+      if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
+    });
+  } catch (e) {
+    batch.discard();
+    throw e;
+  }
+  const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));
+  const origins = renameOrigins(entries);
+  const kinds = [...records.values()].filter((r) => kept.has(r.uri)).map((r) => buildChange(r, records, origins));
+  const changes: FileChange[] = new Array(kinds.length);
+  await inParallel(kinds, async (change, i) => { changes[i] = await withLines(ctx, change, records, contents); });
+  const counts: TurnCounts = {};
+  // A rename's origin is gone only because it moved: its lines are not removed, they moved with it.
+  const movedAway = new Set(changes.filter((c) => c.from).map((c) => c.from));
+  for (const c of changes) {
+    const root = parseUri(c.uri).root;
+    counts[root] ??= { files: 0, skipped: 0, added: 0, removed: 0 };
+    if (c.skipped) counts[root].skipped++;
+    const moved = movedAway.has(c.uri) && c.after === null;
+    counts[root].added! += moved ? 0 : c.lines?.added ?? 0;
+    counts[root].removed! += moved ? 0 : c.lines?.removed ?? 0;
+    const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
+    if (!isDir) counts[root].files++;
+    if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;
+  }
+  const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
+  // After-contents are diff material: stored with the commit, whose loss to a power cut recovery redoes.
+  ctx.store.relaxed(() => {
+    batch.commit();
+    ctx.store.clearRefs(turnId);
+    for (const e of entries) {
+      const after = records.get(e.uri)?.after ?? null;
+      const toAfter = e.to_uri ? records.get(e.to_uri)?.after ?? null : null;
+      const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
+      if (!keep) { ctx.store.deleteEntry(turnId, e.seq); continue; }
+      ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
+      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
+    }
+    ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
+    ctx.store.finishTurn(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+    alsoInTransaction?.();
+  });
+}

@@ -1,0 +1,59 @@
+// Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
+import type { Diff, Side, State } from '../../protocol.js';
+import { UnrestorableContentError } from '../content/contents.js';
+import type { EngineContext } from '../context.js';
+import { FileNotFoundError, TurnNotFoundError } from '../errors.js';
+import { TEXT_LIMIT, isBinary } from './summary.js';
+import { toChange } from './turns.js';
+
+
+const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+
+/** Binary images the console shows side by side (SVG is text, so it needs no bytes here). */
+const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+function imageTypeOf(uri: string): string | undefined {
+  const dot = uri.lastIndexOf('.');
+  return dot < 0 ? undefined : IMAGE_TYPES[uri.slice(dot + 1).toLowerCase()];
+}
+
+async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
+  if (state === null) return ABSENT;
+  if (state.type !== 'file') return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+  const side: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: state.size, text: null };
+  if (!state.hash) return { ...side, tooLarge: state.size > ctx.limits.maxFileSize };
+  let data: Buffer;
+  try {
+    data = state.size > TEXT_LIMIT ? ctx.contents.readHead(state.hash, TEXT_LIMIT) : ctx.contents.read(state.hash);
+  } catch (e) {
+    if (e instanceof UnrestorableContentError) return side;
+    throw e;
+  }
+  if (state.size <= TEXT_LIMIT && isBinary(data) && imageType) return { ...side, binary: true, image: { type: imageType, base64: data.toString('base64') } };
+  if (state.size <= TEXT_LIMIT) return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };
+  // The cut at 1 MiB may split a multi-byte character: drop up to 3 trailing bytes before deciding.
+  const head = trimPartialCharacter(data);
+  if (isBinary(head)) return { ...side, binary: true };
+  return { ...side, truncated: true, text: head.toString('utf8') };
+}
+
+function trimPartialCharacter(data: Buffer): Buffer {
+  for (let cut = 0; cut <= 3 && cut < data.length; cut++) {
+    const candidate = data.subarray(0, data.length - cut);
+    if (!isBinary(candidate)) return candidate;
+  }
+  return data;
+}
+
+export async function diffOf(ctx: EngineContext, turnId: string, uri: string): Promise<Diff> {
+  if (!ctx.store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+  const changes = ctx.store.changesOf(turnId).map(toChange);
+  const change = changes.find((c) => c.uri === uri);
+  if (!change) throw new FileNotFoundError(uri);
+  const origin = change.from ? changes.find((c) => c.uri === change.from) : undefined;
+  const before = origin ? origin.before : change.before;
+  const image = imageTypeOf(uri);
+  const diff: Diff = { uri, before: await sideOf(ctx, before, image), after: await sideOf(ctx, change.after, image) };
+  if (change.from) diff.from = change.from;
+  return diff;
+}

@@ -1,0 +1,57 @@
+// Garbage collection: sessions beyond `keepSessions` (least recently active first, never one
+// with a turn being recorded), session deletion, and the sweep of contents nothing needs.
+import type { EngineContext } from '../context.js';
+
+/** Drops a session's turns, messages and entries; its turn counter stays. */
+export function dropSession(ctx: EngineContext, sessionId: string): void {
+  const turnIds = ctx.store.transaction(() => ctx.store.deleteSessionRows(sessionId));
+  for (const id of turnIds) ctx.turns.delete(id);
+  ctx.events.emit('session-deleted', { sessionId });
+}
+
+/**
+ * Removes contents no turn references and the workspace index does not name. One transaction:
+ * a content being captured is stored by the transaction that references it, so none can be
+ * caught in between.
+ */
+export function sweepContents(ctx: EngineContext): number {
+  const held = ctx.holders.heldHashes();
+  const unused = ctx.contents.unreferenced().filter((hash) => !held.has(hash));
+  if (unused.length > 0) ctx.store.transaction(() => { ctx.contents.removeAll(unused); });
+  return unused.length;
+}
+
+const DAY_MS = 86_400_000;
+/** A session active this recently is never pruned, whatever the limits say. */
+const PROTECTED_MS = DAY_MS;
+
+/**
+ * Retention (API.md): after a commit, a session goes when it has been idle longer than
+ * `keepDays`, or (with `keepSessions` set) when it is beyond the n most recently active — never
+ * one active in the last 24 hours or with a turn being recorded, so nothing an agent sends can
+ * prune another session's checkpoints sooner. Answers how many went.
+ */
+export function pruneSessions(ctx: EngineContext): number {
+  const { keepDays, keepSessions } = ctx.limits;
+  const now = ctx.now();
+  const idleBefore = keepDays > 0 ? now - keepDays * DAY_MS : -Infinity;
+  // The common case costs one indexed query, not a listing of every session.
+  const tooOld = keepDays > 0 && ctx.store.anySessionIdleBefore(Math.min(idleBefore, now - PROTECTED_MS));
+  const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
+  if (!tooOld && !tooMany) return 0;
+  const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
+  let dropped = 0;
+  ctx.store.listSessions().forEach((s, rank) => {
+    if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) return;
+    const old = s.last_activity < idleBefore;
+    const beyond = keepSessions > 0 && rank >= keepSessions;
+    if (!old && !beyond) return;
+    dropSession(ctx, s.session_id);
+    dropped++;
+    ctx.retention.pruned++;
+    const why = old ? `idle more than ${keepDays} days` : `beyond the ${keepSessions} most recently active`;
+    ctx.log(`pruned session ${s.session_id} (last active ${new Date(s.last_activity).toISOString()}, ${why})`);
+  });
+  if (dropped > 0) sweepContents(ctx);
+  return dropped;
+}

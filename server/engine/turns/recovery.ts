@@ -1,0 +1,71 @@
+// Recovery on open: turns a crash left active are committed from what is on disk and marked
+// `interrupted`; an interrupted rollback is reported (running it again completes it); temp
+// files and staged contents the crash left behind are removed.
+import path from 'node:path';
+import type { RecoveryReport } from '../api.js';
+import type { EngineContext } from '../context.js';
+import { LinkOnPathError } from '../errors.js';
+import type { ExecScans } from '../record/exec.js';
+import { TEMP_PREFIX, isNotFound } from '../paths/fs.js';
+import { pruneSessions, sweepContents } from './gc.js';
+import { finishTurn, resumeTurn } from './turns.js';
+
+export type { RecoveryReport };
+
+/** Gone, or out of reach: the seam walks beneath the root, so a symlink planted on the way is left alone, never followed. */
+function isOutOfReach(e: unknown): boolean {
+  return isNotFound(e) || e instanceof LinkOnPathError;
+}
+
+async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
+  let names: string[];
+  try { names = await ctx.fs.readdir(dir); } catch (e) { if (isOutOfReach(e)) return 0; throw e; }
+  let removed = 0;
+  for (const name of names) {
+    if (!name.startsWith(TEMP_PREFIX)) continue;
+    try { await ctx.fs.unlink(path.join(dir, name)); removed++; } catch (e) { if (!isOutOfReach(e)) throw e; }
+  }
+  return removed;
+}
+
+export async function recover(ctx: EngineContext, execs: ExecScans): Promise<RecoveryReport> {
+  const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
+  // Contents a crash cut short while they were staged were never stored under a name.
+  ctx.contents.removeAbandoned();
+  const dirs = new Set<string>();
+  for (const turn of ctx.store.activeTurns()) {
+    for (const e of ctx.store.entriesOf(turn.turn_id)) {
+      for (const uri of [e.uri, e.to_uri]) {
+        const located = uri ? ctx.roots.absOf(uri) : null;
+        if (located) dirs.add(path.dirname(located.abs));
+      }
+    }
+  }
+  for (const dir of dirs) report.removedTempFiles += await removeTempFilesIn(ctx, dir);
+  for (const temp of ctx.store.pendingTemps()) {
+    if (path.basename(temp).startsWith(TEMP_PREFIX)) {
+      try {
+        await ctx.fs.unlink(temp);
+        report.removedTempFiles++;
+      } catch (e) {
+        // Behind a symlink planted on the way: kept on the list, for an open that finds the folder real again.
+        if (e instanceof LinkOnPathError) continue;
+        if (!isNotFound(e)) throw e;
+      }
+    }
+    ctx.store.removePendingTemp(temp);
+  }
+  for (const turn of ctx.store.activeTurns()) {
+    // Commands the crash left open: what they changed since their before scan, against the index it persisted.
+    if (turn.kind === 'agent') await execs.recoverTurn(resumeTurn(ctx, turn));
+    await finishTurn(ctx, turn.turn_id, turn.session_id, true);
+    report.interruptedTurns.push(turn.turn_id);
+    if (turn.kind === 'rollback') {
+      report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });
+    }
+  }
+  // The commits recovery made are commits like any other: retention follows them (an open
+  // with nothing to recover prunes nothing: old sessions stay until the next commit).
+  if (report.interruptedTurns.length === 0 || pruneSessions(ctx) === 0) sweepContents(ctx);
+  return report;
+}

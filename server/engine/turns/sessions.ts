@@ -1,0 +1,30 @@
+// Sessions: id validation, scope matching and the Session shape.
+import { SESSION_ID_PATTERN, type Session } from '../../protocol.js';
+import { BadRequestError } from '../errors.js';
+import type { SessionRow } from '../db/store.js';
+
+
+export function checkSessionId(sessionId: unknown): string {
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
+    throw new BadRequestError('a sessionId is 1-200 characters of [A-Za-z0-9._:@-]', { sessionId });
+  }
+  return sessionId;
+}
+
+/** A scope is `platform:sessionType` where either side may be `*`, or a lone `*`. */
+export function scopeMatches(scopes: readonly string[], platform: string, sessionType: string): boolean {
+  return scopes.some((scope) => {
+    if (scope === '*') return true;
+    const colon = scope.indexOf(':');
+    const p = colon < 0 ? scope : scope.slice(0, colon);
+    const t = colon < 0 ? '*' : scope.slice(colon + 1);
+    return (p === '*' || p === platform) && (t === '*' || t === sessionType);
+  });
+}
+
+export function toSession(row: SessionRow & { turn_count: number; title: string | null }): Session {
+  return {
+    sessionId: row.session_id, platform: row.platform, sessionType: row.session_type, title: row.title ?? '', turnCount: row.turn_count,
+    lastActivity: new Date(row.last_activity).toISOString(), activeTurnId: row.active_turn_id,
+  };
+}

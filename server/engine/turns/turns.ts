@@ -1,0 +1,141 @@
+// Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
+import { randomBytes } from 'node:crypto';
+import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../../protocol.js';
+import { TITLE_LIMIT } from '../../protocol.js';
+import { commitTurn, type TurnCounts } from './commit.js';
+import { ContentCache } from '../content/content-cache.js';
+import type { StoredCommand } from '../record/exec.js';
+import type { EngineContext, TurnContext } from '../context.js';
+import { parseState } from '../record/path-state.js';
+import type { ChangeRow, EntryRow, TurnRow } from '../db/store.js';
+
+let lastStamp = 0;
+let counter = 0;
+
+/** Opaque ids that sort by creation time: prefix, time, counter, randomness. */
+export function newId(prefix: string): string {
+  const now = Date.now();
+  counter = now === lastStamp ? counter + 1 : 0;
+  lastStamp = now;
+  return `${prefix}${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
+}
+
+/** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
+export function titleOf(content: string): string {
+  const line = content.split(/\r\n|\r|\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const points = Array.from(line);
+  return points.length > TITLE_LIMIT ? points.slice(0, TITLE_LIMIT).join('') : line;
+}
+
+export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
+  const counts = JSON.parse(row.counts) as TurnCounts;
+  let fileCount = 0;
+  let skippedCount = 0;
+  let renameCount = 0;
+  const lines = { added: 0, removed: 0 };
+  for (const [root, c] of Object.entries(counts)) {
+    if (!ctx.roots.get(root)?.tracked) continue;
+    fileCount += c.files;
+    skippedCount += c.skipped;
+    renameCount += c.renames ?? 0;
+    lines.added += c.added ?? 0;
+    lines.removed += c.removed ?? 0;
+  }
+  const execCommands = (JSON.parse(row.exec_commands) as StoredCommand[]).map(({ scanned: _scanned, ...command }) => command);
+  const turn: Turn = {
+    turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
+    status: row.status, interrupted: row.interrupted === 1,
+    startedAt: new Date(row.started_at).toISOString(), endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+    fileCount, skippedCount, execUsed: execCommands.length > 0,
+    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.length),
+    execCommands,
+    preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
+    messageCount: row.message_count ?? 0,
+    lines,
+    renameCount,
+  };
+  if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
+  if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
+  return turn;
+}
+
+export function toEntry(row: EntryRow): Entry {
+  const entry: Entry = { seq: row.seq, op: row.op as EntryOp, uri: row.uri, before: parseState(row.before), after: parseState(row.after) };
+  if (row.to_uri) {
+    entry.to = row.to_uri;
+    entry.toBefore = parseState(row.to_before);
+    entry.toAfter = parseState(row.to_after);
+  }
+  if (row.skipped) entry.skipped = row.skipped as SkipReason;
+  if (row.exec_id) entry.execId = row.exec_id;
+  return entry;
+}
+
+export function toChange(row: ChangeRow): FileChange {
+  return JSON.parse(row.data) as FileChange;
+}
+
+export function beginTurn(
+  ctx: EngineContext, sessionId: string, kind: TurnKind, title: string, rollbackOf?: string[],
+): TurnContext {
+  const turnId = newId('t_');
+  ctx.store.relaxed(() => {
+    const number = ctx.store.nextNumber(sessionId);
+    ctx.store.insertTurn({
+      turn_id: turnId, session_id: sessionId, number, kind, rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
+      title, status: 'active', rolled_back_by: null, interrupted: 0, started_at: ctx.now(), ended_at: null,
+      exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+    });
+    if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
+    ctx.store.touchSession(sessionId, ctx.now());
+  });
+  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };
+  ctx.turns.set(turnId, turn);
+  ctx.events.emit('turn-begun', { sessionId, turnId });
+  return turn;
+}
+
+/** The in-memory view of a turn recorded by an earlier process (recovery after a crash). */
+export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
+  const entries = ctx.store.entriesOf(row.turn_id);
+  const captured = new Set<string>();
+  for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
+  const turn: TurnContext = {
+    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(),
+  };
+  ctx.turns.set(row.turn_id, turn);
+  return turn;
+}
+
+/**
+ * The last resort when a commit fails: after-states read without keeping their contents (so
+ * little is written), the turn marked interrupted. What the turn did stays undoable; its
+ * diffs lack the after side.
+ */
+export async function endTurnWithoutContents(ctx: EngineContext, turnId: string, sessionId: string): Promise<void> {
+  if (!ctx.turns.has(turnId)) {
+    const row = ctx.store.getTurn(turnId);
+    if (!row || row.status !== 'active') return;
+    resumeTurn(ctx, row);
+  }
+  await commitTurn(ctx, turnId, true, () => {
+    const session = ctx.store.getSession(sessionId);
+    if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+  }, { keepContents: false });
+  ctx.turns.delete(turnId);
+  ctx.events.emit('turn-committed', { sessionId, turnId });
+}
+
+/** Commits a turn: after-states from disk, summary, status `committed`. */
+export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
+  await commitTurn(ctx, turnId, interrupted, () => {
+    const session = ctx.store.getSession(sessionId);
+    if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+    ctx.store.touchSession(sessionId, ctx.now());
+  });
+  // In the background, off the agent's path: packing the contents, checkpointing the WAL.
+  ctx.housekeeping.schedule();
+  ctx.turns.delete(turnId);
+  ctx.events.emit('turn-committed', { sessionId, turnId });
+}
+
