@@ -18,7 +18,7 @@ import type { Rollbacks } from './rollback/rollback.js';
 import { searchTurns } from './turns/search.js';
 import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
 import type { ControlledStorage, Mutations } from './record/storage.js';
-import { beginTurn, endTurnWithoutContents, finishTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
+import { beginTurn, endTurnWithoutAfterContents, endTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -62,12 +62,12 @@ export class TurnbackEngine implements Engine {
     if (!active) return null;
     await this.closeCommands(active);
     try {
-      await finishTurn(this.ctx, active, sessionId);
+      await endTurn(this.ctx, active, sessionId);
     } catch (e) {
       // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
       // a turn left active would take the person's next edits for its own.
       this.ctx.log(`the commit of turn ${active} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
-      await endTurnWithoutContents(this.ctx, active, sessionId);
+      await endTurnWithoutAfterContents(this.ctx, active, sessionId);
     }
     await pruneSessions(this.ctx);
     return active;
@@ -275,7 +275,7 @@ export class TurnbackEngine implements Engine {
     for (const session of this.ctx.store.listSessions()) {
       if (!session.active_turn_id) continue;
       await this.closeCommands(session.active_turn_id);
-      await finishTurn(this.ctx, session.active_turn_id, session.session_id);
+      await endTurn(this.ctx, session.active_turn_id, session.session_id);
     }
     await this.ctx.housekeeping.close();
     this.ctx.store.close();

@@ -176,7 +176,8 @@ export class Store {
   activeTurns(): TurnRow[] {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status = 'active' ORDER BY t.started_at`).all() as TurnRow[];
   }
-  finishTurn(turnId: string, endedAt: number, counts: string, preview: string, interrupted: boolean): void {
+  /** The SQL half of a commit: status committed (unless already rolled back), end time, counts, preview. */
+  markCommitted(turnId: string, endedAt: number, counts: string, preview: string, interrupted: boolean): void {
     this.st(`UPDATE turns SET status = CASE WHEN status = 'active' THEN 'committed' ELSE status END, ended_at = ?,
       counts = ?, preview = ?, interrupted = ? WHERE turn_id = ?`).run(endedAt, counts, preview, interrupted ? 1 : 0, turnId);
   }

@@ -10,7 +10,7 @@ import { promisify } from 'node:util';
 import { at, closeQuietly, O_PATH } from './beneath.js';
 import { CREATE } from './beneath-ops.js';
 import { LinkOnPathError } from '../errors.js';
-import type { FsOpName } from './fs.js';
+import type { FsOpName } from './fs-ops.js';
 
 export interface WritableTarget {
   /** The temp file's path. */

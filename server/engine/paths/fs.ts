@@ -15,12 +15,8 @@ import { chmodNoFollow, copyTree, openForRead, readNoFollow, removeTree } from '
 import { LinkOnPathError } from '../errors.js';
 import { ScanDir } from './scan-dir.js';
 
-export type FsOpName =
-  | 'lstat' | 'stat' | 'readFile' | 'readlink' | 'realpath' | 'readdir' | 'mkdir' | 'rmdir'
-  | 'unlink' | 'rm' | 'rename' | 'symlink' | 'chmod' | 'writeFile' | 'open' | 'write'
-  | 'fsync' | 'close' | 'read' | 'copyFile' | 'cp';
-
-export type BeforeOp = (op: FsOpName, target: string) => void | Promise<void>;
+import type { BeforeOp, FsOpName } from './fs-ops.js';
+export type { BeforeOp, FsOpName } from './fs-ops.js';
 
 /** Temp files carry this prefix so a later open can recognise and remove leftovers. */
 export const TEMP_PREFIX = '.turnback-tmp-';

@@ -8,7 +8,7 @@ import fs, { createReadStream, type Stats } from 'node:fs';
 import path from 'node:path';
 import { at, closeQuietly, type Name, openDirAt, relabel } from './beneath.js';
 import { openForRead, readNoFollow } from './beneath-ops.js';
-import type { FsOpName } from './fs.js';
+import type { FsOpName } from './fs-ops.js';
 
 export interface Seam {
   op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T>;

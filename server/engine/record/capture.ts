@@ -4,7 +4,8 @@
 import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../../protocol.js';
 import type { ContentBatch } from '../content/contents.js';
-import { type EngineContext, type TurnContext, isExcluded } from '../context.js';
+import type { EngineContext, TurnContext } from '../context.js';
+import { isExcluded } from '../paths/exclude.js';
 import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root } from '../paths/roots.js';

@@ -10,7 +10,7 @@ import { conflictAuthor } from './conflict-authors.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
-import { beginTurn, endTurnWithoutContents, finishTurn } from '../turns/turns.js';
+import { beginTurn, endTurnWithoutAfterContents, endTurn } from '../turns/turns.js';
 
 /**
  * Commits a rollback turn; when its commit fails (no space for the after-contents, a file that
@@ -19,17 +19,17 @@ import { beginTurn, endTurnWithoutContents, finishTurn } from '../turns/turns.js
  */
 async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean): Promise<void> {
   try {
-    await finishTurn(ctx, turnId, sessionId, interrupted);
+    await endTurn(ctx, turnId, sessionId, interrupted);
   } catch (e) {
     ctx.log(`the commit of rollback turn ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
-    await endTurnWithoutContents(ctx, turnId, sessionId);
+    await endTurnWithoutAfterContents(ctx, turnId, sessionId);
   }
 }
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
   for (const row of ctx.store.activeTurns()) {
-    if (row.session_id === sessionId && row.kind === 'rollback') await endTurnWithoutContents(ctx, row.turn_id, sessionId);
+    if (row.session_id === sessionId && row.kind === 'rollback') await endTurnWithoutAfterContents(ctx, row.turn_id, sessionId);
   }
 }
 

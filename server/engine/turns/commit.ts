@@ -1,7 +1,8 @@
 // Commit: read each touched path's after-state from disk (keeping changed content as a blob),
 // drop what ended where it began, and store the per-path summary the console shows.
 import type { FileChange, SkipReason, State } from '../../protocol.js';
-import { type EngineContext, isExcluded } from '../context.js';
+import type { EngineContext } from '../context.js';
+import { isExcluded } from '../paths/exclude.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
 import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from '../record/path-state.js';
@@ -115,7 +116,7 @@ export async function commitTurn(
       for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
     }
     ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
-    ctx.store.finishTurn(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+    ctx.store.markCommitted(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
     alsoInTransaction?.();
   });
 }

@@ -8,7 +8,7 @@ import { LinkOnPathError } from '../errors.js';
 import type { ExecScans } from '../record/exec.js';
 import { TEMP_PREFIX, isNotFound } from '../paths/fs.js';
 import { pruneSessions, sweepContents } from './gc.js';
-import { finishTurn, resumeTurn } from './turns.js';
+import { endTurn, resumeTurn } from './turns.js';
 
 export type { RecoveryReport };
 
@@ -58,7 +58,7 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
   for (const turn of ctx.store.activeTurns()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
     if (turn.kind === 'agent') await execs.recoverTurn(resumeTurn(ctx, turn));
-    await finishTurn(ctx, turn.turn_id, turn.session_id, true);
+    await endTurn(ctx, turn.turn_id, turn.session_id, true);
     report.interruptedTurns.push(turn.turn_id);
     if (turn.kind === 'rollback') {
       report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });

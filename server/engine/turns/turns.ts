@@ -112,7 +112,7 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
  * little is written), the turn marked interrupted. What the turn did stays undoable; its
  * diffs lack the after side.
  */
-export async function endTurnWithoutContents(ctx: EngineContext, turnId: string, sessionId: string): Promise<void> {
+export async function endTurnWithoutAfterContents(ctx: EngineContext, turnId: string, sessionId: string): Promise<void> {
   if (!ctx.turns.has(turnId)) {
     const row = ctx.store.getTurn(turnId);
     if (!row || row.status !== 'active') return;
@@ -127,7 +127,7 @@ export async function endTurnWithoutContents(ctx: EngineContext, turnId: string,
 }
 
 /** Commits a turn: after-states from disk, summary, status `committed`. */
-export async function finishTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
+export async function endTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
     const session = ctx.store.getSession(sessionId);
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
