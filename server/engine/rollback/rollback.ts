@@ -17,12 +17,12 @@ import { beginTurn, endTurnWithoutAfterContents, endTurn } from '../turns/turns.
  * cannot be read), commits it again keeping no contents, marked interrupted. Only when even
  * that fails does the error reach the caller, and the turn stays for the next attempt.
  */
-async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean): Promise<void> {
+async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean, settle: () => void): Promise<void> {
   try {
-    await endTurn(ctx, turnId, sessionId, interrupted);
+    await endTurn(ctx, turnId, sessionId, interrupted, settle);
   } catch (e) {
     ctx.log(`the commit of rollback turn ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
-    await endTurnWithoutAfterContents(ctx, turnId, sessionId);
+    await endTurnWithoutAfterContents(ctx, turnId, sessionId, settle);
   }
 }
 
@@ -147,18 +147,19 @@ export class Rollbacks {
     } catch (e) {
       failure = e;
     }
-    // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
-    // running it again completes it. Its commit failing is not the end of it either.
-    await endRollbackTurn(ctx, rollbackTurn.turnId, job.sessionId, failure !== null);
-    if (failure !== null) throw failure;
     const blocked = result.errors;
     Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
     result.errors = [...blocked, ...applier.outcome.errors];
-    result.ok = result.errors.length === 0;
-    const statuses = await this.newStatuses(job, result.ok, paths, applier.failedUris);
+    result.ok = result.errors.length === 0 && failure === null;
+    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();
     let restoredIds: string[] = [];
     let deletedIds: string[] = [];
-    ctx.store.transaction(() => {
+    // The statuses and messages land in the rollback turn's own commit: a kill can never leave
+    // a committed rollback turn whose turns still say they were not rolled back.
+    const settle = () => {
+      restoredIds = [];
+      deletedIds = [];
+      if (failure !== null) return;
       if (undoneRollback) {
         for (const [id, s] of Object.entries(undoneRollback.statuses)) ctx.store.setStatus(id, s.status, s.rolledBackBy);
         restoredIds = restoreMessages(ctx, undoneRollback.deletedMessages);
@@ -169,7 +170,11 @@ export class Rollbacks {
       undo.deletedMessages = deletedIds;
       undo.restoredMessages = restoredIds;
       ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
-    });
+    };
+    // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
+    // running it again completes it. Its commit failing is not the end of it either.
+    await endRollbackTurn(ctx, rollbackTurn.turnId, job.sessionId, failure !== null, settle);
+    if (failure !== null) throw failure;
     if (job.withChat) result.deletedMessages = messages.length;
     if (deletedIds.length) ctx.events.emit('memory:messages-deleted', { sessionId: job.sessionId, messageIds: deletedIds });
     if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });

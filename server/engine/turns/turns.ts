@@ -112,7 +112,9 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
  * little is written), the turn marked interrupted. What the turn did stays undoable; its
  * diffs lack the after side.
  */
-export async function endTurnWithoutAfterContents(ctx: EngineContext, turnId: string, sessionId: string): Promise<void> {
+export async function endTurnWithoutAfterContents(
+  ctx: EngineContext, turnId: string, sessionId: string, alsoInTransaction?: () => void,
+): Promise<void> {
   if (!ctx.turns.has(turnId)) {
     const row = ctx.store.getTurn(turnId);
     if (!row || row.status !== 'active') return;
@@ -121,17 +123,22 @@ export async function endTurnWithoutAfterContents(ctx: EngineContext, turnId: st
   await commitTurn(ctx, turnId, true, () => {
     const session = ctx.store.getSession(sessionId);
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+    alsoInTransaction?.();
   }, { keepContents: false });
   ctx.turns.delete(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
 
-/** Commits a turn: after-states from disk, summary, status `committed`. */
-export async function endTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false): Promise<void> {
+/**
+ * Commits a turn: after-states from disk, summary, status `committed`; `alsoInTransaction`
+ * lands with it or not at all (a rollback's statuses and messages).
+ */
+export async function endTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false, alsoInTransaction?: () => void): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
     const session = ctx.store.getSession(sessionId);
     if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
     ctx.store.touchSession(sessionId, ctx.now());
+    alsoInTransaction?.();
   });
   // In the background, off the agent's path: packing the contents, checkpointing the WAL.
   ctx.housekeeping.schedule();
