@@ -1,6 +1,5 @@
 // Fills a turnback store with many small turns through the library API, as an agent would.
 import type { Engine } from '../../server/engine/api.js';
-import { engineTurn } from '../contenders/turnback.js';
 import { editsFor, type Workload } from '../workloads.js';
 
 export interface SeedProgress {

@@ -1,6 +1,6 @@
 // Every route over a real socket (fake engine): success shapes and the statuses of each error code.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ConflictError, TurnActiveError } from '../engine/errors.js';
+import { ConflictError } from '../engine/errors.js';
 import { send, type TestRequest } from './test/client.js';
 import { AGENT_TOKEN, CONSOLE_TOKEN, startFakeServer, type Harness } from './test/harness.js';
 

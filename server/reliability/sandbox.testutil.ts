@@ -1,8 +1,8 @@
 // A throwaway place for one case: a base temp dir holding the workspace, the data dir and an
 // `outside` dir that nothing may ever touch (a symlink in the workspace points at it).
-import { mkdir, mkdtemp, rm, symlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { makeTempTree } from '../testkit/sandbox.js';
 
 export interface Sandbox {
   base: string;
@@ -13,15 +13,10 @@ export interface Sandbox {
 }
 
 export async function makeSandbox(files: Record<string, string> = {}): Promise<Sandbox> {
-  const base = await mkdtemp(join(tmpdir(), 'turnback-rel-'));
-  const workspace = join(base, 'workspace');
-  const dataDir = join(base, 'data');
-  const outside = join(base, 'outside');
-  await mkdir(workspace);
-  await mkdir(outside);
-  await writeFile(join(outside, 'secret.txt'), 'outside the workspace: never touched\n');
-  await writeWorkspace(workspace, files);
-  return { base, workspace, dataDir, outside, cleanup: () => rm(base, { recursive: true, force: true }) };
+  const tree = await makeTempTree('rel');
+  await writeFile(join(tree.outside, 'secret.txt'), 'outside the workspace: never touched\n');
+  await writeWorkspace(tree.workspace, files);
+  return tree;
 }
 
 export async function writeWorkspace(workspace: string, files: Record<string, string>): Promise<void> {

@@ -1,8 +1,6 @@
 // Snapshots of a directory tree, so a test can say "every path is wholly its old or wholly
 // its new state" and "nothing else appeared" after a crash, a fault or a restore.
-import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { sha256, walkTree } from '../testkit/tree.js';
 
 export type NodeState =
   | { type: 'file'; hash: string; mode: number; size: number }
@@ -12,30 +10,13 @@ export type NodeState =
 /** Relative posix path → state; the root itself is not listed. */
 export type Tree = Map<string, NodeState>;
 
-export function sha256(data: Uint8Array | string): string {
-  return createHash('sha256').update(data).digest('hex');
-}
+export { sha256 };
 
 export async function snapshotTree(root: string, skip: (rel: string) => boolean = () => false): Promise<Tree> {
   const tree: Tree = new Map();
-  async function walk(dir: string, prefix: string): Promise<void> {
-    const names = (await readdir(dir)).sort();
-    for (const name of names) {
-      const rel = prefix ? `${prefix}/${name}` : name;
-      if (skip(rel)) continue;
-      const abs = join(dir, name);
-      const st = await lstat(abs);
-      if (st.isSymbolicLink()) tree.set(rel, { type: 'symlink', target: await readlink(abs) });
-      else if (st.isDirectory()) {
-        tree.set(rel, { type: 'dir', mode: st.mode & 0o7777 });
-        await walk(abs, rel);
-      } else {
-        const bytes = await readFile(abs);
-        tree.set(rel, { type: 'file', hash: sha256(bytes), mode: st.mode & 0o7777, size: bytes.length });
-      }
-    }
+  for (const [rel, node] of await walkTree(root, { skip })) {
+    tree.set(rel, node.type === 'file' ? { type: 'file', hash: node.sha256, mode: node.mode, size: node.size } : node);
   }
-  await walk(root, '');
   return tree;
 }
 

@@ -15,7 +15,7 @@ beforeEach(async () => {
   const dataDir = path.join(box.workspace, '.turnback');
   await mkdir(path.join(dataDir, 'store'), { recursive: true });
   await mkdir(path.join(dataDir, 'files'), { recursive: true });
-  await mkdir(path.join(box.root, 'outside'));
+  await mkdir(path.join(box.root, 'outside'), { recursive: true });
   await symlink(path.join(box.root, 'outside'), path.join(box.workspace, 'out'));
   await mkdir(path.join(box.workspace, 'real'));
   await symlink(path.join(box.workspace, 'real'), path.join(box.workspace, 'inner-link'));

@@ -1,12 +1,12 @@
 // Garbage collection: sessions beyond keepSessions go (least recently active first, never an
 // active one), blobs no turn references are swept while referenced ones stay restorable, and
 // turn numbers are never reused — also after pruning and clearSession.
-import { readdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { storedContentCount } from '../../testkit/contents.js';
-import { expectCode, makeSandbox, orNone, plant, runTurn, type Sandbox, ws } from './harness.testutil.js';
+import { expectCode, makeSandbox, orNone, plant, runTurn, testClock, type Sandbox, ws } from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
 
 let sandbox: Sandbox;
@@ -18,7 +18,6 @@ beforeEach(async () => {
 
 const SHARED = 'content both sessions write\n';
 const ids = (engine: Engine) => engine.listSessions().map((x) => x.sessionId).sort();
-const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
 
 /** s1: u modified, sh created (3 blobs: u0, u1, SHARED) · s2: v modified, sh2 created (v0, v1, SHARED). */
 async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> {
@@ -27,7 +26,6 @@ async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> 
     await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
   }, { sessionId: 's1' });
   expect(engine.storeStats().blobs).toBe(3);
-  await pause();
   const t2 = await runTurn(engine, async () => {
     await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
     await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
@@ -43,15 +41,10 @@ async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number>
 
 const DAY = 86_400_000;
 
-/** A clock the test moves: retention is about days, and a test cannot wait for them. */
-function clock(start = Date.UTC(2026, 0, 1)) {
-  const c = { t: start, now: () => c.t, pass: (ms: number) => { c.t += ms; } };
-  return c;
-}
 
 describe('retention', () => {
   it('keeps everything with keepDays 0 and keepSessions 0, and every blob', async () => {
-    const time = clock();
+    const time = testClock();
     const engine = await sandbox.open({ keepDays: 0, keepSessions: 0, now: time.now } as never);
     await twoSessions(engine);
     time.pass(400 * DAY);
@@ -62,7 +55,7 @@ describe('retention', () => {
   });
 
   it('prunes a session idle longer than keepDays (default 30) after a commit, sweeps its unshared blobs, keeps the shared one restorable', async () => {
-    const time = clock();
+    const time = testClock();
     const lines: string[] = [];
     const engine = await sandbox.open({ now: time.now, log: (line: string) => lines.push(line) } as never);
     expect(engine.storeStats().retention).toEqual({ keepDays: 30, keepSessions: 0 });
@@ -93,7 +86,7 @@ describe('retention', () => {
   });
 
   it('with keepSessions, prunes beyond the n most recently active, least recent first, never one with an active turn', async () => {
-    const time = clock();
+    const time = testClock();
     const engine = await sandbox.open({ keepSessions: 2, now: time.now } as never);
     const turn = async (sessionId: string) => {
       time.pass(2 * DAY);
@@ -117,7 +110,7 @@ describe('retention', () => {
   });
 
   it('an agent opening many throwaway sessions prunes no session active in the last 24 hours', async () => {
-    const time = clock();
+    const time = testClock();
     const engine = await sandbox.open({ keepSessions: 20, now: time.now } as never);
     const kept = await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), { sessionId: 'person' });
     time.pass(23 * 60 * 60 * 1000);
@@ -134,7 +127,7 @@ describe('blob sweep', () => {
     for (let i = 0; i < 20; i++) files[`c/f${i}`] = `original content ${i}\n`;
     await plant(sandbox.workspace, files);
     const start = await sandbox.tree();
-    const time = clock();
+    const time = testClock();
     const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
     const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'long' });
     const otherTurns = (async () => {
@@ -158,7 +151,7 @@ describe('blob sweep', () => {
 
 describe('turn numbers', () => {
   it('are 1, 2, 3 per session and never reused after pruning or clearSession', async () => {
-    const time = clock();
+    const time = testClock();
     const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
     const number = (turnId: string) => engine.getManifest(turnId).turn.number;
     const t = (sessionId: string) => runTurn(engine, async () => undefined, { sessionId });

@@ -1,7 +1,7 @@
 // Shared set-up of the black-box engine specs: a fresh sandbox per test (workspace, data dir
 // and an "outside" dir, all real directories under os.tmpdir()), engines that are always
 // closed, trees planted byte for byte, and small helpers for turns and typed refusals.
-import { mkdir, mkdtemp, realpath, rm, symlink, writeFile, chmod } from 'node:fs/promises';
+import { mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
@@ -9,6 +9,7 @@ import { openEngine } from '../index.js';
 import type { Engine, EngineOptions } from '../api.js';
 import type { Turn } from '../../protocol.js';
 import { snapshot, type Tree } from './tree.js';
+import { makeTempTree } from '../../testkit/sandbox.js';
 
 export interface Sandbox {
   base: string;
@@ -33,13 +34,8 @@ afterEach(async () => {
 });
 
 export async function makeSandbox(options: { dataInsideWorkspace?: string } = {}): Promise<Sandbox> {
-  const base = await realpath(await mkdtemp(join(tmpdir(), 'turnback-spec-')));
+  const { base, workspace, dataDir, outside } = await makeTempTree('spec', options);
   sandboxes.push(base);
-  const workspace = join(base, 'workspace');
-  const outside = join(base, 'outside');
-  const dataDir = options.dataInsideWorkspace ? join(workspace, options.dataInsideWorkspace) : join(base, 'data');
-  await mkdir(workspace);
-  await mkdir(outside);
   const ignore = options.dataInsideWorkspace ? [options.dataInsideWorkspace] : [];
   return {
     base,
@@ -91,6 +87,12 @@ export async function plant(root: string, spec: Record<string, PlantSpec>): Prom
 }
 
 export const ws = (path: string): string => `workspace:/${path}`;
+
+/** A clock the test moves (the engine's `now`): what is about time is tested without waiting for it. */
+export function testClock(start = Date.UTC(2026, 0, 1)) {
+  const c = { t: start, now: () => c.t, pass: (ms: number) => { c.t += ms; } };
+  return c;
+}
 
 export const SESSION = 's1';
 export const who = (sessionId = SESSION) => ({ sessionId });

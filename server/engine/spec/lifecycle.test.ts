@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
-import { expectCode, makeSandbox, orNone, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
+import { expectCode, makeSandbox, orNone, plant, runTurn, SESSION, statusOf, testClock, who, ws, type Sandbox } from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
 
 let sandbox: Sandbox;
@@ -50,11 +50,11 @@ describe('turn lifecycle', () => {
   });
 
   it('sessions are listed newest activity first', async () => {
-    const engine = await sandbox.open();
-    const pause = () => new Promise((resolve) => setTimeout(resolve, 5));
+    const time = testClock();
+    const engine = await sandbox.open({ now: time.now } as never);
     for (const sessionId of ['s1', 's2', 's1']) {
       await runTurn(engine, async () => undefined, { sessionId });
-      await pause();
+      time.pass(1000);
     }
     expect(engine.listSessions().map((x) => x.sessionId)).toEqual(['s1', 's2']);
     expect(engine.listSessions()[0]).toMatchObject({ turnCount: 2, activeTurnId: null });

@@ -1,9 +1,7 @@
 // Byte-exact, mode-exact snapshots of a directory tree (files, directories, symlinks, empty
 // directories included) and a readable diff between two of them, so a rollback can be
 // judged as "the tree is exactly what it was" rather than "some files look right".
-import { createHash } from 'node:crypto';
-import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
-import { join } from 'node:path';
+import { walkTree } from '../../testkit/tree.js';
 
 export type Node =
   | { type: 'file'; mode: number; size: number; sha256: string; preview: string }
@@ -21,33 +19,11 @@ export interface SnapshotOptions {
 export async function snapshot(root: string, options: SnapshotOptions = {}): Promise<Tree> {
   const ignore = new Set(options.ignore ?? []);
   const tree: Tree = new Map();
-  async function walk(dir: string, rel: string): Promise<void> {
-    const names = (await readdir(dir)).sort();
-    for (const name of names) {
-      const relPath = rel === '' ? name : `${rel}/${name}`;
-      if (ignore.has(relPath)) continue;
-      const abs = join(dir, name);
-      const st = await lstat(abs);
-      if (st.isSymbolicLink()) {
-        tree.set(relPath, { type: 'symlink', target: await readlink(abs) });
-      } else if (st.isDirectory()) {
-        tree.set(relPath, { type: 'dir', mode: st.mode & 0o7777 });
-        await walk(abs, relPath);
-      } else if (st.isFile()) {
-        const bytes = await readFile(abs);
-        tree.set(relPath, {
-          type: 'file',
-          mode: st.mode & 0o7777,
-          size: bytes.length,
-          sha256: createHash('sha256').update(bytes).digest('hex'),
-          preview: describeBytes(bytes),
-        });
-      } else {
-        throw new Error(`unexpected node type at ${relPath}`);
-      }
-    }
+  for (const [rel, node] of await walkTree(root, { skip: (rel) => ignore.has(rel) })) {
+    tree.set(rel, node.type === 'file'
+      ? { type: 'file', mode: node.mode, size: node.size, sha256: node.sha256, preview: describeBytes(node.bytes) }
+      : node);
   }
-  await walk(root, '');
   return tree;
 }
 

@@ -2,7 +2,6 @@
 // PostToolUse as Claude Code runs them: the engine's scans around each one make a turn of
 // shell changes roll back exactly, and say which command changed what.
 import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RollbackResult, Turn } from '../../../protocol.js';
 import * as p from '../test/payloads.js';
