@@ -66,22 +66,32 @@ describe('a full disk', () => {
   });
 });
 
+/**
+ * A 12 MiB disk holding ten 1 MiB files that a turn rewrote with other bytes of the same sizes
+ * (10 MiB in use, about 2 MiB free, as the turn leaves it); null where no tmpfs can be mounted.
+ */
+async function nearlyFullDisk(placeBatchBytes: number) {
+  const dir = join(sandbox.base, 'small-workspace');
+  await mkdir(dir);
+  const disk = smallDisk(dir, '12m');
+  if (!disk) return null;
+  mounted.push(disk);
+  const files: Record<string, Buffer> = {};
+  for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
+  await plant(dir, files);
+  const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes } as never);
+  const start = await snapshot(dir);
+  const turnId = await runTurn(engine, async () => {
+    for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
+  });
+  return { dir, engine, start, turnId };
+}
+
 describe('a rollback on a disk nearly full', () => {
   it('places its files batch by batch, so it needs room for one batch of copies, not for the whole turn', async (t) => {
-    const dir = join(sandbox.base, 'small-workspace');
-    await mkdir(dir);
-    const disk = smallDisk(dir, '12m');
+    const disk = await nearlyFullDisk(2 << 20);
     if (!disk) return t.skip();
-    mounted.push(disk);
-    const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
-    await plant(dir, files);
-    const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes: 2 << 20 } as never);
-    const start = await snapshot(dir);
-    // The same sizes, other bytes: 10 MiB in use, about 2 MiB free, as the turn leaves it.
-    const turnId = await runTurn(engine, async () => {
-      for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
-    });
+    const { dir, engine, start, turnId } = disk;
     const result = await engine.rollback(turnId);
     expect(result.errors).toEqual([]);
     expect(result.restored).toHaveLength(10);
@@ -90,18 +100,9 @@ describe('a rollback on a disk nearly full', () => {
   });
 
   it('out of space for even one batch, says which paths are done and which are not', async (t) => {
-    const dir = join(sandbox.base, 'small-workspace');
-    await mkdir(dir);
-    const disk = smallDisk(dir, '12m');
+    const disk = await nearlyFullDisk(4 << 20);
     if (!disk) return t.skip();
-    mounted.push(disk);
-    const files: Record<string, Buffer> = {};
-    for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
-    await plant(dir, files);
-    const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes: 4 << 20 } as never);
-    const turnId = await runTurn(engine, async () => {
-      for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
-    });
+    const { dir, engine, turnId } = disk;
     // Then the disk fills up, but for the room of about one file.
     await writeFile(join(dir, 'filler'), Buffer.alloc((1 << 20) + (512 << 10)));
     const result = await engine.rollback(turnId, { force: true });
