@@ -36,8 +36,9 @@ export interface Scenario {
   /** `begin` opens the turn under test and takes its start tree; `markStart` only takes the tree. */
   setup(engine: Engine, begin: (sessionId: string, title: string) => Promise<string>, markStart: () => Promise<void>): Promise<ScenarioState>;
   run(engine: Engine, state: ScenarioState, afterStep?: () => Promise<void>): Promise<unknown>;
-  /** Engine option for the pruning case. */
+  /** Engine options for the pruning and the refusal cases. */
   keepSessions?: number;
+  maxFileSize?: number;
   /** 'none': the operation is done inside SQLite alone (one atomic transaction); the sweeps check it touches no file. */
   filesystem?: 'none';
   /** Runs the rollback again after a stop; default: a plain rollback of the turn. */
@@ -233,6 +234,31 @@ export const scenarios: Scenario[] = [
       if (!engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)) return [];
       const plan = await engine.preview(s.otherTurnId!);
       return plan.unrestorable.length ? [`the half-cleared session lost blobs: ${JSON.stringify(plan.unrestorable)}`] : [];
+    },
+  },
+  {
+    // Changes whose originals cannot be kept are refused and change nothing; the turn's other
+    // write stays undoable. (Here d.txt, b.ts and c.txt are over the limit; a.txt is not.)
+    name: 'refusal',
+    maxFileSize: 7_000,
+    setup: async (_engine, begin) => ({ turnId: await begin(SESSION, 'refused') }),
+    run: async (engine) => {
+      const s = { sessionId: SESSION };
+      await engine.storage.writeFile('workspace:/a.txt', versionedContent('a.txt', 2), s);
+      const refusals = [
+        () => engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 2), s),
+        () => engine.storage.delete('workspace:/src', { ...s, recursive: true }),
+        () => engine.storage.rename('workspace:/a.txt', 'workspace:/old/c.txt', s),
+      ];
+      for (const refused of refusals) {
+        try {
+          await refused();
+        } catch (e) {
+          if ((e as { code?: string }).code === 'TOO_LARGE') continue;
+          throw e;
+        }
+        throw Object.assign(new Error('a change whose original cannot be kept went ahead'), { code: 'NOT_REFUSED' });
+      }
     },
   },
   {

@@ -22,7 +22,7 @@ async function prepare(scenario: Scenario): Promise<Prepared> {
   const sandbox = await makeSandbox(START_FILES);
   const controller = new FaultController();
   controller.pause();
-  const engine = await openTestEngine(sandbox, { controller, keepSessions: scenario.keepSessions });
+  const engine = await openTestEngine(sandbox, { controller, keepSessions: scenario.keepSessions, maxFileSize: scenario.maxFileSize });
   let turnStart: Tree | null = null;
   const mark = async () => { turnStart = await snapshotTree(sandbox.workspace); };
   const state = await scenario.setup(engine, async (sessionId, title) => {
