@@ -9,7 +9,7 @@ describe('parseHookEvent', () => {
   it('reads a prompt', () => {
     expect(parse(p.userPromptSubmit(c, 'Add a README'))).toEqual({
       ok: true,
-      event: { kind: 'prompt', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl', prompt: 'Add a README' },
+      event: { kind: 'prompt', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl', subagent: false, prompt: 'Add a README' },
     });
   });
 
@@ -19,7 +19,15 @@ describe('parseHookEvent', () => {
     ['MultiEdit', p.multiEdit(c, '/home/dev/project/c.ts', [{ old_string: 'a', new_string: 'b' }]), '/home/dev/project/c.ts'],
     ['NotebookEdit', p.notebookEdit(c, '/home/dev/project/n.ipynb', 'print(1)'), '/home/dev/project/n.ipynb'],
   ])('reads the path a %s is about to change', (tool, payload, path) => {
-    expect(parse(payload)).toMatchObject({ ok: true, event: { kind: 'file-change', sessionId: p.SESSION_ID, cwd: c.cwd, tool, path } });
+    expect(parse(payload)).toMatchObject({
+      ok: true, event: { kind: 'file-change', sessionId: p.SESSION_ID, cwd: c.cwd, tool, path, toolUseId: payload.tool_use_id },
+    });
+  });
+
+  it('tells a subagent\'s tool call apart (agent_id): it goes to the subagent\'s own transcript', () => {
+    const sub = { ...p.write(c, '/home/dev/project/a.ts', 'x'), agent_id: 'a1b2c3', agent_type: 'general-purpose' };
+    expect(parse(sub)).toMatchObject({ ok: true, event: { kind: 'file-change', subagent: true } });
+    expect(parse(p.write(c, '/home/dev/project/a.ts', 'x'))).toMatchObject({ ok: true, event: { subagent: false } });
   });
 
   it('reads a shell command and its end, linked by tool_use_id', () => {
@@ -27,7 +35,7 @@ describe('parseHookEvent', () => {
     expect(parse(pre)).toEqual({
       ok: true,
       event: {
-        kind: 'command-start', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl',
+        kind: 'command-start', sessionId: p.SESSION_ID, cwd: c.cwd, transcriptPath: '/tmp/none.jsonl', subagent: false,
         tool: 'Bash', command: 'npm test', toolUseId: pre.tool_use_id, background: false,
       },
     });

@@ -28,11 +28,13 @@ interface EventBase {
   sessionId: string;
   cwd: string;
   transcriptPath: string | null;
+  /** Sent by a subagent (agent_id): its tool calls are in its own transcript, not the session's. */
+  subagent: boolean;
 }
 
 export type HookEvent =
   | (EventBase & { kind: 'prompt'; prompt: string })
-  | (EventBase & { kind: 'file-change'; tool: string; path: string })
+  | (EventBase & { kind: 'file-change'; tool: string; path: string; toolUseId: string | null })
   /** A tool turnback cannot see into (Bash, an MCP tool) is about to run. */
   | (EventBase & { kind: 'command-start'; tool: string; command: string; toolUseId: string | null; background: boolean })
   /** It has returned (PostToolUse or PostToolUseFailure). */
@@ -79,7 +81,9 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   }
   const cwd = raw.cwd;
   if (typeof cwd !== 'string' || cwd.length === 0) return malformed(`no cwd in ${name}`);
-  const base: EventBase = { sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path) };
+  const base: EventBase = {
+    sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path), subagent: nonEmptyString(raw.agent_id) !== null,
+  };
 
   switch (name) {
     case 'UserPromptSubmit':
@@ -133,7 +137,7 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
   if (typeof path !== 'string' || path.length === 0) {
     return malformed(`PreToolUse ${tool} without ${field}`);
   }
-  return { ok: true, event: { ...base, kind: 'file-change', tool, path } };
+  return { ok: true, event: { ...base, kind: 'file-change', tool, path, toolUseId: nonEmptyString(raw.tool_use_id) } };
 }
 
 function commandOf(tool: string, input: Json): string | null {

@@ -75,16 +75,17 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
 
   it('on stop, records the turn\'s chat from the transcript and commits the turn', async () => {
     await hook(p.userPromptSubmit(c, 'Bump the answer'));
-    await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    const edit = p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42');
+    await hook(edit);
     await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump the answer', reply: ['Bumped it to 42.'] }]));
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump the answer', reply: ['Bumped it to 42.'], tools: [edit] }]));
     await hook(p.stop(c));
     const [turn] = await turns();
     expect(turn).toMatchObject({ status: 'committed', fileCount: 1 });
     expect((await messages()).map((m) => [m.role, m.content, m.turnId])).toEqual([
       ['user', 'Bump the answer', turn.turnId],
       ['assistant', 'I will write it.', turn.turnId],
-      ['tool', 'Write()', turn.turnId],
+      ['tool', 'Edit(src/app.ts)', turn.turnId],
       ['assistant', 'Bumped it to 42.', turn.turnId],
     ]);
   });

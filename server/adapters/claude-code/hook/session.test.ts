@@ -36,30 +36,33 @@ describe('a simulated Claude Code session', () => {
     const start = await snapshotTree(t.workspace);
 
     // Turn 1: a new file in a new folder, an edit, a test run.
+    let tools: ReturnType<typeof p.preToolUse>[] = [];
+    const tool = async (payload: ReturnType<typeof p.preToolUse>) => { tools.push(payload); await hook(payload); };
     await hook(p.userPromptSubmit(c, 'Add a formatter and use it'));
-    await hook(p.write(c, ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim();\n'));
+    await tool(p.write(c, ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim();\n'));
     await mkdir(ws('src', 'lib'));
     await writeFile(ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim();\n');
-    await hook(p.edit(c, ws('src', 'app.ts'), 'greet("world")', 'format(greet("world"))'));
+    await tool(p.edit(c, ws('src', 'app.ts'), 'greet("world")', 'format(greet("world"))'));
     await writeFile(ws('src', 'app.ts'), 'import { greet } from "./greet";\nimport { format } from "./lib/format";\nconsole.log(format(greet("world")));\n');
-    await hook(p.bash(c, 'npx tsc --noEmit'));
-    await writeFile(transcript, p.transcriptLines([{ prompt: 'Add a formatter and use it', reply: ['Added `format` and used it in app.ts.'] }]));
+    await tool(p.bash(c, 'npx tsc --noEmit'));
+    await writeFile(transcript, p.transcriptLines([{ prompt: 'Add a formatter and use it', reply: ['Added `format` and used it in app.ts.'], tools }]));
     await hook(p.stop(c));
     const afterTurn1 = await snapshotTree(t.workspace);
 
     // Turn 2: edits a file turn 1 made, a file of the start tree (keeping its mode), a new doc.
+    tools = [];
     await hook(p.userPromptSubmit(c, 'Document it'));
-    await hook(p.write(c, 'docs/usage.md', '# Usage\n'));
+    await tool(p.write(c, 'docs/usage.md', '# Usage\n'));
     await mkdir(ws('docs'));
     await writeFile(ws('docs', 'usage.md'), '# Usage\n');
-    await hook(p.edit(c, ws('src', 'lib', 'format.ts'), 's.trim()', 's.trim().toLowerCase()'));
+    await tool(p.edit(c, ws('src', 'lib', 'format.ts'), 's.trim()', 's.trim().toLowerCase()'));
     await writeFile(ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim().toLowerCase();\n');
-    await hook(p.multiEdit(c, ws('run.sh'), [{ old_string: 'node', new_string: 'exec node' }]));
+    await tool(p.multiEdit(c, ws('run.sh'), [{ old_string: 'node', new_string: 'exec node' }]));
     await writeFile(ws('run.sh'), '#!/bin/sh\nexec node src/app.ts\n');
-    await hook(p.edit(c, ws('README.md'), '# greeter', '# greeter\n\nSee docs/usage.md.'));
+    await tool(p.edit(c, ws('README.md'), '# greeter', '# greeter\n\nSee docs/usage.md.'));
     await appendFile(ws('README.md'), '\nSee docs/usage.md.\n');
-    await hook(p.bash(c, 'sh run.sh'));
-    await appendFile(transcript, p.transcriptLines([{ prompt: 'Document it', reply: ['Wrote docs/usage.md.'] }]));
+    await tool(p.bash(c, 'sh run.sh'));
+    await appendFile(transcript, p.transcriptLines([{ prompt: 'Document it', reply: ['Wrote docs/usage.md.'], tools }]));
     await hook(p.stop(c));
     expect(await snapshotTree(t.workspace)).not.toEqual(afterTurn1);
 
@@ -72,11 +75,17 @@ describe('a simulated Claude Code session', () => {
     expect(messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Add a formatter and use it'],
       ['assistant', 'I will write it.'],
-      ['tool', 'Write()'],
+      ['tool', 'Write(src/lib/format.ts)'],
+      ['tool', 'Edit(src/app.ts)'],
+      ['tool', 'Bash(npx tsc --noEmit)'],
       ['assistant', 'Added `format` and used it in app.ts.'],
       ['user', 'Document it'],
       ['assistant', 'I will write it.'],
-      ['tool', 'Write()'],
+      ['tool', 'Write(docs/usage.md)'],
+      ['tool', 'Edit(src/lib/format.ts)'],
+      ['tool', 'MultiEdit(run.sh)'],
+      ['tool', 'Edit(README.md)'],
+      ['tool', 'Bash(sh run.sh)'],
       ['assistant', 'Wrote docs/usage.md.'],
     ]);
 

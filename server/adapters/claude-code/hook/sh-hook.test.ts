@@ -70,13 +70,18 @@ async function closedPort(): Promise<number> {
 describe('bin/turnback-hook', { timeout: 90_000 }, () => {
   it('records a whole turn over sh + curl: prompt, Write, Edit, Bash, Stop', async () => {
     await hook(p.userPromptSubmit(c, 'Add a helper'), NO_NODE);
-    await hook(p.write(c, join(t.workspace, 'src', 'lib', 'helper.ts'), 'export {};\n'), NO_NODE);
+    const tools = [
+      p.write(c, join(t.workspace, 'src', 'lib', 'helper.ts'), 'export {};\n'),
+      p.edit({ ...c, cwd: join(t.workspace, 'src') }, 'app.ts', '41', '42'),
+      p.bash(c, 'npm test -- "it\'s" $HOME `id`'),
+    ];
+    await hook(tools[0], NO_NODE);
     await mkdir(join(t.workspace, 'src', 'lib'));
     await writeFile(join(t.workspace, 'src', 'lib', 'helper.ts'), 'export {};\n');
-    await hook(p.edit({ ...c, cwd: join(t.workspace, 'src') }, 'app.ts', '41', '42'), NO_NODE);
+    await hook(tools[1], NO_NODE);
     await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
-    await hook(p.bash(c, 'npm test -- "it\'s" $HOME `id`'), NO_NODE);
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Add a helper', reply: ['Added `helper.ts`.'] }]));
+    await hook(tools[2], NO_NODE);
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Add a helper', reply: ['Added `helper.ts`.'], tools }]));
     await hook(p.stop(c), NO_NODE);
 
     const [turn] = await turns();
@@ -93,7 +98,9 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect((await messages()).map((m) => [m.role, m.content])).toEqual([
       ['user', 'Add a helper'],
       ['assistant', 'I will write it.'],
-      ['tool', 'Write()'],
+      ['tool', 'Write(src/lib/helper.ts)'],
+      ['tool', 'Edit(app.ts)'],
+      ['tool', 'Bash(npm test -- "it\'s" $HOME `id`)'],
       ['assistant', 'Added `helper.ts`.'],
     ]);
     expect(await logLines()).toEqual([]);

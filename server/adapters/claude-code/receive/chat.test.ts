@@ -4,7 +4,7 @@ import type { TranscriptItem } from './transcript.js';
 
 const ws = '/home/dev/project';
 const text = (t: string, messageId: string | null = 'm1'): TranscriptItem => ({ kind: 'text', messageId, text: t });
-const tool = (name: string, input: Record<string, unknown>): TranscriptItem => ({ kind: 'tool', name, input });
+const tool = (name: string, input: Record<string, unknown>): TranscriptItem => ({ kind: 'tool', id: null, name, input });
 
 describe('toolLine', () => {
   it('names a tool and its target as Claude Code prints them', () => {

@@ -10,7 +10,7 @@ import { relativeInsideAnyForm } from '../paths.js';
 import { chatOf } from './chat.js';
 import { fileUriFor } from './file-uri.js';
 import { SessionStates } from './sessions.js';
-import { readTurnTranscript } from './transcript.js';
+import { readSettledTurnTranscript } from './transcript.js';
 
 export const PLATFORM = 'claude-code';
 export const SESSION_TYPE = 'cli';
@@ -57,18 +57,25 @@ export class ClaudeCodeReceiver {
   private async fileChange(event: Event<'file-change'>, engine: Engine): Promise<ReceiveResult> {
     const target = fileUriFor(event.cwd, event.path, engine.workspace);
     if ('skip' in target) return { ok: true, outcome: 'outside-workspace', reason: target.skip };
+    this.noteToolUse(event);
     await engine.beforeMutate({ sessionId: event.sessionId, op: 'write', uri: target.uri });
     return forwarded(1);
   }
 
   /** Answers once the before scan is done: only then may the command run. */
   private async commandStart(event: Event<'command-start'>, engine: Engine): Promise<ReceiveResult> {
+    this.noteToolUse(event);
     const { execId } = await engine.exec({ sessionId: event.sessionId, tool: event.tool, command: event.command });
     // A background command's PostToolUse comes while it still runs: the turn end scans it.
     if (execId !== null && event.toolUseId !== null && !event.background) {
       this.sessions.get(event.sessionId)?.commands.set(event.toolUseId, execId);
     }
     return forwarded(1);
+  }
+
+  /** The session's transcript will hold this tool call: its end waits for it (a subagent's goes elsewhere). */
+  private noteToolUse(event: Event<'file-change' | 'command-start'>): void {
+    if (event.toolUseId !== null && !event.subagent) this.sessions.get(event.sessionId)?.toolUses.add(event.toolUseId);
   }
 
   private async commandEnd(event: Event<'command-end'>, engine: Engine): Promise<ReceiveResult> {
@@ -92,7 +99,9 @@ export class ClaudeCodeReceiver {
   /** Records the turn's chat from the transcript, then ends it; answers how many calls that took. */
   private async finishTurn(event: HookEvent, lastReply: string | null, engine: Engine): Promise<number> {
     const state = this.sessions.end(event.sessionId)!;
-    const items = event.transcriptPath === null ? [] : (await readTurnTranscript(event.transcriptPath, state.prompt)) ?? [];
+    const items = event.transcriptPath === null
+      ? []
+      : (await readSettledTurnTranscript(event.transcriptPath, state.prompt, state.toolUses)) ?? [];
     const chat = chatOf(items, lastReply, engine.workspace);
     for (const message of chat) await engine.message({ sessionId: event.sessionId, ...message });
     await engine.turnEnd({ sessionId: event.sessionId });

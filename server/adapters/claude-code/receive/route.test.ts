@@ -126,6 +126,28 @@ describe('POST /api/agent/hook/claude-code', () => {
     expect((await turns()).map((turn) => turn.status)).toEqual(['committed', 'committed']);
   });
 
+  it('on stop, waits for the transcript to hold every tool call the turn\'s hooks announced', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Bump'));
+    const edit = p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42');
+    await forwarded(edit);
+    // Claude Code can fire Stop before its last transcript lines are written.
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: [], tools: [] }]));
+    const late = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
+      writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: ['Bumped.'], tools: [edit] }])));
+    await forwarded({ ...p.stop(c), last_assistant_message: 'Bumped.' }, 4);
+    await late;
+    expect(await chat()).toEqual([['user', 'Bump'], ['assistant', 'I will write it.'], ['tool', 'Edit(src/app.ts)'], ['assistant', 'Bumped.']]);
+  });
+
+  it('on stop, waits for the transcript a bounded time only: the turn commits with what it holds', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Bump'));
+    await forwarded(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: [], tools: [] }]));
+    await forwarded({ ...p.stop(c), last_assistant_message: 'Bumped.' }, 3);
+    expect((await turns()).map((turn) => turn.status)).toEqual(['committed']);
+    expect(await chat()).toEqual([['user', 'Bump'], ['assistant', 'I will write it.'], ['assistant', 'Bumped.']]);
+  });
+
   it('closes a turn that ends in StopFailure (an API error), once, with the error in its chat', async () => {
     await forwarded(p.userPromptSubmit(c, 'Explode'));
     await writeFile(c.transcriptPath, `${JSON.stringify({ type: 'user', message: { content: 'Explode' } })}\n${

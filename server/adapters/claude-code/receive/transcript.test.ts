@@ -48,7 +48,7 @@ describe('readTurnTranscript', () => {
     ];
     expect(turnOfLines(lines, 'question')).toEqual({
       found: true,
-      items: [{ kind: 'text', messageId: 'm1', text: 'Plain reply' }, { kind: 'tool', name: 'Bash', input: { command: 'ls' } }],
+      items: [{ kind: 'text', messageId: 'm1', text: 'Plain reply' }, { kind: 'tool', id: null, name: 'Bash', input: { command: 'ls' } }],
     });
   });
 

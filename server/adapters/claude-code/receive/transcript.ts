@@ -10,12 +10,20 @@ import { open, type FileHandle } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 
 const FIRST_TAIL_BYTES = 256 * 1024;
+/**
+ * How long a turn's end waits for the transcript to hold every tool call its hooks announced:
+ * Claude Code appends transcript lines asynchronously, and its Stop hook can fire before the
+ * last of them is written (seen on the real CLI under load). Well inside the Stop hook's 2 s.
+ */
+export const TRANSCRIPT_SETTLE_MS = 1000;
+const TRANSCRIPT_POLL_MS = 25;
 /** A turn whose prompt lies further back than this gets what is found within it. */
 const MAX_TAIL_BYTES = 64 * 1024 * 1024;
 
 export type TranscriptItem =
   | { kind: 'text'; messageId: string | null; text: string }
-  | { kind: 'tool'; name: string; input: Record<string, unknown> };
+  /** `id` is the tool_use_id the tool's hook events carry. */
+  | { kind: 'tool'; id: string | null; name: string; input: Record<string, unknown> };
 
 type Line =
   | { kind: 'assistant'; items: TranscriptItem[] }
@@ -47,7 +55,7 @@ function assistantItems(message: Json): TranscriptItem[] {
       items.push({ kind: 'text', messageId, text: part.text });
     } else if (isPart(part, 'tool_use') && typeof part.name === 'string') {
       const input = typeof part.input === 'object' && part.input !== null ? (part.input as Json) : {};
-      items.push({ kind: 'tool', name: part.name, input });
+      items.push({ kind: 'tool', id: typeof part.id === 'string' ? part.id : null, name: part.name, input });
     }
   }
   return items;
@@ -135,5 +143,29 @@ export async function readTurnTranscript(path: string, prompt: string | null): P
     return null;
   } finally {
     await file.close();
+  }
+}
+
+const missingTools = (items: TranscriptItem[], toolUseIds: ReadonlySet<string>): number => {
+  const written = new Set(items.map((item) => (item.kind === 'tool' ? item.id : null)));
+  let missing = 0;
+  for (const id of toolUseIds) if (!written.has(id)) missing++;
+  return missing;
+};
+
+/**
+ * The turn as readTurnTranscript reads it, once it holds a tool call for each of
+ * `toolUseIds` (the tool_use_ids the turn's hook events carried), re-reading until it does
+ * or `settleMs` has passed; then what it holds by then. The reply itself needs no wait: Stop
+ * hands it over.
+ */
+export async function readSettledTurnTranscript(
+  path: string, prompt: string | null, toolUseIds: ReadonlySet<string>, settleMs = TRANSCRIPT_SETTLE_MS,
+): Promise<TranscriptItem[] | null> {
+  const deadline = Date.now() + settleMs;
+  for (;;) {
+    const items = await readTurnTranscript(path, prompt);
+    if (items === null || missingTools(items, toolUseIds) === 0 || Date.now() >= deadline) return items;
+    await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS));
   }
 }

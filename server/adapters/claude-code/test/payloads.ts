@@ -61,12 +61,15 @@ export function sessionEnd(c: Common, reason = 'other') {
   return { ...common(c), hook_event_name: 'SessionEnd', reason };
 }
 
+type ToolCall = Pick<ReturnType<typeof preToolUse>, 'tool_use_id' | 'tool_name' | 'tool_input'>;
+
 /**
  * Transcript lines as Claude Code writes them, one line per content part of a message: per
- * turn the prompt, a first message (thinking, "I will write it.", a Write call), its tool
- * result, then the reply's text parts.
+ * turn the prompt, a first message (thinking, "I will write it.", its tool calls), their tool
+ * results, then the reply's text parts. A turn's tool calls are the PreToolUse payloads its
+ * hooks sent (the same tool_use_ids), or one Write without a path when it names none.
  */
-export function transcriptLines(turns: { prompt: string; reply: string[] }[]): string {
+export function transcriptLines(turns: { prompt: string; reply: string[]; tools?: ToolCall[] }[]): string {
   const lines: unknown[] = [];
   let n = 0;
   for (const turn of turns) {
@@ -81,14 +84,19 @@ export function transcriptLines(turns: { prompt: string; reply: string[] }[]): s
       type: 'assistant', uuid: `uuid-${n++}`,
       message: { id: messageId, role: 'assistant', content: [{ type: 'text', text: 'I will write it.' }] },
     });
-    lines.push({
-      type: 'assistant', uuid: `uuid-${n++}`,
-      message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: toolUseId(), name: 'Write', input: { content: 'x' } }] },
-    });
-    lines.push({
-      type: 'user', uuid: `uuid-${n++}`,
-      message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'x', content: 'ok' }] },
-    });
+    const tools = turn.tools ?? [{ tool_use_id: toolUseId(), tool_name: 'Write', tool_input: { content: 'x' } }];
+    for (const tool of tools) {
+      lines.push({
+        type: 'assistant', uuid: `uuid-${n++}`,
+        message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: tool.tool_use_id, name: tool.tool_name, input: tool.tool_input }] },
+      });
+    }
+    for (const tool of tools) {
+      lines.push({
+        type: 'user', uuid: `uuid-${n++}`,
+        message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool.tool_use_id, content: 'ok' }] },
+      });
+    }
     const finalId = `msg_${n++}`;
     for (const text of turn.reply) {
       lines.push({ type: 'assistant', uuid: `uuid-${n++}`, message: { id: finalId, role: 'assistant', content: [{ type: 'text', text }] } });
