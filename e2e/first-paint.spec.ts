@@ -25,6 +25,8 @@ test('the timeline paints from the first answer, and the console\'s code comes c
   expect(api.some((path) => path.startsWith('/api/sessions?turns='))).toBe(true);
 
   await expect(console.detail.getByRole('heading', { name: 'Second request' })).toBeVisible();
+  // The first file's diff comes from a lazily loaded chunk: it arrives compressed too.
+  await expect(console.diff('b.txt')).toContainText('b');
   const scripts = [...encodings.entries()].filter(([url]) => url.endsWith('.js') || url.endsWith('.css'));
   expect(scripts.length).toBeGreaterThan(0);
   for (const [url, encoding] of scripts) expect(encoding, url).toBe('br');

@@ -22,8 +22,10 @@ export interface Turnback extends ServerHandle {
 
 export const test = base.extend<{ turnback: Turnback; pageProblems: string[] }>({
   // Uncaught errors and Content-Security-Policy violations fail the test that caused them.
+  // It takes `turnback` so the check runs before the server stops: a request still in flight
+  // when the test ends (a lazily loaded chunk) would otherwise fail and be blamed on the test.
   pageProblems: [
-    async ({ page }, use) => {
+    async ({ turnback: _server, page }, use) => {
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
