@@ -12,6 +12,14 @@ export const TITLE_LIMIT = 120;
 export const AGENT_ROLES = ['assistant', 'tool', 'system'] as const;
 /** Ops a host performs through storage or announces with `before-mutate`. */
 export const MUTATION_OPS = ['write', 'delete', 'rename', 'move', 'mkdir'] as const;
+/** The binary images a diff side carries as `Side.image` (SVG is text, so it needs no bytes). */
+export const IMAGE_TYPES: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+
+/** The image type of a path, by its extension; undefined when it is not one of IMAGE_TYPES. */
+export function imageTypeOf(uri: string): string | undefined {
+  const dot = uri.lastIndexOf('.');
+  return dot < 0 ? undefined : IMAGE_TYPES[uri.slice(dot + 1).toLowerCase()];
+}
 /** The names of `GET /api/events`. */
 export const EVENT_NAMES = [
   'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',

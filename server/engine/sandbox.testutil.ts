@@ -1,5 +1,4 @@
 // Test helpers: temp workspaces and byte-for-byte, mode-for-mode tree snapshots.
-import path from 'node:path';
 import { treeAsText } from '../testkit/tree.js';
 import { openEngine, type OpenEngineOptions } from './index.js';
 import { makeTempTree } from '../testkit/sandbox.js';

@@ -1,6 +1,6 @@
 // One hook per resource: the only way components read server data. Each carries its
 // resource's refresh policy, so every component that shows sessions polls them alike.
-import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
@@ -21,16 +21,30 @@ export function useStoreStats() {
   return useQuery({ ...storeQuery(), refetchInterval });
 }
 
+/**
+ * The turns of an answer's pages, newest first, deduplicated: kept per answer, since every pane
+ * showing the selection asks for them and each would otherwise merge and sort its own copy.
+ */
+const mergedTurns = new WeakMap<InfiniteData<Turn[]>, Turn[]>();
+const NO_TURNS: Turn[] = [];
+
+function turnsOfPages(data: InfiniteData<Turn[]> | undefined): Turn[] {
+  if (!data) return NO_TURNS;
+  let turns = mergedTurns.get(data);
+  if (!turns) {
+    const byId = new Map<string, Turn>();
+    for (const page of data.pages) for (const turn of page) byId.set(turn.turnId, turn);
+    turns = [...byId.values()].sort((a, b) => b.number - a.number);
+    mergedTurns.set(data, turns);
+  }
+  return turns;
+}
+
 /** All loaded turns of a session, newest first, deduplicated across pages. */
 export function useSessionTurns(sessionId: string | null) {
   const refetchInterval = usePollingInterval();
   const query = useInfiniteQuery({ ...turnsQuery(sessionId ?? ''), enabled: sessionId !== null, refetchInterval });
-  const turns = useMemo(() => {
-    const byId = new Map<string, Turn>();
-    for (const page of query.data?.pages ?? []) for (const turn of page) byId.set(turn.turnId, turn);
-    return [...byId.values()].sort((a, b) => b.number - a.number);
-  }, [query.data]);
-  return { ...query, turns };
+  return { ...query, turns: turnsOfPages(query.data) };
 }
 
 /** The turns of a session matching a search (empty text: no search). */

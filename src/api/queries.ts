@@ -5,7 +5,7 @@ import type {
   AgentReadResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
   TurnsResponse,
 } from '../../server/protocol';
-import { apiGet, apiPath } from './client';
+import { apiGet, apiPath, isApiError } from './client';
 import { keys } from './keys';
 import { previewRollback, type RollbackTarget } from './mutations';
 
@@ -81,7 +81,7 @@ export const currentFileQuery = (uri: string) =>
       try {
         return await apiGet<AgentReadResponse>(apiPath('/api/agent/fs/read', { uri }));
       } catch (error) {
-        if ((error as { code?: string }).code === 'FILE_NOT_FOUND') return null;
+        if (isApiError(error, 'FILE_NOT_FOUND')) return null;
         throw error;
       }
     },

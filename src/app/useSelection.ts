@@ -2,9 +2,8 @@
 // data (react-query): nothing chosen means the most recently active session, the latest turn
 // begun when it was opened, and the turn's first displayed file. Nothing is written back, so
 // a default never fights a choice and never needs an effect.
-import { useMemo } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { FileChange, Session, Turn } from '../../server/protocol';
+import type { FileChange, Manifest, Session, Turn } from '../../server/protocol';
 import { useSessions, useSessionTurns, useTurnManifest } from '../api/hooks';
 import { useUiStore } from '../store';
 import { displayRows, firstToShow } from '../features/turn-detail/fileRows';
@@ -22,6 +21,20 @@ export interface ResolvedSelection {
   checked: string[];
 }
 
+/** A manifest's rows in display order, kept per answer: every pane showing the selection asks for them. */
+const rowsOfManifest = new WeakMap<Manifest, FileChange[]>();
+const NO_ROWS: FileChange[] = [];
+
+function rowsOf(manifest: Manifest | undefined): FileChange[] {
+  if (!manifest) return NO_ROWS;
+  let rows = rowsOfManifest.get(manifest);
+  if (!rows) {
+    rows = displayRows(manifest.files);
+    rowsOfManifest.set(manifest, rows);
+  }
+  return rows;
+}
+
 function defaultTurn(turns: Turn[], openedAt: number): Turn | undefined {
   return turns.find((turn) => Date.parse(turn.startedAt) <= openedAt) ?? turns[0];
 }
@@ -37,7 +50,7 @@ export function useSelection(): ResolvedSelection {
   const { turns } = useSessionTurns(sessionId);
   const turnId = chosen.turnId ?? defaultTurn(turns, chosen.openedAt)?.turnId ?? null;
   const { data: manifest } = useTurnManifest(turnId);
-  const rows = useMemo(() => displayRows(manifest?.files ?? []), [manifest]);
+  const rows = rowsOf(manifest);
   const fileUri = rows.some((row) => row.uri === chosen.fileUri) ? chosen.fileUri : firstToShow(rows)?.uri ?? null;
   return {
     sessionId, turnId, fileUri, turns, rows,

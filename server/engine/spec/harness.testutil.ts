@@ -2,7 +2,6 @@
 // and an "outside" dir, all real directories under os.tmpdir()), engines that are always
 // closed, trees planted byte for byte, and small helpers for turns and typed refusals.
 import { mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { openEngine } from '../index.js';

@@ -1,5 +1,5 @@
 // Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
-import type { Diff, Side, State } from '../../protocol.js';
+import { imageTypeOf, type Diff, type Side, type State } from '../../protocol.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError, TurnNotFoundError } from '../errors.js';
@@ -9,13 +9,6 @@ import { toChange } from './turns.js';
 
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
-/** Binary images the console shows side by side (SVG is text, so it needs no bytes here). */
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
-
-function imageTypeOf(uri: string): string | undefined {
-  const dot = uri.lastIndexOf('.');
-  return dot < 0 ? undefined : IMAGE_TYPES[uri.slice(dot + 1).toLowerCase()];
-}
 
 async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
   if (state === null) return ABSENT;

@@ -1,6 +1,6 @@
 // One path of a preview: what it holds now against what the rollback makes of it (the turn's
 // before side), or what a later turn changed in it.
-import type { AgentReadResponse, Side } from '../../../server/protocol';
+import { imageTypeOf, type AgentReadResponse, type Side } from '../../../server/protocol';
 import { useCurrentFile, useTurnDiff } from '../../api/hooks';
 import { useIsDark } from '../../app/useTheme';
 import { formatBytes } from '../../lib/format';
@@ -9,16 +9,14 @@ import { ImageDiff, isImageDiff } from '../diff/ImageDiff';
 import { LazyTextDiff } from '../diff/LazyTextDiff';
 import { languageOf } from '../diff/language';
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
-
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
 /** The file on disk now, as a diff side. */
-export function sideOfCurrent(read: AgentReadResponse | null, uri: string): Side {
+function sideOfCurrent(read: AgentReadResponse | null, uri: string): Side {
   if (!read) return ABSENT;
   const side: Side = { exists: true, binary: read.encoding === 'base64', tooLarge: false, truncated: false, size: read.size, text: null };
   if (read.encoding === 'utf8') return { ...side, text: read.content };
-  const type = IMAGE_TYPES[uri.slice(uri.lastIndexOf('.') + 1).toLowerCase()];
+  const type = imageTypeOf(uri);
   return type ? { ...side, image: { type, base64: read.content } } : side;
 }
 

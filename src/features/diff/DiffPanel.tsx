@@ -14,7 +14,7 @@ import { languageOf } from './language';
 import { useDiffMode } from './useDiffMode';
 
 /** Diffs with more lines than this on either side stay folded until asked for. */
-export const LARGE_DIFF_LINES = 1500;
+const LARGE_DIFF_LINES = 1500;
 
 export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
   if (!side.exists) return which === 'before' ? 'Did not exist before the turn' : 'Does not exist after the turn';
@@ -35,7 +35,7 @@ function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | '
   );
 }
 
-export function WrapToggle() {
+function WrapToggle() {
   const wrap = useUiStore((state) => state.wrapLines);
   const setWrap = useUiStore((state) => state.setWrapLines);
   return (
@@ -71,6 +71,7 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
   const [openLarge, setOpenLarge] = useState(false);
   const path = displayPath(uri);
   const fromNote = file.from ? <span className="diff-panel__from"> (from {displayPath(file.from)})</span> : null;
+  const unchangedNote = `${file.change === 'moved' ? 'Moved' : 'Renamed'} from ${displayPath(file.from ?? '')}, content unchanged.`;
 
   if (!fetchDiff)
     return (
@@ -79,7 +80,7 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
           <h3 className="diff-panel__path" title={uri}>{path}{fromNote}</h3>
         </header>
         <p className="pane-empty">
-          {structural ?? `${file.change === 'moved' ? 'Moved' : 'Renamed'} from ${displayPath(file.from ?? '')}, content unchanged.`}
+          {structural ?? unchangedNote}
         </p>
       </section>
     );
@@ -92,7 +93,7 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
       <header className="diff-panel__head">
         <h3 className="diff-panel__path" title={uri}>
           {path}
-          {data?.from && <span className="diff-panel__from"> (from {displayPath(data.from)})</span>}
+          {fromNote}
         </h3>
         <div className="diff-panel__tools">
           <WrapToggle />
@@ -113,8 +114,8 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
             <ImageDiff before={data.before} after={data.after} uri={uri} beforeLabel={`Before #${turnNumber}`} afterLabel={`After #${turnNumber}`} />
           ) : !bothSidesRenderable(data.before, data.after) ? (
             <p className="pane-empty">No text diff to show for this path.</p>
-          ) : data.from && data.before.text === data.after.text ? (
-            <p className="pane-empty">Renamed from {displayPath(data.from)}, content unchanged.</p>
+          ) : file.from && data.before.text === data.after.text ? (
+            <p className="pane-empty">{unchangedNote}</p>
           ) : folded ? (
             <div className="diff-folded">
               <p>This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it, and shows without syntax colours.</p>

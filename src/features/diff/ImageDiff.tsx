@@ -3,7 +3,7 @@
 import type { Side } from '../../../server/protocol';
 import { formatBytes } from '../../lib/format';
 
-export function imageSource(side: Side, uri: string): string | null {
+function imageSource(side: Side, uri: string): string | null {
   if (side.image) return `data:${side.image.type};base64,${side.image.base64}`;
   if (side.text !== null && uri.toLowerCase().endsWith('.svg')) {
     const bytes = new TextEncoder().encode(side.text);

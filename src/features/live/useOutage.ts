@@ -6,7 +6,7 @@ import { isApiError } from '../../api/client';
 import { healthQuery } from '../../api/queries';
 import { useUiStore } from '../../store';
 
-export const OUTAGE_POLL_MS = 1000;
+const OUTAGE_POLL_MS = 1000;
 
 export function useOutage(): boolean {
   const live = useUiStore((state) => state.liveStatus === 'live');

@@ -6,8 +6,6 @@ export const EXEC_CAPTURED_TOOLTIP =
   + 'what they did outside it (global packages, databases, the network) is not undone.';
 export const EXEC_UNPROTECTED_TOOLTIP =
   'Shell commands ran in this turn and some of what they changed was not captured (see Commands): that part is not covered by rollback.';
-/** The tooltip of a turn's shell-command badge. */
-export const EXEC_TOOLTIP = EXEC_UNPROTECTED_TOOLTIP;
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
 type NumberOf = (turnId: string) => number | undefined;

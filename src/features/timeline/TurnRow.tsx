@@ -1,6 +1,7 @@
 import type { CSSProperties } from 'react';
 import type { Turn } from '../../../server/protocol';
 import { formatClock, plural } from '../../lib/format';
+import { LineDelta, lineDeltaText } from './LineDelta';
 import { TurnBadges, turnBadges } from './TurnBadges';
 
 export const TURN_ROW_HEIGHT = 58;
@@ -18,7 +19,7 @@ export function turnOptionId(turnId: string): string {
 }
 
 /** Files as the detail counts them: a rename or move is one file, not its two paths. */
-export function shownFileCount(turn: Turn): number {
+function shownFileCount(turn: Turn): number {
   return turn.fileCount - (turn.renameCount ?? 0);
 }
 
@@ -29,7 +30,7 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
   const label = [
     `#${turn.number} ${title}`,
     plural(files, 'file'),
-    ...(added > 0 || removed > 0 ? [`${added} lines added, ${removed} removed`] : []),
+    ...(added > 0 || removed > 0 ? [lineDeltaText(added, removed)] : []),
     ...(turn.skippedCount > 0 ? [`${turn.skippedCount} skipped`] : []),
     ...turnBadges(turn, numberOf).map((badge) => badge.text),
   ].join(', ');
@@ -54,11 +55,7 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
       </div>
       <div className="turn-row__line turn-row__line--meta">
         <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
-        {(added > 0 || removed > 0) && (
-          <span className="turn-row__lines">
-            <span className="plus">+{added}</span> <span className="minus">−{removed}</span>
-          </span>
-        )}
+        {(added > 0 || removed > 0) && <LineDelta added={added} removed={removed} className="turn-row__lines" labelled={false} />}
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
         <TurnBadges turn={turn} numberOf={numberOf} />
       </div>

@@ -2,7 +2,7 @@ import { render, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { turn } from '../../test/fixtures';
-import { EXEC_CAPTURED_TOOLTIP, EXEC_TOOLTIP } from './TurnBadges';
+import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from './TurnBadges';
 import { TurnTimeline } from './TurnTimeline';
 
 const newestFirst = (count: number) => Array.from({ length: count }, (_, index) => turn(count - index));
@@ -28,7 +28,7 @@ describe('TurnTimeline', () => {
   it('marks exec turns as partially unprotected with a tooltip about shell side effects', () => {
     render(<TurnTimeline turns={[turn(2, { execUsed: true }), turn(1)]} selectedTurnId={null} onSelect={() => {}} />);
     const badge = within(screen.getByRole('option', { name: /^#2 /i })).getByText('partially unprotected');
-    expect(badge).toHaveAttribute('title', EXEC_TOOLTIP);
+    expect(badge).toHaveAttribute('title', EXEC_UNPROTECTED_TOOLTIP);
     expect(badge.getAttribute('title')).toMatch(/shell/i);
     expect(within(screen.getByRole('option', { name: /^#1 /i })).queryByText('partially unprotected')).toBeNull();
   });

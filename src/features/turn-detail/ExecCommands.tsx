@@ -2,7 +2,7 @@
 // not capture (a file too large to keep, one that could not be read, another session's command
 // running at the same time, a command that never ended).
 import type { ExecCommand, ExecSkipReason } from '../../../server/protocol';
-import { formatClock } from '../../lib/format';
+import { displayPath, formatClock, plural } from '../../lib/format';
 import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/TurnBadges';
 
 const REASONS: Record<ExecSkipReason, string> = {
@@ -11,8 +11,6 @@ const REASONS: Record<ExecSkipReason, string> = {
   excluded: 'excluded',
   concurrent: "another session's command ran at the same time",
 };
-
-const pathOf = (uri: string) => uri.replace(/^[^:]+:\//, '');
 
 function CommandOutcome({ command }: { command: ExecCommand }) {
   if (command.endedAt === null || command.changed === null) {
@@ -24,15 +22,15 @@ function CommandOutcome({ command }: { command: ExecCommand }) {
         ? <p className="command__outcome">Changed nothing in the workspace.</p>
         : (
           <details className="command__changed">
-            <summary>Changed {command.changed.length} {command.changed.length === 1 ? 'path' : 'paths'}</summary>
+            <summary>Changed {plural(command.changed.length, 'path')}</summary>
             <ul aria-label={`Paths changed by ${command.command}`}>
-              {command.changed.map((uri) => <li key={uri}><code>{pathOf(uri)}</code></li>)}
+              {command.changed.map((uri) => <li key={uri}><code>{displayPath(uri)}</code></li>)}
             </ul>
           </details>
         )}
       {command.skipped && command.skipped.length > 0 && (
         <ul className="command__skipped" aria-label={`Not captured for ${command.command}`}>
-          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{pathOf(s.uri)}</code>: {REASONS[s.reason]}</li>)}
+          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {REASONS[s.reason]}</li>)}
         </ul>
       )}
     </>

@@ -1,11 +1,12 @@
 // The paths a turn changed, as a collapsible tree in the order given (the display order).
 // Each file row: a checkbox for selective restore, the name (selects its diff), the kind of
 // change and +/- lines. Arrow keys or j/k move between rows; a folder row folds its rows.
-import { useRef, useState, type KeyboardEvent } from 'react';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import type { FileChange } from '../../../server/protocol';
 import { displayPath, formatBytes, plural } from '../../lib/format';
 import { SKIP_HELP, SKIP_REASONS, changeLabel, fromText, restoreSize } from './fileChange';
-import { countRows } from './fileRows';
+import { LineDelta } from '../timeline/LineDelta';
+import { countRows, formatRowCounts } from './fileRows';
 import { treeRows, type TreeRow } from './fileTree';
 
 export interface FileListProps {
@@ -21,15 +22,7 @@ function Lines({ file }: { file: FileChange }) {
   const moved = file.change === 'renamed' || file.change === 'moved';
   if (moved && file.lines?.added === 0 && file.lines.removed === 0) return <span />;
   if (file.skipped) return <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>skipped: {SKIP_REASONS[file.skipped]}</span>;
-  return (
-    <span className="file-row__lines" aria-label={file.lines ? `${file.lines.added} lines added, ${file.lines.removed} removed` : undefined}>
-      {file.lines && (
-        <>
-          <span className="plus">+{file.lines.added}</span> <span className="minus">−{file.lines.removed}</span>
-        </>
-      )}
-    </span>
-  );
+  return file.lines ? <LineDelta added={file.lines.added} removed={file.lines.removed} /> : <span className="file-row__lines" />;
 }
 
 export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSetChecked }: FileListProps) {
@@ -40,7 +33,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
   const checkedFiles = files.filter((file) => checkedSet.has(file.uri));
   const totalSize = checkedFiles.reduce((sum, file) => sum + restoreSize(file), 0);
   const allChecked = selectable.length > 0 && selectable.every((file) => checkedSet.has(file.uri));
-  const rows = treeRows(files);
+  const rows = useMemo(() => treeRows(files), [files]);
   // A file chosen elsewhere (n/p, a link) opens the folders it is in: a choice is never hidden.
   const [shownFor, setShownFor] = useState(selectedUri);
   if (shownFor !== selectedUri) {
@@ -100,7 +93,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           <span>
             {checkedFiles.length > 0
               ? `${checkedFiles.length} of ${files.length} selected · ${formatBytes(totalSize)}`
-              : `${plural(counts.files, 'file')}${counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}`}
+              : formatRowCounts(counts)}
           </span>
         </label>
       </div>

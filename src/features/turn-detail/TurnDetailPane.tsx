@@ -2,17 +2,18 @@
 import { useEffect } from 'react';
 import { useTurnManifest } from '../../api/hooks';
 import { useSelection } from '../../app/useSelection';
-import { formatClock, plural } from '../../lib/format';
+import { formatClock } from '../../lib/format';
 import { useUiStore, type DetailTab } from '../../store';
 import { ActionBar } from '../actions/ActionBar';
 import { DiffPanel } from '../diff/DiffPanel';
+import { LineDelta } from '../timeline/LineDelta';
 import { TurnBadges } from '../timeline/TurnBadges';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
 import { LiveEntries } from './LiveEntries';
 import { TurnRelations } from './TurnRelations';
-import { countRows, renameKeptContent } from './fileRows';
+import { countRows, formatRowCounts, renameKeptContent } from './fileRows';
 import { useOutage } from '../live/useOutage';
 
 export function TurnDetailPane() {
@@ -59,12 +60,8 @@ export function TurnDetailPane() {
         <div className="detail__meta">
           <time dateTime={turn.startedAt}>{formatClock(turn.startedAt)}</time>
           {turn.endedAt ? <span>ended {formatClock(turn.endedAt)}</span> : <span>in progress</span>}
-          <span>{plural(counts.files, 'file')}{counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}</span>
-          {(turn.lines.added > 0 || turn.lines.removed > 0) && (
-            <span className="file-row__lines" aria-label={`${turn.lines.added} lines added, ${turn.lines.removed} removed`}>
-              <span className="plus">+{turn.lines.added}</span> <span className="minus">−{turn.lines.removed}</span>
-            </span>
-          )}
+          <span>{formatRowCounts(counts)}</span>
+          {(turn.lines.added > 0 || turn.lines.removed > 0) && <LineDelta added={turn.lines.added} removed={turn.lines.removed} />}
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
           <TurnBadges turn={turn} numberOf={numberOf} />
           <TurnRelations turn={turn} numberOf={numberOf} onOpen={(id) => selectTurn(id)} />

@@ -2,11 +2,11 @@
 // arrow keys and the first diff follow: a tree, folders before files, each by name; a rename
 // or move is one row (its origin's "deleted" is folded into it).
 import type { FileChange } from '../../../server/protocol';
-import { displayPath } from '../../lib/format';
+import { displayPath, plural } from '../../lib/format';
 import { isDirectoryChange } from './fileChange';
 
 /** Drops the origin of each rename or move: the row of the path it arrived at stands for both. */
-export function foldRenames(files: FileChange[]): FileChange[] {
+function foldRenames(files: FileChange[]): FileChange[] {
   const origins = new Set(files.filter((file) => file.from).map((file) => file.from));
   return files.filter((file) => !(origins.has(file.uri) && file.after === null));
 }
@@ -41,7 +41,7 @@ export function firstToShow(rows: FileChange[]): FileChange | undefined {
   return rows.find((file) => !isDirectoryChange(file) && !file.skipped) ?? rows[0];
 }
 
-export interface RowCounts { files: number; folders: number }
+interface RowCounts { files: number; folders: number }
 
 /** The numbers the console shows for a turn's rows: files (a rename counts once) and folders. */
 export function countRows(rows: FileChange[]): RowCounts {
@@ -54,4 +54,9 @@ export function renameKeptContent(row: FileChange, files: FileChange[]): boolean
   if (!row.from) return false;
   const origin = files.find((file) => file.uri === row.from)?.before;
   return origin?.type === 'file' && row.after?.type === 'file' && origin.hash !== '' && origin.hash === row.after.hash && origin.mode === row.after.mode;
+}
+
+/** "3 files · 1 folder", as the detail's header and its file list say it. */
+export function formatRowCounts(counts: RowCounts): string {
+  return `${plural(counts.files, 'file')}${counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}`;
 }
