@@ -2,7 +2,7 @@
 // person with sqlite3 would: through a second connection to the store's database.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { ContentParts } from '../engine/content/content-parts.js';
+import { ContentParts, PARTS_PER_CONTENT } from '../engine/content/content-parts.js';
 import { ContentStore } from '../engine/content/contents.js';
 import { Store } from '../engine/db/store.js';
 
@@ -29,7 +29,7 @@ export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 
     if (how === 'remove') {
       db.prepare('DELETE FROM contents WHERE id = ?').run(row.id);
     } else {
-      db.prepare('UPDATE content_parts SET data = ? WHERE id >= ? AND id < ?').run(Buffer.from('not what was kept'), row.id * 65536, (row.id + 1) * 65536);
+      db.prepare('UPDATE content_parts SET data = ? WHERE id >= ? AND id < ?').run(Buffer.from('not what was kept'), row.id * PARTS_PER_CONTENT, (row.id + 1) * PARTS_PER_CONTENT);
     }
   } finally {
     db.close();
