@@ -101,17 +101,17 @@ async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOption
   }
 }
 
-export type AncestorState = 'dirs' | 'absent' | 'link';
+/** What lies between a root and a path: real directories (or a gap), or a symlink. */
+export type AncestorState = 'dirs' | 'link';
 
 /**
  * A path's state without following any symlink on the way: below a link or a gap it is absent.
  * The seam's walk from the root is the check of what lies between: a folder that is a symlink
  * when the path is read (planted, or swapped in a moment ago) is its race error, answered here
  * as a link on the way (`linkAt`: that folder). Rollback never writes below a symlink.
- * `cache` is no longer needed (each read walks anyway) and is kept for the callers' shape.
  */
 export async function readStateNoFollow(
-  fs: EngineFs, _rootReal: string, abs: string, options: ReadStateOptions, _cache?: Map<string, AncestorState>,
+  fs: EngineFs, abs: string, options: ReadStateOptions,
 ): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
   try {
     return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };

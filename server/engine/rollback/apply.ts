@@ -106,7 +106,7 @@ export class Applier {
    */
   private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse', hash: HashPolicy = 'always'): Promise<State> {
     const r = p.resolved!;
-    const read = await readStateNoFollow(this.ctx.fs, r.root.real, r.abs, { hash, maxFileSize: Infinity, excluded: false });
+    const read = await readStateNoFollow(this.ctx.fs, r.abs, { hash, maxFileSize: Infinity, excluded: false });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
     return read.state;
   }

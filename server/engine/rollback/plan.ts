@@ -5,7 +5,7 @@ import type { PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root } from '../paths/roots.js';
-import { type AncestorState, readStateNoFollow, sameForDrift } from '../record/path-state.js';
+import { readStateNoFollow, sameForDrift } from '../record/path-state.js';
 import type { TurnRow } from '../db/store.js';
 import { toChange } from '../turns/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
@@ -101,7 +101,6 @@ function sameContent(current: State, target: State): boolean {
 
 export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
-  const ancestors = new Map<string, AncestorState>();
   const byUri = new Map(paths.map((p) => [p.uri, p]));
   for (const p of paths) {
     const e: EvaluatedPath = { ...p, current: null, status: 'action' };
@@ -112,9 +111,9 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: "the path leads into the engine's data; not followed" });
       continue;
     }
-    const read = await readStateNoFollow(ctx.fs, e.resolved.root.real, e.resolved.abs, {
+    const read = await readStateNoFollow(ctx.fs, e.resolved.abs, {
       maxFileSize: ctx.limits.maxFileSize, excluded: false,
-    }, ancestors);
+    });
     e.current = read.state;
     e.belowLink = read.ancestors === 'link';
     if (read.ancestors === 'link' && p.target === null) {

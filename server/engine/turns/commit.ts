@@ -5,7 +5,7 @@ import type { EngineContext } from '../context.js';
 import { isExcluded } from '../paths/exclude.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
-import { type AncestorState, modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from '../record/path-state.js';
+import { modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from '../record/path-state.js';
 import type { EntryRow } from '../db/store.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
 import { ContentCache } from '../content/content-cache.js';
@@ -58,7 +58,6 @@ export async function commitTurn(
   const entries = ctx.store.entriesOf(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const batch = ctx.contents.batch();
-  const ancestors = new Map<string, AncestorState>();
   const turn = ctx.turns.get(turnId);
   const contents = turn?.contents ?? new ContentCache();
   // Paths side by side: their reads and blob writes overlap in the thread pool.
@@ -73,9 +72,9 @@ export async function commitTurn(
         const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => { if (e instanceof LinkOnPathError) return null; throw e; });
         if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
       }
-      const read = await readStateNoFollow(ctx.fs, located.root.real, located.abs, {
+      const read = await readStateNoFollow(ctx.fs, located.abs, {
         keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
-      }, ancestors);
+      });
       record.after = read.state;
       if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
     });
