@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readTurnTranscript, turnOfLines } from './transcript.js';
+import { readSettledTurnTranscript, readTurnTranscript, turnOfLines } from './transcript.js';
 import { transcriptLines } from '../test/payloads.js';
 
 let dir: string;
@@ -12,6 +12,7 @@ afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
 
 const texts = (items: { kind: string; text?: string; name?: string }[] | null) =>
   items?.map((item) => (item.kind === 'text' ? item.text : `tool ${item.name}`)) ?? null;
+const turnItems = async (path: string, prompt: string | null) => (await readTurnTranscript(path, prompt))?.items ?? null;
 
 describe('readTurnTranscript', () => {
   it('returns every text part and tool call of the turn, in order, and nothing of earlier turns', async () => {
@@ -20,20 +21,20 @@ describe('readTurnTranscript', () => {
       { prompt: 'one', reply: ['First reply.'] },
       { prompt: 'two', reply: ['Done: I added', 'the tests.'] },
     ]));
-    expect(texts(await readTurnTranscript(file, 'two'))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
-    expect(texts(await readTurnTranscript(file, null))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
+    expect(texts(await turnItems(file, 'two'))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
+    expect(texts(await turnItems(file, null))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
   });
 
   it('finds the named turn when a later prompt is already written', async () => {
     const file = join(dir, 't.jsonl');
     await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['First reply.'] }, { prompt: 'two', reply: [] }]));
-    expect(texts(await readTurnTranscript(file, 'one'))).toEqual(['I will write it.', 'tool Write', 'First reply.']);
+    expect(texts(await turnItems(file, 'one'))).toEqual(['I will write it.', 'tool Write', 'First reply.']);
   });
 
   it('returns nothing for a named turn the transcript does not hold', async () => {
     const file = join(dir, 't.jsonl');
     await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['First reply.'] }]));
-    expect(await readTurnTranscript(file, 'never asked')).toEqual([]);
+    expect(await turnItems(file, 'never asked')).toEqual([]);
   });
 
   it('accepts content given as a plain string, and skips meta, side-chain and broken lines and tool results', () => {
@@ -56,13 +57,13 @@ describe('readTurnTranscript', () => {
     const file = join(dir, 'big.jsonl');
     const filler = JSON.stringify({ type: 'progress', data: 'x'.repeat(1000) });
     await writeFile(file, transcriptLines([{ prompt: 'p', reply: ['Early reply'] }]) + `${filler}\n`.repeat(600));
-    expect(texts(await readTurnTranscript(file, 'p'))).toEqual(['I will write it.', 'tool Write', 'Early reply']);
+    expect(texts(await turnItems(file, 'p'))).toEqual(['I will write it.', 'tool Write', 'Early reply']);
   });
 
   it('reads only an absolute path to a regular file', async () => {
     const file = join(dir, 't.jsonl');
     await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['A reply.'] }]));
-    expect(texts(await readTurnTranscript(file, 'one'))).toContain('A reply.');
+    expect(texts(await turnItems(file, 'one'))).toContain('A reply.');
     expect(await readTurnTranscript(relative(process.cwd(), file), 'one')).toBeNull();
     expect(await readTurnTranscript(dir, 'one')).toBeNull();
     const fifo = join(dir, 'pipe.jsonl');
@@ -75,6 +76,40 @@ describe('readTurnTranscript', () => {
     expect(await readTurnTranscript(join(dir, 'missing.jsonl'), 'hi')).toBeNull();
     const file = join(dir, 'empty.jsonl');
     await writeFile(file, JSON.stringify({ type: 'user', message: { content: 'hi' } }) + '\n');
-    expect(await readTurnTranscript(file, 'hi')).toEqual([]);
+    expect(await turnItems(file, 'hi')).toEqual([]);
+  });
+
+  it('tells the size and mtime of what it read', async () => {
+    const file = join(dir, 't.jsonl');
+    await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['A reply.'] }]));
+    const { size, mtimeMs } = await stat(file);
+    expect(await readTurnTranscript(file, 'one')).toMatchObject({ size, mtimeMs });
+  });
+});
+
+describe('readSettledTurnTranscript', () => {
+  const toolLine = (id: string) =>
+    `${JSON.stringify({ type: 'assistant', message: { id: 'm', content: [{ type: 'tool_use', id, name: 'Bash', input: { command: 'ls' } }] } })}\n`;
+  const promptLine = `${JSON.stringify({ type: 'user', message: { content: 'go' } })}\n`;
+
+  it('reads again once a line is appended, until every announced tool call is there', async () => {
+    const file = join(dir, 't.jsonl');
+    await writeFile(file, promptLine + toolLine('toolu_a'));
+    const settled = readSettledTurnTranscript(file, 'go', new Set(['toolu_a', 'toolu_b']));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    await appendFile(file, toolLine('toolu_b'));
+    expect((await settled)?.map((item) => item.kind === 'tool' && item.id)).toEqual(['toolu_a', 'toolu_b']);
+  });
+
+  it('reads nothing again while the size and mtime stay as they were', async () => {
+    const file = join(dir, 't.jsonl');
+    await writeFile(file, promptLine + toolLine('toolu_a'));
+    await utimes(file, 1_000_000, 1_000_000);
+    const settled = readSettledTurnTranscript(file, 'go', new Set(['toolu_b']));
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    // Not how Claude Code writes (it appends): a rewrite of the same size, its mtime put back.
+    await writeFile(file, promptLine + toolLine('toolu_b'));
+    await utimes(file, 1_000_000, 1_000_000);
+    expect((await settled)?.map((item) => item.kind === 'tool' && item.id)).toEqual(['toolu_a']);
   });
 });

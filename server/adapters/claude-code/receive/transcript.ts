@@ -6,7 +6,7 @@
 // user entries too); meta entries and a subagent's side chain are neither. Transcripts grow
 // large: only the tail is read, widening until the turn's prompt is in it (up to a bound).
 import { constants } from 'node:fs';
-import { open, type FileHandle } from 'node:fs/promises';
+import { open, stat, type FileHandle } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 
 const FIRST_TAIL_BYTES = 256 * 1024;
@@ -15,7 +15,8 @@ const FIRST_TAIL_BYTES = 256 * 1024;
  * Claude Code appends transcript lines asynchronously, and its Stop hook can fire before the
  * last of them is written (seen on the real CLI under load). Well inside the Stop hook's 2 s.
  */
-export const TRANSCRIPT_SETTLE_MS = 1000;
+const TRANSCRIPT_SETTLE_MS = 1000;
+/** How often it looks again: a stat each time, and a read only when the file has changed. */
 const TRANSCRIPT_POLL_MS = 25;
 /** A turn whose prompt lies further back than this gets what is found within it. */
 const MAX_TAIL_BYTES = 64 * 1024 * 1024;
@@ -79,7 +80,7 @@ function classify(line: string): Line {
   return type === 'assistant' ? { kind: 'assistant', items: assistantItems(message as Json) } : { kind: 'other' };
 }
 
-export interface TurnTranscript {
+interface TurnTranscript {
   items: TranscriptItem[];
   /** Whether the turn's prompt was among the lines, so nothing before them matters. */
   found: boolean;
@@ -113,13 +114,21 @@ async function readRange(file: FileHandle, start: number, length: number): Promi
   return buffer.subarray(0, read).toString('utf8');
 }
 
+/** A turn as read from the transcript, with the file's size and mtime when it was read. */
+interface TranscriptRead {
+  items: TranscriptItem[];
+  /** The bytes read end here: what the file held then (lines appended later are not read). */
+  size: number;
+  mtimeMs: number;
+}
+
 /**
  * The turn of the transcript at `path` (see turnOfLines), or null when it cannot be read (not
  * an absolute path to a regular file). The server reads it on behalf of whoever holds the
  * agent token: a FIFO or a device must not stall it (hence the non-blocking open and the
  * file-type check), and a huge transcript is read no further back than MAX_TAIL_BYTES.
  */
-export async function readTurnTranscript(path: string, prompt: string | null): Promise<TranscriptItem[] | null> {
+export async function readTurnTranscript(path: string, prompt: string | null): Promise<TranscriptRead | null> {
   if (!isAbsolute(path)) return null;
   let file: FileHandle;
   try {
@@ -130,14 +139,14 @@ export async function readTurnTranscript(path: string, prompt: string | null): P
   try {
     const stats = await file.stat();
     if (!stats.isFile()) return null;
-    const size = stats.size;
+    const { size, mtimeMs } = stats;
     for (let tail = FIRST_TAIL_BYTES; ; tail *= 4) {
       const start = Math.max(0, size - Math.min(tail, MAX_TAIL_BYTES));
       const lines = (await readRange(file, start, size - start)).split('\n');
       // The first line of a partial tail is cut mid-way: only whole lines count.
       if (start > 0) lines.shift();
       const turn = turnOfLines(lines, prompt);
-      if (turn.found || start === 0 || tail >= MAX_TAIL_BYTES) return turn.items;
+      if (turn.found || start === 0 || tail >= MAX_TAIL_BYTES) return { items: turn.items, size, mtimeMs };
     }
   } catch {
     return null;
@@ -153,19 +162,31 @@ const missingTools = (items: TranscriptItem[], toolUseIds: ReadonlySet<string>):
   return missing;
 };
 
+/** Whether the file at `path` may differ from what `read` read: Claude Code only appends. */
+async function changedSince(path: string, read: TranscriptRead): Promise<boolean> {
+  try {
+    // A stat, not an open: nothing there (a FIFO put in its place) can block it.
+    const now = await stat(path);
+    return now.size !== read.size || now.mtimeMs !== read.mtimeMs;
+  } catch {
+    return true; // the read that follows fails the same way and says so
+  }
+}
+
 /**
  * The turn as readTurnTranscript reads it, once it holds a tool call for each of
  * `toolUseIds` (the tool_use_ids the turn's hook events carried), re-reading until it does
- * or `settleMs` has passed; then what it holds by then. The reply itself needs no wait: Stop
- * hands it over.
+ * or TRANSCRIPT_SETTLE_MS has passed; then what it holds by then. A poll that finds the file
+ * as it was reads nothing. The reply itself needs no wait: Stop hands it over.
  */
 export async function readSettledTurnTranscript(
-  path: string, prompt: string | null, toolUseIds: ReadonlySet<string>, settleMs = TRANSCRIPT_SETTLE_MS,
+  path: string, prompt: string | null, toolUseIds: ReadonlySet<string>,
 ): Promise<TranscriptItem[] | null> {
-  const deadline = Date.now() + settleMs;
+  const deadline = Date.now() + TRANSCRIPT_SETTLE_MS;
+  let read = await readTurnTranscript(path, prompt);
   for (;;) {
-    const items = await readTurnTranscript(path, prompt);
-    if (items === null || missingTools(items, toolUseIds) === 0 || Date.now() >= deadline) return items;
+    if (read === null || missingTools(read.items, toolUseIds) === 0 || Date.now() >= deadline) return read?.items ?? null;
     await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS));
+    if (await changedSince(path, read)) read = await readTurnTranscript(path, prompt);
   }
 }
