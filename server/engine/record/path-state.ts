@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SkipReason, State } from '../../protocol.js';
-import { type ContentBatch, IN_MEMORY_LIMIT, sha256 } from '../content/contents.js';
+import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
 import { type EngineFs, errnoCode } from '../paths/fs.js';
 
@@ -45,14 +45,33 @@ export async function hashFile(fs: FileSource, abs: string, knownSize: number): 
   return { hash: hasher.digest('hex') };
 }
 
+/** A file's content kept into `batch`: read whole when small (its bytes returned too), in bounded chunks otherwise. */
+export async function keepFile(fs: FileSource, abs: string, knownSize: number, batch: ContentBatch): Promise<PendingContent & { bytes?: Buffer }> {
+  if (knownSize <= IN_MEMORY_LIMIT) {
+    const bytes = await fs.readSmallFile(abs);
+    return { ...batch.keepBytes(bytes), bytes };
+  }
+  return batch.keepStream(fs.readChunks(abs));
+}
+
+/** Whether a read failed because the file itself may not be read (a skip), not something on the way to it. */
+export function isUnreadableFile(e: unknown, abs: string): boolean {
+  const code = errnoCode(e);
+  return (code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs;
+}
+
 function wanted(policy: HashPolicy | undefined, size: number): boolean {
   if (policy === undefined || policy === 'always') return true;
   if (policy === 'never') return false;
   return policy.onlyIfSize === size;
 }
 
-/** Reads made of a path that changes kind between its lstat and its read (a file swapped for a link, or back). */
-const SWAP_TRIES = 3;
+/**
+ * Looks made at a path that changes kind between its lstat and its read (a file swapped for a
+ * link, or back) before giving up: a read by path then reports a link on the way, a scan records
+ * the path unreadable.
+ */
+export const SWAP_TRIES = 3;
 
 export async function readState(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
   for (let attempt = 1; ; attempt++) {
@@ -83,20 +102,14 @@ async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOption
   if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
   try {
     if (options.keep) {
-      if (stats.size <= IN_MEMORY_LIMIT) {
-        const bytes = await fs.readSmallFile(abs);
-        const kept = options.keep.keepBytes(bytes);
-        return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes };
-      }
-      const kept = await options.keep.keepStream(fs.readChunks(abs));
-      return { state: { type: 'file', hash: kept.hash, size: kept.size, mode } };
+      const kept = await keepFile(fs, abs, stats.size, options.keep);
+      return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes: kept.bytes };
     }
     const { hash, bytes } = await hashFile(fs, abs, stats.size);
     return { state: { type: 'file', hash, size: stats.size, mode }, bytes };
   } catch (e) {
-    const code = errnoCode(e);
     // Only the file itself being unreadable is a skip; any other failure stops the operation.
-    if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === abs) return { state: unhashed, skipped: 'unreadable' };
+    if (isUnreadableFile(e, abs)) return { state: unhashed, skipped: 'unreadable' };
     throw e;
   }
 }

@@ -5,14 +5,14 @@
 import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import { type ContentBatch, IN_MEMORY_LIMIT } from '../content/contents.js';
+import type { ContentBatch } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
 import { isExcluded, isExcludedPath } from '../paths/exclude.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { hashFile, modeOf } from './path-state.js';
+import { hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
 import { isSameOrBelow } from '../paths/uri.js';
 import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
 
@@ -63,17 +63,19 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
         const { hash, bytes } = await hashFile(dir, name, stats.size);
         if (hash === known.hash) return { ...base, hash };
-        if (bytes) return { ...base, hash: options.batch.keepBytes(bytes).hash };
+        if (bytes) {
+          const kept = options.batch.keepBytes(bytes);
+          pendingBytes += kept.size;
+          return { ...base, hash: kept.hash };
+        }
       }
-      const kept = stats.size <= IN_MEMORY_LIMIT
-        ? options.batch.keepBytes(await dir.readSmallFile(name))
-        : await options.batch.keepStream(dir.readChunks(name));
+      const kept = await keepFile(dir, name, stats.size, options.batch);
       pendingBytes += kept.size;
       return { ...base, size: kept.size, hash: kept.hash };
     } catch (e) {
-      const code = errnoCode(e);
-      if ((code === 'EACCES' || code === 'EPERM') && (e as NodeJS.ErrnoException).path === `${dir.abs}${path.sep}${name}`) return { ...base, skipped: 'unreadable' };
+      if (isUnreadableFile(e, `${dir.abs}${path.sep}${name}`)) return { ...base, skipped: 'unreadable' };
       if (isNotFound(e)) throw new Vanished();
+      const code = errnoCode(e);
       // A file swapped for a link (or the reverse) since its lstat: looked at again.
       if (code === 'ELOOP' || code === 'EINVAL') throw new Swapped();
       throw e;
@@ -100,7 +102,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       } catch (e) {
         if (e instanceof Vanished) return null;
         if (!(e instanceof Swapped)) throw e;
-        if (attempt === SWAP_RETRIES) return { ...baseOf(stats), skipped: 'unreadable' };
+        if (attempt === SWAP_TRIES) return { ...baseOf(stats), skipped: 'unreadable' };
       }
     }
   };
@@ -224,9 +226,6 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
 class Vanished extends Error {}
 /** The name changed kind between its lstat and its read (a file swapped for a link, or back). */
 class Swapped extends Error {}
-
-/** Looks at a swapped name this many times, then records it unreadable for this scan. */
-const SWAP_RETRIES = 3;
 
 function excludedUri(ctx: EngineContext, uri: string): boolean {
   const rest = uri.slice(uri.indexOf(':/') + 2);
