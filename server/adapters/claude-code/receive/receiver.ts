@@ -9,7 +9,7 @@ import { parseHookEventValue, type HookEvent } from '../event.js';
 import { relativeInsideAnyForm } from '../paths.js';
 import { chatOf } from './chat.js';
 import { fileUriFor } from './file-uri.js';
-import { SessionStates } from './sessions.js';
+import { SessionStates, type SessionState } from './sessions.js';
 import { readSettledTurnTranscript } from './transcript.js';
 
 export const PLATFORM = 'claude-code';
@@ -48,7 +48,8 @@ export class ClaudeCodeReceiver {
 
   private async prompt(event: Event<'prompt'>, engine: Engine): Promise<ReceiveResult> {
     // A turn Claude Code never ended (killed mid-turn) still gets its chat before the next begins.
-    const finished = this.sessions.get(event.sessionId) ? await this.finishTurn(event, null, engine) : 0;
+    const unfinished = this.sessions.end(event.sessionId);
+    const finished = unfinished ? await this.finishTurn(event, unfinished, null, engine) : 0;
     await engine.input({ sessionId: event.sessionId, platform: PLATFORM, sessionType: SESSION_TYPE, content: event.prompt });
     this.sessions.begin(event.sessionId, event.prompt);
     return forwarded(finished + 1);
@@ -88,17 +89,17 @@ export class ClaudeCodeReceiver {
   }
 
   private async turnEnd(event: Event<'turn-end'>, engine: Engine): Promise<ReceiveResult> {
-    if (!this.sessions.get(event.sessionId)) {
+    const state = this.sessions.end(event.sessionId);
+    if (!state) {
       // SessionEnd right after Stop, or a turn this server did not see begin.
       const { turnId } = await engine.turnEnd({ sessionId: event.sessionId });
       return turnId === null ? ignored(`no turn of this session to end on ${event.event}`) : forwarded(1);
     }
-    return forwarded(await this.finishTurn(event, event.lastAssistantMessage, engine));
+    return forwarded(await this.finishTurn(event, state, event.lastAssistantMessage, engine));
   }
 
-  /** Records the turn's chat from the transcript, then ends it; answers how many calls that took. */
-  private async finishTurn(event: HookEvent, lastReply: string | null, engine: Engine): Promise<number> {
-    const state = this.sessions.end(event.sessionId)!;
+  /** Records the chat of the turn `state` was (already ended in `sessions`), then ends it; answers how many calls that took. */
+  private async finishTurn(event: HookEvent, state: SessionState, lastReply: string | null, engine: Engine): Promise<number> {
     const items = event.transcriptPath === null
       ? []
       : (await readSettledTurnTranscript(event.transcriptPath, state.prompt, state.toolUses)) ?? [];

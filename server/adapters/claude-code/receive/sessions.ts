@@ -20,12 +20,10 @@ export class SessionStates {
   private readonly states = new Map<string, SessionState>();
 
   /** A new turn of `sessionId` begins with `prompt`. */
-  begin(sessionId: string, prompt: string): SessionState {
+  begin(sessionId: string, prompt: string): void {
     this.states.delete(sessionId);
-    const state: SessionState = { prompt, commands: new Map(), toolUses: new Set() };
-    this.states.set(sessionId, state);
+    this.states.set(sessionId, { prompt, commands: new Map(), toolUses: new Set() });
     if (this.states.size > MAX_SESSIONS) this.states.delete(this.states.keys().next().value as string);
-    return state;
   }
 
   get(sessionId: string): SessionState | undefined {
