@@ -16,6 +16,15 @@ const FILE_TOOLS: Record<string, 'file_path' | 'notebook_path'> = {
   MultiEdit: 'file_path',
   NotebookEdit: 'notebook_path',
 };
+/** Those tools as a Claude Code hook matcher (settings.ts registers it for PreToolUse). */
+export const FILE_TOOL_MATCHER = Object.keys(FILE_TOOLS).join('|');
+
+/** Bash and every MCP tool: what they change, only a scan of the workspace can tell. */
+const SHELL_TOOL = 'Bash';
+const MCP_TOOL_PREFIX = 'mcp__';
+/** Those tools as a Claude Code hook matcher (settings.ts registers it before and after them). */
+export const COMMAND_TOOL_MATCHER = `${SHELL_TOOL}|${MCP_TOOL_PREFIX}.*`;
+const isCommandTool = (tool: string): boolean => tool === SHELL_TOOL || tool.startsWith(MCP_TOOL_PREFIX);
 
 /** The events that end a turn: a reply, an API error, or the session closing (`--max-turns`, exit, `/clear`). */
 export const TURN_END_EVENTS = ['Stop', 'StopFailure', 'SessionEnd'] as const;
@@ -53,9 +62,6 @@ const isObject = (value: unknown): value is Json =>
 
 const malformed = (reason: string): ParsedHookEvent => ({ ok: false, ignored: false, reason });
 const ignored = (reason: string): ParsedHookEvent => ({ ok: false, ignored: true, reason });
-
-/** Bash and every MCP tool: what they change, only a scan of the workspace can tell. */
-export const isCommandTool = (tool: string): boolean => tool === 'Bash' || tool.startsWith('mcp__');
 
 export function parseHookEvent(text: string): ParsedHookEvent {
   let raw: unknown;
@@ -141,7 +147,7 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
 }
 
 function commandOf(tool: string, input: Json): string | null {
-  if (tool === 'Bash') return typeof input.command === 'string' ? input.command : null;
+  if (tool === SHELL_TOOL) return typeof input.command === 'string' ? input.command : null;
   return cutText(JSON.stringify(input), MCP_COMMAND_LIMIT);
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, isTurnbackHookCommand, mergeHookSettings, removeHookSettings, SettingsShapeError, shellQuote,
-} from './settings.js';
+import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER } from './event.js';
+import { isTurnbackHookCommand, mergeHookSettings, removeHookSettings, SettingsShapeError, shellQuote } from './settings.js';
 
 const command = "'/opt/my tools/turnback/bin/turnback-hook'";
 const nodeCommand = "/usr/bin/node '/opt/my tools/turnback/bin/turnback.js' hook claude-code";

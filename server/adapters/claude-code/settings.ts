@@ -2,12 +2,10 @@
 // {"hooks": {"<Event>": [{"matcher"?: "...", "hooks": [{"type": "command", "command": "...", "timeout"?: s}]}]}}.
 // Every other key and hook is kept. Installing twice changes nothing; an entry of another
 // installation path or an earlier version is replaced, never doubled; removing takes out
-// every turnback entry and nothing else.
+// every turnback entry and nothing else. The tools and events matched are event.ts's, which
+// parses what these hooks send.
+import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, TURN_END_EVENTS } from './event.js';
 
-/** The tools that change one named file: announced before they run (before-mutate). */
-export const FILE_TOOL_MATCHER = 'Write|Edit|MultiEdit|NotebookEdit';
-/** The tools turnback cannot see into: scanned before and after (exec / exec-end). */
-export const COMMAND_TOOL_MATCHER = 'Bash|mcp__.*';
 /**
  * How long a hook waits for a scan: Claude Code must not run a command before its before scan
  * is done, and the first one of a big tree takes seconds.
@@ -25,14 +23,14 @@ interface OurGroup {
 
 export const OUR_GROUPS: readonly OurGroup[] = [
   { event: 'UserPromptSubmit', scan: false },
+  // The tools that change one named file: announced before they run (before-mutate).
   { event: 'PreToolUse', matcher: FILE_TOOL_MATCHER, scan: false },
+  // The tools turnback cannot see into: scanned before and after (exec / exec-end).
   { event: 'PreToolUse', matcher: COMMAND_TOOL_MATCHER, scan: true },
   { event: 'PostToolUse', matcher: COMMAND_TOOL_MATCHER, scan: true },
   // A command that exits non-zero ends with this one instead of PostToolUse.
   { event: 'PostToolUseFailure', matcher: COMMAND_TOOL_MATCHER, scan: true },
-  { event: 'Stop', scan: false },
-  { event: 'StopFailure', scan: false },
-  { event: 'SessionEnd', scan: false },
+  ...TURN_END_EVENTS.map((event) => ({ event, scan: false })),
 ];
 
 type Json = Record<string, unknown>;
