@@ -4,7 +4,8 @@
 import { chmod, link, lstat, mkdir, mkdtemp, readFile, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import nodeFs from 'node:fs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { LinkOnPathError } from '../errors.js';
 import { EngineFs } from './fs.js';
 
@@ -53,6 +54,24 @@ describe('the seam beneath a root', () => {
     await expect(chunksOf(fs.readChunks(join(ws, 'to-outside'), undefined, { followLink: true }))).rejects.toBeInstanceOf(LinkOnPathError);
     // Reads that do not ask to follow never do.
     await expect(fs.readSmallFile(join(ws, 'to-inside'))).rejects.toMatchObject({ code: 'ELOOP' });
+  });
+
+  it('stat follows a link at the end only while it stays beneath the root, and looks at a plain path once', async () => {
+    await symlink(join(ws, 'real', 'inside.txt'), join(ws, 'to-inside'));
+    await symlink(join(outside, 'secret.txt'), join(ws, 'to-outside'));
+    const inside = await stat(join(ws, 'real', 'inside.txt'));
+    expect((await fs.stat(join(ws, 'to-inside'))).ino).toBe(inside.ino);
+    await expect(fs.stat(join(ws, 'to-outside'))).rejects.toBeInstanceOf(LinkOnPathError);
+    await expect(fs.stat(join(ws, 'sub', 'secret.txt'))).rejects.toBeInstanceOf(LinkOnPathError);
+    await expect(fs.stat(join(ws, 'real', 'missing.txt'))).rejects.toMatchObject({ code: 'ENOENT', path: join(ws, 'real', 'missing.txt') });
+    expect((await fs.stat(ws)).isDirectory()).toBe(true);
+    const lstats = vi.spyOn(nodeFs, 'lstatSync');
+    try {
+      expect((await fs.stat(join(ws, 'real', 'inside.txt'))).ino).toBe(inside.ino);
+      expect(lstats).toHaveBeenCalledTimes(1);
+    } finally {
+      lstats.mockRestore();
+    }
   });
 
   it('removes a tree holding a link to outside without following it', async () => {

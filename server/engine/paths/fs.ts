@@ -106,9 +106,16 @@ export class EngineFs {
   // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
   // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
   lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q))); }
-  /** Follows a link at the end of `p`, beneath its root only. */
+  /** Follows a link at the end of `p`, beneath its root only (the root itself is looked at as it is). */
   stat(p: string): Promise<Stats> {
-    return this.op('stat', p, async () => (this.beneath.rootOf(p) === null ? fs.statSync(p) : this.via(this.readTarget(p), (q) => fs.lstatSync(q))));
+    return this.op('stat', p, async () => {
+      const root = this.beneath.rootOf(p);
+      if (root === null) return fs.statSync(p);
+      // One lstat; only a link is followed, and its target looked at without following anything more.
+      const own = this.via(p, (q) => fs.lstatSync(q));
+      if (root === p || !own.isSymbolicLink()) return own;
+      return this.via(this.beneath.followFinal(root, p), (q) => fs.lstatSync(q));
+    });
   }
 
   /** A directory of a scan, listed and read through its own handle (see scan-dir.ts). */
