@@ -2,12 +2,11 @@
 // to the server's hook route (which maps it to agent calls). Never throws; every problem worth
 // knowing about becomes one line in hook.log.
 import { postAgent } from './client.js';
-import { parseHookEvent } from '../event.js';
+import { CLAUDE_CODE_HOOK_PATH, parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
 import { findServerFor, readLiveServers } from './registry.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
-export const HOOK_ROUTE = '/api/agent/hook/claude-code';
 
 export type HookOutcome =
   | 'forwarded'
@@ -63,15 +62,15 @@ export async function runClaudeCodeHook(
     return 'no-server';
   }
   try {
-    const answer = await postAgent(server, HOOK_ROUTE, forwardable(input), options.signal);
+    const answer = await postAgent(server, CLAUDE_CODE_HOOK_PATH, forwardable(input), options.signal);
     if (answer.status < 200 || answer.status >= 300) {
-      logHookProblem(`${HOOK_ROUTE} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
+      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
       return 'server-error';
     }
     return answeredOutcome(answer.body);
   } catch (error) {
     const reason = options.signal.aborted ? `gave up after ${options.timeoutMs ?? HOOK_TIMEOUT_MS} ms` : (error as Error).message;
-    logHookProblem(`${HOOK_ROUTE} on port ${server.port} failed: ${reason}`, env);
+    logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${server.port} failed: ${reason}`, env);
     return 'unreachable';
   }
 }

@@ -4,9 +4,8 @@
 import { BadRequestError } from '../../../engine/errors.js';
 import type { Route } from '../../../http/types.js';
 import type { AgentClaudeCodeHookResponse } from '../../../protocol.js';
+import { CLAUDE_CODE_HOOK_PATH } from '../event.js';
 import { ClaudeCodeReceiver } from './receiver.js';
-
-export const CLAUDE_CODE_HOOK_PATH = '/api/agent/hook/claude-code';
 
 /** The routes of one server: its receiver keeps what links one hook event to the next. */
 export function claudeCodeRoutes(): Route[] {

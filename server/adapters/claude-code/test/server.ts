@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import { openEngine } from '../../../engine/index.js';
 import type { Engine } from '../../../engine/api.js';
 import { startServer, type RunningServer } from '../../../http/server.js';
+import { CLAUDE_CODE_HOOK_PATH } from '../event.js';
 import { claudeCodeRoutes } from '../receive/route.js';
 
 export interface HookTestServer {
@@ -63,7 +64,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   };
 
   const postHook = async (event: unknown, token = server.agentToken) => {
-    const response = await fetch(`${server.origin}/api/agent/hook/claude-code`, {
+    const response = await fetch(`${server.origin}${CLAUDE_CODE_HOOK_PATH}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: typeof event === 'string' ? event : JSON.stringify(event),
