@@ -48,7 +48,6 @@ export type { WritableTarget } from './atomic-write.js';
 const fsyncFd = promisify(fs.fsync);
 const execFileAsync = promisify(execFile);
 
-const readFd = promisify(fs.readFile) as (fd: number) => Promise<Buffer>;
 const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
 
 export class EngineFs {
@@ -135,14 +134,11 @@ export class EngineFs {
     try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
   }
 
-  /** Whole-file read: asynchronous, as the file may be big (callers read small files with `readSmallFile`). Follows a link at the end beneath the root. */
-  readFile(p: string): Promise<Buffer> {
-    return this.op('readFile', p, async () => {
-      if (this.beneath.rootOf(p) === null) return fsp.readFile(p);
-      const fd = this.via(this.readTarget(p), (q) => openForRead(q));
-      try { return await readFd(fd); } finally { fs.closeSync(fd); }
-    });
-  }
+  /**
+   * Whole-file read of the engine's own small files outside the roots (the lock, read before any
+   * root is registered). Paths inside a root are read with `readSmallFile` or `readChunks`.
+   */
+  readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
   /** Whole-file read of a file known to be small (at most about a megabyte); a link at the end is ELOOP. */
   readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readNoFollow(q))); }
   readlink(p: string): Promise<string> { return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q))); }
