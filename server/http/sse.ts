@@ -7,7 +7,7 @@ import { EVENT_NAMES, type EventName } from '../protocol.js';
 const MEMORY_EVENTS: ReadonlySet<EventName> = new Set(['messages-deleted', 'messages-restored']);
 
 /** The engine's name of an SSE event: the memory store's events carry `memory:`. */
-export function engineNameOf(name: EventName): EngineEventName {
+function engineNameOf(name: EventName): EngineEventName {
   return (MEMORY_EVENTS.has(name) ? `memory:${name}` : name) as EngineEventName;
 }
 

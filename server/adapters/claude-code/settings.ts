@@ -10,7 +10,7 @@ import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, TURN_END_EVENTS } from './even
  * How long a hook waits for a scan: Claude Code must not run a command before its before scan
  * is done, and the first one of a big tree takes seconds.
  */
-export const SCAN_WAIT_SECONDS = 120;
+const SCAN_WAIT_SECONDS = 120;
 /** Claude Code's own limit for those hooks: a little longer, so the hook gives up (and logs) first. */
 const SCAN_HOOK_TIMEOUT_SECONDS = SCAN_WAIT_SECONDS + 10;
 
@@ -21,7 +21,7 @@ interface OurGroup {
   scan: boolean;
 }
 
-export const OUR_GROUPS: readonly OurGroup[] = [
+const OUR_GROUPS: readonly OurGroup[] = [
   { event: 'UserPromptSubmit', scan: false },
   // The tools that change one named file: announced before they run (before-mutate).
   { event: 'PreToolUse', matcher: FILE_TOOL_MATCHER, scan: false },
@@ -55,7 +55,7 @@ export function isTurnbackHookCommand(command: unknown): boolean {
 }
 
 /** The groups `command` (the installed hook, shell-quoted) is registered with. */
-export function ourGroups(command: string): { event: string; group: Json }[] {
+function ourGroups(command: string): { event: string; group: Json }[] {
   return OUR_GROUPS.map(({ event, matcher, scan }) => ({
     event,
     group: {

@@ -12,8 +12,8 @@ import { fileUriFor } from './file-uri.js';
 import { SessionStates, type SessionState } from './sessions.js';
 import { readSettledTurnTranscript } from './transcript.js';
 
-export const PLATFORM = 'claude-code';
-export const SESSION_TYPE = 'cli';
+const PLATFORM = 'claude-code';
+const SESSION_TYPE = 'cli';
 
 export type ReceiveResult =
   | { ok: true; outcome: 'forwarded'; calls: number }

@@ -14,7 +14,7 @@ export interface SessionState {
 }
 
 /** Sessions Claude Code left without an end (killed) are forgotten, oldest first, past this many. */
-export const MAX_SESSIONS = 1000;
+const MAX_SESSIONS = 1000;
 
 export class SessionStates {
   private readonly states = new Map<string, SessionState>();
