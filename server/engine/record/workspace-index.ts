@@ -97,11 +97,6 @@ export class WorkspaceIndex {
     this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
   }
 
-  /** Whether a scan has ever built it (in this store). */
-  get built(): boolean {
-    return this.map().size > 0 || this.store.st('SELECT 1 FROM ws_index LIMIT 1').get() !== undefined;
-  }
-
   /** The entries by URI (loaded once; scans keep it current). Callers must not change it. */
   map(): ReadonlyMap<string, IndexEntry> {
     if (!this.entries) {
