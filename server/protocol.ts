@@ -121,7 +121,7 @@ export interface FileChange {
   lines?: LineCounts;
 }
 
-export type EntryOp = 'write' | 'delete' | 'rename' | 'move' | 'mkdir' | 'exec';
+export type EntryOp = MutationOp | 'exec';
 /** The ops a host announces or performs through storage (`exec` entries come from scans only). */
 export type MutationOp = (typeof MUTATION_OPS)[number];
 
