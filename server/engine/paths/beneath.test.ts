@@ -74,6 +74,14 @@ describe('the seam beneath a root', () => {
     }
   });
 
+  it('mkdir -p makes what is missing beneath the root, keeps what is there, and stops at a file', async () => {
+    await fs.mkdirp(join(ws, 'real', 'a', 'b'));
+    await fs.mkdirp(join(ws, 'real', 'a', 'b'));
+    expect((await lstat(join(ws, 'real', 'a', 'b'))).isDirectory()).toBe(true);
+    await expect(fs.mkdirp(join(ws, 'real', 'inside.txt', 'c'))).rejects.toMatchObject({ code: 'ENOTDIR' });
+    expect(await readdir(join(ws, 'real'))).toEqual(['a', 'inside.txt']);
+  });
+
   it('removes a tree holding a link to outside without following it', async () => {
     await symlink(outside, join(ws, 'real', 'escape'));
     await fs.rmrf(join(ws, 'real'));

@@ -58,6 +58,19 @@ export function openDirAt(dirFd: number, name: Name, logical: Name): number {
   }
 }
 
+/** The same, making the directory first when it is missing (one made meanwhile by another is taken as it is). */
+function openOrMakeDirAt(dirFd: number, name: string, logical: string): number {
+  try {
+    return openDirAt(dirFd, name, logical);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    try { fs.mkdirSync(at(dirFd, name)); } catch (m) {
+      if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw relabel(m, at(dirFd, name), logical);
+    }
+    return openDirAt(dirFd, name, logical);
+  }
+}
+
 /**
  * Whether opening a directory failed because something swaps it: the name holds a symlink, or
  * held one a moment ago and a directory again now. Only a plain file there is a real ENOTDIR.
@@ -132,15 +145,18 @@ export class Beneath {
     }
   }
 
-  private walk(root: string, dir: string): number {
+  /**
+   * Handle of `dir`, walked down from the root one component at a time. `create`: a missing
+   * directory is made through its parent's handle on the way (`mkdir -p`).
+   */
+  private walk(root: string, dir: string, create = false): number {
     let fd = this.openRoot(root);
     try {
       if (dir === root) return fd;
-      const segments = dir.slice(root.length + 1).split(path.sep);
       let walked = root;
-      for (const segment of segments) {
+      for (const segment of dir.slice(root.length + 1).split(path.sep)) {
         walked = `${walked}${path.sep}${segment}`;
-        const next = openDirAt(fd, segment, walked);
+        const next = create ? openOrMakeDirAt(fd, segment, walked) : openDirAt(fd, segment, walked);
         fs.closeSync(fd);
         fd = next;
       }
@@ -151,30 +167,9 @@ export class Beneath {
     }
   }
 
-  /** `mkdir -p` beneath the root: each missing directory is made through its parent's handle. */
+  /** `mkdir -p` beneath the root: one walk (never made again), each missing directory made through its parent's handle. */
   makeDirs(root: string, dir: string): void {
-    let fd = this.openRoot(root);
-    try {
-      if (dir === root) return;
-      let walked = root;
-      for (const segment of dir.slice(root.length + 1).split(path.sep)) {
-        walked = `${walked}${path.sep}${segment}`;
-        let next: number;
-        try {
-          next = openDirAt(fd, segment, walked);
-        } catch (e) {
-          if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-          try { fs.mkdirSync(at(fd, segment)); } catch (m) {
-            if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw relabel(m, at(fd, segment), walked);
-          }
-          next = openDirAt(fd, segment, walked);
-        }
-        fs.closeSync(fd);
-        fd = next;
-      }
-    } finally {
-      closeQuietly(fd);
-    }
+    closeQuietly(this.walk(root, dir, true));
   }
 
   /** Runs `run` with the handle of the directory holding `abs` (below `root`) and `abs`'s last name. */
