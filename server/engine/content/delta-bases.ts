@@ -2,61 +2,179 @@
 // the store. The turns that reference a content (blob_refs) say where it was seen: an after-
 // content's nearest version is the before-content of the same entry (for a rename or move, the
 // source's); an original's is the last version of its path in the session's earlier turns.
+// A pass of the packer looks at the same few turns for every content it packs (those of the
+// turn just ended), so it reads each turn's entries once (`TurnMemo`), not once per content.
 import type { State } from '../../protocol.js';
 import type { EntryRow, Store } from '../db/store.js';
 
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
 const REFERRING_TURNS = 4;
 const EARLIER_TURNS = 32;
+/** Entries a pass's memo holds at most (besides the turn it read last, whatever its size). */
+const MEMO_ENTRIES = 16_384;
 
+// Not record/path-state.ts's parseState: content/ importing record/ would close an import cycle.
 function fileHash(json: string | null): string | null {
   const state = json ? (JSON.parse(json) as State) : null;
   return state?.type === 'file' && state.hash ? state.hash : null;
 }
 
-/** The last file content `uri` held in the session's turns before `turnId` (newest first). */
-function previousVersion(store: Store, turnId: string, uri: string, not: string): string | null {
-  const turn = store.getTurn(turnId);
-  if (!turn) return null;
-  const earlier = store.st('SELECT turn_id FROM turns WHERE session_id = ? AND number < ? ORDER BY number DESC LIMIT ?')
-    .all(turn.session_id, turn.number, EARLIER_TURNS) as { turn_id: string }[];
-  for (const { turn_id } of earlier) {
-    const entries = store.entriesOf(turn_id);
-    for (let i = entries.length - 1; i >= 0; i--) {
-      const e = entries[i];
-      const seen = e.uri === uri ? [fileHash(e.after), fileHash(e.before)]
-        : e.to_uri === uri ? [fileHash(e.to_after), fileHash(e.to_before)] : [];
-      const found = seen.find((h) => h !== null && h !== not);
+/** What the lookup reads of an entry: its paths and states. */
+type EntryStates = Pick<EntryRow, 'uri' | 'to_uri' | 'before' | 'after' | 'to_before' | 'to_after'>;
+
+/** An entry's file hashes, parsed from its states the first time the entry is looked at. */
+interface Hashes { before: string | null; after: string | null; toBefore: string | null; toAfter: string | null }
+
+/** One turn's entries, looked up by content and by path; each state is parsed once. */
+class TurnEntries {
+  private readonly parsed: (Hashes | undefined)[];
+  private byAfter?: Map<string, (string | null)[]>;
+  private byBefore?: Map<string, string[]>;
+  private byUri?: Map<string, { at: number; to: boolean }[]>;
+  private earlierTurns?: string[];
+
+  constructor(readonly turnId: string, readonly rows: EntryStates[]) {
+    this.parsed = new Array<Hashes | undefined>(rows.length);
+  }
+
+  private hashes(i: number): Hashes {
+    let h = this.parsed[i];
+    if (!h) {
+      const e = this.rows[i];
+      h = { before: fileHash(e.before), after: fileHash(e.after), toBefore: fileHash(e.to_before), toAfter: fileHash(e.to_after) };
+      this.parsed[i] = h;
+    }
+    return h;
+  }
+
+  /** An after-content's nearest versions, in entry order: the entry's before-content (for a rename or move, the source's). */
+  nearestOf(hash: string): (string | null)[] {
+    if (!this.byAfter) {
+      const index = new Map<string, (string | null)[]>();
+      const push = (key: string | null, ...values: (string | null)[]) => {
+        if (key === null) return;
+        const list = index.get(key);
+        if (list) list.push(...values); else index.set(key, values);
+      };
+      for (let i = 0; i < this.rows.length; i++) {
+        const h = this.hashes(i);
+        push(h.after, h.before);
+        push(h.toAfter, h.toBefore, h.before);
+      }
+      this.byAfter = index;
+    }
+    return this.byAfter.get(hash) ?? [];
+  }
+
+  /** The paths an original was the before-content of, in entry order. */
+  originsOf(hash: string): string[] {
+    if (!this.byBefore) {
+      const index = new Map<string, string[]>();
+      const push = (key: string | null, uri: string) => {
+        if (key === null) return;
+        const list = index.get(key);
+        if (list) list.push(uri); else index.set(key, [uri]);
+      };
+      for (let i = 0; i < this.rows.length; i++) {
+        const e = this.rows[i];
+        const h = this.hashes(i);
+        push(h.before, e.uri);
+        if (e.to_uri) push(h.toBefore, e.to_uri);
+      }
+      this.byBefore = index;
+    }
+    return this.byBefore.get(hash) ?? [];
+  }
+
+  /** The last file content `uri` held in this turn other than `not`: its entries newest first, each's after-state, then its before-state. */
+  lastVersion(uri: string, not: string): string | null {
+    if (!this.byUri) {
+      // Only the paths are indexed: an earlier turn's states are parsed only where its path is asked for.
+      const index = new Map<string, { at: number; to: boolean }[]>();
+      const push = (key: string, at: number, to: boolean) => {
+        const list = index.get(key);
+        if (list) list.push({ at, to }); else index.set(key, [{ at, to }]);
+      };
+      for (let i = this.rows.length - 1; i >= 0; i--) {
+        const e = this.rows[i];
+        push(e.uri, i, false);
+        if (e.to_uri !== null && e.to_uri !== e.uri) push(e.to_uri, i, true);
+      }
+      this.byUri = index;
+    }
+    for (const { at, to } of this.byUri.get(uri) ?? []) {
+      const h = this.hashes(at);
+      const found = [to ? h.toAfter : h.after, to ? h.toBefore : h.before].find((c) => c !== null && c !== not);
       if (found) return found;
     }
+    return null;
+  }
+
+  /** The session's turns before this one, newest first (EARLIER_TURNS at most); empty when the turn is gone. */
+  earlier(store: Store): string[] {
+    if (!this.earlierTurns) {
+      const turn = store.getTurn(this.turnId);
+      this.earlierTurns = turn
+        ? (store.st('SELECT turn_id FROM turns WHERE session_id = ? AND number < ? ORDER BY number DESC LIMIT ?')
+          .all(turn.session_id, turn.number, EARLIER_TURNS) as { turn_id: string }[]).map((r) => r.turn_id)
+        : [];
+    }
+    return this.earlierTurns;
+  }
+}
+
+/**
+ * The turns one packer pass has read, by id, the most recently used last: bounded by the
+ * entries they hold (the newest is always kept, as the lookup needs it). It lives for one pass
+ * only: a turn whose entries change meanwhile (a capture, a commit) is read afresh by the next
+ * pass, and whichever base a pass chooses, packOne checks it is still there before using it.
+ */
+export class TurnMemo {
+  private readonly turns = new Map<string, TurnEntries>();
+  private held = 0;
+
+  constructor(private readonly store: Store) {}
+
+  of(turnId: string): TurnEntries {
+    let turn = this.turns.get(turnId);
+    if (turn) {
+      this.turns.delete(turnId);
+      this.turns.set(turnId, turn);
+      return turn;
+    }
+    const rows = this.store.st('SELECT uri, to_uri, before, after, to_before, to_after FROM entries WHERE turn_id = ? ORDER BY seq')
+      .all(turnId) as EntryStates[];
+    turn = new TurnEntries(turnId, rows);
+    this.turns.set(turnId, turn);
+    this.held += turn.rows.length;
+    for (const [id, old] of this.turns) {
+      if (this.held <= MEMO_ENTRIES || this.turns.size <= 1) break;
+      this.turns.delete(id);
+      this.held -= old.rows.length;
+    }
+    return turn;
+  }
+}
+
+/** The last file content `uri` held in the session's turns before `turnId` (newest first). */
+function previousVersion(store: Store, memo: TurnMemo, turnId: string, uri: string, not: string): string | null {
+  for (const earlier of memo.of(turnId).earlier(store)) {
+    const found = memo.of(earlier).lastVersion(uri, not);
+    if (found) return found;
   }
   return null;
 }
 
-/** An after-content's nearest version: the entry's before-content (for a rename or move, the source's). */
-function beforeOf(e: EntryRow, hash: string): (string | null)[] {
-  const out: (string | null)[] = [];
-  if (fileHash(e.after) === hash) out.push(fileHash(e.before));
-  if (fileHash(e.to_after) === hash) out.push(fileHash(e.to_before), fileHash(e.before));
-  return out;
-}
-
-/** An original's nearest version: the last one of its path in earlier turns. */
-function earlierOf(store: Store, e: EntryRow, hash: string): (string | null)[] {
-  const out: (string | null)[] = [];
-  if (fileHash(e.before) === hash) out.push(previousVersion(store, e.turn_id, e.uri, hash));
-  if (e.to_uri && fileHash(e.to_before) === hash) out.push(previousVersion(store, e.turn_id, e.to_uri, hash));
-  return out;
-}
-
 /** Hashes of contents that are likely near `hash` (other versions of its paths), nearest first. */
-export function baseCandidates(store: Store, hash: string): string[] {
-  const turns = store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, REFERRING_TURNS) as { turn_id: string }[];
-  const entries = turns.flatMap(({ turn_id }) => store.entriesOf(turn_id));
+export function baseCandidates(store: Store, hash: string, memo: TurnMemo): string[] {
+  const turns = (store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, REFERRING_TURNS) as { turn_id: string }[])
+    .map(({ turn_id }) => memo.of(turn_id));
   const found = new Set<string>();
   const add = (candidates: (string | null)[]) => { for (const c of candidates) if (c && c !== hash) found.add(c); };
-  for (const e of entries) add(beforeOf(e, hash));
+  for (const turn of turns) add(turn.nearestOf(hash));
   // Searching earlier turns costs more: only for a content that no entry shows as an after-content.
-  if (found.size === 0) for (const e of entries) add(earlierOf(store, e, hash));
+  if (found.size === 0) {
+    for (const turn of turns) for (const uri of turn.originsOf(hash)) add([previousVersion(store, memo, turn.turnId, uri, hash)]);
+  }
   return [...found];
 }

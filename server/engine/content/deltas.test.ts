@@ -90,6 +90,31 @@ describe('delta chains', () => {
     expect(rig.contents.read(after).equals(b)).toBe(true);
   });
 
+  it('a pass of many contents of the same turns chooses the bases one content per pass would', async () => {
+    // Three turns of several paths: created, changed (one renamed), then changed outside the
+    // turns (originals, whose base is searched in earlier turns) and changed again.
+    const record = (on: DeltaRig) => {
+      const v = [0, 1, 2, 3, 4, 5].map((p) => versions(20 + p, 4));
+      on.turnOf(v.map((texts, p) => ({ uri: `workspace:/f${p}`, before: null, after: texts[0] })));
+      on.turnOf(v.map((texts, p) => ({ uri: `workspace:/f${p}`, before: texts[0], after: texts[1], to: p === 2 ? 'workspace:/g2' : undefined })));
+      on.turnOf(v.map((texts, p) => ({ uri: p === 2 ? 'workspace:/g2' : `workspace:/f${p}`, before: texts[2], after: texts[3] })));
+    };
+    const chosen = (on: DeltaRig) => (on.store.db.prepare(`SELECT c.hash, c.codec, c.depth, b.hash AS base FROM contents c
+      LEFT JOIN contents b ON b.id = c.base_id ORDER BY c.hash`).all() as { base: string | null }[]);
+    const one = await deltaRig();
+    try {
+      record(rig);
+      record(one);
+      while ((await rig.contents.pack(256)) > 0) { /* one pass */ }
+      while ((await one.contents.pack(1)) > 0) { /* a pass per content */ }
+      const bases = chosen(rig);
+      expect(bases.filter((r) => r.base !== null).length).toBe(18);
+      expect(bases).toEqual(chosen(one));
+    } finally {
+      await one.close();
+    }
+  });
+
   it('encodes a large content part by part against the same parts of its base', async () => {
     const base = Buffer.concat([sourceText(6, 40_000), sourceText(7, 40_000)]);
     const next = Buffer.concat([Buffer.from('// a line at the top\n'), base]);

@@ -9,12 +9,16 @@ import { Store } from '../db/store.js';
 
 export interface Row { hash: string; codec: string; depth: number; base_id: number | null; id: number; stored: number; size: number; packed: number }
 
+export interface Change { uri: string; before: Buffer | null; after: Buffer; to?: string }
+
 export interface DeltaRig {
   dir: string;
   store: Store;
   contents: ContentStore;
   /** Records a turn that changed `uri` from `before` to `after` (to `to` for a rename); answers the hashes. */
   turn(uri: string, before: Buffer | null, after: Buffer, to?: string): { before: string | null; after: string };
+  /** Records a turn of several such changes, an entry each, in order; answers their hashes. */
+  turnOf(changes: Change[]): { before: string | null; after: string }[];
   /** Packs until nothing is left to pack. */
   packAll(): Promise<void>;
   row(hash: string): Row;
@@ -27,27 +31,32 @@ export async function deltaRig(): Promise<DeltaRig> {
   const contents = new ContentStore(store);
   let number = 0;
   const state = (hash: string | null, size: number) => hash ? JSON.stringify({ type: 'file', hash, size, mode: 0o644 }) : null;
-  return {
-    dir, store, contents,
-    turn(uri, before, after, to) {
-      const batch = contents.batch();
-      const b = before ? batch.keepBytes(before) : null;
-      const a = batch.keepBytes(after);
-      const turnId = `t${++number}`;
-      store.transaction(() => {
-        batch.commit();
-        store.insertTurn({
-          turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
-          interrupted: 0, started_at: number, ended_at: number, exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
-        });
+  const turnOf = (changes: Change[]): { before: string | null; after: string }[] => {
+    const batch = contents.batch();
+    const kept = changes.map(({ before, after }) => ({ b: before ? batch.keepBytes(before) : null, a: batch.keepBytes(after) }));
+    const turnId = `t${++number}`;
+    store.transaction(() => {
+      batch.commit();
+      store.insertTurn({
+        turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
+        interrupted: 0, started_at: number, ended_at: number, exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+      });
+      changes.forEach(({ uri, before, after, to }, i) => {
+        const { b, a } = kept[i];
         store.insertEntry({
-          turn_id: turnId, seq: 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
+          turn_id: turnId, seq: i + 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
           before: state(b?.hash ?? null, before?.length ?? 0), after: to ? null : state(a.hash, after.length),
           to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null,
         });
         for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
       });
-      return { before: b?.hash ?? null, after: a.hash };
+    });
+    return kept.map(({ b, a }) => ({ before: b?.hash ?? null, after: a.hash }));
+  };
+  return {
+    dir, store, contents, turnOf,
+    turn(uri, before, after, to) {
+      return turnOf([{ uri, before, after, to }])[0];
     },
     async packAll() {
       while ((await contents.pack(7)) > 0) { /* next round */ }

@@ -6,7 +6,7 @@
 // still there as they were; every encoding is decoded back and compared before it is kept.
 import { decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
 import { BrokenPartError, type ContentParts, type ContentRow } from './content-parts.js';
-import { baseCandidates } from './delta-bases.js';
+import { TurnMemo, baseCandidates } from './delta-bases.js';
 import { baseWithin } from './delta-chains.js';
 import type { Store } from '../db/store.js';
 
@@ -30,9 +30,10 @@ export class Packer {
     const rows = this.store.st(`SELECT id, hash, size, codec, parts, base_id, depth, packed FROM contents
       WHERE packed = 0 AND hash IS NOT NULL ORDER BY id LIMIT ?`).all(limit) as ContentRow[];
     let failure: unknown = null;
+    const memo = new TurnMemo(this.store);
     for (const row of rows) {
       try {
-        await this.packOne(row);
+        await this.packOne(row, memo);
       } catch (e) {
         // A damaged content stays as it is (reads report it); one a codec failed on stays raw,
         // which is always right, and the failure is reported once the round is done.
@@ -44,8 +45,8 @@ export class Packer {
     return rows.length;
   }
 
-  private async packOne(row: ContentRow): Promise<void> {
-    const encoded = await this.encode(row, this.chooseBase(row));
+  private async packOne(row: ContentRow, memo: TurnMemo): Promise<void> {
+    const encoded = await this.encode(row, this.chooseBase(row, memo));
     const keep = encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
     this.store.relaxed(() => {
       const now = this.parts.byHash(row.hash);
@@ -87,10 +88,10 @@ export class Packer {
   }
 
   /** The nearest stored version of the content's paths, or an ancestor of it, within the chain bound. */
-  private chooseBase(row: ContentRow): ContentRow | null {
+  private chooseBase(row: ContentRow, memo: TurnMemo): ContentRow | null {
     // A content others are deltas of (its base was removed) is made whole: its chain never grows back.
     if (!deltasAvailable || this.parts.dependants(row.id).length > 0) return null;
-    for (const hash of baseCandidates(this.store, row.hash)) {
+    for (const hash of baseCandidates(this.store, row.hash, memo)) {
       const candidate = this.parts.byHash(hash);
       if (!candidate || candidate.packed !== 1 || candidate.id === row.id) continue;
       const base = baseWithin(this.parts, row, candidate);
