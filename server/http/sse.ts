@@ -1,14 +1,16 @@
 // GET /api/events: the engine's events as Server-Sent Events (API.md "Events"), so the console
 // updates while an agent works.
 import type { ServerResponse } from 'node:http';
-import type { Engine, EngineEventName } from '../engine/api.js';
+import type { Engine, EngineEventName, MemoryEventName } from '../engine/api.js';
 import { EVENT_NAMES, type EventName } from '../protocol.js';
 
-const MEMORY_EVENTS: ReadonlySet<EventName> = new Set(['messages-deleted', 'messages-restored']);
+/** The memory store's events, each of the engine's MemoryEventName once (the compiler checks). */
+const MEMORY_EVENTS: Record<MemoryEventName, true> = { 'messages-deleted': true, 'messages-restored': true };
+const isMemoryEvent = (name: EventName): name is MemoryEventName => Object.hasOwn(MEMORY_EVENTS, name);
 
 /** The engine's name of an SSE event: the memory store's events carry `memory:`. */
 function engineNameOf(name: EventName): EngineEventName {
-  return (MEMORY_EVENTS.has(name) ? `memory:${name}` : name) as EngineEventName;
+  return isMemoryEvent(name) ? `memory:${name}` : name;
 }
 
 export const PING_INTERVAL_MS = 15_000;
