@@ -18,7 +18,7 @@ import type { Rollbacks } from './rollback/rollback.js';
 import { searchTurns } from './turns/search.js';
 import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
 import type { ControlledStorage, Mutations } from './record/storage.js';
-import { beginTurn, endTurnWithoutAfterContents, endTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -61,14 +61,9 @@ export class TurnbackEngine implements Engine {
     const active = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
     if (!active) return null;
     await this.closeCommands(active);
-    try {
-      await endTurn(this.ctx, active, sessionId);
-    } catch (e) {
-      // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
-      // a turn left active would take the person's next edits for its own.
-      this.ctx.log(`the commit of turn ${active} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
-      await endTurnWithoutAfterContents(this.ctx, active, sessionId);
-    }
+    // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
+    // a turn left active would take the person's next edits for its own.
+    await endTurnOrWithoutAfterContents(this.ctx, active, sessionId);
     await pruneSessions(this.ctx);
     return active;
   }

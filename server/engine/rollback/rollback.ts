@@ -10,21 +10,7 @@ import { conflictAuthor } from './conflict-authors.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
-import { beginTurn, endTurnWithoutAfterContents, endTurn } from '../turns/turns.js';
-
-/**
- * Commits a rollback turn; when its commit fails (no space for the after-contents, a file that
- * cannot be read), commits it again keeping no contents, marked interrupted. Only when even
- * that fails does the error reach the caller, and the turn stays for the next attempt.
- */
-async function endRollbackTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted: boolean, settle: () => void): Promise<void> {
-  try {
-    await endTurn(ctx, turnId, sessionId, interrupted, settle);
-  } catch (e) {
-    ctx.log(`the commit of rollback turn ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
-    await endTurnWithoutAfterContents(ctx, turnId, sessionId, settle);
-  }
-}
+import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
@@ -173,7 +159,7 @@ export class Rollbacks {
     };
     // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
     // running it again completes it. Its commit failing is not the end of it either.
-    await endRollbackTurn(ctx, rollbackTurn.turnId, job.sessionId, failure !== null, settle);
+    await endTurnOrWithoutAfterContents(ctx, rollbackTurn.turnId, job.sessionId, failure !== null, settle);
     if (failure !== null) throw failure;
     if (job.withChat) result.deletedMessages = messages.length;
     if (deletedIds.length) ctx.events.emit('memory:messages-deleted', { sessionId: job.sessionId, messageIds: deletedIds });

@@ -200,7 +200,8 @@ describe('contents two sessions share', () => {
 describe('a commit that fails', () => {
   it("does not leave a rollback's turn active: it is committed interrupted, the turn it rolled back says so, and its undo works", async () => {
     const fs = new EngineFs();
-    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs } as never);
+    const lines: string[] = [];
+    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs, log: (line: string) => lines.push(line) } as never);
     const start = await sandbox.tree();
     const turnId = await runTurn(engine, async () => {
       await engine.storage.writeFile(ws('a'), 'a1\n', s);
@@ -224,6 +225,7 @@ describe('a commit that fails', () => {
     assertSameTree(start, await sandbox.tree());
     const rollbackTurn = engine.getManifest(result.rollbackTurnId!).turn;
     expect(rollbackTurn).toMatchObject({ status: 'committed', interrupted: true });
+    expect(lines).toContain(`the commit of rollback turn ${result.rollbackTurnId} failed (EIO: injected, lstat); committed without its after-contents, as interrupted`);
     expect(engine.getManifest(turnId).turn.status).toBe('rolled-back');
     expect(await engine.rollback(turnId)).toMatchObject({ ok: true, rollbackTurnId: null });
     const undo = await engine.rollback(result.rollbackTurnId!);
@@ -234,7 +236,8 @@ describe('a commit that fails', () => {
 
   it("does not leave an agent's turn active when its after-contents cannot be kept", async () => {
     const fs = new EngineFs();
-    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs } as never);
+    const lines: string[] = [];
+    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs, log: (line: string) => lines.push(line) } as never);
     const start = await sandbox.tree();
     const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'edit' });
     await engine.storage.writeFile(ws('a'), 'a1\n', s);
@@ -249,6 +252,7 @@ describe('a commit that fails', () => {
     fs.beforeOp = undefined;
     expect(engine.listSessions()[0].activeTurnId).toBeNull();
     expect(engine.getManifest(turnId!).turn).toMatchObject({ status: 'committed', interrupted: true, fileCount: 1 });
+    expect(lines).toContain(`the commit of turn ${turnId} failed (EIO: injected, read); committed without its after-contents, as interrupted`);
     expect((await engine.rollback(turnId!)).ok).toBe(true);
     assertSameTree(start, await sandbox.tree());
     await engine.close();

@@ -107,6 +107,12 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   return turn;
 }
 
+/** Inside a commit's transaction: the session no longer has this turn as its active one. */
+function releaseActiveTurn(ctx: EngineContext, sessionId: string, turnId: string): void {
+  const session = ctx.store.getSession(sessionId);
+  if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+}
+
 /**
  * The last resort when a commit fails: after-states read without keeping their contents (so
  * little is written), the turn marked interrupted. What the turn did stays undoable; its
@@ -121,8 +127,7 @@ export async function endTurnWithoutAfterContents(
     resumeTurn(ctx, row);
   }
   await commitTurn(ctx, turnId, true, () => {
-    const session = ctx.store.getSession(sessionId);
-    if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+    releaseActiveTurn(ctx, sessionId, turnId);
     alsoInTransaction?.();
   }, { keepContents: false });
   ctx.turns.delete(turnId);
@@ -135,8 +140,7 @@ export async function endTurnWithoutAfterContents(
  */
 export async function endTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false, alsoInTransaction?: () => void): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
-    const session = ctx.store.getSession(sessionId);
-    if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+    releaseActiveTurn(ctx, sessionId, turnId);
     ctx.store.touchSession(sessionId, ctx.now());
     alsoInTransaction?.();
   });
@@ -146,3 +150,20 @@ export async function endTurn(ctx: EngineContext, turnId: string, sessionId: str
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
 
+/**
+ * Commits a turn; when its commit fails (no space for the after-contents, a file that cannot
+ * be read), commits it again keeping no contents, marked interrupted: a turn left active would
+ * take the next edits for its own. Only when even that fails does the error reach the caller,
+ * and the turn stays for the next attempt.
+ */
+export async function endTurnOrWithoutAfterContents(
+  ctx: EngineContext, turnId: string, sessionId: string, interrupted = false, alsoInTransaction?: () => void,
+): Promise<void> {
+  try {
+    await endTurn(ctx, turnId, sessionId, interrupted, alsoInTransaction);
+  } catch (e) {
+    const kind = ctx.turns.get(turnId)?.kind ?? ctx.store.getTurn(turnId)?.kind;
+    ctx.log(`the commit of ${kind === 'rollback' ? 'rollback turn' : 'turn'} ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
+    await endTurnWithoutAfterContents(ctx, turnId, sessionId, alsoInTransaction);
+  }
+}
