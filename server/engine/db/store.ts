@@ -300,7 +300,7 @@ export interface TurnSearch { sessionId: string; text: string; limit: number; be
 /** Turns of a session whose title, user prompt or a changed path holds `text` (any case), oldest first. */
 export function searchTurnRows(store: Store, { sessionId, text, limit, before }: TurnSearch): TurnRow[] {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = store.db.prepare(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = @sessionId AND t.number < @before AND (
+  const rows = store.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = @sessionId AND t.number < @before AND (
       lower(t.title) LIKE @pattern ESCAPE '\\'
       OR EXISTS (SELECT 1 FROM messages m WHERE m.turn_id = t.turn_id AND m.role = 'user' AND lower(m.content) LIKE @pattern ESCAPE '\\')
       OR EXISTS (SELECT 1 FROM changes c WHERE c.turn_id = t.turn_id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))

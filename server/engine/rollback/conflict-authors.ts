@@ -7,14 +7,25 @@ import { sameForDrift } from '../record/path-state.js';
 import type { TurnRow } from '../db/store.js';
 import { toChange } from '../turns/turns.js';
 
-interface LaterChange { turn_id: string; session_id: string; number: number; title: string; data: string }
+interface LaterChange { uri: string; turn_id: string; session_id: string; number: number; title: string; data: string }
 
-export function conflictAuthor(ctx: EngineContext, uri: string, current: State, covered: TurnRow[]): ConflictTurn | undefined {
+/** The authors of these conflicting paths (by URI; a path with none is absent), from one query for them all. */
+export function conflictAuthors(ctx: EngineContext, conflicts: { uri: string; current: State }[], covered: TurnRow[]): Map<string, ConflictTurn> {
+  const authors = new Map<string, ConflictTurn>();
+  if (conflicts.length === 0) return authors;
   const since = Math.max(...covered.map((turn) => turn.started_at));
-  const row = ctx.store.db.prepare(`SELECT t.turn_id, t.session_id, t.number, t.title, c.data FROM changes c
-    JOIN turns t ON t.turn_id = c.turn_id
-    WHERE c.uri = ? AND t.started_at >= ? AND t.turn_id NOT IN (SELECT value FROM json_each(?))
-    ORDER BY t.started_at DESC, t.number DESC LIMIT 1`).get(uri, since, JSON.stringify(covered.map((turn) => turn.turn_id))) as LaterChange | undefined;
-  if (!row || !sameForDrift(current, toChange({ turn_id: row.turn_id, ord: 0, uri, data: row.data }).after)) return undefined;
-  return { turnId: row.turn_id, sessionId: row.session_id, number: row.number, title: row.title };
+  // Each path's latest later change: the first of its rows in the order the window sorts them.
+  const rows = ctx.store.st(`SELECT uri, turn_id, session_id, number, title, data FROM (
+      SELECT c.uri, t.turn_id, t.session_id, t.number, t.title, c.data,
+        ROW_NUMBER() OVER (PARTITION BY c.uri ORDER BY t.started_at DESC, t.number DESC) AS latest
+      FROM changes c JOIN turns t ON t.turn_id = c.turn_id
+      WHERE c.uri IN (SELECT value FROM json_each(?)) AND t.started_at >= ? AND t.turn_id NOT IN (SELECT value FROM json_each(?)))
+    WHERE latest = 1`).all(JSON.stringify([...new Set(conflicts.map((c) => c.uri))]), since, JSON.stringify(covered.map((turn) => turn.turn_id))) as LaterChange[];
+  const latest = new Map(rows.map((row) => [row.uri, row]));
+  for (const { uri, current } of conflicts) {
+    const row = latest.get(uri);
+    if (!row || !sameForDrift(current, toChange({ turn_id: row.turn_id, ord: 0, uri, data: row.data }).after)) continue;
+    authors.set(uri, { turnId: row.turn_id, sessionId: row.session_id, number: row.number, title: row.title });
+  }
+  return authors;
 }

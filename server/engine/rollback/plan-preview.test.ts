@@ -52,6 +52,33 @@ describe('preview', () => {
     }
   });
 
+  it('names, for each of several conflicting paths, the latest later turn that changed it', async () => {
+    const engine = await open(box);
+    try {
+      const { turnId: first } = await engine.input(input('Write all'));
+      for (const name of ['a', 'b', 'c', 'd']) await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}1\n`, S);
+      await engine.turnEnd(S);
+      const { turnId: second } = await engine.input(input('Bump a, b and d'));
+      for (const name of ['a', 'b', 'd']) await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}2\n`, S);
+      await engine.turnEnd(S);
+      const { turnId: third } = await engine.input(input('Bump a and d again'));
+      for (const name of ['a', 'd']) await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}3\n`, S);
+      await engine.turnEnd(S);
+      await writeFile(path.join(box.workspace, 'd.txt'), 'edited by hand\n');
+
+      const plan = await engine.preview(first!);
+      const byUri = new Map(plan.actions.map((action) => [action.uri, action]));
+      expect(byUri.get('workspace:/a.txt')).toMatchObject({ conflict: true, conflictTurn: { turnId: third, number: 3, title: 'Bump a and d again' } });
+      expect(byUri.get('workspace:/b.txt')).toMatchObject({ conflict: true, conflictTurn: { turnId: second, number: 2, title: 'Bump a, b and d' } });
+      expect(byUri.get('workspace:/c.txt')).toMatchObject({ conflict: false });
+      expect(byUri.get('workspace:/c.txt')?.conflictTurn).toBeUndefined();
+      expect(byUri.get('workspace:/d.txt')?.conflict).toBe(true);
+      expect(byUri.get('workspace:/d.txt')?.conflictTurn).toBeUndefined();
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('lists every folder a selective restore creates or removes, the implied ones too', async () => {
     await writeFile(path.join(box.workspace, 'keep.txt'), 'keep\n');
     const engine = await open(box);

@@ -6,7 +6,7 @@ import { Applier } from './apply.js';
 import type { EngineContext } from '../context.js';
 import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
-import { conflictAuthor } from './conflict-authors.js';
+import { conflictAuthors } from './conflict-authors.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
@@ -78,10 +78,12 @@ export class Rollbacks {
   async preview(job: Job): Promise<Plan> {
     const paths = await this.evaluateJob(job);
     const current = new Map(paths.map((p) => [p.uri, p.current]));
+    const actions = planActions(paths);
+    const authors = conflictAuthors(this.ctx, actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })), job.coverage.turns);
     return {
       turnId: job.turnId,
-      actions: planActions(paths).map((a) => {
-        const author = a.conflict ? conflictAuthor(this.ctx, a.uri, current.get(a.uri) ?? null, job.coverage.turns) : undefined;
+      actions: actions.map((a) => {
+        const author = a.conflict ? authors.get(a.uri) : undefined;
         return author ? { ...a, conflictTurn: author } : a;
       }),
       folders: planFolders(paths),
