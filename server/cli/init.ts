@@ -69,19 +69,14 @@ export async function run(args: string[]): Promise<number> {
   }
   const file = join(workspace, '.claude', 'settings.local.json');
   try {
-    if (remove) {
-      const { settings, changed } = removeHookSettings(readSettings(file));
-      if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
-      process.stdout.write(`${changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`);
-      return 0;
-    }
-    const { settings, changed } = mergeHookSettings(readSettings(file), hookCommand());
+    const existing = readSettings(file);
+    const { settings, changed } = remove ? removeHookSettings(existing) : mergeHookSettings(existing, hookCommand());
     if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
-    process.stdout.write(
-      `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
+    process.stdout.write(remove
+      ? `${changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
+      : `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
         'Start the console with the command below, open the URL it prints, then use claude in that folder as usual:\n' +
-        `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`,
-    );
+        `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
