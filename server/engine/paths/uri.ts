@@ -50,6 +50,21 @@ export function isSameOrBelow(uri: string, ancestor: string): boolean {
   return uri.startsWith(prefix);
 }
 
+/**
+ * True when `uri` lies strictly below one of `dirs` (a folder a scan could not list): its
+ * ancestors looked up, so the cost follows its depth, not how many folders there are.
+ */
+export function isBelowAny(uri: string, dirs: ReadonlySet<string>): boolean {
+  if (dirs.size === 0) return false;
+  const colon = uri.indexOf(':/');
+  if (colon <= 0) return false;
+  const top = colon + 2;
+  for (let cut = uri.lastIndexOf('/'); cut >= top; cut = uri.lastIndexOf('/', cut - 1)) {
+    if (dirs.has(uri.slice(0, cut))) return true;
+  }
+  return uri.length > top && dirs.has(uri.slice(0, top));
+}
+
 export function uriDepth(uri: string): number {
   return parseUri(uri).segments.length;
 }

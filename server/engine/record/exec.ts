@@ -13,7 +13,7 @@ import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
 import { type ScanResult, scanTree } from './scan.js';
-import { isSameOrBelow } from '../paths/uri.js';
+import { isBelowAny } from '../paths/uri.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
@@ -167,19 +167,25 @@ export class ExecScans {
     }
     // Below a folder one of the two scans could not list, a path's state is unknown on one side:
     // never attributed (its absence would read as "created" or "deleted"), said so instead.
-    const blind = [...baseline, ...scan.current].filter(([, e]) => e.type === 'dir' && e.skipped === 'unreadable').map(([uri]) => uri);
-    const unseen = (uri: string) => blind.some((dir) => uri !== dir && isSameOrBelow(uri, dir));
-    const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)) && !unseen(uri));
-    const skipped: ExecSkipped[] = blind.filter((dir, i) => blind.indexOf(dir) === i).map((uri) => ({ uri, reason: 'unreadable' as const }));
+    const blind = new Set<string>();
+    for (const entries of [baseline, scan.current]) {
+      for (const [uri, e] of entries) if (e.type === 'dir' && e.skipped === 'unreadable') blind.add(uri);
+    }
+    const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)) && !isBelowAny(uri, blind));
+    const skipped: ExecSkipped[] = [...blind].map((uri) => ({ uri, reason: 'unreadable' as const }));
+    /** URIs `skipped` names so far, whatever the reason. */
+    const named = new Set(blind);
     const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
     for (const uri of changed) {
       const before = baseline.get(uri);
       const after = scan.current.get(uri);
       const notKept = before?.skipped ?? after?.skipped ?? null;
-      if (notKept) skipped.push({ uri, reason: notKept });
+      if (notKept) { skipped.push({ uri, reason: notKept }); named.add(uri); }
       changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
     }
-    for (const uri of scan.unreadable) if (!skipped.some((s) => s.uri === uri)) skipped.push({ uri, reason: 'unreadable' });
+    for (const uri of scan.unreadable) {
+      if (!named.has(uri)) { skipped.push({ uri, reason: 'unreadable' }); named.add(uri); }
+    }
     for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
     for (const name of opaqueBefore.keys()) if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
     if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
@@ -189,9 +195,12 @@ export class ExecScans {
         this.updateCommand(turn.turnId, execId, (c) => {
           c.endedAt ??= new Date(ctx.now()).toISOString();
           c.changed = [...new Set([...(c.changed ?? []), ...changed])];
-          const all = [...(c.skipped ?? []), ...skipped];
-          const unique = all.filter((s, i) => all.findIndex((t) => t.uri === s.uri && t.reason === s.reason) === i);
-          if (unique.length > 0) c.skipped = unique;
+          // Each (reason, URI) once, where it first appears.
+          const unique = new Map<string, ExecSkipped>();
+          for (const list of [c.skipped ?? [], skipped]) {
+            for (const s of list) { const key = `${s.reason}\0${s.uri}`; if (!unique.has(key)) unique.set(key, s); }
+          }
+          if (unique.size > 0) c.skipped = [...unique.values()];
         });
       });
     } catch (e) {

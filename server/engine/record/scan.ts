@@ -13,7 +13,7 @@ import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
 import { hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
-import { isSameOrBelow } from '../paths/uri.js';
+import { isBelowAny } from '../paths/uri.js';
 import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
 
 export interface ScanResult {
@@ -211,10 +211,10 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
 
   // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
-  const unlisted = result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir');
+  const unlisted = new Set(result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir'));
   for (const [uri, known] of options.baseline) {
     if (result.current.has(uri)) continue;
-    if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || unlisted.some((dir) => uri !== dir && isSameOrBelow(uri, dir))) {
+    if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || isBelowAny(uri, unlisted)) {
       result.current.set(uri, known);
       continue;
     }
