@@ -14,6 +14,12 @@ export const PARTS_PER_CONTENT = 1 << 16;
  * stops a damaged row (a cycle of bases) from looping.
  */
 const MAX_CHAIN = 1000;
+/**
+ * A content that stays raw is moved to the ends of the tables (`replace`) up to this size, a
+ * page (db/store.ts): beyond it, its bytes fill overflow pages of their own, and moving them
+ * would rewrite them all for no denser page.
+ */
+const MOVE_RAW_LIMIT = 4096;
 
 export interface ContentRow {
   id: number; hash: string; size: number; codec: Codec; parts: number; base_id: number | null; depth: number; packed: number;
@@ -121,6 +127,19 @@ export class ContentParts {
     this.store.st('UPDATE contents SET stored = ? WHERE id = ?').run(bytes, id);
     this.store.st('UPDATE contents SET base_id = ? WHERE base_id = ?').run(id, row.id);
     return id;
+  }
+
+  /**
+   * Inside a transaction: a content compression does not shrink, marked packed as it is. A
+   * small one is moved like an encoded one (`replace`), for the same dense pages; a larger one
+   * stays where it is, under its id.
+   */
+  keepRaw(row: ContentRow): void {
+    if (row.size <= MOVE_RAW_LIMIT) {
+      this.replace(row, { codec: row.codec, baseId: null, depth: 0, parts: null });
+      return;
+    }
+    this.store.st('UPDATE contents SET packed = 1, base_id = NULL, depth = 0 WHERE id = ?').run(row.id);
   }
 
   /** Contents stored as deltas against `id`. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -133,6 +134,25 @@ describe('content store', () => {
     expect(contents.read(a).equals(text)).toBe(true);
     expect(contents.read(b).equals(noise)).toBe(true);
     expect((await collect(c)).equals(big)).toBe(true);
+  });
+
+  it('a content that stays raw: a small one moves to the end of the tables, a large one is marked packed where it is', async () => {
+    const small = randomBytes(200);
+    const large = randomBytes(2 * PART_SIZE + 1000);
+    const a = keep(small);
+    const batch = contents.batch();
+    const { hash: b } = await batch.keepStream(chunked(large, PART_SIZE / 2));
+    store.transaction(() => batch.commit());
+    const row = (hash: string) => store.db.prepare('SELECT id, codec, parts, stored, packed, base_id, depth FROM contents WHERE hash = ?').get(hash) as
+      { id: number; codec: string; parts: number; stored: number; packed: number; base_id: number | null; depth: number };
+    const [smallBefore, largeBefore] = [row(a), row(b)];
+    while ((await contents.pack(4)) > 0) { /* all of them */ }
+    expect(row(a)).toMatchObject({ codec: 'raw', parts: 1, stored: small.length, packed: 1, base_id: null, depth: 0 });
+    expect(row(a).id).toBeGreaterThan(largeBefore.id);
+    expect(row(b)).toEqual({ ...largeBefore, packed: 1 });
+    expect(smallBefore.id).toBeLessThan(largeBefore.id);
+    expect(contents.read(a).equals(small)).toBe(true);
+    expect((await collect(b)).equals(large)).toBe(true);
   });
 });
 

@@ -53,9 +53,8 @@ export class Packer {
       if (!now || now.packed !== 0 || now.codec !== row.codec) return;
       const base = keep?.base ? this.parts.byHash(keep.base.hash) : null;
       if (keep?.base && !base) return; // removed meanwhile: packed again next round
-      this.parts.replace(now, keep
-        ? { codec: keep.codec, baseId: base?.id ?? null, depth: base ? base.depth + 1 : 0, parts: keep.parts }
-        : { codec: now.codec, baseId: null, depth: 0, parts: null });
+      if (keep) this.parts.replace(now, { codec: keep.codec, baseId: base?.id ?? null, depth: base ? base.depth + 1 : 0, parts: keep.parts });
+      else this.parts.keepRaw(now);
     });
   }
 
