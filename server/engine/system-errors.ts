@@ -16,7 +16,8 @@ export class ForbiddenError extends EngineError {
 }
 
 const NO_SPACE = new Set(['ENOSPC', 'EDQUOT', 'SQLITE_FULL']);
-const FORBIDDEN = new Set(['EACCES', 'EPERM', 'EROFS', 'SQLITE_READONLY']);
+/** And every SQLITE_READONLY* code (checked by prefix below). */
+const FORBIDDEN = new Set(['EACCES', 'EPERM', 'EROFS']);
 
 /** The coded form of a system error (or the error itself when it has none to take). */
 export function codedError(e: unknown, uriOf: (path: string) => string | undefined): unknown {

@@ -63,8 +63,8 @@ class Recording {
    */
   store(alsoInTransaction?: () => void): void {
     const { ctx, turn } = this;
-    if (this.entries.length === 0 && this.batch.size === 0 && !alsoInTransaction) return;
     const nothingRecorded = this.entries.length === 0 && this.batch.size === 0;
+    if (nothingRecorded && !alsoInTransaction) return;
     try {
       (nothingRecorded ? ctx.store.relaxed : ctx.store.transaction).call(ctx.store, () => {
         this.batch.commit();

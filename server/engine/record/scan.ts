@@ -7,7 +7,7 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
-import { isExcluded, isExcludedPath } from '../paths/exclude.js';
+import { isExcludedPath } from '../paths/exclude.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
@@ -82,12 +82,16 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
   };
 
+  /** Whether the baseline's entry still holds by the stat alone (no read). Synchronous: the scan's fast path makes no promise. */
+  const trusted = (known: IndexEntry | undefined, stats: Stats): known is IndexEntry =>
+    known !== undefined && !options.rehash && sameStat(known, stats) && !isRacy(known);
+
   /** What `name` holds now (read again when it was swapped between its lstat and its read); null when gone. */
   const look = (dir: ScanDir, name: string, known: IndexEntry | undefined): IndexEntry | null | Promise<IndexEntry | null> => {
     const looked = dir.lstat(name);
     if (looked instanceof Promise) return looked.then((stats) => lookAgain(dir, name, known, stats));
     // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
-    if (looked && known && !options.rehash && sameStat(known, looked) && !isRacy(known)) return known;
+    if (looked && trusted(known, looked)) return known;
     return lookAgain(dir, name, known, looked);
   };
 
@@ -96,7 +100,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       const looked = attempt === 1 ? first : dir.lstat(name);
       const stats = looked instanceof Promise ? await looked : looked;
       if (!stats) return null;
-      if (known && !options.rehash && sameStat(known, stats) && !isRacy(known)) return known;
+      if (trusted(known, stats)) return known;
       try {
         return await read(dir, name, stats, known);
       } catch (e) {
@@ -229,5 +233,5 @@ class Swapped extends Error {}
 
 function excludedUri(ctx: EngineContext, uri: string): boolean {
   const rest = uri.slice(uri.indexOf(':/') + 2);
-  return rest !== '' && isExcluded(ctx, rest.split('/'));
+  return rest !== '' && isExcludedPath(ctx, rest);
 }
