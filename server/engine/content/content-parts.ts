@@ -70,6 +70,8 @@ export class ContentParts {
       // A base with fewer parts: this part is a delta against nothing.
       at = index < base.parts ? base : undefined;
     }
+    // A part stored raw, on its own: its stored bytes are its bytes, nothing to decode or keep.
+    if (chain.length === 1 && row.codec === 'raw') return chain[0].data;
     // Fingerprints from the bottom up; then the nearest level to the top the cache holds.
     const prints = new Array<string>(chain.length);
     for (let i = chain.length - 1; i >= 0; i--) prints[i] = fingerprint(chain[i].row.codec, chain[i].data, i + 1 < chain.length ? prints[i + 1] : null);

@@ -115,6 +115,17 @@ describe('content store', () => {
     expect(await contents.verify('0'.repeat(64))).toBe(false);
   });
 
+  it('a raw content damaged after it was read is found damaged on the next read', async () => {
+    const data = Buffer.from('kept exactly, and read once\n');
+    const hash = keep(data);
+    expect(contents.read(hash).equals(data)).toBe(true);
+    expect((await collect(hash)).equals(data)).toBe(true);
+    store.db.prepare('UPDATE content_parts SET data = ?').run(Buffer.from('kept wrongly, after a read\n'));
+    expect(() => contents.read(hash)).toThrow(expect.objectContaining({ reason: 'mismatch' }));
+    await expect(collect(hash)).rejects.toMatchObject({ code: 'UNRESTORABLE', reason: 'mismatch' });
+    expect(contents.readHead(hash, 5).toString('utf8')).toBe('kept ');
+  });
+
   it('packing compresses what pays, keeps the rest raw, and changes no byte', async () => {
     const text = Buffer.from('export const answer = 42;\n'.repeat(4000));
     const noise = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919 + (i * i) % 251) & 0xff));
