@@ -93,16 +93,10 @@ export class ContentParts {
     return bytes!;
   }
 
-  write(id: number, parts: Iterable<Buffer>): { count: number; bytes: number } {
+  write(id: number, parts: Iterable<Buffer>): void {
     const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
-    let count = 0;
-    let bytes = 0;
-    for (const data of parts) {
-      insert.run(id * PARTS_PER_CONTENT + count, data);
-      count++;
-      bytes += data.length;
-    }
-    return { count, bytes };
+    let index = 0;
+    for (const data of parts) insert.run(id * PARTS_PER_CONTENT + index++, data);
   }
 
   delete(id: number): void {
@@ -121,12 +115,12 @@ export class ContentParts {
       if (!data) throw new BrokenPartError('missing');
       return data;
     });
+    const stored = parts.reduce((n, part) => n + part.length, 0);
     this.delete(row.id);
     this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
     const id = Number(this.store.st(`INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
-      VALUES (?, ?, ?, ?, 0, 1, ?, ?)`).run(row.hash, row.size, next.codec, row.parts, next.baseId, next.depth).lastInsertRowid);
-    const { bytes } = this.write(id, parts);
-    this.store.st('UPDATE contents SET stored = ? WHERE id = ?').run(bytes, id);
+      VALUES (?, ?, ?, ?, ?, 1, ?, ?)`).run(row.hash, row.size, next.codec, row.parts, stored, next.baseId, next.depth).lastInsertRowid);
+    this.write(id, parts);
     this.store.st('UPDATE contents SET base_id = ? WHERE base_id = ?').run(id, row.id);
     return id;
   }

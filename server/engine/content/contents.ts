@@ -95,10 +95,11 @@ export class ContentStore {
       return;
     }
     if (!held.bytes || this.has(held.hash)) return;
-    const id = Number(this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', 0, 0)")
-      .run(held.hash, held.size).lastInsertRowid);
-    const { count, bytes } = this.parts.write(id, partsOf(held.bytes));
-    this.store.st('UPDATE contents SET parts = ?, stored = ? WHERE id = ?').run(count, bytes, id);
+    const parts = [...partsOf(held.bytes)];
+    const stored = parts.reduce((n, part) => n + part.length, 0);
+    const id = Number(this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
+      .run(held.hash, held.size, parts.length, stored).lastInsertRowid);
+    this.parts.write(id, parts);
   }
 
   /** A content's raw bytes, verified against its hash (for contents known to be small). */
