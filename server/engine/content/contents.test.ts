@@ -84,6 +84,24 @@ describe('content store', () => {
     expect(contents.readHead(hash, 5).equals(big.subarray(0, 5))).toBe(true);
   });
 
+  it('cuts a stream into the same parts whatever its chunks: a part each, larger than a part, none at all', async () => {
+    const big = patterned(2 * PART_SIZE + 5);
+    for (const [data, chunk, sizes] of [
+      [big, PART_SIZE, [PART_SIZE, PART_SIZE, 5]],
+      [big, 3 * PART_SIZE, [PART_SIZE, PART_SIZE, 5]],
+      [big.subarray(0, 2 * PART_SIZE), PART_SIZE, [PART_SIZE, PART_SIZE]],
+      [Buffer.alloc(0), PART_SIZE, [0]],
+    ] as [Buffer, number, number[]][]) {
+      const batch = contents.batch();
+      const { hash } = await batch.keepStream(chunked(data, chunk));
+      store.transaction(() => batch.commit());
+      const parts: number[] = [];
+      for await (const part of contents.chunks(hash)) parts.push(part.length);
+      expect(parts).toEqual(sizes);
+      expect((await collect(hash)).equals(data)).toBe(true);
+    }
+  });
+
   it('a staged copy of a content already stored is dropped, the stored one kept', async () => {
     const big = patterned(PART_SIZE + 1);
     const first = contents.batch();

@@ -256,9 +256,10 @@ export class ContentBatch {
     let carried = 0;
     const flush = (final: boolean) => {
       while (carried >= PART_SIZE || (final && (carried > 0 || index === 0))) {
-        const all = Buffer.concat(carry);
+        // A chunk that alone makes the part (a read of exactly a part, the usual case) is passed on as it is.
+        const all = carry.length === 1 ? carry[0] : Buffer.concat(carry);
         const part = all.subarray(0, Math.min(PART_SIZE, all.length));
-        this.contents.appendStaged(id, index++, Buffer.from(part));
+        this.contents.appendStaged(id, index++, part);
         carry = all.length > part.length ? [all.subarray(part.length)] : [];
         carried = all.length - part.length;
         if (final && carried === 0) break;
