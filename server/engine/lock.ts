@@ -14,19 +14,15 @@ function isAlive(pid: number): boolean {
 }
 
 export interface Lock {
-  /** The lock was left by a process that died: the last run ended in a crash. */
-  readonly tookOver: boolean;
   release(): Promise<void>;
 }
 
 export async function acquireLock(fs: EngineFs, dataDir: string, storeDir: string): Promise<Lock> {
   const file = path.join(storeDir, 'lock');
-  let tookOver = false;
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       await fs.writeFileExclusive(file, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
       return {
-        tookOver,
         release: async () => {
           try { await fs.unlink(file); } catch (e) { if (!isNotFound(e)) throw e; }
         },
@@ -43,7 +39,6 @@ export async function acquireLock(fs: EngineFs, dataDir: string, storeDir: strin
     }
     if (pid > 0 && isAlive(pid)) throw new DataDirLockedError(dataDir, pid);
     try { await fs.unlink(file); } catch (e) { if (!isNotFound(e)) throw e; }
-    tookOver = true;
   }
   throw new DataDirLockedError(dataDir, 0);
 }

@@ -167,15 +167,11 @@ export class ContentStore {
   }
 
   /**
-   * Inside a transaction: removes stored contents. A kept content stored as a delta against
-   * one of them is written back raw first (the packer encodes it again): a removal never
-   * takes a base a kept content needs.
+   * Inside a transaction: removes these stored contents together. A kept content stored as a
+   * delta against one of them is written back raw first (the packer encodes it again): a
+   * removal never takes a base a kept content needs. A base removed with all its dependants is
+   * never written back raw.
    */
-  remove(hash: string): void {
-    this.removeAll([hash]);
-  }
-
-  /** Removes these stored contents together: a base removed with all its dependants is never written back raw. */
   removeAll(hashes: string[]): void {
     if (!this.db.inTransaction) throw new Error('contents are removed inside a transaction');
     const rows = hashes.map((hash) => this.row(hash)).filter((r): r is ContentRow => r !== undefined);

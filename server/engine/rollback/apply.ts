@@ -160,8 +160,8 @@ export class Applier {
   }
 
   /**
-   * Contents written back in phases (see staged.ts): every temp file is written first, then
-   * all are flushed side by side, then renamed into place.
+   * Contents written back in phases (see content/write-back.ts): every temp file is written
+   * first, then all are flushed side by side, then renamed into place.
    */
   private async place(staged: Staged[]): Promise<void> {
     const flushed = new Map<Staged, unknown>();

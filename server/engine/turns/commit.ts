@@ -33,11 +33,11 @@ function changed(record: PathRecord): boolean {
   return !sameState(record.before, record.after);
 }
 
+/** A text file's content (withLines only asks for states within TEXT_LIMIT), or null where there is none. */
 async function contentOrNull(ctx: EngineContext, state: State, contents: ContentCache): Promise<Buffer | null> {
   if (state?.type !== 'file' || !state.hash) return null;
   const known = contents.get(state.hash);
   if (known) return known;
-  if (state.size > TEXT_LIMIT) return null;
   try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return null; throw e; }
 }
 
