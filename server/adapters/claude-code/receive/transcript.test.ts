@@ -1,4 +1,4 @@
-import { appendFile, mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
@@ -107,9 +107,11 @@ describe('readSettledTurnTranscript', () => {
     await utimes(file, 1_000_000, 1_000_000);
     const settled = readSettledTurnTranscript(file, 'go', new Set(['toolu_b']));
     await new Promise((resolve) => setTimeout(resolve, 100));
-    // Not how Claude Code writes (it appends): a rewrite of the same size, its mtime put back.
-    await writeFile(file, promptLine + toolLine('toolu_b'));
-    await utimes(file, 1_000_000, 1_000_000);
+    // Not how Claude Code writes (it appends): a file of the same size and mtime put in its place.
+    const other = join(dir, 'other.jsonl');
+    await writeFile(other, promptLine + toolLine('toolu_b'));
+    await utimes(other, 1_000_000, 1_000_000);
+    await rename(other, file);
     expect((await settled)?.map((item) => item.kind === 'tool' && item.id)).toEqual(['toolu_a']);
   });
 });
