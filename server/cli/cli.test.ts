@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { send } from '../http/test/client.js';
+import { treeAsText } from '../testkit/tree.js';
 import { FIRST_LINE, parseFirstLine, runCli, type CliRun } from './test/spawn-cli.js';
-import { snapshotTree } from './test/tree.js';
 
 let root: string;
 let workspace: string;
@@ -76,7 +76,7 @@ describe('turnback serve', () => {
     await writeFile(path.join(workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
     await writeFile(path.join(workspace, 'notes.md'), '# notes\n', { mode: 0o640 });
     await writeFile(path.join(workspace, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
-    const before = await snapshotTree(workspace);
+    const before = await treeAsText(workspace);
 
     const first = start(serveArgs('--agent-token', 'agent-tok'));
     const { port } = parseFirstLine(await first.firstLine);
@@ -103,7 +103,7 @@ describe('turnback serve', () => {
     const rollback = await send(port2, { method: 'POST', path: `/api/turns/${input.json.turnId}/rollback`, token: 'tok', body: {} });
     expect(rollback.status).toBe(200);
     expect(rollback.json).toMatchObject({ ok: true, errors: [] });
-    expect(await snapshotTree(workspace)).toEqual(before);
+    expect(await treeAsText(workspace)).toEqual(before);
     expect(await second.stop()).toEqual({ code: 0, signal: null });
   });
 

@@ -6,10 +6,10 @@ import { appendFile, chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Message, RollbackResult, Turn } from '../../../protocol.js';
+import { treeAsText } from '../../../testkit/tree.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
 import { runHook } from '../test/spawn.js';
-import { snapshotTree } from '../test/tree.js';
 
 let t: HookTestServer;
 beforeEach(async () => {
@@ -33,7 +33,7 @@ describe('a simulated Claude Code session', () => {
     const transcript = join(t.root, 'transcript.jsonl');
     const c = { cwd: t.workspace, transcriptPath: transcript };
     const ws = (...parts: string[]) => join(t.workspace, ...parts);
-    const start = await snapshotTree(t.workspace);
+    const start = await treeAsText(t.workspace);
 
     // Turn 1: a new file in a new folder, an edit, a test run.
     let tools: ReturnType<typeof p.preToolUse>[] = [];
@@ -47,7 +47,7 @@ describe('a simulated Claude Code session', () => {
     await tool(p.bash(c, 'npx tsc --noEmit'));
     await writeFile(transcript, p.transcriptLines([{ prompt: 'Add a formatter and use it', reply: ['Added `format` and used it in app.ts.'], tools }]));
     await hook(p.stop(c));
-    const afterTurn1 = await snapshotTree(t.workspace);
+    const afterTurn1 = await treeAsText(t.workspace);
 
     // Turn 2: edits a file turn 1 made, a file of the start tree (keeping its mode), a new doc.
     tools = [];
@@ -64,7 +64,7 @@ describe('a simulated Claude Code session', () => {
     await tool(p.bash(c, 'sh run.sh'));
     await appendFile(transcript, p.transcriptLines([{ prompt: 'Document it', reply: ['Wrote docs/usage.md.'], tools }]));
     await hook(p.stop(c));
-    expect(await snapshotTree(t.workspace)).not.toEqual(afterTurn1);
+    expect(await treeAsText(t.workspace)).not.toEqual(afterTurn1);
 
     const turns = (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
     expect(turns.map((turn) => [turn.number, turn.title, turn.status, turn.fileCount, turn.execUsed])).toEqual([
@@ -92,11 +92,11 @@ describe('a simulated Claude Code session', () => {
     const second = await t.api<RollbackResult>('POST', `/api/turns/${turns[1].turnId}/rollback`, {});
     expect(second.status).toBe(200);
     expect(second.json).toMatchObject({ ok: true, errors: [] });
-    expect(await snapshotTree(t.workspace)).toEqual(afterTurn1);
+    expect(await treeAsText(t.workspace)).toEqual(afterTurn1);
 
     const first = await t.api<RollbackResult>('POST', `/api/turns/${turns[0].turnId}/rollback`, {});
     expect(first.json).toMatchObject({ ok: true, errors: [] });
-    expect(await snapshotTree(t.workspace)).toEqual(start);
+    expect(await treeAsText(t.workspace)).toEqual(start);
     expect(await readFile(join(t.env.XDG_STATE_HOME!, 'turnback', 'hook.log'), 'utf8').catch(() => '')).toBe('');
   });
 });

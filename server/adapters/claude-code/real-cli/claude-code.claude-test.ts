@@ -7,26 +7,26 @@ import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Manifest, Message, RollbackResult, Turn } from '../../../protocol.js';
-import { snapshotTree, type Tree } from '../test/tree.js';
+import { treeAsText } from '../../../testkit/tree.js';
 import { ensureClaudeCode } from './install.js';
 import { NFD_NOTE, PROMPTS, script, setUpWorkspace } from './scenario.js';
 import { openSandbox, type Sandbox } from './sandbox.js';
 
 let s: Sandbox;
 /** The tree before any turn, then after each of the five. */
-const trees: Tree[] = [];
+const trees: Record<string, string>[] = [];
 const exits: (number | null)[] = [];
 
 beforeAll(async () => {
   const claudeBin = ensureClaudeCode();
   s = await openSandbox({ claudeBin, script, setup: setUpWorkspace });
-  trees.push(await snapshotTree(s.workspace));
+  trees.push(await treeAsText(s.workspace));
   for (const [prompt, args] of [
     [PROMPTS.files, []], [PROMPTS.shell, []], [PROMPTS.subagent, []], [PROMPTS.failure, []], [PROMPTS.maxTurns, ['--max-turns', '2']],
   ] as const) {
     const run = await s.claude(prompt, [...args]);
     exits.push(run.code);
-    trees.push(await snapshotTree(s.workspace));
+    trees.push(await treeAsText(s.workspace));
   }
 }, 600_000);
 afterAll(async () => { await s?.close(); });
@@ -128,9 +128,9 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
     expect(selective).toMatchObject({ ok: true, restored: [ws('src/util.ts')] });
     expect(await readFile(join(s.workspace, 'src', 'util.ts'), 'utf8')).toContain('"debug"');
-    expect(await snapshotTree(s.workspace)).not.toHaveProperty('scratch.txt');
+    expect(await treeAsText(s.workspace)).not.toHaveProperty('scratch.txt');
     expect(await rollback(selective.rollbackTurnId!)).toMatchObject({ ok: true });
-    expect(await snapshotTree(s.workspace)).toEqual(trees[5]);
+    expect(await treeAsText(s.workspace)).toEqual(trees[5]);
   });
 
   it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
@@ -141,7 +141,7 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     expect(await readFile(join(s.workspace, NFD_NOTE), 'utf8')).toBe('déjà vu\n');
     expect(await rollback(withChat.rollbackTurnId!)).toMatchObject({ ok: true });
     expect(await chatOf(subagent.turnId)).toHaveLength(3);
-    expect(await snapshotTree(s.workspace)).toEqual(trees[5]);
+    expect(await treeAsText(s.workspace)).toEqual(trees[5]);
   });
 
   it('rolls every turn back exactly, newest first, to the start tree', async () => {
@@ -149,7 +149,7 @@ describe('Claude Code 2.1.197, for real, with turnback recording', () => {
     for (let n = all.length; n >= 1; n--) {
       const result = await rollback(all[n - 1].turnId);
       expect(result, `turn ${n}`).toMatchObject({ ok: true, errors: [] });
-      expect(await snapshotTree(s.workspace), `after rolling back turn ${n}`).toEqual(trees[n - 1]);
+      expect(await treeAsText(s.workspace), `after rolling back turn ${n}`).toEqual(trees[n - 1]);
     }
   });
 

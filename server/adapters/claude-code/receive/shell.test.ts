@@ -4,9 +4,9 @@
 import { execFileSync } from 'node:child_process';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RollbackResult, Turn } from '../../../protocol.js';
+import { treeAsText } from '../../../testkit/tree.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
-import { snapshotTree } from '../test/tree.js';
 
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
@@ -32,7 +32,7 @@ async function bash(command: string): Promise<void> {
 
 describe('Bash calls through the hook route', () => {
   it('rolls back sed -i, rm, mv and a heredoc exactly, and the undo brings them back', async () => {
-    const start = await snapshotTree(t.workspace);
+    const start = await treeAsText(t.workspace);
     await t.postHook(p.userPromptSubmit(c, 'Rename things in the shell'));
     await bash(`sed -i 's/old/new/' src/a.ts src/b.ts`);
     // Its PostToolUse has ended it: the turn, still active, shows what it changed.
@@ -42,7 +42,7 @@ describe('Bash calls through the hook route', () => {
     await bash('rm notes.txt && mv docs manual');
     await bash(`cat > src/c.ts <<'EOF'\nexport const c = 1;\nEOF`);
     await t.postHook(p.stop(c));
-    const after = await snapshotTree(t.workspace);
+    const after = await treeAsText(t.workspace);
 
     const [turn] = await turns();
     expect(turn.execCommands.map((command) => [command.command.split(' ')[0], [...(command.changed ?? [])].sort()])).toEqual([
@@ -54,14 +54,14 @@ describe('Bash calls through the hook route', () => {
 
     const rollback = await t.api<RollbackResult>('POST', `/api/turns/${turn.turnId}/rollback`, {});
     expect(rollback.json).toMatchObject({ ok: true, errors: [] });
-    expect(await snapshotTree(t.workspace)).toEqual(start);
+    expect(await treeAsText(t.workspace)).toEqual(start);
     const undo = await t.api<RollbackResult>('POST', `/api/turns/${rollback.json.rollbackTurnId}/rollback`, {});
     expect(undo.json).toMatchObject({ ok: true });
-    expect(await snapshotTree(t.workspace)).toEqual(after);
+    expect(await treeAsText(t.workspace)).toEqual(after);
   });
 
   it('rolls back a command that failed (PostToolUseFailure) as well', async () => {
-    const start = await snapshotTree(t.workspace);
+    const start = await treeAsText(t.workspace);
     await t.postHook(p.userPromptSubmit(c, 'Half a script'));
     const pre = p.bash(c, 'echo more >> notes.txt; exit 3');
     await t.postHook(pre);
@@ -75,6 +75,6 @@ describe('Bash calls through the hook route', () => {
     const [turn] = await turns();
     expect(turn.execCommands[0].changed).toEqual(['workspace:/notes.txt']);
     expect((await t.api<RollbackResult>('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true });
-    expect(await snapshotTree(t.workspace)).toEqual(start);
+    expect(await treeAsText(t.workspace)).toEqual(start);
   });
 });
