@@ -3,12 +3,13 @@
 // decodes the same part of its base first, down the chain to a whole content.
 import { type Codec, decodePart } from './codecs.js';
 import { DecodeCache, fingerprint } from './decode-cache.js';
+import { PARTS_PER_CONTENT } from '../db/part-ids.js';
 import type { Store } from '../db/store.js';
+
+export { PARTS_PER_CONTENT };
 
 /** Contents are kept in parts of this size, so a large one is never held in memory whole. */
 export const PART_SIZE = 1 << 20;
-/** A part's row id is its content's id times this plus its index: one lookup, no extra index. */
-export const PARTS_PER_CONTENT = 1 << 16;
 /**
  * The longest chain a read follows. The packer keeps chains to DELTA_DEPTH; this bound only
  * stops a damaged row (a cycle of bases) from looping.
