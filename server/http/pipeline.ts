@@ -70,38 +70,37 @@ async function handleApi(
   sendJson(response, answer.status ?? 200, answer.body);
 }
 
+/** A page or asset: `headers` after the type and length; a HEAD gets the headers alone. */
+function sendFile(
+  response: ServerResponse, method: string, status: number, contentType: string, body: Buffer, headers: Record<string, string>,
+): void {
+  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers });
+  response.end(method === 'HEAD' ? undefined : body);
+}
+
 async function handlePage(
   request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
 ): Promise<void> {
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
+  const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
   // The printed URL's `?token=` is read by the page itself (sessionStorage, then a Bearer
   // header); the server only tells a wrong one at once, with the page, so it can say so.
   const pageToken = query.get('token');
   if (rawPath === '/' && pageToken !== null && !sameToken(pageToken, ctx.tokens.console)) {
-    if ((request.headers.accept ?? '').includes('text/html')) {
-      const page = await serveStatic('/', true, ctx.distDir).catch(() => null);
-      if (page) {
-        response.writeHead(401, { ...SECURITY_HEADERS, 'Content-Type': page.contentType, 'Content-Length': String(page.body.length), 'Cache-Control': 'no-store' });
-        response.end(method === 'HEAD' ? undefined : page.body);
-        return;
-      }
-    }
-    throw new HttpError('UNAUTHORIZED', 'wrong console token');
+    const page = acceptsHtml ? await serveStatic('/', true, ctx.distDir).catch(() => null) : null;
+    if (!page) throw new HttpError('UNAUTHORIZED', 'wrong console token');
+    sendFile(response, method, 401, page.contentType, page.body, { 'Cache-Control': 'no-store' });
+    return;
   }
-  const acceptsHtml = (request.headers.accept ?? '').includes('text/html');
   const file = await serveStatic(rawPath, acceptsHtml, ctx.distDir);
   const sent = compressed(file, chooseEncoding(request.headers['accept-encoding']));
-  response.writeHead(200, {
-    ...SECURITY_HEADERS,
-    'Content-Type': file.contentType,
-    'Content-Length': String(sent.body.length),
+  sendFile(response, method, 200, file.contentType, sent.body, {
     ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
     Vary: 'Accept-Encoding',
     // Vite names assets by content hash: they never change under the same name.
     'Cache-Control': rawPath.startsWith('/assets/') && !file.isHtml ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
-  response.end(method === 'HEAD' ? undefined : sent.body);
 }
 
 /** What a refused body may still send after the answer before the connection is cut. */

@@ -70,6 +70,17 @@ describe('static files', () => {
     expect([api.status, api.json.error.code]).toEqual([401, 'UNAUTHORIZED']);
   });
 
+  it('sends the wrong-token page uncached and uncompressed, and to HEAD without its body', async () => {
+    const headers = { Accept: 'text/html', 'Accept-Encoding': 'br, gzip' };
+    const page = await send(port, { path: '/?token=wrong', headers });
+    expect(page.headers['cache-control']).toBe('no-store');
+    expect(page.headers['content-length']).toBe(String(Buffer.byteLength(INDEX)));
+    expect(page.headers['content-encoding']).toBeUndefined();
+    expect(page.headers.vary).toBeUndefined();
+    const head = await send(port, { method: 'HEAD', path: '/?token=wrong', headers });
+    expect([head.status, head.text, head.headers['content-length']]).toEqual([401, '', String(Buffer.byteLength(INDEX))]);
+  });
+
   it('answers HEAD without a body and 405 to other methods', async () => {
     const head = await send(port, { method: 'HEAD', path: '/' });
     expect([head.status, head.text]).toEqual([200, '']);
