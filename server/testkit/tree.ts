@@ -1,7 +1,7 @@
 // The one walk of a directory tree the tests share: every path below the root (the root itself
 // not listed) with its type, mode, and a file's bytes and sha256; symlinks never followed. The
 // suites' own snapshot shapes are views of it (tree.ts of the specs, tree.testutil.ts of the
-// reliability suite, the CLI's and the adapter's test trees).
+// reliability suite, treeAsText for the CLI's and the adapter's tests).
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
