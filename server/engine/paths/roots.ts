@@ -171,9 +171,4 @@ export class Roots {
     const inside = (p: string) => isInside(p, root.real);
     return [this.storeReal, ...(root.insideDataDir ? [] : [this.dataReal])].filter(inside);
   }
-
-  /** Whether a real path found while walking a tree belongs to the engine (skip it). */
-  isEngineData(root: Root, abs: string): boolean {
-    return isInside(abs, this.storeReal) || (!root.insideDataDir && isInside(abs, this.dataReal));
-  }
 }

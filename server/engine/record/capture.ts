@@ -9,6 +9,7 @@ import { isExcluded } from '../paths/exclude.js';
 import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root } from '../paths/roots.js';
+import type { ScanDir } from '../paths/scan-dir.js';
 import { readState, stringifyState } from './path-state.js';
 import { formatUri } from '../paths/uri.js';
 
@@ -188,23 +189,35 @@ interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
 
 type TooLarge = { tooLarge: true; files: number; bytes: number };
 
-/** Lists a directory's subtree (the directory itself excluded); too large past the limits. */
+/**
+ * Lists a directory's subtree (the directory itself excluded); too large past the limits. Each
+ * folder is listed and its names looked at through its own handle (as a scan walks), a
+ * sub-folder opened from its parent's: a link swapped in there is the race error, never entered.
+ * The states recorded for the paths are read by path afterwards, each walked from the root.
+ */
 async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | TooLarge> {
   const nodes: TreeNode[] = [];
   let files = 0;
   let bytes = 0;
-  const visit = async (abs: string, rel: string[]): Promise<boolean> => {
-    const names = (await ctx.fs.readdir(abs)).sort();
+  const engineData = ctx.roots.engineDataIn(dir.root);
+  const visit = async (at: ScanDir, rel: string[]): Promise<boolean> => {
+    const listed = at.list();
+    const names = (Array.isArray(listed) ? listed : await listed).sort();
     for (const name of names) {
       const childRel = [...rel, name];
-      const childAbs = path.join(abs, name);
-      if (ctx.roots.isEngineData(dir.root, childAbs)) continue;
-      const stats = await ctx.fs.lstatOrNull(childAbs);
+      const childAbs = `${at.abs}${path.sep}${name}`;
+      if (engineData.length > 0 && engineData.some((p) => childAbs === p || childAbs.startsWith(p + path.sep))) continue;
+      const looked = at.lstat(name);
+      const stats = looked instanceof Promise ? await looked : looked;
       if (!stats) continue;
       const excluded = isExcluded(ctx, [...dir.segments, ...childRel]);
       nodes.push({ rel: childRel, isDir: stats.isDirectory(), excluded });
       if (stats.isDirectory()) {
-        if (!excluded && !(await visit(childAbs, childRel))) return false;
+        if (excluded) continue;
+        const child = at.openDir(name);
+        let complete: boolean;
+        try { complete = await visit(child, childRel); } finally { child.close(); }
+        if (!complete) return false;
         continue;
       }
       files++;
@@ -213,7 +226,12 @@ async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | T
     }
     return true;
   };
-  return (await visit(dir.abs, [])) ? nodes : { tooLarge: true, files, bytes };
+  const top = ctx.fs.openScanDir(dir.abs);
+  try {
+    return (await visit(top, [])) ? nodes : { tooLarge: true, files, bytes };
+  } finally {
+    top.close();
+  }
 }
 
 function descend(t: Target, rel: string[]): Target {
