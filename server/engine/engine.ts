@@ -18,7 +18,7 @@ import type { Rollbacks } from './rollback/rollback.js';
 import { searchTurns } from './turns/search.js';
 import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
 import type { ControlledStorage, Mutations } from './record/storage.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurn, newId, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -112,11 +112,7 @@ export class TurnbackEngine implements Engine {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turnId || !turn) return { turnId: null, execId: null };
-      const row = this.ctx.store.getTurn(turnId)!;
-      const commands = JSON.parse(row.exec_commands) as Turn['execCommands'];
-      const execId = newId('x_');
-      commands.push({ execId, tool: req.tool, command: req.command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
-      this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+      const execId = this.execs.begin(turnId, req.tool, req.command);
       await this.execs.before(turn, execId);
       return { turnId, execId };
     });
@@ -131,8 +127,7 @@ export class TurnbackEngine implements Engine {
       if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
       if (this.execs.openIn(turnId).includes(req.execId)) return { turnId, ...(await this.execs.after(turn, req.execId)) };
       // Already closed (a second exec-end, or one after a turn end scanned it): what it recorded.
-      const commands = JSON.parse(this.ctx.store.getTurn(turnId)!.exec_commands) as Turn['execCommands'];
-      const known = commands.find((c) => c.execId === req.execId);
+      const known = this.execs.recorded(turnId, req.execId);
       if (!known) throw new BadRequestError(`no command ${JSON.stringify(req.execId)} in the active turn`, { execId: req.execId });
       return { turnId, changed: known.changed ?? [], skipped: known.skipped ?? [] };
     });

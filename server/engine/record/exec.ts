@@ -12,6 +12,7 @@ import { recordExecChanges } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
+import { newId } from '../turns/turns.js';
 import { type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
@@ -136,6 +137,20 @@ export class ExecScans {
     // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
     if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
     await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
+  }
+
+  /** A new command of the turn, recorded before its before scan runs: its execId. */
+  begin(turnId: string, tool: string, command: string): string {
+    const commands = this.commands(turnId);
+    const execId = newId('x_');
+    commands.push({ execId, tool, command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
+    this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+    return execId;
+  }
+
+  /** A command of the turn as recorded (an exec-end for one already scanned answers from it). */
+  recorded(turnId: string, execId: string): StoredCommand | undefined {
+    return this.commands(turnId).find((c) => c.execId === execId);
   }
 
   private commands(turnId: string): StoredCommand[] {
