@@ -50,7 +50,7 @@ export class Mutations {
     await this.ctx.fs.writeFileAtomic(r.abs, data, mode);
   }
 
-  /** Writes a kept content back in steps (verified on the way), for callers that flush many files side by side (staged.ts). */
+  /** Writes a kept content back in steps (verified on the way), for callers that flush many files side by side (content/write-back.ts). */
   async stageContent(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<StagedFile> {
     await this.prepareFileTarget(turn, 'write', r);
     if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory()) await this.ctx.fs.mkdirp(path.dirname(r.abs));
