@@ -12,7 +12,7 @@ import { recordExecChanges } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
-import { newId } from '../turns/turns.js';
+import { newId } from '../ids.js';
 import { type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';

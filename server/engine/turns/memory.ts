@@ -4,7 +4,7 @@
 import type { Message, Role } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import type { MessageRow } from '../db/store.js';
-import { newId } from './turns.js';
+import { newId } from '../ids.js';
 
 export function toMessage(row: MessageRow): Message {
   return { id: row.id, sessionId: row.session_id, turnId: row.turn_id, role: row.role, content: row.content, ts: row.ts };

@@ -1,5 +1,4 @@
 // Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
-import { randomBytes } from 'node:crypto';
 import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../../protocol.js';
 import { TITLE_LIMIT } from '../../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
@@ -8,17 +7,7 @@ import type { StoredCommand } from '../record/exec.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { parseState } from '../record/path-state.js';
 import type { ChangeRow, EntryRow, TurnRow } from '../db/store.js';
-
-let lastStamp = 0;
-let counter = 0;
-
-/** Opaque ids that sort by creation time: prefix, time, counter, randomness. */
-export function newId(prefix: string): string {
-  const now = Date.now();
-  counter = now === lastStamp ? counter + 1 : 0;
-  lastStamp = now;
-  return `${prefix}${now.toString(36).padStart(9, '0')}${counter.toString(36).padStart(3, '0')}${randomBytes(5).toString('hex')}`;
-}
+import { newId } from '../ids.js';
 
 /** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
 export function titleOf(content: string): string {
