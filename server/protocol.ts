@@ -1,8 +1,8 @@
-// The wire types of ../shared/API.md: used by the engine, the HTTP server and the console.
+// The wire types of docs/api.md: used by the engine, the HTTP server and the console.
 // Types, and the few constants of the contract every layer checks against (roles, ops,
 // event names, the session-id pattern, the title limit): no imports, so the console may
 // take them at run time without pulling in any server code.
-// Fields may be added; none may be renamed or removed (API.md is the contract).
+// Fields may be added; none may be renamed or removed (docs/api.md is the contract).
 
 /** A `sessionId`: 1-200 characters of `[A-Za-z0-9._:@-]`. */
 export const SESSION_ID_PATTERN = /^[A-Za-z0-9._:@-]{1,200}$/;
@@ -25,7 +25,7 @@ export const EVENT_NAMES = [
   'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',
 ] as const;
 
-/** `<root>:/<posix path>`, canonical (see API.md "Storage URIs"). */
+/** `<root>:/<posix path>`, canonical (see docs/api.md "Storage URIs"). */
 export type Uri = string;
 export type Iso = string;
 

@@ -1,4 +1,4 @@
-// Where turnback keeps per-user state (API.md "Build and run"). Kept here, dependency-free,
+// Where turnback keeps per-user state (docs/api.md "Build and run"). Kept here, dependency-free,
 // so the hook path loads nothing but node built-ins.
 import { homedir } from 'node:os';
 import { join } from 'node:path';

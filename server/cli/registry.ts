@@ -1,4 +1,4 @@
-// The server registry of API.md: `<state>/turnback/servers/<port>.json` (mode 0600) with
+// The server registry of docs/api.md: `<state>/turnback/servers/<port>.json` (mode 0600) with
 // {workspace, port, agentToken, pid}, so agent adapters find the server of their workspace.
 import { chmodSync, mkdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

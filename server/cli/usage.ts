@@ -1,4 +1,4 @@
-// The CLI's usage text (API.md "Build and run").
+// The CLI's usage text (docs/api.md "Build and run").
 export const USAGE = `usage:
   turnback serve --workspace <dir> [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                  [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>] [--keep-days <n>]

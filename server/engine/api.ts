@@ -1,4 +1,4 @@
-// The library API of ../shared/API.md ("Library API"): what `openEngine` returns.
+// The library API of docs/api.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
@@ -30,7 +30,7 @@ export interface EngineOptions {
   keepSessions?: number;
   /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
   exclude?: string[];
-  /** Recursive-delete capture limits (DESIGN.md point 4). */
+  /** Recursive-delete capture limits (docs/design.md point 4). */
   maxDeleteFiles?: number;
   maxDeleteBytes?: number;
 }
@@ -49,15 +49,15 @@ export interface Storage {
   readFile(uri: Uri, opts?: { maxBytes?: number }): Promise<Uint8Array>;
 }
 
-/** The events of the memory store: their engine names carry `memory:` (API.md "Library API"). */
+/** The events of the memory store: their engine names carry `memory:` (docs/api.md "Library API"). */
 export type MemoryEventName = 'messages-deleted' | 'messages-restored';
 type EngineNameOf<K extends EventName> = K extends MemoryEventName ? `memory:${K}` : K;
 
-/** Engine event names: the SSE names of API.md (protocol.ts `EVENT_NAMES`), `memory:` on the message events. */
+/** Engine event names: the SSE names of docs/api.md (protocol.ts `EVENT_NAMES`), `memory:` on the message events. */
 export type EngineEventMap = { [K in EventName as EngineNameOf<K>]: EventMap[K] };
 export type EngineEventName = keyof EngineEventMap;
 
-/** What opening the store found after a crash (DESIGN.md point 11). */
+/** What opening the store found after a crash (docs/design.md point 11). */
 export interface RecoveryReport {
   /** Turns left active by a crash, now committed and marked `interrupted`. */
   interruptedTurns: string[];

@@ -1,4 +1,4 @@
-// Engine errors are classes with a `code` from API.md; callers (and the HTTP layer) tell them
+// Engine errors are classes with a `code` from docs/api.md; callers (and the HTTP layer) tell them
 // apart by `code`, never by message text.
 import type { ErrorCode, Uri } from '../protocol.js';
 

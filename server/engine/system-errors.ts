@@ -1,4 +1,4 @@
-// A system error that says what is wrong is never an INTERNAL (API.md "Errors"): out of space
+// A system error that says what is wrong is never an INTERNAL (docs/api.md "Errors"): out of space
 // is NO_SPACE, a name too long is BAD_URI, a path the process may not touch is FORBIDDEN. The
 // engine's public calls pass what they throw through here, naming the path by its URI.
 import { BadUriError, EngineError, FileNotFoundError } from './errors.js';

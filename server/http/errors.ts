@@ -1,4 +1,4 @@
-// The one place where error codes become HTTP statuses and error bodies (API.md "Errors").
+// The one place where error codes become HTTP statuses and error bodies (docs/api.md "Errors").
 // Errors are told apart by their `code`, never by their message.
 import type { ErrorBody, ErrorCode } from '../protocol.js';
 

@@ -1,4 +1,4 @@
-// The fixed answer headers of API.md "Security".
+// The fixed answer headers of docs/api.md "Security".
 export const CONTENT_SECURITY_POLICY =
   "default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; worker-src blob:; " +
   "img-src 'self' data:; connect-src 'self'; frame-ancestors 'none'; base-uri 'none'";

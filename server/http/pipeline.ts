@@ -1,4 +1,4 @@
-// One request, start to end, in API.md's order: Host → Origin → token → route (404) →
+// One request, start to end, in docs/api.md's order: Host → Origin → token → route (404) →
 // method (405) → content type (415) → size (413) → JSON (400) → the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType, checkDeclaredLength, MAX_BODY_BYTES, parseJson, readBody } from './body.js';
@@ -15,7 +15,7 @@ import type { Route, RouteDeps } from './types.js';
 export interface PipelineContext {
   port: number;
   tokens: Tokens;
-  /** The route table: API.md's routes and those the server's caller added. */
+  /** The route table: docs/api.md's routes and those the server's caller added. */
   routes: readonly Route[];
   deps: RouteDeps;
   distDir: string;

@@ -1,4 +1,4 @@
-// The request checks of API.md "Security", in its order: Host, Origin, then the token.
+// The request checks of docs/api.md "Security", in its order: Host, Origin, then the token.
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingHttpHeaders } from 'node:http';
 import { HttpError } from './errors.js';

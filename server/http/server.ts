@@ -38,7 +38,7 @@ export interface StartServerOptions {
   headersTimeoutMs?: number;
   requestTimeoutMs?: number;
   /**
-   * Routes besides API.md's own table, from whoever wires the server (the CLI adds the agent
+   * Routes besides docs/api.md's own table, from whoever wires the server (the CLI adds the agent
    * adapters' routes): http itself knows no adapter.
    */
   routes?: readonly Route[];

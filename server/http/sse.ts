@@ -1,4 +1,4 @@
-// GET /api/events: the engine's events as Server-Sent Events (API.md "Events"), so the console
+// GET /api/events: the engine's events as Server-Sent Events (docs/api.md "Events"), so the console
 // updates while an agent works.
 import type { ServerResponse } from 'node:http';
 import type { Engine, EngineEventName, MemoryEventName } from '../engine/api.js';

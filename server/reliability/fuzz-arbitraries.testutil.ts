@@ -1,7 +1,7 @@
 // Generators of hostile-but-plausible HTTP requests for the fuzz suite: request targets built
 // from the real routes with odd ids, encodings and traversal attempts; headers that are
 // mostly right (so requests reach the operations) and sometimes wrong; JSON bodies with the
-// field names of API.md and values that try to leave the workspace.
+// field names of docs/api.md and values that try to leave the workspace.
 import fc from 'fast-check';
 
 export interface FuzzRequest {

@@ -39,7 +39,7 @@ function lower(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k.toLowerCase(), v]));
 }
 
-/** The `{error: {code, message}}` body of API.md, or a description of what is wrong with it. */
+/** The `{error: {code, message}}` body of docs/api.md, or a description of what is wrong with it. */
 export function errorBodyProblem(answer: RawAnswer): string | null {
   let parsed: unknown;
   try {

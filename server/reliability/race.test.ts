@@ -62,7 +62,7 @@ async function rollbacksUnderRace(files: Record<string, string>, attempts: numbe
   return t;
 }
 
-/** An error code of API.md (BAD_URI, …), not a system one (ENOENT, …). */
+/** An error code of docs/api.md (BAD_URI, …), not a system one (ENOENT, …). */
 function isApiCode(code: unknown): boolean {
   return typeof code === 'string' && /^[A-Z_]+$/.test(code) && !/^E[A-Z]+$/.test(code);
 }

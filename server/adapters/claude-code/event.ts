@@ -8,7 +8,7 @@
 import { SESSION_ID_PATTERN } from '../../protocol.js';
 import { cutText } from './text.js';
 
-/** The server route each event is handed to, raw (API.md): the hook posts to it, receive/route.ts serves it. */
+/** The server route each event is handed to, raw (docs/api.md): the hook posts to it, receive/route.ts serves it. */
 export const CLAUDE_CODE_HOOK_PATH = '/api/agent/hook/claude-code';
 
 /** Tools whose PreToolUse means "a file is about to change", with the field naming it. */

@@ -51,7 +51,7 @@ export function relativeInsideAnyForm(root: string, target: string): string | nu
 
 /**
  * `workspace:/a/b` for the relative path `a/b`, in posix separators and no other change: a URI
- * names a file exactly as on disk (API.md), and on Linux an NFD name and its NFC twin are two files.
+ * names a file exactly as on disk (docs/api.md), and on Linux an NFD name and its NFC twin are two files.
  */
 export function workspaceUri(relativePath: string): string {
   return 'workspace:/' + relativePath.split(sep).join('/');

@@ -1,4 +1,4 @@
-// `exclude`: root-relative globs of paths that are neither recorded nor touched (API.md:
+// `exclude`: root-relative globs of paths that are neither recorded nor touched (docs/api.md:
 // default `.git/**` and `node_modules/**`; `.gitignore` is not an exclusion).
 
 /** What the checks need of the engine's context: its compiled globs. */

@@ -1,4 +1,4 @@
-// Storage URIs: `<root>:/<posix path>`, canonical only (API.md "Storage URIs").
+// Storage URIs: `<root>:/<posix path>`, canonical only (docs/api.md "Storage URIs").
 // Parsing is pure: it refuses every non-canonical form before anything is touched.
 import { BadUriError } from '../errors.js';
 

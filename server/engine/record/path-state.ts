@@ -1,4 +1,4 @@
-// Path states (API.md `State`): what a path held at some moment, read from disk.
+// Path states (docs/api.md `State`): what a path held at some moment, read from disk.
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { SkipReason, State } from '../../protocol.js';

@@ -49,7 +49,7 @@ describe('writes through symlinks that lead outside the root', () => {
   it('a URI that is itself a link leading outside is never read or written through', async () => {
     await expectCode(engine.storage.readFile(ws('out-file')), 'BAD_URI');
     await runTurn(engine, async () => {
-      // Either reading of API.md keeps the outside intact: refuse (BAD_URI), or replace the link itself.
+      // Either reading of docs/api.md keeps the outside intact: refuse (BAD_URI), or replace the link itself.
       const refused = await engine.storage.writeFile(ws('out-file'), 'replaced\n', s).then(() => false, (e: { code?: string }) => {
         expect(e.code).toBe('BAD_URI');
         return true;

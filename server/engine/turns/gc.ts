@@ -26,7 +26,7 @@ const DAY_MS = 86_400_000;
 const PROTECTED_MS = DAY_MS;
 
 /**
- * Retention (API.md): after a commit, a session goes when it has been idle longer than
+ * Retention (docs/api.md): after a commit, a session goes when it has been idle longer than
  * `keepDays`, or (with `keepSessions` set) when it is beyond the n most recently active — never
  * one active in the last 24 hours or with a turn being recorded, so nothing an agent sends can
  * prune another session's checkpoints sooner. Answers how many went.

@@ -1,4 +1,4 @@
-// Agent routes (API.md "Agent API"): turn lifecycle hooks and the controlled storage.
+// Agent routes (docs/api.md "Agent API"): turn lifecycle hooks and the controlled storage.
 import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type {
@@ -12,7 +12,7 @@ import {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 const OK: { body: OkResponse } = { body: { ok: true } };
-/** fs/read answers at most this many bytes (API.md); a larger file is TOO_LARGE. */
+/** fs/read answers at most this many bytes (docs/api.md); a larger file is TOO_LARGE. */
 const MAX_READ_BYTES = 16 * 1024 * 1024;
 
 export const input: RouteHandler<AgentInputResponse> = async ({ body }, { engine }) => {
@@ -123,7 +123,7 @@ export const fsMkdir: RouteHandler<OkResponse> = async ({ body }, { engine }) =>
   return OK;
 };
 
-/** UTF-8 text without NUL travels as text; anything else as base64 (API.md fs/read). */
+/** UTF-8 text without NUL travels as text; anything else as base64 (docs/api.md fs/read). */
 function encodeContent(bytes: Uint8Array): { content: string; encoding: 'utf8' | 'base64' } {
   if (!bytes.includes(0)) {
     try {

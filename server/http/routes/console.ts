@@ -1,4 +1,4 @@
-// Console routes (API.md "Console API"): thin mappings of the engine's library calls.
+// Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
   DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, Plan, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,

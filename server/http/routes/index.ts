@@ -1,4 +1,4 @@
-// The route table of API.md: every console and agent route, in one place.
+// The route table of docs/api.md: every console and agent route, in one place.
 import type { Route } from '../types.js';
 import * as agent from './agent.js';
 import * as consoleRoutes from './console.js';

@@ -35,7 +35,7 @@ export function confirmLabel(mode: RollbackMode, fileCount: number): string {
 export const EXTERNAL_AGENT_NOTE =
   "This session belongs to an external agent. Only turnback's copy of the chat is deleted: the agent's own context is not rewound and it still remembers these messages.";
 
-/** Why a path cannot be put back, for the codes of API.md's Result.errors. */
+/** Why a path cannot be put back, for the codes of docs/api.md's Result.errors. */
 export const RESTORE_ERROR_TEXT: Record<RestoreErrorCode, string> = {
   TOO_LARGE: 'too large to have been recorded',
   EXCLUDED: 'excluded from recording',

@@ -1,4 +1,4 @@
-// Finds the running turnback server for a cwd in the server registry of API.md:
+// Finds the running turnback server for a cwd in the server registry of docs/api.md:
 // `<state>/turnback/servers/<port>.json` = {workspace, port, agentToken, pid}. Entries whose
 // process is gone are ignored; the deepest workspace containing the cwd wins.
 import { readdirSync, readFileSync } from 'node:fs';

@@ -1,5 +1,5 @@
 // The server's side of the Claude Code hook: one raw hook event in, the engine calls it means
-// (API.md, the hook route): prompt → input; a file tool → before-mutate; Bash or an MCP tool →
+// (docs/api.md, the hook route): prompt → input; a file tool → before-mutate; Bash or an MCP tool →
 // exec, and its PostToolUse (or PostToolUseFailure) → exec-end; Stop, StopFailure or
 // SessionEnd → the turn's chat, then turn-end. The hook processes only find the server and
 // hand the event over, so the mapping lives here alone.

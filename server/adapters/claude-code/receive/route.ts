@@ -1,4 +1,4 @@
-// The server route of the Claude Code adapter, `POST /api/agent/hook/claude-code` (API.md):
+// The server route of the Claude Code adapter, `POST /api/agent/hook/claude-code` (docs/api.md):
 // one raw hook event in, the engine calls it maps to. The CLI hands it to the HTTP server,
 // which serves it next to its own table without knowing any adapter.
 import { BadRequestError } from '../../../engine/errors.js';
