@@ -1,5 +1,7 @@
 // `npm run bench [-- --quick] [--json] [--markdown-file f] [--only 1,2] [--reuse-build] [--keep]`: every workload and contender in
-// one process and one run; a table on stdout (or JSON with --json), progress on stderr.
+// one process and one run; a table on stdout (or JSON with --json), progress on stderr. A full run
+// (neither --quick nor --only) also writes its table into docs/performance.md.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -14,6 +16,7 @@ import { renderJson, renderMarkdown, renderTable } from './report.js';
 import { Results } from './results.js';
 import { SECTIONS, runScenarios } from './scenarios/index.js';
 import { scratchDirs } from './scenarios/seeded-store.js';
+import { writeGeneratedBlock } from '../server/testkit/generated-doc.js';
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +28,14 @@ const { values } = parseArgs({
     'reuse-build': { type: 'boolean', default: false },
   },
 });
+
+function gitHead(): string {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return 'unknown';
+  }
+}
 
 const log = (message: string): void => {
   process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
@@ -70,6 +81,11 @@ async function main(): Promise<void> {
     `load average (1 min) ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end, on ${machine.cpus} CPUs`,
   ];
   if (values['markdown-file']) await writeFile(values['markdown-file'], renderMarkdown(results, machine, header) + '\n');
+  if (!config.quick && !only) {
+    const stamp = `Latest full run: ${new Date(started).toISOString().slice(0, 10)}, commit ${gitHead()}.`;
+    await writeGeneratedBlock('docs/performance.md', 'bench', `${stamp}\n\n${renderMarkdown(results, machine, header)}`);
+    log('wrote docs/performance.md');
+  }
   if (values.json) {
     process.stdout.write(renderJson(results, machine, {
       quick: config.quick, runs: config.runs, startedAt: new Date(started).toISOString(), durationSeconds,

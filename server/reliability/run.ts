@@ -1,9 +1,11 @@
 // `npm run test:reliability`: runs every reliability suite in full (all crash points, more
-// fuzz runs, the 30 s load) through vitest, then prints what was tried as one table.
-import { spawn } from 'node:child_process';
+// fuzz runs, the 30 s load) through vitest, then prints what was tried as one table and writes it
+// into docs/reliability.md.
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { writeGeneratedBlock } from '../testkit/generated-doc.js';
 import type { Tally } from './tally.testutil.js';
 
 interface TallyLine extends Tally {
@@ -29,7 +31,11 @@ async function main(): Promise<number> {
   const tallies = await readLines(tallyFile);
   const reports = (await Promise.all([readReport(join(work, 'vitest-1.json')), readReport(join(work, 'vitest-2.json'))]))
     .filter((r): r is VitestReport => r !== null);
-  console.log('\n' + summaryTable(tallies, reports, Date.now() - started));
+  const table = summaryTable(tallies, reports, Date.now() - started);
+  console.log('\n' + table);
+  const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  await writeGeneratedBlock('docs/reliability.md', 'reliability',
+    `Latest full run: ${new Date(started).toISOString().slice(0, 10)}, commit ${head}, on ${cpus().length} CPU cores.\n\n${table}`);
   await rm(work, { recursive: true, force: true });
   return first !== 0 ? first : second;
 }
