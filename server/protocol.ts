@@ -39,8 +39,9 @@ export type State =
 
 export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
-export type ExecSkipReason = SkipReason | 'concurrent';
-export interface ExecSkipped { uri: Uri; reason: ExecSkipReason }
+/** `over-budget`: a git-ignored folder too large to protect, left out of the scans (`files`, `bytes`: where the count stopped). */
+export type ExecSkipReason = SkipReason | 'concurrent' | 'over-budget';
+export interface ExecSkipped { uri: Uri; reason: ExecSkipReason; files?: number; bytes?: number }
 
 export interface Session {
   sessionId: string;
@@ -228,6 +229,8 @@ export interface StoreStats {
   retention: { keepDays: number; keepSessions: number };
   /** Sessions pruned by retention since this server started. */
   pruned: number;
+  /** Git-ignored folders the latest scan left out over their budget: not protected. */
+  unprotected: { uri: Uri; files: number; bytes: number }[];
 }
 
 export type ErrorCode =

@@ -53,6 +53,11 @@ describe('serve and demo flags', () => {
     expect(() => parseServeFlags(['--scopes', 'x'], 'demo', {})).toThrow(UsageError);
   });
 
+  it('reads --protect globs relative to the workspace, refusing absolute ones', () => {
+    expect(parseServeFlags(['--workspace', 'ws', '--protect', 'target', '--protect', '.venv'], 'serve', {}).protect).toEqual(['target', '.venv']);
+    expect(() => parseServeFlags(['--workspace', 'ws', '--protect', '/abs/target'], 'serve', {})).toThrow(UsageError);
+  });
+
   it('reads --help without needing --workspace', () => {
     expect(parseServeFlags(['--help'], 'serve', {}).help).toBe(true);
   });

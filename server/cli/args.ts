@@ -17,6 +17,8 @@ export interface ServeFlags {
   keepSessions?: number;
   /** Globs relative to the workspace; undefined keeps the engine's default. */
   exclude?: string[];
+  /** Ignored folders protected whatever their size; undefined protects none beyond the budget. */
+  protect?: string[];
   help: boolean;
 }
 
@@ -35,6 +37,7 @@ const SERVE_ONLY = {
   'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
   exclude: { type: 'string', multiple: true },
+  protect: { type: 'string', multiple: true },
 } as const;
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
@@ -58,9 +61,9 @@ function token(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function excludeGlobs(raw: string[] | undefined): string[] | undefined {
+function relativeGlobs(flag: 'exclude' | 'protect', raw: string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--exclude takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
+  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--${flag} takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
   return raw;
 }
 
@@ -92,7 +95,8 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
     maxFileSize: integer('max-file-size', get('max-file-size'), 1, Number.MAX_SAFE_INTEGER),
     keepDays: integer('keep-days', get('keep-days'), 0, 36_500),
     keepSessions: integer('keep-sessions', get('keep-sessions'), 0, 1_000_000),
-    exclude: excludeGlobs(values.exclude as string[] | undefined),
+    exclude: relativeGlobs('exclude', values.exclude as string[] | undefined),
+    protect: relativeGlobs('protect', values.protect as string[] | undefined),
     help: values.help === true,
   };
   if (command === 'serve' && !flags.help && flags.workspace === undefined) {

@@ -43,6 +43,7 @@ async function openChecked(options: LaunchOptions, workspace: string): Promise<E
       keepDays: flags.keepDays,
       keepSessions: flags.keepSessions,
       exclude: flags.exclude,
+      protect: flags.protect,
       log: (line) => process.stderr.write(`turnback: ${line}\n`),
     });
   } catch (err) {

@@ -2,7 +2,7 @@
 export const USAGE = `usage:
   turnback serve --workspace <dir> [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                  [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>] [--keep-days <n>]
-                 [--keep-sessions <n>] [--exclude <glob>]...
+                 [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]...
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
   turnback hook claude-code
   turnback init claude-code [--workspace <dir>] [--remove]
@@ -15,6 +15,8 @@ Tokens default to $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN, else are random per l
 Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pruned, and with
 --keep-sessions <n> those beyond the n most recently active; never one active in the last 24 h.
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
+A git-ignored folder over 2,000 files or 128 MiB (build output: target/, .venv/) is not protected,
+and said so; --protect <glob> takes such a folder back in.
 `;
 
 /** An error in the command line: printed with the usage, exit code 2. */

@@ -30,6 +30,14 @@ export interface EngineOptions {
   keepSessions?: number;
   /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
   exclude?: string[];
+  /**
+   * A git-ignored folder (build or environment output) is protected while it holds at most this
+   * many files and bytes; beyond, the scans leave it out and say so. Default 2,000 files and
+   * 128 MiB; `null` protects every ignored folder whatever its size.
+   */
+  ignoredBudget?: { files: number; bytes: number } | null;
+  /** Globs relative to a root of ignored folders protected whatever their size. */
+  protect?: string[];
   /** Recursive-delete capture limits (docs/design.md point 4). */
   maxDeleteFiles?: number;
   maxDeleteBytes?: number;

@@ -207,6 +207,7 @@ export class TurnbackEngine implements Engine {
     return {
       sessions: store.countSessions(), turns: store.countTurns(), blobs, bytes, dataDir: this.ctx.dataDir,
       retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions }, pruned: this.ctx.retention.pruned,
+      unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
     };
   }
 

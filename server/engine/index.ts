@@ -1,4 +1,5 @@
 // The engine's public entry: `openEngine(options)` and the error classes.
+import { DEFAULT_IGNORED_BUDGET } from './record/ignored-folders.js';
 import { createHash } from 'node:crypto';
 import os from 'node:os';
 import path from 'node:path';
@@ -98,6 +99,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         keepSessions: options.keepSessions ?? 0,
         placeBatchBytes: options.placeBatchBytes ?? 64 * 1024 * 1024,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
+        ignoredBudget: options.ignoredBudget === undefined ? DEFAULT_IGNORED_BUDGET : options.ignoredBudget,
+        protect: compileGlobs(options.protect ?? []),
         scopes: options.scopes ?? ['webui:*'],
       },
       turns: new Map(),

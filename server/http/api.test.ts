@@ -16,7 +16,7 @@ describe('console routes', () => {
   it('answer their success shapes', async () => {
     expect((await asConsole({ path: '/api/health' })).json).toEqual({ ok: true, version: expect.any(String) });
     expect((await asConsole({ path: '/api/store' })).json).toEqual({
-      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0, unprotected: [],
     });
     expect((await asConsole({ path: '/api/sessions' })).json.sessions[0].sessionId).toBe('s1');
     expect((await asConsole({ path: '/api/sessions/s1/turns?limit=10' })).json.turns[0].turnId).toBe('t1');

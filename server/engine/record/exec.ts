@@ -15,6 +15,7 @@ import { KeyedQueue } from '../queue.js';
 import { newId } from '../ids.js';
 import { type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
+import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
@@ -27,6 +28,8 @@ interface OpenExec {
   /** The index as the before scan left it: what the command found. */
   snapshot: Map<string, IndexEntry>;
   opaque: Map<string, string>;
+  /** Ignored folders the before scan left out over their budget. */
+  overBudget: OverBudget[];
   /** Another session's command ran at the same time. */
   concurrent: boolean;
 }
@@ -43,6 +46,8 @@ export class ExecScans {
   private readonly lock = new KeyedQueue();
   /** Non-UTF-8 names as the last scan saw them (the index cannot hold them). */
   private lastOpaque = new Map<string, string>();
+  /** Ignored folders the last scan left out over their budget (not protected). */
+  private lastOverBudget: OverBudget[] = [];
 
   constructor(private readonly ctx: EngineContext) {
     this.index = new WorkspaceIndex(ctx.store);
@@ -72,7 +77,7 @@ export class ExecScans {
       this.open.set(execId, {
         // What the scan found is what the index now holds: the command's baseline, never changed after.
         execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: scan.current, opaque: scan.opaque,
-        concurrent: others.length > 0,
+        overBudget: scan.overBudget, concurrent: others.length > 0,
       });
     });
   }
@@ -101,7 +106,13 @@ export class ExecScans {
       throw e;
     }
     this.lastOpaque = scan.opaque;
+    this.lastOverBudget = scan.overBudget;
     return scan;
+  }
+
+  /** The ignored folders the latest scan found over their budget: not protected, said so. */
+  overBudget(): readonly OverBudget[] {
+    return this.lastOverBudget;
   }
 
   /** The after scan: what the command changed becomes entries of its turn. */
@@ -109,7 +120,7 @@ export class ExecScans {
     const exec = this.open.get(execId);
     if (!exec || exec.turnId !== turn.turnId) throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
     return this.scanning(async () => {
-      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.concurrent, false);
+      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.overBudget, exec.concurrent, false);
       this.open.delete(execId);
       return outcome;
     });
@@ -127,7 +138,7 @@ export class ExecScans {
     if (!last?.scanned || !this.index.complete) return;
     await this.scanning(async () => {
       const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
-      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, concurrent, true);
+      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, this.lastOverBudget, concurrent, true);
     });
   }
 
@@ -136,7 +147,7 @@ export class ExecScans {
     const last = this.lastCommand(turn.turnId);
     // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
     if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
-    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
+    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), [], false, true));
   }
 
   /** A new command of the turn, recorded before its before scan runs: its execId. */
@@ -169,13 +180,13 @@ export class ExecScans {
    */
   private async attribute(
     turn: TurnContext, execId: string, baseline: ReadonlyMap<string, IndexEntry>, opaqueBefore: Map<string, string>,
-    concurrent: boolean, settling: boolean,
+    overBudgetBefore: readonly OverBudget[], concurrent: boolean, settling: boolean,
   ): Promise<ExecOutcome> {
     const { ctx, index } = this;
     const batch = ctx.contents.batch();
     let scan: ScanResult;
     try {
-      scan = await scanTree(ctx, { baseline, batch });
+      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore });
     } catch (e) {
       batch.discard();
       throw e;
@@ -204,6 +215,7 @@ export class ExecScans {
     for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
     for (const name of opaqueBefore.keys()) if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
     if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
+    for (const { uri, files, bytes } of scan.overBudget) skipped.push({ uri, reason: 'over-budget', files, bytes });
     try {
       recordExecChanges(ctx, turn, execId, batch, changes, () => {
         index.replace(scan.current);
@@ -223,6 +235,7 @@ export class ExecScans {
       throw e;
     }
     this.lastOpaque = scan.opaque;
+    this.lastOverBudget = scan.overBudget;
     return { changed, skipped };
   }
 

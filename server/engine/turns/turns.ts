@@ -36,7 +36,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     status: row.status, interrupted: row.interrupted === 1,
     startedAt: new Date(row.started_at).toISOString(), endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
     fileCount, skippedCount, execUsed: execCommands.length > 0,
-    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.length),
+    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget')),
     execCommands,
     preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
     messageCount: row.message_count ?? 0,

@@ -123,7 +123,7 @@ export function createFakeEngine(): FakeEngine {
       return { uri, before: { ...side, exists: false, size: 0, text: null }, after: side };
     },
     storeStats() { record('storeStats'); return {
-      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0, unprotected: [],
     }; },
     async preview(turnId, opts) { record('preview', turnId, opts); knownTurn(turnId); return plan(turnId); },
     async rollback(turnId, opts) {

@@ -1,8 +1,8 @@
 // The shell commands of a turn, each with what its scans found it changed and what they could
 // not capture (a file too large to keep, one that could not be read, another session's command
 // running at the same time, a command that never ended).
-import type { ExecCommand, ExecSkipReason } from '../../../server/protocol';
-import { displayPath, formatClock, plural } from '../../lib/format';
+import type { ExecCommand, ExecSkipped, ExecSkipReason } from '../../../server/protocol';
+import { displayPath, formatBytes, formatClock, plural } from '../../lib/format';
 import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/TurnBadges';
 
 const REASONS: Record<ExecSkipReason, string> = {
@@ -10,7 +10,14 @@ const REASONS: Record<ExecSkipReason, string> = {
   unreadable: 'could not be read',
   excluded: 'excluded',
   concurrent: "another session's command ran at the same time",
+  'over-budget': 'not protected: ignored by .gitignore and too large to keep',
 };
+
+/** "not protected: … (over 2,000 files, ignored by .gitignore)": where the count stopped, so a lower bound. */
+function reasonText(s: ExecSkipped): string {
+  if (s.reason !== 'over-budget' || s.files === undefined) return REASONS[s.reason];
+  return `not protected (over ${s.files.toLocaleString('en-US')} files or ${formatBytes(s.bytes ?? 0)}, ignored by .gitignore)`;
+}
 
 function CommandOutcome({ command }: { command: ExecCommand }) {
   if (command.endedAt === null || command.changed === null) {
@@ -30,7 +37,7 @@ function CommandOutcome({ command }: { command: ExecCommand }) {
         )}
       {command.skipped && command.skipped.length > 0 && (
         <ul className="command__skipped" aria-label={`Not captured for ${command.command}`}>
-          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {REASONS[s.reason]}</li>)}
+          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {reasonText(s)}</li>)}
         </ul>
       )}
     </>
