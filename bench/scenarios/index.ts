@@ -5,6 +5,7 @@ import { ensureBuild } from './build.js';
 import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
 import { historyScenario } from './history.js';
+import { ignoredBuildScenario } from './ignored-build.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
@@ -23,6 +24,7 @@ export const SECTIONS: [string, string][] = [
   ['8', 'Claude Code hook latency'],
   ['9', 'Shell commands: the scans around a command (W2)'],
   ['10', 'Real history: commander.js commits replayed as turns'],
+  ['11', 'Build output: a git-ignored target/ folder'],
 ];
 
 export interface RunOptions {
@@ -58,6 +60,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('6')) await memoryScenario(ctx);
   if (wants('9')) await scanScenario(ctx);
   if (wants('10')) await historyScenario(ctx);
+  if (wants('11')) await ignoredBuildScenario(ctx);
   if (wants('7')) await guarded(ctx, '7', async () => {
     await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
