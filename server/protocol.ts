@@ -166,7 +166,11 @@ export interface Diff {
   after: Side;
 }
 
-export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none';
+/** `keep-both`: a conflicting file left as it is, the restored version written beside it (`copy`). */
+export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep-both';
+
+/** What a rollback does with a path a later turn or the person changed: refuse (409 unless force), or keep both versions. */
+export type OnConflict = 'refuse' | 'keep-both';
 
 /** The later turn whose change a conflict would discard (the path holds what it left). */
 export interface ConflictTurn { turnId: string; sessionId: string; number: number; title: string }
@@ -178,6 +182,8 @@ export interface PlanAction {
   conflict: boolean;
   /** On a conflict: the later turn that made the path what it is now; absent when it was changed outside any turn. */
   conflictTurn?: ConflictTurn;
+  /** With `keep-both`: where the restored version goes, beside the path (`<name>.turnback-<turn number>`). */
+  copy?: Uri;
 }
 
 /** A folder the rollback creates or removes, including those it removes only because a chosen path created them. */
@@ -206,6 +212,8 @@ export interface RollbackResult {
   errors: { uri: Uri; code: RestoreErrorCode; message: string; systemCode?: string }[];
   /** Only for rollback-with-chat and rewind with chat. */
   deletedMessages?: number;
+  /** With `onConflict: "keep-both"`: each conflicting file left as it was, and the copy the restored version went to. */
+  keptBoth?: { uri: Uri; copy: Uri }[];
 }
 
 export type Role = 'user' | (typeof AGENT_ROLES)[number];

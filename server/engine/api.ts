@@ -2,7 +2,7 @@
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
-  Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
+  Message, MutationOp, OnConflict, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -99,11 +99,12 @@ export interface Engine {
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;
 
-  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean }): Promise<Plan>;
-  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean }): Promise<RollbackResult>;
-  rollbackWithChat(turnId: string, opts?: { force?: boolean }): Promise<RollbackResult>;
-  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan>;
-  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult>;
+  /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
+  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
+  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
+  rollbackWithChat(turnId: string, opts?: { force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
+  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
+  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
   clearSession(sessionId: string): Promise<void>;
 
   on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void;

@@ -2,7 +2,7 @@
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
-  Plan, Role, RollbackResult, Session, StoreStats, Turn,
+  OnConflict, Plan, Role, RollbackResult, Session, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
@@ -217,28 +217,28 @@ export class TurnbackEngine implements Engine {
     if (row.status === 'active') throw new TurnActiveError(row.session_id);
   }
 
-  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean } = {}): Promise<Plan> {
+  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict } = {}): Promise<Plan> {
     this.refuseActiveTurn(turnId);
     return this.rollbacks.preview(this.rollbacks.turnJob(turnId, opts));
   }
 
   // Refused while the session's agent turn is active: checked once, in the session's queue (rollback.ts).
-  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean } = {}): Promise<RollbackResult> {
+  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean; onConflict?: OnConflict } = {}): Promise<RollbackResult> {
     this.open();
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force }));
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force, onConflict: opts.onConflict }));
   }
 
-  async rollbackWithChat(turnId: string, opts: { force?: boolean } = {}): Promise<RollbackResult> {
+  async rollbackWithChat(turnId: string, opts: { force?: boolean; onConflict?: OnConflict } = {}): Promise<RollbackResult> {
     this.open();
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force }));
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force, onConflict: opts.onConflict }));
   }
 
-  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan> {
+  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan> {
     this.open();
     return this.rollbacks.preview(this.rollbacks.rewindJob(sessionId, opts));
   }
 
-  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult> {
+  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult> {
     this.open();
     return this.rollbacks.run(this.rollbacks.rewindJob(sessionId, opts));
   }

@@ -151,3 +151,21 @@ describe('the server around the real engine', () => {
     expect(read.json).toEqual({ uri: 'workspace:/bin.dat', content: bytes.toString('base64'), encoding: 'base64', size: 6 });
   });
 });
+
+describe('onConflict over HTTP', () => {
+  it('keeps both on a conflict when asked, and refuses an unknown value with 400 BAD_REQUEST', async () => {
+    const turnId = await recordTurn('edit app', { 'workspace:/app.ts': 'export const a = 2;\n' });
+    await writeFile(path.join(workspace, 'app.ts'), 'export const a = 3; // mine\n');
+    expect((await consolePost(`/api/turns/${turnId}/rollback`)).status).toBe(409);
+    const bad = await consolePost(`/api/turns/${turnId}/rollback`, { onConflict: 'merge' });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('BAD_REQUEST');
+    const plan = await consolePost(`/api/turns/${turnId}/preview`, { onConflict: 'keep-both' });
+    expect(plan.json.actions).toEqual([expect.objectContaining({ uri: 'workspace:/app.ts', action: 'keep-both', copy: 'workspace:/app.ts.turnback-1' })]);
+    const kept = await consolePost(`/api/turns/${turnId}/rollback`, { onConflict: 'keep-both' });
+    expect(kept.status).toBe(200);
+    expect(kept.json.keptBoth).toEqual([{ uri: 'workspace:/app.ts', copy: 'workspace:/app.ts.turnback-1' }]);
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const a = 3; // mine\n');
+    expect(await readFile(path.join(workspace, 'app.ts.turnback-1'), 'utf8')).toBe('export const a = 1;\n');
+  });
+});

@@ -1,12 +1,13 @@
 // Rollback, rollback with chat and rewind. Each plans the paths, refuses on drift unless
 // `force`, drives the paths back through the controlled storage inside a new turn of kind
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
-import type { Plan, RollbackResult, TurnStatus } from '../../protocol.js';
+import type { OnConflict, Plan, RollbackResult, TurnStatus } from '../../protocol.js';
 import { Applier } from './apply.js';
 import type { EngineContext } from '../context.js';
 import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
+import { keepBoth, type KeptBoth } from './keep-both.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
@@ -33,29 +34,36 @@ interface Job {
   selection?: string[];
   withChat: boolean;
   force: boolean;
+  onConflict: OnConflict;
+  /** The number of the turn rolled back (or rewound to): it names the copies of `keep-both`. */
+  number: number;
   rewind: boolean;
   title: string;
 }
 
+export interface JobOptions { withChat?: boolean; force?: boolean; onConflict?: OnConflict }
+
 export class Rollbacks {
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
 
-  turnJob(turnId: string, opts: { uris?: string[]; withChat?: boolean; force?: boolean }): Job {
+  turnJob(turnId: string, opts: JobOptions & { uris?: string[] }): Job {
     const turn = this.ctx.store.getTurn(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
     return {
       sessionId: turn.session_id, turnId, coverage: coverageOf(this.ctx, [turn]), selection: opts.uris?.length ? opts.uris : undefined,
-      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: false, title: `Rollback of #${turn.number}`,
+      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: turn.number,
+      rewind: false, title: `Rollback of #${turn.number}`,
     };
   }
 
-  rewindJob(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Job {
+  rewindJob(sessionId: string, opts: JobOptions & { toTurnId: string }): Job {
     if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
     const to = this.ctx.store.getTurn(opts.toTurnId);
     if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
     return {
       sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
-      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: true, title: `Rewind to #${to.number}`,
+      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
+      rewind: true, title: `Rewind to #${to.number}`,
     };
   }
 
@@ -70,15 +78,22 @@ export class Rollbacks {
     return firsts.length ? this.ctx.store.liveMessagesFrom(job.sessionId, Math.min(...firsts)) : [];
   }
 
-  private async evaluateJob(job: Job): Promise<EvaluatedPath[]> {
-    const paths = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
-    return evaluate(this.ctx, paths, job.coverage.links);
+  /** The paths to drive, with what `keep-both` turned from conflicts into copies beside them. */
+  private async evaluateJob(job: Job): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
+    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    const paths = await evaluate(this.ctx, selected, job.coverage.links);
+    return job.onConflict === 'keep-both' ? keepBoth(this.ctx, paths, job.number) : { paths, kept: [] };
   }
 
   async preview(job: Job): Promise<Plan> {
-    const paths = await this.evaluateJob(job);
+    const { paths, kept } = await this.evaluateJob(job);
     const current = new Map(paths.map((p) => [p.uri, p.current]));
-    const actions = planActions(paths);
+    const copies = new Set(kept.map((k) => k.copy));
+    const actions = [
+      ...planActions(paths).filter((a) => !copies.has(a.uri)),
+      ...kept.map((k) => ({ uri: k.uri, action: 'keep-both' as const, copy: k.copy, conflict: true })),
+    ];
+    for (const k of kept) current.set(k.uri, k.current);
     const authors = conflictAuthors(this.ctx, actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })), job.coverage.turns);
     return {
       turnId: job.turnId,
@@ -102,11 +117,12 @@ export class Rollbacks {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
-    const paths = await this.evaluateJob(job);
+    const { paths, kept } = await this.evaluateJob(job);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
     if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
     const result: RollbackResult = {
       ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
+      ...(job.onConflict === 'keep-both' ? { keptBoth: kept.map(({ uri, copy }) => ({ uri, copy })) } : {}),
       unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
       errors: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
     };

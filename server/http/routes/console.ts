@@ -1,11 +1,11 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, Plan, RollbackResult, SessionsResponse, StoreStats,
+  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, optionalBoolean, optionalUriList, queryBefore, queryLimit, queryRequired,
+  objectBody, optionalBoolean, optionalOneOf, optionalUriList, queryBefore, queryLimit, queryRequired,
   requiredString, sessionIdFrom,
 } from '../validate.js';
 
@@ -55,19 +55,23 @@ export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
-  return { body: await engine.preview(params.turnId, { uris, withChat }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict }) };
 };
 
 export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
-  return { body: await engine.rollback(params.turnId, { uris, force }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.rollback(params.turnId, { uris, force, onConflict }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
-  const force = optionalBoolean(objectBody(body), 'force');
-  return { body: await engine.rollbackWithChat(params.turnId, { force }) };
+  const fields = objectBody(body);
+  const force = optionalBoolean(fields, 'force');
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.rollbackWithChat(params.turnId, { force, onConflict }) };
 };
 
 export const previewRewind: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
@@ -75,7 +79,8 @@ export const previewRewind: RouteHandler<Plan> = async ({ params, body }, { engi
   const fields = objectBody(body);
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
   const withChat = optionalBoolean(fields, 'withChat');
-  return { body: await engine.previewRewind(sessionId, { toTurnId, withChat }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.previewRewind(sessionId, { toTurnId, withChat, onConflict }) };
 };
 
 export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -84,8 +89,12 @@ export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { e
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
   const withChat = optionalBoolean(fields, 'withChat');
   const force = optionalBoolean(fields, 'force');
-  return { body: await engine.rewind(sessionId, { toTurnId, withChat, force }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.rewind(sessionId, { toTurnId, withChat, force, onConflict }) };
 };
+
+const ON_CONFLICT: readonly OnConflict[] = ['refuse', 'keep-both'];
+const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined => optionalOneOf(fields, 'onConflict', ON_CONFLICT);
 
 export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
   await engine.clearSession(sessionIdFrom(params.sessionId));
