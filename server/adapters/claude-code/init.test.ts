@@ -21,10 +21,10 @@ beforeEach(async () => {
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
 
 const scanHook = `${hookBin} --max-time 120`;
-const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'SessionEnd'];
 const OURS: Record<string, string[]> = {
   UserPromptSubmit: [hookBin], PreToolUse: [hookBin, scanHook], PostToolUse: [scanHook], PostToolUseFailure: [scanHook],
-  Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
+  SubagentStart: [hookBin], SubagentStop: [hookBin], Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
 };
 const settingsFile = () => join(workspace, '.claude', 'settings.local.json');
 const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8'));
