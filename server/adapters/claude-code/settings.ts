@@ -4,6 +4,7 @@
 // installation path or an earlier version is replaced, never doubled; removing takes out
 // every turnback entry and nothing else. The tools and events matched are event.ts's, which
 // parses what these hooks send.
+import { SettingsShapeError } from '../core/settings-writer.js';
 import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, SUBAGENT_EVENTS, TURN_END_EVENTS } from './event.js';
 
 /**
@@ -37,9 +38,7 @@ const OUR_GROUPS: readonly OurGroup[] = [
 
 type Json = Record<string, unknown>;
 
-export class SettingsShapeError extends Error {
-  readonly code = 'BAD_SETTINGS';
-}
+export { SettingsShapeError };
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
