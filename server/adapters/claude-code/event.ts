@@ -115,7 +115,7 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
       // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
       const lastReply = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks) } };
+      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks), ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);

@@ -210,7 +210,7 @@ export class HostReceiver {
       turn!.agents.add(agentId);
       turn!.seenAgents.add(agentId);
     }
-    if (turn && turn.agents.size > 0) {
+    if (turn && turn.agents.size > 0 && !event.sessionEnded) {
       // Its subagents still work in the background: the turn ends with the last of them, or at the bound.
       this.waitForEnd(turn, { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, engine, this.subagentWaitMs);
       return forwarded(0);
