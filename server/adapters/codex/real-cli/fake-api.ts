@@ -20,6 +20,8 @@ export type Step =
   | { call: string; args: Args | ((outputs: string[]) => Args); namespace?: string }
   /** A freeform tool (`apply_patch`): its raw input. */
   | { custom: string; input: string }
+  /** Codex defers MCP tools behind its client-side `tool_search`: a search makes them callable. */
+  | { search: string }
   | { error: { status: number; message: string } };
 
 /** Prompt text (a substring) → the model's answers in that conversation, in order. */
@@ -61,6 +63,9 @@ type Answer = Exclude<Step, { error: unknown }>;
 function outputItem(step: Answer, outputs: string[]): Record<string, unknown> {
   if ('text' in step) {
     return { type: 'message', role: 'assistant', id: nextId('msg_'), content: [{ type: 'output_text', text: step.text, annotations: [] }] };
+  }
+  if ('search' in step) {
+    return { type: 'tool_search_call', id: nextId('ts_'), call_id: nextId('call_'), execution: 'client', arguments: { query: step.search, limit: 8 }, status: 'completed' };
   }
   if ('custom' in step) {
     return { type: 'custom_tool_call', id: nextId('ctc_'), call_id: nextId('call_'), name: step.custom, input: step.input, status: 'completed' };
