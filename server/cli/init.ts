@@ -1,12 +1,13 @@
 // `turnback init claude-code [--workspace DIR] [--remove]`: registers turnback's hooks in the
 // workspace's `.claude/settings.local.json` (or takes them out again), keeping every other
-// setting and hook.
+// setting and hook. `turnback init codex …` is the Codex adapter's (adapters/codex/init.ts).
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { mergeHookSettings, removeHookSettings, shellQuote } from '../adapters/claude-code/settings.js';
+import { CODEX_INIT_USAGE, initCodex, parseCodexInitArgs } from '../adapters/codex/init.js';
 
-const USAGE = 'usage: turnback init claude-code [--workspace DIR] [--remove]';
+const USAGE = `usage: turnback init claude-code [--workspace DIR] [--remove]\n${CODEX_INIT_USAGE}`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -54,7 +55,25 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+/** The command that serves `workspace`'s console, as init prints it. */
+function serveCommand(workspace: string): string {
+  return `${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}`;
+}
+
+function runCodex(args: string[]): number {
+  const options = parseCodexInitArgs(args, process.cwd());
+  if (!options) {
+    process.stderr.write(`${CODEX_INIT_USAGE}\n`);
+    return 2;
+  }
+  const outcome = initCodex(options, hookCommand(), serveCommand(options.workspace));
+  process.stdout.write(outcome.stdout);
+  process.stderr.write(outcome.stderr);
+  return outcome.code;
+}
+
 export async function run(args: string[]): Promise<number> {
+  if (args[0] === 'codex') return runCodex(args.slice(1));
   const parsed = parseArgs(args);
   if (!parsed) {
     process.stderr.write(`${USAGE}\n`);
@@ -76,7 +95,7 @@ export async function run(args: string[]): Promise<number> {
       ? `${changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
       : `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
         'Start the console with the command below, open the URL it prints, then use claude in that folder as usual:\n' +
-        `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`);
+        `  ${serveCommand(workspace)}\n`);
     return 0;
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
