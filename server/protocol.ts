@@ -291,9 +291,9 @@ export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri; for
 export type AgentMoveRequest = AgentRenameRequest;
 export interface AgentMkdirRequest { sessionId: string; uri: Uri }
 export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
-/** POST /api/agent/hook/claude-code: the body is the raw Claude Code hook event (its own JSON shape). */
-export type AgentClaudeCodeHookRequest = Record<string, unknown>;
-export interface AgentClaudeCodeHookResponse {
+/** POST /api/agent/hook/:host (`claude-code`, `cursor`, …): the body is the host's raw hook event (its own JSON shape). */
+export type AgentHookRequest = Record<string, unknown>;
+export interface AgentHookResponse {
   ok: true;
   outcome: 'forwarded' | 'ignored' | 'outside-workspace';
   /** How many agent calls the event mapped to (forwarded). */
@@ -301,6 +301,9 @@ export interface AgentClaudeCodeHookResponse {
   /** Why nothing was done (ignored, outside-workspace). */
   ignored?: string;
 }
+/** The hook route of Claude Code, as it was named first. */
+export type AgentClaudeCodeHookRequest = AgentHookRequest;
+export type AgentClaudeCodeHookResponse = AgentHookResponse;
 
 // ---- events (GET /api/events and engine.on) ----
 

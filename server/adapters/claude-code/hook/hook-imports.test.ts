@@ -40,7 +40,10 @@ describe('what `turnback hook claude-code` loads', () => {
     const { files, packages } = loadedBy([resolve(serverDir, 'cli.ts'), resolve(serverDir, 'cli', 'hook.ts')]);
     expect(packages.filter((name) => !name.startsWith('node:'))).toEqual([]);
     // protocol.ts imports nothing: its constants (the session-id pattern) cost nothing to load.
-    const adapter = (file: string) => file.startsWith('adapters/claude-code/') || file === 'state-dir.ts' || file === 'protocol.ts';
+    // Of the host-neutral core, only its path and text helpers and the route's path.
+    const core = ['adapters/core/paths.ts', 'adapters/core/text.ts', 'adapters/core/hook-path.ts'];
+    const adapter = (file: string) =>
+      file.startsWith('adapters/claude-code/') || core.includes(file) || file === 'state-dir.ts' || file === 'protocol.ts';
     expect(files.filter((file) => !adapter(file))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);
     expect(files).toContain('adapters/claude-code/hook/run.ts');
     // The server's side of the adapter (the route, the transcript) is never the hook's.

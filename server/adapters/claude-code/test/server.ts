@@ -16,6 +16,8 @@ export interface HookTestServer {
   env: NodeJS.ProcessEnv;
   server: RunningServer;
   engine: Engine;
+  /** The server's home folder: Claude Code's transcripts are read only under its `.claude/projects/`. */
+  home: string;
   /** What the payload helpers need of a session in the workspace: its cwd and transcript path. */
   context: { cwd: string; transcriptPath: string };
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
@@ -36,6 +38,9 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   const workspace = join(root, options.workspaceName ?? 'workspace');
   const stateHome = join(root, 'state');
   const dist = join(root, 'dist');
+  const home = join(root, 'home');
+  const projects = join(home, '.claude', 'projects', '-workspace');
+  await mkdir(projects, { recursive: true });
   await mkdir(workspace);
   await mkdir(dist);
   for (const [path, content] of Object.entries(options.files ?? {})) {
@@ -44,7 +49,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   }
   const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
   const server = await startServer({
-    engine, port: 0, distDir: dist, routes: claudeCodeRoutes(), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+    engine, port: 0, distDir: dist, routes: claudeCodeRoutes({ transcripts: { home, env: {} } }), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
   const registry = join(stateHome, 'turnback', 'servers');
   await mkdir(registry, { recursive: true });
@@ -73,8 +78,8 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   };
 
   return {
-    root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook,
-    context: { cwd: workspace, transcriptPath: join(root, 'transcript.jsonl') },
+    root, workspace, home, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook,
+    context: { cwd: workspace, transcriptPath: join(projects, 'transcript.jsonl') },
     close: async () => {
       await server.close();
       await engine.close();

@@ -1,7 +1,7 @@
 // The workspace URI of the file a tool is about to change: its path resolved against the cwd,
 // taken as it is on disk, inside the workspace (compared as given and through symlinks).
 import { resolve } from 'node:path';
-import { relativeInsideAnyForm, workspaceUri } from '../paths.js';
+import { relativeInsideAnyForm, workspaceUri } from './paths.js';
 
 export type FileUri = { uri: string } | { skip: string };
 
