@@ -160,6 +160,11 @@ describe(`what Codex ${CODEX_VERSION} sends (the facts the adapter relies on)`, 
     expect(s.initOutput).toContain('/hooks');
   });
 
+  it('skips untrusted hooks without a word: a turn before the trust sent no event', () => {
+    expect(s.untrustedRun.events).toBe(0);
+    expect(s.untrustedRun.stderr).not.toMatch(/hook/i);
+  });
+
   it('gives every event session_id, transcript_path (the rollout), cwd and hook_event_name, one session id throughout', async () => {
     const events = await s.rawEvents();
     expect(events.length).toBeGreaterThan(20);

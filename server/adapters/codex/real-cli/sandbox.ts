@@ -31,6 +31,8 @@ export interface Sandbox {
   initOutput: string;
   /** Codex's hook list right after `init`, before anything was trusted. */
   hooksBeforeTrust: ListedHook[];
+  /** The hook events a `codex exec` turn sent before the hooks were trusted, and what it printed on stderr. */
+  untrustedRun: { events: number; stderr: string };
   console<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** One `codex exec` turn; `exec resume <session>` from the second on, so all are one session. */
   codex(prompt: string): Promise<CommandResult>;
@@ -96,12 +98,18 @@ export async function openSandbox(options: {
   const codexEnv: NodeJS.ProcessEnv = { ...env, FAKE_API_KEY: 'x' };
   await trustProject(codexHome, workspace);
   const hooksBeforeTrust = await listHooks(options.codexBin, codexEnv, workspace);
+  // A turn before the person trusted the hooks: Codex skips them (a session of its own, not recorded).
+  const untrusted = await runCommand(process.execPath, [
+    options.codexBin, 'exec', '--json', '--skip-git-repo-check', '--dangerously-bypass-approvals-and-sandbox', 'Untrusted: say hi',
+  ], { env: codexEnv, cwd: workspace, cleanEnv: true });
+  if (untrusted.code !== 0) throw new Error(`codex exec failed before trust: ${untrusted.stderr}`);
+  const untrustedRun = { events: (await readFile(eventsFile, 'utf8').catch(() => '')).split('\n').filter((line) => line.trim() !== '').length, stderr: untrusted.stderr };
   await trustHooks(options.codexBin, codexEnv, codexHome, workspace);
   const serve = await startServe(cli, workspace, join(root, 'data'), env);
 
   let thread: string | null = null;
   return {
-    root, workspace, codexHome, api, initOutput: init.stdout, hooksBeforeTrust,
+    root, workspace, codexHome, api, initOutput: init.stdout, hooksBeforeTrust, untrustedRun,
     console: async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${serve.origin}${path}`, {
         method,
