@@ -6,8 +6,9 @@
 //   are `apply_patch` with the patch in `tool_input.command`; MCP tools are `mcp__<server>__<tool>`;
 // - a tool that fails to run at all (a patch that does not apply) gets no PostToolUse, and there
 //   is no PostToolUseFailure or StopFailure: a turn the API failed ends with SessionEnd alone;
-// - a command still running when its yield time passed gets no PostToolUse either (the turn's
-//   end scans it);
+// - a command still running when its yield time passed gets its PostToolUse when it ends (seen
+//   while Codex polls it with write_stdin, which itself sends no hook event); one Codex leaves
+//   running gets none (the turn's end scans what is still open);
 // - a sub-agent's prompt comes as a UserPromptSubmit with agent_id, after SubagentStart.
 import type { HostEvent, HostEventBase, ParsedHostEvent } from '../core/host.js';
 import { patchPaths } from './patch.js';

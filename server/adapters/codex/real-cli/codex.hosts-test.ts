@@ -73,18 +73,20 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
     ]);
   });
 
-  it('records what the shell (sed -i, rm, mv, a heredoc), a failing command and an MCP tool changed', async () => {
+  it('records what the shell (sed -i, rm, mv, a heredoc), a failing command, one past its yield time and an MCP tool changed', async () => {
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
     expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
       ['Bash', 'sed', true], ['Bash', 'rm', true], ['Bash', 'mkdir', true], ['Bash', 'cat', true],
-      ['mcp__files__write', 'mcp__files__write', true],
+      ['mcp__files__write', 'mcp__files__write', true], ['Bash', 'sleep', true],
     ]);
+    // Its PostToolUse came when it ended, while Codex polled it: the after scan saw its file.
+    expect(turn.execCommands[5].changed).toEqual([ws('gen/late.txt')]);
     expect(turn.execCommands[0].changed).toEqual([ws('src/util.ts')]);
     expect(turn.execCommands[3].changed).toEqual([]);
     expect(turn.execCommands[4].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
     const files = await changed(turn.turnId);
-    for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('gen/config.json')], ['created', ws('mcp/out.txt')]]) {
+    for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('gen/config.json')], ['created', ws('mcp/out.txt')], ['created', ws('gen/late.txt')]]) {
       expect(files).toContainEqual(file);
     }
     expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
@@ -177,7 +179,9 @@ describe(`what Codex ${CODEX_VERSION} sends (the facts the adapter relies on)`, 
   it('reports shell tools as Bash and edits as apply_patch with the patch in tool_input.command, linked by tool_use_id', async () => {
     const events = await s.rawEvents();
     const pre = events.filter((event) => event.hook_event_name === 'PreToolUse');
+    // write_stdin (polling a running command) sends none.
     expect(new Set(pre.map((event) => event.tool_name))).toEqual(new Set(['apply_patch', 'Bash', 'mcp__files__write', 'spawn_agent', 'multi_agent_v1wait_agent']));
+    expect(s.api.requests.some((call) => call.matched === 'Turn 2:' && call.step === 9)).toBe(true);
     for (const event of pre.filter((e) => e.tool_name === 'apply_patch')) expect(event.tool_input.command).toMatch(/^\*\*\* Begin Patch\n/);
     for (const event of pre.filter((e) => e.tool_name === 'Bash')) expect(typeof event.tool_input.command).toBe('string');
     const post = events.filter((event) => event.hook_event_name === 'PostToolUse');

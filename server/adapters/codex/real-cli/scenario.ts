@@ -1,6 +1,6 @@
 // The session the real-CLI suite has Codex work through: the start tree, and the fake API's
-// script of four prompts (apply_patch edits, shell commands with a failing one and an MCP tool, a
-// sub-agent, a turn the API refuses).
+// script of four prompts (apply_patch edits, shell commands with a failing one, one that runs past
+// its yield time and an MCP tool, a sub-agent, a turn the API refuses).
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Script } from './fake-api.js';
@@ -42,6 +42,9 @@ const spawned = (outputs: string[]) => outputs.flatMap((output) => {
   }
 });
 
+/** The id of the command session Codex left running (`Process running with session ID 123`). */
+const runningSession = (outputs: string[]) => Number(/Process running with session ID (\d+)/.exec(outputs.join('\n'))?.[1] ?? 0);
+
 export function script(): Script {
   return {
     'Turn 1:': [
@@ -61,6 +64,9 @@ export function script(): Script {
       { custom: 'apply_patch', input: patch('*** Update File: missing.txt', '@@', '-a', '+b') },
       { search: 'files write' },
       { call: 'write', namespace: 'mcp__files', args: { path: 'mcp/out.txt', text: 'written by an MCP tool\n' } },
+      // Still running when its yield time is up: Codex answers with a session id to poll.
+      { call: 'exec_command', args: { cmd: 'sleep 1; echo late > gen/late.txt', yield_time_ms: 250 } },
+      { call: 'write_stdin', args: (outputs) => ({ session_id: runningSession(outputs), chars: '', yield_time_ms: 10_000 }) },
       { text: 'Turn 2 done.' },
     ],
     'Turn 3:': [
