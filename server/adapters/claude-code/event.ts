@@ -49,6 +49,16 @@ type EventBase = HostEventBase;
 
 type Json = Record<string, unknown>;
 
+/** The prompt Claude Code writes itself when a background subagent is done. */
+export const TASK_NOTIFICATION = '<task-notification>';
+
+/** The ids of the subagents Stop says still run (`background_tasks`, 2.1.328: `{id, type: "subagent", status}`). */
+function runningSubagents(tasks: unknown): string[] {
+  if (!Array.isArray(tasks)) return [];
+  return tasks.filter((task): task is Json => isObject(task) && task.type === 'subagent' && task.status === 'running' && typeof task.id === 'string' && task.id !== '')
+    .map((task) => task.id as string);
+}
+
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -84,6 +94,8 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   switch (name) {
     case 'UserPromptSubmit':
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
+      // Written by Claude Code itself when a background subagent is done (2.1.328): not the person's.
+      if (raw.prompt.trimStart().startsWith(TASK_NOTIFICATION)) return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt, continuesTurn: true } };
       return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt } };
     case 'PreToolUse':
       return parseToolStart(base, raw);
@@ -100,7 +112,7 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
       // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
       const lastReply = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply } };
+      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks) } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);

@@ -18,6 +18,8 @@ export const claudeCodeHost: HostAdapter = {
   parse: parseHookEventValue,
   transcripts: claudeCodeTranscripts,
   chat: chatOf,
+  // 2.1.328 answers a `<task-notification>` prompt of its own once a background subagent is done.
+  promptsAfterSubagents: true,
   eventOfHost: (raw) => (isCursorPayload(raw) ? 'cursor' : null),
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
 };

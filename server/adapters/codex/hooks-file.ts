@@ -3,6 +3,7 @@
 // Every other key and hook is kept. Installing twice changes nothing; an entry of another
 // installation path is replaced, never doubled; removing takes out every turnback entry and
 // nothing else. Codex's timeouts are in seconds; it clamps SessionEnd's and Interrupt's to 3.
+import { SettingsShapeError, type JsonMerge } from '../core/settings-writer.js';
 
 /** How long a tool's hook waits for a scan: the command must not run before its before scan is done. */
 const SCAN_WAIT_SECONDS = 120;
@@ -34,10 +35,6 @@ const OUR_GROUPS: readonly OurGroup[] = [
 
 type Json = Record<string, unknown>;
 
-export class HooksFileShapeError extends Error {
-  readonly code = 'BAD_SETTINGS';
-}
-
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A command some turnback installation registered for Codex: `…/turnback-hook codex`, quoted or not, maybe with `--max-time N`. */
@@ -45,36 +42,32 @@ export function isTurnbackCodexCommand(command: unknown): boolean {
   return typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+codex(\s+--max-time\s+\d+)?$/.test(command.trim());
 }
 
-function ourGroups(hook: string): { event: string; group: Json }[] {
+/** `command` is the installed `turnback-hook codex`, shell-quoted. */
+function ourGroups(command: string): { event: string; group: Json }[] {
   return OUR_GROUPS.map(({ event, matcher, scan, timeout }) => ({
     event,
     group: {
       ...(matcher ? { matcher } : {}),
       hooks: [scan
-        ? { type: 'command', command: `${hook} codex --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_SECONDS }
-        : { type: 'command', command: `${hook} codex`, timeout: timeout ?? HOOK_TIMEOUT_SECONDS }],
+        ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_SECONDS }
+        : { type: 'command', command, timeout: timeout ?? HOOK_TIMEOUT_SECONDS }],
     },
   }));
-}
-
-export interface MergeResult {
-  file: Json;
-  changed: boolean;
 }
 
 const key = (event: string, matcher: unknown, hook: unknown) => JSON.stringify([event, matcher ?? null, hook]);
 
 /** A copy of `existing` without any turnback hook, and turnback's entries that were there (sorted keys). */
-function strip(existing: unknown): { file: Json; found: string[] } {
-  if (!isObject(existing)) throw new HooksFileShapeError('the hooks file does not hold a JSON object');
-  const file: Json = structuredClone(existing);
-  if (file.hooks === undefined) return { file, found: [] };
-  if (!isObject(file.hooks)) throw new HooksFileShapeError('"hooks" is not an object');
-  const hooks = file.hooks;
+function strip(existing: unknown): { settings: Json; found: string[] } {
+  if (!isObject(existing)) throw new SettingsShapeError('the hooks file does not hold a JSON object');
+  const settings: Json = structuredClone(existing);
+  if (settings.hooks === undefined) return { settings, found: [] };
+  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
+  const hooks = settings.hooks;
   const found: string[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event)) throw new HooksFileShapeError(`"hooks.${event}" is not an array`);
+      if (OUR_GROUPS.some((group) => group.event === event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
     const kept = groups.filter((group) => {
@@ -91,23 +84,23 @@ function strip(existing: unknown): { file: Json; found: string[] } {
     if (kept.length === 0) delete hooks[event];
     else hooks[event] = kept;
   }
-  return { file, found: found.sort() };
+  return { settings, found: found.sort() };
 }
 
-/** Exactly turnback's groups, running `hook` (the installed turnback-hook, shell-quoted), in `existing`. */
-export function mergeCodexHooks(existing: unknown, hook: string): MergeResult {
-  const { file, found } = strip(existing);
-  const wanted = ourGroups(hook);
+/** Exactly turnback's groups, running `command` (the installed `turnback-hook codex`, shell-quoted), in `existing`. */
+export function mergeCodexHooks(existing: unknown, command: string): JsonMerge {
+  const { settings, found } = strip(existing);
+  const wanted = ourGroups(command);
   const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { file: structuredClone(existing) as Json, changed: false };
-  if (file.hooks === undefined) file.hooks = {};
-  const hooks = file.hooks as Record<string, unknown[]>;
+  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (settings.hooks === undefined) settings.hooks = {};
+  const hooks = settings.hooks as Record<string, unknown[]>;
   for (const { event, group } of wanted) (hooks[event] ??= []).push(group);
-  return { file, changed: true };
+  return { settings, changed: true };
 }
 
 /** `existing` without turnback's hooks (`init codex --remove`). */
-export function removeCodexHooks(existing: unknown): MergeResult {
-  const { file, found } = strip(existing);
-  return { file, changed: found.length > 0 };
+export function removeCodexHooks(existing: unknown): JsonMerge {
+  const { settings, found } = strip(existing);
+  return { settings, changed: found.length > 0 };
 }

@@ -16,6 +16,7 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'turnback-init-codex-'));
   workspace = join(root, 'my project');
   await mkdir(workspace);
+  await mkdir(join(root, 'home'));
   env = { XDG_STATE_HOME: join(root, 'state'), HOME: join(root, 'home'), CODEX_HOME: '' };
 });
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
@@ -70,6 +71,6 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('"hooks" is not an object') });
     expect(await readFile(projectFile(), 'utf8')).toBe('{"hooks": []}');
     const unknown = await runCli(['init', 'codex', '--everywhere'], { env });
-    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringContaining('usage: turnback init codex') });
+    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringMatching(/usage: turnback init <.*codex.*> \[--workspace DIR\] \[--global\] \[--remove\]/) });
   });
 });

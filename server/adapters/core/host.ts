@@ -16,8 +16,12 @@ export interface HostEventBase {
 }
 
 export type HostEvent =
-  /** The person's prompt: a turn begins, titled by it. */
-  | (HostEventBase & { kind: 'prompt'; prompt: string })
+  /**
+   * The person's prompt: a turn begins, titled by it. `continuesTurn`: a prompt the host wrote
+   * itself (Claude Code's `<task-notification>` when a background subagent is done): the turn in
+   * progress goes on, no turn begins.
+   */
+  | (HostEventBase & { kind: 'prompt'; prompt: string; continuesTurn?: boolean })
   /** A tool is about to change these files (paths absolute or relative to cwd): their states are recorded first. */
   | (HostEventBase & { kind: 'before-mutate'; tool: string; paths: string[]; callId: string | null })
   /** A tool turnback cannot see into (shell, MCP, unknown) is about to run: the before scan. */
@@ -32,7 +36,7 @@ export type HostEvent =
    * The agent is done with the turn: its chat is read, then the turn ends (once its subagents
    * have ended too). `lastReply` is the reply as the event carries it (the transcript may lag).
    */
-  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null });
+  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null; runningAgents?: string[] });
 
 export type HostEventKind = HostEvent['kind'];
 
@@ -82,6 +86,11 @@ export interface HostAdapter {
    * turn is also scanned from its prompt to its end, so those edits are undoable too.
    */
   scansWholeTurn?: boolean;
+  /**
+   * The host prompts itself when a background subagent is done (a `continuesTurn` prompt): a turn
+   * whose host ended it and whose subagents have all ended waits briefly for that prompt.
+   */
+  promptsAfterSubagents?: boolean;
   /**
    * The name of another host when `raw` is that host's event, sent through this host's hooks
    * (Cursor runs the hooks of Claude Code's settings with its own payloads); else null.

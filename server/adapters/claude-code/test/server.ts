@@ -31,6 +31,9 @@ export interface HookTestServerOptions {
   workspaceName?: string;
   /** Files the workspace starts with: relative path → content (folders are made). */
   files?: Record<string, string>;
+  /** The receiver's waits for subagents (core/receiver.ts), shortened for tests. */
+  subagentWaitMs?: number;
+  subagentPromptWaitMs?: number;
 }
 
 export async function startHookTestServer(options: HookTestServerOptions = {}): Promise<HookTestServer> {
@@ -49,7 +52,9 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   }
   const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
   const server = await startServer({
-    engine, port: 0, distDir: dist, routes: claudeCodeRoutes({ transcripts: { home, env: {} } }), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+    engine, port: 0, distDir: dist, routes: claudeCodeRoutes({
+      transcripts: { home, env: {} }, subagentWaitMs: options.subagentWaitMs, subagentPromptWaitMs: options.subagentPromptWaitMs,
+    }), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
   const registry = join(stateHome, 'turnback', 'servers');
   await mkdir(registry, { recursive: true });
