@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { patchPaths } from './patch.js';
 
@@ -36,5 +37,28 @@ describe('patchPaths', () => {
     expect(patchPaths('echo hi')).toBeNull();
     expect(patchPaths(patch())).toBeNull();
     expect(patchPaths(patch('*** Add File: '))).toBeNull();
+  });
+});
+
+describe('patchPaths on generated patches', () => {
+  const name = fc.stringMatching(/^[a-zA-Z0-9 ._\u00e9\u0301-]{1,12}$/).filter((n) => n.trim() === n && n !== '');
+  const path = fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/'));
+  /** Hunk lines that may look like headers, as a patch of a patch would hold. */
+  const hunk = fc.array(fc.oneof(
+    fc.constantFrom('@@', '@@ function x', ' *** Delete File: a', '+*** Add File: b', '-*** Move to: c', ' plain', '+', '-'),
+    path.map((p) => `+*** Update File: ${p}`),
+  ), { maxLength: 4 });
+  const op = fc.oneof(
+    fc.record({ kind: fc.constant('Add File'), path, lines: hunk }),
+    fc.record({ kind: fc.constant('Delete File'), path, lines: fc.constant([] as string[]) }),
+    fc.record({ kind: fc.constant('Update File'), path, lines: hunk, to: fc.option(path, { nil: undefined }) }),
+  );
+
+  it('names every file an operation header names, in order, once, and nothing from inside a hunk', () => {
+    fc.assert(fc.property(fc.array(op, { minLength: 1, maxLength: 6 }), (ops) => {
+      const body = ops.flatMap((o) => [`*** ${o.kind}: ${o.path}`, ...('to' in o && o.to ? [`*** Move to: ${o.to}`] : []), ...o.lines]);
+      const expected = [...new Set(ops.flatMap((o) => [o.path, ...('to' in o && o.to ? [o.to] : [])]))];
+      expect(patchPaths(patch(...body))).toEqual(expected);
+    }));
   });
 });
