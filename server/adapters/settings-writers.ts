@@ -2,8 +2,10 @@
 import { claudeCodeSettingsWriter } from './claude-code/settings-writer.js';
 import { codexSettingsWriter } from './codex/settings-writer.js';
 import type { HostSettingsWriter } from './core/settings-writer.js';
+import { cursorSettingsWriter } from './cursor/settings.js';
 
 export const SETTINGS_WRITERS: readonly HostSettingsWriter[] = [
   claudeCodeSettingsWriter,
   codexSettingsWriter,
+  cursorSettingsWriter,
 ];

@@ -28,6 +28,8 @@ export type HostEvent =
   | (HostEventBase & { kind: 'exec'; tool: string; command: string; callId: string | null; background: boolean })
   /** That tool has returned, done or failed: the after scan. */
   | (HostEventBase & { kind: 'exec-end'; tool: string; callId: string | null })
+  /** The agent's reply as the host reports it (Cursor's afterAgentResponse), for a host without transcripts. */
+  | (HostEventBase & { kind: 'reply'; text: string })
   /** A subagent began (agentId set): the turn stays open until it ends. */
   | (HostEventBase & { kind: 'subagent-start' })
   /** A subagent ended (agentId set). */
@@ -36,7 +38,7 @@ export type HostEvent =
    * The agent is done with the turn: its chat is read, then the turn ends (once its subagents
    * have ended too). `lastReply` is the reply as the event carries it (the transcript may lag).
    */
-  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null; runningAgents?: string[] });
+  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null; runningAgents?: string[]; sessionEnded?: boolean });
 
 export type HostEventKind = HostEvent['kind'];
 
@@ -96,6 +98,12 @@ export interface HostAdapter {
    * (Cursor runs the hooks of Claude Code's settings with its own payloads); else null.
    */
   eventOfHost?(raw: unknown): string | null;
+  /**
+   * What identifies one event whichever of its hooks delivered it, when the host may deliver it
+   * more than once (Cursor runs its own hooks and Claude Code's): a repeat within seconds is
+   * answered `ignored`, recorded once.
+   */
+  deliveryKey?(raw: unknown): string | null;
   /** How the host shows the person a line (Claude Code: `{"systemMessage": …}` on stdout). */
   notice(message: string): HostNotice;
 }

@@ -11,6 +11,7 @@ import { chatOfItems, type TranscriptItem } from './chat.js';
 import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
 import { relativeInsideAnyForm } from './paths.js';
+import { RecentKeys } from './recent-keys.js';
 import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
 import { readSettledTurn } from './transcript/settle.js';
 import type { TranscriptPlace } from './transcript/read.js';
@@ -41,6 +42,7 @@ const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignore
 
 export class HostReceiver {
   private readonly sessions = new SessionStates();
+  private readonly deliveries = new RecentKeys();
   /** The tail of each session's chain of events: the next waits for it. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly place: TranscriptPlace;
@@ -54,6 +56,8 @@ export class HostReceiver {
   }
 
   async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
+    const key = this.host.deliveryKey?.(raw) ?? null;
+    if (key !== null && this.deliveries.seen(key)) return ignored('the same event again (another of its hooks delivered it)');
     const parsed = this.host.parse(raw);
     if (!parsed.ok) return parsed.ignored ? ignored(parsed.reason) : { ok: false, malformed: parsed.reason };
     const event = parsed.event;
@@ -82,6 +86,7 @@ export class HostReceiver {
       case 'before-mutate': return this.beforeMutate(event, engine);
       case 'exec': return this.exec(event, engine);
       case 'exec-end': return this.execEnd(event, engine);
+      case 'reply': return this.reply(event, engine);
       case 'subagent-start': return Promise.resolve(this.subagentStart(event));
       case 'subagent-end': return this.subagentEnd(event, engine);
       case 'turn-end': return this.turnEnd(event, engine);
@@ -168,6 +173,13 @@ export class HostReceiver {
     return forwarded(1);
   }
 
+  /** Recorded as it comes: the host keeps no transcript to read it from at the turn's end. */
+  private async reply(event: Event<'reply'>, engine: Engine): Promise<ReceiveResult> {
+    if (!this.sessions.get(event.sessionId)) return ignored('a reply, and no turn of this session is in progress');
+    await engine.message({ sessionId: event.sessionId, role: 'assistant', content: event.text });
+    return forwarded(1);
+  }
+
   private subagentStart(event: Event<'subagent-start'>): ReceiveResult {
     const turn = this.sessions.get(event.sessionId);
     if (!turn || event.agentId === null) return ignored('no turn of this session is in progress');
@@ -198,7 +210,7 @@ export class HostReceiver {
       turn!.agents.add(agentId);
       turn!.seenAgents.add(agentId);
     }
-    if (turn && turn.agents.size > 0) {
+    if (turn && turn.agents.size > 0 && !event.sessionEnded) {
       // Its subagents still work in the background: the turn ends with the last of them, or at the bound.
       this.waitForEnd(turn, { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, engine, this.subagentWaitMs);
       return forwarded(0);

@@ -90,6 +90,14 @@ describe('a background subagent', () => {
     expect((await turns()).map((turn) => turn.status)).toEqual(['committed', 'active']);
   });
 
+  it('is ended by SessionEnd at once: nothing of the session runs on', async () => {
+    await hook(p.userPromptSubmit(c, 'Ask a subagent'));
+    await hook(p.subagentStart(c, AGENT));
+    await hook(p.stopWithBackground(c, [AGENT]));
+    await hook(p.sessionEnd(c));
+    expect((await turns())[0].status).toBe('committed');
+  });
+
   it('a task-notification with no turn in progress begins none', async () => {
     expect(await hook(p.taskNotification(c, AGENT))).toMatchObject({ ok: true, outcome: 'ignored' });
     expect((await t.api<{ sessions: unknown[] }>('GET', '/api/sessions')).json.sessions).toEqual([]);
