@@ -42,7 +42,8 @@ describe('parseCodexEvent', () => {
   it('maps a prompt to a turn begun and Stop to its end with the reply', () => {
     expect(parsed(named('UserPromptSubmit')[0])).toMatchObject({ ok: true, event: { kind: 'prompt', prompt: 'Turn 1: do it', agentId: null, cwd: '/w' } });
     expect(parsed(named('Stop')[0])).toMatchObject({ ok: true, event: { kind: 'turn-end', event: 'Stop', lastReply: 'Turn 1 done.' } });
-    expect(parsed(named('SessionEnd')[0])).toMatchObject({ ok: true, event: { kind: 'turn-end', event: 'SessionEnd', lastReply: null } });
+    expect(parsed(named('SessionEnd')[0])).toMatchObject({ ok: true, event: { kind: 'turn-end', event: 'SessionEnd', lastReply: null, sessionEnded: true } });
+    expect(parsed(named('Stop')[0])).not.toHaveProperty('event.sessionEnded');
   });
 
   it("records an apply_patch's files before it runs, and needs nothing after", () => {

@@ -93,7 +93,8 @@ export function parseCodexEvent(raw: unknown): ParsedHostEvent {
     case 'SessionEnd':
     case 'Interrupt':
       if (agentId !== null) return ignored(`a sub-agent's ${name}`);
-      return event({ ...base, kind: 'turn-end', event: name, lastReply: null });
+      // A closed session's sub-agents run no more (`codex exec` ends them): nothing to wait for.
+      return event({ ...base, kind: 'turn-end', event: name, lastReply: null, ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) });
     default:
       return ignored(`${name} is not recorded`);
   }
