@@ -58,6 +58,16 @@ describe('parseCodexEvent', () => {
     expect(parsed({ ...odd, hook_event_name: 'PostToolUse' })).toMatchObject({ ok: true, event: { kind: 'exec-end', callId: odd.tool_use_id } });
   });
 
+  it("cuts a long tool input by code points, never inside a character", () => {
+    const big = { ...named('PreToolUse', 'mcp__files__write')[0], tool_input: { text: '😀'.repeat(5000) } };
+    const result = parsed(big);
+    expect(result).toMatchObject({ ok: true, event: { kind: 'exec' } });
+    const command = (result as { event: { command: string } }).event.command;
+    expect(Array.from(command)).toHaveLength(4001);
+    expect(command.endsWith('…')).toBe(true);
+    expect(command.isWellFormed()).toBe(true);
+  });
+
   it('scans around shell and MCP tools, linked by tool_use_id', () => {
     const pre = named('PreToolUse', 'Bash')[0];
     expect(parsed(pre)).toMatchObject({ ok: true, event: { kind: 'exec', tool: 'Bash', command: pre.tool_input.command, callId: pre.tool_use_id } });

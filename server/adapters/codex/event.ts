@@ -11,6 +11,7 @@
 //   running gets none (the turn's end scans what is still open);
 // - a sub-agent's prompt comes as a UserPromptSubmit with agent_id, after SubagentStart.
 import type { HostEvent, HostEventBase, ParsedHostEvent } from '../core/host.js';
+import { cutText } from '../core/text.js';
 import { patchPaths } from './patch.js';
 
 export const CODEX_HOST = 'codex';
@@ -26,7 +27,7 @@ const AGENT_TOOL = /^(multi_agent_v\d+)?(spawn_agent|wait_agent|send_input|resum
 export const PATCH_TOOL = 'apply_patch';
 export const SHELL_TOOL = 'Bash';
 
-/** A command's shown text is cut past this many characters (an MCP call's input as JSON). */
+/** A command's shown text is cut past this many code points (an MCP call's input as JSON). */
 const COMMAND_LIMIT = 4000;
 
 type Json = Record<string, unknown>;
@@ -43,7 +44,7 @@ const isQuietTool = (tool: string) => READ_ONLY_TOOLS.has(tool) || AGENT_TOOL.te
 function commandOf(tool: string, input: unknown): string {
   const command = isObject(input) && typeof input.command === 'string' ? input.command : JSON.stringify(input ?? null);
   const shown = tool === SHELL_TOOL || tool === PATCH_TOOL ? command : `${tool} ${command}`;
-  return shown.length > COMMAND_LIMIT ? `${shown.slice(0, COMMAND_LIMIT)}…` : shown;
+  return cutText(shown, COMMAND_LIMIT);
 }
 
 /** The paths of an apply_patch call, or null when it is to be scanned instead. */
