@@ -1,5 +1,6 @@
 // Every agent host turnback records, by the name its hook route and `turnback init` use.
 import { claudeCodeHost } from './claude-code/host.js';
+import { codexHost } from './codex/host.js';
 import type { HostAdapter } from './core/host.js';
 import { cursorHost } from './cursor/host.js';
 import { hostHookRoutes } from './core/route.js';
@@ -8,6 +9,7 @@ import type { Route } from '../http/types.js';
 
 export const HOSTS: readonly HostAdapter[] = [
   claudeCodeHost,
+  codexHost,
   cursorHost,
 ];
 
