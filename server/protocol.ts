@@ -205,6 +205,8 @@ export interface RollbackResult {
   errors: { uri: Uri; code: RestoreErrorCode; message: string; systemCode?: string }[];
   /** Only for rollback-with-chat and rewind with chat. */
   deletedMessages?: number;
+  /** Nothing on disk, in the chat or in a turn's status was changed: no rollback turn was made (`rollbackTurnId` null). */
+  changedNothing?: true;
 }
 
 export type Role = 'user' | (typeof AGENT_ROLES)[number];

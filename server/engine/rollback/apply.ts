@@ -72,6 +72,22 @@ export class Applier {
   /** URIs that could not be driven to their target. */
   get failedUris(): ReadonlySet<string> { return this.failed; }
 
+  /** Whether anything on disk was changed (a rollback that changed nothing leaves no turn). */
+  get changedAnything(): boolean { return this.touched; }
+  private touched = false;
+
+  /** Runs one change on disk; a failed one changed nothing, unless it is `partial` (several steps). */
+  private async changing<T>(run: () => Promise<T>, partial = false): Promise<T> {
+    try {
+      const result = await run();
+      this.touched = true;
+      return result;
+    } catch (e) {
+      if (partial) this.touched = true;
+      throw e;
+    }
+  }
+
   async apply(paths: EvaluatedPath[]): Promise<void> {
     const work = paths.filter((p) => p.status === 'action' || p.status === 'conflict');
     const byUri = new Map(paths.map((p) => [p.uri, p]));
@@ -130,7 +146,8 @@ export class Applier {
     try {
       if ((await this.current(p)) !== null || !source.resolved) return;
       await this.current(source);
-      await this.mutations.move(this.turn, 'move', source.resolved, p.resolved!);
+      // A move across roots copies, then removes: cut short, it may have changed something.
+      await this.changing(() => this.mutations.move(this.turn, 'move', source.resolved!, p.resolved!), true);
       this.outcome.movedBack.push({ from: source.uri, to: p.uri });
     } catch (e) {
       // Falls back to writing the content and deleting the source in the later phases.
@@ -152,7 +169,7 @@ export class Applier {
           return;
         }
       }
-      await this.mutations.delete(this.turn, r, false);
+      await this.changing(() => this.mutations.delete(this.turn, r, false));
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
     } catch (e) {
       this.fail(p, e);
@@ -172,7 +189,7 @@ export class Applier {
       try {
         const failure = flushed.get(s);
         if (failure) { await s.file.abort(); throw failure; }
-        await s.file.place();
+        await this.changing(() => s.file.place());
         this.notePlaced(s);
         if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
       } catch (e) {
@@ -213,12 +230,12 @@ export class Applier {
       const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
         ? { ...fresh, hash: planned.hash } : fresh;
       if (target.type === 'dir') {
-        if (current === null) await this.mutations.mkdir(this.turn, r, 0o700);
+        if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
       } else if (target.type === 'symlink') {
         if (current?.type === 'symlink' && current.target === target.target) { if (moved) return; }
-        else await this.mutations.symlink(this.turn, r, target.target);
+        else await this.changing(() => this.mutations.symlink(this.turn, r, target.target));
       } else if (current?.type === 'file' && current.hash === target.hash) {
-        if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
+        if (current.mode !== target.mode) await this.changing(() => this.mutations.chmod(this.turn, r, target.mode));
         else if (moved) return;
       } else {
         staged.push({ p, moved, file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size) });
@@ -234,7 +251,8 @@ export class Applier {
     if (p.target?.type !== 'dir' || this.failed.has(p.uri)) return;
     try {
       const current = await this.current(p);
-      if (current?.type === 'dir' && current.mode !== p.target.mode) await this.mutations.chmod(this.turn, p.resolved!, p.target.mode);
+      const mode = p.target.mode;
+      if (current?.type === 'dir' && current.mode !== mode) await this.changing(() => this.mutations.chmod(this.turn, p.resolved!, mode));
     } catch (e) {
       this.fail(p, e);
     }

@@ -117,6 +117,7 @@ export class Rollbacks {
       if (job.withChat) result.deletedMessages = 0;
       result.ok = result.errors.length === 0;
       if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
+      if (result.rollbackTurnId === null) result.changedNothing = true;
       ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
       return result;
     }
@@ -140,6 +141,15 @@ export class Rollbacks {
     result.errors = [...blocked, ...applier.outcome.errors];
     result.ok = result.errors.length === 0 && failure === null;
     const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();
+    if (!applier.changedAnything && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
+      // Nothing on disk, in the chat or in a status changed: no empty "undo" in the timeline.
+      this.dropRollbackTurn(rollbackTurn.turnId);
+      if (failure !== null) throw failure;
+      Object.assign(result, { rollbackTurnId: null, changedNothing: true });
+      if (job.withChat) result.deletedMessages = 0;
+      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
+      return result;
+    }
     let restoredIds: string[] = [];
     let deletedIds: string[] = [];
     // The statuses and messages land in the rollback turn's own commit: a kill can never leave
@@ -168,6 +178,12 @@ export class Rollbacks {
     if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
     ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
     return result;
+  }
+
+  /** A rollback turn that changed nothing goes whole: its rows, and the contents it alone held (left to the sweep). */
+  private dropRollbackTurn(turnId: string): void {
+    this.ctx.store.transaction(() => this.ctx.store.dropTurn(turnId));
+    this.ctx.turns.delete(turnId);
   }
 
   /**
