@@ -6,12 +6,13 @@
 // read (an append racing the scan) costs at most the limit, never the disk's worth.
 import fs, { constants } from 'node:fs';
 import { promisify } from 'node:util';
+import type { SpecialKind } from '../../protocol.js';
 import { closeQuietly, type Name } from './beneath.js';
 
 const READ = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 const readAt = promisify(fs.read);
 
-export type SpecialKind = 'fifo' | 'socket' | 'char' | 'block';
+export type { SpecialKind };
 
 /** The kind of a file that is neither a regular file, a directory nor a symlink (null for those). */
 export function specialKindOf(stats: fs.Stats): SpecialKind | null {

@@ -5,7 +5,7 @@ import type { SkipReason, State } from '../../protocol.js';
 import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
 import { type EngineFs, errnoCode } from '../paths/fs.js';
-import { GrewPastLimitError } from '../paths/file-read.js';
+import { GrewPastLimitError, specialKindOf } from '../paths/file-read.js';
 
 /** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
 export type HashPolicy = 'always' | 'never' | { onlyIfSize: number };
@@ -107,7 +107,8 @@ async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOption
   }
   const mode = modeOf(stats.mode);
   const unhashed = { type: 'file' as const, hash: '', size: stats.size, mode };
-  if (!stats.isFile()) return { state: unhashed, skipped: 'unreadable' };
+  // A FIFO, socket or device is told as what it is, never opened; it has no content to keep.
+  if (!stats.isFile()) return { state: { type: 'special', kind: specialKindOf(stats) ?? 'char', mode }, skipped: 'unreadable' };
   if (options.excluded) return { state: unhashed, skipped: 'excluded' };
   if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
   if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
@@ -153,6 +154,7 @@ export function sameState(a: State, b: State): boolean {
   if (a.type === 'file' && b.type === 'file') return a.hash !== '' && a.hash === b.hash && a.mode === b.mode;
   if (a.type === 'dir' && b.type === 'dir') return a.mode === b.mode;
   if (a.type === 'symlink' && b.type === 'symlink') return a.target === b.target;
+  if (a.type === 'special' && b.type === 'special') return a.kind === b.kind && a.mode === b.mode;
   return false;
 }
 

@@ -14,7 +14,7 @@ import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
 import { grewPastLimit, hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
 import { isBelowAny } from '../paths/uri.js';
-import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
+import { type IndexEntry, isRacy, sameIndexedState, sameStat, specialTarget, typeOf } from './workspace-index.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */
@@ -55,7 +55,8 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
     const base = baseOf(stats);
     if (base.type === 'dir') return { ...base, size: 0 };
-    if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
+    // A FIFO, socket or device: told as what it is, never opened (nothing to keep).
+    if (base.type === 'special') return { ...base, size: 0, target: specialTarget(stats), skipped: 'unreadable' };
     if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
     try {
       if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };

@@ -20,6 +20,11 @@ class LinkOnTheWay extends Error {
   constructor() { super('a symlink appeared on the way; not followed'); }
 }
 
+/** A FIFO, socket or device as an original: the engine never makes one. */
+class SpecialNotMade extends Error {
+  constructor(kind: string) { super(`the original was a special file (${kind}); turnback does not make one`); }
+}
+
 function opFor(target: State): EntryOp {
   if (target === null) return 'delete';
   return target.type === 'dir' ? 'mkdir' : 'write';
@@ -34,7 +39,7 @@ const SYNC_FILESYSTEM_FROM = 256;
  */
 const BATCH_FILES = 512;
 
-type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
+type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'> & { replaced: NonNullable<RollbackResult['replaced']> };
 
 interface Staged { p: EvaluatedPath; file: StagedFile; moved: boolean }
 
@@ -64,7 +69,7 @@ function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
 }
 
 export class Applier {
-  readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [] };
+  readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
 
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations, private readonly turn: TurnContext) {}
@@ -132,7 +137,7 @@ export class Applier {
     if (p.soft) return;
     if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
-    } else if (e instanceof UnrestorableContentError) {
+    } else if (e instanceof UnrestorableContentError || e instanceof SpecialNotMade) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else if (e instanceof TooLargeError) {
       this.outcome.errors.push({ uri: p.uri, code: 'TOO_LARGE', message: e.message });
@@ -171,6 +176,8 @@ export class Applier {
       }
       await this.changing(() => this.mutations.delete(this.turn, r, false));
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
+      // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
+      if (current.type === 'special' && p.target !== null && !p.soft) this.outcome.replaced.push({ uri: p.uri, kind: current.kind });
     } catch (e) {
       this.fail(p, e);
     }
@@ -229,6 +236,7 @@ export class Applier {
       const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never');
       const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
         ? { ...fresh, hash: planned.hash } : fresh;
+      if (target.type === 'special') throw new SpecialNotMade(target.kind);
       if (target.type === 'dir') {
         if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
       } else if (target.type === 'symlink') {

@@ -123,14 +123,14 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink was planted on the way; not followed' });
     } else if (p.skipped) {
       Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
-    } else if (read.skipped === 'unreadable') {
+    } else if (read.skipped === 'unreadable' && e.current?.type !== 'special') {
       Object.assign(e, { status: 'blocked', code: 'IO', message: 'the current file cannot be read, so it cannot be captured first' });
     } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
       e.status = 'unchanged';
     } else if (sameForDrift(e.current, p.expected) || (e.current?.type === 'dir' && p.target?.type === 'dir')) {
       // A directory where a directory belongs differs at most in mode: fixing it risks nothing.
       e.status = 'action';
-    } else if (e.current && e.current.type !== 'file' && e.current.type !== p.expected?.type) {
+    } else if (e.current && e.current.type !== 'file' && e.current.type !== 'special' && e.current.type !== p.expected?.type) {
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
     } else {
       e.status = 'conflict';

@@ -137,7 +137,8 @@ export class Rollbacks {
       failure = e;
     }
     const blocked = result.errors;
-    Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
+    const { replaced, ...outcome } = applier.outcome;
+    Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
     result.ok = result.errors.length === 0 && failure === null;
     const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();

@@ -76,6 +76,8 @@ export async function commitTurn(
         keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       });
       record.after = read.state;
+      // A special file now there is replaced by a rollback, not skipped (it has no content to keep).
+      if (read.skipped && read.state?.type !== 'special') record.afterSkipped = read.skipped;
       if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
     });
   } catch (e) {
