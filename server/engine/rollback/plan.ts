@@ -1,7 +1,7 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root } from '../paths/roots.js';
@@ -45,6 +45,18 @@ export interface Coverage {
 
 const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LARGE', excluded: 'EXCLUDED', unreadable: 'IO' };
 
+/**
+ * Why a path's original was not kept, if it was not: a file's `skipped` may instead say that what
+ * the turn left there could not be captured (commit.ts), which the plan checks on disk again.
+ */
+function originalSkip(change: FileChange): SkipReason | undefined {
+  if (!change.skipped || change.skipped === 'excluded') return change.skipped;
+  const before = change.before;
+  // A folder's own skip is its tree's (too large to record path by path); a special file is never kept.
+  const kept = before === null || before.type === 'symlink' || (before.type === 'file' && before.hash !== '');
+  return kept ? undefined : change.skipped;
+}
+
 /** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
 export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
   const byUri = new Map<string, PathTarget>();
@@ -54,7 +66,7 @@ export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
-      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: change.skipped });
+      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: originalSkip(change) });
     }
     for (const e of ctx.store.entriesOf(turn.turn_id)) {
       if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });

@@ -7,6 +7,7 @@ import type { EngineContext } from '../context.js';
 import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
+import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
@@ -102,9 +103,16 @@ export class Rollbacks {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
+    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
+    const modesGiven = await restoreModesFirst(ctx, selected);
     const paths = await this.evaluateJob(job);
+    givenBackIsNoDrift(paths, modesGiven);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
-    if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
+    if (conflicts.length > 0 && !job.force) {
+      await takeModesBack(ctx, modesGiven);
+      throw new ConflictError(conflicts);
+    }
     const result: RollbackResult = {
       ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
       unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
@@ -112,9 +120,14 @@ export class Rollbacks {
     };
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
-    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict');
+    const unlisted = unlistedFolders(job.coverage.turns, selected);
+    const modesFirst = new Set(modesGiven.map((g) => g.uri));
+    // A mode given back is a restore: the rollback turn keeps the statuses it changes.
+    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict') || modesFirst.size > 0;
     if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
       if (job.withChat) result.deletedMessages = 0;
+      result.ok = result.errors.length === 0;
+      nameUnlisted(result, unlisted);
       result.ok = result.errors.length === 0;
       if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
       if (result.rollbackTurnId === null) result.changedNothing = true;
@@ -140,9 +153,15 @@ export class Rollbacks {
     const { replaced, ...outcome } = applier.outcome;
     Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
+    nameUnlisted(result, unlisted);
+    for (const uri of modesFirst) {
+      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
+      result.restored.push(uri);
+      result.unchanged = result.unchanged.filter((u) => u !== uri);
+    }
     result.ok = result.errors.length === 0 && failure === null;
-    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();
-    if (!applier.changedAnything && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
+    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted])) : new Map<string, TurnStatus>();
+    if (!applier.changedAnything && modesFirst.size === 0 && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
       // Nothing on disk, in the chat or in a status changed: no empty "undo" in the timeline.
       this.dropRollbackTurn(rollbackTurn.turnId);
       if (failure !== null) throw failure;
