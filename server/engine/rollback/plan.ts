@@ -52,8 +52,9 @@ const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LAR
 function originalSkip(change: FileChange): SkipReason | undefined {
   if (!change.skipped || change.skipped === 'excluded') return change.skipped;
   const before = change.before;
-  // A folder's own skip is its tree's (too large to record path by path); a special file is never kept.
-  const kept = before === null || before.type === 'symlink' || (before.type === 'file' && before.hash !== '');
+  // A folder's own too-large is its tree's (too large to record path by path); a special file is never kept.
+  const kept = before === null || before.type === 'symlink' || (before.type === 'file' && before.hash !== '')
+    || (before.type === 'dir' && change.skipped !== 'too-large');
   return kept ? undefined : change.skipped;
 }
 

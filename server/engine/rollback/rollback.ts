@@ -153,12 +153,12 @@ export class Rollbacks {
     const { replaced, ...outcome } = applier.outcome;
     Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
-    nameUnlisted(result, unlisted);
     for (const uri of modesFirst) {
       if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
       result.restored.push(uri);
       result.unchanged = result.unchanged.filter((u) => u !== uri);
     }
+    nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
     const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted])) : new Map<string, TurnStatus>();
     if (!applier.changedAnything && modesFirst.size === 0 && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {

@@ -77,9 +77,12 @@ export function unlistedFolders(turns: TurnRow[], paths: PathTarget[]): string[]
   return [...named];
 }
 
-/** Names each unlisted folder as not restored (its contents at the command's time are unknown). */
+/** Names each unlisted folder as not restored (its contents at the command's time are unknown), and only so. */
 export function nameUnlisted(result: RollbackResult, folders: string[]): void {
   const reported = new Set(result.errors.map((e) => e.uri));
+  const named = new Set(folders);
+  result.restored = result.restored.filter((uri) => !named.has(uri));
+  result.unchanged = result.unchanged.filter((uri) => !named.has(uri));
   for (const uri of folders) {
     if (reported.has(uri)) continue;
     result.errors.push({ uri, code: 'IO', message: 'the folder could not be read when the command ran: what the command changed inside it is not restored' });
