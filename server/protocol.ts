@@ -35,7 +35,11 @@ export type State =
   | null
   | { type: 'file'; hash: string; size: number; mode: number }
   | { type: 'dir'; mode: number }
-  | { type: 'symlink'; target: string };
+  | { type: 'symlink'; target: string }
+  /** A FIFO, socket or device: never opened or read, no content kept. */
+  | { type: 'special'; kind: SpecialKind; mode: number };
+
+export type SpecialKind = 'fifo' | 'socket' | 'char' | 'block';
 
 export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
@@ -214,6 +218,10 @@ export interface RollbackResult {
   deletedMessages?: number;
   /** With `onConflict: "keep-both"`: each conflicting file left as it was, and the copy the restored version went to. */
   keptBoth?: { uri: Uri; copy: Uri }[];
+  /** FIFOs, sockets or devices that stood where an original belongs: removed, and the original placed. */
+  replaced?: { uri: Uri; kind: SpecialKind }[];
+  /** Nothing on disk, in the chat or in a turn's status was changed: no rollback turn was made (`rollbackTurnId` null). */
+  changedNothing?: true;
 }
 
 export type Role = 'user' | (typeof AGENT_ROLES)[number];

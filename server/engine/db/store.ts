@@ -149,6 +149,15 @@ export class Store {
     return turnIds;
   }
 
+  /** Drops a turn that changed nothing (a rollback that did nothing); its number is never reused. */
+  dropTurn(turnId: string): void {
+    this.st('DELETE FROM entries WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+    this.st('UPDATE messages SET turn_id = NULL WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM turns WHERE turn_id = ?').run(turnId);
+  }
+
   // ---- turns ----
 
   insertTurn(row: Omit<TurnRow, 'message_count'>): void {

@@ -205,11 +205,15 @@ export class ExecScans {
     for (const uri of changed) {
       const before = baseline.get(uri);
       const after = scan.current.get(uri);
-      const notKept = before?.skipped ?? after?.skipped ?? null;
-      if (notKept) { skipped.push({ uri, reason: notKept }); named.add(uri); }
+      // As the turn will say (commit.ts): the original not kept, or what is there now cannot be
+      // captured before a rollback changes it. A special file now there is replaced, not skipped.
+      const notKept = before?.skipped ?? (after?.type === 'special' ? null : after?.skipped ?? null);
+      if (notKept && !named.has(uri)) { skipped.push({ uri, reason: notKept }); named.add(uri); }
       changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
     }
     for (const uri of scan.unreadable) {
+      // A special file is not unreadable: it has no content, and is told as what it is.
+      if (scan.current.get(uri)?.type === 'special') continue;
       if (!named.has(uri)) { skipped.push({ uri, reason: 'unreadable' }); named.add(uri); }
     }
     for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });

@@ -12,10 +12,10 @@ import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
+import { grewPastLimit, hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
 import { isBelowAny } from '../paths/uri.js';
 import { countWithinBudget, type IgnoredBudget, IgnoreRules, type OverBudget } from './ignored-folders.js';
-import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
+import { type IndexEntry, isRacy, sameIndexedState, sameStat, specialTarget, typeOf } from './workspace-index.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */
@@ -66,29 +66,32 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
     const base = baseOf(stats);
     if (base.type === 'dir') return { ...base, size: 0 };
-    if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
+    // A FIFO, socket or device: told as what it is, never opened (nothing to keep).
+    if (base.type === 'special') return { ...base, size: 0, target: specialTarget(stats), skipped: 'unreadable' };
     if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
     try {
       if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };
       if (known?.hash && known.size === stats.size && !options.rehash) {
         // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
-        const { hash, bytes } = await hashFile(dir, name, stats.size);
-        if (hash === known.hash) return { ...base, hash };
+        const { hash, size, bytes } = await hashFile(dir, name, stats.size, ctx.limits.maxFileSize);
+        if (hash === known.hash && size === known.size) return { ...base, hash };
         if (bytes) {
           const kept = options.batch.keepBytes(bytes);
           pendingBytes += kept.size;
           return { ...base, hash: kept.hash };
         }
       }
-      const kept = await keepFile(dir, name, stats.size, options.batch);
+      const kept = await keepFile(dir, name, stats.size, ctx.limits.maxFileSize, options.batch);
       pendingBytes += kept.size;
       return { ...base, size: kept.size, hash: kept.hash };
     } catch (e) {
       if (isUnreadableFile(e, `${dir.abs}${path.sep}${name}`)) return { ...base, skipped: 'unreadable' };
+      // It grew past the limit while being read: skipped, what was read dropped.
+      if (grewPastLimit(e)) return { ...base, skipped: 'too-large' };
       if (isNotFound(e)) throw new Vanished();
       const code = errnoCode(e);
-      // A file swapped for a link (or the reverse) since its lstat: looked at again.
-      if (code === 'ELOOP' || code === 'EINVAL') throw new Swapped();
+      // A file swapped for a link, a FIFO or a device (or the reverse) since its lstat: looked at again.
+      if (code === 'ELOOP' || code === 'EINVAL' || code === 'EFTYPE') throw new Swapped();
       throw e;
     }
   };
@@ -276,7 +279,7 @@ async function gitignoreText(dir: ScanDir, name: string): Promise<string | null>
     const looked = dir.lstat(name);
     const stats = looked instanceof Promise ? await looked : looked;
     if (!stats?.isFile() || stats.size > MAX_IGNORE_FILE) return null;
-    return (await dir.readSmallFile(name)).toString('utf8');
+    return (await dir.readSmallFile(name, MAX_IGNORE_FILE)).toString('utf8');
   } catch {
     return null;
   }

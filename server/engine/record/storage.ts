@@ -8,6 +8,7 @@ import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
+import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
 import { checkSessionId } from '../turns/sessions.js';
 import type { Resolved } from '../paths/roots.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
@@ -147,7 +148,7 @@ export class Mutations {
     } else {
       const target = await this.ctx.fs.createAtomic(to, mode);
       try {
-        for await (const chunk of this.ctx.fs.readChunks(from)) await target.write(chunk);
+        for await (const chunk of this.ctx.fs.readChunks(from, Infinity)) await target.write(chunk);
       } catch (e) {
         await target.abort();
         throw e;
@@ -210,11 +211,16 @@ export class ControlledStorage implements Storage {
     if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');
     const parts: Buffer[] = [];
     let size = 0;
-    for await (const chunk of this.ctx.fs.readChunks(r.abs, undefined, { followLink: true })) {
-      size += chunk.length;
-      // It grew while being read.
-      if (size > limit) throw new TooLargeError(uri, size, limit, 'file to read');
-      parts.push(chunk);
+    try {
+      for await (const chunk of this.ctx.fs.readChunks(r.abs, limit, { followLink: true })) {
+        size += chunk.length;
+        parts.push(chunk);
+      }
+    } catch (e) {
+      // It grew past the limit while being read, or it is no longer a regular file (a FIFO swapped in): never read on.
+      if (e instanceof GrewPastLimitError) throw new TooLargeError(uri, e.size, limit, 'file to read');
+      if (e instanceof NotRegularFileError) throw new FileNotFoundError(uri);
+      throw e;
     }
     return new Uint8Array(Buffer.concat(parts, size));
   }

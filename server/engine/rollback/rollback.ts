@@ -8,6 +8,7 @@ import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
 import { keepBoth, type KeptBoth } from './keep-both.js';
+import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
@@ -117,9 +118,16 @@ export class Rollbacks {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
+    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
+    const modesGiven = await restoreModesFirst(ctx, selected);
     const { paths, kept } = await this.evaluateJob(job);
+    givenBackIsNoDrift(paths, modesGiven);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
-    if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
+    if (conflicts.length > 0 && !job.force) {
+      await takeModesBack(ctx, modesGiven);
+      throw new ConflictError(conflicts);
+    }
     const result: RollbackResult = {
       ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
       ...(job.onConflict === 'keep-both' ? { keptBoth: kept.map(({ uri, copy }) => ({ uri, copy })) } : {}),
@@ -128,11 +136,17 @@ export class Rollbacks {
     };
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
-    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict');
+    const unlisted = unlistedFolders(job.coverage.turns, selected);
+    const modesFirst = new Set(modesGiven.map((g) => g.uri));
+    // A mode given back is a restore: the rollback turn keeps the statuses it changes.
+    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict') || modesFirst.size > 0;
     if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
       if (job.withChat) result.deletedMessages = 0;
       result.ok = result.errors.length === 0;
+      nameUnlisted(result, unlisted);
+      result.ok = result.errors.length === 0;
       if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
+      if (result.rollbackTurnId === null) result.changedNothing = true;
       ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
       return result;
     }
@@ -152,10 +166,26 @@ export class Rollbacks {
       failure = e;
     }
     const blocked = result.errors;
-    Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
+    const { replaced, ...outcome } = applier.outcome;
+    Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
+    for (const uri of modesFirst) {
+      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
+      result.restored.push(uri);
+      result.unchanged = result.unchanged.filter((u) => u !== uri);
+    }
+    nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
-    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();
+    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted])) : new Map<string, TurnStatus>();
+    if (!applier.changedAnything && modesFirst.size === 0 && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
+      // Nothing on disk, in the chat or in a status changed: no empty "undo" in the timeline.
+      this.dropRollbackTurn(rollbackTurn.turnId);
+      if (failure !== null) throw failure;
+      Object.assign(result, { rollbackTurnId: null, changedNothing: true });
+      if (job.withChat) result.deletedMessages = 0;
+      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
+      return result;
+    }
     let restoredIds: string[] = [];
     let deletedIds: string[] = [];
     // The statuses and messages land in the rollback turn's own commit: a kill can never leave
@@ -184,6 +214,12 @@ export class Rollbacks {
     if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
     ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
     return result;
+  }
+
+  /** A rollback turn that changed nothing goes whole: its rows, and the contents it alone held (left to the sweep). */
+  private dropRollbackTurn(turnId: string): void {
+    this.ctx.store.transaction(() => this.ctx.store.dropTurn(turnId));
+    this.ctx.turns.delete(turnId);
   }
 
   /**

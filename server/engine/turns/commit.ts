@@ -51,6 +51,17 @@ async function withLines(ctx: EngineContext, change: FileChange, records: Map<st
   return delta ? { ...change, lines: delta } : change;
 }
 
+async function canList(ctx: EngineContext, abs: string): Promise<boolean> {
+  try {
+    await ctx.fs.readdir(abs);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return false;
+    return true;
+  }
+}
+
 export async function commitTurn(
   ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void, options: { keepContents?: boolean } = {},
 ): Promise<void> {
@@ -76,6 +87,10 @@ export async function commitTurn(
         keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       });
       record.after = read.state;
+      // A special file now there is replaced by a rollback, not skipped (it has no content to keep).
+      if (read.skipped && read.state?.type !== 'special') record.afterSkipped = read.skipped;
+      // A folder turnback may not list: what lies in it is unknown, as exec-end says (unreadable).
+      if (read.state?.type === 'dir' && !(await canList(ctx, located.abs))) record.afterSkipped = 'unreadable';
       if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
     });
   } catch (e) {

@@ -143,17 +143,20 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
   );
 }
 
+const SPECIAL_NAMES = { fifo: 'a FIFO', socket: 'a socket', char: 'a character device', block: 'a block device' } as const;
+
 function describeState(state: State): string {
   if (state === null) return 'absent';
   if (state.type === 'dir') return `a directory (mode ${(state.mode & 0o7777).toString(8)})`;
   if (state.type === 'symlink') return `a symlink to ${state.target}`;
+  if (state.type === 'special') return `a special file (${SPECIAL_NAMES[state.kind]}, mode ${(state.mode & 0o7777).toString(8)})`;
   return `a file (mode ${(state.mode & 0o7777).toString(8)})`;
 }
 
 /** Directories, symlinks and mode-only changes have no text to compare: say what changed instead. */
 function structuralChange(file: FileChange): string | null {
   const kinds = [file.before?.type, file.after?.type];
-  if (!kinds.includes('dir') && !kinds.includes('symlink') && file.change !== 'mode-changed') return null;
+  if (!kinds.includes('dir') && !kinds.includes('symlink') && !kinds.includes('special') && file.change !== 'mode-changed') return null;
   return `Before the turn: ${describeState(file.before)}. After it: ${describeState(file.after)}.`;
 }
 
