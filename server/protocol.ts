@@ -42,6 +42,12 @@ export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 export type ExecSkipReason = SkipReason | 'concurrent';
 export interface ExecSkipped { uri: Uri; reason: ExecSkipReason }
 
+/**
+ * Who a session belongs to, for retention: `agent` when the agent token opened it, `person`
+ * otherwise (the console token, a library call) or once a person acted in it (a rollback).
+ */
+export type SessionOrigin = 'person' | 'agent';
+
 export interface Session {
   sessionId: string;
   platform: string;
@@ -51,6 +57,7 @@ export interface Session {
   turnCount: number;
   lastActivity: Iso;
   activeTurnId: string | null;
+  origin: SessionOrigin;
 }
 
 export type TurnKind = 'agent' | 'rollback';

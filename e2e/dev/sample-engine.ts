@@ -45,9 +45,9 @@ function textSide(text: string | null): Side {
 export function createSampleEngine(): Engine {
   const events = new EventEmitter();
   const sessions: Session[] = [
-    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', title: 'Add rate limiting to the API', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000' },
-    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', title: 'Fix the flaky login test', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null },
-    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', title: '', turnCount: 0, lastActivity: iso(100), activeTurnId: null },
+    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', title: 'Add rate limiting to the API', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000', origin: 'person' },
+    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', title: 'Fix the flaky login test', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null, origin: 'agent' },
+    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', title: '', turnCount: 0, lastActivity: iso(100), activeTurnId: null, origin: 'person' },
   ];
   const turns = new Map<string, Turn[]>();
   const make = (sessionId: string, prefix: string, count: number, active: boolean) =>

@@ -2,7 +2,7 @@
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
-  Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
+  Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -73,8 +73,9 @@ export interface Engine {
   /** Set by `openEngine`: what recovery did on open (optional so test doubles may omit it). */
   readonly recovery?: RecoveryReport;
 
-  input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
-  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;
+  /** `origin`: who opens the session, for retention (default `person`; the server passes `agent` for the agent token). */
+  input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse>;
+  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }>;
   /** The before scan of a command the engine cannot see into. */
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */

@@ -164,6 +164,10 @@ const MIGRATIONS: (string | Migration)[] = [
   CREATE INDEX contents_by_base ON contents(base_id) WHERE base_id IS NOT NULL;
   UPDATE contents SET packed = 0 WHERE codec = 'deflate';
   `,
+  // 5 → 6: who a session belongs to, for retention (docs/api.md). Sessions from before are the person's.
+  `
+  ALTER TABLE sessions ADD COLUMN origin TEXT NOT NULL DEFAULT 'person';
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

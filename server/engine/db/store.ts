@@ -2,7 +2,7 @@
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Role, TurnKind, TurnStatus } from '../../protocol.js';
+import type { Role, SessionOrigin, TurnKind, TurnStatus } from '../../protocol.js';
 import { removeLegacyBlobDir } from './legacy-blobs.js';
 import { StoreDamagedError } from '../errors.js';
 import { migrate } from './schema.js';
@@ -10,6 +10,7 @@ import { CHECKPOINT_AT } from './store-upkeep.js';
 
 export interface SessionRow {
   session_id: string; platform: string; session_type: string; last_activity: number; active_turn_id: string | null;
+  origin: SessionOrigin;
 }
 export interface TurnRow {
   turn_id: string; session_id: string; number: number; kind: TurnKind; rollback_of: string | null; title: string;
@@ -107,14 +108,21 @@ export class Store {
 
   // ---- sessions and counters ----
 
-  upsertSession(sessionId: string, platform: string, sessionType: string, now: number): void {
-    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES (?, ?, ?, ?)
-      ON CONFLICT(session_id) DO UPDATE SET platform = excluded.platform, session_type = excluded.session_type, last_activity = excluded.last_activity`)
-      .run(sessionId, platform, sessionType, now);
+  // A session's origin only ever becomes `person`: the agent cannot take a person's session for its own.
+  upsertSession(sessionId: string, platform: string, sessionType: string, now: number, origin: SessionOrigin): void {
+    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity, origin) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(session_id) DO UPDATE SET platform = excluded.platform, session_type = excluded.session_type, last_activity = excluded.last_activity,
+      origin = CASE WHEN excluded.origin = 'person' THEN 'person' ELSE origin END`)
+      .run(sessionId, platform, sessionType, now, origin);
   }
-  ensureSession(sessionId: string, now: number): void {
-    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES (?, '', '', ?)
-      ON CONFLICT(session_id) DO UPDATE SET last_activity = excluded.last_activity`).run(sessionId, now);
+  ensureSession(sessionId: string, now: number, origin: SessionOrigin): void {
+    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity, origin) VALUES (?, '', '', ?, ?)
+      ON CONFLICT(session_id) DO UPDATE SET last_activity = excluded.last_activity,
+      origin = CASE WHEN excluded.origin = 'person' THEN 'person' ELSE origin END`).run(sessionId, now, origin);
+  }
+  /** A person acted in the session (a rollback): from now on it is theirs. */
+  claimSession(sessionId: string): void {
+    this.st("UPDATE sessions SET origin = 'person' WHERE session_id = ?").run(sessionId);
   }
   touchSession(sessionId: string, now: number): void {
     this.st('UPDATE sessions SET last_activity = ? WHERE session_id = ?').run(now, sessionId);

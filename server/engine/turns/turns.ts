@@ -76,6 +76,8 @@ export function beginTurn(
       exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
     });
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
+    // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
+    else ctx.store.claimSession(sessionId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
   const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };

@@ -17,7 +17,7 @@ export interface FakeEngine extends Engine {
 
 export const SESSION: Session = {
   sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Add a file', turnCount: 1,
-  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null,
+  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null, origin: 'person',
 };
 
 export const TURN: Turn = {
