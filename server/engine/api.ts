@@ -1,7 +1,7 @@
 // The library API of docs/api.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, ExecCommand, Manifest,
   Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
@@ -88,6 +88,8 @@ export interface Engine {
   /** Turns whose prompt or a changed path holds `text` (any case), oldest first; paged like listTurns. */
   searchTurns(sessionId: string, text: string, opts?: { limit?: number; before?: number }): Turn[];
   getManifest(turnId: string): Manifest;
+  /** One command of a turn with all of its text that is kept (a turn lists previews only). */
+  command(turnId: string, execId: string): ExecCommand;
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;

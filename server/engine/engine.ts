@@ -1,14 +1,14 @@
 // The Engine the library API describes: each call checks its input, runs in its session's
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, ExecCommand, Manifest, Message, MutationOp,
   Plan, Role, RollbackResult, Session, SessionOrigin, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './turns/diff.js';
-import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import { BadRequestError, CommandNotFoundError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
 import type { ExecScans } from './record/exec.js';
 import type { Lock } from './lock.js';
@@ -192,6 +192,14 @@ export class TurnbackEngine implements Engine {
       files: this.ctx.store.changesOf(turnId).map(toChange).filter((c) => tracked(c.uri)),
       entries: this.ctx.store.entriesOf(turnId).map(toEntry).filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
     };
+  }
+
+  command(turnId: string, execId: string): ExecCommand {
+    if (!this.open().store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+    const found = this.ctx.store.commands.get(turnId, execId);
+    if (!found) throw new CommandNotFoundError(turnId, execId);
+    const { scanned: _scanned, ...command } = found;
+    return command;
   }
 
   messages(sessionId: string, opts: { turnId?: string; limit?: number; before?: number } = {}): Message[] {

@@ -7,7 +7,8 @@
 // still open, then one more scan for what a background process changed since.
 // Scans run one at a time (the index is one); commands of two sessions open at once are
 // attributed to both turns and said so (`concurrent`).
-import type { ExecCommand, ExecSkipped, State } from '../../protocol.js';
+import type { ExecSkipped, State } from '../../protocol.js';
+import type { StoredCommand } from '../db/commands.js';
 import { recordExecChanges } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
@@ -33,8 +34,6 @@ interface OpenExec {
 
 export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
 
-/** A command as the turn row keeps it: `scanned` once its before scan has completed (never on the wire). */
-export interface StoredCommand extends ExecCommand { scanned?: boolean }
 
 export class ExecScans {
   readonly index: WorkspaceIndex;
@@ -139,27 +138,21 @@ export class ExecScans {
     await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
   }
 
-  /** A new command of the turn, recorded before its before scan runs: its execId. */
+  /** A new command of the turn (its text bounded), recorded before its before scan runs: its execId. */
   begin(turnId: string, tool: string, command: string): string {
-    const commands = this.commands(turnId);
     const execId = newId('x_');
-    commands.push({ execId, tool, command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
-    this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+    const at = new Date(this.ctx.now()).toISOString();
+    this.ctx.store.relaxed(() => this.ctx.store.commands.add(turnId, { execId, tool, command, at }));
     return execId;
   }
 
   /** A command of the turn as recorded (an exec-end for one already scanned answers from it). */
   recorded(turnId: string, execId: string): StoredCommand | undefined {
-    return this.commands(turnId).find((c) => c.execId === execId);
-  }
-
-  private commands(turnId: string): StoredCommand[] {
-    const row = this.ctx.store.getTurn(turnId);
-    return row ? (JSON.parse(row.exec_commands) as StoredCommand[]) : [];
+    return this.ctx.store.commands.get(turnId, execId);
   }
 
   private lastCommand(turnId: string): StoredCommand | undefined {
-    return this.commands(turnId).at(-1);
+    return this.ctx.store.commands.last(turnId);
   }
 
   /**
@@ -227,10 +220,9 @@ export class ExecScans {
   }
 
   private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {
-    const commands = this.commands(turnId);
-    const command = commands.find((c) => c.execId === execId);
+    const command = this.ctx.store.commands.get(turnId, execId);
     if (!command) return;
     change(command);
-    this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+    this.ctx.store.commands.update(turnId, execId, command);
   }
 }
