@@ -9,7 +9,8 @@
 // attributed to both turns and said so (`concurrent`).
 import type { ExecSkipped, State } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
-import { recordExecChanges } from './capture.js';
+import { type ExecChange, recordExecChanges } from './capture.js';
+import { findMoves } from './exec-moves.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
@@ -183,13 +184,23 @@ export class ExecScans {
     const skipped: ExecSkipped[] = [...blind].map((uri) => ({ uri, reason: 'unreadable' as const }));
     /** URIs `skipped` names so far, whatever the reason. */
     const named = new Set(blind);
-    const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
+    const changes: ExecChange[] = [];
+    // A path the command moved is recorded with where it went, as one entry: not a delete and a create.
+    const moves = new Map(findMoves(changed, baseline, scan.current).map((m) => [m.from, m]));
+    const movedTo = new Set([...moves.values()].map((m) => m.to));
     for (const uri of changed) {
       const before = baseline.get(uri);
       const after = scan.current.get(uri);
       const notKept = before?.skipped ?? after?.skipped ?? null;
       if (notKept) { skipped.push({ uri, reason: notKept }); named.add(uri); }
-      changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
+      if (movedTo.has(uri)) continue;
+      const change: ExecChange = { uri, before: stateOf(before), skipped: before?.skipped ?? undefined };
+      const move = moves.get(uri);
+      if (move) {
+        const toBefore = baseline.get(move.to);
+        change.moved = { op: move.op, to: move.to, toBefore: stateOf(toBefore), toSkipped: toBefore?.skipped ?? undefined };
+      }
+      changes.push(change);
     }
     for (const uri of scan.unreadable) {
       if (!named.has(uri)) { skipped.push({ uri, reason: 'unreadable' }); named.add(uri); }
