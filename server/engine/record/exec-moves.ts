@@ -13,7 +13,7 @@ function sameThing(a: IndexEntry, b: IndexEntry): boolean {
   if (a.type !== b.type || a.mode !== b.mode) return false;
   if (a.type === 'file') return a.hash !== null && a.hash === b.hash && a.size === b.size;
   if (a.type === 'symlink') return a.target === b.target;
-  return true;
+  return a.type === 'dir';
 }
 
 function parentOf(uri: string): string {
