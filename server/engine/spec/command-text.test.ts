@@ -24,13 +24,18 @@ describe('command text', () => {
     const { turnId } = await engine.input({ ...who(), platform: 'webui', sessionType: 'chat', content: 'huge heredocs' });
     const storeBefore = await storeBytes(sandbox.dataDir);
     const execIds: string[] = [];
+    const rssBefore = process.memoryUsage().rss;
+    let rssPeak = rssBefore;
     for (let i = 0; i < 8; i++) {
       // A heredoc of 16 MiB, with a multi-byte character right at the bound.
       const command = `cat > f${i} <<'EOF'\n` + 'é'.repeat(8 * MiB) + '\nEOF';
       const { execId } = await engine.exec({ ...who(), tool: 'Bash', command });
       await engine.execEnd({ ...who(), execId: execId! });
       execIds.push(execId!);
+      rssPeak = Math.max(rssPeak, process.memoryUsage().rss);
     }
+    // The commands themselves are 8 MiB strings here (one byte a character); what the engine adds is far below a command each.
+    expect(rssPeak - rssBefore).toBeLessThan(256 * MiB);
     await engine.turnEnd(who());
     const grown = (await storeBytes(sandbox.dataDir)) - storeBefore;
     expect(grown).toBeLessThan(8 * COMMAND_TEXT_LIMIT + 4 * MiB);
