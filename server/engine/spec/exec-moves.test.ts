@@ -73,6 +73,8 @@ describe('a move a shell command makes', () => {
     expect(rows(turnId)).toEqual([[ws('b.txt'), 'renamed', ws('a.txt')]]);
     const { turn, entries } = engine.getManifest(turnId);
     expect(turn).toMatchObject({ renameCount: 1, lines: { added: 0, removed: 0 } });
+    // The console counts a turn's files as fileCount − renameCount (both ends of a move are changed paths): one.
+    expect(turn.fileCount - turn.renameCount!).toBe(1);
     expect(entries).toEqual([expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('b.txt'), execId: turn.execCommands[0].execId })]);
     await rollsBackExactly(turnId, [{ from: ws('b.txt'), to: ws('a.txt') }]);
     expect((await stat(join(sandbox.workspace, 'b.txt'))).ino).toBe(inode);
@@ -97,7 +99,7 @@ describe('a move a shell command makes', () => {
       [ws('lib/y/one.txt'), 'renamed', ws('lib/x/one.txt')],
       [ws('lib/y/run.sh'), 'renamed', ws('lib/x/run.sh')],
     ].sort());
-    expect(engine.getManifest(turnId).turn.renameCount).toBe(3);
+    expect(engine.getManifest(turnId).turn).toMatchObject({ renameCount: 3, fileCount: 6 });
     await rollsBackExactly(turnId, [
       { from: ws('lib/y/one.txt'), to: ws('lib/x/one.txt') },
       { from: ws('lib/y/deep/two.txt'), to: ws('lib/x/deep/two.txt') },
