@@ -75,6 +75,8 @@ describe('a move a shell command makes', () => {
     expect(turn).toMatchObject({ renameCount: 1, lines: { added: 0, removed: 0 } });
     // The console counts a turn's files as fileCount − renameCount (both ends of a move are changed paths): one.
     expect(turn.fileCount - turn.renameCount!).toBe(1);
+    const diff = await engine.diff(turnId, ws('b.txt'));
+    expect(diff).toMatchObject({ from: ws('a.txt'), before: { exists: true, text: 'alpha\nbeta\ngamma\n' }, after: { exists: true, text: 'alpha\nbeta\ngamma\n' } });
     expect(entries).toEqual([expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('b.txt'), execId: turn.execCommands[0].execId })]);
     await rollsBackExactly(turnId, [{ from: ws('b.txt'), to: ws('a.txt') }]);
     expect((await stat(join(sandbox.workspace, 'b.txt'))).ino).toBe(inode);
