@@ -7,7 +7,7 @@
 // still open, then one more scan for what a background process changed since.
 // Scans run one at a time (the index is one); commands of two sessions open at once are
 // attributed to both turns and said so (`concurrent`).
-import type { ExecSkipped, State } from '../../protocol.js';
+import type { ExecSkipped } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type ExecChange, recordExecChanges } from './capture.js';
 import { findMoves } from './exec-moves.js';
