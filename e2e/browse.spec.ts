@@ -1,3 +1,5 @@
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, saveScreenshot, test } from './fixtures';
 import { ConsolePage } from './pages/ConsolePage';
 
@@ -164,4 +166,23 @@ test('a long command shows its first characters, and the whole kept text once op
   await saveScreenshot(page, 'console-exec-long-command');
   await commands.getByRole('button', { name: 'Show less' }).click();
   await expect(commands.getByRole('button', { name: /Show the whole command/ })).toBeVisible();
+});
+
+test('a shell mv is one renamed row, counted as one file', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  await turnback.writeOnDisk('src/old-name.ts', 'export const name = "old";\n');
+  await agent.turn(SESSION, 'Rename the module with mv', async () => {
+    const { execId } = await agent.exec(SESSION, 'mv src/old-name.ts src/new-name.ts');
+    await rename(path.join(turnback.workspace, 'src/old-name.ts'), path.join(turnback.workspace, 'src/new-name.ts'));
+    await agent.execEnd(SESSION, execId!);
+  });
+  await turnback.open(page, `?session=${SESSION}`);
+  const console = new ConsolePage(page);
+  await expect(console.turn(1)).toContainText('1 file');
+  await console.selectTurn(1);
+  await expect(console.detail.getByText('Files (1)')).toBeVisible();
+  await expect(console.files).toContainText('from src/old-name.ts');
+  await expect(console.files).toContainText(/renamed/i);
+  await expect(console.files).not.toContainText(/deleted|created/i);
+  await saveScreenshot(page, 'console-shell-mv');
 });
