@@ -47,6 +47,12 @@ export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 export type ExecSkipReason = SkipReason | 'concurrent' | 'over-budget';
 export interface ExecSkipped { uri: Uri; reason: ExecSkipReason; files?: number; bytes?: number }
 
+/**
+ * Who a session belongs to, for retention: `agent` when the agent token opened it, `person`
+ * otherwise (the console token, a library call) or once a person acted in it (a rollback).
+ */
+export type SessionOrigin = 'person' | 'agent';
+
 export interface Session {
   sessionId: string;
   platform: string;
@@ -56,15 +62,26 @@ export interface Session {
   turnCount: number;
   lastActivity: Iso;
   activeTurnId: string | null;
+  origin: SessionOrigin;
 }
 
 export type TurnKind = 'agent' | 'rollback';
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
 
+/** A command's text is kept up to this many UTF-8 bytes (docs/api.md "Shell commands"). */
+export const COMMAND_TEXT_LIMIT = 64 * 1024;
+/** A listed command (a turn's `execCommands`) shows this many characters (code points) of its text. */
+export const COMMAND_PREVIEW_LIMIT = 200;
+
 export interface ExecCommand {
   execId: string;
   tool: string;
+  /** In a turn, its first COMMAND_PREVIEW_LIMIT characters; from the command route, all that is kept (≤ COMMAND_TEXT_LIMIT bytes). */
   command: string;
+  /** The UTF-8 size of the command as it was given. */
+  commandBytes: number;
+  /** `command` holds less than the whole command. */
+  truncated?: true;
   at: Iso;
   /** When its after scan ran; null while the command is still open. */
   endedAt: Iso | null;
@@ -258,6 +275,7 @@ export type ErrorCode =
   | 'TURN_NOT_FOUND'
   | 'SESSION_NOT_FOUND'
   | 'FILE_NOT_FOUND'
+  | 'COMMAND_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'TURN_ACTIVE'
@@ -282,6 +300,7 @@ export interface SessionsResponse {
 export interface TurnsResponse { turns: Turn[] }
 export interface MessagesResponse { messages: Message[] }
 export type ManifestResponse = Manifest;
+export interface CommandResponse { command: ExecCommand }
 export type DiffResponse = Diff;
 
 export interface PreviewRequest { uris?: Uri[]; withChat?: boolean }

@@ -1,8 +1,8 @@
 // The library API of docs/api.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
-  Message, MutationOp, OnConflict, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, ExecCommand, Manifest,
+  Message, MutationOp, OnConflict, Plan, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -81,8 +81,9 @@ export interface Engine {
   /** Set by `openEngine`: what recovery did on open (optional so test doubles may omit it). */
   readonly recovery?: RecoveryReport;
 
-  input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
-  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;
+  /** `origin`: who opens the session, for retention (default `person`; the server passes `agent` for the agent token). */
+  input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse>;
+  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }>;
   /** The before scan of a command the engine cannot see into. */
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */
@@ -95,6 +96,8 @@ export interface Engine {
   /** Turns whose prompt or a changed path holds `text` (any case), oldest first; paged like listTurns. */
   searchTurns(sessionId: string, text: string, opts?: { limit?: number; before?: number }): Turn[];
   getManifest(turnId: string): Manifest;
+  /** One command of a turn with all of its text that is kept (a turn lists previews only). */
+  command(turnId: string, execId: string): ExecCommand;
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;

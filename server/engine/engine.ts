@@ -1,14 +1,14 @@
 // The Engine the library API describes: each call checks its input, runs in its session's
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
-  OnConflict, Plan, Role, RollbackResult, Session, StoreStats, Turn,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, ExecCommand, Manifest, Message, MutationOp,
+  OnConflict, Plan, Role, RollbackResult, Session, SessionOrigin, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './turns/diff.js';
-import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import { BadRequestError, CommandNotFoundError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
 import type { ExecScans } from './record/exec.js';
 import type { Lock } from './lock.js';
@@ -22,6 +22,8 @@ import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, t
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
+/** A library caller is the person unless it says otherwise; the server says `agent` for the agent token. */
+const originOf = (origin: unknown): SessionOrigin => (origin === 'agent' ? 'agent' : 'person');
 
 export class TurnbackEngine implements Engine {
   private closed = false;
@@ -68,7 +70,7 @@ export class TurnbackEngine implements Engine {
     return active;
   }
 
-  async input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse> {
+  async input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     const { platform, sessionType, content } = req;
     if (typeof platform !== 'string' || typeof sessionType !== 'string' || typeof content !== 'string') {
@@ -77,7 +79,7 @@ export class TurnbackEngine implements Engine {
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
+        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now(), originOf(req.origin));
         const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
           ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
           : null;
@@ -86,13 +88,13 @@ export class TurnbackEngine implements Engine {
     });
   }
 
-  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }> {
+  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }> {
     const sessionId = checkSessionId(req?.sessionId);
     if (!ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.ensureSession(sessionId, this.ctx.now());
+        this.ctx.store.ensureSession(sessionId, this.ctx.now(), originOf(req.origin));
         const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
       });
@@ -190,6 +192,14 @@ export class TurnbackEngine implements Engine {
       files: this.ctx.store.changesOf(turnId).map(toChange).filter((c) => tracked(c.uri)),
       entries: this.ctx.store.entriesOf(turnId).map(toEntry).filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
     };
+  }
+
+  command(turnId: string, execId: string): ExecCommand {
+    if (!this.open().store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+    const found = this.ctx.store.commands.get(turnId, execId);
+    if (!found) throw new CommandNotFoundError(turnId, execId);
+    const { scanned: _scanned, ...command } = found;
+    return command;
   }
 
   messages(sessionId: string, opts: { turnId?: string; limit?: number; before?: number } = {}): Message[] {

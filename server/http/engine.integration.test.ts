@@ -169,3 +169,24 @@ describe('onConflict over HTTP', () => {
     expect(await readFile(path.join(workspace, 'app.ts.turnback-1'), 'utf8')).toBe('export const a = 1;\n');
   });
 });
+
+describe('a command through the server', () => {
+  it('the turn lists its first characters; the console route answers all that is kept, for the console token only', async () => {
+    const input = await agent('input', { sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'run it' });
+    const long = `echo ${'y'.repeat(300)}`;
+    const exec = await agent('exec', { sessionId: SESSION, tool: 'Bash', command: long });
+    await agent('exec-end', { sessionId: SESSION, execId: exec.json.execId });
+    await agent('turn-end', { sessionId: SESSION });
+    const turnId = input.json.turnId as string;
+    const execId = exec.json.execId as string;
+    const [listed] = (await consoleGet(`/api/sessions/${SESSION}/turns`)).json.turns[0].execCommands;
+    expect(listed).toMatchObject({ execId, command: long.slice(0, 200), commandBytes: 305, truncated: true });
+    const opened = await consoleGet(`/api/turns/${turnId}/commands/${execId}`);
+    expect(opened.status).toBe(200);
+    expect(opened.json.command).toMatchObject({ execId, command: long, commandBytes: 305 });
+    expect(opened.json.command.truncated).toBeUndefined();
+    expect((await send(server.port, { path: `/api/turns/${turnId}/commands/${execId}`, token: AGENT })).status).toBe(401);
+    const missing = await consoleGet(`/api/turns/${turnId}/commands/x_none`);
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'COMMAND_NOT_FOUND']);
+  });
+});

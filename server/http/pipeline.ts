@@ -2,6 +2,7 @@
 // method (405) → content type (415) → size (413) → JSON (400) → the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { checkContentType, checkDeclaredLength, MAX_BODY_BYTES, parseJson, readBody } from './body.js';
+import { agentEngine } from './agent-engine.js';
 import { errorAnswer, HttpError } from './errors.js';
 import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
@@ -35,6 +36,15 @@ function sendJson(response: ServerResponse, status: number, body: unknown, extra
   response.end(text);
 }
 
+const agentDepsOf = new WeakMap<RouteDeps, RouteDeps>();
+
+/** The routes' dependencies for a request holding the agent token: sessions it opens are the agent's. */
+function agentDeps(deps: RouteDeps): RouteDeps {
+  let agent = agentDepsOf.get(deps);
+  if (!agent) { agent = { ...deps, engine: agentEngine(deps.engine) }; agentDepsOf.set(deps, agent); }
+  return agent;
+}
+
 function methodNotAllowed(allowed: string[]): HttpError {
   return new HttpError('METHOD_NOT_ALLOWED', 'this route does not take this method', { allowed });
 }
@@ -49,7 +59,7 @@ function splitTarget(target: string): { rawPath: string; query: URLSearchParams 
 async function handleApi(
   request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
 ): Promise<void> {
-  checkToken(presentedToken(request.headers, query, rawPath === EVENTS_PATH), accessFor(rawPath), ctx.tokens);
+  const holder = checkToken(presentedToken(request.headers, query, rawPath === EVENTS_PATH), accessFor(rawPath), ctx.tokens);
   const method = request.method ?? 'GET';
   if (rawPath === EVENTS_PATH) {
     if (method !== 'GET') throw methodNotAllowed(['GET']);
@@ -66,7 +76,7 @@ async function handleApi(
     checkDeclaredLength(request, limit);
     body = parseJson(await readBody(request, limit));
   }
-  const answer = await match.route.handler({ params: match.params, query, body }, ctx.deps);
+  const answer = await match.route.handler({ params: match.params, query, body }, holder === 'agent' ? agentDeps(ctx.deps) : ctx.deps);
   sendJson(response, answer.status ?? 200, answer.body);
 }
 

@@ -6,7 +6,7 @@ import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
 import type { RollbackTarget } from './mutations';
 import {
-  currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
+  commandQuery, currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
   turnsQuery,
 } from './queries';
 
@@ -56,6 +56,11 @@ export function useTurnSearch(sessionId: string | null, text: string) {
 
 export function useTurnManifest(turnId: string | null) {
   return useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
+}
+
+/** Fetched only when `enabled`: a listing carries each command's first characters only. */
+export function useCommandText(turnId: string, execId: string, enabled: boolean) {
+  return useQuery({ ...commandQuery(turnId, execId), enabled });
 }
 
 export function useTurnDiff(turnId: string | null, uri: string | null, enabled = true) {

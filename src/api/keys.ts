@@ -17,6 +17,11 @@ export const keys = {
     all: ['manifest'] as const,
     ofTurn: (turnId: string) => [...keys.manifest.all, turnId] as const,
   },
+  /** One command's whole kept text (a turn lists previews). */
+  command: {
+    all: ['command'] as const,
+    of: (turnId: string, execId: string) => [...keys.command.all, turnId, execId] as const,
+  },
   diff: {
     all: ['diff'] as const,
     ofTurn: (turnId: string) => [...keys.diff.all, turnId] as const,

@@ -2,7 +2,7 @@
 // hooks of ./hooks, events and mutations invalidate through the same keys.
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
-  AgentReadResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
+  AgentReadResponse, CommandResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
   TurnsResponse,
 } from '../../server/protocol';
 import { apiGet, apiPath, isApiError } from './client';
@@ -63,6 +63,14 @@ export const manifestQuery = (turnId: string) =>
   queryOptions({
     queryKey: keys.manifest.ofTurn(turnId),
     queryFn: () => apiGet<ManifestResponse>(`/api/turns/${enc(turnId)}`),
+  });
+
+/** A command's text as kept (up to 64 KiB); it never changes once recorded. */
+export const commandQuery = (turnId: string, execId: string) =>
+  queryOptions({
+    queryKey: keys.command.of(turnId, execId),
+    queryFn: async () => (await apiGet<CommandResponse>(`/api/turns/${enc(turnId)}/commands/${enc(execId)}`)).command,
+    staleTime: Infinity,
   });
 
 export const diffQuery = (turnId: string, uri: string) =>

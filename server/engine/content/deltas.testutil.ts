@@ -39,7 +39,7 @@ export async function deltaRig(): Promise<DeltaRig> {
       batch.commit();
       store.insertTurn({
         turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
-        interrupted: 0, started_at: number, ended_at: number, exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+        interrupted: 0, started_at: number, ended_at: number, counts: '{}', preview: '[]', undo: null,
       });
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];

@@ -7,8 +7,10 @@
 // still open, then one more scan for what a background process changed since.
 // Scans run one at a time (the index is one); commands of two sessions open at once are
 // attributed to both turns and said so (`concurrent`).
-import type { ExecCommand, ExecSkipped, State } from '../../protocol.js';
-import { recordExecChanges } from './capture.js';
+import type { ExecSkipped } from '../../protocol.js';
+import type { StoredCommand } from '../db/commands.js';
+import { type ExecChange, recordExecChanges } from './capture.js';
+import { findMoves } from './exec-moves.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
@@ -36,8 +38,6 @@ interface OpenExec {
 
 export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
 
-/** A command as the turn row keeps it: `scanned` once its before scan has completed (never on the wire). */
-export interface StoredCommand extends ExecCommand { scanned?: boolean }
 
 export class ExecScans {
   readonly index: WorkspaceIndex;
@@ -150,27 +150,21 @@ export class ExecScans {
     await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), [], false, true));
   }
 
-  /** A new command of the turn, recorded before its before scan runs: its execId. */
+  /** A new command of the turn (its text bounded), recorded before its before scan runs: its execId. */
   begin(turnId: string, tool: string, command: string): string {
-    const commands = this.commands(turnId);
     const execId = newId('x_');
-    commands.push({ execId, tool, command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
-    this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+    const at = new Date(this.ctx.now()).toISOString();
+    this.ctx.store.relaxed(() => this.ctx.store.commands.add(turnId, { execId, tool, command, at }));
     return execId;
   }
 
   /** A command of the turn as recorded (an exec-end for one already scanned answers from it). */
   recorded(turnId: string, execId: string): StoredCommand | undefined {
-    return this.commands(turnId).find((c) => c.execId === execId);
-  }
-
-  private commands(turnId: string): StoredCommand[] {
-    const row = this.ctx.store.getTurn(turnId);
-    return row ? (JSON.parse(row.exec_commands) as StoredCommand[]) : [];
+    return this.ctx.store.commands.get(turnId, execId);
   }
 
   private lastCommand(turnId: string): StoredCommand | undefined {
-    return this.commands(turnId).at(-1);
+    return this.ctx.store.commands.last(turnId);
   }
 
   /**
@@ -201,7 +195,10 @@ export class ExecScans {
     const skipped: ExecSkipped[] = [...blind].map((uri) => ({ uri, reason: 'unreadable' as const }));
     /** URIs `skipped` names so far, whatever the reason. */
     const named = new Set(blind);
-    const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
+    const changes: ExecChange[] = [];
+    // A path the command moved is recorded with where it went, as one entry: not a delete and a create.
+    const moves = new Map(findMoves(changed, baseline, scan.current).map((m) => [m.from, m]));
+    const movedTo = new Set([...moves.values()].map((m) => m.to));
     for (const uri of changed) {
       const before = baseline.get(uri);
       const after = scan.current.get(uri);
@@ -209,7 +206,14 @@ export class ExecScans {
       // captured before a rollback changes it. A special file now there is replaced, not skipped.
       const notKept = before?.skipped ?? (after?.type === 'special' ? null : after?.skipped ?? null);
       if (notKept && !named.has(uri)) { skipped.push({ uri, reason: notKept }); named.add(uri); }
-      changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
+      if (movedTo.has(uri)) continue;
+      const change: ExecChange = { uri, before: stateOf(before), skipped: before?.skipped ?? undefined };
+      const move = moves.get(uri);
+      if (move) {
+        const toBefore = baseline.get(move.to);
+        change.moved = { op: move.op, to: move.to, toBefore: stateOf(toBefore), toSkipped: toBefore?.skipped ?? undefined };
+      }
+      changes.push(change);
     }
     for (const uri of scan.unreadable) {
       // A special file is not unreadable: it has no content, and is told as what it is.
@@ -244,10 +248,9 @@ export class ExecScans {
   }
 
   private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {
-    const commands = this.commands(turnId);
-    const command = commands.find((c) => c.execId === execId);
+    const command = this.ctx.store.commands.get(turnId, execId);
     if (!command) return;
     change(command);
-    this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+    this.ctx.store.commands.update(turnId, execId, command);
   }
 }

@@ -136,7 +136,7 @@ export class Rollbacks {
     };
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
-    const unlisted = unlistedFolders(job.coverage.turns, selected);
+    const unlisted = unlistedFolders(job.coverage.turns, selected, (id) => ctx.store.commands.previews(id));
     const modesFirst = new Set(modesGiven.map((g) => g.uri));
     // A mode given back is a restore: the rollback turn keeps the statuses it changes.
     const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict') || modesFirst.size > 0;

@@ -66,11 +66,11 @@ export function givenBackIsNoDrift(paths: EvaluatedPath[], given: ModeGivenBack[
 }
 
 /** Folders the covered turns' commands could not list, among the paths a rollback drives. */
-export function unlistedFolders(turns: TurnRow[], paths: PathTarget[]): string[] {
+export function unlistedFolders(turns: TurnRow[], paths: PathTarget[], commandsOf: (turnId: string) => readonly ExecCommand[]): string[] {
   const folders = new Set(paths.filter((p) => p.target?.type === 'dir' || p.expected?.type === 'dir').map((p) => p.uri));
   const named = new Set<string>();
   for (const turn of turns) {
-    for (const command of JSON.parse(turn.exec_commands) as ExecCommand[]) {
+    for (const command of commandsOf(turn.turn_id)) {
       for (const s of command.skipped ?? []) if (s.reason === 'unreadable' && folders.has(s.uri)) named.add(s.uri);
     }
   }

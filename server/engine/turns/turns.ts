@@ -3,7 +3,6 @@ import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../
 import { TITLE_LIMIT } from '../../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
 import { ContentCache } from '../content/content-cache.js';
-import type { StoredCommand } from '../record/exec.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { parseState } from '../record/path-state.js';
 import type { ChangeRow, EntryRow, TurnRow } from '../db/store.js';
@@ -30,7 +29,8 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     lines.added += c.added ?? 0;
     lines.removed += c.removed ?? 0;
   }
-  const execCommands = (JSON.parse(row.exec_commands) as StoredCommand[]).map(({ scanned: _scanned, ...command }) => command);
+  // Previews only: a listing stays small however long the commands were (the command route has their text).
+  const execCommands = ctx.store.commands.previews(row.turn_id).map(({ scanned: _scanned, ...command }) => command);
   const turn: Turn = {
     turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
     status: row.status, interrupted: row.interrupted === 1,
@@ -73,9 +73,11 @@ export function beginTurn(
     ctx.store.insertTurn({
       turn_id: turnId, session_id: sessionId, number, kind, rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
       title, status: 'active', rolled_back_by: null, interrupted: 0, started_at: ctx.now(), ended_at: null,
-      exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+      counts: '{}', preview: '[]', undo: null,
     });
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
+    // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
+    else ctx.store.claimSession(sessionId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
   const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };

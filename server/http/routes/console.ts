@@ -1,6 +1,6 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, RollbackResult, SessionsResponse, StoreStats,
+  CommandResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
@@ -42,6 +42,10 @@ export const listMessages: RouteHandler<MessagesResponse> = ({ params, query }, 
   const turnId = query.get('turnId') ?? undefined;
   return { body: { messages: engine.messages(sessionId, { turnId, limit, before }) } };
 };
+
+export const getCommand: RouteHandler<CommandResponse> = ({ params }, { engine }) => ({
+  body: { command: engine.command(params.turnId, params.execId) },
+});
 
 export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine }) => ({
   body: engine.getManifest(params.turnId),

@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { Engine, EngineEventMap, EngineEventName } from '../../engine/api.js';
 import {
-  ConflictError, FileNotFoundError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../../engine/errors.js';
+  CommandNotFoundError, ConflictError, FileNotFoundError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../../engine/errors.js';
 import type { Manifest, Message, Plan, RollbackResult, Session, Turn } from '../../protocol.js';
 import { parseUri } from '../../engine/paths/uri.js';
 
@@ -17,7 +17,7 @@ export interface FakeEngine extends Engine {
 
 export const SESSION: Session = {
   sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Add a file', turnCount: 1,
-  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null,
+  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null, origin: 'person',
 };
 
 export const TURN: Turn = {
@@ -114,6 +114,12 @@ export function createFakeEngine(): FakeEngine {
       record('getManifest', turnId); knownTurn(turnId);
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
       return manifest;
+    },
+    command(turnId, execId) {
+      record('command', turnId, execId); knownTurn(turnId);
+      const found = TURN.execCommands.find((c) => c.execId === execId);
+      if (!found) throw new CommandNotFoundError(turnId, execId);
+      return found;
     },
     messages(sessionId, opts) { record('messages', sessionId, opts); knownSession(sessionId); return [MESSAGE]; },
     async diff(turnId, uri) {

@@ -108,7 +108,7 @@ export function TurnDetailPane() {
         {detailTab === 'chat' && sessionId && (
           <ChatMessages sessionId={sessionId} turnId={turn.turnId} live={turn.status === 'active'} />
         )}
-        {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} captured={turn.execCaptured} />}
+        {detailTab === 'commands' && <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />}
       </div>
       {selectedFile ? (
         <DiffPanel
