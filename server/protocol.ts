@@ -133,6 +133,8 @@ export interface Entry {
   to?: Uri;
   /** For `op: "exec"`: the command whose scans recorded it. */
   execId?: string;
+  /** The host's step (tool call) the entry was recorded for, when the host named one. */
+  stepId?: string;
   before: State;
   /** Of `uri`; read at commit, null while the turn is active. */
   after: State;
@@ -167,6 +169,29 @@ export interface Diff {
 }
 
 /** `keep-both`: a conflicting file left as it is, the restored version written beside it (`copy`). */
+/**
+ * A step of a turn: one tool call or one shell command. A host names the step an fs call or a
+ * before-mutate belongs to (`stepId`, its tool call id, with the chat's tool line as `stepTitle`);
+ * a command's entries are its step (its `execId`).
+ */
+export interface StepRef { id: string; title?: string }
+
+export interface Step {
+  /** 1, 2, 3… in the order the steps first changed something. */
+  index: number;
+  stepId: string;
+  kind: 'command' | 'tool';
+  /** The chat's tool line (`Bash(rm -rf build)`, `Edit(src/app.ts)`), or one made from the change. */
+  title: string;
+  /** Every path the step changed (both ends of a rename or move). */
+  paths: Uri[];
+}
+
+export interface StepsResponse { steps: Step[] }
+
+/** On a step's conflict: the later step of the same turn that changed the path since. */
+export interface ConflictStep { index: number; title: string }
+
 export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep-both';
 
 /** What a rollback does with a path a later turn or the person changed: refuse (409 unless force), or keep both versions. */
@@ -182,6 +207,8 @@ export interface PlanAction {
   conflict: boolean;
   /** On a conflict: the later turn that made the path what it is now; absent when it was changed outside any turn. */
   conflictTurn?: ConflictTurn;
+  /** On a conflict of a step's rollback: the later step of the same turn that changed the path. */
+  conflictStep?: ConflictStep;
   /** With `keep-both`: where the restored version goes, beside the path (`<name>.turnback-<turn number>`). */
   copy?: Uri;
 }

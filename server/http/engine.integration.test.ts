@@ -169,3 +169,23 @@ describe('onConflict over HTTP', () => {
     expect(await readFile(path.join(workspace, 'app.ts.turnback-1'), 'utf8')).toBe('export const a = 1;\n');
   });
 });
+
+describe('steps over HTTP', () => {
+  it('lists the steps hosts named, undoes one, and refuses a bad step list with 400', async () => {
+    const input = await agent('input', { sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'two edits' });
+    const turnId = input.json.turnId as string;
+    expect((await agent('fs/write', { sessionId: SESSION, uri: 'workspace:/app.ts', content: 'one\n', stepId: 'toolu_a', stepTitle: 'Write(app.ts)' })).status).toBe(200);
+    expect((await agent('fs/write', { sessionId: SESSION, uri: 'workspace:/two.ts', content: 'two\n', stepId: 'toolu_b', stepTitle: 'Write(two.ts)' })).status).toBe(200);
+    await agent('turn-end', { sessionId: SESSION });
+    const steps = await consoleGet(`/api/turns/${turnId}/steps`);
+    expect(steps.json.steps.map((x: { title: string }) => x.title)).toEqual(['Write(app.ts)', 'Write(two.ts)']);
+    expect((await consolePost(`/api/turns/${turnId}/rollback`, { steps: [] })).status).toBe(400);
+    expect((await consolePost(`/api/turns/${turnId}/rollback`, { steps: ['1'] })).status).toBe(400);
+    const bad = await consolePost(`/api/turns/${turnId}/rollback`, { steps: [3] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('BAD_REQUEST');
+    const undone = await consolePost(`/api/turns/${turnId}/rollback`, { steps: [2] });
+    expect(undone.json).toMatchObject({ ok: true, deleted: ['workspace:/two.ts'] });
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('one\n');
+  });
+});

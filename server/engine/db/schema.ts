@@ -164,6 +164,12 @@ const MIGRATIONS: (string | Migration)[] = [
   CREATE INDEX contents_by_base ON contents(base_id) WHERE base_id IS NOT NULL;
   UPDATE contents SET packed = 0 WHERE codec = 'deflate';
   `,
+  // 5 → 6: an entry names the host's step (tool call) it was recorded for, so one step of a
+  // turn can be undone; entries of older stores have none (each is a step of its own).
+  `
+  ALTER TABLE entries ADD COLUMN step_id TEXT;
+  ALTER TABLE entries ADD COLUMN step_title TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -20,6 +20,9 @@ export interface EntryRow {
   turn_id: string; seq: number; op: string; uri: string; to_uri: string | null; before: string | null;
   after: string | null; to_before: string | null; to_after: string | null; skipped: string | null; to_skipped: string | null;
   exec_id: string | null;
+  /** The host's step (tool call) and its chat line, when the host named one. */
+  step_id: string | null;
+  step_title: string | null;
 }
 export interface ChangeRow { turn_id: string; ord: number; uri: string; data: string }
 export interface MessageRow {
@@ -199,8 +202,8 @@ export class Store {
   // ---- entries and changes ----
 
   insertEntry(row: EntryRow): void {
-    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id)
-      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id)`).run(row);
+    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
+      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id, @step_id, @step_title)`).run(row);
   }
   entriesOf(turnId: string): EntryRow[] {
     return this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryRow[];

@@ -1,8 +1,9 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, RollbackResult, SessionsResponse, StoreStats,
+  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
+import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
   objectBody, optionalBoolean, optionalOneOf, optionalUriList, queryBefore, queryLimit, queryRequired,
@@ -51,12 +52,17 @@ export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { e
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
 
+export const getSteps: RouteHandler<StepsResponse> = ({ params }, { engine }) => ({
+  body: { steps: engine.steps(params.turnId) },
+});
+
 export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
   const onConflict = onConflictOf(fields);
-  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict }) };
+  const steps = optionalStepList(fields);
+  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict, steps }) };
 };
 
 export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -64,7 +70,8 @@ export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body 
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
   const onConflict = onConflictOf(fields);
-  return { body: await engine.rollback(params.turnId, { uris, force, onConflict }) };
+  const steps = optionalStepList(fields);
+  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -94,6 +101,16 @@ export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { e
 };
 
 const ON_CONFLICT: readonly OnConflict[] = ['refuse', 'keep-both'];
+
+/** `steps`: step indexes (1, 2, …), at most one list of positive integers. */
+function optionalStepList(fields: Record<string, unknown>): number[] | undefined {
+  const value = fields.steps;
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000 || !value.every((n) => Number.isInteger(n) && n >= 1)) {
+    throw new HttpError('BAD_REQUEST', 'steps must be a non-empty list of step numbers (1, 2, …)');
+  }
+  return value as number[];
+}
 const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined => optionalOneOf(fields, 'onConflict', ON_CONFLICT);
 
 export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {

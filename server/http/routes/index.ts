@@ -14,6 +14,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', pattern: '/api/sessions/:sessionId', handler: consoleRoutes.deleteSession },
   { method: 'GET', pattern: '/api/turns/:turnId', handler: consoleRoutes.getManifest },
   { method: 'GET', pattern: '/api/turns/:turnId/diff', handler: consoleRoutes.getDiff },
+  { method: 'GET', pattern: '/api/turns/:turnId/steps', handler: consoleRoutes.getSteps },
   { method: 'POST', pattern: '/api/turns/:turnId/preview', handler: consoleRoutes.previewTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback', handler: consoleRoutes.rollbackTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback-with-chat', handler: consoleRoutes.rollbackTurnWithChat },

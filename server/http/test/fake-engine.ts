@@ -115,6 +115,10 @@ export function createFakeEngine(): FakeEngine {
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
       return manifest;
     },
+    steps(turnId) {
+      record('steps', turnId); knownTurn(turnId);
+      return [{ index: 1, stepId: 'x_1', kind: 'command', title: 'Bash(rm a.txt)', paths: ['workspace:/a.txt'] }];
+    },
     messages(sessionId, opts) { record('messages', sessionId, opts); knownSession(sessionId); return [MESSAGE]; },
     async diff(turnId, uri) {
       record('diff', turnId, uri); knownTurn(turnId); checkUri(uri);
