@@ -192,6 +192,13 @@ export interface StepsResponse { steps: Step[] }
 /** On a step's conflict: the later step of the same turn that changed the path since. */
 export interface ConflictStep { index: number; title: string }
 
+/** Each path whose state differs between the end of turn `from` and the end of turn `to`. */
+export interface Comparison {
+  from: string;
+  to: string;
+  files: { uri: Uri; change: ChangeKind; before: State; after: State }[];
+}
+
 export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep-both';
 
 /** What a rollback does with a path a later turn or the person changed: refuse (409 unless force), or keep both versions. */

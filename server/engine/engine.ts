@@ -2,7 +2,7 @@
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
-  OnConflict, Plan, Role, RollbackResult, Session, Step, StepRef, StoreStats, Turn,
+  Comparison, OnConflict, Plan, Role, RollbackResult, Session, Step, StepRef, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
@@ -19,6 +19,7 @@ import { searchTurns } from './turns/search.js';
 import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
 import { type ControlledStorage, inStep, type Mutations } from './record/storage.js';
 import { type StepGroup, stepGroups } from './rollback/steps.js';
+import { compareDiff, compareTurns } from './turns/compare.js';
 import { checkStep } from './record/step-ref.js';
 import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
@@ -225,6 +226,14 @@ export class TurnbackEngine implements Engine {
   async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<Plan> {
     this.refuseActiveTurn(turnId);
     return this.rollbacks.preview(this.rollbacks.turnJob(turnId, { ...opts, steps: this.stepChoice(turnId, opts.steps) }));
+  }
+
+  compare(fromTurnId: string, toTurnId: string): Comparison {
+    return compareTurns(this.open(), fromTurnId, toTurnId);
+  }
+
+  compareDiff(fromTurnId: string, toTurnId: string, uri: string): Promise<Diff> {
+    return compareDiff(this.open(), fromTurnId, toTurnId, uri);
   }
 
   /** The turn's steps: each tool call or shell command that changed something, in order. */

@@ -189,3 +189,18 @@ describe('steps over HTTP', () => {
     expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('one\n');
   });
 });
+
+describe('compare over HTTP', () => {
+  it('answers each changed path between two turns and its diff; a missing parameter is 400, an unknown turn 404', async () => {
+    const first = await recordTurn('one', { 'workspace:/app.ts': 'export const a = 2;\n' });
+    const second = await recordTurn('two', { 'workspace:/app.ts': 'export const a = 3;\n', 'workspace:/new.ts': 'new\n' });
+    const compared = await consoleGet(`/api/compare?from=${first}&to=${second}`);
+    expect(compared.json.files.map((f: { uri: string; change: string }) => [f.uri, f.change])).toEqual([
+      ['workspace:/app.ts', 'modified'], ['workspace:/new.ts', 'created'],
+    ]);
+    const diff = await consoleGet(`/api/compare/diff?from=${first}&to=${second}&uri=${encodeURIComponent('workspace:/app.ts')}`);
+    expect([diff.json.before.text, diff.json.after.text]).toEqual(['export const a = 2;\n', 'export const a = 3;\n']);
+    expect((await consoleGet(`/api/compare?from=${first}`)).status).toBe(400);
+    expect((await consoleGet(`/api/compare?from=${first}&to=t_unknown`)).json.error.code).toBe('TURN_NOT_FOUND');
+  });
+});

@@ -167,6 +167,10 @@ export class Store {
       ORDER BY t.number DESC LIMIT ?`).all(sessionId, before, limit) as TurnRow[];
     return rows.reverse();
   }
+  /** Every turn of the workspace that has ended, every session's, in the order they began. */
+  endedTurnsInOrder(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status <> 'active' ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
+  }
   turnsFrom(sessionId: string, fromNumber: number): TurnRow[] {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.number >= ? ORDER BY t.number`)
       .all(sessionId, fromNumber) as TurnRow[];

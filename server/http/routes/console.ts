@@ -1,6 +1,6 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
+  Comparison, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
 import { HttpError } from '../errors.js';
@@ -50,6 +50,14 @@ export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine
 
 export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { engine }) => ({
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
+});
+
+export const compare: RouteHandler<Comparison> = ({ query }, { engine }) => ({
+  body: engine.compare(queryRequired(query, 'from'), queryRequired(query, 'to')),
+});
+
+export const compareDiff: RouteHandler<DiffResponse> = async ({ query }, { engine }) => ({
+  body: await engine.compareDiff(queryRequired(query, 'from'), queryRequired(query, 'to'), queryRequired(query, 'uri')),
 });
 
 export const getSteps: RouteHandler<StepsResponse> = ({ params }, { engine }) => ({

@@ -15,6 +15,8 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/api/turns/:turnId', handler: consoleRoutes.getManifest },
   { method: 'GET', pattern: '/api/turns/:turnId/diff', handler: consoleRoutes.getDiff },
   { method: 'GET', pattern: '/api/turns/:turnId/steps', handler: consoleRoutes.getSteps },
+  { method: 'GET', pattern: '/api/compare', handler: consoleRoutes.compare },
+  { method: 'GET', pattern: '/api/compare/diff', handler: consoleRoutes.compareDiff },
   { method: 'POST', pattern: '/api/turns/:turnId/preview', handler: consoleRoutes.previewTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback', handler: consoleRoutes.rollbackTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback-with-chat', handler: consoleRoutes.rollbackTurnWithChat },

@@ -115,6 +115,8 @@ export function createFakeEngine(): FakeEngine {
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
       return manifest;
     },
+    compare(from, to) { record('compare', from, to); knownTurn(from); knownTurn(to); return { from, to, files: [] }; },
+    async compareDiff(from, to, uri) { record('compareDiff', from, to, uri); knownTurn(from); throw new FileNotFoundError(uri); },
     steps(turnId) {
       record('steps', turnId); knownTurn(turnId);
       return [{ index: 1, stepId: 'x_1', kind: 'command', title: 'Bash(rm a.txt)', paths: ['workspace:/a.txt'] }];
