@@ -54,7 +54,13 @@ export interface Session {
   activeTurnId: string | null;
 }
 
-export type TurnKind = 'agent' | 'rollback';
+/** `pin`: a named point the person marked (no changes; its title is the name). */
+export type TurnKind = 'agent' | 'rollback' | 'pin';
+
+/** A named point: rewinding its session to it takes every path changed since (any session) back to its state then. */
+export interface Pin { turnId: string; sessionId: string; number: number; name: string; at: string }
+export interface PinsResponse { pins: Pin[] }
+export interface PinResponse { pin: Pin }
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
 
 export interface ExecCommand {
@@ -81,6 +87,8 @@ export interface Turn {
   rollbackOf?: string[];
   /** First non-blank line of the user message, at most 120 characters (code points). */
   title: string;
+  /** A pin that retention keeps (with what it needs to be reached) until it is unpinned. */
+  pinned?: boolean;
   status: TurnStatus;
   rolledBackBy?: string;
   /** A crash cut it short. */

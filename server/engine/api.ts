@@ -2,7 +2,7 @@
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
-  Message, MutationOp, Comparison, OnConflict, Plan, Step, StepRef, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
+  Message, MutationOp, Comparison, OnConflict, Pin, Plan, Step, StepRef, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -106,6 +106,12 @@ export interface Engine {
   rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<RollbackResult>;
   /** Each tool call or shell command of the turn that changed something, in order. */
   steps(turnId: string): Step[];
+  /** A named point of the workspace's current state; rewind its session to it (`rewind`) to come back. Refused (TURN_ACTIVE) while an agent turn is being recorded. */
+  pin(opts?: { name?: string }): Promise<Pin>;
+  /** The pins retention keeps, oldest first. */
+  pins(): Pin[];
+  /** Gives a pin back to retention. */
+  unpin(turnId: string): Promise<void>;
   /** Each path's state at the end of one turn against the end of another (any sessions of the workspace). */
   compare(fromTurnId: string, toTurnId: string): Comparison;
   compareDiff(fromTurnId: string, toTurnId: string, uri: Uri): Promise<Diff>;

@@ -2,7 +2,7 @@
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
-  Comparison, OnConflict, Plan, Role, RollbackResult, Session, Step, StepRef, StoreStats, Turn,
+  Comparison, OnConflict, Pin, Plan, Role, RollbackResult, Session, Step, StepRef, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
@@ -20,6 +20,7 @@ import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
 import { type ControlledStorage, inStep, type Mutations } from './record/storage.js';
 import { type StepGroup, stepGroups } from './rollback/steps.js';
 import { compareDiff, compareTurns } from './turns/compare.js';
+import { listPins, pinHere, PINS_SESSION, unpin } from './turns/pins.js';
 import { checkStep } from './record/step-ref.js';
 import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
@@ -226,6 +227,21 @@ export class TurnbackEngine implements Engine {
   async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<Plan> {
     this.refuseActiveTurn(turnId);
     return this.rollbacks.preview(this.rollbacks.turnJob(turnId, { ...opts, steps: this.stepChoice(turnId, opts.steps) }));
+  }
+
+  /** Marks the workspace's current state as a named point (a turn of the pins session). */
+  async pin(opts: { name?: string } = {}): Promise<Pin> {
+    this.open();
+    return this.ctx.queue.run(PINS_SESSION, () => pinHere(this.ctx, opts.name));
+  }
+
+  pins(): Pin[] {
+    return listPins(this.open());
+  }
+
+  async unpin(turnId: string): Promise<void> {
+    this.open();
+    await this.ctx.queue.run(PINS_SESSION, async () => unpin(this.ctx, turnId));
   }
 
   compare(fromTurnId: string, toTurnId: string): Comparison {

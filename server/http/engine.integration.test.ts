@@ -204,3 +204,20 @@ describe('compare over HTTP', () => {
     expect((await consoleGet(`/api/compare?from=${first}&to=t_unknown`)).json.error.code).toBe('TURN_NOT_FOUND');
   });
 });
+
+describe('pins over HTTP', () => {
+  it('pins, lists, rewinds to the pin through its session, and unpins', async () => {
+    const pinned = await consolePost('/api/pins', { name: 'Known good' });
+    expect(pinned.status).toBe(200);
+    const pin = pinned.json.pin;
+    expect(pin).toMatchObject({ name: 'Known good', sessionId: 'turnback-pins' });
+    expect((await consoleGet('/api/pins')).json.pins).toEqual([pin]);
+    await recordTurn('after the pin', { 'workspace:/app.ts': 'export const a = 9;\n' });
+    const rewound = await consolePost(`/api/sessions/${pin.sessionId}/rewind`, { toTurnId: pin.turnId });
+    expect(rewound.json.ok).toBe(true);
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect((await send(server.port, { method: 'DELETE', path: `/api/pins/${pin.turnId}`, token: TOKEN })).json).toEqual({ ok: true });
+    expect((await consoleGet('/api/pins')).json.pins).toEqual([]);
+    expect((await consolePost('/api/pins', { name: 7 })).status).toBe(400);
+  });
+});

@@ -170,6 +170,10 @@ const MIGRATIONS: (string | Migration)[] = [
   ALTER TABLE entries ADD COLUMN step_id TEXT;
   ALTER TABLE entries ADD COLUMN step_title TEXT;
   `,
+  // 6 → 7: a turn of kind 'pin' is a named point; retention keeps it while it is pinned.
+  `
+  ALTER TABLE turns ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

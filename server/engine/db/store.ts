@@ -15,6 +15,8 @@ export interface TurnRow {
   turn_id: string; session_id: string; number: number; kind: TurnKind; rollback_of: string | null; title: string;
   status: TurnStatus; rolled_back_by: string | null; interrupted: number; started_at: number; ended_at: number | null;
   exec_commands: string; counts: string; preview: string; undo: string | null; message_count?: number;
+  /** 1 for a pin that retention keeps. */
+  pinned?: number;
 }
 export interface EntryRow {
   turn_id: string; seq: number; op: string; uri: string; to_uri: string | null; before: string | null;
@@ -196,6 +198,17 @@ export class Store {
   }
   setUndo(turnId: string, json: string): void {
     this.st('UPDATE turns SET undo = ? WHERE turn_id = ?').run(json, turnId);
+  }
+  setPinned(turnId: string, pinned: boolean): void {
+    this.st('UPDATE turns SET pinned = ? WHERE turn_id = ?').run(pinned ? 1 : 0, turnId);
+  }
+  /** The pins retention keeps, oldest first. */
+  pinnedTurns(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.kind = 'pin' AND t.pinned = 1 ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
+  }
+  /** Turns begun after `time` that are still being recorded, any session. */
+  activeTurnsSince(time: number): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status = 'active' AND t.started_at >= ?`).all(time) as TurnRow[];
   }
   anySessionIdleBefore(time: number): boolean {
     return this.st('SELECT 1 FROM sessions WHERE last_activity < ? LIMIT 1').get(time) !== undefined;

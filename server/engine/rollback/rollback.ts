@@ -9,6 +9,7 @@ import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
 import { keepBoth, type KeptBoth } from './keep-both.js';
 import { type StepGroup, stepCoverage } from './steps.js';
+import { turnsSincePin } from '../turns/pins.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
@@ -78,6 +79,14 @@ export class Rollbacks {
     if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
     const to = this.ctx.store.getTurn(opts.toTurnId);
     if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
+    if (to.kind === 'pin') {
+      if (opts.withChat) throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
+      return {
+        sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
+        withChat: false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
+        rewind: true, title: `Rewind to pin "${to.title}"`,
+      };
+    }
     return {
       sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
       withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,

@@ -1,6 +1,7 @@
 // Garbage collection: sessions beyond `keepSessions` (least recently active first, never one
 // with a turn being recorded), session deletion, and the sweep of contents nothing needs.
 import type { EngineContext } from '../context.js';
+import { pinnedSince } from './pins.js';
 
 /** Drops a session's turns, messages and entries; its turn counter stays. */
 export function dropSession(ctx: EngineContext, sessionId: string): void {
@@ -40,9 +41,12 @@ export function pruneSessions(ctx: EngineContext): number {
   const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
   if (!tooOld && !tooMany) return 0;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
+  // A pin keeps its own session and every one active since it: their turns hold what reaching it needs.
+  const pinned = pinnedSince(ctx);
   let dropped = 0;
   ctx.store.listSessions().forEach((s, rank) => {
     if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) return;
+    if (pinned !== null && s.last_activity >= pinned) return;
     const old = s.last_activity < idleBefore;
     const beyond = keepSessions > 0 && rank >= keepSessions;
     if (!old && !beyond) return;

@@ -45,6 +45,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   };
   if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
   if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
+  if (row.kind === 'pin') turn.pinned = row.pinned === 1;
   return turn;
 }
 

@@ -1,12 +1,12 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  Comparison, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
+  Comparison, DiffResponse, HealthResponse, PinResponse, PinsResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, optionalBoolean, optionalOneOf, optionalUriList, queryBefore, queryLimit, queryRequired,
+  objectBody, optionalBoolean, optionalOneOf, optionalString, optionalUriList, queryBefore, queryLimit, queryRequired,
   requiredString, sessionIdFrom,
 } from '../validate.js';
 
@@ -51,6 +51,18 @@ export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine
 export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { engine }) => ({
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
+
+export const listPins: RouteHandler<PinsResponse> = (_request, { engine }) => ({ body: { pins: engine.pins() } });
+
+export const createPin: RouteHandler<PinResponse> = async ({ body }, { engine }) => {
+  const name = optionalString(objectBody(body), 'name');
+  return { body: { pin: await engine.pin({ name }) } };
+};
+
+export const deletePin: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
+  await engine.unpin(params.turnId);
+  return { body: { ok: true } };
+};
 
 export const compare: RouteHandler<Comparison> = ({ query }, { engine }) => ({
   body: engine.compare(queryRequired(query, 'from'), queryRequired(query, 'to')),

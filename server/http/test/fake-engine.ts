@@ -115,6 +115,9 @@ export function createFakeEngine(): FakeEngine {
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
       return manifest;
     },
+    async pin(opts) { record('pin', opts); return { turnId: 'p1', sessionId: 'turnback-pins', number: 1, name: opts?.name ?? 'Pinned', at: '2026-01-01T00:00:00.000Z' }; },
+    pins() { record('pins'); return []; },
+    async unpin(turnId) { record('unpin', turnId); knownTurn(turnId); },
     compare(from, to) { record('compare', from, to); knownTurn(from); knownTurn(to); return { from, to, files: [] }; },
     async compareDiff(from, to, uri) { record('compareDiff', from, to, uri); knownTurn(from); throw new FileNotFoundError(uri); },
     steps(turnId) {
