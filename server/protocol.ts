@@ -65,7 +65,13 @@ export interface Session {
   origin: SessionOrigin;
 }
 
-export type TurnKind = 'agent' | 'rollback';
+/** `pin`: a named point the person marked (no changes; its title is the name). */
+export type TurnKind = 'agent' | 'rollback' | 'pin';
+
+/** A named point: rewinding its session to it takes every path changed since (any session) back to its state then. */
+export interface Pin { turnId: string; sessionId: string; number: number; name: string; at: string }
+export interface PinsResponse { pins: Pin[] }
+export interface PinResponse { pin: Pin }
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
 
 /** A command's text is kept up to this many UTF-8 bytes (docs/api.md "Shell commands"). */
@@ -102,6 +108,8 @@ export interface Turn {
   rollbackOf?: string[];
   /** First non-blank line of the user message, at most 120 characters (code points). */
   title: string;
+  /** A pin that retention keeps (with what it needs to be reached) until it is unpinned. */
+  pinned?: boolean;
   status: TurnStatus;
   rolledBackBy?: string;
   /** A crash cut it short. */
@@ -154,6 +162,8 @@ export interface Entry {
   to?: Uri;
   /** For `op: "exec"`: the command whose scans recorded it. */
   execId?: string;
+  /** The host's step (tool call) the entry was recorded for, when the host named one. */
+  stepId?: string;
   before: State;
   /** Of `uri`; read at commit, null while the turn is active. */
   after: State;
@@ -188,6 +198,36 @@ export interface Diff {
 }
 
 /** `keep-both`: a conflicting file left as it is, the restored version written beside it (`copy`). */
+/**
+ * A step of a turn: one tool call or one shell command. A host names the step an fs call or a
+ * before-mutate belongs to (`stepId`, its tool call id, with the chat's tool line as `stepTitle`);
+ * a command's entries are its step (its `execId`).
+ */
+export interface StepRef { id: string; title?: string }
+
+export interface Step {
+  /** 1, 2, 3… in the order the steps first changed something. */
+  index: number;
+  stepId: string;
+  kind: 'command' | 'tool';
+  /** The chat's tool line (`Bash(rm -rf build)`, `Edit(src/app.ts)`), or one made from the change. */
+  title: string;
+  /** Every path the step changed (both ends of a rename or move). */
+  paths: Uri[];
+}
+
+export interface StepsResponse { steps: Step[] }
+
+/** On a step's conflict: the later step of the same turn that changed the path since. */
+export interface ConflictStep { index: number; title: string }
+
+/** Each path whose state differs between the end of turn `from` and the end of turn `to`. */
+export interface Comparison {
+  from: string;
+  to: string;
+  files: { uri: Uri; change: ChangeKind; before: State; after: State }[];
+}
+
 export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep-both';
 
 /** What a rollback does with a path a later turn or the person changed: refuse (409 unless force), or keep both versions. */
@@ -203,6 +243,8 @@ export interface PlanAction {
   conflict: boolean;
   /** On a conflict: the later turn that made the path what it is now; absent when it was changed outside any turn. */
   conflictTurn?: ConflictTurn;
+  /** On a conflict of a step's rollback: the later step of the same turn that changed the path. */
+  conflictStep?: ConflictStep;
   /** With `keep-both`: where the restored version goes, beside the path (`<name>.turnback-<turn number>`). */
   copy?: Uri;
 }

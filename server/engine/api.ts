@@ -2,7 +2,7 @@
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, ExecCommand, Manifest,
-  Message, MutationOp, OnConflict, Plan, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
+  Message, MutationOp, Comparison, OnConflict, Pin, Plan, Step, StepRef, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -43,7 +43,8 @@ export interface EngineOptions {
   maxDeleteBytes?: number;
 }
 
-export interface SessionRef { sessionId: string }
+/** `step`: the host's step (tool call) the change belongs to, so it can be undone on its own. */
+export interface SessionRef { sessionId: string; step?: StepRef }
 /** `force`: go ahead with a change whose original cannot be captured (recorded as skipped). */
 export interface MutationOptions extends SessionRef { force?: boolean }
 
@@ -88,7 +89,7 @@ export interface Engine {
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */
   execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse>;
-  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri }): Promise<AgentBeforeMutateResponse>;
+  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri; step?: StepRef }): Promise<AgentBeforeMutateResponse>;
   turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
 
   listSessions(): Session[];
@@ -103,8 +104,20 @@ export interface Engine {
   storeStats(): StoreStats;
 
   /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
-  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
-  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
+  /** `steps`: indexes of the turn's steps (steps()) to undo alone; not with `uris` nor with chat. */
+  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<Plan>;
+  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<RollbackResult>;
+  /** Each tool call or shell command of the turn that changed something, in order. */
+  steps(turnId: string): Step[];
+  /** A named point of the workspace's current state; rewind its session to it (`rewind`) to come back. Refused (TURN_ACTIVE) while an agent turn is being recorded. */
+  pin(opts?: { name?: string }): Promise<Pin>;
+  /** The pins retention keeps, oldest first. */
+  pins(): Pin[];
+  /** Gives a pin back to retention. */
+  unpin(turnId: string): Promise<void>;
+  /** Each path's state at the end of one turn against the end of another (any sessions of the workspace). */
+  compare(fromTurnId: string, toTurnId: string): Comparison;
+  compareDiff(fromTurnId: string, toTurnId: string, uri: Uri): Promise<Diff>;
   rollbackWithChat(turnId: string, opts?: { force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
   previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
   rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;

@@ -190,3 +190,55 @@ describe('a command through the server', () => {
     expect([missing.status, missing.json.error.code]).toEqual([404, 'COMMAND_NOT_FOUND']);
   });
 });
+
+describe('steps over HTTP', () => {
+  it('lists the steps hosts named, undoes one, and refuses a bad step list with 400', async () => {
+    const input = await agent('input', { sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'two edits' });
+    const turnId = input.json.turnId as string;
+    expect((await agent('fs/write', { sessionId: SESSION, uri: 'workspace:/app.ts', content: 'one\n', stepId: 'toolu_a', stepTitle: 'Write(app.ts)' })).status).toBe(200);
+    expect((await agent('fs/write', { sessionId: SESSION, uri: 'workspace:/two.ts', content: 'two\n', stepId: 'toolu_b', stepTitle: 'Write(two.ts)' })).status).toBe(200);
+    await agent('turn-end', { sessionId: SESSION });
+    const steps = await consoleGet(`/api/turns/${turnId}/steps`);
+    expect(steps.json.steps.map((x: { title: string }) => x.title)).toEqual(['Write(app.ts)', 'Write(two.ts)']);
+    expect((await consolePost(`/api/turns/${turnId}/rollback`, { steps: [] })).status).toBe(400);
+    expect((await consolePost(`/api/turns/${turnId}/rollback`, { steps: ['1'] })).status).toBe(400);
+    const bad = await consolePost(`/api/turns/${turnId}/rollback`, { steps: [3] });
+    expect(bad.status).toBe(400);
+    expect(bad.json.error.code).toBe('BAD_REQUEST');
+    const undone = await consolePost(`/api/turns/${turnId}/rollback`, { steps: [2] });
+    expect(undone.json).toMatchObject({ ok: true, deleted: ['workspace:/two.ts'] });
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('one\n');
+  });
+});
+
+describe('compare over HTTP', () => {
+  it('answers each changed path between two turns and its diff; a missing parameter is 400, an unknown turn 404', async () => {
+    const first = await recordTurn('one', { 'workspace:/app.ts': 'export const a = 2;\n' });
+    const second = await recordTurn('two', { 'workspace:/app.ts': 'export const a = 3;\n', 'workspace:/new.ts': 'new\n' });
+    const compared = await consoleGet(`/api/compare?from=${first}&to=${second}`);
+    expect(compared.json.files.map((f: { uri: string; change: string }) => [f.uri, f.change])).toEqual([
+      ['workspace:/app.ts', 'modified'], ['workspace:/new.ts', 'created'],
+    ]);
+    const diff = await consoleGet(`/api/compare/diff?from=${first}&to=${second}&uri=${encodeURIComponent('workspace:/app.ts')}`);
+    expect([diff.json.before.text, diff.json.after.text]).toEqual(['export const a = 2;\n', 'export const a = 3;\n']);
+    expect((await consoleGet(`/api/compare?from=${first}`)).status).toBe(400);
+    expect((await consoleGet(`/api/compare?from=${first}&to=t_unknown`)).json.error.code).toBe('TURN_NOT_FOUND');
+  });
+});
+
+describe('pins over HTTP', () => {
+  it('pins, lists, rewinds to the pin through its session, and unpins', async () => {
+    const pinned = await consolePost('/api/pins', { name: 'Known good' });
+    expect(pinned.status).toBe(200);
+    const pin = pinned.json.pin;
+    expect(pin).toMatchObject({ name: 'Known good', sessionId: 'turnback-pins' });
+    expect((await consoleGet('/api/pins')).json.pins).toEqual([pin]);
+    await recordTurn('after the pin', { 'workspace:/app.ts': 'export const a = 9;\n' });
+    const rewound = await consolePost(`/api/sessions/${pin.sessionId}/rewind`, { toTurnId: pin.turnId });
+    expect(rewound.json.ok).toBe(true);
+    expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect((await send(server.port, { method: 'DELETE', path: `/api/pins/${pin.turnId}`, token: TOKEN })).json).toEqual({ ok: true });
+    expect((await consoleGet('/api/pins')).json.pins).toEqual([]);
+    expect((await consolePost('/api/pins', { name: 7 })).status).toBe(400);
+  });
+});

@@ -46,7 +46,7 @@ export async function deltaRig(): Promise<DeltaRig> {
         store.insertEntry({
           turn_id: turnId, seq: i + 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
           before: state(b?.hash ?? null, before?.length ?? 0), after: to ? null : state(a.hash, after.length),
-          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null,
+          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null, step_id: null, step_title: null,
         });
         for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
       });

@@ -191,6 +191,16 @@ const MIGRATIONS: (string | Migration)[] = [
     `,
     run: (db) => { importCommandJson(db); db.exec('ALTER TABLE turns DROP COLUMN exec_commands'); },
   },
+  // 7 → 8: an entry names the host's step (tool call) it was recorded for, so one step of a
+  // turn can be undone; entries of older stores have none (each is a step of its own).
+  `
+  ALTER TABLE entries ADD COLUMN step_id TEXT;
+  ALTER TABLE entries ADD COLUMN step_title TEXT;
+  `,
+  // 8 → 9: a turn of kind 'pin' is a named point; retention keeps it while it is pinned.
+  `
+  ALTER TABLE turns ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

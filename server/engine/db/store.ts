@@ -17,11 +17,16 @@ export interface TurnRow {
   turn_id: string; session_id: string; number: number; kind: TurnKind; rollback_of: string | null; title: string;
   status: TurnStatus; rolled_back_by: string | null; interrupted: number; started_at: number; ended_at: number | null;
   counts: string; preview: string; undo: string | null; message_count?: number;
+  /** 1 for a pin that retention keeps. */
+  pinned?: number;
 }
 export interface EntryRow {
   turn_id: string; seq: number; op: string; uri: string; to_uri: string | null; before: string | null;
   after: string | null; to_before: string | null; to_after: string | null; skipped: string | null; to_skipped: string | null;
   exec_id: string | null;
+  /** The host's step (tool call) and its chat line, when the host named one. */
+  step_id: string | null;
+  step_title: string | null;
 }
 export interface ChangeRow { turn_id: string; ord: number; uri: string; data: string }
 export interface MessageRow {
@@ -185,6 +190,10 @@ export class Store {
       ORDER BY t.number DESC LIMIT ?`).all(sessionId, before, limit) as TurnRow[];
     return rows.reverse();
   }
+  /** Every turn of the workspace that has ended, every session's, in the order they began. */
+  endedTurnsInOrder(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status <> 'active' ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
+  }
   turnsFrom(sessionId: string, fromNumber: number): TurnRow[] {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.number >= ? ORDER BY t.number`)
       .all(sessionId, fromNumber) as TurnRow[];
@@ -208,6 +217,17 @@ export class Store {
   setUndo(turnId: string, json: string): void {
     this.st('UPDATE turns SET undo = ? WHERE turn_id = ?').run(json, turnId);
   }
+  setPinned(turnId: string, pinned: boolean): void {
+    this.st('UPDATE turns SET pinned = ? WHERE turn_id = ?').run(pinned ? 1 : 0, turnId);
+  }
+  /** The pins retention keeps, oldest first. */
+  pinnedTurns(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.kind = 'pin' AND t.pinned = 1 ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
+  }
+  /** Turns begun after `time` that are still being recorded, any session. */
+  activeTurnsSince(time: number): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status = 'active' AND t.started_at >= ?`).all(time) as TurnRow[];
+  }
   anySessionIdleBefore(time: number): boolean {
     return this.st('SELECT 1 FROM sessions WHERE last_activity < ? LIMIT 1').get(time) !== undefined;
   }
@@ -217,8 +237,8 @@ export class Store {
   // ---- entries and changes ----
 
   insertEntry(row: EntryRow): void {
-    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id)
-      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id)`).run(row);
+    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
+      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id, @step_id, @step_title)`).run(row);
   }
   entriesOf(turnId: string): EntryRow[] {
     return this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryRow[];

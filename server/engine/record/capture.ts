@@ -31,10 +31,13 @@ class Recording {
     this.batch = batch ?? ctx.contents.batch();
   }
 
-  /** Reads a path's state; its content is kept only the first time in this turn. */
+  /**
+   * Reads a path's state and keeps its content, every time (the store keeps each content once):
+   * the state before a later step of the turn is what undoing that one step puts back.
+   */
   async state(target: Target): Promise<Captured> {
     if (!target.root.tracked) return { state: null };
-    const first = !this.turn.captured.has(target.uri) && !this.keeping.has(target.uri);
+    const first = !this.keeping.has(target.uri);
     if (first) this.keeping.add(target.uri);
     const read = await readState(this.ctx.fs, target.abs, {
       keep: first ? this.batch : undefined,
@@ -81,6 +84,7 @@ class Recording {
             before: stringifyState(fromCaptured.state), after: null,
             to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
             skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null, exec_id: execId ?? null,
+            step_id: execId ? null : turn.step?.id ?? null, step_title: execId ? null : turn.step?.title ?? null,
           });
         }
       });

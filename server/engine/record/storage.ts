@@ -2,7 +2,7 @@
 // session's active turn (tracked roots only), then performs the change. Rollback drives paths
 // through the same operations so its own writes are recorded into the rollback turn.
 import path from 'node:path';
-import type { EntryOp } from '../../protocol.js';
+import type { EntryOp, StepRef } from '../../protocol.js';
 import type { MutationOptions, SessionRef, Storage } from '../api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
@@ -13,6 +13,7 @@ import { checkSessionId } from '../turns/sessions.js';
 import type { Resolved } from '../paths/roots.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
 import { modeOf } from './path-state.js';
+import { checkStep } from './step-ref.js';
 
 const DEFAULT_FILE_MODE = 0o644;
 
@@ -159,6 +160,17 @@ export class Mutations {
   }
 }
 
+/** Runs `task` with the turn's current step set to `step` (the entries it records name it), then clears it. */
+export async function inStep<T>(turn: TurnContext | null, step: StepRef | undefined, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+  if (!turn) return task(turn);
+  turn.step = step ?? null;
+  try {
+    return await task(turn);
+  } finally {
+    turn.step = null;
+  }
+}
+
 /** The public `engine.storage`: serialized per session, recorded into its active agent turn. */
 export class ControlledStorage implements Storage {
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
@@ -168,9 +180,11 @@ export class ControlledStorage implements Storage {
     return row?.active_turn_id ? this.ctx.turns.get(row.active_turn_id) ?? null : null;
   }
 
-  private inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+  /** Async, so a bad session id or step is a rejection like every other failure. */
+  private async inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
     const sessionId = checkSessionId(opts?.sessionId);
-    return this.ctx.queue.run(sessionId, () => task(this.activeTurn(sessionId)));
+    const step = checkStep(opts.step);
+    return this.ctx.queue.run(sessionId, () => inStep(this.activeTurn(sessionId), step, task));
   }
 
   writeFile(uri: string, data: string | Uint8Array, opts: MutationOptions): Promise<void> {

@@ -1,18 +1,21 @@
 // Rollback, rollback with chat and rewind. Each plans the paths, refuses on drift unless
 // `force`, drives the paths back through the controlled storage inside a new turn of kind
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
-import type { OnConflict, Plan, RollbackResult, TurnStatus } from '../../protocol.js';
+import type { OnConflict, Plan, RollbackResult, State, Step, TurnStatus } from '../../protocol.js';
 import { Applier } from './apply.js';
 import type { EngineContext } from '../context.js';
-import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
+import { BadRequestError, ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
 import { keepBoth, type KeptBoth } from './keep-both.js';
 import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
+import { type StepGroup, stepCoverage } from './steps.js';
+import { turnsSincePin } from '../turns/pins.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents, toChange } from '../turns/turns.js';
+import { sameForDrift } from '../record/path-state.js';
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
@@ -39,17 +42,33 @@ interface Job {
   /** The number of the turn rolled back (or rewound to): it names the copies of `keep-both`. */
   number: number;
   rewind: boolean;
+  /** A rollback of chosen steps of the turn: the later step behind each path changed again since. */
+  laterSteps?: Map<string, Step>;
   title: string;
 }
 
 export interface JobOptions { withChat?: boolean; force?: boolean; onConflict?: OnConflict }
 
+/** The steps to undo (their indexes) among the turn's steps. */
+export interface StepChoice { indexes: number[]; groups: StepGroup[] }
+
 export class Rollbacks {
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
 
-  turnJob(turnId: string, opts: JobOptions & { uris?: string[] }): Job {
+  turnJob(turnId: string, opts: JobOptions & { uris?: string[]; steps?: StepChoice }): Job {
     const turn = this.ctx.store.getTurn(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
+    if (opts.steps?.indexes.length) {
+      if (opts.uris?.length) throw new BadRequestError('choose paths or steps, not both');
+      if (opts.withChat) throw new BadRequestError('a step is undone without the chat: rollback-with-chat takes the whole turn');
+      const indexes = [...new Set(opts.steps.indexes)].sort((a, b) => a - b);
+      const { coverage, laterSteps } = stepCoverage(this.ctx, turn, opts.steps.groups, indexes);
+      return {
+        sessionId: turn.session_id, turnId, coverage, withChat: false, force: opts.force ?? false,
+        onConflict: opts.onConflict ?? 'refuse', number: turn.number, rewind: false, laterSteps,
+        title: `Undo of step${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} of #${turn.number}`,
+      };
+    }
     return {
       sessionId: turn.session_id, turnId, coverage: coverageOf(this.ctx, [turn]), selection: opts.uris?.length ? opts.uris : undefined,
       withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: turn.number,
@@ -61,6 +80,14 @@ export class Rollbacks {
     if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
     const to = this.ctx.store.getTurn(opts.toTurnId);
     if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
+    if (to.kind === 'pin') {
+      if (opts.withChat) throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
+      return {
+        sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
+        withChat: false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
+        rewind: true, title: `Rewind to pin "${to.title}"`,
+      };
+    }
     return {
       sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
       withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
@@ -99,6 +126,11 @@ export class Rollbacks {
     return {
       turnId: job.turnId,
       actions: actions.map((a) => {
+        const later = a.conflict ? job.laterSteps?.get(a.uri) : undefined;
+        // A path the turn's own later step changed, and nothing since: that step is the conflict.
+        if (later && sameForDrift(current.get(a.uri) ?? null, this.turnFinal(job, a.uri))) {
+          return { ...a, conflictStep: { index: later.index, title: later.title } };
+        }
         const author = a.conflict ? authors.get(a.uri) : undefined;
         return author ? { ...a, conflictTurn: author } : a;
       }),
@@ -260,9 +292,20 @@ export class Rollbacks {
     return JSON.parse(turn.undo) as UndoRecord;
   }
 
+  /** The state the turn left `uri` in (its summary's after-state). */
+  private turnFinal(job: Job, uri: string): State {
+    const row = this.ctx.store.changesOf(job.turnId).find((c) => c.uri === uri);
+    return row ? toChange(row).after : null;
+  }
+
   /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
   private async newStatuses(job: Job, ok: boolean, done: EvaluatedPath[], failed: ReadonlySet<string>): Promise<Map<string, TurnStatus>> {
     const statuses = new Map<string, TurnStatus>();
+    if (job.laterSteps) {
+      // A step undone leaves the rest of the turn as it was: the turn is rolled back in part.
+      if (done.some((p) => (p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri))) statuses.set(job.turnId, 'partially-rolled-back');
+      return statuses;
+    }
     if (job.rewind) {
       for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
       return statuses;

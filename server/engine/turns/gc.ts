@@ -3,6 +3,7 @@
 // the sweep of contents nothing needs.
 import type { SessionOrigin } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
+import { pinnedSince } from './pins.js';
 
 /** Drops a session's turns, messages and entries; its turn counter stays. */
 export function dropSession(ctx: EngineContext, sessionId: string): void {
@@ -43,12 +44,15 @@ export function pruneSessions(ctx: EngineContext): number {
   const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
   if (!tooOld && !tooMany) return 0;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
+  // A pin keeps its own session and every one active since it: their turns hold what reaching it needs.
+  const pinned = pinnedSince(ctx);
   let dropped = 0;
   /** Sessions of each origin seen so far, newest activity first: a session's rank among its own. */
   const ranked: Record<SessionOrigin, number> = { person: 0, agent: 0 };
   for (const s of ctx.store.listSessions()) {
     const rank = ranked[s.origin]++;
     if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) continue;
+    if (pinned !== null && s.last_activity >= pinned) continue;
     const old = s.last_activity < idleBefore;
     const beyond = keepSessions > 0 && rank >= keepSessions;
     if (!old && !beyond) continue;

@@ -45,6 +45,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   };
   if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
   if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
+  if (row.kind === 'pin') turn.pinned = row.pinned === 1;
   return turn;
 }
 
@@ -57,6 +58,7 @@ export function toEntry(row: EntryRow): Entry {
   }
   if (row.skipped) entry.skipped = row.skipped as SkipReason;
   if (row.exec_id) entry.execId = row.exec_id;
+  if (row.step_id) entry.stepId = row.step_id;
   return entry;
 }
 
@@ -80,7 +82,7 @@ export function beginTurn(
     else ctx.store.claimSession(sessionId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };
+  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map(), step: null };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
   return turn;
@@ -92,7 +94,7 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   const captured = new Set<string>();
   for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
   const turn: TurnContext = {
-    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(),
+    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(), step: null,
   };
   ctx.turns.set(row.turn_id, turn);
   return turn;

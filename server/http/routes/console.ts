@@ -1,11 +1,12 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  CommandResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, RollbackResult, SessionsResponse, StoreStats,
+  CommandResponse, Comparison, DiffResponse, HealthResponse, PinResponse, PinsResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
+import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, optionalBoolean, optionalOneOf, optionalUriList, queryBefore, queryLimit, queryRequired,
+  objectBody, optionalBoolean, optionalOneOf, optionalString, optionalUriList, queryBefore, queryLimit, queryRequired,
   requiredString, sessionIdFrom,
 } from '../validate.js';
 
@@ -55,12 +56,37 @@ export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { e
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
 
+export const listPins: RouteHandler<PinsResponse> = (_request, { engine }) => ({ body: { pins: engine.pins() } });
+
+export const createPin: RouteHandler<PinResponse> = async ({ body }, { engine }) => {
+  const name = optionalString(objectBody(body), 'name');
+  return { body: { pin: await engine.pin({ name }) } };
+};
+
+export const deletePin: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
+  await engine.unpin(params.turnId);
+  return { body: { ok: true } };
+};
+
+export const compare: RouteHandler<Comparison> = ({ query }, { engine }) => ({
+  body: engine.compare(queryRequired(query, 'from'), queryRequired(query, 'to')),
+});
+
+export const compareDiff: RouteHandler<DiffResponse> = async ({ query }, { engine }) => ({
+  body: await engine.compareDiff(queryRequired(query, 'from'), queryRequired(query, 'to'), queryRequired(query, 'uri')),
+});
+
+export const getSteps: RouteHandler<StepsResponse> = ({ params }, { engine }) => ({
+  body: { steps: engine.steps(params.turnId) },
+});
+
 export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
   const onConflict = onConflictOf(fields);
-  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict }) };
+  const steps = optionalStepList(fields);
+  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict, steps }) };
 };
 
 export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -68,7 +94,8 @@ export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body 
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
   const onConflict = onConflictOf(fields);
-  return { body: await engine.rollback(params.turnId, { uris, force, onConflict }) };
+  const steps = optionalStepList(fields);
+  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -98,6 +125,16 @@ export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { e
 };
 
 const ON_CONFLICT: readonly OnConflict[] = ['refuse', 'keep-both'];
+
+/** `steps`: step indexes (1, 2, …), at most one list of positive integers. */
+function optionalStepList(fields: Record<string, unknown>): number[] | undefined {
+  const value = fields.steps;
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000 || !value.every((n) => Number.isInteger(n) && n >= 1)) {
+    throw new HttpError('BAD_REQUEST', 'steps must be a non-empty list of step numbers (1, 2, …)');
+  }
+  return value as number[];
+}
 const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined => optionalOneOf(fields, 'onConflict', ON_CONFLICT);
 
 export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {

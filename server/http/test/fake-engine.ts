@@ -121,6 +121,15 @@ export function createFakeEngine(): FakeEngine {
       if (!found) throw new CommandNotFoundError(turnId, execId);
       return found;
     },
+    async pin(opts) { record('pin', opts); return { turnId: 'p1', sessionId: 'turnback-pins', number: 1, name: opts?.name ?? 'Pinned', at: '2026-01-01T00:00:00.000Z' }; },
+    pins() { record('pins'); return []; },
+    async unpin(turnId) { record('unpin', turnId); knownTurn(turnId); },
+    compare(from, to) { record('compare', from, to); knownTurn(from); knownTurn(to); return { from, to, files: [] }; },
+    async compareDiff(from, to, uri) { record('compareDiff', from, to, uri); knownTurn(from); throw new FileNotFoundError(uri); },
+    steps(turnId) {
+      record('steps', turnId); knownTurn(turnId);
+      return [{ index: 1, stepId: 'x_1', kind: 'command', title: 'Bash(rm a.txt)', paths: ['workspace:/a.txt'] }];
+    },
     messages(sessionId, opts) { record('messages', sessionId, opts); knownSession(sessionId); return [MESSAGE]; },
     async diff(turnId, uri) {
       record('diff', turnId, uri); knownTurn(turnId); checkUri(uri);
