@@ -65,7 +65,12 @@ export async function ensureService(
 ): Promise<{ entry: ServiceEntry; started: boolean } | { error: string }> {
   const live = readLiveService(env);
   if (live) return { entry: live, started: false };
-  const started = spawnService(env, options.port);
+  let started: { exited: () => boolean };
+  try {
+    started = spawnService(env, options.port);
+  } catch (error) {
+    return { error: `the turnback service could not be started: ${(error as Error).message}` };
+  }
   const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited);
   if (entry) return { entry, started: true };
   return { error: `the turnback service did not start${lastLogLine(env)}` };
