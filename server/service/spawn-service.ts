@@ -30,7 +30,9 @@ export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: (
     const child = spawn(process.execPath, [...cliCommand(), 'serve', ...portArgs(env, port)], {
       detached: true,
       stdio: ['ignore', log, log],
-      env: { ...env, TURNBACK_TOKEN: '', TURNBACK_AGENT_TOKEN: '' },
+      // More libuv threads than the default 4: a filesystem call stuck in one workspace (a hung
+      // network mount) holds one thread, and must not hold up every other workspace's.
+      env: { ...env, TURNBACK_TOKEN: '', TURNBACK_AGENT_TOKEN: '', UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? '16' },
       // Not the starter's cwd (a workspace someone may delete): the package's own folder, where
       // the entry's loader flags resolve.
       cwd: path.dirname(path.dirname(path.resolve(process.argv[1]))),
