@@ -123,9 +123,10 @@ export class WorkspaceHost implements EngineSource {
       return engine;
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
+      // Every event retries the open: the log says each new reason once, not each retry.
+      if (this.problems.get(entry.id) !== reason) this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
       this.problems.set(entry.id, reason);
       this.openErrors.set(entry.id, error);
-      this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
       throw new HttpError('WORKSPACE_NOT_RECORDING', `workspace ${entry.root} is not recording: ${reason}`, { workspaceId: entry.id });
     } finally {
       slot.opening = undefined;
