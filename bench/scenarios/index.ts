@@ -11,6 +11,7 @@ import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
+import { serviceScenario } from './service.js';
 import { storageScenario } from './storage-size.js';
 
 export const SECTIONS: [string, string][] = [
@@ -25,6 +26,7 @@ export const SECTIONS: [string, string][] = [
   ['9', 'Shell commands: the scans around a command (W2)'],
   ['10', 'Real history: commander.js commits replayed as turns'],
   ['11', 'Build output: a git-ignored target/ folder'],
+  ['12', 'The always-on service: cold start and memory'],
 ];
 
 export interface RunOptions {
@@ -66,6 +68,9 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   });
   if (wants('8')) await guarded(ctx, '8', async () => {
     await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
+  });
+  if (wants('12')) await guarded(ctx, '12', async () => {
+    await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
 }
 

@@ -45,7 +45,10 @@ describe('what `turnback hook claude-code` loads', () => {
     const core = ['adapters/core/paths.ts', 'adapters/core/text.ts', 'adapters/core/hook-path.ts', 'adapters/cursor/event.ts'];
     const adapter = (file: string) =>
       file.startsWith('adapters/claude-code/') || core.includes(file) || file === 'state-dir.ts' || file === 'protocol.ts';
-    expect(files.filter((file) => !adapter(file))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);
+    // Finding and starting the service: small modules of node built-ins, never the service itself.
+    expect(files.filter((file) => !adapter(file))).toEqual([
+      'cli.ts', 'cli/hook.ts', 'cli/usage.ts', 'service/private-file.ts', 'service/service-file.ts', 'service/spawn-service.ts',
+    ]);
     expect(files).toContain('adapters/claude-code/hook/run.ts');
     // The server's side of the adapter (the route, the transcript) is never the hook's.
     expect(files.filter((file) => file.startsWith('adapters/claude-code/receive/'))).toEqual([]);
