@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import { openEngine } from '../engine/index.js';
 import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
+import { placeOfHookEvent } from '../adapters/hosts.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import type { ServeFlags } from './args.js';
 import { describeRecovery } from './recovery.js';
@@ -60,6 +61,7 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
       agentToken: flags.agentToken,
       // The agent adapters' routes: the CLI is where engine, http and adapters meet.
       routes: claudeCodeRoutes(),
+      hookPlace: placeOfHookEvent,
       log: { error: (line) => process.stderr.write(`${line}\n`) },
     });
   } catch (err) {

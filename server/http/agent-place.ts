@@ -16,12 +16,19 @@ function stringField(fields: Record<string, unknown>, ...names: string[]): strin
   return undefined;
 }
 
-export function agentPlaceOf(pattern: string, params: Record<string, string>, body: unknown, query: URLSearchParams): AgentPlace {
+/** A host's own reading of its event's session and cwd (Cursor's carry `conversation_id` and `workspace_roots`). */
+export type HookPlace = (host: string, body: unknown) => { sessionId: string; cwd: string } | null;
+
+export function agentPlaceOf(
+  pattern: string, params: Record<string, string>, body: unknown, query: URLSearchParams, hookPlace?: HookPlace,
+): AgentPlace {
   const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
   const cwdRaw = stringField(fields, 'cwd');
   const cwd = cwdRaw !== undefined && cwdRaw.startsWith('/') ? cwdRaw : undefined;
   if (isHostHookRoute(pattern)) {
     const host = params.host ?? pattern.slice(HOST_HOOK_PREFIX.length);
+    const known = hookPlace?.(host, body);
+    if (known) return { sessionKey: `${host}:${known.sessionId}`, cwd: known.cwd.startsWith('/') ? known.cwd : cwd };
     const session = stringField(fields, 'session_id', 'sessionId', 'sessionID');
     return { sessionKey: session === undefined ? undefined : `${host}:${session}`, cwd };
   }

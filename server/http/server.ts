@@ -1,5 +1,6 @@
 // The HTTP server: node:http on 127.0.0.1 only, embedding an engine or a service's workspaces. Used by the CLI, the tests,
 // the benchmark and the e2e suite.
+import type { HookPlace } from './agent-place.js';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -46,6 +47,8 @@ export interface StartServerOptions {
    * adapters' routes): http itself knows no adapter.
    */
   routes?: readonly Route[];
+  /** How those routes' host events name their session and cwd, for choosing the session's workspace. */
+  hookPlace?: HookPlace;
 }
 
 export interface RunningServer {
@@ -114,6 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     source,
     version: options.version ?? packageVersion(),
     told: new Told(),
+    hookPlace: options.hookPlace,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,
     logError: (message) => log.error(message),

@@ -4,6 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
+import { placeOfHookEvent } from '../adapters/hosts.js';
 import type { ServeFlags } from '../cli/args.js';
 import { waitForSignal } from '../cli/launch.js';
 import { describeRecovery } from '../cli/recovery.js';
@@ -64,6 +65,7 @@ async function listen(flags: ServeFlags, host: WorkspaceHost, tokens: { console:
   const start = (port: number) => startServer({
     source: host, port, token: tokens.console, agentToken: tokens.agent,
     routes: claudeCodeRoutes(),
+    hookPlace: placeOfHookEvent,
     log: { error: (line) => process.stderr.write(`${line}\n`) },
   });
   try {
