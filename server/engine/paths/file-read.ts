@@ -92,6 +92,8 @@ export function readWhole(through: Name, limit: number, chunkSize = 1 << 20): Bu
       size += read;
       if (size > limit) throw new GrewPastLimitError(String(through), size, limit);
       parts.push(read === buffer.length ? buffer : buffer.subarray(0, read));
+      // A regular file's read comes up short only at its end: no second call to learn it.
+      if (read < buffer.length) return parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
     }
   } finally {
     closeQuietly(fd);
