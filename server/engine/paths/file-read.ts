@@ -47,6 +47,11 @@ export class GrewPastLimitError extends Error {
 
 /** Opens a regular file for reading; a link at the name is ELOOP, anything else but a file NotRegularFileError. */
 export function openForRead(through: Name): number {
+  return openRegular(through).fd;
+}
+
+/** openForRead, with the size the open handle has. */
+function openRegular(through: Name): { fd: number; size: number } {
   let fd: number;
   try {
     fd = fs.openSync(through, READ);
@@ -66,22 +71,29 @@ export function openForRead(through: Name): number {
     closeQuietly(fd);
     throw new NotRegularFileError(String(through), specialKindOf(stats) ?? (stats.isDirectory() ? 'dir' : 'other'));
   }
-  return fd;
+  return { fd, size: stats.size };
 }
 
-/** The whole file, at most `limit` bytes (GrewPastLimitError past it), read in bounded chunks. */
+/**
+ * The whole file, at most `limit` bytes (GrewPastLimitError past it), read in bounded chunks. The
+ * first is sized by the open handle's size (one byte more, to see the end), so a small file's
+ * bytes never sit in a buffer far larger than they are.
+ */
 export function readWhole(through: Name, limit: number, chunkSize = 1 << 20): Buffer {
-  const fd = openForRead(through);
+  const { fd, size: known } = openRegular(through);
   try {
     const parts: Buffer[] = [];
     let size = 0;
     for (;;) {
-      const buffer = Buffer.allocUnsafe(Math.min(chunkSize, limit - size + 1));
+      const want = parts.length === 0 ? known + 1 : chunkSize;
+      const buffer = Buffer.allocUnsafe(Math.min(want, chunkSize, limit - size + 1));
       const read = fs.readSync(fd, buffer, 0, buffer.length, null);
       if (read === 0) return Buffer.concat(parts, size);
       size += read;
       if (size > limit) throw new GrewPastLimitError(String(through), size, limit);
       parts.push(read === buffer.length ? buffer : buffer.subarray(0, read));
+      // A regular file's read comes up short only at its end: no second call to learn it.
+      if (read < buffer.length) return parts.length === 1 ? parts[0] : Buffer.concat(parts, size);
     }
   } finally {
     closeQuietly(fd);

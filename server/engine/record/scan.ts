@@ -120,7 +120,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       } catch (e) {
         if (e instanceof Vanished) return null;
         if (!(e instanceof Swapped)) throw e;
-        if (attempt === SWAP_TRIES) return { ...baseOf(stats), skipped: 'unreadable' };
+        if (attempt === SWAP_TRIES) return { ...baseOf(stats), target: specialTarget(stats), skipped: 'unreadable' };
       }
     }
   };
