@@ -7,6 +7,14 @@ export const USAGE = `usage:
   turnback hook claude-code
   turnback init claude-code [--workspace <dir>] [--remove]
 
+  turnback log [-n N] [--session S]                  the workspace's turns, newest first
+  turnback show <turn>                               a turn's files and shell commands
+  turnback diff <turn> [path...]                     a turn's change as a unified diff
+  turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes]
+  turnback redo                                      takes back the last undo
+  turnback rewind <turn>                             undoes <turn> and every later one
+  turnback restore <path>... --from <turn>           those paths as they were before <turn>
+
   serve   records the turns of agents working in <dir> and serves the console on 127.0.0.1
   demo    creates a demo project with recorded agent sessions, then serves it
   --help  prints this text
@@ -15,6 +23,12 @@ Tokens default to $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN, else are random per l
 Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pruned, and with
 --keep-sessions <n> those beyond the n most recently active; never one active in the last 24 h.
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
+
+The terminal commands work in the workspace of the current folder, against the user's service
+(started when none runs). A <turn> is its number in the session (--session S, else the most
+recent one), last, or a unique prefix of its id. Each takes --json; undo, redo, rewind and
+restore print what they will do and ask unless --yes, and refuse a conflict unless --force.
+Exit codes: 0 done, 1 refused (conflict, drift, an active turn), 2 usage or no service.
 `;
 
 /** An error in the command line: printed with the usage, exit code 2. */
