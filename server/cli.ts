@@ -16,6 +16,7 @@ const COMMANDS: Record<string, Command> = {
   redo: () => import('./cli/redo.js'),
   rewind: () => import('./cli/rewind.js'),
   restore: () => import('./cli/restore.js'),
+  mcp: () => import('./cli/mcp.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { treeAsText } from '../testkit/tree.js';
+import { agentTurn as turnIn } from './test/agent-turn.js';
 import { startTestService, type TestService } from './test/interim-service.js';
 import { runTerminal, spawnTerminal } from './test/run-terminal.js';
 
@@ -27,17 +28,7 @@ afterEach(async () => {
   await rm(base, { recursive: true, force: true });
 });
 
-/** One agent turn: the prompt, then each write (a string) or delete (null), then the turn's end. */
-async function agentTurn(prompt: string, changes: Record<string, string | null>, sessionId = SESSION): Promise<string> {
-  const { turnId } = await service.agent('input', { sessionId, platform: 'claude-code', sessionType: 'chat', content: prompt });
-  for (const [file, content] of Object.entries(changes)) {
-    const uri = `workspace:/${file}`;
-    if (content === null) await service.agent('fs/delete', { sessionId, uri });
-    else await service.agent('fs/write', { sessionId, uri, content });
-  }
-  await service.agent('turn-end', { sessionId });
-  return turnId as string;
-}
+const agentTurn = (prompt: string, changes: Record<string, string | null>, sessionId = SESSION) => turnIn(service, sessionId, prompt, changes);
 
 const run = (command: Parameters<typeof runTerminal>[0], args: string[], extra: { answers?: string[]; colour?: boolean; cwd?: string } = {}) =>
   runTerminal(command, args, { cwd: extra.cwd ?? workspace, env, answers: extra.answers, colour: extra.colour });

@@ -14,6 +14,7 @@ export const USAGE = `usage:
   turnback redo                                      takes back the last undo
   turnback rewind <turn>                             undoes <turn> and every later one
   turnback restore <path>... --from <turn>           those paths as they were before <turn>
+  turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
   serve   records the turns of agents working in <dir> and serves the console on 127.0.0.1
   demo    creates a demo project with recorded agent sessions, then serves it
