@@ -29,7 +29,7 @@ export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (u
   if (diff.from !== undefined) header.push(`rename from ${oldName}`, `rename to ${newName}`);
   const reason = unshowable(diff.before) ?? unshowable(diff.after);
   if (reason === 'binary' || reason === 'too large to show') {
-    if (diff.before.size !== diff.after.size || diff.before.exists !== diff.after.exists) header.push(`Binary files a/${oldName} and b/${newName} differ (${reason})`);
+    header.push(`Binary files ${diff.before.exists ? `a/${oldName}` : '/dev/null'} and ${diff.after.exists ? `b/${newName}` : '/dev/null'} differ (${reason})`);
     return `${header.join('\n')}\n`;
   }
   const patch = createTwoFilesPatch(
