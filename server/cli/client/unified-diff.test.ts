@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Diff, FileChange, Side } from '../../protocol.js';
 import { paint } from './io.js';
-import { colourDiff, unifiedDiff } from './unified-diff.js';
+import { colourDiff, unifiedDiff, wholeFileHunk } from './unified-diff.js';
 
 const text = (value: string): Side => ({ exists: true, binary: false, tooLarge: false, truncated: false, size: value.length, text: value });
 const absent: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
@@ -45,5 +45,26 @@ describe('unifiedDiff', () => {
     const patch = unifiedDiff({ uri: 'workspace:/a', before: text('a\n'), after: text('b\n') }, undefined, name);
     expect(colourDiff(patch, paint(false))).toBe(patch);
     expect(colourDiff(patch, paint(true))).toContain('\x1b[31m-a\x1b[39m\n\x1b[32m+b\x1b[39m');
+  });
+});
+
+describe('a diff past its time bound', () => {
+  it('is one hunk replacing every line, as jsdiff writes it for unrelated texts', async () => {
+    const { createTwoFilesPatch } = await import('diff');
+    for (const [before, after] of [['a\nb\n', 'c\nd\ne\n'], ['', 'x\ny'], ['only\n', ''], ['p\nq', 'r\n']]) {
+      const jsdiff = createTwoFilesPatch('a/f', 'b/f', before, after, undefined, undefined, { context: 3 }).split('\n').slice(3).filter((line) => line !== '');
+      expect(wholeFileHunk(before, after)).toEqual(jsdiff);
+    }
+  });
+
+  it('is taken when jsdiff gives up, so an unrelated rewrite of a large file still prints promptly', () => {
+    const lines = (word: string) => Array.from({ length: 5000 }, (_, i) => `${word} ${i}`).join('\n') + '\n';
+    const started = performance.now();
+    const patch = unifiedDiff({ uri: 'workspace:/big.txt', before: text(lines('old')), after: text(lines('new')) }, change({}), name, 50);
+    expect(performance.now() - started).toBeLessThan(2_000);
+    const body = patch.split('\n');
+    expect(body.slice(0, 4)).toEqual(['diff --turnback a/big.txt b/big.txt', '--- a/big.txt', '+++ b/big.txt', '@@ -1,5000 +1,5000 @@']);
+    expect(body.filter((line) => line.startsWith('-old')).length).toBe(5000);
+    expect(body.filter((line) => line.startsWith('+new')).length).toBe(5000);
   });
 });

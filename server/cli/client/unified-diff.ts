@@ -5,6 +5,33 @@ import type { Diff, FileChange, Side } from '../../protocol.js';
 import type { Paint } from './io.js';
 
 const CONTEXT_LINES = 3;
+/**
+ * Myers' diff costs O(N·D): two unrelated 5,000-line files take jsdiff about 7 s (measured). Past
+ * this bound the change is shown as one hunk replacing every line, which is still a correct patch.
+ */
+export const DIFF_TIMEOUT_MS = 1_500;
+
+function linesOf(text: string): { lines: string[]; finalNewline: boolean } {
+  if (text === '') return { lines: [], finalNewline: true };
+  const lines = text.split('\n');
+  const finalNewline = text.endsWith('\n');
+  if (finalNewline) lines.pop();
+  return { lines, finalNewline };
+}
+
+/** Every old line removed and every new one added, in jsdiff's notation (counts always written). */
+export function wholeFileHunk(oldText: string, newText: string): string[] {
+  const before = linesOf(oldText);
+  const after = linesOf(newText);
+  const side = (sign: string, { lines, finalNewline }: { lines: string[]; finalNewline: boolean }) =>
+    [...lines.map((line) => sign + line), ...(finalNewline || lines.length === 0 ? [] : ['\\ No newline at end of file'])];
+  const start = (count: number) => (count === 0 ? 0 : 1);
+  return [
+    `@@ -${start(before.lines.length)},${before.lines.length} +${start(after.lines.length)},${after.lines.length} @@`,
+    ...side('-', before),
+    ...side('+', after),
+  ];
+}
 
 function unshowable(side: Side): string | undefined {
   if (!side.exists) return undefined;
@@ -17,7 +44,7 @@ function unshowable(side: Side): string | undefined {
 const modeOf = (state: FileChange['before']) => (state && state.type !== 'symlink' ? state.mode : undefined);
 
 /** The patch text (no colour): `diff --turnback a/… b/…`, then mode, rename and hunk lines. */
-export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (uri: string) => string): string {
+export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (uri: string) => string, timeoutMs = DIFF_TIMEOUT_MS): string {
   const oldName = name(diff.from ?? diff.uri);
   const newName = name(diff.uri);
   const header = [`diff --turnback a/${oldName} b/${newName}`];
@@ -32,17 +59,13 @@ export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (u
     header.push(`Binary files ${diff.before.exists ? `a/${oldName}` : '/dev/null'} and ${diff.after.exists ? `b/${newName}` : '/dev/null'} differ (${reason})`);
     return `${header.join('\n')}\n`;
   }
-  const patch = createTwoFilesPatch(
-    diff.before.exists ? `a/${oldName}` : '/dev/null',
-    diff.after.exists ? `b/${newName}` : '/dev/null',
-    diff.before.text ?? '',
-    diff.after.text ?? '',
-    undefined,
-    undefined,
-    { context: CONTEXT_LINES },
-  );
+  const oldLabel = diff.before.exists ? `a/${oldName}` : '/dev/null';
+  const newLabel = diff.after.exists ? `b/${newName}` : '/dev/null';
+  const oldText = diff.before.text ?? '';
+  const newText = diff.after.text ?? '';
+  const patch = createTwoFilesPatch(oldLabel, newLabel, oldText, newText, undefined, undefined, { context: CONTEXT_LINES, timeout: timeoutMs });
   // jsdiff starts with a '=' rule line; git's form does not, and without hunks the names add nothing.
-  const body = patch.split('\n').slice(1);
+  const body = patch === undefined ? [`--- ${oldLabel}`, `+++ ${newLabel}`, ...wholeFileHunk(oldText, newText)] : patch.split('\n').slice(1);
   const hunks = body.findIndex((line) => line.startsWith('@@'));
   const lines = hunks < 0 ? [] : body;
   if (reason) lines.push(`\\ ${reason}`);
