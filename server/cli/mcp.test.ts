@@ -1,4 +1,4 @@
-// `turnback mcp` through the SDK's own client over stdio: the six tools against a live service.
+// `turnback mcp` through the SDK's own client over stdio: the six tools against the service as a real process.
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -7,7 +7,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { treeAsText } from '../testkit/tree.js';
 import { agentTurn } from './test/agent-turn.js';
-import { startTestService, type TestService } from './test/interim-service.js';
+import { startRealService, type TestService } from './test/real-service.js';
 import { TEST_BIN } from './test/run-terminal.js';
 
 let base: string;
@@ -20,12 +20,12 @@ beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-mcp-')));
   workspace = path.join(base, 'workspace');
   await mkdir(workspace);
-  const env = { XDG_STATE_HOME: path.join(base, 'state'), HOME: path.join(base, 'home') };
-  service = await startTestService(workspace, base, env);
+  service = await startRealService(base);
+  const env = service.env as Record<string, string>;
   const [command, ...args] = TEST_BIN;
   client = new Client({ name: 'turnback-test', version: '1.0.0' });
   await client.connect(new StdioClientTransport({ command, args: [...args, 'mcp'], cwd: workspace, env: { ...getDefaultEnvironment(), ...env }, stderr: 'pipe' }));
-}, 30_000);
+}, 60_000);
 
 afterAll(async () => {
   await client?.close();
@@ -49,8 +49,8 @@ describe('turnback mcp', () => {
     await writeFile(path.join(workspace, 'a.txt'), 'a\n');
     await writeFile(path.join(workspace, 'b.txt'), 'b\n');
     const start = await treeAsText(workspace);
-    const first = await agentTurn(service, SESSION, 'Edit both', { 'a.txt': 'A\n', 'b.txt': 'B\n' });
-    const second = await agentTurn(service, SESSION, 'Add c', { 'c.txt': 'c\n' });
+    const first = await agentTurn(service, workspace, SESSION, 'Edit both', { 'a.txt': 'A\n', 'b.txt': 'B\n' });
+    const second = await agentTurn(service, workspace, SESSION, 'Add c', { 'c.txt': 'c\n' });
     const afterTwo = await treeAsText(workspace);
 
     expect(jsonOf(await call('list_turns')).turns.map((t: { turnId: string }) => t.turnId)).toEqual([second, first]);
@@ -72,16 +72,16 @@ describe('turnback mcp', () => {
     expect(jsonOf(await call('undo_turn', { turn: '1' })).result.ok).toBe(true);
     expect(await treeAsText(workspace)).toEqual(start);
 
-    await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Still working' });
+    await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Still working' }, workspace);
     const active = await call('undo_turn');
     expect(active.isError).toBe(true);
     expect(active.content[0].text).toMatch(/^TURN_ACTIVE: /);
-    await service.agent('turn-end', { sessionId: SESSION });
+    await service.agent('turn-end', { sessionId: SESSION }, workspace);
   });
 
   it('answers a conflict or an unknown turn as a tool error, changing nothing', async () => {
     await writeFile(path.join(workspace, 'd.txt'), 'd\n');
-    await agentTurn(service, SESSION, 'Edit d', { 'd.txt': 'D\n' });
+    await agentTurn(service, workspace, SESSION, 'Edit d', { 'd.txt': 'D\n' });
     await writeFile(path.join(workspace, 'd.txt'), 'mine\n');
     const conflict = await call('undo_turn', { turn: 'last' });
     expect(conflict).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^CONFLICT: /) }] });

@@ -1,34 +1,42 @@
-// The terminal commands against a live service over HTTP: every command in plain and --json
-// form with its exit code, undo then redo returning the exact trees, undo --files, refusals.
+// The terminal commands against the user's service as a real process: every command in plain
+// and --json form with its exit code, undo then redo returning the exact trees, undo --files,
+// refusals. One service for the file; each test has a workspace (and so sessions) of its own.
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { treeAsText } from '../testkit/tree.js';
 import { agentTurn as turnIn } from './test/agent-turn.js';
-import { startTestService, type TestService } from './test/interim-service.js';
+import { startRealService, type TestService } from './test/real-service.js';
 import { runTerminal, spawnTerminal } from './test/run-terminal.js';
 
 let base: string;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
 let service: TestService;
-const SESSION = 'session-terminal-1';
+let count = 0;
+/** A session belongs to the workspace of its first event: each test has its own. */
+let SESSION = '';
 
-beforeEach(async () => {
+beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-terminal-')));
-  workspace = path.join(base, 'workspace');
-  await mkdir(path.join(workspace, 'src'), { recursive: true });
-  env = { XDG_STATE_HOME: path.join(base, 'state'), HOME: path.join(base, 'home') };
-  service = await startTestService(workspace, base, env);
-});
+  service = await startRealService(base);
+  env = service.env;
+}, 40_000);
 
-afterEach(async () => {
-  await service.close();
+afterAll(async () => {
+  await service?.close();
   await rm(base, { recursive: true, force: true });
 });
 
-const agentTurn = (prompt: string, changes: Record<string, string | null>, sessionId = SESSION) => turnIn(service, sessionId, prompt, changes);
+beforeEach(async () => {
+  workspace = path.join(base, `workspace-${++count}`);
+  SESSION = `session-terminal-${count}`;
+  await mkdir(path.join(workspace, 'src'), { recursive: true });
+});
+
+const agentTurn = (prompt: string, changes: Record<string, string | null>, sessionId = SESSION) => turnIn(service, workspace, sessionId, prompt, changes);
+const agentCall = (route: string, body: Record<string, unknown>) => service.agent(route, body, workspace);
 
 const run = (command: Parameters<typeof runTerminal>[0], args: string[], extra: { answers?: string[]; colour?: boolean; cwd?: string } = {}) =>
   runTerminal(command, args, { cwd: extra.cwd ?? workspace, env, answers: extra.answers, colour: extra.colour });
@@ -63,14 +71,16 @@ describe('turnback log', () => {
   });
 
   it('tags each line with its session when the workspace has several, and --session keeps one', async () => {
-    await agentTurn('First session turn', { 'a.txt': 'a\n' }, 'session-a');
-    await agentTurn('Second session turn', { 'b.txt': 'b\n' }, 'session-b');
+    await agentTurn('First session turn', { 'a.txt': 'a\n' }, `${SESSION}-a`);
+    await agentTurn('Second session turn', { 'b.txt': 'b\n' }, `${SESSION}-b`);
     const both = (await run('log', [])).stdout.trim().split('\n');
-    expect(both[0]).toMatch(/session-b {2}.*Second session turn/);
-    expect(both[1]).toMatch(/session-a {2}.*First session turn/);
-    const one = await run('log', ['--session', 'session-a']);
+    expect(both[0]).toContain(`${SESSION}-b  `);
+    expect(both[0]).toContain('Second session turn');
+    expect(both[1]).toContain(`${SESSION}-a  `);
+    expect(both[1]).toContain('First session turn');
+    const one = await run('log', ['--session', `${SESSION}-a`]);
     expect(one.stdout.trim().split('\n')).toHaveLength(1);
-    expect(one.stdout).not.toContain('session-a  ');
+    expect(one.stdout).not.toContain(`${SESSION}-a  `);
     expect((await run('log', ['--session', 'session-'])).code).toBe(2);
   });
 });
@@ -78,12 +88,12 @@ describe('turnback log', () => {
 describe('turnback show and diff', () => {
   it('shows a turn’s files and its shell commands, plain and as JSON', async () => {
     await writeFile(path.join(workspace, 'notes.md'), 'notes\n');
-    const { turnId } = await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Tidy up' });
-    await service.agent('fs/write', { sessionId: SESSION, uri: 'workspace:/src/app.ts', content: 'export {};\n' });
-    const { execId } = await service.agent('exec', { sessionId: SESSION, tool: 'Bash', command: 'rm notes.md' });
+    const { turnId } = await agentCall('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Tidy up' });
+    await agentCall('fs/write', { sessionId: SESSION, uri: 'workspace:/src/app.ts', content: 'export {};\n' });
+    const { execId } = await agentCall('exec', { sessionId: SESSION, tool: 'Bash', command: 'rm notes.md' });
     await rm(path.join(workspace, 'notes.md'));
-    await service.agent('exec-end', { sessionId: SESSION, execId });
-    await service.agent('turn-end', { sessionId: SESSION });
+    await agentCall('exec-end', { sessionId: SESSION, execId });
+    await agentCall('turn-end', { sessionId: SESSION });
 
     const plain = await run('show', ['1'], { cwd: path.join(workspace, 'src') });
     expect(plain.code).toBe(0);
@@ -195,8 +205,8 @@ describe('turnback undo and redo', () => {
 
   it('never undoes an active turn', async () => {
     await agentTurn('Done', { 'a.txt': 'a\n' });
-    await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Working' });
-    await service.agent('fs/write', { sessionId: SESSION, uri: 'workspace:/b.txt', content: 'b\n' });
+    await agentCall('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Working' });
+    await agentCall('fs/write', { sessionId: SESSION, uri: 'workspace:/b.txt', content: 'b\n' });
     const latest = await run('undo', ['--yes']);
     expect(latest.code).toBe(1);
     expect(latest.stderr).toContain('turn #2 is still running');
@@ -277,11 +287,34 @@ describe('the bin as a process', () => {
     expect(refusedRun.stdout).toContain('conflict: changed since outside any turn');
   });
 
-  it('exits 2 with one line when no service runs and none can be started', async () => {
-    await service.close();
-    const ran = await spawnTerminal(['log'], { cwd: workspace, env });
-    expect(ran.code).toBe(2);
-    expect(ran.stderr).toMatch(/^turnback log: no turnback service is running and turnback start failed: .+\n$/);
-    service = { ...service, close: async () => {} };
-  });
+});
+
+describe('no service running', () => {
+  it('a command starts the service (turnback start), then answers', async () => {
+    const own = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-terminal-cold-')));
+    const ownEnv = { XDG_STATE_HOME: path.join(own, 'state'), HOME: path.join(own, 'home') };
+    await mkdir(path.join(own, 'project'));
+    try {
+      const ran = await runTerminal('log', ['--json'], { cwd: path.join(own, 'project'), env: ownEnv });
+      expect(ran.stderr).toBe('');
+      expect(ran.code).toBe(0);
+      expect(JSON.parse(ran.stdout)).toMatchObject({ workspace: { root: path.join(own, 'project') }, turns: [] });
+    } finally {
+      await spawnTerminal(['stop'], { cwd: own, env: ownEnv });
+      await rm(own, { recursive: true, force: true });
+    }
+  }, 40_000);
+
+  it('exits 2 with one line when none can be started', async () => {
+    const own = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-terminal-nostart-')));
+    // A state "dir" that is a file: turnback start cannot even make its lock.
+    await writeFile(path.join(own, 'state'), 'not a folder');
+    try {
+      const ran = await spawnTerminal(['log'], { cwd: own, env: { XDG_STATE_HOME: path.join(own, 'state'), HOME: path.join(own, 'home') } });
+      expect(ran.code).toBe(2);
+      expect(ran.stderr).toMatch(/^turnback log: no turnback service is running and turnback start failed: .+\n$/);
+    } finally {
+      await rm(own, { recursive: true, force: true });
+    }
+  }, 40_000);
 });

@@ -16,7 +16,8 @@ export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFla
     for (const turn of await ws.turns(session.sessionId, limit)) all.push({ session, turn });
   }
   return all
-    .sort((a, b) => b.turn.startedAt.localeCompare(a.turn.startedAt) || b.turn.number - a.turn.number)
+    // Ids sort by creation time too, which orders two turns begun in the same millisecond.
+    .sort((a, b) => b.turn.startedAt.localeCompare(a.turn.startedAt) || (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0))
     .slice(0, limit);
 }
 

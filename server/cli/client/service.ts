@@ -1,10 +1,10 @@
-// Finds the user's one service (docs/api.md "The service"): `service.json` and `console-token`
-// in the state dir. When none answers, runs `turnback start` (the same bin, as a subprocess) and
-// reads them again, so a terminal command works whether or not a hook started the service first.
+// Finds the user's one service (docs/api.md "State dir"): `service.json` (its pid alive) and
+// `console-token`, checked by `/api/health`. When none answers, runs `turnback start` (the same
+// bin, as a subprocess) and reads them again, so a terminal command works whether or not a hook
+// started the service first.
 import { spawn } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import path from 'node:path';
-import { turnbackStateDir } from '../../state-dir.js';
+import { readLiveService } from '../../service/service-file.js';
+import { readStateToken } from '../../service/spawn-service.js';
 import { noService } from './errors.js';
 
 export interface ServiceAddress {
@@ -14,18 +14,13 @@ export interface ServiceAddress {
 }
 
 const HEALTH_TIMEOUT_MS = 1_500;
-const START_TIMEOUT_MS = 15_000;
+/** `turnback start` waits up to 10 s for the service (START_WAIT_MS); this bounds the whole run. */
+const START_TIMEOUT_MS = 20_000;
 
-async function readAddress(env: NodeJS.ProcessEnv): Promise<ServiceAddress | undefined> {
-  const dir = turnbackStateDir(env);
-  try {
-    const service = JSON.parse(await readFile(path.join(dir, 'service.json'), 'utf8')) as { port?: unknown };
-    const token = (await readFile(path.join(dir, 'console-token'), 'utf8')).trim();
-    if (typeof service.port !== 'number' || !Number.isInteger(service.port) || token === '') return undefined;
-    return { origin: `http://127.0.0.1:${service.port}`, token };
-  } catch {
-    return undefined;
-  }
+function readAddress(env: NodeJS.ProcessEnv): ServiceAddress | undefined {
+  const entry = readLiveService(env);
+  const token = readStateToken('consoleToken', env);
+  return entry && token ? { origin: `http://127.0.0.1:${entry.port}`, token } : undefined;
 }
 
 /** True when the address answers `/api/health` with this token (a stale service.json does not). */
@@ -46,11 +41,7 @@ async function answers(address: ServiceAddress): Promise<boolean> {
 function runStart(bin: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const [command, ...args] = bin;
-    const child = spawn(command, [...args, 'start'], {
-      env,
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: START_TIMEOUT_MS,
-    });
+    const child = spawn(command, [...args, 'start'], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: START_TIMEOUT_MS });
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
     child.on('error', (err) => resolve({ code: null, stderr: err.message }));
@@ -60,11 +51,11 @@ function runStart(bin: readonly string[], env: NodeJS.ProcessEnv): Promise<{ cod
 
 /** The live service's address; `bin` is how to run `turnback` itself when one must be started. */
 export async function connectService(env: NodeJS.ProcessEnv, bin: readonly string[]): Promise<ServiceAddress> {
-  const known = await readAddress(env);
+  const known = readAddress(env);
   if (known && (await answers(known))) return known;
   const start = await runStart(bin, env);
-  const started = start.code === 0 ? await readAddress(env) : undefined;
+  const started = start.code === 0 ? readAddress(env) : undefined;
   if (started && (await answers(started))) return started;
-  const why = start.stderr.trim().split('\n')[0] || (start.code === 0 ? 'it wrote no service.json' : `exit code ${start.code}`);
+  const why = start.stderr.trim().split('\n').pop()?.replace(/^turnback: /, '') || (start.code === 0 ? 'it does not answer with the console token of the state dir' : `exit code ${start.code}`);
   throw noService(`no turnback service is running and turnback start failed: ${why}`);
 }

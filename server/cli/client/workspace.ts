@@ -1,19 +1,13 @@
 // The cwd's workspace in the service, and its console routes under `/api/workspaces/:id/…`.
+import path from 'node:path';
 import type {
   DiffResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
-  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri,
+  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse, WorkspacesResponse,
 } from '../../protocol.js';
 import { ServiceApi } from './api.js';
 import type { ServiceAddress } from './service.js';
 
-/** The fields of the service's Workspace the terminal uses (docs/api.md "Workspaces"). */
-export interface WorkspaceInfo {
-  id: string;
-  root: string;
-  name?: string;
-  recording?: boolean;
-  reason?: string;
-}
+export type WorkspaceInfo = Pick<Workspace, 'id' | 'root'> & Partial<Workspace>;
 
 export class WorkspaceClient {
   private readonly prefix: string;
@@ -69,9 +63,18 @@ export class WorkspaceClient {
   }
 }
 
-/** The workspace holding `cwd` (registered by the service when new; refused for `/`, $HOME, …). */
+const holds = (root: string, dir: string) => dir === root || dir.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
+
+/**
+ * The workspace holding `cwd`: the deepest registered one whose root holds it, so a command run
+ * in a sub-folder addresses the workspace the agent recorded (not a new one for the sub-folder);
+ * else the service's answer to `POST /api/workspaces {path: cwd}` (its git top level or itself,
+ * registered; refused for `/`, $HOME itself, a system folder).
+ */
 export async function openWorkspace(address: ServiceAddress, cwd: string): Promise<WorkspaceClient> {
   const api = new ServiceApi(address);
-  const { workspace } = await api.call<{ workspace: WorkspaceInfo }>('POST', '/api/workspaces', { path: cwd });
+  const { workspaces } = await api.call<WorkspacesResponse>('GET', '/api/workspaces');
+  const holding = workspaces.filter((candidate) => holds(candidate.root, cwd)).sort((a, b) => b.root.length - a.root.length)[0];
+  const workspace = holding ?? (await api.call<WorkspaceResponse>('POST', '/api/workspaces', { path: cwd })).workspace;
   return new WorkspaceClient(api, workspace);
 }
