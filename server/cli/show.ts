@@ -24,6 +24,8 @@ export const SHOW: CommandSpec = {
       `${p.yellow(`turn #${turn.number}`)} ${p.dim(turn.turnId)}${badges.length ? `  ${p.cyan(badges.map((b) => `[${b}]`).join(' '))}` : ''}`,
       `session  ${session.sessionId} (${session.platform})`,
       `time     ${shortTime(turn.startedAt)}${turn.endedAt ? ` - ${shortTime(turn.endedAt)}` : ''}`,
+      ...(turn.rollbackOf?.length ? [`undoes   ${turn.rollbackOf.join(' ')}`] : []),
+      ...(turn.rolledBackBy ? [`undone   by ${turn.rolledBackBy}`] : []),
       '',
       `    ${turn.title || p.dim('(no title)')}`,
       '',

@@ -139,6 +139,14 @@ describe('turnback show and diff', () => {
     expect(await run('diff', ['1', '../elsewhere.txt'])).toMatchObject({ code: 2, stderr: expect.stringContaining('not a path inside the workspace') });
     expect(await run('show', [])).toMatchObject({ code: 2, stderr: expect.stringContaining('missing argument') });
   });
+
+  it('refuses the home folder itself as a workspace with exit 2, registering nothing', async () => {
+    const ran = await run('log', ['--json'], { cwd: env.HOME as string });
+    expect(ran.code).toBe(2);
+    expect(JSON.parse(ran.stdout).error).toMatchObject({ code: 'WORKSPACE_REFUSED', message: expect.stringContaining('home folder') });
+    const plain = await run('undo', ['--yes'], { cwd: env.HOME as string });
+    expect(plain).toMatchObject({ code: 2, stderr: expect.stringMatching(/^turnback undo: the home folder .* cannot be a workspace/) });
+  });
 });
 
 describe('turnback undo and redo', () => {
@@ -255,6 +263,9 @@ describe('turnback rewind and restore', () => {
     expect(await tree()).toEqual(atTwo);
     const json = JSON.parse((await run('log', ['--json'])).stdout);
     expect(json.turns[0]).toMatchObject({ number: 4, kind: 'rollback' });
+    const [two, three] = json.turns.slice(1, 3).reverse();
+    expect((await run('show', ['4'])).stdout).toContain(`undoes   ${two.turnId} ${three.turnId}\n`);
+    expect((await run('show', ['2'])).stdout).toContain(`undone   by ${json.turns[0].turnId}\n`);
     expect((await run('redo', ['--yes'])).code).toBe(0);
     expect(await tree()).toEqual(atEnd);
   });
