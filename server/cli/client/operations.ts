@@ -65,11 +65,17 @@ export async function undoTarget(ws: WorkspaceClient, ref: string | undefined, s
   return { session, turn };
 }
 
-/** The turn `redo` undoes: the session's latest undo (a rollback turn) not itself undone. */
+/**
+ * The turn `redo` undoes: the session's latest undo not itself undone. An undo is a rollback
+ * turn of agent turns; a redo (a rollback of an undo) is not one, so a second redo takes back
+ * the undo before, as a redo stack does, instead of undoing the first redo.
+ */
 export async function redoTarget(ws: WorkspaceClient, sessionFlag?: string): Promise<Located> {
   const session = await chooseSession(ws, sessionFlag);
   const turns = (await ws.turns(session.sessionId)).reverse();
-  const turn = turns.find((candidate) => candidate.kind === 'rollback' && candidate.status !== 'rolled-back');
+  const kinds = new Map(turns.map((turn) => [turn.turnId, turn.kind]));
+  const undoesAgentWork = (turn: Turn) => (turn.rollbackOf ?? []).some((id) => kinds.get(id) === 'agent');
+  const turn = turns.find((candidate) => candidate.kind === 'rollback' && candidate.status !== 'rolled-back' && undoesAgentWork(candidate));
   if (!turn) throw refused(`nothing to redo in session ${session.sessionId}: no undo to take back`, 'NOTHING_TO_REDO');
   return { session, turn };
 }
