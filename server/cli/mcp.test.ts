@@ -87,5 +87,8 @@ describe('turnback mcp', () => {
     expect(conflict).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^CONFLICT: /) }] });
     expect(await readFile(path.join(workspace, 'd.txt'), 'utf8')).toBe('mine\n');
     expect((await call('show_turn', { turn: '99' })).content[0].text).toMatch(/^TURN_NOT_FOUND: /);
+    expect((await call('undo_turn', { turn: 'last', paths: ['d.txt'], withChat: true, force: true })).content[0].text).toMatch(/^USAGE: withChat undoes a whole turn/);
+    expect((await call('restore_files', { paths: ['../outside.txt'], fromTurn: 'last' })).content[0].text).toMatch(/^USAGE: .* is not a path inside the workspace/);
+    expect(await readFile(path.join(workspace, 'd.txt'), 'utf8')).toBe('mine\n');
   });
 });

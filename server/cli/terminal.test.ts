@@ -176,6 +176,19 @@ describe('turnback undo and redo', () => {
     expect(await tree()).toEqual(before);
   });
 
+  it('previews a rename as a move back and moves it back', async () => {
+    await writeFile(path.join(workspace, 'old.txt'), 'kept bytes\n', { mode: 0o600 });
+    const before = await tree();
+    await agentCall('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Rename' });
+    await agentCall('fs/rename', { sessionId: SESSION, from: 'workspace:/old.txt', to: 'workspace:/src/new.txt' });
+    await agentCall('turn-end', { sessionId: SESSION });
+    const undo = await run('undo', ['--yes'], { cwd: path.join(workspace, 'src') });
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(/move back +new\.txt -> \.\.\/old\.txt\n/);
+    expect(undo.stdout).toMatch(/moved back new\.txt -> \.\.\/old\.txt\n/);
+    expect(await tree()).toEqual(before);
+  });
+
   it('undo --files restores only the chosen paths', async () => {
     await writeFile(path.join(workspace, 'a.txt'), 'a\n');
     await writeFile(path.join(workspace, 'b.txt'), 'b\n');

@@ -27,14 +27,25 @@ export function processIo(): Io {
     colour,
     interactive: process.stdin.isTTY === true && process.stderr.isTTY === true,
     bin: [process.execPath, ...process.execArgv, process.argv[1]],
-    ask: async (question) => {
+    // Ctrl-D or Ctrl-C at the prompt answers "no": readline would otherwise leave the question
+    // pending (on end of input) or pause the input (on SIGINT), and the command would hang.
+    ask: (question) => new Promise<string>((resolve) => {
       const prompt = createInterface({ input: process.stdin, output: process.stderr });
-      try {
-        return await prompt.question(question);
-      } finally {
+      let settled = false;
+      const decline = () => {
+        if (settled) return;
+        settled = true;
+        process.stderr.write('\n');
         prompt.close();
-      }
-    },
+        resolve('');
+      };
+      prompt.once('close', decline).once('SIGINT', decline);
+      prompt.question(question).then((answer) => {
+        settled = true;
+        prompt.close();
+        resolve(answer);
+      }, decline);
+    }),
   };
 }
 

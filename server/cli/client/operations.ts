@@ -1,7 +1,7 @@
 // The terminal's operations on a workspace, shared by the commands and the MCP tools: list, show,
 // diff, and the undo family (which turn, its preview, the rollback). Each is a few service calls.
 import type { Diff, FileChange, Manifest, Plan, RollbackResult, Session, Turn } from '../../protocol.js';
-import { refused } from './errors.js';
+import { refused, usageError } from './errors.js';
 import { chooseSession, locateTurn, type Located } from './turn-ref.js';
 import { unifiedDiff } from './unified-diff.js';
 import type { WorkspaceClient } from './workspace.js';
@@ -82,11 +82,18 @@ export async function redoTarget(ws: WorkspaceClient, sessionFlag?: string): Pro
 
 export interface UndoOptions { uris?: string[]; withChat?: boolean; force?: boolean }
 
+/** A rollback with its chat is of the whole turn: paths cannot be chosen with it. */
+function checkUndoOptions(options: UndoOptions): void {
+  if (options.withChat && options.uris !== undefined) throw usageError('withChat undoes a whole turn: it does not take chosen paths');
+}
+
 export function previewUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<Plan> {
+  checkUndoOptions(options);
   return ws.preview(located.turn.turnId, { uris: options.uris, withChat: options.withChat });
 }
 
 export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<RollbackResult> {
+  checkUndoOptions(options);
   if (options.withChat) return ws.rollbackWithChat(located.turn.turnId, options.force === true);
   return ws.rollback(located.turn.turnId, { uris: options.uris, force: options.force === true });
 }
