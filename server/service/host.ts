@@ -2,7 +2,7 @@
 // workspaces, one engine each, opened on first use and closed when idle (no active turn), so
 // twenty registered workspaces cost little. One workspace's slow or failing store never holds
 // up another's: each opens on its own promise, and /api/health asks none of them.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { OpenEngineOptions } from '../engine/index.js';
@@ -153,8 +153,20 @@ export class WorkspaceHost implements EngineSource {
   private workspaceOfAgent(place: AgentPlace): string {
     const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
     if (known !== undefined && this.registry.get(known)) return known;
-    if (place.cwd !== undefined) return this.registry.register(workspaceRootOf(place.cwd, this.env)).id;
+    if (place.cwd !== undefined) return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
     return this.defaultWorkspaceId();
+  }
+
+  /** The deepest registered workspace holding `cwd` (`serve --workspace` may be a folder inside a repository). */
+  private registeredHolding(cwd: string): RegisteredWorkspace | undefined {
+    let real: string;
+    try { real = realpathSync(cwd); } catch { return undefined; }
+    let best: RegisteredWorkspace | undefined;
+    for (const entry of this.registry.list()) {
+      const inside = real === entry.root || real.startsWith(entry.root.endsWith('/') ? entry.root : `${entry.root}/`);
+      if (inside && (!best || entry.root.length > best.root.length)) best = entry;
+    }
+    return best;
   }
 
   noteFailure(workspaceId: string, error: unknown): void {

@@ -53,7 +53,8 @@ export function readLiveService(env: NodeJS.ProcessEnv = process.env): ServiceEn
   }
   if (typeof raw !== 'object' || raw === null) return null;
   const { pid, port, version, startedAt, url } = raw as Record<string, unknown>;
-  if (!Number.isInteger(pid) || !Number.isInteger(port) || typeof url !== 'string') return null;
+  // pid 0 would name the reader's own process group: never a service.
+  if (!Number.isInteger(pid) || (pid as number) <= 0 || !Number.isInteger(port) || typeof url !== 'string') return null;
   if (!isProcessAlive(pid as number)) return null;
   return { pid: pid as number, port: port as number, version: String(version ?? ''), startedAt: String(startedAt ?? ''), url };
 }
