@@ -82,6 +82,11 @@ describe('turnback log', () => {
     expect(one.stdout.trim().split('\n')).toHaveLength(1);
     expect(one.stdout).not.toContain(`${SESSION}-a  `);
     expect((await run('log', ['--session', 'session-'])).code).toBe(2);
+
+    await agentTurn('Session a again', { 'a.txt': 'a2\n' }, `${SESSION}-a`);
+    const titles = async (n: string) => JSON.parse((await run('log', ['-n', n, '--json'])).stdout).turns.map((t: { title: string }) => t.title);
+    expect(await titles('2')).toEqual(['Session a again', 'Second session turn']);
+    expect(await titles('5')).toEqual(['Session a again', 'Second session turn', 'First session turn']);
   });
 });
 

@@ -11,14 +11,18 @@ export interface LoggedTurn { session: Session; turn: Turn }
 /** The workspace's newest turns (of one session, or of all), newest first. */
 export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFlag?: string): Promise<LoggedTurn[]> {
   const sessions = sessionFlag === undefined ? await ws.sessions() : [await chooseSession(ws, sessionFlag)];
-  const all: LoggedTurn[] = [];
+  // Ids sort by creation time too, which orders two turns begun in the same millisecond.
+  const newestFirst = (a: LoggedTurn, b: LoggedTurn) =>
+    b.turn.startedAt.localeCompare(a.turn.startedAt) || (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0);
+  let kept: LoggedTurn[] = [];
+  // Sessions come newest activity first, and no turn begins after its session's last activity:
+  // once `limit` turns are newer than a session's last activity, it and the rest add nothing.
   for (const session of sessions) {
-    for (const turn of await ws.turns(session.sessionId, limit)) all.push({ session, turn });
+    if (kept.length >= limit && session.lastActivity < kept[limit - 1].turn.startedAt) break;
+    for (const turn of await ws.turns(session.sessionId, limit)) kept.push({ session, turn });
+    kept = kept.sort(newestFirst).slice(0, limit);
   }
-  return all
-    // Ids sort by creation time too, which orders two turns begun in the same millisecond.
-    .sort((a, b) => b.turn.startedAt.localeCompare(a.turn.startedAt) || (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0))
-    .slice(0, limit);
+  return kept;
 }
 
 export async function showTurn(ws: WorkspaceClient, ref: string, sessionFlag?: string): Promise<Located & { manifest: Manifest }> {
