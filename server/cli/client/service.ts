@@ -6,9 +6,11 @@ import { spawn } from 'node:child_process';
 import { readLiveService } from '../../service/service-file.js';
 import { readStateToken } from '../../service/spawn-service.js';
 import { noService } from './errors.js';
+import { requestJson } from './http.js';
 
 export interface ServiceAddress {
-  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  port: number;
+  /** `http://127.0.0.1:<port>` (no trailing slash), for messages. */
   origin: string;
   token: string;
 }
@@ -20,18 +22,13 @@ const START_TIMEOUT_MS = 20_000;
 function readAddress(env: NodeJS.ProcessEnv): ServiceAddress | undefined {
   const entry = readLiveService(env);
   const token = readStateToken('consoleToken', env);
-  return entry && token ? { origin: `http://127.0.0.1:${entry.port}`, token } : undefined;
+  return entry && token ? { port: entry.port, origin: `http://127.0.0.1:${entry.port}`, token } : undefined;
 }
 
 /** True when the address answers `/api/health` with this token (a stale service.json does not). */
 async function answers(address: ServiceAddress): Promise<boolean> {
   try {
-    const response = await fetch(`${address.origin}/api/health`, {
-      headers: { Authorization: `Bearer ${address.token}` },
-      signal: AbortSignal.timeout(HEALTH_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    return response.ok;
+    return (await requestJson(address.port, 'GET', '/api/health', address.token, undefined, HEALTH_TIMEOUT_MS)).status === 200;
   } catch {
     return false;
   }
