@@ -32,17 +32,18 @@ export async function startRealService(base: string): Promise<TestService> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const deadline = Date.now() + START_BOUND_MS;
   let entry = readLiveService(env);
-  while (entry?.pid !== child.pid) {
+  while (entry === null || entry.pid !== child.pid) {
     if (child.exitCode !== null || Date.now() > deadline) throw new Error(`the service did not start: ${stderr}`);
     await pause(25);
     entry = readLiveService(env);
   }
+  const port = entry.port;
   const agentToken = readStateToken('agentToken', env);
   return {
     env,
-    port: entry.port,
+    port,
     agent: async (route, body, cwd) => {
-      const response = await fetch(`http://127.0.0.1:${entry!.port}/api/agent/${route}`, {
+      const response = await fetch(`http://127.0.0.1:${port}/api/agent/${route}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${agentToken}`, 'Content-Type': 'application/json' },
         body: JSON.stringify({ cwd, ...body }),
