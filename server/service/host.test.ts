@@ -64,6 +64,7 @@ describe('the workspace host', () => {
     await mkdir(path.join(inner, 'deep'));
     expect((await host.agentEngine({ cwd: path.join(inner, 'deep') })).engine.workspace).toBe(inner);
     expect((await host.agentEngine({ cwd: repos.alpha })).engine.workspace).toBe(repos.alpha);
+    expect(host.register(path.join(inner, 'deep')).root).toBe(inner);
   });
 
   it('asks for a workspace when several are registered and none is the default', async () => {

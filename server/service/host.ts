@@ -87,8 +87,9 @@ export class WorkspaceHost implements EngineSource {
     };
   }
 
+  /** The workspace holding `target`: a registered one (the deepest), else its git top level, registered. */
   register(target: string): Workspace {
-    return this.describe(this.registry.register(workspaceRootOf(target, this.env)));
+    return this.describe(this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env)));
   }
 
   dataDirOf(id: string): string {

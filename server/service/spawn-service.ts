@@ -63,11 +63,13 @@ function lockHeld(env: NodeJS.ProcessEnv): boolean {
  * service this starter spawned has exited (it lost the race, or failed), the wait goes on only
  * while another process holds the lock: the winner, still starting.
  */
-export async function waitForService(env: NodeJS.ProcessEnv, deadline: number, gaveUp: () => boolean = () => false): Promise<ServiceEntry | null> {
+export async function waitForService(
+  env: NodeJS.ProcessEnv, deadline: number, gaveUp: () => boolean = () => false, stale?: ServiceEntry,
+): Promise<ServiceEntry | null> {
   let exitedChecks = 0;
   for (;;) {
     const live = readLiveService(env);
-    if (live) return live;
+    if (live && !(stale && live.pid === stale.pid && live.port === stale.port)) return live;
     // A few rounds' grace: the winner writes its lock file just after taking the lock.
     if (gaveUp() && ++exitedChecks > 20 && !lockHeld(env)) return null;
     if (Date.now() >= deadline) return null;
@@ -75,19 +77,24 @@ export async function waitForService(env: NodeJS.ProcessEnv, deadline: number, g
   }
 }
 
-/** The live service, started when there is none; null with the reason when none answers in time. */
+/**
+ * The live service, started when there is none; null with the reason when none answers in time.
+ * `stale`: an entry whose process lives but does not answer (its pid taken by another process):
+ * counted as no service.
+ */
 export async function ensureService(
-  env: NodeJS.ProcessEnv, options: { waitMs?: number; port?: number } = {},
+  env: NodeJS.ProcessEnv, options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
 ): Promise<{ entry: ServiceEntry; started: boolean } | { error: string }> {
+  const { stale } = options;
   const live = readLiveService(env);
-  if (live) return { entry: live, started: false };
+  if (live && !(stale && live.pid === stale.pid && live.port === stale.port)) return { entry: live, started: false };
   let started: { exited: () => boolean };
   try {
     started = spawnService(env, options.port);
   } catch (error) {
     return { error: `the turnback service could not be started: ${(error as Error).message}` };
   }
-  const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited);
+  const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited, stale);
   if (entry) return { entry, started: true };
   return { error: `the turnback service did not start${lastLogLine(env)}` };
 }

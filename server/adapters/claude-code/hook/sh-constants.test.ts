@@ -35,7 +35,9 @@ afterAll(async () => {
 describe('bin/turnback-hook and the Node side agree', () => {
   it('on the route, the slimming size, the default wait and the state files', async () => {
     const text = await readFile(script, 'utf8');
-    expect(text).toContain(`\nROUTE=${CLAUDE_CODE_HOOK_PATH}\n`);
+    expect(text).toContain('\nROUTE=/api/agent/hook/$host\n');
+    expect(text).toContain('\nhost=claude-code\n');
+    expect(CLAUDE_CODE_HOOK_PATH).toBe('/api/agent/hook/claude-code');
     expect(text).toContain(`[ "\${#input}" -gt ${SLIM_ABOVE_BYTES} ]`);
     expect(text).toContain(`\nmax_time=${HOOK_TIMEOUT_MS / 1000}\n`);
     for (const file of [STATE_FILES.service, STATE_FILES.agentToken, STATE_FILES.hookLog]) expect(text).toContain(`$state/${file}`);
@@ -60,6 +62,10 @@ describe('bin/turnback-hook and the Node side agree', () => {
     expect(received).toHaveLength(seen + 1);
     expect(received[seen].url).toBe(CLAUDE_CODE_HOOK_PATH);
     expect(received[seen].headers.authorization).toBe('Bearer agent-token-for-the-sh-constants');
+    // Another host names its own route.
+    const other = await runShHook(hookBin, p.userPromptSubmit({ cwd: home }, 'x'), { ...env, TURNBACK_NODE: '/nonexistent/node' }, ['gemini', '--max-time', '5']);
+    expect(other.code).toBe(0);
+    expect(received[seen + 1].url).toBe('/api/agent/hook/gemini');
     expect(turnbackStateDir(env)).toBe(env.XDG_STATE_HOME?.startsWith('/') ? join(env.XDG_STATE_HOME, 'turnback') : join(home, '.local', 'state', 'turnback'));
   });
 });
