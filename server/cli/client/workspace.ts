@@ -1,8 +1,7 @@
 // The cwd's workspace in the service, and its console routes under `/api/workspaces/:id/…`.
-import path from 'node:path';
 import type {
   DiffResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
-  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse, WorkspacesResponse,
+  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse,
 } from '../../protocol.js';
 import { ServiceApi } from './api.js';
 import type { ServiceAddress } from './service.js';
@@ -63,18 +62,13 @@ export class WorkspaceClient {
   }
 }
 
-const holds = (root: string, dir: string) => dir === root || dir.startsWith(root.endsWith(path.sep) ? root : `${root}${path.sep}`);
-
 /**
- * The workspace holding `cwd`: the deepest registered one whose root holds it, so a command run
- * in a sub-folder addresses the workspace the agent recorded (not a new one for the sub-folder);
- * else the service's answer to `POST /api/workspaces {path: cwd}` (its git top level or itself,
- * registered; refused for `/`, $HOME itself, a system folder).
+ * The workspace holding `cwd`: the service answers the deepest registered workspace holding it
+ * (so a command in a sub-folder addresses the workspace its agent recorded), else its git top
+ * level or the cwd itself, registered; refused for `/`, $HOME itself, a system folder.
  */
 export async function openWorkspace(address: ServiceAddress, cwd: string): Promise<WorkspaceClient> {
   const api = new ServiceApi(address);
-  const { workspaces } = await api.call<WorkspacesResponse>('GET', '/api/workspaces');
-  const holding = workspaces.filter((candidate) => holds(candidate.root, cwd)).sort((a, b) => b.root.length - a.root.length)[0];
-  const workspace = holding ?? (await api.call<WorkspaceResponse>('POST', '/api/workspaces', { path: cwd })).workspace;
+  const { workspace } = await api.call<WorkspaceResponse>('POST', '/api/workspaces', { path: cwd });
   return new WorkspaceClient(api, workspace);
 }
