@@ -13,6 +13,14 @@ const COMMANDS: Record<string, Command> = {
   demo: () => import('./cli/demo.js'),
   hook: () => import('./cli/hook.js'),
   init: () => import('./cli/init.js'),
+  log: () => import('./cli/log.js'),
+  show: () => import('./cli/show.js'),
+  diff: () => import('./cli/diff.js'),
+  undo: () => import('./cli/undo.js'),
+  redo: () => import('./cli/redo.js'),
+  rewind: () => import('./cli/rewind.js'),
+  restore: () => import('./cli/restore.js'),
+  mcp: () => import('./cli/mcp.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -14,6 +14,15 @@ export const USAGE = `usage:
   turnback init <claude-code|codex|cursor> [--workspace <dir>] [--global] [--remove]
   turnback --version | --help
 
+  turnback log [-n N] [--session S]                  the workspace's turns, newest first
+  turnback show <turn>                               a turn's files and shell commands
+  turnback diff <turn> [path...]                     a turn's change as a unified diff
+  turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes]
+  turnback redo                                      takes back the last undo
+  turnback rewind <turn>                             undoes <turn> and every later one
+  turnback restore <path>... --from <turn>           those paths as they were before <turn>
+  turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
+
 One service per user records every workspace (the git top level of an agent's cwd, else the cwd);
 the first hook starts it when it is not running. Tokens are kept in the state dir
 (\${XDG_STATE_HOME:-~/.local/state}/turnback); --token-file, $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN
@@ -23,6 +32,12 @@ Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pru
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
 A git-ignored folder over 2,000 files or 128 MiB (build output: target/, .venv/) is not protected,
 and said so; --protect <glob> takes such a folder back in.
+
+The terminal commands work in the workspace of the current folder, against the user's service
+(started when none runs). A <turn> is its number in the session (--session S, else the most
+recent one), last, or a unique prefix of its id. Each takes --json; undo, redo, rewind and
+restore print what they will do and ask unless --yes, and refuse a conflict unless --force.
+Exit codes: 0 done, 1 refused (conflict, drift, an active turn), 2 usage or no service.
 `;
 
 /** An error in the command line: printed with the usage, exit code 2. */
