@@ -2,6 +2,7 @@ import { useState } from 'react';
 import type { Turn } from '../../../server/protocol';
 import type { RollbackMode, RollbackTarget } from '../../api/mutations';
 import { plural } from '../../lib/format';
+import type { TurnOf } from '../timeline/turnNames';
 import { RollbackDialog } from './RollbackDialog';
 
 interface ActionBarProps {
@@ -12,7 +13,7 @@ interface ActionBarProps {
   sessionBusy: boolean;
   /** The server is not answering: nothing can be rolled back until it is. */
   offline: boolean;
-  numberOf: (turnId: string) => number | undefined;
+  turnOf: TurnOf;
 }
 
 /** The rollback turn whose undo this turn offers: itself when it is one, or the one that rolled it back. */
@@ -21,7 +22,7 @@ function undoableRollback(turn: Turn): string | null {
   return turn.rolledBackBy ?? null;
 }
 
-export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, numberOf }: ActionBarProps) {
+export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, turnOf }: ActionBarProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
   const open = (mode: RollbackMode) =>
     setTarget({
@@ -36,7 +37,7 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
     ? 'The server is not answering; rollbacks wait until it is back.'
     : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
   const undoId = undoableRollback(turn);
-  const dialogNumber = target?.mode === 'undo' ? numberOf(target.turnId) ?? turn.number : turn.number;
+  const dialogNumber = target?.mode === 'undo' ? turnOf(target.turnId)?.number ?? turn.number : turn.number;
 
   return (
     <div className="action-bar" role="toolbar" aria-label="Turn actions">
