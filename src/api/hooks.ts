@@ -4,7 +4,7 @@ import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@
 import { useMemo } from 'react';
 import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
-import type { RollbackTarget } from './mutations';
+import type { RollbackTarget } from './rollbackTarget';
 import {
   currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
   turnsQuery,

@@ -1,7 +1,7 @@
 // Hierarchical query keys, one factory per resource: every key of a resource starts with its
 // `all` key, so an invalidation can name a whole resource, one session's part of it, or one
 // entry. Queries, live events and mutations build their keys here and nowhere else.
-import type { RollbackTarget } from './mutations';
+import type { RollbackTarget } from './rollbackTarget';
 
 export const keys = {
   health: { all: ['health'] as const },

@@ -1,39 +1,14 @@
-// Rollback-family calls. Each answers with the contract's shapes; callers invalidate through
-// `invalidateAfterRollback` (./invalidate) so every view that may have changed refetches.
-import type { OkResponse, Plan, RollbackResult } from '../../server/protocol';
+// Rollback-family calls that change the workspace, each answering with the contract's shapes,
+// and the mutation options that run them. A mutation names in its `meta` what it makes stale;
+// the query client's mutation cache (./mutationCache) invalidates that, in one place.
+import type { OkResponse, RollbackResult } from '../../server/protocol';
 import { apiPost, apiRequest } from './client';
+import { keysAfterRollback } from './invalidate';
+import type { RollbackTarget } from './rollbackTarget';
+
+export type { RollbackMode, RollbackTarget } from './rollbackTarget';
 
 const enc = encodeURIComponent;
-
-/** `undo`: roll back a rollback turn (`turnId`), which puts back what it undid. */
-export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind' | 'undo';
-
-export interface RollbackTarget {
-  mode: RollbackMode;
-  sessionId: string;
-  turnId: string;
-  /** For `files`: the chosen URIs. */
-  uris?: string[];
-  /** For `rewind`: delete the chat from that turn on as well. */
-  withChat?: boolean;
-}
-
-export function previewRollback(target: RollbackTarget): Promise<Plan> {
-  switch (target.mode) {
-    case 'turn':
-    case 'undo':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, {});
-    case 'files':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, { uris: target.uris ?? [] });
-    case 'chat':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, { withChat: true });
-    case 'rewind':
-      return apiPost<Plan>(`/api/sessions/${enc(target.sessionId)}/rewind/preview`, {
-        toTurnId: target.turnId,
-        withChat: target.withChat ?? false,
-      });
-  }
-}
 
 export function runRollback(target: RollbackTarget, force: boolean): Promise<RollbackResult> {
   switch (target.mode) {
@@ -61,3 +36,15 @@ export function undoRollback(rollbackTurnId: string, force = false): Promise<Rol
 export function deleteSession(sessionId: string): Promise<OkResponse> {
   return apiRequest<OkResponse>('DELETE', `/api/sessions/${enc(sessionId)}`);
 }
+
+/** Runs a rollback of `target` (`force`: overwrite conflicts); refreshes its session's views when done. */
+export const rollbackMutation = (target: RollbackTarget) => ({
+  mutationFn: (force: boolean) => runRollback(target, force),
+  meta: { invalidates: keysAfterRollback(target.sessionId) },
+});
+
+/** Undoes the rollback turn `rollbackTurnId` of `sessionId`. */
+export const undoMutation = (sessionId: string, rollbackTurnId: string) => ({
+  mutationFn: (force: boolean) => undoRollback(rollbackTurnId, force),
+  meta: { invalidates: keysAfterRollback(sessionId) },
+});

@@ -7,7 +7,8 @@ import type {
 } from '../../server/protocol';
 import { apiGet, apiPath, isApiError } from './client';
 import { keys } from './keys';
-import { previewRollback, type RollbackTarget } from './mutations';
+import { previewRollback } from './preview';
+import type { RollbackTarget } from './rollbackTarget';
 
 export const TURN_PAGE_SIZE = 1000;
 

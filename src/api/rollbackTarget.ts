@@ -1,0 +1,15 @@
+// What a rollback-family action is aimed at: the shape the preview query, the rollback
+// mutations, their query keys and the dialog share.
+
+/** `undo`: roll back a rollback turn (`turnId`), which puts back what it undid. */
+export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind' | 'undo';
+
+export interface RollbackTarget {
+  mode: RollbackMode;
+  sessionId: string;
+  turnId: string;
+  /** For `files`: the chosen URIs. */
+  uris?: string[];
+  /** For `rewind`: delete the chat from that turn on as well. */
+  withChat?: boolean;
+}
