@@ -5,22 +5,24 @@ import type { OkResponse, RollbackResult } from '../../server/protocol';
 import { apiPost, apiRequest } from './client';
 import { keysAfterRollback } from './invalidate';
 import type { RollbackTarget } from './rollbackTarget';
+import { apiBase, type WorkspaceScope } from './workspaceScope';
 
 export type { RollbackMode, RollbackTarget } from './rollbackTarget';
 
 const enc = encodeURIComponent;
 
 export function runRollback(target: RollbackTarget, force: boolean): Promise<RollbackResult> {
+  const base = apiBase(target.workspace);
   switch (target.mode) {
     case 'turn':
     case 'undo':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { force });
     case 'files':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });
     case 'chat':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback-with-chat`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback-with-chat`, { force });
     case 'rewind':
-      return apiPost<RollbackResult>(`/api/sessions/${enc(target.sessionId)}/rewind`, {
+      return apiPost<RollbackResult>(`${base}/sessions/${enc(target.sessionId)}/rewind`, {
         toTurnId: target.turnId,
         withChat: target.withChat ?? false,
         force,
@@ -29,22 +31,22 @@ export function runRollback(target: RollbackTarget, force: boolean): Promise<Rol
 }
 
 /** Undo = roll back the rollback turn (it restores files, statuses and messages). */
-export function undoRollback(rollbackTurnId: string, force = false): Promise<RollbackResult> {
-  return apiPost<RollbackResult>(`/api/turns/${enc(rollbackTurnId)}/rollback`, { force });
+export function undoRollback(scope: WorkspaceScope, rollbackTurnId: string, force = false): Promise<RollbackResult> {
+  return apiPost<RollbackResult>(`${apiBase(scope)}/turns/${enc(rollbackTurnId)}/rollback`, { force });
 }
 
-export function deleteSession(sessionId: string): Promise<OkResponse> {
-  return apiRequest<OkResponse>('DELETE', `/api/sessions/${enc(sessionId)}`);
+export function deleteSession(scope: WorkspaceScope, sessionId: string): Promise<OkResponse> {
+  return apiRequest<OkResponse>('DELETE', `${apiBase(scope)}/sessions/${enc(sessionId)}`);
 }
 
 /** Runs a rollback of `target` (`force`: overwrite conflicts); refreshes its session's views when done. */
 export const rollbackMutation = (target: RollbackTarget) => ({
   mutationFn: (force: boolean) => runRollback(target, force),
-  meta: { invalidates: keysAfterRollback(target.sessionId) },
+  meta: { invalidates: keysAfterRollback(target.workspace, target.sessionId) },
 });
 
-/** Undoes the rollback turn `rollbackTurnId` of `sessionId`. */
-export const undoMutation = (sessionId: string, rollbackTurnId: string) => ({
-  mutationFn: (force: boolean) => undoRollback(rollbackTurnId, force),
-  meta: { invalidates: keysAfterRollback(sessionId) },
+/** Undoes the rollback turn `rollbackTurnId` of `target`'s session. */
+export const undoMutation = (target: RollbackTarget, rollbackTurnId: string) => ({
+  mutationFn: (force: boolean) => undoRollback(target.workspace, rollbackTurnId, force),
+  meta: { invalidates: keysAfterRollback(target.workspace, target.sessionId) },
 });

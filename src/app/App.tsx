@@ -5,6 +5,7 @@ import { useUnauthorized } from '../api/useUnauthorized';
 import { useOutage } from '../features/live/useOutage';
 import { useLiveEvents } from '../features/live/useLiveEvents';
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
+import { useCurrentWorkspace, useWorkspaceFallback } from '../features/workspaces/useCurrentWorkspace';
 import { EmptyState } from '../features/states/EmptyState';
 import { LoadingPage, NoTokenPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
 import { TimelinePane } from '../features/timeline/TimelinePane';
@@ -18,7 +19,9 @@ import { useUrlSync } from './useUrlSync';
 function Console() {
   useLiveEvents();
   useKeyboardNavigation(useSelection());
+  useWorkspaceFallback();
   const sessions = useSessions();
+  const { workspaces } = useCurrentWorkspace();
   const unauthorized = useUnauthorized();
   const down = useOutage();
 
@@ -35,7 +38,8 @@ function Console() {
           rollbacks are off until it is back.
         </div>
       )}
-      {sessions.data.length === 0 ? (
+      {/* One workspace without sessions is the first-run page; with several, the sidebar still switches. */}
+      {sessions.data.length === 0 && workspaces.length <= 1 ? (
         <EmptyState />
       ) : (
         <div className="layout">

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import type { Turn } from '../../../server/protocol';
 import type { RollbackMode, RollbackTarget } from '../../api/mutations';
+import { useWorkspaceScope } from '../../api/workspaceScope';
 import { plural } from '../../lib/format';
 import type { TurnOf } from '../timeline/turnNames';
 import { RollbackDialog } from './RollbackDialog';
@@ -24,8 +25,10 @@ function undoableRollback(turn: Turn): string | null {
 
 export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, turnOf }: ActionBarProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
+  const workspace = useWorkspaceScope();
   const open = (mode: RollbackMode) =>
     setTarget({
+      workspace,
       mode,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
@@ -47,7 +50,7 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
           className="btn btn--primary"
           disabled={blocked}
           title={reason ?? 'Roll the rollback back: files, statuses and chat return to how they were before it'}
-          onClick={() => setTarget({ mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
+          onClick={() => setTarget({ workspace, mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
         >
           Undo this rollback
         </button>

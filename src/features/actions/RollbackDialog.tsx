@@ -42,7 +42,7 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
     },
   });
   const undo = useMutation({
-    ...undoMutation(target.sessionId, result?.rollbackTurnId ?? ''),
+    ...undoMutation(target, result?.rollbackTurnId ?? ''),
     onSuccess: (answer) => setUndoResult(answer),
   });
 
