@@ -246,6 +246,10 @@ export type ErrorCode =
   | 'TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NO_SPACE'
+  | 'WORKSPACE_NOT_FOUND'
+  | 'WORKSPACE_REQUIRED'
+  | 'WORKSPACE_REFUSED'
+  | 'WORKSPACE_NOT_RECORDING'
   | 'INTERNAL';
 
 export interface ErrorBody {
@@ -293,9 +297,30 @@ export interface AgentMkdirRequest { sessionId: string; uri: Uri }
 export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
 /** POST /api/agent/hook/claude-code: the body is the raw Claude Code hook event (its own JSON shape). */
 export type AgentClaudeCodeHookRequest = Record<string, unknown>;
+/** A workspace of the service (docs/api.md "Workspaces"). */
+export interface Workspace {
+  /** `<folder name>-<first 12 hex of sha256(real path)>`, also its data dir's name. */
+  id: string;
+  root: string;
+  name: string;
+  /** False when its store cannot be opened or written (damaged, disk full, locked): `reason` says why. */
+  recording: boolean;
+  reason?: string;
+  /** Its engine is open now (opened on first use, closed when idle). */
+  open: boolean;
+  sessions: number;
+  storeBytes: number;
+  isDefault: boolean;
+}
+export interface WorkspacesResponse { workspaces: Workspace[] }
+export interface WorkspaceResponse { workspace: Workspace }
+
 export interface AgentClaudeCodeHookResponse {
   ok: true;
-  outcome: 'forwarded' | 'ignored' | 'outside-workspace';
+  /** `not-recorded`: the event's workspace cannot record (refused, store damaged, disk full): `ignored` says why. */
+  outcome: 'forwarded' | 'ignored' | 'outside-workspace' | 'not-recorded';
+  /** With `not-recorded`, the first time for a session and reason: what the hook shows the person. */
+  systemMessage?: string;
   /** How many agent calls the event mapped to (forwarded). */
   calls?: number;
   /** Why nothing was done (ignored, outside-workspace). */

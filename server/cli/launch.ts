@@ -1,5 +1,6 @@
-// Runs a server until SIGINT/SIGTERM: opens the engine, starts HTTP, prints the address line,
-// writes the registry entry; on a signal commits active turns (engine.close) and returns 0.
+// Runs a one-workspace server until SIGINT/SIGTERM (the demo): opens the engine, starts HTTP,
+// prints the address line; on a signal commits active turns (engine.close) and returns 0. It is
+// not the person's service: it writes no service.json and takes random tokens per launch.
 import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import { openEngine } from '../engine/index.js';
@@ -7,7 +8,6 @@ import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import type { ServeFlags } from './args.js';
 import { describeRecovery } from './recovery.js';
-import { removeRegistryEntry, writeRegistryEntry } from './registry.js';
 import { engineFailure, listenFailure, oneLine, StartupError } from './startup-errors.js';
 import { checkWorkspace } from './workspace.js';
 
@@ -18,7 +18,7 @@ export interface LaunchOptions {
   prepare?: (engine: Engine) => Promise<void>;
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
+export function waitForSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       // A second signal while shutting down means "now": give up on a clean stop.
@@ -69,8 +69,6 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
 export async function launch(options: LaunchOptions): Promise<number> {
   let engine: Engine | undefined;
   let server: RunningServer | undefined;
-  let registryFile: string | undefined;
-  const cleanRegistry = (): void => { if (registryFile) removeRegistryEntry(registryFile); };
   // Signals that arrive while starting are handled once the server is up.
   const stopRequested = waitForSignal();
   try {
@@ -78,8 +76,6 @@ export async function launch(options: LaunchOptions): Promise<number> {
     engine = await openChecked(options, workspace);
     if (options.prepare) await options.prepare(engine);
     server = await listenChecked(engine, options.flags);
-    registryFile = writeRegistryEntry({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid });
-    process.on('exit', cleanRegistry);
     process.stdout.write(`turnback listening on ${server.url}\n`);
     process.stdout.write(`workspace ${workspace}\ndata      ${engine.dataDir}\n`);
     for (const line of describeRecovery(engine.recovery)) process.stdout.write(`${line}\n`);
@@ -87,7 +83,6 @@ export async function launch(options: LaunchOptions): Promise<number> {
   } catch (err) {
     await server?.close();
     await engine?.close().catch(() => {});
-    cleanRegistry();
     const message = err instanceof StartupError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
     process.stderr.write(`turnback: ${oneLine(message)}\n`);
     return 2;
@@ -97,6 +92,5 @@ export async function launch(options: LaunchOptions): Promise<number> {
   await server.close();
   // Commits the turns agents left active, so a restart can roll them back exactly.
   await engine.close();
-  cleanRegistry();
   return 0;
 }

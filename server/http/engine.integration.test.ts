@@ -1,11 +1,13 @@
 // The server around the real engine, in-process on port 0: the agent API drives turns, the
 // console API reads and rolls them back, and the event stream reports it all.
+import { realpathSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { openEngine } from '../engine/index.js';
+import { workspaceIdOf } from '../state-dir.js';
 import { startServer, type RunningServer } from './server.js';
 import { send } from './test/client.js';
 import { openSse, type SseReader } from './test/sse-reader.js';
@@ -59,9 +61,9 @@ describe('the server around the real engine', () => {
     const turnId = await recordTurn('Edit app', { 'workspace:/app.ts': 'export const a = 2;\n' });
     await stream.waitFor('event: turn-committed');
     const text = stream.text();
-    expect(text).toContain(`event: turn-begun\ndata: ${JSON.stringify({ sessionId: SESSION, turnId })}\n\n`);
-    expect(text).toContain(`event: captured\ndata: ${JSON.stringify({ sessionId: SESSION, turnId, uri: 'workspace:/app.ts' })}\n\n`);
-    expect(text).toContain(`event: turn-committed\ndata: ${JSON.stringify({ sessionId: SESSION, turnId })}\n\n`);
+    expect(text).toContain(`event: turn-begun\ndata: ${JSON.stringify({ sessionId: SESSION, turnId, workspaceId: workspaceIdOf(realpathSync(engine.workspace)) })}\n\n`);
+    expect(text).toContain(`event: captured\ndata: ${JSON.stringify({ sessionId: SESSION, turnId, uri: 'workspace:/app.ts', workspaceId: workspaceIdOf(realpathSync(engine.workspace)) })}\n\n`);
+    expect(text).toContain(`event: turn-committed\ndata: ${JSON.stringify({ sessionId: SESSION, turnId, workspaceId: workspaceIdOf(realpathSync(engine.workspace)) })}\n\n`);
   });
 
   it('shows a turn, its diff and its preview, rolls it back, and undoes the rollback', async () => {
@@ -81,7 +83,7 @@ describe('the server around the real engine', () => {
     expect(result).toMatchObject({ ok: true, turnId, errors: [] });
     expect(await readFile(path.join(workspace, 'app.ts'), 'utf8')).toBe('export const a = 1;\n');
     await stream.waitFor('event: rollback-done');
-    expect(stream.text()).toContain(JSON.stringify({ sessionId: SESSION, turnId, rollbackTurnId: result.rollbackTurnId, ok: true }));
+    expect(stream.text()).toContain(JSON.stringify({ sessionId: SESSION, turnId, rollbackTurnId: result.rollbackTurnId, ok: true, workspaceId: workspaceIdOf(realpathSync(engine.workspace)) }));
 
     const undo = (await consolePost(`/api/turns/${result.rollbackTurnId}/rollback`)).json;
     expect(undo.ok).toBe(true);

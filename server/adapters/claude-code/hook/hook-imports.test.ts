@@ -41,7 +41,10 @@ describe('what `turnback hook claude-code` loads', () => {
     expect(packages.filter((name) => !name.startsWith('node:'))).toEqual([]);
     // protocol.ts imports nothing: its constants (the session-id pattern) cost nothing to load.
     const adapter = (file: string) => file.startsWith('adapters/claude-code/') || file === 'state-dir.ts' || file === 'protocol.ts';
-    expect(files.filter((file) => !adapter(file))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);
+    // Finding and starting the service: small modules of node built-ins, never the service itself.
+    expect(files.filter((file) => !adapter(file))).toEqual([
+      'cli.ts', 'cli/hook.ts', 'cli/usage.ts', 'service/private-file.ts', 'service/service-file.ts', 'service/spawn-service.ts',
+    ]);
     expect(files).toContain('adapters/claude-code/hook/run.ts');
     // The server's side of the adapter (the route, the transcript) is never the hook's.
     expect(files.filter((file) => file.startsWith('adapters/claude-code/receive/'))).toEqual([]);

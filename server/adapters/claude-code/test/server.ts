@@ -8,11 +8,12 @@ import type { Engine } from '../../../engine/api.js';
 import { startServer, type RunningServer } from '../../../http/server.js';
 import { CLAUDE_CODE_HOOK_PATH } from '../event.js';
 import { claudeCodeRoutes } from '../receive/route.js';
+import { writeServiceFiles } from './service-entry.js';
 
 export interface HookTestServer {
   root: string;
   workspace: string;
-  /** Env for the hook process: its XDG_STATE_HOME holds the registry and hook.log. */
+  /** Env for the hook process: its XDG_STATE_HOME holds service.json, the agent token and hook.log. */
   env: NodeJS.ProcessEnv;
   server: RunningServer;
   engine: Engine;
@@ -46,13 +47,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   const server = await startServer({
     engine, port: 0, distDir: dist, routes: claudeCodeRoutes(), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
-  const registry = join(stateHome, 'turnback', 'servers');
-  await mkdir(registry, { recursive: true });
-  await writeFile(
-    join(registry, `${server.port}.json`),
-    JSON.stringify({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid }),
-    { mode: 0o600 },
-  );
+  await writeServiceFiles(stateHome, { port: server.port, agentToken: server.agentToken });
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.origin}${path}`, {
