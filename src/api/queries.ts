@@ -11,7 +11,7 @@ import { keys } from './keys';
 import { previewRollback } from './preview';
 import type { RollbackTarget } from './rollbackTarget';
 import { apiBase, type WorkspaceScope } from './workspaceScope';
-import type { WorkspacesResponse } from './workspaceTypes';
+import type { WorkspacesResponse } from '../../server/protocol';
 
 export const TURN_PAGE_SIZE = 1000;
 
@@ -45,6 +45,9 @@ export const sessionsQuery = (client: QueryClient, scope: WorkspaceScope) => {
   const at = keys.in(scope);
   return queryOptions({
     queryKey: at.sessions.all,
+    // A view mounting again does not ask again after an error (a workspace that cannot record
+    // answers the same): the retry button, polling and events do.
+    retryOnMount: false,
     queryFn: async () => {
       const first = client.getQueryData(at.sessions.all) === undefined;
       const answer = await apiGet<SessionsResponse>(apiPath(`${apiBase(scope)}/sessions`, { turns: first ? TURN_PAGE_SIZE : undefined }));
@@ -93,16 +96,13 @@ export const diffQuery = (scope: WorkspaceScope, turnId: string, uri: string) =>
     staleTime: 30_000,
   });
 
-/**
- * The file as it is on disk now; null when it does not exist. A chosen workspace is read through
- * its console route `…/file`; the default one through the agent's `fs/read`, as before workspaces.
- */
+/** The file as it is on disk now (the console route `…/file`); null when it does not exist. */
 export const currentFileQuery = (scope: WorkspaceScope, uri: string) =>
   queryOptions({
     queryKey: keys.in(scope).current.ofFile(uri),
     queryFn: async () => {
       try {
-        return await apiGet<AgentReadResponse>(apiPath(scope === null ? '/api/agent/fs/read' : `${apiBase(scope)}/file`, { uri }));
+        return await apiGet<AgentReadResponse>(apiPath(`${apiBase(scope)}/file`, { uri }));
       } catch (error) {
         if (isApiError(error, 'FILE_NOT_FOUND')) return null;
         throw error;
