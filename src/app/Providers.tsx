@@ -9,8 +9,9 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         staleTime: 2_000,
-        // 4xx answers will not change by asking again; a dropped connection might.
-        retry: (failures, error) => failures < 2 && !(isApiError(error) && error.status >= 400 && error.status < 500),
+        // 4xx answers will not change by asking again, nor a workspace whose store cannot open; a dropped connection might.
+        retry: (failures, error) =>
+          failures < 2 && !(isApiError(error) && ((error.status >= 400 && error.status < 500) || error.code === 'WORKSPACE_NOT_RECORDING')),
         refetchOnWindowFocus: true,
       },
     },

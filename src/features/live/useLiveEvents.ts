@@ -6,7 +6,7 @@ import { EVENT_NAMES, type EventMap } from '../../../server/protocol';
 import { keys } from '../../api/keys';
 import { consoleToken } from '../../api/token';
 import { useUiStore } from '../../store';
-import type { Workspace } from '../../api/workspaceTypes';
+import type { Workspace } from '../../../server/protocol';
 import { keysForEvent, scopesOfEvent } from './invalidation';
 
 const BATCH_MS = 250;

@@ -82,7 +82,7 @@ export function SessionsSidebar() {
               // The default workspace is addressed by its id once chosen, so links name it.
               onSelect={() => selectWorkspace(workspace.id)}
             >
-              {isCurrent && <SessionList nested />}
+              {isCurrent && workspace.recording && <SessionList nested />}
             </WorkspaceItem>
           );
         })}

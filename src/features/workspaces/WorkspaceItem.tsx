@@ -1,7 +1,7 @@
 // One workspace in the sidebar: its name and root, how many sessions it holds, and whether it
 // records (and why not). The current one holds its session list below it.
 import type { ReactNode } from 'react';
-import type { Workspace } from '../../api/workspaceTypes';
+import type { Workspace } from '../../../server/protocol';
 import { formatBytes, plural } from '../../lib/format';
 
 interface WorkspaceItemProps {
@@ -25,12 +25,12 @@ export function WorkspaceItem({ workspace, current, onSelect, children }: Worksp
     <li className={`workspace${current ? ' is-current' : ''}`}>
       <button type="button" className="workspace-item" aria-current={current ? 'true' : undefined} aria-label={label} onClick={onSelect}>
         <span className="workspace-item__top">
-          <span className="workspace-item__name">{workspace.name}</span>
+          <span className="workspace-item__name" title={workspace.name}>{workspace.name}</span>
           <span className="workspace-item__count">{plural(workspace.sessions, 'session')}</span>
         </span>
         <span className="workspace-item__root" title={workspace.root}>{workspace.root}</span>
         {!workspace.recording && (
-          <span className="workspace-item__off" role="note">
+          <span className="workspace-item__off" title={workspace.reason}>
             {notRecordingText(workspace)}
           </span>
         )}

@@ -3,7 +3,7 @@
 // chosen, so the unprefixed routes (which would answer WORKSPACE_REQUIRED) are never asked.
 import { useEffect } from 'react';
 import { useWorkspaces } from '../../api/hooks';
-import type { Workspace } from '../../api/workspaceTypes';
+import type { Workspace } from '../../../server/protocol';
 import { useUiStore } from '../../store';
 
 export interface CurrentWorkspace {

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { Workspace } from '../../api/workspaceTypes';
+import type { Workspace } from '../../../server/protocol';
 import { App } from '../../app/App';
 import { fileChange, session, turn } from '../../test/fixtures';
 import { json, mockFetch, type Call } from '../../test/mockFetch';
