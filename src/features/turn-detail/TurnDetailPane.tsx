@@ -26,9 +26,10 @@ export function TurnDetailPane() {
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
+  const tabTitle = titleTurn ? `#${titleTurn.number} ${turnTitle(titleTurn, (id) => sessionTurns.find((item) => item.turnId === id))} · turnback` : 'turnback';
   useEffect(() => {
-    document.title = titleTurn ? `#${titleTurn.number} ${titleTurn.title.trim() || 'Rollback'} · turnback` : 'turnback';
-  }, [titleTurn]);
+    document.title = tabTitle;
+  }, [tabTitle]);
 
   if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
   if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
