@@ -37,11 +37,12 @@ function SessionItem({ session, selected, onSelect }: { session: Session; select
   );
 }
 
-function SessionList({ nested = false }: { nested?: boolean }) {
+/** `quiet`: say nothing when there are none (a workspace that is not recording says why instead). */
+function SessionList({ nested = false, quiet = false }: { nested?: boolean; quiet?: boolean }) {
   const { data: sessions = [] } = useSessions();
   const selectedId = useSelection().sessionId;
   const selectSession = useUiStore((state) => state.selectSession);
-  if (nested && sessions.length === 0) return <p className="session-list__empty">No sessions yet.</p>;
+  if (nested && sessions.length === 0) return quiet ? null : <p className="session-list__empty">No sessions yet.</p>;
   return (
     <ul className={`session-list${nested ? ' session-list--nested' : ''}`} aria-label={nested ? 'Sessions of this workspace' : undefined}>
       {sessions.map((session) => (
@@ -82,7 +83,8 @@ export function SessionsSidebar() {
               // The default workspace is addressed by its id once chosen, so links name it.
               onSelect={() => selectWorkspace(workspace.id)}
             >
-              {isCurrent && workspace.recording && <SessionList nested />}
+              {/* A workspace that cannot record may still show what it recorded before (a full disk). */}
+              {isCurrent && <SessionList nested quiet={!workspace.recording} />}
             </WorkspaceItem>
           );
         })}

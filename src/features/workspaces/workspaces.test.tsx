@@ -80,7 +80,7 @@ describe('workspaces in the console', () => {
     expect(screen.queryByRole('button', { name: /^Session s1,/ })).toBeNull();
     expect(await screen.findByRole('option', { name: /^#2 Second turn of web/ })).toHaveAttribute('aria-selected', 'true');
     expect(new URLSearchParams(window.location.search).get('workspace')).toBe('web');
-    expect(screen.getByLabelText('Workspace web')).toHaveTextContent('Not recording: the disk is full');
+    expect(screen.getByLabelText('Workspace web')).toHaveTextContent('Not recording');
     expect(paths(calls)).toContain('/api/workspaces/web/sessions');
     expect(paths(calls)).toContain('/api/workspaces/web/turns/w2');
     expect(paths(calls).filter((path) => path.startsWith('/api/turns/w'))).toEqual([]);
