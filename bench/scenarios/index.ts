@@ -10,6 +10,7 @@ import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
+import { serviceScenario } from './service.js';
 import { storageScenario } from './storage-size.js';
 
 export const SECTIONS: [string, string][] = [
@@ -23,6 +24,7 @@ export const SECTIONS: [string, string][] = [
   ['8', 'Claude Code hook latency'],
   ['9', 'Shell commands: the scans around a command (W2)'],
   ['10', 'Real history: commander.js commits replayed as turns'],
+  ['11', 'The always-on service: cold start and memory'],
 ];
 
 export interface RunOptions {
@@ -63,6 +65,9 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   });
   if (wants('8')) await guarded(ctx, '8', async () => {
     await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
+  });
+  if (wants('11')) await guarded(ctx, '11', async () => {
+    await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
 }
 

@@ -64,7 +64,9 @@ async function readJsonBody(request: IncomingMessage, ctx: PipelineContext): Pro
 async function handleApi(
   request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
 ): Promise<void> {
-  checkToken(presentedToken(request.headers, query, rawPath === EVENTS_PATH || rawPath.endsWith('/events')), accessFor(rawPath), ctx.tokens);
+  // The event streams (an EventSource cannot set headers) alone take `?token=`.
+  const isEvents = rawPath === EVENTS_PATH || /^\/api\/workspaces\/[^/]+\/events$/.test(rawPath);
+  checkToken(presentedToken(request.headers, query, isEvents), accessFor(rawPath), ctx.tokens);
   const method = request.method ?? 'GET';
   if (rawPath === WORKSPACES_PATH) {
     if (method === 'GET') return sendJson(response, 200, listWorkspaces(ctx.source));

@@ -56,6 +56,17 @@ describe('the workspace host', () => {
     expect((await again.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
   });
 
+  it('puts a session whose cwd is inside a registered workspace there, the deepest one, before its git top level', async () => {
+    const host = makeHost();
+    const inner = path.join(repos.alpha, 'src');
+    host.setDefault(inner);
+    expect((await host.agentEngine({ cwd: inner })).engine.workspace).toBe(inner);
+    await mkdir(path.join(inner, 'deep'));
+    expect((await host.agentEngine({ cwd: path.join(inner, 'deep') })).engine.workspace).toBe(inner);
+    expect((await host.agentEngine({ cwd: repos.alpha })).engine.workspace).toBe(repos.alpha);
+    expect(host.register(path.join(inner, 'deep')).root).toBe(inner);
+  });
+
   it('asks for a workspace when several are registered and none is the default', async () => {
     const host = makeHost();
     await host.agentEngine({ cwd: repos.alpha });

@@ -2,7 +2,7 @@
 // workspaces, one engine each, opened on first use and closed when idle (no active turn), so
 // twenty registered workspaces cost little. One workspace's slow or failing store never holds
 // up another's: each opens on its own promise, and /api/health asks none of them.
-import { statSync } from 'node:fs';
+import { realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { OpenEngineOptions } from '../engine/index.js';
@@ -87,8 +87,9 @@ export class WorkspaceHost implements EngineSource {
     };
   }
 
+  /** The workspace holding `target`: a registered one (the deepest), else its git top level, registered. */
   register(target: string): Workspace {
-    return this.describe(this.registry.register(workspaceRootOf(target, this.env)));
+    return this.describe(this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env)));
   }
 
   dataDirOf(id: string): string {
@@ -122,9 +123,10 @@ export class WorkspaceHost implements EngineSource {
       return engine;
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
+      // Every event retries the open: the log says each new reason once, not each retry.
+      if (this.problems.get(entry.id) !== reason) this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
       this.problems.set(entry.id, reason);
       this.openErrors.set(entry.id, error);
-      this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
       throw new HttpError('WORKSPACE_NOT_RECORDING', `workspace ${entry.root} is not recording: ${reason}`, { workspaceId: entry.id });
     } finally {
       slot.opening = undefined;
@@ -153,8 +155,20 @@ export class WorkspaceHost implements EngineSource {
   private workspaceOfAgent(place: AgentPlace): string {
     const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
     if (known !== undefined && this.registry.get(known)) return known;
-    if (place.cwd !== undefined) return this.registry.register(workspaceRootOf(place.cwd, this.env)).id;
+    if (place.cwd !== undefined) return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
     return this.defaultWorkspaceId();
+  }
+
+  /** The deepest registered workspace holding `cwd` (`serve --workspace` may be a folder inside a repository). */
+  private registeredHolding(cwd: string): RegisteredWorkspace | undefined {
+    let real: string;
+    try { real = realpathSync(cwd); } catch { return undefined; }
+    let best: RegisteredWorkspace | undefined;
+    for (const entry of this.registry.list()) {
+      const inside = real === entry.root || real.startsWith(entry.root.endsWith('/') ? entry.root : `${entry.root}/`);
+      if (inside && (!best || entry.root.length > best.root.length)) best = entry;
+    }
+    return best;
   }
 
   noteFailure(workspaceId: string, error: unknown): void {

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { statePath, turnbackStateDir } from '../state-dir.js';
-import { readLiveService, type ServiceEntry } from './service-file.js';
+import { isProcessAlive, readLiveService, type ServiceEntry } from './service-file.js';
 
 /** How long a starter waits for a new service to answer. */
 export const START_WAIT_MS = 10_000;
@@ -30,7 +30,9 @@ export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: (
     const child = spawn(process.execPath, [...cliCommand(), 'serve', ...portArgs(env, port)], {
       detached: true,
       stdio: ['ignore', log, log],
-      env: { ...env, TURNBACK_TOKEN: '', TURNBACK_AGENT_TOKEN: '' },
+      // More libuv threads than the default 4: a filesystem call stuck in one workspace (a hung
+      // network mount) holds one thread, and must not hold up every other workspace's.
+      env: { ...env, TURNBACK_TOKEN: '', TURNBACK_AGENT_TOKEN: '', UV_THREADPOOL_SIZE: env.UV_THREADPOOL_SIZE ?? '16' },
       // Not the starter's cwd (a workspace someone may delete): the package's own folder, where
       // the entry's loader flags resolve.
       cwd: path.dirname(path.dirname(path.resolve(process.argv[1]))),
@@ -46,32 +48,53 @@ export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: (
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The live service, waiting for one to appear until `deadline` (ms since epoch). */
-export async function waitForService(env: NodeJS.ProcessEnv, deadline: number, gaveUp: () => boolean = () => false): Promise<ServiceEntry | null> {
-  let quietAfterExit = 0;
+/** Whether a live process holds the service lock (a service starting, or running). */
+function lockHeld(env: NodeJS.ProcessEnv): boolean {
+  try {
+    const { pid } = JSON.parse(readFileSync(statePath('lock', env), 'utf8')) as { pid?: unknown };
+    return typeof pid === 'number' && pid > 0 && isProcessAlive(pid);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The live service, waiting for one to appear until `deadline` (ms since epoch). Once the
+ * service this starter spawned has exited (it lost the race, or failed), the wait goes on only
+ * while another process holds the lock: the winner, still starting.
+ */
+export async function waitForService(
+  env: NodeJS.ProcessEnv, deadline: number, gaveUp: () => boolean = () => false, stale?: ServiceEntry,
+): Promise<ServiceEntry | null> {
+  let exitedChecks = 0;
   for (;;) {
     const live = readLiveService(env);
-    if (live) return live;
-    // A starter that lost the race exits at once: the winner still needs a moment.
-    if (gaveUp() && ++quietAfterExit > 40) return null;
+    if (live && !(stale && live.pid === stale.pid && live.port === stale.port)) return live;
+    // A few rounds' grace: the winner writes its lock file just after taking the lock.
+    if (gaveUp() && ++exitedChecks > 20 && !lockHeld(env)) return null;
     if (Date.now() >= deadline) return null;
     await pause(10);
   }
 }
 
-/** The live service, started when there is none; null with the reason when none answers in time. */
+/**
+ * The live service, started when there is none; null with the reason when none answers in time.
+ * `stale`: an entry whose process lives but does not answer (its pid taken by another process):
+ * counted as no service.
+ */
 export async function ensureService(
-  env: NodeJS.ProcessEnv, options: { waitMs?: number; port?: number } = {},
+  env: NodeJS.ProcessEnv, options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
 ): Promise<{ entry: ServiceEntry; started: boolean } | { error: string }> {
+  const { stale } = options;
   const live = readLiveService(env);
-  if (live) return { entry: live, started: false };
+  if (live && !(stale && live.pid === stale.pid && live.port === stale.port)) return { entry: live, started: false };
   let started: { exited: () => boolean };
   try {
     started = spawnService(env, options.port);
   } catch (error) {
     return { error: `the turnback service could not be started: ${(error as Error).message}` };
   }
-  const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited);
+  const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited, stale);
   if (entry) return { entry, started: true };
   return { error: `the turnback service did not start${lastLogLine(env)}` };
 }

@@ -60,15 +60,27 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     for (const line of lines) expect(line).toContain('the turnback service did not start');
   });
 
-  it('exits 0 and logs one line when the registered server is down', async () => {
+  it('when nothing listens where service.json points (its pid taken by another process), starts a service and delivers there', async () => {
     const port = await listen(() => {});
     servers[0].close();
     await register(port);
-    const result = await runHook(p.bash({ cwd: workspace }, 'ls'), env);
-    expect(result.code).toBe(0);
-    const lines = await logLines();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('/api/agent/hook/claude-code');
+    const startEnv = { ...env, HOME: root, TURNBACK_PORT: '0' };
+    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), startEnv);
+    const entry = JSON.parse(await readFile(join(root, 'state', 'turnback', 'service.json'), 'utf8')) as { pid: number; port: number };
+    try {
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(entry.port).not.toBe(port);
+      const token = (await readFile(join(root, 'state', 'turnback', 'console-token'), 'utf8')).trim();
+      const sessions = await (await fetch(`http://127.0.0.1:${entry.port}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } })).json();
+      expect(sessions.sessions.map((s: { title: string }) => s.title)).toEqual(['hello']);
+      expect(await logLines()).toEqual([]);
+    } finally {
+      process.kill(entry.pid, 'SIGTERM');
+      for (let i = 0; i < 400; i++) {
+        try { process.kill(entry.pid, 0); } catch { break; }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
   });
 
   it('gives up on a server that never answers, exits 0 and logs it', async () => {

@@ -7,7 +7,7 @@ import { postAgent, type AgentTarget } from './client.js';
 import { CLAUDE_CODE_HOOK_PATH, parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
 import { firstTelling } from './told.js';
-import { readLiveService } from '../../../service/service-file.js';
+import { readLiveService, type ServiceEntry } from '../../../service/service-file.js';
 import { ensureService, readStateToken, START_WAIT_MS } from '../../../service/spawn-service.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
@@ -57,18 +57,21 @@ function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
   return { outcome: 'forwarded' };
 }
 
-/** The live service's address and agent token, started first when none runs. */
-async function serviceTarget(env: NodeJS.ProcessEnv, deadline: number): Promise<AgentTarget | { error: string }> {
+/** The live service's address and agent token, started first when none runs (or only `stale` does). */
+async function serviceTarget(env: NodeJS.ProcessEnv, deadline: number, stale?: ServiceEntry): Promise<Target | { error: string }> {
   const live = readLiveService(env);
-  const entry = live ?? await (async () => {
-    const started = await ensureService(env, { waitMs: Math.max(deadline - Date.now(), 0) });
+  const usable = live && !(stale && live.pid === stale.pid && live.port === stale.port) ? live : null;
+  const entry = usable ?? await (async () => {
+    const started = await ensureService(env, { waitMs: Math.max(deadline - Date.now(), 0), stale });
     return 'error' in started ? started : started.entry;
   })();
   if ('error' in entry) return entry;
   const agentToken = readStateToken('agentToken', env);
   if (!agentToken) return { error: 'the agent token file of the state dir is missing' };
-  return { port: entry.port, agentToken };
+  return { port: entry.port, agentToken, entry };
 }
+
+type Target = AgentTarget & { entry: ServiceEntry };
 
 export async function runClaudeCodeHook(
   input: string,
@@ -90,19 +93,29 @@ export async function runClaudeCodeHook(
       ? { outcome, systemMessage: `turnback is not recording this session: ${reason}` }
       : { outcome };
   };
-  const target = await serviceTarget(env, Date.now() + START_WAIT_MS);
+  let target = await serviceTarget(env, Date.now() + START_WAIT_MS);
   if ('error' in target) return tell('no-server', target.error);
-  try {
-    const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
-    const answer = await postAgent(target, CLAUDE_CODE_HOOK_PATH, forwardable(input), signal);
-    if (answer.status < 200 || answer.status >= 300) {
-      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
-      return { outcome: 'server-error' };
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
+      const answer = await postAgent(target, CLAUDE_CODE_HOOK_PATH, forwardable(input), signal);
+      if (answer.status < 200 || answer.status >= 300) {
+        logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
+        return { outcome: 'server-error' };
+      }
+      return answered(answer.body, env);
+    } catch (error) {
+      // Nothing listens where service.json points although its pid lives (a pid taken by
+      // another process): once, start a service and deliver there.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED' && attempt === 0) {
+        const again = await serviceTarget(env, Date.now() + START_WAIT_MS, target.entry);
+        if ('error' in again) return tell('no-server', again.error);
+        target = again;
+        continue;
+      }
+      const reason = options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `gave up after ${timeoutMs} ms` : (error as Error).message;
+      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${target.port} failed: ${reason}`, env);
+      return { outcome: 'unreachable' };
     }
-    return answered(answer.body, env);
-  } catch (error) {
-    const reason = options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `gave up after ${timeoutMs} ms` : (error as Error).message;
-    logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${target.port} failed: ${reason}`, env);
-    return { outcome: 'unreachable' };
   }
 }
