@@ -1,7 +1,7 @@
 // Starts the real server (`node bin/turnback.js serve`) on a fresh temp workspace and data
 // dir, reads its URL from the first stdout line, and stops it (and removes the dirs) after.
-import { randomBytes } from 'node:crypto';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -41,6 +41,7 @@ function firstLine(child: ChildProcess, stderr: () => string): Promise<string> {
 export async function startServer(): Promise<ServerHandle> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-ws-'));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-data-'));
+  // 128 bits each, as the server requires of a token given on its command line.
   const token = `console-${randomBytes(16).toString('hex')}`;
   const agentToken = `agent-${randomBytes(16).toString('hex')}`;
   const child = spawn(

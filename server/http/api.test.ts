@@ -96,6 +96,15 @@ describe('agent routes', () => {
     expect((await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: session })).json).toEqual({ turnId: 't1' });
   });
 
+  it('GET /api/file reads a path as fs/read does, for the console token only', async () => {
+    const missing = await asConsole({ path: '/api/file?uri=workspace:/missing' });
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    const noUri = await asConsole({ path: '/api/file' });
+    expect([noUri.status, noUri.json.error.code]).toEqual([400, 'BAD_REQUEST']);
+    const agentToken = await asAgent({ path: '/api/file?uri=workspace:/missing' });
+    expect(agentToken.status).toBe(401);
+  });
+
   it('answer 404 FILE_NOT_FOUND, 400 BAD_URI, 400 for a bad session id and 405 for a GET of a POST route', async () => {
     const missing = await asAgent({ path: '/api/agent/fs/read?uri=workspace:/missing' });
     expect([missing.status, missing.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);

@@ -15,7 +15,7 @@ export interface PathTarget {
   target: State;
   expected: State;
   skipped?: SkipReason;
-  /** Pulled in only because a selected path created it: removed when empty, never reported. */
+  /** Pulled in only because it holds a selected path the turn created or removed it with: never reported as a path, only as a folder. */
   soft?: boolean;
 }
 
@@ -93,11 +93,15 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
     }
   }
   const result = coverage.paths.filter((p) => selected.has(p.uri));
-  // Directories the turn created above a selected path go too, when nothing else is left in them.
+  // Directories the turn created above a selected path go too, when nothing else is left in them;
+  // those it removed come back (with their recorded mode), so a chosen file has its folder again
+  // and the preview names every folder the restore makes.
   for (const p of [...result]) {
     for (let parent = parentUri(p.uri); parent; parent = parentUri(parent)) {
       const dir = known.get(parent);
-      if (!dir || selected.has(parent) || dir.target !== null) continue;
+      const created = dir?.target === null;
+      const removed = dir?.target?.type === 'dir' && dir.expected === null;
+      if (!dir || selected.has(parent) || !(created || removed)) continue;
       selected.add(parent);
       result.push({ ...dir, soft: true });
     }

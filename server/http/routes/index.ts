@@ -24,6 +24,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'POST', pattern: '/api/turns/:turnId/preview', handler: consoleRoutes.previewTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback', handler: consoleRoutes.rollbackTurn },
   { method: 'POST', pattern: '/api/turns/:turnId/rollback-with-chat', handler: consoleRoutes.rollbackTurnWithChat },
+  // The console's read of a path as it is now (a preview's "Now" side): fs/read's answer, under
+  // the console token, and so also under /api/workspaces/:workspaceId/ (agent routes are not).
+  { method: 'GET', pattern: '/api/file', handler: agent.fsRead },
   { method: 'POST', pattern: '/api/agent/input', handler: agent.input },
   { method: 'POST', pattern: '/api/agent/message', handler: agent.message },
   { method: 'POST', pattern: '/api/agent/turn-end', handler: agent.turnEnd },
