@@ -24,7 +24,7 @@ export const SECTIONS: [string, string][] = [
   ['8', 'Claude Code hook latency'],
   ['9', 'Shell commands: the scans around a command (W2)'],
   ['10', 'Real history: commander.js commits replayed as turns'],
-  ['11', 'The always-on service: cold start and memory'],
+  ['12', 'The always-on service: cold start and memory'],
 ];
 
 export interface RunOptions {
@@ -66,7 +66,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('8')) await guarded(ctx, '8', async () => {
     await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
-  if (wants('11')) await guarded(ctx, '11', async () => {
+  if (wants('12')) await guarded(ctx, '12', async () => {
     await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
 }
