@@ -7,6 +7,7 @@ import type { Engine } from '../engine/api.js';
 import { API_HEADERS } from './headers.js';
 import { singleEngine, type EngineSource } from './engine-source.js';
 import { Told } from './not-recorded.js';
+import type { HookPlaceReader } from './agent-place.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
@@ -46,6 +47,8 @@ export interface StartServerOptions {
    * adapters' routes): http itself knows no adapter.
    */
   routes?: readonly Route[];
+  /** How each host reads a raw hook event's session and folder, for choosing its workspace. */
+  readHookPlace?: HookPlaceReader;
 }
 
 export interface RunningServer {
@@ -114,6 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     source,
     version: options.version ?? packageVersion(),
     told: new Told(),
+    readHookPlace: options.readHookPlace,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,
     logError: (message) => log.error(message),
