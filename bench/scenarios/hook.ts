@@ -1,7 +1,7 @@
 // Item 8: what the Claude Code hook costs per tool call — one hook process per call, as Claude
 // Code runs it: the installed entry (bin/turnback-hook, sh + curl) with the service up, and,
 // for comparison, the Node entry with the bare Node startup it cannot go below. (With no
-// service up the hook starts one: item 11.)
+// service up the hook starts one: item 12.)
 import type { BenchContext } from '../context.js';
 import type { BuiltApp } from './build.js';
 

@@ -1,4 +1,4 @@
-// Item 11: the always-on service with the compiled CLI. A cold start: no service running, the
+// Item 12: the always-on service with the compiled CLI. A cold start: no service running, the
 // installed hook (bin/turnback-hook) of a prompt starts it and delivers, then the first Bash's
 // before scan; timed from the first hook's start to the second's end, and checked recorded.
 // Then the service's resident memory with 20 registered workspaces of which 2 are active.

@@ -61,7 +61,7 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
       agentToken: flags.agentToken,
       // The agent adapters' routes: the CLI is where engine, http and adapters meet.
       routes: claudeCodeRoutes(),
-      hookPlace: placeOfHookEvent,
+      readHookPlace: placeOfHookEvent,
       log: { error: (line) => process.stderr.write(`${line}\n`) },
     });
   } catch (err) {

@@ -16,19 +16,20 @@ function stringField(fields: Record<string, unknown>, ...names: string[]): strin
   return undefined;
 }
 
-/** A host's own reading of its event's session and cwd (Cursor's carry `conversation_id` and `workspace_roots`). */
-export type HookPlace = (host: string, body: unknown) => { sessionId: string; cwd: string } | null;
+/** How a host's adapter reads a raw hook event's session and folder (the CLI wires the adapters' own). */
+export type HookPlaceReader = (host: string, raw: unknown) => { sessionId: string; cwd: string } | null;
 
 export function agentPlaceOf(
-  pattern: string, params: Record<string, string>, body: unknown, query: URLSearchParams, hookPlace?: HookPlace,
+  pattern: string, params: Record<string, string>, body: unknown, query: URLSearchParams, readHookPlace?: HookPlaceReader,
 ): AgentPlace {
   const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
   const cwdRaw = stringField(fields, 'cwd');
   const cwd = cwdRaw !== undefined && cwdRaw.startsWith('/') ? cwdRaw : undefined;
   if (isHostHookRoute(pattern)) {
     const host = params.host ?? pattern.slice(HOST_HOOK_PREFIX.length);
-    const known = hookPlace?.(host, body);
-    if (known) return { sessionKey: `${host}:${known.sessionId}`, cwd: known.cwd.startsWith('/') ? known.cwd : cwd };
+    // The host's own reading first (Cursor names its folder workspace_roots), else the common fields.
+    const read = readHookPlace?.(host, body);
+    if (read) return { sessionKey: `${host}:${read.sessionId}`, cwd: read.cwd.startsWith('/') ? read.cwd : undefined };
     const session = stringField(fields, 'session_id', 'sessionId', 'sessionID');
     return { sessionKey: session === undefined ? undefined : `${host}:${session}`, cwd };
   }

@@ -5,7 +5,7 @@ import type { Engine } from '../engine/api.js';
 import { EVENT_NAMES, type EventName, type Workspace } from '../protocol.js';
 import { workspaceIdOf } from '../state-dir.js';
 import { HttpError } from './errors.js';
-import { engineNameOf } from './sse.js';
+import { engineNameOf } from './event-names.js';
 
 /** What an agent request says about where it runs. */
 export interface AgentPlace {

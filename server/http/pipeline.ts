@@ -13,7 +13,7 @@ import {
 } from './security.js';
 import { chooseEncoding, compressed, serveStatic } from './static.js';
 import type { EngineSource } from './engine-source.js';
-import { agentPlaceOf, type HookPlace, isHostHookRoute } from './agent-place.js';
+import { agentPlaceOf, isHostHookRoute, type HookPlaceReader } from './agent-place.js';
 import { stopsRecording, Told } from './not-recorded.js';
 import { listWorkspaces, registerWorkspace, splitWorkspacePath, WORKSPACES_PATH } from './routes/workspaces.js';
 import type { Route } from './types.js';
@@ -27,12 +27,12 @@ export interface PipelineContext {
   source: EngineSource;
   version: string;
   told: Told;
+  /** How each host reads its raw hook events' session and folder, when the caller knows. */
+  readHookPlace?: HookPlaceReader;
   distDir: string;
   maxBodyBytes?: number;
   logError: (message: string) => void;
   openEvents: (request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => void;
-  /** How the hosts' hook routes read their events' session and cwd (from whoever adds those routes). */
-  hookPlace?: HookPlace;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
@@ -106,7 +106,7 @@ async function handleApi(
     const answer = await match.route.handler(call, { engine: undefined as never, version: ctx.version });
     return sendJson(response, answer.status ?? 200, answer.body);
   }
-  const place = isAgent ? agentPlaceOf(match.route.pattern, match.params, body, query, ctx.hookPlace) : undefined;
+  const place = isAgent ? agentPlaceOf(match.route.pattern, match.params, body, query, ctx.readHookPlace) : undefined;
   const hostHook = isHostHookRoute(match.route.pattern);
   let target: { engine: Engine; workspaceId: string } | undefined;
   try {

@@ -1,6 +1,5 @@
 // The HTTP server: node:http on 127.0.0.1 only, embedding an engine or a service's workspaces. Used by the CLI, the tests,
 // the benchmark and the e2e suite.
-import type { HookPlace } from './agent-place.js';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -8,6 +7,7 @@ import type { Engine } from '../engine/api.js';
 import { API_HEADERS } from './headers.js';
 import { singleEngine, type EngineSource } from './engine-source.js';
 import { Told } from './not-recorded.js';
+import type { HookPlaceReader } from './agent-place.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
@@ -47,8 +47,8 @@ export interface StartServerOptions {
    * adapters' routes): http itself knows no adapter.
    */
   routes?: readonly Route[];
-  /** How those routes' host events name their session and cwd, for choosing the session's workspace. */
-  hookPlace?: HookPlace;
+  /** How each host reads a raw hook event's session and folder, for choosing its workspace. */
+  readHookPlace?: HookPlaceReader;
 }
 
 export interface RunningServer {
@@ -117,7 +117,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     source,
     version: options.version ?? packageVersion(),
     told: new Told(),
-    hookPlace: options.hookPlace,
+    readHookPlace: options.readHookPlace,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,
     logError: (message) => log.error(message),

@@ -1,18 +1,8 @@
 // GET /api/events: the engine's events as Server-Sent Events (docs/api.md "Events"), so the console
 // updates while an agent works.
 import type { ServerResponse } from 'node:http';
-import type { EngineEventName, MemoryEventName } from '../engine/api.js';
 import type { EventName } from '../protocol.js';
 import type { EngineSource } from './engine-source.js';
-
-/** The memory store's events, each of the engine's MemoryEventName once (the compiler checks). */
-const MEMORY_EVENTS: Record<MemoryEventName, true> = { 'messages-deleted': true, 'messages-restored': true };
-const isMemoryEvent = (name: EventName): name is MemoryEventName => Object.hasOwn(MEMORY_EVENTS, name);
-
-/** The engine's name of an SSE event: the memory store's events carry `memory:`. */
-export function engineNameOf(name: EventName): EngineEventName {
-  return isMemoryEvent(name) ? `memory:${name}` : name;
-}
 
 export const PING_INTERVAL_MS = 15_000;
 

@@ -65,7 +65,7 @@ async function listen(flags: ServeFlags, host: WorkspaceHost, tokens: { console:
   const start = (port: number) => startServer({
     source: host, port, token: tokens.console, agentToken: tokens.agent,
     routes: claudeCodeRoutes(),
-    hookPlace: placeOfHookEvent,
+    readHookPlace: placeOfHookEvent,
     log: { error: (line) => process.stderr.write(`${line}\n`) },
   });
   try {

@@ -3,7 +3,7 @@
 // `sh -c` with the command `turnback init` writes, as Claude Code runs it) and, for
 // comparison, the Node entry `node bin/turnback.js hook claude-code`, with a bare
 // `node -e ""` between the calls as the floor any Node entry pays. (With no service running a
-// hook starts one: bench item 11 measures that cold start.) Needs `npm run build` first.
+// hook starts one: bench item 12 measures that cold start.) Needs `npm run build` first.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
