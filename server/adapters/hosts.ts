@@ -2,6 +2,7 @@
 import { claudeCodeHost } from './claude-code/host.js';
 import type { HostAdapter } from './core/host.js';
 import { geminiHost } from './gemini/host.js';
+import { opencodeHost } from './opencode/host.js';
 import { hostHookRoutes } from './core/route.js';
 import type { ReceiverOptions } from './core/receiver.js';
 import type { Route } from '../http/types.js';
@@ -9,6 +10,7 @@ import type { Route } from '../http/types.js';
 export const HOSTS: readonly HostAdapter[] = [
   claudeCodeHost,
   geminiHost,
+  opencodeHost,
 ];
 
 export const hostNamed = (name: string): HostAdapter | undefined => HOSTS.find((host) => host.name === name);

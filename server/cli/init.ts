@@ -55,6 +55,7 @@ function writeAtomically(file: string, text: string): void {
 }
 
 export async function run(args: string[]): Promise<number> {
+  if (args[0] === 'gemini' || args[0] === 'opencode') return (await import('./init-hosts.js')).runHostInit(args);
   const parsed = parseArgs(args);
   if (!parsed) {
     process.stderr.write(`${USAGE}\n`);

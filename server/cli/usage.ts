@@ -6,6 +6,7 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
   turnback hook claude-code
   turnback init claude-code [--workspace <dir>] [--remove]
+  turnback init gemini|opencode [--workspace <dir>] [--global] [--remove]
 
   serve   records the turns of agents working in <dir> and serves the console on 127.0.0.1
   demo    creates a demo project with recorded agent sessions, then serves it
