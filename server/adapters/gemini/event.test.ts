@@ -90,3 +90,18 @@ describe('a Gemini CLI 0.61.0 session file', () => {
     expect(turnOfLinesWith(geminiTurnCollector('never asked'), lines)).toEqual([]);
   });
 });
+
+describe('the chat of a Gemini turn', () => {
+  it('takes AfterAgent\'s reply as the texts already read when it ends with the last of them, else adds it', async () => {
+    const { geminiChat } = await import('./host.js');
+    const items = [
+      { kind: 'text' as const, messageId: 'a', text: 'First.' },
+      { kind: 'tool' as const, id: null, name: 'write_file', input: { file_path: '/w/src/a.ts' } },
+      { kind: 'text' as const, messageId: 'b', text: 'Done.' },
+    ];
+    expect(geminiChat(items, 'First.\nDone.', '/w')).toEqual([
+      { role: 'assistant', content: 'First.' }, { role: 'tool', content: 'write_file(src/a.ts)' }, { role: 'assistant', content: 'Done.' },
+    ]);
+    expect(geminiChat([], 'Only the event had it.', '/w')).toEqual([{ role: 'assistant', content: 'Only the event had it.' }]);
+  });
+});
