@@ -93,6 +93,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
     if (kept.length === 0) delete hooks[event];
     else hooks[event] = kept;
   }
+  // A "hooks" that held turnback's alone goes with them.
+  if (found.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
   return { settings, found: found.sort() };
 }
 
