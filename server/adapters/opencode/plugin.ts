@@ -8,6 +8,8 @@
 // once its before scan is done. The events of one session are sent one after the other. When
 // nothing can be recorded, the person is told once per session and reason, on stderr and as a
 // toast in OpenCode's terminal UI. It never throws into OpenCode.
+import { FILE_TOOLS, READ_ONLY_TOOLS } from './event.js';
+
 export const PLUGIN_FILE_NAME = 'turnback.js';
 /** The first line of the plugin: how `init --remove` knows its own file. */
 export const PLUGIN_MARKER = '// turnback: records what OpenCode\'s turns change, so that each can be rolled back.';
@@ -22,7 +24,9 @@ const ROUTE = '/api/agent/hook/opencode';
 // The hooks that wait for a scan of the workspace get longer (its first one takes seconds).
 const WAIT_MS = 2000;
 const SCAN_WAIT_MS = 120000;
-const FILE_TOOLS = new Set(['edit', 'write']);
+const FILE_TOOLS = new Set(${JSON.stringify(FILE_TOOLS)});
+// Tools that change nothing are not sent at all: a read costs OpenCode no round trip.
+const READ_ONLY_TOOLS = new Set(${JSON.stringify(READ_ONLY_TOOLS)});
 
 function stateDir() {
   const xdg = process.env.XDG_STATE_HOME;
@@ -113,12 +117,12 @@ export const TurnbackPlugin = async ({ directory, client }) => {
       await send('prompt', sessionId, { prompt: textOf(output?.parts) });
     },
     'tool.execute.before': async (input, output) => {
-      if (!input?.sessionID) return;
+      if (!input?.sessionID || READ_ONLY_TOOLS.has(input.tool)) return;
       await send('tool.before', input.sessionID, { tool: input.tool, call_id: input.callID, args: output?.args ?? {} },
         FILE_TOOLS.has(input.tool) ? WAIT_MS : SCAN_WAIT_MS);
     },
     'tool.execute.after': async (input) => {
-      if (!input?.sessionID || FILE_TOOLS.has(input.tool)) return;
+      if (!input?.sessionID || FILE_TOOLS.has(input.tool) || READ_ONLY_TOOLS.has(input.tool)) return;
       await send('tool.after', input.sessionID, { tool: input.tool, call_id: input.callID }, SCAN_WAIT_MS);
     },
     event: async ({ event }) => {
