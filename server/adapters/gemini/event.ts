@@ -21,8 +21,10 @@ export const READ_ONLY_TOOLS = [
   'read_file', 'read_many_files', 'list_directory', 'glob', 'grep_search', 'google_web_search', 'web_fetch',
   'write_todos', 'update_topic', 'activate_skill', 'ask_user', 'enter_plan_mode', 'exit_plan_mode',
   'list_background_processes', 'read_background_output', 'get_internal_docs', 'complete_task',
-  'read_mcp_resource', 'list_mcp_resources', 'save_memory', 'invoke_agent',
+  'read_mcp_resource', 'list_mcp_resources', 'save_memory',
 ] as const;
+// invoke_agent (a sub-agent) is not among them: it is scanned before and after, so whatever the
+// sub-agent changes is the turn's even where its own tools' hooks do not run.
 
 /** The events turnback's hooks are registered for (settings.ts). */
 export const HOOK_EVENTS = ['BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;

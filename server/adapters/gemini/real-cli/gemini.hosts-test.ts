@@ -75,6 +75,15 @@ describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, 
     expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
   });
 
+  it('records a sub-agent\'s edit in the turn that started it, invoke_agent scanned around it', async () => {
+    const turn = (await agentTurns())[2];
+    expect(await changed(turn.turnId)).toEqual([
+      ['created', ws('docs/notes.md')], ['created', ws('gen/config.json')], ['dir-created', ws('gen')], ['created', ws('src/sub.ts')],
+    ].sort());
+    expect(turn.execCommands.map((c) => [c.tool, c.endedAt !== null])).toEqual([['run_shell_command', true], ['invoke_agent', true]]);
+    expect(turn.execCommands[1].changed).toEqual([ws('src/sub.ts')]);
+  });
+
   it('restores chosen files only, and undoes that', async () => {
     const shell = (await agentTurns())[1];
     const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
@@ -127,7 +136,9 @@ describe(`what Gemini CLI ${GEMINI_CLI_VERSION} sends (the facts the adapter rel
       'BeforeTool:replace', 'AfterTool:replace', 'AfterAgent',
       'BeforeAgent', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command',
       'BeforeTool:run_shell_command', 'AfterTool:run_shell_command', 'BeforeTool:mcp_files_write', 'AfterTool:mcp_files_write', 'AfterAgent',
-      'BeforeAgent', 'BeforeTool:write_file', 'AfterTool:write_file', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command', 'AfterAgent',
+      'BeforeAgent', 'BeforeTool:write_file', 'AfterTool:write_file', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command',
+      // A sub-agent's tools run inside invoke_agent, with the session's id and hooks.
+      'BeforeTool:invoke_agent', 'BeforeTool:write_file', 'AfterTool:write_file', 'AfterTool:invoke_agent', 'AfterAgent',
     ]);
     const ends = events.filter((e) => e.hook_event_name === 'AfterAgent').map((e) => e.prompt_response);
     expect(ends).toEqual(['I\'ll add a helper first.\nTurn 1 done: helper added.', 'Turn 2 done.', 'Turn 3 done.']);

@@ -8,8 +8,9 @@ import type { Part, Script } from './fake-api.js';
 export const PROMPTS = {
   files: 'Turn 1: add a helper and use it',
   shell: 'Turn 2: tidy up in the shell',
-  mixed: 'Turn 3: write notes and generate the config',
+  mixed: 'Turn 3: write notes, generate the config, ask a sub-agent',
 } as const;
+const SUBTASK = 'SUBTASK: add the sub module';
 
 export async function setUpWorkspace(ws: string): Promise<void> {
   await mkdir(join(ws, 'src'));
@@ -45,7 +46,12 @@ export function script(ws: string): Script {
     'Turn 3:': [
       [call('write_file', { file_path: at('docs/notes.md'), content: '# Notes\n' })],
       [call('run_shell_command', { command: "mkdir -p gen && printf '{\"release\": true}\\n' > gen/config.json", description: 'Generate' })],
+      [call('invoke_agent', { agent_name: 'generalist', prompt: SUBTASK })],
       [text('Turn 3 done.')],
+    ],
+    [SUBTASK]: [
+      [call('write_file', { file_path: at('src/sub.ts'), content: 'export const sub = 1;\n' })],
+      [call('complete_task', { result: 'Sub-agent done.' })],
     ],
   };
 }
