@@ -40,6 +40,7 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
   });
 
   it('writes the user settings with --global, and refuses a file that is no JSON object', async () => {
+    await mkdir(join(root, 'home'));
     expect((await runCli(['init', 'gemini', '--global', '--workspace', workspace], { env })).code).toBe(0);
     expect(existsSync(join(root, 'home', '.gemini', 'settings.json'))).toBe(true);
     expect(existsSync(join(workspace, '.gemini'))).toBe(false);
@@ -55,7 +56,7 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
 describe('turnback init opencode', { timeout: 60_000 }, () => {
   it('writes the plugin into the project, once, removes it, and never overwrites another plugin', async () => {
     const file = join(workspace, '.opencode', 'plugins', 'turnback.js');
-    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain(`Added the turnback plugin as ${file}`);
+    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain(`Added the turnback hooks to ${file}`);
     expect(await readFile(file, 'utf8')).toBe(PLUGIN_SOURCE);
     expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain('already');
     expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
@@ -63,11 +64,13 @@ describe('turnback init opencode', { timeout: 60_000 }, () => {
     await writeFile(file, 'export const Mine = async () => ({});\n');
     const refused = await runCli(['init', 'opencode', '--workspace', workspace], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('another plugin');
+    expect(refused.stderr).toContain('not turnback\'s');
+    expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(2);
     expect(await readFile(file, 'utf8')).toBe('export const Mine = async () => ({});\n');
   });
 
   it('writes the user config with --global', async () => {
+    await mkdir(join(root, 'home'));
     expect((await runCli(['init', 'opencode', '--global', '--workspace', workspace], { env })).code).toBe(0);
     expect(await readFile(join(root, 'config', 'opencode', 'plugins', 'turnback.js'), 'utf8')).toBe(PLUGIN_SOURCE);
   });
@@ -75,6 +78,6 @@ describe('turnback init opencode', { timeout: 60_000 }, () => {
   it('answers bad arguments with its usage', async () => {
     const bad = await runCli(['init', 'opencode', '--bogus'], { env });
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('usage: turnback init gemini|opencode');
+    expect(bad.stderr).toMatch(/usage: turnback init <[^>]*gemini\|opencode>/);
   });
 });

@@ -11,6 +11,7 @@ import { SESSION_ID_PATTERN } from '../../protocol.js';
 import type { HostEvent, HostEventBase, ParsedHostEvent } from '../core/host.js';
 import { hookPathOf } from '../core/hook-path.js';
 import { cutText } from '../core/text.js';
+import { isCursorPayload, parseCursorEvent } from '../cursor/event.js';
 
 export const CLAUDE_CODE_HOST = 'claude-code';
 /** The server route each event is handed to, raw (docs/api.md): the hook posts to it, core/route.ts serves it. */
@@ -49,6 +50,16 @@ type EventBase = HostEventBase;
 
 type Json = Record<string, unknown>;
 
+/** The prompt Claude Code writes itself when a background subagent is done. */
+export const TASK_NOTIFICATION = '<task-notification>';
+
+/** The ids of the subagents Stop says still run (`background_tasks`, 2.1.328: `{id, type: "subagent", status}`). */
+function runningSubagents(tasks: unknown): string[] {
+  if (!Array.isArray(tasks)) return [];
+  return tasks.filter((task): task is Json => isObject(task) && task.type === 'subagent' && task.status === 'running' && typeof task.id === 'string' && task.id !== '')
+    .map((task) => task.id as string);
+}
+
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -69,6 +80,8 @@ const nonEmptyString = (value: unknown): string | null => (typeof value === 'str
 
 /** The same, for an event whose JSON is already parsed (the server's hook route). */
 export function parseHookEventValue(raw: unknown): ParsedHookEvent {
+  // Cursor runs Claude Code's hooks with its own payloads: they are Cursor's events (the route hands them to its host).
+  if (isCursorPayload(raw)) return parseCursorEvent(raw);
   if (!isObject(raw)) return malformed('input is not a JSON object');
 
   const name = raw.hook_event_name;
@@ -84,6 +97,8 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   switch (name) {
     case 'UserPromptSubmit':
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
+      // Written by Claude Code itself when a background subagent is done (2.1.328): not the person's.
+      if (raw.prompt.trimStart().startsWith(TASK_NOTIFICATION)) return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt, continuesTurn: true } };
       return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt } };
     case 'PreToolUse':
       return parseToolStart(base, raw);
@@ -100,7 +115,7 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
       // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
       const lastReply = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply } };
+      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks), ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);

@@ -2,14 +2,11 @@
 // folder (receive/transcript.ts), the chat lines of its terminal (receive/chat.ts), and its way
 // of telling the person something: JSON with `systemMessage` on the hook's stdout.
 import type { HostAdapter } from '../core/host.js';
+import { CURSOR_HOST, isCursorPayload } from '../cursor/event.js';
 import { CLAUDE_CODE_HOST, parseHookEventValue } from './event.js';
 import { chatOf } from './receive/chat.js';
 import { claudeCodeTranscripts } from './receive/transcript.js';
 
-/** Cursor runs the hooks of `.claude/settings*.json` too, with its own payloads: those are Cursor's events. */
-const isCursorPayload = (raw: unknown): boolean =>
-  typeof raw === 'object' && raw !== null && !Array.isArray(raw) &&
-  'conversation_id' in raw && 'workspace_roots' in raw && !('session_id' in raw);
 
 export const claudeCodeHost: HostAdapter = {
   name: CLAUDE_CODE_HOST,
@@ -18,6 +15,9 @@ export const claudeCodeHost: HostAdapter = {
   parse: parseHookEventValue,
   transcripts: claudeCodeTranscripts,
   chat: chatOf,
-  eventOfHost: (raw) => (isCursorPayload(raw) ? 'cursor' : null),
+  // 2.1.328 answers a `<task-notification>` prompt of its own once a background subagent is done.
+  promptsAfterSubagents: true,
+  // Cursor runs the hooks of `.claude/settings*.json` too, with its own payloads: those are Cursor's events.
+  eventOfHost: (raw) => (isCursorPayload(raw) ? CURSOR_HOST : null),
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
 };

@@ -16,14 +16,20 @@ export interface HostEventBase {
 }
 
 export type HostEvent =
-  /** The person's prompt: a turn begins, titled by it. */
-  | (HostEventBase & { kind: 'prompt'; prompt: string })
+  /**
+   * The person's prompt: a turn begins, titled by it. `continuesTurn`: a prompt the host wrote
+   * itself (Claude Code's `<task-notification>` when a background subagent is done): the turn in
+   * progress goes on, no turn begins.
+   */
+  | (HostEventBase & { kind: 'prompt'; prompt: string; continuesTurn?: boolean })
   /** A tool is about to change these files (paths absolute or relative to cwd): their states are recorded first. */
   | (HostEventBase & { kind: 'before-mutate'; tool: string; paths: string[]; callId: string | null })
   /** A tool turnback cannot see into (shell, MCP, unknown) is about to run: the before scan. */
   | (HostEventBase & { kind: 'exec'; tool: string; command: string; callId: string | null; background: boolean })
   /** That tool has returned, done or failed: the after scan. */
   | (HostEventBase & { kind: 'exec-end'; tool: string; callId: string | null })
+  /** The agent's reply as the host reports it (Cursor's afterAgentResponse), for a host without transcripts. */
+  | (HostEventBase & { kind: 'reply'; text: string })
   /** A subagent began (agentId set): the turn stays open until it ends. */
   | (HostEventBase & { kind: 'subagent-start' })
   /** A subagent ended (agentId set). */
@@ -32,7 +38,7 @@ export type HostEvent =
    * The agent is done with the turn: its chat is read, then the turn ends (once its subagents
    * have ended too). `lastReply` is the reply as the event carries it (the transcript may lag).
    */
-  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null });
+  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null; runningAgents?: string[]; sessionEnded?: boolean });
 
 export type HostEventKind = HostEvent['kind'];
 
@@ -83,10 +89,21 @@ export interface HostAdapter {
    */
   scansWholeTurn?: boolean;
   /**
+   * The host prompts itself when a background subagent is done (a `continuesTurn` prompt): a turn
+   * whose host ended it and whose subagents have all ended waits briefly for that prompt.
+   */
+  promptsAfterSubagents?: boolean;
+  /**
    * The name of another host when `raw` is that host's event, sent through this host's hooks
    * (Cursor runs the hooks of Claude Code's settings with its own payloads); else null.
    */
   eventOfHost?(raw: unknown): string | null;
+  /**
+   * What identifies one event whichever of its hooks delivered it, when the host may deliver it
+   * more than once (Cursor runs its own hooks and Claude Code's): a repeat within seconds is
+   * answered `ignored`, recorded once.
+   */
+  deliveryKey?(raw: unknown): string | null;
   /** How the host shows the person a line (Claude Code: `{"systemMessage": …}` on stdout). */
   notice(message: string): HostNotice;
 }

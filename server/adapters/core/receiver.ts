@@ -11,6 +11,7 @@ import { chatOfItems, type TranscriptItem } from './chat.js';
 import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
 import { relativeInsideAnyForm } from './paths.js';
+import { RecentKeys } from './recent-keys.js';
 import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
 import { readSettledTurn } from './transcript/settle.js';
 import type { TranscriptPlace } from './transcript/read.js';
@@ -25,10 +26,14 @@ export interface ReceiverOptions {
   transcripts?: Partial<TranscriptPlace>;
   /** How long a turn the host ended waits for its subagents before it ends all the same. */
   subagentWaitMs?: number;
+  /** How long it then waits for the host's own prompt about them. */
+  subagentPromptWaitMs?: number;
 }
 
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
 export const SUBAGENT_WAIT_MS = 10 * 60 * 1000;
+/** How long a turn whose subagents are done waits for the host's own prompt about them (promptsAfterSubagents). */
+export const SUBAGENT_PROMPT_WAIT_MS = 15 * 1000;
 
 type Event<K extends HostEvent['kind']> = Extract<HostEvent, { kind: K }>;
 
@@ -37,17 +42,22 @@ const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignore
 
 export class HostReceiver {
   private readonly sessions = new SessionStates();
+  private readonly deliveries = new RecentKeys();
   /** The tail of each session's chain of events: the next waits for it. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly place: TranscriptPlace;
   private readonly subagentWaitMs: number;
+  private readonly subagentPromptWaitMs: number;
 
   constructor(readonly host: HostAdapter, options: ReceiverOptions = {}) {
     this.place = { home: options.transcripts?.home ?? homedir(), env: options.transcripts?.env ?? process.env };
     this.subagentWaitMs = options.subagentWaitMs ?? SUBAGENT_WAIT_MS;
+    this.subagentPromptWaitMs = options.subagentPromptWaitMs ?? SUBAGENT_PROMPT_WAIT_MS;
   }
 
   async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
+    const key = this.host.deliveryKey?.(raw) ?? null;
+    if (key !== null && this.deliveries.seen(key)) return ignored('the same event again (another of its hooks delivered it)');
     const parsed = this.host.parse(raw);
     if (!parsed.ok) return parsed.ignored ? ignored(parsed.reason) : { ok: false, malformed: parsed.reason };
     const event = parsed.event;
@@ -76,6 +86,7 @@ export class HostReceiver {
       case 'before-mutate': return this.beforeMutate(event, engine);
       case 'exec': return this.exec(event, engine);
       case 'exec-end': return this.execEnd(event, engine);
+      case 'reply': return this.reply(event, engine);
       case 'subagent-start': return Promise.resolve(this.subagentStart(event));
       case 'subagent-end': return this.subagentEnd(event, engine);
       case 'turn-end': return this.turnEnd(event, engine);
@@ -102,6 +113,7 @@ export class HostReceiver {
   }
 
   private async prompt(event: Event<'prompt'>, engine: Engine): Promise<ReceiveResult> {
+    if (event.continuesTurn) return this.continueTurn(event);
     // A turn the host never ended (killed mid-turn, or its subagents still running) gets its chat before the next begins.
     const unfinished = this.sessions.end(event.sessionId);
     const finished = unfinished ? await this.finishTurn(event, unfinished, unfinished.pendingEnd?.event.lastReply ?? null, engine) : 0;
@@ -111,6 +123,15 @@ export class HostReceiver {
     // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
     await engine.exec({ sessionId: event.sessionId, tool: this.host.name, command: '(the whole turn: edits reported after they happened)' });
     return forwarded(finished + 2);
+  }
+
+  /** The host's own prompt about its subagents: the turn they belong to goes on (its end comes with the next turn-end). */
+  private continueTurn(event: Event<'prompt'>): ReceiveResult {
+    const turn = this.sessions.get(event.sessionId);
+    if (!turn) return ignored('a prompt of the host itself, and no turn of this session is in progress');
+    if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
+    turn.pendingEnd = null;
+    return forwarded(0);
   }
 
   private async beforeMutate(event: Event<'before-mutate'>, engine: Engine): Promise<ReceiveResult> {
@@ -152,6 +173,13 @@ export class HostReceiver {
     return forwarded(1);
   }
 
+  /** Recorded as it comes: the host keeps no transcript to read it from at the turn's end. */
+  private async reply(event: Event<'reply'>, engine: Engine): Promise<ReceiveResult> {
+    if (!this.sessions.get(event.sessionId)) return ignored('a reply, and no turn of this session is in progress');
+    await engine.message({ sessionId: event.sessionId, role: 'assistant', content: event.text });
+    return forwarded(1);
+  }
+
   private subagentStart(event: Event<'subagent-start'>): ReceiveResult {
     const turn = this.sessions.get(event.sessionId);
     if (!turn || event.agentId === null) return ignored('no turn of this session is in progress');
@@ -164,6 +192,11 @@ export class HostReceiver {
     const turn = this.sessions.get(event.sessionId);
     if (!turn || event.agentId === null || !turn.agents.delete(event.agentId)) return ignored(`no subagent ${event.agentId ?? ''} of this turn is running`);
     if (turn.agents.size > 0 || !turn.pendingEnd) return forwarded(0);
+    if (this.host.promptsAfterSubagents) {
+      // The host will prompt itself about them and answer: the turn ends with that answer (or soon, without).
+      this.waitForEnd(turn, turn.pendingEnd.event, engine, this.subagentPromptWaitMs);
+      return forwarded(0);
+    }
     // The last subagent of a turn its host already ended: the turn ends now.
     const pending = turn.pendingEnd.event;
     this.sessions.end(event.sessionId);
@@ -172,12 +205,14 @@ export class HostReceiver {
 
   private async turnEnd(event: Event<'turn-end'>, engine: Engine): Promise<ReceiveResult> {
     const turn = this.sessions.get(event.sessionId);
-    if (turn && turn.agents.size > 0) {
+    for (const agentId of turn ? event.runningAgents ?? [] : []) {
+      if (this.sessions.endedAgent(event.sessionId, agentId)) continue;
+      turn!.agents.add(agentId);
+      turn!.seenAgents.add(agentId);
+    }
+    if (turn && turn.agents.size > 0 && !event.sessionEnded) {
       // Its subagents still work in the background: the turn ends with the last of them, or at the bound.
-      if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
-      const timer = setTimeout(() => void this.inOrder(event.sessionId, () => this.endAtBound(turn, event, engine)), this.subagentWaitMs);
-      timer.unref();
-      turn.pendingEnd = { event: { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, timer };
+      this.waitForEnd(turn, { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, engine, this.subagentWaitMs);
       return forwarded(0);
     }
     const state = this.sessions.end(event.sessionId);
@@ -187,6 +222,14 @@ export class HostReceiver {
       return turnId === null ? ignored(`no turn of this session to end on ${event.event}`) : forwarded(1);
     }
     return forwarded(await this.finishTurn(event, state, event.lastReply, engine));
+  }
+
+  /** The host has ended `turn`: it ends for good after `ms` unless something (a subagent, the host's prompt) keeps it going. */
+  private waitForEnd(turn: TurnState, event: TurnEndEvent, engine: Engine, ms: number): void {
+    if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
+    const timer = setTimeout(() => void this.inOrder(event.sessionId, () => this.endAtBound(turn, event, engine)), ms);
+    timer.unref();
+    turn.pendingEnd = { event, timer };
   }
 
   private async endAtBound(turn: TurnState, event: TurnEndEvent, engine: Engine): Promise<void> {

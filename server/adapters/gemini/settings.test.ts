@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { isTurnbackGeminiCommand, mergeGeminiSettings, removeGeminiSettings } from './settings.js';
 
 const HOOK = "'/opt/turn back/bin/turnback-hook'";
+/** What init hands the merge: the hook by absolute path, with its host. */
+const COMMAND = `${HOOK} gemini`;
 
 describe('turnback hooks in a Gemini CLI settings.json', () => {
   const existing = {
@@ -13,7 +15,7 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
   };
 
   it('adds its groups with timeouts in milliseconds, keeping every other key and hook, once', () => {
-    const { settings, changed } = mergeGeminiSettings(existing, HOOK);
+    const { settings, changed } = mergeGeminiSettings(existing, COMMAND);
     expect(changed).toBe(true);
     const hooks = settings.hooks as Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
     expect(settings.security).toEqual(existing.security);
@@ -31,15 +33,15 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
     expect(['run_shell_command', 'mcp_files_write', 'some_new_tool'].every((tool) => scanMatcher.test(tool))).toBe(true);
     expect(['write_file', 'replace', 'read_file', 'glob'].some((tool) => scanMatcher.test(tool))).toBe(false);
 
-    expect(mergeGeminiSettings(settings, HOOK).changed).toBe(false);
-    const moved = mergeGeminiSettings(settings, '/elsewhere/bin/turnback-hook');
+    expect(mergeGeminiSettings(settings, COMMAND).changed).toBe(false);
+    const moved = mergeGeminiSettings(settings, '/elsewhere/bin/turnback-hook gemini');
     expect(moved.changed).toBe(true);
     expect(JSON.stringify(moved.settings)).not.toContain('turn back');
     expect((moved.settings.hooks as Record<string, unknown[]>).BeforeTool).toHaveLength(3);
   });
 
   it('removes only its own entries', () => {
-    const { settings } = mergeGeminiSettings(existing, HOOK);
+    const { settings } = mergeGeminiSettings(existing, COMMAND);
     const removed = removeGeminiSettings(settings);
     expect(removed.changed).toBe(true);
     expect(removed.settings).toEqual(existing);
@@ -54,8 +56,8 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
   });
 
   it('refuses settings of another shape', () => {
-    expect(() => mergeGeminiSettings([], HOOK)).toThrow(/JSON object/);
-    expect(() => mergeGeminiSettings({ hooks: [] }, HOOK)).toThrow(/"hooks"/);
-    expect(() => mergeGeminiSettings({ hooks: { BeforeTool: {} } }, HOOK)).toThrow(/BeforeTool/);
+    expect(() => mergeGeminiSettings([], COMMAND)).toThrow(/JSON object/);
+    expect(() => mergeGeminiSettings({ hooks: [] }, COMMAND)).toThrow(/"hooks"/);
+    expect(() => mergeGeminiSettings({ hooks: { BeforeTool: {} } }, COMMAND)).toThrow(/BeforeTool/);
   });
 });

@@ -4,7 +4,9 @@
 // regular expression on the tool's name, and its timeouts are in milliseconds. Every other key
 // and hook is kept; installing twice changes nothing; an entry of another installation path is
 // replaced, never doubled; removing takes out every turnback entry and nothing else.
-import { FILE_TOOLS, READ_ONLY_TOOLS } from './event.js';
+import { join } from 'node:path';
+import { jsonSettings, SettingsShapeError, type HostSettingsWriter } from '../core/settings-writer.js';
+import { FILE_TOOLS, GEMINI_HOST, READ_ONLY_TOOLS } from './event.js';
 
 /** How long a hook waits for a scan: Gemini must not run a command before its before scan is done. */
 const SCAN_WAIT_SECONDS = 120;
@@ -35,10 +37,6 @@ const OUR_GROUPS: readonly OurGroup[] = [
 
 type Json = Record<string, unknown>;
 
-export class SettingsShapeError extends Error {
-  readonly code = 'BAD_SETTINGS';
-}
-
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A command some turnback installation registered for Gemini: `…/turnback-hook gemini`, maybe with `--max-time N`. */
@@ -46,8 +44,8 @@ export function isTurnbackGeminiCommand(command: unknown): boolean {
   return typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+gemini(\s+--max-time\s+\d+)?$/.test(command.trim());
 }
 
-function ourGroups(hookCommand: string): { event: string; group: Json }[] {
-  const command = `${hookCommand} gemini`;
+/** `hookCommand`: the hook by absolute path with its host, `…/turnback-hook gemini` (shell-quoted). */
+function ourGroups(command: string): { event: string; group: Json }[] {
   return OUR_GROUPS.map(({ event, matcher, scan }) => ({
     event,
     group: {
@@ -115,3 +113,16 @@ export function removeGeminiSettings(existing: unknown): MergeResult {
   const { settings, found } = strip(existing);
   return { settings, changed: found.length > 0 };
 }
+
+/** `turnback init gemini`: the project's `.gemini/settings.json`, or with --global the person's (`$GEMINI_CLI_HOME/.gemini/` when set). */
+export const geminiSettingsWriter: HostSettingsWriter = {
+  host: GEMINI_HOST,
+  settingsFile: ({ workspace, home, global }) => {
+    const geminiHome = process.env.GEMINI_CLI_HOME?.startsWith('/') ? process.env.GEMINI_CLI_HOME : home;
+    return global ? join(geminiHome, '.gemini', 'settings.json') : join(workspace, '.gemini', 'settings.json');
+  },
+  ...jsonSettings(mergeGeminiSettings, removeGeminiSettings),
+  afterInstall: () => [
+    'Gemini CLI runs a project\'s hooks only in a trusted folder, and warns once when a project\'s hooks are new or changed: that warning names turnback-hook.',
+  ],
+};

@@ -8,7 +8,9 @@
 // once its before scan is done. The events of one session are sent one after the other. When
 // nothing can be recorded, the person is told once per session and reason, on stderr and as a
 // toast in OpenCode's terminal UI. It never throws into OpenCode.
-import { FILE_TOOLS, READ_ONLY_TOOLS } from './event.js';
+import { join } from 'node:path';
+import { SettingsShapeError, type HostSettingsWriter } from '../core/settings-writer.js';
+import { FILE_TOOLS, OPENCODE_HOST, READ_ONLY_TOOLS } from './event.js';
 
 export const PLUGIN_FILE_NAME = 'turnback.js';
 /** The first line of the plugin: how `init --remove` knows its own file. */
@@ -144,3 +146,28 @@ export const TurnbackPlugin = async ({ directory, client }) => {
   };
 };
 `;
+
+const isOurs = (current: string | null): boolean => current !== null && current.startsWith(PLUGIN_MARKER);
+
+/**
+ * `turnback init opencode`: the plugin as the project's `.opencode/plugins/turnback.js`, or with
+ * --global the person's (`${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/`). A file of that name
+ * that is not turnback's is never overwritten nor removed.
+ */
+export const opencodeSettingsWriter: HostSettingsWriter = {
+  host: OPENCODE_HOST,
+  settingsFile: ({ workspace, home, global }) => {
+    const config = process.env.XDG_CONFIG_HOME?.startsWith('/') ? process.env.XDG_CONFIG_HOME : join(home, '.config');
+    return join(global ? join(config, 'opencode') : join(workspace, '.opencode'), 'plugins', PLUGIN_FILE_NAME);
+  },
+  // The plugin finds the service itself: it needs no hook command.
+  install: (current) => {
+    if (current !== null && !isOurs(current)) throw new SettingsShapeError('another plugin of that name is there, not turnback\'s: left as it is');
+    return current === PLUGIN_SOURCE ? { text: null, changed: false } : { text: PLUGIN_SOURCE, changed: true };
+  },
+  remove: (current) => {
+    if (current !== null && !isOurs(current)) throw new SettingsShapeError('the plugin of that name is not turnback\'s: left as it is');
+    return { text: null, changed: current !== null, deleteFile: current !== null };
+  },
+  afterInstall: () => ['OpenCode loads the plugin when it starts.'],
+};

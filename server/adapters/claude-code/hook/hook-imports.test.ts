@@ -40,8 +40,9 @@ describe('what `turnback hook claude-code` loads', () => {
     const { files, packages } = loadedBy([resolve(serverDir, 'cli.ts'), resolve(serverDir, 'cli', 'hook.ts')]);
     expect(packages.filter((name) => !name.startsWith('node:'))).toEqual([]);
     // protocol.ts imports nothing: its constants (the session-id pattern) cost nothing to load.
-    // Of the host-neutral core, only its path and text helpers and the route's path.
-    const core = ['adapters/core/paths.ts', 'adapters/core/text.ts', 'adapters/core/hook-path.ts'];
+    // Of the host-neutral core, only its path and text helpers and the route's path; Cursor's
+    // parser, for the Cursor-shaped events Cursor sends through Claude Code's hooks.
+    const core = ['adapters/core/paths.ts', 'adapters/core/text.ts', 'adapters/core/hook-path.ts', 'adapters/cursor/event.ts'];
     const adapter = (file: string) =>
       file.startsWith('adapters/claude-code/') || core.includes(file) || file === 'state-dir.ts' || file === 'protocol.ts';
     expect(files.filter((file) => !adapter(file))).toEqual(['cli.ts', 'cli/hook.ts', 'cli/usage.ts']);

@@ -95,7 +95,9 @@ export async function openSandbox(options: {
     close: async () => {
       await api.close();
       await stopServe(serve);
-      await rm(root, { recursive: true, force: true });
+      // TURNBACK_KEEP_SANDBOX=1 keeps it for a look at the raw events and transcripts.
+      if (process.env.TURNBACK_KEEP_SANDBOX) process.stderr.write(`kept the sandbox ${root}\n`);
+      else await rm(root, { recursive: true, force: true });
     },
   };
 }

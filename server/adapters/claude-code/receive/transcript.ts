@@ -57,10 +57,12 @@ function classify(line: string): Line {
     return { kind: 'other' };
   }
   if (typeof entry !== 'object' || entry === null) return { kind: 'other' };
-  const { type, message, isMeta, isSidechain } = entry as Json;
+  const { type, message, isMeta, isSidechain, origin } = entry as Json;
   if (typeof message !== 'object' || message === null || isSidechain === true) return { kind: 'other' };
   if (type === 'user') {
-    const text = isMeta === true ? null : promptText(message as Json);
+    // Claude Code's own prompt when a background subagent is done: part of the turn, not a new one.
+    const own = isMeta === true || (typeof origin === 'object' && origin !== null && (origin as Json).kind === 'task-notification');
+    const text = own ? null : promptText(message as Json);
     return text === null ? { kind: 'other' } : { kind: 'prompt', text };
   }
   return type === 'assistant' ? { kind: 'assistant', items: assistantItems(message as Json) } : { kind: 'other' };

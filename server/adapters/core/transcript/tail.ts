@@ -19,14 +19,14 @@ export interface TailRead {
  * a line cut by the bound is not passed on.
  */
 export async function readLinesBackwards(
-  file: FileHandle, size: number, maxBytes: number, take: (line: string) => boolean,
+  file: FileHandle, size: number, maxBytes: number, take: (line: string) => boolean, chunkBytes = TAIL_CHUNK_BYTES,
 ): Promise<TailRead> {
   let position = size;
   let bytesRead = 0;
   // The start of a line whose beginning lies further back: kept as chunks, joined once whole.
   let carry: Buffer[] = [];
   while (position > 0 && bytesRead < maxBytes) {
-    const length = Math.min(TAIL_CHUNK_BYTES, position, maxBytes - bytesRead);
+    const length = Math.min(chunkBytes, position, maxBytes - bytesRead);
     const chunk = Buffer.alloc(length);
     let got = 0;
     while (got < length) {

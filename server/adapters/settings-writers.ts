@@ -1,0 +1,13 @@
+// The hosts `turnback init <host>` knows, each with its settings writer (core/settings-writer.ts).
+import { claudeCodeSettingsWriter } from './claude-code/settings-writer.js';
+import type { HostSettingsWriter } from './core/settings-writer.js';
+import { cursorSettingsWriter } from './cursor/settings.js';
+import { geminiSettingsWriter } from './gemini/settings.js';
+import { opencodeSettingsWriter } from './opencode/plugin.js';
+
+export const SETTINGS_WRITERS: readonly HostSettingsWriter[] = [
+  claudeCodeSettingsWriter,
+  cursorSettingsWriter,
+  geminiSettingsWriter,
+  opencodeSettingsWriter,
+];
