@@ -3,6 +3,8 @@ import { claudeCodeHost } from './claude-code/host.js';
 import { codexHost } from './codex/host.js';
 import type { HostAdapter } from './core/host.js';
 import { cursorHost } from './cursor/host.js';
+import { geminiHost } from './gemini/host.js';
+import { opencodeHost } from './opencode/host.js';
 import { hostHookRoutes } from './core/route.js';
 import type { ReceiverOptions } from './core/receiver.js';
 import type { Route } from '../http/types.js';
@@ -11,6 +13,8 @@ export const HOSTS: readonly HostAdapter[] = [
   claudeCodeHost,
   codexHost,
   cursorHost,
+  geminiHost,
+  opencodeHost,
 ];
 
 export const hostNamed = (name: string): HostAdapter | undefined => HOSTS.find((host) => host.name === name);

@@ -3,9 +3,13 @@ import { claudeCodeSettingsWriter } from './claude-code/settings-writer.js';
 import { codexSettingsWriter } from './codex/settings-writer.js';
 import type { HostSettingsWriter } from './core/settings-writer.js';
 import { cursorSettingsWriter } from './cursor/settings.js';
+import { geminiSettingsWriter } from './gemini/settings.js';
+import { opencodeSettingsWriter } from './opencode/plugin.js';
 
 export const SETTINGS_WRITERS: readonly HostSettingsWriter[] = [
   claudeCodeSettingsWriter,
   codexSettingsWriter,
   cursorSettingsWriter,
+  geminiSettingsWriter,
+  opencodeSettingsWriter,
 ];

@@ -2,7 +2,7 @@
 // host's settings (the project's, or the person's own with --global), or takes it out again,
 // keeping every other setting and hook. Running it twice changes nothing. What the settings look
 // like is each host's (server/adapters/settings-writers.ts); this is only the command line.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -93,7 +93,8 @@ export async function run(args: string[]): Promise<number> {
   try {
     const current = readText(file);
     const edit = remove ? writer.remove(current) : writer.install(current, hookCommand(writer.host));
-    if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
+    if (edit.changed && edit.deleteFile) rmSync(file);
+    else if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
     process.stdout.write(remove
       ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
       : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +

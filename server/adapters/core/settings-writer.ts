@@ -17,6 +17,8 @@ export interface SettingsEdit {
   /** The file's new text; null when it is to be left as it is. */
   text: string | null;
   changed: boolean;
+  /** The file is to go (a plugin file that holds turnback's entries alone). */
+  deleteFile?: boolean;
 }
 
 export interface HostSettingsWriter {
