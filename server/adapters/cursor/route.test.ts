@@ -47,9 +47,11 @@ describe('POST /api/agent/hook/cursor', () => {
     const [turn] = await turns();
     expect(turn).toMatchObject({ title: 'Tidy the project', status: 'committed', execUsed: true });
     expect((await t.api<{ sessions: { platform: string }[] }>('GET', '/api/sessions')).json.sessions[0].platform).toBe('cursor');
+    // The shell's `mv notes.md NOTES.md` is one rename, its origin listed as deleted (as a storage rename is).
     expect(await files(turn.turnId)).toEqual([
-      ['created', 'workspace:/NOTES.md'], ['created', 'workspace:/mcp.txt'], ['created', 'workspace:/src/new.ts'],
+      ['created', 'workspace:/mcp.txt'], ['created', 'workspace:/src/new.ts'],
       ['deleted', 'workspace:/notes.md'], ['deleted', 'workspace:/old.txt'], ['modified', 'workspace:/src/app.ts'],
+      ['renamed', 'workspace:/NOTES.md'],
     ]);
     expect(await chat()).toEqual([['user', 'Tidy the project'], ['assistant', 'Tidied.']]);
     expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true, errors: [] });
