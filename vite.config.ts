@@ -3,7 +3,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 
 // One config for the console build and the test projects: the engine and server run in
-// node, the console's component tests in jsdom, the real Claude Code suite in node.
+// node, the console's component tests in jsdom, the real Claude Code suite and the other hosts'
+// real-CLI suites in node.
 export default defineConfig({
   plugins: [react()],
   build: { outDir: 'dist', emptyOutDir: true, sourcemap: false },
@@ -31,6 +32,21 @@ export default defineConfig({
           testTimeout: 120_000,
           hookTimeout: 600_000,
           pool: 'forks',
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The real CLIs of the other agent hosts (`npm run test:hosts`, one host with
+          // `test:hosts:<host>`), each against its scripted fake model API: not part of `test:unit`.
+          name: 'hosts',
+          environment: 'node',
+          include: ['server/**/*.hosts-test.ts'],
+          testTimeout: 120_000,
+          hookTimeout: 600_000,
+          pool: 'forks',
+          // One host's CLI at a time: the machine has two cores.
+          fileParallelism: false,
         },
       },
       {

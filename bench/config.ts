@@ -26,6 +26,8 @@ export interface BenchConfig {
   hookCalls: number;
   /** Item 10: turns the real history is replayed as (its whole span of commits, or evenly spaced snapshots of it). */
   historyTurns: number;
+  /** Item 11: the git-ignored build folder. */
+  ignoredBuild: { files: number; bytes: number };
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -41,6 +43,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       timelineTurns: [50, 300],
       hookCalls: 20,
       historyTurns: 40,
+      ignoredBuild: { files: 5000, bytes: 50 * MB },
     };
   }
   return {
@@ -54,5 +57,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     timelineTurns: [50, 5000],
     hookCalls: 100,
     historyTurns: 190,
+    ignoredBuild: { files: 50000, bytes: 500 * MB },
   };
 }

@@ -17,7 +17,7 @@ export async function startServe(options: { cli: string; workspace: string; data
   const child: ChildProcess = spawn(process.execPath, [options.cli, 'serve', '--workspace', options.workspace, '--data', options.dataDir,
     '--port', '0', '--token', options.token, '--agent-token', options.agentToken], {
     cwd: path.dirname(path.dirname(options.cli)),
-    // The server registry file goes to the run's temp dir, not the person's state dir.
+    // service.json and the tokens go to the run's temp dir, not the person's state dir.
     env: { ...process.env, XDG_STATE_HOME: options.stateDir },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,3 +1,5 @@
+import { rename } from 'node:fs/promises';
+import path from 'node:path';
 import { expect, saveScreenshot, test } from './fixtures';
 import { ConsolePage } from './pages/ConsolePage';
 
@@ -141,4 +143,46 @@ test('arrow keys and j/k move through turns and files', async ({ page, turnback 
   await expect(console.diff('y.txt')).toBeVisible();
   await page.keyboard.press('ArrowLeft');
   await expect(console.timeline).toBeFocused();
+});
+
+test('a long command shows its first characters, and the whole kept text once opened', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  const heredoc = `cat > notes.md <<'EOF'\n${'a line of the heredoc\n'.repeat(5_000)}EOF`;
+  await agent.turn(SESSION, 'Write the notes by heredoc', async () => {
+    const { execId } = await agent.exec(SESSION, heredoc);
+    await turnback.writeOnDisk('notes.md', 'a line of the heredoc\n');
+    await agent.execEnd(SESSION, execId!);
+  });
+  await turnback.open(page, `?session=${SESSION}`);
+  const console = new ConsolePage(page);
+  await console.selectTurn(1);
+  await console.tab('Commands').click();
+  const commands = console.detail.getByRole('list', { name: 'Shell commands of this turn' });
+  await expect(commands.locator('.command__text')).toHaveText(/^cat > notes\.md <<'EOF'[\s\S]*…$/);
+  const open = commands.getByRole('button', { name: /Show the whole command \(107/ });
+  await open.click();
+  await expect(commands.getByText(/Only its first 64 KiB are kept/)).toBeVisible();
+  expect((await commands.locator('.command__text').textContent())!.length).toBeGreaterThan(60_000);
+  await saveScreenshot(page, 'console-exec-long-command');
+  await commands.getByRole('button', { name: 'Show less' }).click();
+  await expect(commands.getByRole('button', { name: /Show the whole command/ })).toBeVisible();
+});
+
+test('a shell mv is one renamed row, counted as one file', async ({ page, turnback }) => {
+  const { agent } = turnback;
+  await turnback.writeOnDisk('src/old-name.ts', 'export const name = "old";\n');
+  await agent.turn(SESSION, 'Rename the module with mv', async () => {
+    const { execId } = await agent.exec(SESSION, 'mv src/old-name.ts src/new-name.ts');
+    await rename(path.join(turnback.workspace, 'src/old-name.ts'), path.join(turnback.workspace, 'src/new-name.ts'));
+    await agent.execEnd(SESSION, execId!);
+  });
+  await turnback.open(page, `?session=${SESSION}`);
+  const console = new ConsolePage(page);
+  await expect(console.turn(1)).toContainText('1 file');
+  await console.selectTurn(1);
+  await expect(console.detail.getByText('Files (1)')).toBeVisible();
+  await expect(console.files).toContainText('from src/old-name.ts');
+  await expect(console.files).toContainText(/renamed/i);
+  await expect(console.files).not.toContainText(/deleted|created/i);
+  await saveScreenshot(page, 'console-shell-mv');
 });

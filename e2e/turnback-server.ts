@@ -1,6 +1,7 @@
 // Starts the real server (`node bin/turnback.js serve`) on a fresh temp workspace and data
 // dir, reads its URL from the first stdout line, and stops it (and removes the dirs) after.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -40,12 +41,13 @@ function firstLine(child: ChildProcess, stderr: () => string): Promise<string> {
 export async function startServer(): Promise<ServerHandle> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-ws-'));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-data-'));
-  const token = `console-${Math.random().toString(36).slice(2)}`;
-  const agentToken = `agent-${Math.random().toString(36).slice(2)}`;
+  // 128 bits each, as the server requires of a token given on its command line.
+  const token = `console-${randomBytes(16).toString('hex')}`;
+  const agentToken = `agent-${randomBytes(16).toString('hex')}`;
   const child = spawn(
     process.execPath,
     ['bin/turnback.js', 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0', '--token', token, '--agent-token', agentToken],
-    // XDG_STATE_HOME keeps the server registry file inside the temp dir, not in the user's home.
+    // XDG_STATE_HOME keeps service.json and the tokens inside the temp dir, not in the user's home.
     { cwd: ROOT, env: { ...process.env, XDG_STATE_HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
   );
   let stderrText = '';

@@ -6,20 +6,38 @@ type Command = () => Promise<{ run(args: string[]): Promise<number> }>;
 
 const COMMANDS: Record<string, Command> = {
   serve: () => import('./cli/serve.js'),
+  start: () => import('./cli/start.js'),
+  stop: () => import('./cli/stop.js'),
+  status: () => import('./cli/status.js'),
+  url: () => import('./cli/url.js'),
   demo: () => import('./cli/demo.js'),
   hook: () => import('./cli/hook.js'),
   init: () => import('./cli/init.js'),
+  log: () => import('./cli/log.js'),
+  show: () => import('./cli/show.js'),
+  diff: () => import('./cli/diff.js'),
+  undo: () => import('./cli/undo.js'),
+  redo: () => import('./cli/redo.js'),
+  rewind: () => import('./cli/rewind.js'),
+  restore: () => import('./cli/restore.js'),
+  mcp: () => import('./cli/mcp.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {
   const [name, ...args] = argv;
-  if (name === '--help' || name === '-h' || name === 'help') {
+  if (name === '--version' || name === '-v') {
+    const { packageVersion } = await import('./http/version.js');
+    process.stdout.write(`turnback ${packageVersion()}\n`);
+    return 0;
+  }
+  // `turnback` alone: what it can do.
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     process.stdout.write(USAGE);
     return 0;
   }
-  const load = name === undefined ? undefined : Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    process.stderr.write(`${name === undefined ? 'turnback: a command is needed' : `turnback: unknown command ${JSON.stringify(name)}`}\n${USAGE}`);
+    process.stderr.write(`turnback: unknown command ${JSON.stringify(name)}\n${USAGE}`);
     return 2;
   }
   return (await load()).run(args);

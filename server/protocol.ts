@@ -35,12 +35,23 @@ export type State =
   | null
   | { type: 'file'; hash: string; size: number; mode: number }
   | { type: 'dir'; mode: number }
-  | { type: 'symlink'; target: string };
+  | { type: 'symlink'; target: string }
+  /** A FIFO, socket or device: never opened or read, no content kept. */
+  | { type: 'special'; kind: SpecialKind; mode: number };
+
+export type SpecialKind = 'fifo' | 'socket' | 'char' | 'block';
 
 export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
-export type ExecSkipReason = SkipReason | 'concurrent';
-export interface ExecSkipped { uri: Uri; reason: ExecSkipReason }
+/** `over-budget`: a git-ignored folder too large to protect, left out of the scans (`files`, `bytes`: where the count stopped). */
+export type ExecSkipReason = SkipReason | 'concurrent' | 'over-budget';
+export interface ExecSkipped { uri: Uri; reason: ExecSkipReason; files?: number; bytes?: number }
+
+/**
+ * Who a session belongs to, for retention: `agent` when the agent token opened it, `person`
+ * otherwise (the console token, a library call) or once a person acted in it (a rollback).
+ */
+export type SessionOrigin = 'person' | 'agent';
 
 export interface Session {
   sessionId: string;
@@ -51,15 +62,32 @@ export interface Session {
   turnCount: number;
   lastActivity: Iso;
   activeTurnId: string | null;
+  origin: SessionOrigin;
 }
 
-export type TurnKind = 'agent' | 'rollback';
+/** `pin`: a named point the person marked (no changes; its title is the name). */
+export type TurnKind = 'agent' | 'rollback' | 'pin';
+
+/** A named point: rewinding its session to it takes every path changed since (any session) back to its state then. */
+export interface Pin { turnId: string; sessionId: string; number: number; name: string; at: string }
+export interface PinsResponse { pins: Pin[] }
+export interface PinResponse { pin: Pin }
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
+
+/** A command's text is kept up to this many UTF-8 bytes (docs/api.md "Shell commands"). */
+export const COMMAND_TEXT_LIMIT = 64 * 1024;
+/** A listed command (a turn's `execCommands`) shows this many characters (code points) of its text. */
+export const COMMAND_PREVIEW_LIMIT = 200;
 
 export interface ExecCommand {
   execId: string;
   tool: string;
+  /** In a turn, its first COMMAND_PREVIEW_LIMIT characters; from the command route, all that is kept (≤ COMMAND_TEXT_LIMIT bytes). */
   command: string;
+  /** The UTF-8 size of the command as it was given. */
+  commandBytes: number;
+  /** `command` holds less than the whole command. */
+  truncated?: true;
   at: Iso;
   /** When its after scan ran; null while the command is still open. */
   endedAt: Iso | null;
@@ -80,6 +108,8 @@ export interface Turn {
   rollbackOf?: string[];
   /** First non-blank line of the user message, at most 120 characters (code points). */
   title: string;
+  /** A pin that retention keeps (with what it needs to be reached) until it is unpinned. */
+  pinned?: boolean;
   status: TurnStatus;
   rolledBackBy?: string;
   /** A crash cut it short. */
@@ -132,6 +162,8 @@ export interface Entry {
   to?: Uri;
   /** For `op: "exec"`: the command whose scans recorded it. */
   execId?: string;
+  /** The host's step (tool call) the entry was recorded for, when the host named one. */
+  stepId?: string;
   before: State;
   /** Of `uri`; read at commit, null while the turn is active. */
   after: State;
@@ -165,7 +197,41 @@ export interface Diff {
   after: Side;
 }
 
-export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none';
+/** `keep-both`: a conflicting file left as it is, the restored version written beside it (`copy`). */
+/**
+ * A step of a turn: one tool call or one shell command. A host names the step an fs call or a
+ * before-mutate belongs to (`stepId`, its tool call id, with the chat's tool line as `stepTitle`);
+ * a command's entries are its step (its `execId`).
+ */
+export interface StepRef { id: string; title?: string }
+
+export interface Step {
+  /** 1, 2, 3… in the order the steps first changed something. */
+  index: number;
+  stepId: string;
+  kind: 'command' | 'tool';
+  /** The chat's tool line (`Bash(rm -rf build)`, `Edit(src/app.ts)`), or one made from the change. */
+  title: string;
+  /** Every path the step changed (both ends of a rename or move). */
+  paths: Uri[];
+}
+
+export interface StepsResponse { steps: Step[] }
+
+/** On a step's conflict: the later step of the same turn that changed the path since. */
+export interface ConflictStep { index: number; title: string }
+
+/** Each path whose state differs between the end of turn `from` and the end of turn `to`. */
+export interface Comparison {
+  from: string;
+  to: string;
+  files: { uri: Uri; change: ChangeKind; before: State; after: State }[];
+}
+
+export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep-both';
+
+/** What a rollback does with a path a later turn or the person changed: refuse (409 unless force), or keep both versions. */
+export type OnConflict = 'refuse' | 'keep-both';
 
 /** The later turn whose change a conflict would discard (the path holds what it left). */
 export interface ConflictTurn { turnId: string; sessionId: string; number: number; title: string }
@@ -177,6 +243,10 @@ export interface PlanAction {
   conflict: boolean;
   /** On a conflict: the later turn that made the path what it is now; absent when it was changed outside any turn. */
   conflictTurn?: ConflictTurn;
+  /** On a conflict of a step's rollback: the later step of the same turn that changed the path. */
+  conflictStep?: ConflictStep;
+  /** With `keep-both`: where the restored version goes, beside the path (`<name>.turnback-<turn number>`). */
+  copy?: Uri;
 }
 
 /** A folder the rollback creates or removes, including those it removes only because a chosen path created them. */
@@ -205,6 +275,12 @@ export interface RollbackResult {
   errors: { uri: Uri; code: RestoreErrorCode; message: string; systemCode?: string }[];
   /** Only for rollback-with-chat and rewind with chat. */
   deletedMessages?: number;
+  /** With `onConflict: "keep-both"`: each conflicting file left as it was, and the copy the restored version went to. */
+  keptBoth?: { uri: Uri; copy: Uri }[];
+  /** FIFOs, sockets or devices that stood where an original belongs: removed, and the original placed. */
+  replaced?: { uri: Uri; kind: SpecialKind }[];
+  /** Nothing on disk, in the chat or in a turn's status was changed: no rollback turn was made (`rollbackTurnId` null). */
+  changedNothing?: true;
 }
 
 export type Role = 'user' | (typeof AGENT_ROLES)[number];
@@ -228,6 +304,8 @@ export interface StoreStats {
   retention: { keepDays: number; keepSessions: number };
   /** Sessions pruned by retention since this server started. */
   pruned: number;
+  /** Git-ignored folders the latest scan left out over their budget: not protected. */
+  unprotected: { uri: Uri; files: number; bytes: number }[];
 }
 
 export type ErrorCode =
@@ -239,6 +317,7 @@ export type ErrorCode =
   | 'TURN_NOT_FOUND'
   | 'SESSION_NOT_FOUND'
   | 'FILE_NOT_FOUND'
+  | 'COMMAND_NOT_FOUND'
   | 'METHOD_NOT_ALLOWED'
   | 'CONFLICT'
   | 'TURN_ACTIVE'
@@ -246,6 +325,10 @@ export type ErrorCode =
   | 'TOO_LARGE'
   | 'UNSUPPORTED_MEDIA_TYPE'
   | 'NO_SPACE'
+  | 'WORKSPACE_NOT_FOUND'
+  | 'WORKSPACE_REQUIRED'
+  | 'WORKSPACE_REFUSED'
+  | 'WORKSPACE_NOT_RECORDING'
   | 'INTERNAL';
 
 export interface ErrorBody {
@@ -263,6 +346,7 @@ export interface SessionsResponse {
 export interface TurnsResponse { turns: Turn[] }
 export interface MessagesResponse { messages: Message[] }
 export type ManifestResponse = Manifest;
+export interface CommandResponse { command: ExecCommand }
 export type DiffResponse = Diff;
 
 export interface PreviewRequest { uris?: Uri[]; withChat?: boolean }
@@ -291,16 +375,40 @@ export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri; for
 export type AgentMoveRequest = AgentRenameRequest;
 export interface AgentMkdirRequest { sessionId: string; uri: Uri }
 export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
-/** POST /api/agent/hook/claude-code: the body is the raw Claude Code hook event (its own JSON shape). */
-export type AgentClaudeCodeHookRequest = Record<string, unknown>;
-export interface AgentClaudeCodeHookResponse {
+/** A workspace of the service (docs/api.md "Workspaces"). */
+export interface Workspace {
+  /** `<folder name>-<first 12 hex of sha256(real path)>`, also its data dir's name. */
+  id: string;
+  root: string;
+  name: string;
+  /** False when its store cannot be opened or written (damaged, disk full, locked): `reason` says why. */
+  recording: boolean;
+  reason?: string;
+  /** Its engine is open now (opened on first use, closed when idle). */
+  open: boolean;
+  sessions: number;
+  storeBytes: number;
+  isDefault: boolean;
+}
+export interface WorkspacesResponse { workspaces: Workspace[] }
+export interface WorkspaceResponse { workspace: Workspace }
+
+/** POST /api/agent/hook/:host (`claude-code`, `cursor`, …): the body is the host's raw hook event (its own JSON shape). */
+export type AgentHookRequest = Record<string, unknown>;
+export interface AgentHookResponse {
   ok: true;
-  outcome: 'forwarded' | 'ignored' | 'outside-workspace';
+  /** `not-recorded`: the event's workspace cannot record (refused, store damaged, disk full): `ignored` says why. */
+  outcome: 'forwarded' | 'ignored' | 'outside-workspace' | 'not-recorded';
+  /** With `not-recorded`, the first time for a session and reason: what the hook shows the person. */
+  systemMessage?: string;
   /** How many agent calls the event mapped to (forwarded). */
   calls?: number;
   /** Why nothing was done (ignored, outside-workspace). */
   ignored?: string;
 }
+/** The hook route of Claude Code, as it was named first. */
+export type AgentClaudeCodeHookRequest = AgentHookRequest;
+export type AgentClaudeCodeHookResponse = AgentHookResponse;
 
 // ---- events (GET /api/events and engine.on) ----
 

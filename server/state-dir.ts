@@ -1,18 +1,45 @@
-// Where turnback keeps per-user state (docs/api.md "Build and run"). Kept here, dependency-free,
-// so the hook path loads nothing but node built-ins.
+// Where turnback keeps per-user state (docs/api.md "State dir"): one module for the engine, the
+// CLI, the service and the Node hook; bin/turnback-hook computes the same (a test compares).
+// Dependency-free, so the hook path loads nothing but node built-ins.
+import { createHash } from 'node:crypto';
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { basename, isAbsolute, join } from 'node:path';
 
+/** `$XDG_STATE_HOME/turnback` when it is absolute (a relative one is ignored, per the XDG spec), else `~/.local/state/turnback`. */
 export function turnbackStateDir(env: NodeJS.ProcessEnv = process.env): string {
   const xdg = env.XDG_STATE_HOME;
-  const base = xdg && xdg.length > 0 ? xdg : join(env.HOME || homedir(), '.local', 'state');
+  const base = xdg && isAbsolute(xdg) ? xdg : join(env.HOME || homedir(), '.local', 'state');
   return join(base, 'turnback');
 }
 
-export function serverRegistryDir(env: NodeJS.ProcessEnv = process.env): string {
-  return join(turnbackStateDir(env), 'servers');
+/** The files of the state dir, by role. */
+export const STATE_FILES = {
+  service: 'service.json',
+  lock: 'service.lock',
+  consoleToken: 'console-token',
+  agentToken: 'agent-token',
+  workspaces: 'workspaces.json',
+  sessions: 'sessions.json',
+  serviceLog: 'service.log',
+  hookLog: 'hook.log',
+  told: 'told.json',
+} as const;
+
+export type StateFile = keyof typeof STATE_FILES;
+
+export function statePath(file: StateFile, env: NodeJS.ProcessEnv = process.env): string {
+  return join(turnbackStateDir(env), STATE_FILES[file]);
 }
 
 export function hookLogPath(env: NodeJS.ProcessEnv = process.env): string {
-  return join(turnbackStateDir(env), 'hook.log');
+  return statePath('hookLog', env);
+}
+
+/**
+ * A workspace's id, `<folder name>-<first 12 hex of sha256(real path)>`: also the name of its
+ * default data dir, so stores written by the per-folder `serve` of old open unchanged.
+ */
+export function workspaceIdOf(realRoot: string): string {
+  const hash = createHash('sha256').update(realRoot).digest('hex').slice(0, 12);
+  return `${basename(realRoot) || 'root'}-${hash}`;
 }

@@ -11,6 +11,8 @@ export type ThemeChoice = 'system' | 'light' | 'dark';
 export type HistoryMode = 'push' | 'replace';
 
 export interface Selection {
+  /** The chosen workspace; null: the server's default one (its unprefixed routes). */
+  workspaceId: string | null;
   sessionId: string | null;
   turnId: string | null;
   fileUri: string | null;
@@ -31,6 +33,8 @@ interface UiState extends Selection {
   /** Text typed into the timeline's search box. */
   search: string;
 
+  /** Another workspace: its own sessions, so nothing chosen in the last one carries over. */
+  selectWorkspace(workspaceId: string | null, history?: HistoryMode): void;
   selectSession(sessionId: string | null, history?: HistoryMode): void;
   selectTurn(turnId: string | null, history?: HistoryMode): void;
   selectFile(fileUri: string | null, history?: HistoryMode): void;
@@ -58,6 +62,7 @@ function savedTheme(): ThemeChoice {
 }
 
 export const useUiStore = create<UiState>()((set) => ({
+  workspaceId: null,
   sessionId: null,
   turnId: null,
   fileUri: null,
@@ -71,6 +76,12 @@ export const useUiStore = create<UiState>()((set) => ({
   theme: savedTheme(),
   search: '',
 
+  selectWorkspace: (workspaceId, history = 'push') =>
+    set((state) =>
+      state.workspaceId === workspaceId
+        ? state
+        : { workspaceId, sessionId: null, turnId: null, fileUri: null, history, openedAt: Date.now(), search: '', checked: { turnId: null, uris: [] } },
+    ),
   selectSession: (sessionId, history = 'push') =>
     set((state) =>
       state.sessionId === sessionId ? state : { sessionId, turnId: null, fileUri: null, history, openedAt: Date.now(), search: '' },

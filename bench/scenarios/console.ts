@@ -97,7 +97,7 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
     await seedLargeDiff(engine);
   });
 
-  const server = await startServe({ cli: app.cli, workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console', agentToken: 'bench-agent' });
+  const server = await startServe({ cli: app.cli, workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console-token-0123456789', agentToken: 'bench-agent-token-0123456789' });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     for (const { turns, sessionId } of sessions) {

@@ -1,6 +1,7 @@
 // Item 8: what the Claude Code hook costs per tool call — one hook process per call, as Claude
-// Code runs it: the installed entry (bin/turnback-hook, sh + curl) with the server up and down,
-// and, for comparison, the Node entry with the bare Node startup it cannot go below.
+// Code runs it: the installed entry (bin/turnback-hook, sh + curl) with the service up, and,
+// for comparison, the Node entry with the bare Node startup it cannot go below. (With no
+// service up the hook starts one: item 12.)
 import type { BenchContext } from '../context.js';
 import type { BuiltApp } from './build.js';
 
@@ -17,10 +18,9 @@ export async function hookScenario(ctx: BenchContext, app: BuiltApp): Promise<vo
       { median: entry.p95, min: entry.p95, max: entry.p95, p95: entry.p95, runs: entry.calls, samples: [] });
   };
   figures('hook', `hook per call, installed entry bin/turnback-hook (PreToolUse Write, ${latency.calls} calls)`, latency);
-  figures('hook.server-down', `hook per call, installed entry with no server running (PreToolUse Write, ${latency.serverDown.calls} calls)`, latency.serverDown);
   figures('hook.node-entry', `hook per call, Node entry \`turnback hook claude-code\` (PreToolUse Write, ${latency.nodeEntry.calls} calls)`, latency.nodeEntry);
   if (typeof latency.nodeStartupMedian === 'number') {
     results.figure(HOOK_SECTION, 'hook.node', 'bare `node -e ""` between the calls (Node entry floor): median', null, 'ms', latency.nodeStartupMedian);
   }
-  results.note(HOOK_SECTION, 'one hook process per call: the installed command run through `sh -c` as Claude Code runs it (sh + curl, Node fallback) with the server up (target median < 30 ms) and down (hooks installed, no server: target median < 15 ms), and `node bin/turnback.js hook claude-code` with the server up');
+  results.note(HOOK_SECTION, 'one hook process per call: the installed command run through `sh -c` as Claude Code runs it (sh + curl, Node fallback) with the service up (target median < 30 ms), and `node bin/turnback.js hook claude-code` with the server up');
 }

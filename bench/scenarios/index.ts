@@ -5,11 +5,13 @@ import { ensureBuild } from './build.js';
 import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
 import { historyScenario } from './history.js';
+import { ignoredBuildScenario } from './ignored-build.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
+import { serviceScenario } from './service.js';
 import { storageScenario } from './storage-size.js';
 
 export const SECTIONS: [string, string][] = [
@@ -23,6 +25,8 @@ export const SECTIONS: [string, string][] = [
   ['8', 'Claude Code hook latency'],
   ['9', 'Shell commands: the scans around a command (W2)'],
   ['10', 'Real history: commander.js commits replayed as turns'],
+  ['11', 'Build output: a git-ignored target/ folder'],
+  ['12', 'The always-on service: cold start and memory'],
 ];
 
 export interface RunOptions {
@@ -58,11 +62,15 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('6')) await memoryScenario(ctx);
   if (wants('9')) await scanScenario(ctx);
   if (wants('10')) await historyScenario(ctx);
+  if (wants('11')) await ignoredBuildScenario(ctx);
   if (wants('7')) await guarded(ctx, '7', async () => {
     await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
   if (wants('8')) await guarded(ctx, '8', async () => {
     await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
+  });
+  if (wants('12')) await guarded(ctx, '12', async () => {
+    await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
   });
 }
 

@@ -45,9 +45,9 @@ function textSide(text: string | null): Side {
 export function createSampleEngine(): Engine {
   const events = new EventEmitter();
   const sessions: Session[] = [
-    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', title: 'Add rate limiting to the API', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000' },
-    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', title: 'Fix the flaky login test', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null },
-    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', title: '', turnCount: 0, lastActivity: iso(100), activeTurnId: null },
+    { sessionId: 'webui-7f3a9c', platform: 'webui', sessionType: 'chat', title: 'Add rate limiting to the API', turnCount: 5000, lastActivity: iso(10_000), activeTurnId: 'big-5000', origin: 'person' },
+    { sessionId: 'cc-2d81f0e4-a1b2', platform: 'claude-code', sessionType: 'cli', title: 'Fix the flaky login test', turnCount: 6, lastActivity: iso(6_000), activeTurnId: null, origin: 'agent' },
+    { sessionId: 'webui-empty', platform: 'webui', sessionType: 'task', title: '', turnCount: 0, lastActivity: iso(100), activeTurnId: null, origin: 'person' },
   ];
   const turns = new Map<string, Turn[]>();
   const make = (sessionId: string, prefix: string, count: number, active: boolean) =>
@@ -62,7 +62,7 @@ export function createSampleEngine(): Engine {
         interrupted: number % 17 === 0, startedAt: iso(number * 2), endedAt: active && number === count ? null : iso(number * 2 + 1),
         fileCount: 1 + (number % 6), skippedCount: number % 6 === 5 ? 1 : 0, execUsed: number % 4 === 0, execCaptured: number % 8 === 0,
         execCommands: number % 4 === 0
-          ? [{ execId: `x-${number}`, tool: 'exec', command: 'npm run migrate && npm test', at: iso(number * 2), endedAt: iso(number * 2), changed: [] }]
+          ? [{ execId: `x-${number}`, tool: 'exec', command: 'npm run migrate && npm test', commandBytes: 27, at: iso(number * 2), endedAt: iso(number * 2), changed: [] }]
           : [],
         preview: [], messageCount: 3, lines: { added: number % 40, removed: number % 7 },
       };
@@ -106,6 +106,11 @@ export function createSampleEngine(): Engine {
     getManifest: (turnId: string): Manifest => {
       const turn = findTurn(turnId);
       return { turn, files: filesOf(turn), entries: [] };
+    },
+    command: (turnId: string, execId: string) => {
+      const found = findTurn(turnId).execCommands.find((c) => c.execId === execId);
+      if (!found) throw Object.assign(new Error(`no command ${execId}`), { code: 'COMMAND_NOT_FOUND' });
+      return found;
     },
     messages: (_sessionId: string, opts?: { turnId?: string }) => (opts?.turnId ? messagesOf(findTurn(opts.turnId)) : []),
     diff: async (_turnId: string, uri: string): Promise<Diff> => {

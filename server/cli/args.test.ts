@@ -5,12 +5,12 @@ import { UsageError } from './usage.js';
 describe('serve and demo flags', () => {
   it('reads every serve flag of the contract', () => {
     const flags = parseServeFlags([
-      '--workspace', 'ws', '--data', 'd', '--port', '0', '--token', 't1', '--agent-token', 't2',
+      '--workspace', 'ws', '--data', 'd', '--port', '0', '--token', 't1', '--agent-token-file', 'f2',
       '--scopes', 'webui:*, onebot:group', '--max-file-size', '2048', '--keep-sessions', '0',
     ], 'serve', {});
     expect(flags).toEqual({
-      workspace: 'ws', data: 'd', port: 0, token: 't1', agentToken: 't2', scopes: ['webui:*', 'onebot:group'],
-      maxFileSize: 2048, keepSessions: 0, help: false,
+      workspace: 'ws', data: 'd', port: 0, portGiven: true, token: 't1', agentTokenFile: 'f2', tokensOnCommandLine: ['--token'],
+      scopes: ['webui:*', 'onebot:group'], maxFileSize: 2048, keepSessions: 0, help: false,
     });
   });
 
@@ -19,7 +19,7 @@ describe('serve and demo flags', () => {
     expect(flags.port).toBe(DEFAULT_PORT);
     expect(DEFAULT_PORT).toBe(4820);
     expect(flags.scopes).toEqual(DEFAULT_SCOPES);
-    expect(DEFAULT_SCOPES).toEqual(['webui:*', 'claude-code:*']);
+    expect(DEFAULT_SCOPES).toEqual(['webui:*', 'claude-code:*', 'codex:*', 'cursor:*', 'gemini:*', 'opencode:*']);
     expect(flags.token).toBeUndefined();
   });
 
@@ -27,6 +27,13 @@ describe('serve and demo flags', () => {
     const env = { TURNBACK_TOKEN: 'from-env', TURNBACK_AGENT_TOKEN: 'agent-env' };
     expect(parseServeFlags(['--workspace', 'ws'], 'serve', env)).toMatchObject({ token: 'from-env', agentToken: 'agent-env' });
     expect(parseServeFlags(['--workspace', 'ws', '--token', 'flag'], 'serve', env)).toMatchObject({ token: 'flag' });
+    // A token file named on the command line comes before the environment.
+    expect(parseServeFlags(['--token-file', 'f'], 'serve', env)).toMatchObject({ token: undefined, tokenFile: 'f', agentToken: 'agent-env' });
+    expect(parseServeFlags([], 'serve', env).tokensOnCommandLine).toEqual([]);
+  });
+
+  it('runs serve without --workspace (the service with no default workspace)', () => {
+    expect(parseServeFlags([], 'serve', {})).toMatchObject({ workspace: undefined, port: 4820, portGiven: false });
   });
 
   it('lets --scopes "" disable capture', () => {
@@ -43,7 +50,7 @@ describe('serve and demo flags', () => {
     [['--workspace', 'ws', '--token', 'has space']],
     [['--workspace', 'ws', '--token', '']],
     [['--workspace']],
-    [[]],
+    [['--token', 'a'.repeat(30), '--token-file', 'f']],
   ])('refuses %j for serve', (args) => {
     expect(() => parseServeFlags(args, 'serve', {})).toThrow(UsageError);
   });
@@ -51,6 +58,11 @@ describe('serve and demo flags', () => {
   it('gives demo its own flags only, with an optional workspace', () => {
     expect(parseServeFlags([], 'demo', {})).toMatchObject({ workspace: undefined, port: 4820 });
     expect(() => parseServeFlags(['--scopes', 'x'], 'demo', {})).toThrow(UsageError);
+  });
+
+  it('reads --protect globs relative to the workspace, refusing absolute ones', () => {
+    expect(parseServeFlags(['--workspace', 'ws', '--protect', 'target', '--protect', '.venv'], 'serve', {}).protect).toEqual(['target', '.venv']);
+    expect(() => parseServeFlags(['--workspace', 'ws', '--protect', '/abs/target'], 'serve', {})).toThrow(UsageError);
   });
 
   it('reads --help without needing --workspace', () => {

@@ -3,20 +3,28 @@ import { parseArgs } from 'node:util';
 import { USAGE, UsageError } from './usage.js';
 
 export const DEFAULT_PORT = 4820;
-export const DEFAULT_SCOPES = ['webui:*', 'claude-code:*'];
+export const DEFAULT_SCOPES = ['webui:*', 'claude-code:*', 'codex:*', 'cursor:*', 'gemini:*', 'opencode:*'];
 
 export interface ServeFlags {
   workspace?: string;
   data?: string;
   port: number;
+  /** `--port` given: a taken port is then an error, not a reason to take another. */
+  portGiven: boolean;
   token?: string;
   agentToken?: string;
+  tokenFile?: string;
+  agentTokenFile?: string;
+  /** Which tokens came as flags, readable by other users in the process list (a warning says so). */
+  tokensOnCommandLine: string[];
   scopes: string[];
   maxFileSize?: number;
   keepDays?: number;
   keepSessions?: number;
   /** Globs relative to the workspace; undefined keeps the engine's default. */
   exclude?: string[];
+  /** Ignored folders protected whatever their size; undefined protects none beyond the budget. */
+  protect?: string[];
   help: boolean;
 }
 
@@ -26,6 +34,8 @@ const COMMON = {
   port: { type: 'string' },
   token: { type: 'string' },
   'agent-token': { type: 'string' },
+  'token-file': { type: 'string' },
+  'agent-token-file': { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 } as const;
 
@@ -35,6 +45,7 @@ const SERVE_ONLY = {
   'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
   exclude: { type: 'string', multiple: true },
+  protect: { type: 'string', multiple: true },
 } as const;
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
@@ -58,9 +69,9 @@ function token(name: string, raw: string | undefined): string | undefined {
   return raw;
 }
 
-function excludeGlobs(raw: string[] | undefined): string[] | undefined {
+function relativeGlobs(flag: 'exclude' | 'protect', raw: string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--exclude takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
+  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--${flag} takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
   return raw;
 }
 
@@ -68,7 +79,10 @@ export function parseScopes(raw: string): string[] {
   return raw.split(',').map((scope) => scope.trim()).filter((scope) => scope.length > 0);
 }
 
-/** Parses the flags of `serve` (all of them) or `demo` (no scopes, size or retention flags). */
+/**
+ * Parses the flags of `serve` (all of them) or `demo` (no scopes, size or retention flags).
+ * `serve` without `--workspace` is the service with no default workspace.
+ */
 export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: NodeJS.ProcessEnv = process.env): ServeFlags {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
@@ -86,17 +100,23 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
     workspace: nonEmpty('workspace', get('workspace')),
     data: nonEmpty('data', get('data')),
     port: integer('port', get('port'), 0, 65535) ?? DEFAULT_PORT,
-    token: token('token', get('token') ?? (env.TURNBACK_TOKEN || undefined)),
-    agentToken: token('agent-token', get('agent-token') ?? (env.TURNBACK_AGENT_TOKEN || undefined)),
+    portGiven: get('port') !== undefined,
+    // A flag first, then a file, then the environment.
+    token: token('token', get('token') ?? (get('token-file') === undefined ? env.TURNBACK_TOKEN || undefined : undefined)),
+    agentToken: token('agent-token', get('agent-token') ?? (get('agent-token-file') === undefined ? env.TURNBACK_AGENT_TOKEN || undefined : undefined)),
+    tokenFile: nonEmpty('token-file', get('token-file')),
+    agentTokenFile: nonEmpty('agent-token-file', get('agent-token-file')),
+    tokensOnCommandLine: ['token', 'agent-token'].filter((name) => get(name) !== undefined).map((name) => `--${name}`),
     scopes: get('scopes') === undefined ? DEFAULT_SCOPES : parseScopes(get('scopes') as string),
     maxFileSize: integer('max-file-size', get('max-file-size'), 1, Number.MAX_SAFE_INTEGER),
     keepDays: integer('keep-days', get('keep-days'), 0, 36_500),
     keepSessions: integer('keep-sessions', get('keep-sessions'), 0, 1_000_000),
-    exclude: excludeGlobs(values.exclude as string[] | undefined),
+    exclude: relativeGlobs('exclude', values.exclude as string[] | undefined),
+    protect: relativeGlobs('protect', values.protect as string[] | undefined),
     help: values.help === true,
   };
-  if (command === 'serve' && !flags.help && flags.workspace === undefined) {
-    throw new UsageError('serve needs --workspace <dir>');
+  for (const [flag, file] of [['token', 'token-file'], ['agent-token', 'agent-token-file']]) {
+    if (get(flag) !== undefined && get(file) !== undefined) throw new UsageError(`--${flag} and --${file} cannot both be given`);
   }
   return flags;
 }

@@ -9,6 +9,10 @@ import { send } from '../http/test/client.js';
 import { treeAsText } from '../testkit/tree.js';
 import { FIRST_LINE, parseFirstLine, runCli, type CliRun } from './test/spawn-cli.js';
 
+// At least 22 characters: shorter tokens are refused.
+const CONSOLE_TOKEN = 'console-token-0123456789abcdef';
+const AGENT_TOKEN = 'agent-token-0123456789abcdef';
+
 let root: string;
 let workspace: string;
 let env: NodeJS.ProcessEnv;
@@ -42,33 +46,64 @@ function expectOneLineFailure(run: CliRun, pattern: RegExp): void {
 }
 
 describe('turnback serve', () => {
-  it('prints exactly the address line first, writes the registry entry, and removes it on SIGTERM', async () => {
-    const run = start(serveArgs('--token', 'console-tok', '--agent-token', 'agent-tok'));
+  it('prints exactly the address line first, writes service.json, and removes it on SIGTERM', async () => {
+    const run = start(serveArgs('--token', CONSOLE_TOKEN, '--agent-token', AGENT_TOKEN));
     const line = await run.firstLine;
     expect(line).toMatch(FIRST_LINE);
     const { port, token } = parseFirstLine(line);
-    expect(token).toBe('console-tok');
-    expect(line).toBe(`turnback listening on http://127.0.0.1:${port}/?token=console-tok`);
+    expect(token).toBe(CONSOLE_TOKEN);
+    expect(line).toBe(`turnback listening on http://127.0.0.1:${port}/?token=${CONSOLE_TOKEN}`);
 
-    const entryFile = path.join(root, 'state', 'turnback', 'servers', `${port}.json`);
+    const entryFile = path.join(root, 'state', 'turnback', 'service.json');
     expect((await stat(entryFile)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(entryFile, 'utf8'))).toEqual({
-      workspace: await realpath(workspace), port, agentToken: 'agent-tok', pid: run.child.pid,
+      pid: run.child.pid, port, version: expect.any(String), startedAt: expect.any(String), url: `http://127.0.0.1:${port}/`,
     });
+    // The default workspace is the one given.
+    const workspaces = (await send(port, { path: '/api/workspaces', token: CONSOLE_TOKEN })).json.workspaces;
+    expect(workspaces).toEqual([expect.objectContaining({ root: await realpath(workspace), isDefault: true, recording: true })]);
 
-    expect((await send(port, { path: '/api/health', token: 'agent-tok' })).json).toMatchObject({ ok: true });
-    expect((await send(port, { path: '/api/sessions', token: 'console-tok' })).json).toEqual({ sessions: [] });
+    expect((await send(port, { path: '/api/health', token: AGENT_TOKEN })).json).toMatchObject({ ok: true });
+    expect((await send(port, { path: '/api/sessions', token: CONSOLE_TOKEN })).json).toEqual({ sessions: [] });
 
     expect(await run.stop('SIGTERM')).toEqual({ code: 0, signal: null });
     expect(existsSync(entryFile)).toBe(false);
   });
 
-  it('takes random tokens when none is given, and exits 0 on SIGINT', async () => {
+  it('keeps its tokens in 0600 files of the state dir across restarts, and exits 0 on SIGINT', async () => {
     const run = start(serveArgs());
     const { port, token } = parseFirstLine(await run.firstLine);
-    expect(token.length).toBeGreaterThanOrEqual(20);
+    expect(token).toMatch(/^[0-9a-f]{64}$/);
+    const consoleFile = path.join(root, 'state', 'turnback', 'console-token');
+    const agentFile = path.join(root, 'state', 'turnback', 'agent-token');
+    expect((await readFile(consoleFile, 'utf8')).trim()).toBe(token);
+    const agentToken = (await readFile(agentFile, 'utf8')).trim();
+    expect(agentToken).toMatch(/^[0-9a-f]{64}$/);
+    expect(agentToken).not.toBe(token);
+    for (const file of [consoleFile, agentFile]) expect((await stat(file)).mode & 0o777).toBe(0o600);
     expect((await send(port, { path: '/api/sessions', token })).status).toBe(200);
     expect(await run.stop('SIGINT')).toEqual({ code: 0, signal: null });
+    expect(run.stderr()).not.toContain('warning');
+
+    const again = start(serveArgs());
+    expect(parseFirstLine(await again.firstLine).token).toBe(token);
+  });
+
+  it('reads tokens from --token-file, and warns that --token is on the command line', async () => {
+    const file = path.join(root, 'agent.token');
+    await writeFile(file, `${AGENT_TOKEN}\n`, { mode: 0o600 });
+    const run = start(serveArgs('--token', CONSOLE_TOKEN, '--agent-token-file', file));
+    const { port } = parseFirstLine(await run.firstLine);
+    expect((await send(port, { path: '/api/health', token: AGENT_TOKEN })).status).toBe(200);
+    expect(run.stderr()).toMatch(/^turnback: warning: --token can be read by other users/m);
+  });
+
+  it('refuses a second service for the same user, naming the running one', async () => {
+    const first = start(serveArgs());
+    const { port } = parseFirstLine(await first.firstLine);
+    const second = start(['serve', '--port', '0']);
+    expect((await second.exited).code).toBe(2);
+    expectOneLineFailure(second, new RegExp(`already runs for this user \\(pid ${first.child.pid}, http://127.0.0.1:${port}/\\)`));
   });
 
   it('commits a turn cut by SIGTERM; after a restart on the same data dir it rolls back exactly', async () => {
@@ -78,9 +113,9 @@ describe('turnback serve', () => {
     await writeFile(path.join(workspace, 'run.sh'), '#!/bin/sh\necho hi\n', { mode: 0o755 });
     const before = await treeAsText(workspace);
 
-    const first = start(serveArgs('--agent-token', 'agent-tok'));
+    const first = start(serveArgs('--agent-token', AGENT_TOKEN));
     const { port } = parseFirstLine(await first.firstLine);
-    const agent = (p: string, body: unknown) => send(port, { method: 'POST', path: `/api/agent/${p}`, token: 'agent-tok', body });
+    const agent = (p: string, body: unknown) => send(port, { method: 'POST', path: `/api/agent/${p}`, token: AGENT_TOKEN, body });
     const sessionId = 'cc-session-1';
     const input = await agent('input', { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Change everything' });
     expect(input.json.turnId).toEqual(expect.any(String));
@@ -94,13 +129,13 @@ describe('turnback serve', () => {
     }
     expect(await first.stop('SIGTERM')).toEqual({ code: 0, signal: null });
 
-    const second = start(serveArgs('--token', 'tok'));
+    const second = start(serveArgs('--token', CONSOLE_TOKEN));
     const { port: port2 } = parseFirstLine(await second.firstLine);
-    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: 'tok' })).json.turns;
+    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: CONSOLE_TOKEN })).json.turns;
     expect(turns).toHaveLength(1);
     expect(turns[0]).toMatchObject({ turnId: input.json.turnId, status: 'committed', interrupted: false });
     expect(turns[0].fileCount).toBeGreaterThanOrEqual(4);
-    const rollback = await send(port2, { method: 'POST', path: `/api/turns/${input.json.turnId}/rollback`, token: 'tok', body: {} });
+    const rollback = await send(port2, { method: 'POST', path: `/api/turns/${input.json.turnId}/rollback`, token: CONSOLE_TOKEN, body: {} });
     expect(rollback.status).toBe(200);
     expect(rollback.json).toMatchObject({ ok: true, errors: [] });
     expect(await treeAsText(workspace)).toEqual(before);
@@ -108,22 +143,35 @@ describe('turnback serve', () => {
   });
 
   it('after a crash mid-turn, tells what recovery did and shows the turn as interrupted', async () => {
-    const first = start(serveArgs('--agent-token', 'agent-tok'));
+    const first = start(serveArgs('--agent-token', AGENT_TOKEN));
     const { port } = parseFirstLine(await first.firstLine);
     const sessionId = 'cc-crash';
-    await send(port, { method: 'POST', path: '/api/agent/input', token: 'agent-tok', body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' } });
-    await send(port, { method: 'POST', path: '/api/agent/fs/write', token: 'agent-tok', body: { sessionId, uri: 'workspace:/a.txt', content: 'a' } });
+    await send(port, { method: 'POST', path: '/api/agent/input', token: AGENT_TOKEN, body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' } });
+    await send(port, { method: 'POST', path: '/api/agent/fs/write', token: AGENT_TOKEN, body: { sessionId, uri: 'workspace:/a.txt', content: 'a' } });
     expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
 
-    const second = start(serveArgs('--token', 'tok'));
+    const second = start(serveArgs('--token', CONSOLE_TOKEN));
     const { port: port2 } = parseFirstLine(await second.firstLine);
-    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: 'tok' })).json.turns;
+    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: CONSOLE_TOKEN })).json.turns;
     expect(turns).toEqual([expect.objectContaining({ status: 'committed', interrupted: true })]);
     expect(second.stdout()).toMatch(/^recovered 1 turn cut short by a crash/m);
   });
 });
 
 describe('failures to start: one line on stderr, exit code 2', () => {
+  it.each([
+    [['--token', 'short-token'], /the console token is too short: at least 22 characters/],
+    [['--agent-token', 'x'.repeat(21)], /the agent token is too short/],
+    [['--token', 'y'.repeat(30), '--agent-token', 'y'.repeat(30)], /must differ/],
+  ])('a token refused: %j', async (flags, pattern) => {
+    const run = start(serveArgs(...flags));
+    expect((await run.exited).code).toBe(2);
+    const lines = run.stderr().trim().split('\n').filter((line) => !line.includes('warning'));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(pattern);
+    expect(run.stdout()).toBe('');
+  });
+
   it('a port in use', async () => {
     const blocker = createServer();
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
@@ -133,7 +181,7 @@ describe('failures to start: one line on stderr, exit code 2', () => {
       expect((await run.exited).code).toBe(2);
       expectOneLineFailure(run, new RegExp(`port ${port}.*in use`));
       expect(run.stdout()).toBe('');
-      expect(existsSync(path.join(root, 'state', 'turnback', 'servers', `${port}.json`))).toBe(false);
+      expect(existsSync(path.join(root, 'state', 'turnback', 'service.json'))).toBe(false);
     } finally {
       blocker.close();
     }
@@ -152,6 +200,8 @@ describe('failures to start: one line on stderr, exit code 2', () => {
   it('a data dir held by another live server', async () => {
     const first = start(serveArgs());
     await first.firstLine;
+    // Another user's service (its own state dir) on the same data dir.
+    env = { XDG_STATE_HOME: path.join(root, 'other-state') };
     const second = start(serveArgs());
     expect((await second.exited).code).toBe(2);
     expectOneLineFailure(second, /data dir .* is held by another live turnback server \(pid \d+\)/);
@@ -168,7 +218,7 @@ describe('failures to start: one line on stderr, exit code 2', () => {
   });
 
   it('an unknown command or flag prints the usage', async () => {
-    const cases = [['bogus'], [], ['serve', '--workspace', workspace, '--nope'], ['demo', '--scopes', 'x']];
+    const cases = [['bogus'], ['serve', '--workspace', workspace, '--nope'], ['demo', '--scopes', 'x']];
     const runs = cases.map((args) => start(args));
     for (const [index, run] of runs.entries()) {
       expect((await run.exited).code, cases[index].join(' ')).toBe(2);
@@ -177,11 +227,18 @@ describe('failures to start: one line on stderr, exit code 2', () => {
     }
   });
 
-  it('--help prints the usage on stdout and exits 0', async () => {
-    const runs = [['--help'], ['serve', '--help'], ['demo', '--help']].map((args) => start(args));
+  it('--help, and turnback alone, print the usage on stdout and exit 0', async () => {
+    const runs = [[], ['--help'], ['serve', '--help'], ['demo', '--help']].map((args) => start(args));
     for (const run of runs) {
       expect((await run.exited).code).toBe(0);
-      expect(run.stdout()).toContain('turnback serve --workspace');
+      expect(run.stdout()).toContain('turnback start');
+      expect(run.stdout()).toContain('turnback serve [--workspace <dir>]');
     }
+  });
+
+  it('--version prints the package version', async () => {
+    const run = start(['--version']);
+    expect((await run.exited).code).toBe(0);
+    expect(run.stdout()).toMatch(/^turnback \d+\.\d+\.\d+\n$/);
   });
 });

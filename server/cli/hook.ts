@@ -1,10 +1,12 @@
 // `turnback hook claude-code [--max-time S]`: forwards one Claude Code hook event (JSON on
-// stdin) to the running turnback server of its workspace. It must never block or break the
-// agent: it gives up after 2 s (or S seconds, for the calls that wait for a scan), and exits 0
+// stdin) to the person's turnback service, started when none runs. It must never block or break the
+// agent: its delivery gives up after 2 s (or S seconds, for the calls that wait for a scan;
+// starting the service waits up to START_WAIT_MS before that), and exits 0
 // whatever happens (Claude Code treats exit code 2 from PreToolUse as "block the tool").
 import { logHookProblem } from '../adapters/claude-code/hook/log.js';
 import { HOOK_TIMEOUT_MS, runClaudeCodeHook } from '../adapters/claude-code/hook/run.js';
 import { readStdin } from '../adapters/claude-code/hook/stdin.js';
+import { START_WAIT_MS } from '../service/spawn-service.js';
 
 const USAGE = 'usage: turnback hook claude-code [--max-time SECONDS]   (reads one Claude Code hook event on stdin)';
 
@@ -24,14 +26,19 @@ export async function run(args: string[]): Promise<number> {
   }
   const controller = new AbortController();
   const giveUp = setTimeout(() => controller.abort(), timeoutMs);
-  // A last resort in case something keeps the process alive past the deadline.
-  const hardStop = setTimeout(() => process.exit(0), timeoutMs + 500);
+  // A last resort in case something keeps the process alive past the deadline (a cold start of
+  // the service may take its own wait first).
+  const hardStop = setTimeout(() => process.exit(0), timeoutMs + START_WAIT_MS + 1_000);
   giveUp.unref();
   hardStop.unref();
   try {
     const input = await readStdin(process.stdin, controller.signal);
     process.stdin.destroy();
-    await runClaudeCodeHook(input, { signal: controller.signal, timeoutMs });
+    clearTimeout(giveUp);
+    // The delivery has its own deadline, from when it starts.
+    const result = await runClaudeCodeHook(input, { signal: new AbortController().signal, timeoutMs });
+    // Claude Code shows a hook's `systemMessage` to the person.
+    if (result.systemMessage) process.stdout.write(`${JSON.stringify({ systemMessage: result.systemMessage })}\n`);
   } catch (error) {
     logHookProblem(`unexpected failure: ${(error as Error).stack ?? String(error)}`);
   } finally {

@@ -1,12 +1,17 @@
-// `turnback init claude-code [--workspace DIR] [--remove]`: registers turnback's hooks in the
-// workspace's `.claude/settings.local.json` (or takes them out again), keeping every other
-// setting and hook.
-import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+// `turnback init <host> [--workspace DIR] [--global] [--remove]`: registers turnback's hook in the
+// host's settings (the project's, or the person's own with --global), or takes it out again,
+// keeping every other setting and hook. Running it twice changes nothing. What the settings look
+// like is each host's (server/adapters/settings-writers.ts); this is only the command line.
+import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { mergeHookSettings, removeHookSettings, shellQuote } from '../adapters/claude-code/settings.js';
+import { shellQuote } from '../adapters/claude-code/settings.js';
+import type { HostSettingsWriter } from '../adapters/core/settings-writer.js';
+import { SETTINGS_WRITERS } from '../adapters/settings-writers.js';
 
-const USAGE = 'usage: turnback init claude-code [--workspace DIR] [--remove]';
+const hosts = () => SETTINGS_WRITERS.map((writer) => writer.host).join('|');
+const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove]`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -18,33 +23,42 @@ export function turnbackHookPath(): string {
   return join(dirname(turnbackBinPath()), 'turnback-hook');
 }
 
-export function hookCommand(): string {
-  return shellQuote(turnbackHookPath());
+/** The hook's command for `host`, by absolute path: `turnback-hook` alone is Claude Code's (its default host). */
+export function hookCommand(host = 'claude-code'): string {
+  return host === 'claude-code' ? shellQuote(turnbackHookPath()) : `${shellQuote(turnbackHookPath())} ${host}`;
 }
 
-function parseArgs(args: string[]): { workspace: string; remove: boolean } | null {
-  if (args[0] !== 'claude-code') return null;
+interface InitArgs {
+  writer: HostSettingsWriter;
+  workspace: string;
+  global: boolean;
+  remove: boolean;
+}
+
+function parseArgs(args: string[]): InitArgs | null {
+  const writer = SETTINGS_WRITERS.find((candidate) => candidate.host === args[0]);
+  if (!writer) return null;
   let workspace = process.cwd();
+  let global = false;
   let remove = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
     else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
+    else if (arg === '--global') global = true;
     else if (arg === '--remove') remove = true;
     else return null;
   }
-  return { workspace: resolve(workspace), remove };
+  return { writer, workspace: resolve(workspace), global, remove };
 }
 
-function readSettings(file: string): unknown {
-  let text: string;
+function readText(file: string): string | null {
   try {
-    text = readFileSync(file, 'utf8');
+    return readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
     throw error;
   }
-  return text.trim() === '' ? {} : JSON.parse(text);
 }
 
 function writeAtomically(file: string, text: string): void {
@@ -54,28 +68,38 @@ function writeAtomically(file: string, text: string): void {
   renameSync(temp, file);
 }
 
+const isDirectory = (path: string): boolean => {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+};
+
 export async function run(args: string[]): Promise<number> {
   const parsed = parseArgs(args);
   if (!parsed) {
-    process.stderr.write(`${USAGE}\n`);
+    process.stderr.write(`${usage()}\n`);
     return 2;
   }
-  const { workspace, remove } = parsed;
-  try {
-    if (!statSync(workspace).isDirectory()) throw new Error('not a directory');
-  } catch {
-    process.stderr.write(`turnback init: ${workspace} is not a directory\n`);
+  const { writer, workspace, global, remove } = parsed;
+  const home = process.env.HOME || homedir();
+  const base = global ? home : workspace;
+  if (!isDirectory(base)) {
+    process.stderr.write(`turnback init: ${base} is not a directory\n`);
     return 2;
   }
-  const file = join(workspace, '.claude', 'settings.local.json');
+  const file = writer.settingsFile({ workspace, home, global });
   try {
-    const existing = readSettings(file);
-    const { settings, changed } = remove ? removeHookSettings(existing) : mergeHookSettings(existing, hookCommand());
-    if (changed) writeAtomically(file, JSON.stringify(settings, null, 2) + '\n');
+    const current = readText(file);
+    const edit = remove ? writer.remove(current) : writer.install(current, hookCommand(writer.host));
+    if (edit.changed && edit.deleteFile) rmSync(file);
+    else if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
     process.stdout.write(remove
-      ? `${changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
-      : `${changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
-        'Start the console with the command below, open the URL it prints, then use claude in that folder as usual:\n' +
+      ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
+      : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
+        (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
+        'Start the console with the command below, open the URL it prints, then use the agent as usual:\n' +
         `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`);
     return 0;
   } catch (error) {

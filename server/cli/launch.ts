@@ -1,13 +1,14 @@
-// Runs a server until SIGINT/SIGTERM: opens the engine, starts HTTP, prints the address line,
-// writes the registry entry; on a signal commits active turns (engine.close) and returns 0.
+// Runs a one-workspace server until SIGINT/SIGTERM (the demo): opens the engine, starts HTTP,
+// prints the address line; on a signal commits active turns (engine.close) and returns 0. It is
+// not the person's service: it writes no service.json and takes random tokens per launch.
 import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import { openEngine } from '../engine/index.js';
 import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
+import { placeOfHookEvent } from '../adapters/hosts.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import type { ServeFlags } from './args.js';
 import { describeRecovery } from './recovery.js';
-import { removeRegistryEntry, writeRegistryEntry } from './registry.js';
 import { engineFailure, listenFailure, oneLine, StartupError } from './startup-errors.js';
 import { checkWorkspace } from './workspace.js';
 
@@ -18,7 +19,7 @@ export interface LaunchOptions {
   prepare?: (engine: Engine) => Promise<void>;
 }
 
-function waitForSignal(): Promise<NodeJS.Signals> {
+export function waitForSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals): void => {
       // A second signal while shutting down means "now": give up on a clean stop.
@@ -43,6 +44,7 @@ async function openChecked(options: LaunchOptions, workspace: string): Promise<E
       keepDays: flags.keepDays,
       keepSessions: flags.keepSessions,
       exclude: flags.exclude,
+      protect: flags.protect,
       log: (line) => process.stderr.write(`turnback: ${line}\n`),
     });
   } catch (err) {
@@ -59,6 +61,7 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
       agentToken: flags.agentToken,
       // The agent adapters' routes: the CLI is where engine, http and adapters meet.
       routes: claudeCodeRoutes(),
+      readHookPlace: placeOfHookEvent,
       log: { error: (line) => process.stderr.write(`${line}\n`) },
     });
   } catch (err) {
@@ -69,8 +72,6 @@ async function listenChecked(engine: Engine, flags: ServeFlags): Promise<Running
 export async function launch(options: LaunchOptions): Promise<number> {
   let engine: Engine | undefined;
   let server: RunningServer | undefined;
-  let registryFile: string | undefined;
-  const cleanRegistry = (): void => { if (registryFile) removeRegistryEntry(registryFile); };
   // Signals that arrive while starting are handled once the server is up.
   const stopRequested = waitForSignal();
   try {
@@ -78,8 +79,6 @@ export async function launch(options: LaunchOptions): Promise<number> {
     engine = await openChecked(options, workspace);
     if (options.prepare) await options.prepare(engine);
     server = await listenChecked(engine, options.flags);
-    registryFile = writeRegistryEntry({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid });
-    process.on('exit', cleanRegistry);
     process.stdout.write(`turnback listening on ${server.url}\n`);
     process.stdout.write(`workspace ${workspace}\ndata      ${engine.dataDir}\n`);
     for (const line of describeRecovery(engine.recovery)) process.stdout.write(`${line}\n`);
@@ -87,7 +86,6 @@ export async function launch(options: LaunchOptions): Promise<number> {
   } catch (err) {
     await server?.close();
     await engine?.close().catch(() => {});
-    cleanRegistry();
     const message = err instanceof StartupError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
     process.stderr.write(`turnback: ${oneLine(message)}\n`);
     return 2;
@@ -97,6 +95,5 @@ export async function launch(options: LaunchOptions): Promise<number> {
   await server.close();
   // Commits the turns agents left active, so a restart can roll them back exactly.
   await engine.close();
-  cleanRegistry();
   return 0;
 }

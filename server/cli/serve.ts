@@ -1,9 +1,10 @@
-// `turnback serve`: records the turns of agents in a workspace and serves the console.
+// `turnback serve`: the person's service in the foreground (systemd, containers, tests).
+// `--workspace` registers that workspace and makes it the default one.
+import { runService } from '../service/run-service.js';
 import { serveFlagsOrExit } from './args.js';
-import { launch } from './launch.js';
 
 export async function run(args: string[]): Promise<number> {
   const flags = serveFlagsOrExit(args, 'serve');
   if (typeof flags === 'number') return flags;
-  return launch({ flags: { ...flags, workspace: flags.workspace as string } });
+  return runService(flags);
 }

@@ -1,20 +1,43 @@
 // The CLI's usage text (docs/api.md "Build and run").
 export const USAGE = `usage:
-  turnback serve --workspace <dir> [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
-                 [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>] [--keep-days <n>]
-                 [--keep-sessions <n>] [--exclude <glob>]...
+  turnback start [--port N]     starts your turnback service in the background and prints its console URL
+  turnback stop                 stops it (active turns are committed first)
+  turnback status [--json]      its pid, URL and workspaces: sessions, store size, recording or why not
+  turnback url                  prints the console URL with its token
+  turnback serve [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token-file <f>] [--agent-token-file <f>]
+                 [--token <t>] [--agent-token <t>] [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>]
+                 [--keep-days <n>] [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]...
+                                the same service in the foreground; --workspace registers <dir> as its default
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
+                                creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init claude-code [--workspace <dir>] [--remove]
+  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove]
+  turnback --version | --help
 
-  serve   records the turns of agents working in <dir> and serves the console on 127.0.0.1
-  demo    creates a demo project with recorded agent sessions, then serves it
-  --help  prints this text
+  turnback log [-n N] [--session S]                  the workspace's turns, newest first
+  turnback show <turn>                               a turn's files and shell commands
+  turnback diff <turn> [path...]                     a turn's change as a unified diff
+  turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes]
+  turnback redo                                      takes back the last undo
+  turnback rewind <turn>                             undoes <turn> and every later one
+  turnback restore <path>... --from <turn>           those paths as they were before <turn>
+  turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
-Tokens default to $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN, else are random per launch.
+One service per user records every workspace (the git top level of an agent's cwd, else the cwd);
+the first hook starts it when it is not running. Tokens are kept in the state dir
+(\${XDG_STATE_HOME:-~/.local/state}/turnback); --token-file, $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN
+or --token (readable by other users in the process list) fix them instead, at least 22 characters.
 Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pruned, and with
 --keep-sessions <n> those beyond the n most recently active; never one active in the last 24 h.
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
+A git-ignored folder over 2,000 files or 128 MiB (build output: target/, .venv/) is not protected,
+and said so; --protect <glob> takes such a folder back in.
+
+The terminal commands work in the workspace of the current folder, against the user's service
+(started when none runs). A <turn> is its number in the session (--session S, else the most
+recent one), last, or a unique prefix of its id. Each takes --json; undo, redo, rewind and
+restore print what they will do and ask unless --yes, and refuse a conflict unless --force.
+Exit codes: 0 done, 1 refused (conflict, drift, an active turn), 2 usage or no service.
 `;
 
 /** An error in the command line: printed with the usage, exit code 2. */

@@ -66,6 +66,10 @@ describe('turnback demo', () => {
     expect(first.files.some((f) => f.skipped === 'too-large')).toBe(true);
     expect(first.turns.some((t) => t.execUsed && t.execCommands.length > 0)).toBe(true);
     expect(first.turns.some((t) => t.kind === 'rollback')).toBe(true);
+    // A scripted command changes only what it would: a grep or a test run, nothing; the turn's
+    // other steps are not credited to it.
+    const commands = first.turns.flatMap((t) => t.execCommands);
+    expect(commands.map((c) => [c.command, c.changed])).toEqual(commands.map((c) => [c.command, []]));
     expect(first.turns.some((t) => t.status === 'rolled-back')).toBe(true);
 
     const logoTurn = first.turns.find((t) => t.preview.includes('workspace:/assets/logo.png'));

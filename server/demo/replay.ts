@@ -30,9 +30,13 @@ async function runStep(engine: Engine, sessionId: string, step: Step): Promise<v
       return engine.storage.move(uri(step.from), uri(step.to), session);
     case 'mkdir':
       return engine.storage.mkdir(uri(step.path), session);
-    case 'exec':
-      await engine.exec({ sessionId, tool: step.tool, command: step.command });
+    case 'exec': {
+      // The scripted commands (a grep, a test run) change nothing in the workspace: the command
+      // ends before the next step, so the steps after it are not credited to it.
+      const { execId } = await engine.exec({ sessionId, tool: step.tool, command: step.command });
+      if (execId) await engine.execEnd({ sessionId, execId });
       return;
+    }
     case 'message':
       await engine.message({ sessionId, role: step.role, content: step.content });
       return;

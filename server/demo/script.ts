@@ -87,7 +87,7 @@ const chat: ScriptedSession = {
         { op: 'edit', path: 'src/strings.ts', replace: [['export function slugify(text: string): string {\n  return text', "export function slugify(text: string): string {\n  if (text.length === 0) return 'untitled';\n  return text"]] },
         { op: 'exec', tool: 'exec', command: 'npm test' },
       ],
-      reply: 'One test failed; slugify now handles empty input. All 3 tests pass. (The test run happened outside turnback\'s storage, so this turn is only partially protected.)',
+      reply: 'One test failed; slugify now handles empty input. All 3 tests pass.',
     },
   ],
 };

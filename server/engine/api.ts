@@ -1,8 +1,8 @@
 // The library API of docs/api.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, Manifest,
-  Message, MutationOp, Plan, Role, RollbackResult, RootKind, Session, StoreStats, Turn, Uri,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, ExecCommand, Manifest,
+  Message, MutationOp, Comparison, OnConflict, Pin, Plan, Step, StepRef, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -30,12 +30,21 @@ export interface EngineOptions {
   keepSessions?: number;
   /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
   exclude?: string[];
+  /**
+   * A git-ignored folder (build or environment output) is protected while it holds at most this
+   * many files and bytes; beyond, the scans leave it out and say so. Default 2,000 files and
+   * 128 MiB; `null` protects every ignored folder whatever its size.
+   */
+  ignoredBudget?: { files: number; bytes: number } | null;
+  /** Globs relative to a root of ignored folders protected whatever their size. */
+  protect?: string[];
   /** Recursive-delete capture limits (docs/design.md point 4). */
   maxDeleteFiles?: number;
   maxDeleteBytes?: number;
 }
 
-export interface SessionRef { sessionId: string }
+/** `step`: the host's step (tool call) the change belongs to, so it can be undone on its own. */
+export interface SessionRef { sessionId: string; step?: StepRef }
 /** `force`: go ahead with a change whose original cannot be captured (recorded as skipped). */
 export interface MutationOptions extends SessionRef { force?: boolean }
 
@@ -73,13 +82,14 @@ export interface Engine {
   /** Set by `openEngine`: what recovery did on open (optional so test doubles may omit it). */
   readonly recovery?: RecoveryReport;
 
-  input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse>;
-  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }>;
+  /** `origin`: who opens the session, for retention (default `person`; the server passes `agent` for the agent token). */
+  input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse>;
+  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }>;
   /** The before scan of a command the engine cannot see into. */
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */
   execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse>;
-  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri }): Promise<AgentBeforeMutateResponse>;
+  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri; step?: StepRef }): Promise<AgentBeforeMutateResponse>;
   turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
 
   listSessions(): Session[];
@@ -87,15 +97,30 @@ export interface Engine {
   /** Turns whose prompt or a changed path holds `text` (any case), oldest first; paged like listTurns. */
   searchTurns(sessionId: string, text: string, opts?: { limit?: number; before?: number }): Turn[];
   getManifest(turnId: string): Manifest;
+  /** One command of a turn with all of its text that is kept (a turn lists previews only). */
+  command(turnId: string, execId: string): ExecCommand;
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;
 
-  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean }): Promise<Plan>;
-  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean }): Promise<RollbackResult>;
-  rollbackWithChat(turnId: string, opts?: { force?: boolean }): Promise<RollbackResult>;
-  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan>;
-  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult>;
+  /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
+  /** `steps`: indexes of the turn's steps (steps()) to undo alone; not with `uris` nor with chat. */
+  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<Plan>;
+  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<RollbackResult>;
+  /** Each tool call or shell command of the turn that changed something, in order. */
+  steps(turnId: string): Step[];
+  /** A named point of the workspace's current state; rewind its session to it (`rewind`) to come back. Refused (TURN_ACTIVE) while an agent turn is being recorded. */
+  pin(opts?: { name?: string }): Promise<Pin>;
+  /** The pins retention keeps, oldest first. */
+  pins(): Pin[];
+  /** Gives a pin back to retention. */
+  unpin(turnId: string): Promise<void>;
+  /** Each path's state at the end of one turn against the end of another (any sessions of the workspace). */
+  compare(fromTurnId: string, toTurnId: string): Comparison;
+  compareDiff(fromTurnId: string, toTurnId: string, uri: Uri): Promise<Diff>;
+  rollbackWithChat(turnId: string, opts?: { force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
+  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
+  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
   clearSession(sessionId: string): Promise<void>;
 
   on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void;

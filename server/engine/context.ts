@@ -1,6 +1,7 @@
 // What the engine's modules share: the filesystem seam, roots, contents, the store, events,
 // per-session queues and the in-memory view of turns being recorded.
-import type { State, TurnKind } from '../protocol.js';
+import type { IgnoredBudget } from './record/ignored-folders.js';
+import type { State, StepRef, TurnKind } from '../protocol.js';
 import type { ContentCache } from './content/content-cache.js';
 import type { ContentStore } from './content/contents.js';
 import type { Events } from './events.js';
@@ -24,6 +25,8 @@ export interface TurnContext {
    * commit takes them as placed rather than reading them back.
    */
   placed: Map<string, State>;
+  /** The host's step (tool call) being recorded now: set for the one call that names it. */
+  step: StepRef | null;
 }
 
 export interface EngineLimits {
@@ -35,6 +38,10 @@ export interface EngineLimits {
   /** A rollback places contents in batches of about this many bytes (see apply.ts). */
   placeBatchBytes: number;
   exclude: RegExp[];
+  /** Git-ignored folders larger than this are left out of the scans (null: none is). */
+  ignoredBudget: IgnoredBudget | null;
+  /** Ignored folders protected whatever their size (`--protect`). */
+  protect: RegExp[];
   scopes: string[];
 }
 

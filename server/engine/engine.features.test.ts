@@ -14,7 +14,7 @@ const begin = (engine: Awaited<ReturnType<typeof open>>, content = 'go') =>
   engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content });
 
 describe('capture', () => {
-  it('keeps the earliest state of a path and appends one entry per later op, without a second blob', async () => {
+  it('keeps the earliest state of a path and appends one entry per later op, each with its own state kept', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'v0');
     const engine = await open(box);
     const { turnId } = await begin(engine);
@@ -33,8 +33,9 @@ describe('capture', () => {
     expect(entries[1].before).toMatchObject({ type: 'file', size: 2 });
     expect(files.find((f) => f.uri === 'workspace:/b/a.txt')).toMatchObject({ change: 'moved', from: 'workspace:/a.txt' });
     expect(turn.fileCount).toBe(2);
-    // v0 (before) and v2 (after) are kept; v1 never was.
-    expect(engine.storeStats().blobs).toBe(2);
+    // v0 (the turn's start), v1 (before the second write: undoing that step alone puts it back)
+    // and v2 (the end) are kept.
+    expect(engine.storeStats().blobs).toBe(3);
     const diff = await engine.diff(turnId!, 'workspace:/b/a.txt');
     expect(diff).toMatchObject({ from: 'workspace:/a.txt', before: { text: 'v0' }, after: { text: 'v2' } });
     await engine.close();

@@ -1,27 +1,33 @@
 // The Engine the library API describes: each call checks its input, runs in its session's
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, Manifest, Message, MutationOp,
-  Plan, Role, RollbackResult, Session, StoreStats, Turn,
+  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, ExecCommand, Manifest, Message, MutationOp,
+  Comparison, OnConflict, Pin, Plan, Role, RollbackResult, Session, SessionOrigin, Step, StepRef, StoreStats, Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './turns/diff.js';
-import { BadRequestError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import { BadRequestError, CommandNotFoundError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
 import type { ExecScans } from './record/exec.js';
 import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './turns/memory.js';
 import type { RecoveryReport } from './turns/recovery.js';
-import type { Rollbacks } from './rollback/rollback.js';
+import type { Rollbacks, StepChoice } from './rollback/rollback.js';
 import { searchTurns } from './turns/search.js';
 import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
-import type { ControlledStorage, Mutations } from './record/storage.js';
+import { type ControlledStorage, inStep, type Mutations } from './record/storage.js';
+import { type StepGroup, stepGroups } from './rollback/steps.js';
+import { compareDiff, compareTurns } from './turns/compare.js';
+import { listPins, pinHere, PINS_SESSION, unpin } from './turns/pins.js';
+import { checkStep } from './record/step-ref.js';
 import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
+/** A library caller is the person unless it says otherwise; the server says `agent` for the agent token. */
+const originOf = (origin: unknown): SessionOrigin => (origin === 'agent' ? 'agent' : 'person');
 
 export class TurnbackEngine implements Engine {
   private closed = false;
@@ -68,7 +74,7 @@ export class TurnbackEngine implements Engine {
     return active;
   }
 
-  async input(req: { sessionId: string; platform: string; sessionType: string; content: string }): Promise<AgentInputResponse> {
+  async input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     const { platform, sessionType, content } = req;
     if (typeof platform !== 'string' || typeof sessionType !== 'string' || typeof content !== 'string') {
@@ -77,7 +83,7 @@ export class TurnbackEngine implements Engine {
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now());
+        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now(), originOf(req.origin));
         const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
           ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
           : null;
@@ -86,13 +92,13 @@ export class TurnbackEngine implements Engine {
     });
   }
 
-  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string }): Promise<{ messageId: string }> {
+  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }> {
     const sessionId = checkSessionId(req?.sessionId);
     if (!ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.ensureSession(sessionId, this.ctx.now());
+        this.ctx.store.ensureSession(sessionId, this.ctx.now(), originOf(req.origin));
         const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
       });
@@ -133,8 +139,9 @@ export class TurnbackEngine implements Engine {
     });
   }
 
-  async beforeMutate(req: { sessionId: string; op: MutationOp; uri: string; to?: string }): Promise<AgentBeforeMutateResponse> {
+  async beforeMutate(req: { sessionId: string; op: MutationOp; uri: string; to?: string; step?: StepRef }): Promise<AgentBeforeMutateResponse> {
     const sessionId = checkSessionId(req?.sessionId);
+    const step = checkStep(req.step);
     if (!ENTRY_OPS.has(req.op)) throw new BadRequestError('op must be write, delete, rename, move or mkdir', { op: req.op });
     const moves = req.op === 'rename' || req.op === 'move';
     if (moves && req.to === undefined) throw new BadRequestError(`${req.op} needs "to"`);
@@ -145,15 +152,17 @@ export class TurnbackEngine implements Engine {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turn || !(r.tracked || to?.tracked)) return { recorded: false };
-      try {
-        await this.mutations.record(turn, req.op, r, to);
-      } catch (e) {
-        if (!(e instanceof TooLargeError)) throw e;
-        // The host changes the file itself: it is told, and the change is recorded as skipped, never silent.
-        await this.mutations.record(turn, req.op, r, to, true);
-        return { recorded: false, skipped: 'too-large' };
-      }
-      return { recorded: true };
+      return inStep(turn, step, async () => {
+        try {
+          await this.mutations.record(turn, req.op, r, to);
+        } catch (e) {
+          if (!(e instanceof TooLargeError)) throw e;
+          // The host changes the file itself: it is told, and the change is recorded as skipped, never silent.
+          await this.mutations.record(turn, req.op, r, to, true);
+          return { recorded: false, skipped: 'too-large' as const };
+        }
+        return { recorded: true };
+      });
     });
   }
 
@@ -192,6 +201,14 @@ export class TurnbackEngine implements Engine {
     };
   }
 
+  command(turnId: string, execId: string): ExecCommand {
+    if (!this.open().store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+    const found = this.ctx.store.commands.get(turnId, execId);
+    if (!found) throw new CommandNotFoundError(turnId, execId);
+    const { scanned: _scanned, ...command } = found;
+    return command;
+  }
+
   messages(sessionId: string, opts: { turnId?: string; limit?: number; before?: number } = {}): Message[] {
     this.requireSession(sessionId);
     return listMessages(this.ctx, sessionId, opts);
@@ -207,6 +224,7 @@ export class TurnbackEngine implements Engine {
     return {
       sessions: store.countSessions(), turns: store.countTurns(), blobs, bytes, dataDir: this.ctx.dataDir,
       retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions }, pruned: this.ctx.retention.pruned,
+      unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
     };
   }
 
@@ -216,28 +234,66 @@ export class TurnbackEngine implements Engine {
     if (row.status === 'active') throw new TurnActiveError(row.session_id);
   }
 
-  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean } = {}): Promise<Plan> {
+  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<Plan> {
     this.refuseActiveTurn(turnId);
-    return this.rollbacks.preview(this.rollbacks.turnJob(turnId, opts));
+    return this.rollbacks.preview(this.rollbacks.turnJob(turnId, { ...opts, steps: this.stepChoice(turnId, opts.steps) }));
+  }
+
+  /** Marks the workspace's current state as a named point (a turn of the pins session). */
+  async pin(opts: { name?: string } = {}): Promise<Pin> {
+    this.open();
+    return this.ctx.queue.run(PINS_SESSION, () => pinHere(this.ctx, opts.name));
+  }
+
+  pins(): Pin[] {
+    return listPins(this.open());
+  }
+
+  async unpin(turnId: string): Promise<void> {
+    this.open();
+    await this.ctx.queue.run(PINS_SESSION, async () => unpin(this.ctx, turnId));
+  }
+
+  compare(fromTurnId: string, toTurnId: string): Comparison {
+    return compareTurns(this.open(), fromTurnId, toTurnId);
+  }
+
+  compareDiff(fromTurnId: string, toTurnId: string, uri: string): Promise<Diff> {
+    return compareDiff(this.open(), fromTurnId, toTurnId, uri);
+  }
+
+  /** The turn's steps: each tool call or shell command that changed something, in order. */
+  steps(turnId: string): Step[] {
+    return this.stepGroupsOf(turnId).map((g) => g.step);
+  }
+
+  private stepGroupsOf(turnId: string): StepGroup[] {
+    const turn = this.getManifest(turnId).turn;
+    return stepGroups(this.ctx, turnId, turn.execCommands);
+  }
+
+  private stepChoice(turnId: string, indexes: number[] | undefined): StepChoice | undefined {
+    return indexes?.length ? { indexes, groups: this.stepGroupsOf(turnId) } : undefined;
   }
 
   // Refused while the session's agent turn is active: checked once, in the session's queue (rollback.ts).
-  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean } = {}): Promise<RollbackResult> {
+  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<RollbackResult> {
     this.open();
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force }));
+    const steps = this.stepChoice(turnId, opts.steps);
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force, onConflict: opts.onConflict, steps }));
   }
 
-  async rollbackWithChat(turnId: string, opts: { force?: boolean } = {}): Promise<RollbackResult> {
+  async rollbackWithChat(turnId: string, opts: { force?: boolean; onConflict?: OnConflict } = {}): Promise<RollbackResult> {
     this.open();
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force }));
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force, onConflict: opts.onConflict }));
   }
 
-  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean }): Promise<Plan> {
+  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan> {
     this.open();
     return this.rollbacks.preview(this.rollbacks.rewindJob(sessionId, opts));
   }
 
-  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Promise<RollbackResult> {
+  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult> {
     this.open();
     return this.rollbacks.run(this.rollbacks.rewindJob(sessionId, opts));
   }

@@ -31,6 +31,9 @@ export class SessionNotFoundError extends EngineError {
 export class FileNotFoundError extends EngineError {
   constructor(uri: Uri) { super('FILE_NOT_FOUND', `no file at ${uri}`, { uri }); }
 }
+export class CommandNotFoundError extends EngineError {
+  constructor(turnId: string, execId: string) { super('COMMAND_NOT_FOUND', `no command ${JSON.stringify(execId)} in turn ${JSON.stringify(turnId)}`, { turnId, execId }); }
+}
 export class ConflictError extends EngineError {
   constructor(conflicts: Uri[]) {
     super('CONFLICT', `${conflicts.length} path(s) changed since the turn; pass force to overwrite`, { conflicts });

@@ -1,7 +1,7 @@
 // The engine's public entry: `openEngine(options)` and the error classes.
-import { createHash } from 'node:crypto';
-import os from 'node:os';
+import { DEFAULT_IGNORED_BUDGET } from './record/ignored-folders.js';
 import path from 'node:path';
+import { turnbackStateDir, workspaceIdOf } from '../state-dir.js';
 import type { Engine, EngineOptions, RootSpec } from './api.js';
 import { ContentStore } from './content/contents.js';
 import type { EngineContext } from './context.js';
@@ -34,15 +34,12 @@ export const DEFAULT_EXCLUDE = ['.git/**', 'node_modules/**'];
 
 /** `${XDG_STATE_HOME:-~/.local/state}/turnback`: where data dirs and server files live. */
 export function stateHome(): string {
-  const xdg = process.env.XDG_STATE_HOME;
-  return path.join(xdg && path.isAbsolute(xdg) ? xdg : path.join(os.homedir(), '.local', 'state'), 'turnback');
+  return turnbackStateDir();
 }
 
 /** `<stateHome>/<name>-<first 12 hex of sha256(realpath)>`: outside the workspace. */
 export function defaultDataDir(workspace: string): string {
-  const real = realpathOrSelf(workspace);
-  const hash = createHash('sha256').update(real).digest('hex').slice(0, 12);
-  return path.join(stateHome(), `${path.basename(real) || 'root'}-${hash}`);
+  return path.join(stateHome(), workspaceIdOf(realpathOrSelf(workspace)));
 }
 
 export interface OpenEngineOptions extends EngineOptions {
@@ -98,6 +95,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         keepSessions: options.keepSessions ?? 0,
         placeBatchBytes: options.placeBatchBytes ?? 64 * 1024 * 1024,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
+        ignoredBudget: options.ignoredBudget === undefined ? DEFAULT_IGNORED_BUDGET : options.ignoredBudget,
+        protect: compileGlobs(options.protect ?? []),
         scopes: options.scopes ?? ['webui:*'],
       },
       turns: new Map(),

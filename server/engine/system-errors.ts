@@ -30,6 +30,8 @@ export function codedError(e: unknown, uriOf: (path: string) => string | undefin
   if (code === 'ENAMETOOLONG') return withCause(new BadUriError('a name in the path is too long for the filesystem', { system: code, ...(uri ? { uri } : {}) }), e);
   if (FORBIDDEN.has(code) || code.startsWith('SQLITE_READONLY')) return withCause(new ForbiddenError(code, uri), e);
   if (code === 'ENOENT' && uri) return withCause(new FileNotFoundError(uri), e);
+  // A FIFO, socket or device swapped in for a file between its lstat and its open (file-read.ts).
+  if (code === 'EFTYPE') return withCause(new BadUriError('the path changed into a special file while the operation ran; nothing was read from it', { system: code, ...(uri ? { uri } : {}) }), e);
   return e;
 }
 

@@ -16,7 +16,7 @@ describe('console routes', () => {
   it('answer their success shapes', async () => {
     expect((await asConsole({ path: '/api/health' })).json).toEqual({ ok: true, version: expect.any(String) });
     expect((await asConsole({ path: '/api/store' })).json).toEqual({
-      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0, unprotected: [],
     });
     expect((await asConsole({ path: '/api/sessions' })).json.sessions[0].sessionId).toBe('s1');
     expect((await asConsole({ path: '/api/sessions/s1/turns?limit=10' })).json.turns[0].turnId).toBe('t1');
@@ -94,6 +94,15 @@ describe('agent routes', () => {
     expect((await asAgent({ path: '/api/agent/fs/read?uri=workspace:/a' })).json).toEqual({ uri: 'workspace:/a', content: 'x', encoding: 'utf8', size: 1 });
     expect((await asAgent({ method: 'POST', path: '/api/agent/fs/delete', body: { ...session, uri: 'workspace:/a' } })).json).toEqual({ ok: true });
     expect((await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: session })).json).toEqual({ turnId: 't1' });
+  });
+
+  it('GET /api/file reads a path as fs/read does, for the console token only', async () => {
+    const missing = await asConsole({ path: '/api/file?uri=workspace:/missing' });
+    expect([missing.status, missing.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    const noUri = await asConsole({ path: '/api/file' });
+    expect([noUri.status, noUri.json.error.code]).toEqual([400, 'BAD_REQUEST']);
+    const agentToken = await asAgent({ path: '/api/file?uri=workspace:/missing' });
+    expect(agentToken.status).toBe(401);
   });
 
   it('answer 404 FILE_NOT_FOUND, 400 BAD_URI, 400 for a bad session id and 405 for a GET of a POST route', async () => {

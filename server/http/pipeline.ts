@@ -1,7 +1,9 @@
 // One request, start to end, in docs/api.md's order: Host → Origin → token → route (404) →
 // method (405) → content type (415) → size (413) → JSON (400) → the operation.
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Engine } from '../engine/api.js';
 import { checkContentType, checkDeclaredLength, MAX_BODY_BYTES, parseJson, readBody } from './body.js';
+import { agentEngine } from './agent-engine.js';
 import { errorAnswer, HttpError } from './errors.js';
 import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
@@ -10,18 +12,27 @@ import {
   accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens,
 } from './security.js';
 import { chooseEncoding, compressed, serveStatic } from './static.js';
-import type { Route, RouteDeps } from './types.js';
+import type { EngineSource } from './engine-source.js';
+import { agentPlaceOf, isHostHookRoute, type HookPlaceReader } from './agent-place.js';
+import { stopsRecording, Told } from './not-recorded.js';
+import { listWorkspaces, registerWorkspace, splitWorkspacePath, WORKSPACES_PATH } from './routes/workspaces.js';
+import type { Route } from './types.js';
 
 export interface PipelineContext {
   port: number;
   tokens: Tokens;
   /** The route table: docs/api.md's routes and those the server's caller added. */
   routes: readonly Route[];
-  deps: RouteDeps;
+  /** Which engine a request addresses. */
+  source: EngineSource;
+  version: string;
+  told: Told;
+  /** How each host reads its raw hook events' session and folder, when the caller knows. */
+  readHookPlace?: HookPlaceReader;
   distDir: string;
   maxBodyBytes?: number;
   logError: (message: string) => void;
-  openEvents: (request: IncomingMessage, response: ServerResponse) => void;
+  openEvents: (request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => void;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
@@ -35,6 +46,15 @@ function sendJson(response: ServerResponse, status: number, body: unknown, extra
   response.end(text);
 }
 
+const agentEngines = new WeakMap<Engine, Engine>();
+
+/** The engine as a request holding the agent token sees it: sessions it opens are the agent's. */
+function asAgent(engine: Engine): Engine {
+  let agent = agentEngines.get(engine);
+  if (!agent) { agent = agentEngine(engine); agentEngines.set(engine, agent); }
+  return agent;
+}
+
 function methodNotAllowed(allowed: string[]): HttpError {
   return new HttpError('METHOD_NOT_ALLOWED', 'this route does not take this method', { allowed });
 }
@@ -46,28 +66,61 @@ function splitTarget(target: string): { rawPath: string; query: URLSearchParams 
     : { rawPath: target.slice(0, mark), query: new URLSearchParams(target.slice(mark + 1)) };
 }
 
+async function readJsonBody(request: IncomingMessage, ctx: PipelineContext): Promise<unknown> {
+  const limit = ctx.maxBodyBytes ?? MAX_BODY_BYTES;
+  checkContentType(request);
+  checkDeclaredLength(request, limit);
+  return parseJson(await readBody(request, limit));
+}
+
 async function handleApi(
   request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
 ): Promise<void> {
-  checkToken(presentedToken(request.headers, query, rawPath === EVENTS_PATH), accessFor(rawPath), ctx.tokens);
+  // The event streams (an EventSource cannot set headers) alone take `?token=`.
+  const isEvents = rawPath === EVENTS_PATH || /^\/api\/workspaces\/[^/]+\/events$/.test(rawPath);
+  const holder = checkToken(presentedToken(request.headers, query, isEvents), accessFor(rawPath), ctx.tokens);
   const method = request.method ?? 'GET';
-  if (rawPath === EVENTS_PATH) {
+  if (rawPath === WORKSPACES_PATH) {
+    if (method === 'GET') return sendJson(response, 200, listWorkspaces(ctx.source));
+    if (method === 'POST') return sendJson(response, 200, registerWorkspace(ctx.source, await readJsonBody(request, ctx)));
+    throw methodNotAllowed(['GET', 'POST']);
+  }
+  const { workspaceId, segments } = splitWorkspacePath(decodeSegments(rawPath));
+  const path = `/${segments.join('/')}`;
+  if (path === EVENTS_PATH) {
     if (method !== 'GET') throw methodNotAllowed(['GET']);
-    ctx.openEvents(request, response);
+    if (workspaceId !== undefined && !ctx.source.list().some((workspace) => workspace.id === workspaceId)) {
+      throw new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(workspaceId)}`);
+    }
+    ctx.openEvents(request, response, workspaceId);
     return;
   }
-  const match = matchRoute(ctx.routes, method, decodeSegments(rawPath));
+  // Agent routes keep their unprefixed URIs: a session's workspace comes from its events.
+  const isAgent = path.startsWith('/api/agent/');
+  const match = workspaceId !== undefined && isAgent ? { kind: 'not-found' as const } : matchRoute(ctx.routes, method, segments);
   if (match.kind === 'not-found') throw new HttpError('NOT_FOUND', 'no such route');
   if (match.kind === 'method-not-allowed') throw methodNotAllowed(match.allowed);
-  let body: unknown = {};
-  if (method === 'POST') {
-    const limit = ctx.maxBodyBytes ?? MAX_BODY_BYTES;
-    checkContentType(request);
-    checkDeclaredLength(request, limit);
-    body = parseJson(await readBody(request, limit));
+  const body = method === 'POST' ? await readJsonBody(request, ctx) : {};
+  const call = { params: match.params, query, body };
+  if (match.route.pattern === '/api/health') {
+    const answer = await match.route.handler(call, { engine: undefined as never, version: ctx.version });
+    return sendJson(response, answer.status ?? 200, answer.body);
   }
-  const answer = await match.route.handler({ params: match.params, query, body }, ctx.deps);
-  sendJson(response, answer.status ?? 200, answer.body);
+  const place = isAgent ? agentPlaceOf(match.route.pattern, match.params, body, query, ctx.readHookPlace) : undefined;
+  const hostHook = isHostHookRoute(match.route.pattern);
+  let target: { engine: Engine; workspaceId: string } | undefined;
+  try {
+    target = place ? await ctx.source.agentEngine(place) : await ctx.source.consoleEngine(workspaceId);
+    const engine = holder === 'agent' ? asAgent(target.engine) : target.engine;
+    const answer = await match.route.handler(call, { engine, version: ctx.version });
+    if (isAgent) ctx.source.noteSuccess?.(target.workspaceId);
+    sendJson(response, answer.status ?? 200, answer.body);
+  } catch (error) {
+    if (target && isAgent) ctx.source.noteFailure?.(target.workspaceId, error);
+    // A host's hook is answered what to tell the person, not an error it would only log.
+    if (hostHook && stopsRecording(error)) return sendJson(response, 200, ctx.told.answer(place?.sessionKey, error));
+    throw error;
+  }
 }
 
 /** A page or asset: `headers` after the type and length; a HEAD gets the headers alone. */

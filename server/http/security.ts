@@ -51,12 +51,16 @@ export function accessFor(pathname: string): Access {
   return pathname === '/api/health' || pathname.startsWith('/api/agent/') ? 'agent' : 'console';
 }
 
-export function checkToken(given: string | undefined, access: Access, tokens: Tokens): void {
+/** Which token the request holds; the console token wins when both are the same. */
+export type Holder = 'console' | 'agent';
+
+export function checkToken(given: string | undefined, access: Access, tokens: Tokens): Holder {
   if (given !== undefined) {
     // Both comparisons always run, so the answer time does not tell which token matched.
     const isConsole = sameToken(given, tokens.console);
     const isAgent = sameToken(given, tokens.agent);
-    if (isConsole || (access === 'agent' && isAgent)) return;
+    if (isConsole) return 'console';
+    if (access === 'agent' && isAgent) return 'agent';
   }
   throw new HttpError('UNAUTHORIZED', given === undefined ? 'a token is required' : 'this token does not open this route');
 }

@@ -1,10 +1,13 @@
-// The HTTP server: node:http on 127.0.0.1 only, embedding an engine. Used by the CLI, the tests,
+// The HTTP server: node:http on 127.0.0.1 only, embedding an engine or a service's workspaces. Used by the CLI, the tests,
 // the benchmark and the e2e suite.
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../engine/api.js';
 import { API_HEADERS } from './headers.js';
+import { singleEngine, type EngineSource } from './engine-source.js';
+import { Told } from './not-recorded.js';
+import type { HookPlaceReader } from './agent-place.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
@@ -21,7 +24,9 @@ export interface ServerLog {
 }
 
 export interface StartServerOptions {
-  engine: Engine;
+  /** The one engine of a single-workspace server; or `source`, the service's workspaces. */
+  engine?: Engine;
+  source?: EngineSource;
   /** 0 picks a free port. Default 4820. */
   port?: number;
   /** The console token; random when absent. */
@@ -42,6 +47,8 @@ export interface StartServerOptions {
    * adapters' routes): http itself knows no adapter.
    */
   routes?: readonly Route[];
+  /** How each host reads a raw hook event's session and folder, for choosing its workspace. */
+  readHookPlace?: HookPlaceReader;
 }
 
 export interface RunningServer {
@@ -101,17 +108,22 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const token = options.token ?? generateToken();
   const agentToken = options.agentToken ?? generateToken();
   const streams = new Set<EventStream>();
+  const source = options.source ?? (options.engine ? singleEngine(options.engine) : undefined);
+  if (!source) throw new Error('startServer needs an engine or a source');
   const ctx: PipelineContext = {
     port: 0,
     tokens: { console: token, agent: agentToken },
     routes: withRoutes(options.routes ?? []),
-    deps: { engine: options.engine, version: options.version ?? packageVersion() },
+    source,
+    version: options.version ?? packageVersion(),
+    told: new Told(),
+    readHookPlace: options.readHookPlace,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,
     logError: (message) => log.error(message),
-    openEvents: (_request: IncomingMessage, response: ServerResponse) => {
+    openEvents: (_request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => {
       const stream = openEventStream(
-        response, options.engine, API_HEADERS, () => streams.delete(stream), options.pingIntervalMs ?? PING_INTERVAL_MS,
+        response, source, workspaceId, API_HEADERS, () => streams.delete(stream), options.pingIntervalMs ?? PING_INTERVAL_MS,
       );
       streams.add(stream);
     },

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { workspaceIdOf } from '../state-dir.js';
 import { startServer } from './server.js';
 import { createFakeEngine } from './test/fake-engine.js';
 import { openSse } from './test/sse-reader.js';
@@ -14,6 +15,8 @@ async function start(pingIntervalMs?: number) {
 describe('GET /api/events', () => {
   it('streams engine events under their API names with one JSON data line', async () => {
     const { engine, server } = await start();
+    // Every event names its workspace: here the server's one.
+    const ID = workspaceIdOf(engine.workspace);
     const stream = await openSse(server.port, { Authorization: `Bearer ${TOKEN}` });
     try {
       expect(stream.status).toBe(200);
@@ -30,13 +33,13 @@ describe('GET /api/events', () => {
       await stream.waitFor('event: session-deleted');
       expect(stream.text()).toBe(
         'retry: 2000\n\n' +
-        'event: turn-begun\ndata: {"sessionId":"s1","turnId":"t1"}\n\n' +
-        'event: captured\ndata: {"sessionId":"s1","turnId":"t1","uri":"workspace:/a.txt"}\n\n' +
-        'event: turn-committed\ndata: {"sessionId":"s1","turnId":"t1"}\n\n' +
-        'event: rollback-done\ndata: {"sessionId":"s1","turnId":"t1","rollbackTurnId":"t2","ok":true}\n\n' +
-        'event: messages-deleted\ndata: {"sessionId":"s1","messageIds":["m1"]}\n\n' +
-        'event: messages-restored\ndata: {"sessionId":"s1","messageIds":["m1"]}\n\n' +
-        'event: session-deleted\ndata: {"sessionId":"s1"}\n\n',
+        `event: turn-begun\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
+        `event: captured\ndata: {"sessionId":"s1","turnId":"t1","uri":"workspace:/a.txt","workspaceId":"${ID}"}\n\n` +
+        `event: turn-committed\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
+        `event: rollback-done\ndata: {"sessionId":"s1","turnId":"t1","rollbackTurnId":"t2","ok":true,"workspaceId":"${ID}"}\n\n` +
+        `event: messages-deleted\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
+        `event: messages-restored\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
+        `event: session-deleted\ndata: {"sessionId":"s1","workspaceId":"${ID}"}\n\n`,
       );
     } finally {
       stream.close();

@@ -1,17 +1,8 @@
 // GET /api/events: the engine's events as Server-Sent Events (docs/api.md "Events"), so the console
 // updates while an agent works.
 import type { ServerResponse } from 'node:http';
-import type { Engine, EngineEventName, MemoryEventName } from '../engine/api.js';
-import { EVENT_NAMES, type EventName } from '../protocol.js';
-
-/** The memory store's events, each of the engine's MemoryEventName once (the compiler checks). */
-const MEMORY_EVENTS: Record<MemoryEventName, true> = { 'messages-deleted': true, 'messages-restored': true };
-const isMemoryEvent = (name: EventName): name is MemoryEventName => Object.hasOwn(MEMORY_EVENTS, name);
-
-/** The engine's name of an SSE event: the memory store's events carry `memory:`. */
-function engineNameOf(name: EventName): EngineEventName {
-  return isMemoryEvent(name) ? `memory:${name}` : name;
-}
+import type { EventName } from '../protocol.js';
+import type { EngineSource } from './engine-source.js';
 
 export const PING_INTERVAL_MS = 15_000;
 
@@ -23,10 +14,15 @@ export interface EventStream {
   close(): void;
 }
 
-/** Starts streaming on `response` (headers not yet sent); `onClosed` runs once it ends, from either side. */
+/**
+ * Starts streaming on `response` (headers not yet sent): every workspace's events, or only
+ * `workspaceId`'s, each data object with its `workspaceId`. `onClosed` runs once it ends, from
+ * either side.
+ */
 export function openEventStream(
   response: ServerResponse,
-  engine: Engine,
+  source: Pick<EngineSource, 'onEvent'>,
+  workspaceId: string | undefined,
   headers: Record<string, string>,
   onClosed: () => void,
   pingIntervalMs = PING_INTERVAL_MS,
@@ -40,11 +36,9 @@ export function openEventStream(
   response.write('retry: 2000\n\n');
   response.socket?.setNoDelay(true);
 
-  const unsubscribers = EVENT_NAMES.map((name) =>
-    engine.on(engineNameOf(name), (data) => {
-      response.write(formatEvent(name, data));
-    }),
-  );
+  const unsubscribe = source.onEvent((name, data, from) => {
+    if (workspaceId === undefined || from === workspaceId) response.write(formatEvent(name, { ...(data as object), workspaceId: from }));
+  });
   const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);
   ping.unref();
 
@@ -53,7 +47,7 @@ export function openEventStream(
     if (closed) return;
     closed = true;
     clearInterval(ping);
-    for (const unsubscribe of unsubscribers) unsubscribe();
+    unsubscribe();
     if (!response.writableEnded) response.end();
     onClosed();
   };

@@ -63,6 +63,11 @@ export function oneOf<T extends string>(fields: Fields, key: string, allowed: re
 }
 
 /** `?limit=`: a positive integer, absent when not given. */
+/** An optional field of one of the allowed values; absent (or null) is undefined. */
+export function optionalOneOf<T extends string>(fields: Fields, key: string, allowed: readonly T[]): T | undefined {
+  return fields[key] === undefined || fields[key] === null ? undefined : oneOf(fields, key, allowed);
+}
+
 export function queryLimit(query: URLSearchParams, key = 'limit'): number | undefined {
   const raw = query.get(key);
   if (raw === null) return undefined;

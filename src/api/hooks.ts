@@ -1,24 +1,32 @@
 // One hook per resource: the only way components read server data. Each carries its
-// resource's refresh policy, so every component that shows sessions polls them alike.
+// resource's refresh policy, so every component that shows sessions polls them alike, and
+// each asks the workspace the person chose (./workspaceScope).
 import { useInfiniteQuery, useQuery, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
-import type { RollbackTarget } from './mutations';
+import type { RollbackTarget } from './rollbackTarget';
 import {
-  currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
-  turnsQuery,
+  commandQuery, currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
+  turnsQuery, workspacesQuery,
 } from './queries';
+import { useWorkspaceScope } from './workspaceScope';
+
+/** The service's workspaces (none from a server that has no workspaces); polled like sessions. */
+export function useWorkspaces() {
+  const refetchInterval = usePollingInterval(10_000);
+  return useQuery({ ...workspacesQuery(), refetchInterval });
+}
 
 /** Sessions, newest activity first; polled while the event stream is down. */
 export function useSessions() {
   const refetchInterval = usePollingInterval();
-  return useQuery({ ...sessionsQuery(useQueryClient()), refetchInterval });
+  return useQuery({ ...sessionsQuery(useQueryClient(), useWorkspaceScope()), refetchInterval });
 }
 
 export function useStoreStats() {
   const refetchInterval = usePollingInterval(10_000);
-  return useQuery({ ...storeQuery(), refetchInterval });
+  return useQuery({ ...storeQuery(useWorkspaceScope()), refetchInterval });
 }
 
 /**
@@ -43,32 +51,37 @@ function turnsOfPages(data: InfiniteData<Turn[]> | undefined): Turn[] {
 /** All loaded turns of a session, newest first, deduplicated across pages. */
 export function useSessionTurns(sessionId: string | null) {
   const refetchInterval = usePollingInterval();
-  const query = useInfiniteQuery({ ...turnsQuery(sessionId ?? ''), enabled: sessionId !== null, refetchInterval });
+  const query = useInfiniteQuery({ ...turnsQuery(useWorkspaceScope(), sessionId ?? ''), enabled: sessionId !== null, refetchInterval });
   return { ...query, turns: turnsOfPages(query.data) };
 }
 
 /** The turns of a session matching a search (empty text: no search). */
 export function useTurnSearch(sessionId: string | null, text: string) {
-  const query = useQuery({ ...turnSearchQuery(sessionId ?? '', text), enabled: sessionId !== null && text !== '' });
+  const query = useQuery({ ...turnSearchQuery(useWorkspaceScope(), sessionId ?? '', text), enabled: sessionId !== null && text !== '' });
   const turns = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.number - a.number), [query.data]);
   return { ...query, turns };
 }
 
 export function useTurnManifest(turnId: string | null) {
-  return useQuery({ ...manifestQuery(turnId ?? ''), enabled: turnId !== null });
+  return useQuery({ ...manifestQuery(useWorkspaceScope(), turnId ?? ''), enabled: turnId !== null });
+}
+
+/** Fetched only when `enabled`: a listing carries each command's first characters only. */
+export function useCommandText(turnId: string, execId: string, enabled: boolean) {
+  return useQuery({ ...commandQuery(useWorkspaceScope(), turnId, execId), enabled });
 }
 
 export function useTurnDiff(turnId: string | null, uri: string | null, enabled = true) {
-  return useQuery({ ...diffQuery(turnId ?? '', uri ?? ''), enabled: enabled && turnId !== null && uri !== null });
+  return useQuery({ ...diffQuery(useWorkspaceScope(), turnId ?? '', uri ?? ''), enabled: enabled && turnId !== null && uri !== null });
 }
 
 export function useCurrentFile(uri: string, enabled = true) {
-  return useQuery({ ...currentFileQuery(uri), enabled });
+  return useQuery({ ...currentFileQuery(useWorkspaceScope(), uri), enabled });
 }
 
 export function useTurnMessages(sessionId: string, turnId: string, live: boolean) {
   // Messages appended during a turn raise no event of their own.
-  return useQuery({ ...messagesQuery(sessionId, turnId), refetchInterval: live ? 3000 : false });
+  return useQuery({ ...messagesQuery(useWorkspaceScope(), sessionId, turnId), refetchInterval: live ? 3000 : false });
 }
 
 export function useRollbackPreview(target: RollbackTarget) {

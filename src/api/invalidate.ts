@@ -1,16 +1,14 @@
-// What a rollback makes stale, built from the key factories: shared by the rollback dialog,
-// its undo and the live `rollback-done` event.
-import type { QueryClient, QueryKey } from '@tanstack/react-query';
+// What a rollback makes stale, built from the key factories: named by the rollback mutations'
+// `meta` (./mutations) and by the live `rollback-done` event of a rollback made elsewhere.
+import type { QueryKey } from '@tanstack/react-query';
 import { keys } from './keys';
+import type { WorkspaceScope } from './workspaceScope';
 
-/** A rollback touches files, turn statuses, messages and store usage of its session. */
-export function keysAfterRollback(sessionId: string): QueryKey[] {
+/** A rollback touches files, turn statuses, messages and store usage of its session (and the workspace's counts). */
+export function keysAfterRollback(scope: WorkspaceScope, sessionId: string): QueryKey[] {
+  const at = keys.in(scope);
   return [
-    keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId), keys.manifest.all, keys.diff.all,
-    keys.current.all, keys.messages.ofSession(sessionId),
+    keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.manifest.all, at.diff.all,
+    at.current.all, at.messages.ofSession(sessionId),
   ];
-}
-
-export async function invalidateAfterRollback(client: QueryClient, sessionId: string): Promise<void> {
-  await Promise.all(keysAfterRollback(sessionId).map((queryKey) => client.invalidateQueries({ queryKey })));
 }

@@ -1,51 +1,28 @@
-// Rollback-family calls. Each answers with the contract's shapes; callers invalidate through
-// `invalidateAfterRollback` (./invalidate) so every view that may have changed refetches.
-import type { OkResponse, Plan, RollbackResult } from '../../server/protocol';
+// Rollback-family calls that change the workspace, each answering with the contract's shapes,
+// and the mutation options that run them. A mutation names in its `meta` what it makes stale;
+// the query client's mutation cache (./mutationCache) invalidates that, in one place.
+import type { OkResponse, RollbackResult } from '../../server/protocol';
 import { apiPost, apiRequest } from './client';
+import { keysAfterRollback } from './invalidate';
+import type { RollbackTarget } from './rollbackTarget';
+import { apiBase, type WorkspaceScope } from './workspaceScope';
+
+export type { RollbackMode, RollbackTarget } from './rollbackTarget';
 
 const enc = encodeURIComponent;
 
-/** `undo`: roll back a rollback turn (`turnId`), which puts back what it undid. */
-export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind' | 'undo';
-
-export interface RollbackTarget {
-  mode: RollbackMode;
-  sessionId: string;
-  turnId: string;
-  /** For `files`: the chosen URIs. */
-  uris?: string[];
-  /** For `rewind`: delete the chat from that turn on as well. */
-  withChat?: boolean;
-}
-
-export function previewRollback(target: RollbackTarget): Promise<Plan> {
-  switch (target.mode) {
-    case 'turn':
-    case 'undo':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, {});
-    case 'files':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, { uris: target.uris ?? [] });
-    case 'chat':
-      return apiPost<Plan>(`/api/turns/${enc(target.turnId)}/preview`, { withChat: true });
-    case 'rewind':
-      return apiPost<Plan>(`/api/sessions/${enc(target.sessionId)}/rewind/preview`, {
-        toTurnId: target.turnId,
-        withChat: target.withChat ?? false,
-      });
-  }
-}
-
 export function runRollback(target: RollbackTarget, force: boolean): Promise<RollbackResult> {
+  const base = apiBase(target.workspace);
   switch (target.mode) {
     case 'turn':
     case 'undo':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { force });
     case 'files':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });
     case 'chat':
-      return apiPost<RollbackResult>(`/api/turns/${enc(target.turnId)}/rollback-with-chat`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback-with-chat`, { force });
     case 'rewind':
-      return apiPost<RollbackResult>(`/api/sessions/${enc(target.sessionId)}/rewind`, {
+      return apiPost<RollbackResult>(`${base}/sessions/${enc(target.sessionId)}/rewind`, {
         toTurnId: target.turnId,
         withChat: target.withChat ?? false,
         force,
@@ -54,10 +31,22 @@ export function runRollback(target: RollbackTarget, force: boolean): Promise<Rol
 }
 
 /** Undo = roll back the rollback turn (it restores files, statuses and messages). */
-export function undoRollback(rollbackTurnId: string, force = false): Promise<RollbackResult> {
-  return apiPost<RollbackResult>(`/api/turns/${enc(rollbackTurnId)}/rollback`, { force });
+export function undoRollback(scope: WorkspaceScope, rollbackTurnId: string, force = false): Promise<RollbackResult> {
+  return apiPost<RollbackResult>(`${apiBase(scope)}/turns/${enc(rollbackTurnId)}/rollback`, { force });
 }
 
-export function deleteSession(sessionId: string): Promise<OkResponse> {
-  return apiRequest<OkResponse>('DELETE', `/api/sessions/${enc(sessionId)}`);
+export function deleteSession(scope: WorkspaceScope, sessionId: string): Promise<OkResponse> {
+  return apiRequest<OkResponse>('DELETE', `${apiBase(scope)}/sessions/${enc(sessionId)}`);
 }
+
+/** Runs a rollback of `target` (`force`: overwrite conflicts); refreshes its session's views when done. */
+export const rollbackMutation = (target: RollbackTarget) => ({
+  mutationFn: (force: boolean) => runRollback(target, force),
+  meta: { invalidates: keysAfterRollback(target.workspace, target.sessionId) },
+});
+
+/** Undoes the rollback turn `rollbackTurnId` of `target`'s session. */
+export const undoMutation = (target: RollbackTarget, rollbackTurnId: string) => ({
+  mutationFn: (force: boolean) => undoRollback(target.workspace, rollbackTurnId, force),
+  meta: { invalidates: keysAfterRollback(target.workspace, target.sessionId) },
+});

@@ -1,10 +1,15 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
 import { isApiError } from '../api/client';
+import { keys } from '../api/keys';
 import { useSessions } from '../api/hooks';
 import { consoleToken } from '../api/token';
 import { useUnauthorized } from '../api/useUnauthorized';
 import { useOutage } from '../features/live/useOutage';
 import { useLiveEvents } from '../features/live/useLiveEvents';
 import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
+import { WorkspaceProblem } from '../features/workspaces/WorkspaceProblem';
+import { useCurrentWorkspace, useWorkspaceFallback } from '../features/workspaces/useCurrentWorkspace';
 import { EmptyState } from '../features/states/EmptyState';
 import { LoadingPage, NoTokenPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
 import { TimelinePane } from '../features/timeline/TimelinePane';
@@ -18,30 +23,49 @@ import { useUrlSync } from './useUrlSync';
 function Console() {
   useLiveEvents();
   useKeyboardNavigation(useSelection());
+  useWorkspaceFallback();
   const sessions = useSessions();
+  const { workspaces } = useCurrentWorkspace();
   const unauthorized = useUnauthorized();
   const down = useOutage();
+  const client = useQueryClient();
+  // A workspace that cannot record, or a link to one the service does not know: the sidebar stays.
+  const workspaceError =
+    isApiError(sessions.error, 'WORKSPACE_NOT_RECORDING') || isApiError(sessions.error, 'WORKSPACE_NOT_FOUND') ? sessions.error : null;
+  useEffect(() => {
+    // The list learns why the workspace is not recording only once its store was tried.
+    if (workspaceError) void client.invalidateQueries({ queryKey: keys.workspaces.all });
+  }, [workspaceError, client]);
 
   if (unauthorized || isApiError(sessions.error, 'UNAUTHORIZED')) return <UnauthorizedPage />;
-  if (sessions.isPending) return <LoadingPage />;
-  if (sessions.isError && !sessions.data) return <ServerDownPage error={sessions.error} onRetry={() => void sessions.refetch()} />;
+  // Switching workspaces keeps the frame: only a first load, with nothing to show yet, is a page of its own.
+  if (sessions.isPending && workspaces.length === 0) return <LoadingPage />;
+  if (sessions.isError && !sessions.data && !workspaceError) return <ServerDownPage error={sessions.error} onRetry={() => void sessions.refetch()} />;
 
   return (
     <div className="app">
       <Header />
-      {(down || sessions.isError) && (
+      {(down || (sessions.isError && !workspaceError)) && (
         <div className="banner" role="alert">
           The server is not answering{sessions.error ? ` (${sessions.error.message})` : ''}. Showing the last data received;
           rollbacks are off until it is back.
         </div>
       )}
-      {sessions.data.length === 0 ? (
+      {/* One workspace without sessions is the first-run page; with several, the sidebar still switches. */}
+      {(sessions.data ?? []).length === 0 && workspaces.length <= 1 && !workspaceError ? (
         <EmptyState />
       ) : (
-        <div className="layout">
+        // One frame either way, so the sidebar stays mounted when a workspace's answer turns into an error.
+        <div className={`layout${workspaceError ? ' layout--problem' : ''}`}>
           <SessionsSidebar />
-          <TimelinePane />
-          <TurnDetailPane />
+          {workspaceError ? (
+            <WorkspaceProblem error={workspaceError} />
+          ) : (
+            <>
+              <TimelinePane />
+              <TurnDetailPane />
+            </>
+          )}
         </div>
       )}
       <footer className="key-hints" aria-label="Keyboard shortcuts">

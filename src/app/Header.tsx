@@ -1,4 +1,6 @@
 import { useStoreStats } from '../api/hooks';
+import { notRecordingText } from '../features/workspaces/WorkspaceItem';
+import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { ThemeToggle } from './ThemeToggle';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
@@ -13,12 +15,21 @@ const LIVE_HELP = {
 export function Header() {
   const { data: stats } = useStoreStats();
   const liveStatus = useUiStore((state) => state.liveStatus);
+  const { current: workspace } = useCurrentWorkspace();
   return (
     <header className="app-header">
       <div className="brand">
         <img src="/favicon.svg" alt="" width={20} height={20} />
         <span className="brand__name">turnback</span>
       </div>
+      {workspace && (
+        <div className="workspace-current" aria-label={`Workspace ${workspace.name}`} title={workspace.root}>
+          <span className="workspace-current__name">{workspace.name}</span>
+          <span className="workspace-current__root">{workspace.root}</span>
+          {/* The reason can be long (a path, an errno): the sidebar and the page below carry it whole. */}
+          {!workspace.recording && <span className="workspace-current__off" title={notRecordingText(workspace)}>Not recording</span>}
+        </div>
+      )}
       <div className="store-usage" aria-label="Store usage" title={stats ? `Data dir: ${stats.dataDir}` : undefined}>
         {stats && (
           <>

@@ -1,15 +1,21 @@
 // Keeps the zustand selection and the address bar in step, both ways.
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { useUiStore } from '../store';
 import { searchFromSelection, selectionFromSearch } from './url';
 
 export function useUrlSync(): void {
+  // The address is read before anything renders below: a link's workspace decides which
+  // routes the very first queries ask, so none may start from an empty selection.
+  const restored = useRef(false);
+  if (!restored.current) {
+    restored.current = true;
+    useUiStore.getState().restoreSelection(selectionFromSearch(window.location.search));
+  }
+
   useEffect(() => {
     const store = useUiStore;
-    store.getState().restoreSelection(selectionFromSearch(window.location.search));
-
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.sessionId === previous.sessionId && state.turnId === previous.turnId && state.fileUri === previous.fileUri) return;
+      if (state.workspaceId === previous.workspaceId && state.sessionId === previous.sessionId && state.turnId === previous.turnId && state.fileUri === previous.fileUri) return;
       const search = searchFromSelection(state);
       if (search === window.location.search) return;
       const url = `${window.location.pathname}${search}`;

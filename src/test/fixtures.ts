@@ -3,7 +3,7 @@ import type { FileChange, Message, Plan, RollbackResult, Session, Turn } from '.
 export function session(overrides: Partial<Session> = {}): Session {
   return {
     sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Turn number 1', turnCount: 3,
-    lastActivity: new Date().toISOString(), activeTurnId: null, ...overrides,
+    lastActivity: new Date().toISOString(), activeTurnId: null, origin: 'person', ...overrides,
   };
 }
 

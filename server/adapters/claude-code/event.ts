@@ -1,15 +1,21 @@
 // Parses one Claude Code hook event (the JSON object it writes on the hook's stdin) into the
-// few shapes turnback acts on. Anything else is either "ignored" (a valid event we have no
-// use for) or "malformed" (not an event at all), so the caller can log the latter.
-// Fields seen from Claude Code 2.1.197: every event carries session_id, transcript_path, cwd
-// and hook_event_name; tool events add tool_name, tool_input and tool_use_id (a subagent's
-// add agent_id and agent_type, with the parent's session_id); Stop and StopFailure add
+// core's host-neutral events. Anything else is either "ignored" (a valid event we have no use
+// for: PostToolBatch, CwdChanged, FileChanged and every other newer one) or "malformed" (not an
+// event at all), so the caller can log the latter.
+// Fields seen from Claude Code 2.1.197 and 2.1.328: every event carries session_id,
+// transcript_path, cwd and hook_event_name; tool events add tool_name, tool_input and
+// tool_use_id (a subagent's add agent_id and agent_type, with the parent's session_id);
+// SubagentStart and SubagentStop carry agent_id; Stop and StopFailure add
 // last_assistant_message; a failed tool fires PostToolUseFailure instead of PostToolUse.
 import { SESSION_ID_PATTERN } from '../../protocol.js';
-import { cutText } from './text.js';
+import type { HostEvent, HostEventBase, ParsedHostEvent } from '../core/host.js';
+import { hookPathOf } from '../core/hook-path.js';
+import { cutText } from '../core/text.js';
+import { isCursorPayload, parseCursorEvent } from '../cursor/event.js';
 
-/** The server route each event is handed to, raw (docs/api.md): the hook posts to it, receive/route.ts serves it. */
-export const CLAUDE_CODE_HOOK_PATH = '/api/agent/hook/claude-code';
+export const CLAUDE_CODE_HOST = 'claude-code';
+/** The server route each event is handed to, raw (docs/api.md): the hook posts to it, core/route.ts serves it. */
+export const CLAUDE_CODE_HOOK_PATH = hookPathOf(CLAUDE_CODE_HOST);
 
 /** Tools whose PreToolUse means "a file is about to change", with the field naming it. */
 const FILE_TOOLS: Record<string, 'file_path' | 'notebook_path'> = {
@@ -32,33 +38,27 @@ const isCommandTool = (tool: string): boolean => tool === SHELL_TOOL || tool.sta
 /** The events that end a turn: a reply, an API error, or the session closing (`--max-turns`, exit, `/clear`). */
 export const TURN_END_EVENTS = ['Stop', 'StopFailure', 'SessionEnd'] as const;
 export type TurnEndEvent = (typeof TURN_END_EVENTS)[number];
+/** A subagent's life: a turn stays open until the subagents started in it have stopped (2.1.328 runs them in the background). */
+export const SUBAGENT_EVENTS = ['SubagentStart', 'SubagentStop'] as const;
 
 /** An MCP tool's input shown as its command is cut here: it can carry whole documents. */
 const MCP_COMMAND_LIMIT = 2000;
 
-interface EventBase {
-  sessionId: string;
-  cwd: string;
-  transcriptPath: string | null;
-  /** Sent by a subagent (agent_id): its tool calls are in its own transcript, not the session's. */
-  subagent: boolean;
-}
-
-export type HookEvent =
-  | (EventBase & { kind: 'prompt'; prompt: string })
-  | (EventBase & { kind: 'file-change'; tool: string; path: string; toolUseId: string | null })
-  /** A tool turnback cannot see into (Bash, an MCP tool) is about to run. */
-  | (EventBase & { kind: 'command-start'; tool: string; command: string; toolUseId: string | null; background: boolean })
-  /** It has returned (PostToolUse or PostToolUseFailure). */
-  | (EventBase & { kind: 'command-end'; tool: string; toolUseId: string | null })
-  | (EventBase & { kind: 'turn-end'; event: TurnEndEvent; lastAssistantMessage: string | null });
-
-export type ParsedHookEvent =
-  | { ok: true; event: HookEvent }
-  | { ok: false; ignored: true; reason: string }
-  | { ok: false; ignored: false; reason: string };
+export type HookEvent = HostEvent;
+export type ParsedHookEvent = ParsedHostEvent;
+type EventBase = HostEventBase;
 
 type Json = Record<string, unknown>;
+
+/** The prompt Claude Code writes itself when a background subagent is done. */
+export const TASK_NOTIFICATION = '<task-notification>';
+
+/** The ids of the subagents Stop says still run (`background_tasks`, 2.1.328: `{id, type: "subagent", status}`). */
+function runningSubagents(tasks: unknown): string[] {
+  if (!Array.isArray(tasks)) return [];
+  return tasks.filter((task): task is Json => isObject(task) && task.type === 'subagent' && task.status === 'running' && typeof task.id === 'string' && task.id !== '')
+    .map((task) => task.id as string);
+}
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -80,6 +80,8 @@ const nonEmptyString = (value: unknown): string | null => (typeof value === 'str
 
 /** The same, for an event whose JSON is already parsed (the server's hook route). */
 export function parseHookEventValue(raw: unknown): ParsedHookEvent {
+  // Cursor runs Claude Code's hooks with its own payloads: they are Cursor's events (the route hands them to its host).
+  if (isCursorPayload(raw)) return parseCursorEvent(raw);
   if (!isObject(raw)) return malformed('input is not a JSON object');
 
   const name = raw.hook_event_name;
@@ -90,26 +92,30 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   }
   const cwd = raw.cwd;
   if (typeof cwd !== 'string' || cwd.length === 0) return malformed(`no cwd in ${name}`);
-  const base: EventBase = {
-    sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path), subagent: nonEmptyString(raw.agent_id) !== null,
-  };
+  const base: EventBase = { sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path), agentId: nonEmptyString(raw.agent_id) };
 
   switch (name) {
     case 'UserPromptSubmit':
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
+      // Written by Claude Code itself when a background subagent is done (2.1.328): not the person's.
+      if (raw.prompt.trimStart().startsWith(TASK_NOTIFICATION)) return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt, continuesTurn: true } };
       return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt } };
     case 'PreToolUse':
       return parseToolStart(base, raw);
     case 'PostToolUse':
     case 'PostToolUseFailure':
       return parseToolEnd(base, raw, name);
+    case 'SubagentStart':
+    case 'SubagentStop':
+      if (base.agentId === null) return malformed(`${name} without agent_id`);
+      return { ok: true, event: { ...base, kind: name === 'SubagentStart' ? 'subagent-start' : 'subagent-end' } };
     case 'Stop':
     case 'StopFailure':
     case 'SessionEnd': {
       // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
-      const lastAssistantMessage = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastAssistantMessage } };
+      const lastReply = typeof last === 'string' && last.trim() !== '' ? last : null;
+      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks), ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) } };
     }
     default:
       return ignored(`event ${name} is not forwarded`);
@@ -134,7 +140,7 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
     return {
       ok: true,
       event: {
-        ...base, kind: 'command-start', tool, command, toolUseId: nonEmptyString(raw.tool_use_id),
+        ...base, kind: 'exec', tool, command, callId: nonEmptyString(raw.tool_use_id),
         // Its PostToolUse comes while it still runs: only the turn's end can see what it did.
         background: input.run_in_background === true,
       },
@@ -146,7 +152,7 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
   if (typeof path !== 'string' || path.length === 0) {
     return malformed(`PreToolUse ${tool} without ${field}`);
   }
-  return { ok: true, event: { ...base, kind: 'file-change', tool, path, toolUseId: nonEmptyString(raw.tool_use_id) } };
+  return { ok: true, event: { ...base, kind: 'before-mutate', tool, paths: [path], callId: nonEmptyString(raw.tool_use_id) } };
 }
 
 function commandOf(tool: string, input: Json): string | null {
@@ -158,5 +164,5 @@ function parseToolEnd(base: EventBase, raw: Json, name: string): ParsedHookEvent
   const parsed = toolOf(raw, name);
   if ('ok' in parsed) return parsed;
   if (!isCommandTool(parsed.tool)) return ignored(`${name} of ${parsed.tool} is not forwarded`);
-  return { ok: true, event: { ...base, kind: 'command-end', tool: parsed.tool, toolUseId: nonEmptyString(raw.tool_use_id) } };
+  return { ok: true, event: { ...base, kind: 'exec-end', tool: parsed.tool, callId: nonEmptyString(raw.tool_use_id) } };
 }

@@ -21,10 +21,10 @@ beforeEach(async () => {
 afterEach(async () => { await rm(root, { recursive: true, force: true }); });
 
 const scanHook = `${hookBin} --max-time 120`;
-const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'SessionEnd'];
 const OURS: Record<string, string[]> = {
   UserPromptSubmit: [hookBin], PreToolUse: [hookBin, scanHook], PostToolUse: [scanHook], PostToolUseFailure: [scanHook],
-  Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
+  SubagentStart: [hookBin], SubagentStop: [hookBin], Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
 };
 const settingsFile = () => join(workspace, '.claude', 'settings.local.json');
 const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8'));
@@ -111,6 +111,27 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
 
   it('refuses a missing workspace or an unknown agent with exit code 2', async () => {
     expect((await runCli(['init', 'claude-code', '--workspace', join(root, 'nope')], { env })).code).toBe(2);
-    expect((await runCli(['init', 'cursor'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'nonesuch'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--globally'], { env })).code).toBe(2);
+  });
+
+  it('--global writes ~/.claude/settings.json, keeping what is there, once; --global --remove takes it out', async () => {
+    const home = join(root, 'home');
+    const userSettings = join(home, '.claude', 'settings.json');
+    await mkdir(join(home, '.claude'), { recursive: true });
+    const existing = { theme: 'dark', hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] } };
+    await writeFile(userSettings, JSON.stringify(existing));
+    const homeEnv = { ...env, HOME: home };
+    expect(await runCli(['init', 'claude-code', '--global'], { env: homeEnv, cwd: workspace })).toMatchObject({ code: 0, stdout: expect.stringContaining(userSettings) });
+    const merged = JSON.parse(await readFile(userSettings, 'utf8'));
+    expect(merged).toMatchObject(existing);
+    for (const event of EVENTS) expect(commandsOf(merged, event).filter((c) => c.includes('turnback')), event).toEqual(OURS[event]);
+    const text = await readFile(userSettings, 'utf8');
+    expect((await runCli(['init', 'claude-code', '--global'], { env: homeEnv })).stdout).toContain('already in');
+    expect(await readFile(userSettings, 'utf8')).toBe(text);
+    // The project's settings are not touched by --global.
+    await expect(readFile(settingsFile(), 'utf8')).rejects.toThrow();
+    expect((await runCli(['init', 'claude-code', '--global', '--remove'], { env: homeEnv })).code).toBe(0);
+    expect(JSON.parse(await readFile(userSettings, 'utf8'))).toEqual(existing);
   });
 });

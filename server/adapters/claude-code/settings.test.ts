@@ -16,7 +16,7 @@ const OURS: Record<string, string[]> = {
 };
 
 describe('mergeHookSettings', () => {
-  it('adds the hooks to empty settings: prompt, file tools, commands before and after, the three turn ends', () => {
+  it('adds the hooks to empty settings: prompt, file tools, commands before and after, subagents, the three turn ends', () => {
     const { settings, changed } = mergeHookSettings({}, command);
     expect(changed).toBe(true);
     const hook = [{ type: 'command', command }];
@@ -28,6 +28,8 @@ describe('mergeHookSettings', () => {
         PreToolUse: [{ matcher: FILE_TOOL_MATCHER, hooks: hook }, { matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
         PostToolUse: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
         PostToolUseFailure: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
+        SubagentStart: [{ hooks: hook }],
+        SubagentStop: [{ hooks: hook }],
         Stop: [{ hooks: hook }],
         StopFailure: [{ hooks: hook }],
         SessionEnd: [{ hooks: hook }],

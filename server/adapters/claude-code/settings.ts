@@ -4,7 +4,8 @@
 // installation path or an earlier version is replaced, never doubled; removing takes out
 // every turnback entry and nothing else. The tools and events matched are event.ts's, which
 // parses what these hooks send.
-import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, TURN_END_EVENTS } from './event.js';
+import { SettingsShapeError } from '../core/settings-writer.js';
+import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, SUBAGENT_EVENTS, TURN_END_EVENTS } from './event.js';
 
 /**
  * How long a hook waits for a scan: Claude Code must not run a command before its before scan
@@ -30,14 +31,14 @@ const OUR_GROUPS: readonly OurGroup[] = [
   { event: 'PostToolUse', matcher: COMMAND_TOOL_MATCHER, scan: true },
   // A command that exits non-zero ends with this one instead of PostToolUse.
   { event: 'PostToolUseFailure', matcher: COMMAND_TOOL_MATCHER, scan: true },
+  // A turn stays open while the subagents started in it run (in the background since 2.1.328).
+  ...SUBAGENT_EVENTS.map((event) => ({ event, scan: false })),
   ...TURN_END_EVENTS.map((event) => ({ event, scan: false })),
 ];
 
 type Json = Record<string, unknown>;
 
-export class SettingsShapeError extends Error {
-  readonly code = 'BAD_SETTINGS';
-}
+export { SettingsShapeError };
 
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);

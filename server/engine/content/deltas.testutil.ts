@@ -39,14 +39,14 @@ export async function deltaRig(): Promise<DeltaRig> {
       batch.commit();
       store.insertTurn({
         turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
-        interrupted: 0, started_at: number, ended_at: number, exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+        interrupted: 0, started_at: number, ended_at: number, counts: '{}', preview: '[]', undo: null,
       });
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];
         store.insertEntry({
           turn_id: turnId, seq: i + 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
           before: state(b?.hash ?? null, before?.length ?? 0), after: to ? null : state(a.hash, after.length),
-          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null,
+          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null, step_id: null, step_title: null,
         });
         for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
       });

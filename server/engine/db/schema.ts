@@ -3,6 +3,7 @@
 import type Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import { importBlobFiles } from './legacy-blobs.js';
+import { importCommandJson } from './legacy-commands.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -163,6 +164,42 @@ const MIGRATIONS: (string | Migration)[] = [
   ALTER TABLE contents ADD COLUMN depth INTEGER NOT NULL DEFAULT 0;
   CREATE INDEX contents_by_base ON contents(base_id) WHERE base_id IS NOT NULL;
   UPDATE contents SET packed = 0 WHERE codec = 'deflate';
+  `,
+  // 5 → 6: who a session belongs to, for retention (docs/api.md). Sessions from before are the person's.
+  `
+  ALTER TABLE sessions ADD COLUMN origin TEXT NOT NULL DEFAULT 'person';
+  `,
+  // 6 → 7: a turn's commands become rows (an exec no longer rewrites the turn's whole list), each
+  // text kept up to COMMAND_TEXT_LIMIT bytes with the size it had; every command of the JSON is kept.
+  {
+    sql: `
+    CREATE TABLE commands (
+      turn_id TEXT NOT NULL,
+      ord INTEGER NOT NULL,
+      exec_id TEXT NOT NULL,
+      tool TEXT NOT NULL,
+      command TEXT NOT NULL,
+      command_bytes INTEGER NOT NULL,
+      at TEXT NOT NULL,
+      ended_at TEXT,
+      changed TEXT,
+      skipped TEXT,
+      scanned INTEGER NOT NULL DEFAULT 0,
+      PRIMARY KEY (turn_id, ord)
+    );
+    CREATE UNIQUE INDEX commands_by_exec ON commands(turn_id, exec_id);
+    `,
+    run: (db) => { importCommandJson(db); db.exec('ALTER TABLE turns DROP COLUMN exec_commands'); },
+  },
+  // 7 → 8: an entry names the host's step (tool call) it was recorded for, so one step of a
+  // turn can be undone; entries of older stores have none (each is a step of its own).
+  `
+  ALTER TABLE entries ADD COLUMN step_id TEXT;
+  ALTER TABLE entries ADD COLUMN step_title TEXT;
+  `,
+  // 8 → 9: a turn of kind 'pin' is a named point; retention keeps it while it is pinned.
+  `
+  ALTER TABLE turns ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
   `,
 ];
 

@@ -33,7 +33,7 @@ describe('store', () => {
   it('reopens an existing store without migrating again', () => {
     const file = path.join(dir, 'db');
     const first = new Store(file);
-    first.upsertSession('s', 'webui', 'chat', 1);
+    first.upsertSession('s', 'webui', 'chat', 1, 'person');
     first.close();
     const again = new Store(file);
     expect(again.getSession('s')?.platform).toBe('webui');
@@ -51,12 +51,14 @@ describe('store', () => {
     again.addPendingTemp('/x/.turnback-tmp-1');
     expect(again.pendingTemps()).toEqual(['/x/.turnback-tmp-1']);
     expect(again.getSession('s')?.platform).toBe('webui');
+    // A session from before origins were kept is the person's (retention counts it with theirs).
+    expect(again.getSession('s')?.origin).toBe('person');
     again.close();
   });
 
   it('never reuses a turn number, even after the session is deleted', () => {
     const store = new Store(path.join(dir, 'db'));
-    store.upsertSession('s', 'webui', 'chat', 1);
+    store.upsertSession('s', 'webui', 'chat', 1, 'person');
     expect([store.nextNumber('s'), store.nextNumber('s')]).toEqual([1, 2]);
     store.deleteSessionRows('s');
     expect(store.nextNumber('s')).toBe(3);

@@ -2,24 +2,31 @@
 // entries, per-path changes, messages and blob references. Synchronous and transactional.
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import type { Role, TurnKind, TurnStatus } from '../../protocol.js';
+import type { Role, SessionOrigin, TurnKind, TurnStatus } from '../../protocol.js';
 import { removeLegacyBlobDir } from './legacy-blobs.js';
 import { StoreDamagedError } from '../errors.js';
+import { Commands } from './commands.js';
 import { migrate } from './schema.js';
 import { CHECKPOINT_AT } from './store-upkeep.js';
 
 export interface SessionRow {
   session_id: string; platform: string; session_type: string; last_activity: number; active_turn_id: string | null;
+  origin: SessionOrigin;
 }
 export interface TurnRow {
   turn_id: string; session_id: string; number: number; kind: TurnKind; rollback_of: string | null; title: string;
   status: TurnStatus; rolled_back_by: string | null; interrupted: number; started_at: number; ended_at: number | null;
-  exec_commands: string; counts: string; preview: string; undo: string | null; message_count?: number;
+  counts: string; preview: string; undo: string | null; message_count?: number;
+  /** 1 for a pin that retention keeps. */
+  pinned?: number;
 }
 export interface EntryRow {
   turn_id: string; seq: number; op: string; uri: string; to_uri: string | null; before: string | null;
   after: string | null; to_before: string | null; to_after: string | null; skipped: string | null; to_skipped: string | null;
   exec_id: string | null;
+  /** The host's step (tool call) and its chat line, when the host named one. */
+  step_id: string | null;
+  step_title: string | null;
 }
 export interface ChangeRow { turn_id: string; ord: number; uri: string; data: string }
 export interface MessageRow {
@@ -30,6 +37,8 @@ const TURN_COLUMNS = `t.*, (SELECT COUNT(*) FROM messages m WHERE m.turn_id = t.
 
 export class Store {
   readonly db: Database.Database;
+  /** The turns' commands, a row each. */
+  readonly commands = new Commands(this);
   private readonly statements = new Map<string, Database.Statement>();
   private readonly forgotten: string[] = [];
   /** When (performance.now()) the last transaction ran: how long the store has been idle. */
@@ -107,14 +116,21 @@ export class Store {
 
   // ---- sessions and counters ----
 
-  upsertSession(sessionId: string, platform: string, sessionType: string, now: number): void {
-    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES (?, ?, ?, ?)
-      ON CONFLICT(session_id) DO UPDATE SET platform = excluded.platform, session_type = excluded.session_type, last_activity = excluded.last_activity`)
-      .run(sessionId, platform, sessionType, now);
+  // A session's origin only ever becomes `person`: the agent cannot take a person's session for its own.
+  upsertSession(sessionId: string, platform: string, sessionType: string, now: number, origin: SessionOrigin): void {
+    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity, origin) VALUES (?, ?, ?, ?, ?)
+      ON CONFLICT(session_id) DO UPDATE SET platform = excluded.platform, session_type = excluded.session_type, last_activity = excluded.last_activity,
+      origin = CASE WHEN excluded.origin = 'person' THEN 'person' ELSE origin END`)
+      .run(sessionId, platform, sessionType, now, origin);
   }
-  ensureSession(sessionId: string, now: number): void {
-    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES (?, '', '', ?)
-      ON CONFLICT(session_id) DO UPDATE SET last_activity = excluded.last_activity`).run(sessionId, now);
+  ensureSession(sessionId: string, now: number, origin: SessionOrigin): void {
+    this.st(`INSERT INTO sessions (session_id, platform, session_type, last_activity, origin) VALUES (?, '', '', ?, ?)
+      ON CONFLICT(session_id) DO UPDATE SET last_activity = excluded.last_activity,
+      origin = CASE WHEN excluded.origin = 'person' THEN 'person' ELSE origin END`).run(sessionId, now, origin);
+  }
+  /** A person acted in the session (a rollback): from now on it is theirs. */
+  claimSession(sessionId: string): void {
+    this.st("UPDATE sessions SET origin = 'person' WHERE session_id = ?").run(sessionId);
   }
   touchSession(sessionId: string, now: number): void {
     this.st('UPDATE sessions SET last_activity = ? WHERE session_id = ?').run(now, sessionId);
@@ -142,6 +158,7 @@ export class Store {
       this.st('DELETE FROM entries WHERE turn_id = ?').run(turnId);
       this.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
       this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+      this.commands.removeTurn(turnId);
     }
     this.st('DELETE FROM turns WHERE session_id = ?').run(sessionId);
     this.st('DELETE FROM messages WHERE session_id = ?').run(sessionId);
@@ -149,12 +166,21 @@ export class Store {
     return turnIds;
   }
 
+  /** Drops a turn that changed nothing (a rollback that did nothing); its number is never reused. */
+  dropTurn(turnId: string): void {
+    this.st('DELETE FROM entries WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+    this.st('UPDATE messages SET turn_id = NULL WHERE turn_id = ?').run(turnId);
+    this.st('DELETE FROM turns WHERE turn_id = ?').run(turnId);
+  }
+
   // ---- turns ----
 
   insertTurn(row: Omit<TurnRow, 'message_count'>): void {
     this.st(`INSERT INTO turns (turn_id, session_id, number, kind, rollback_of, title, status, rolled_back_by, interrupted,
-      started_at, ended_at, exec_commands, counts, preview, undo) VALUES (@turn_id, @session_id, @number, @kind, @rollback_of,
-      @title, @status, @rolled_back_by, @interrupted, @started_at, @ended_at, @exec_commands, @counts, @preview, @undo)`).run(row);
+      started_at, ended_at, counts, preview, undo) VALUES (@turn_id, @session_id, @number, @kind, @rollback_of,
+      @title, @status, @rolled_back_by, @interrupted, @started_at, @ended_at, @counts, @preview, @undo)`).run(row);
   }
   getTurn(turnId: string): TurnRow | undefined {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.turn_id = ?`).get(turnId) as TurnRow | undefined;
@@ -163,6 +189,10 @@ export class Store {
     const rows = this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.number < ?
       ORDER BY t.number DESC LIMIT ?`).all(sessionId, before, limit) as TurnRow[];
     return rows.reverse();
+  }
+  /** Every turn of the workspace that has ended, every session's, in the order they began. */
+  endedTurnsInOrder(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status <> 'active' ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
   }
   turnsFrom(sessionId: string, fromNumber: number): TurnRow[] {
     return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = ? AND t.number >= ? ORDER BY t.number`)
@@ -184,11 +214,19 @@ export class Store {
   setStatus(turnId: string, status: TurnStatus, rolledBackBy: string | null): void {
     this.st('UPDATE turns SET status = ?, rolled_back_by = ? WHERE turn_id = ?').run(status, rolledBackBy, turnId);
   }
-  setExecCommands(turnId: string, json: string): void {
-    this.st('UPDATE turns SET exec_commands = ? WHERE turn_id = ?').run(json, turnId);
-  }
   setUndo(turnId: string, json: string): void {
     this.st('UPDATE turns SET undo = ? WHERE turn_id = ?').run(json, turnId);
+  }
+  setPinned(turnId: string, pinned: boolean): void {
+    this.st('UPDATE turns SET pinned = ? WHERE turn_id = ?').run(pinned ? 1 : 0, turnId);
+  }
+  /** The pins retention keeps, oldest first. */
+  pinnedTurns(): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.kind = 'pin' AND t.pinned = 1 ORDER BY t.started_at, t.rowid`).all() as TurnRow[];
+  }
+  /** Turns begun after `time` that are still being recorded, any session. */
+  activeTurnsSince(time: number): TurnRow[] {
+    return this.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.status = 'active' AND t.started_at >= ?`).all(time) as TurnRow[];
   }
   anySessionIdleBefore(time: number): boolean {
     return this.st('SELECT 1 FROM sessions WHERE last_activity < ? LIMIT 1').get(time) !== undefined;
@@ -199,8 +237,8 @@ export class Store {
   // ---- entries and changes ----
 
   insertEntry(row: EntryRow): void {
-    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id)
-      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id)`).run(row);
+    this.st(`INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
+      VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id, @step_id, @step_title)`).run(row);
   }
   entriesOf(turnId: string): EntryRow[] {
     return this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryRow[];
@@ -297,11 +335,12 @@ export class Store {
 
 export interface TurnSearch { sessionId: string; text: string; limit: number; before: number }
 
-/** Turns of a session whose title, user prompt or a changed path holds `text` (any case), oldest first. */
+/** Turns of a session whose title, user prompt, a command or a changed path holds `text` (any case), oldest first. */
 export function searchTurnRows(store: Store, { sessionId, text, limit, before }: TurnSearch): TurnRow[] {
   const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   const rows = store.st(`SELECT ${TURN_COLUMNS} FROM turns t WHERE t.session_id = @sessionId AND t.number < @before AND (
       lower(t.title) LIKE @pattern ESCAPE '\\'
+      OR EXISTS (SELECT 1 FROM commands x WHERE x.turn_id = t.turn_id AND lower(x.command) LIKE @pattern ESCAPE '\\')
       OR EXISTS (SELECT 1 FROM messages m WHERE m.turn_id = t.turn_id AND m.role = 'user' AND lower(m.content) LIKE @pattern ESCAPE '\\')
       OR EXISTS (SELECT 1 FROM changes c WHERE c.turn_id = t.turn_id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
     ORDER BY t.number DESC LIMIT @limit`).all({ sessionId, before, limit, pattern }) as TurnRow[];

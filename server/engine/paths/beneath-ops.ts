@@ -1,23 +1,14 @@
 // Operations on one name in a directory held by a handle (see beneath.ts): nothing here looks a
 // path up from the top, so a folder swapped for a symlink meanwhile is never followed. Reads
-// and new files never follow a link at the name itself (O_NOFOLLOW; new files O_EXCL too).
+// and new files never follow a link at the name itself (O_NOFOLLOW; new files O_EXCL too);
+// reads open only a regular file, and never wait (file-read.ts).
 import fs, { constants } from 'node:fs';
 import { LinkOnPathError } from '../errors.js';
 import { at, closeQuietly, type Name, O_PATH, openDirAt } from './beneath.js';
+import { openForRead } from './file-read.js';
 
-const READ = constants.O_RDONLY | constants.O_NOFOLLOW;
 export const CREATE = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW;
 const COPY_CHUNK = 1 << 20;
-
-/** Opens a file for reading; a link at the name is ELOOP, never followed. */
-export function openForRead(through: Name): number {
-  return fs.openSync(through, READ);
-}
-
-export function readNoFollow(through: Name): Buffer {
-  const fd = openForRead(through);
-  try { return fs.readFileSync(fd); } finally { fs.closeSync(fd); }
-}
 
 function copyFd(from: number, to: number): void {
   const buffer = Buffer.allocUnsafe(COPY_CHUNK);

@@ -29,6 +29,11 @@ export function isExcluded(ctx: Excludes, segments: string[]): boolean {
 
 /** The same, for a root-relative posix path. */
 export function isExcludedPath(ctx: Excludes, rel: string): boolean {
-  for (const re of ctx.limits.exclude) if (re.test(rel)) return true;
+  return matchesAny(ctx.limits.exclude, rel);
+}
+
+/** Whether a root-relative posix path matches one of the compiled globs. */
+export function matchesAny(globs: readonly RegExp[], rel: string): boolean {
+  for (const re of globs) if (re.test(rel)) return true;
   return false;
 }

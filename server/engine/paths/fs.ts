@@ -4,14 +4,15 @@
 // A path inside a root is reached beneath it (beneath.ts): through the handle of its parent,
 // walked down from the root, so a folder swapped for a symlink meanwhile is never followed.
 import * as fsp from 'node:fs/promises';
-import fs, { constants, createReadStream, realpathSync, type Stats } from 'node:fs';
+import fs, { constants, realpathSync, type Stats } from 'node:fs';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { at, Beneath, closeQuietly, relabel } from './beneath.js';
 import { type AtomicOptions, type AtomicSeam, createAtomic, HeldDirs, type WritableTarget } from './atomic-write.js';
-import { chmodNoFollow, copyTree, openForRead, readNoFollow, removeTree } from './beneath-ops.js';
+import { chmodNoFollow, copyTree, removeTree } from './beneath-ops.js';
+import { chunksOf, openForRead, readWhole } from './file-read.js';
 import { LinkOnPathError } from '../errors.js';
 import { ScanDir } from './scan-dir.js';
 
@@ -48,7 +49,8 @@ export type { WritableTarget } from './atomic-write.js';
 const fsyncFd = promisify(fs.fsync);
 const execFileAsync = promisify(execFile);
 
-const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW;
+/** Non-blocking: whatever a FIFO swapped in at the name, the open answers at once. */
+const SYNC_OPEN = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
 
 export class EngineFs {
   beforeOp: BeforeOp | undefined;
@@ -139,8 +141,8 @@ export class EngineFs {
    * root is registered). Paths inside a root are read with `readSmallFile` or `readChunks`.
    */
   readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
-  /** Whole-file read of a file known to be small (at most about a megabyte); a link at the end is ELOOP. */
-  readSmallFile(p: string): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readNoFollow(q))); }
+  /** Whole-file read of a file known to be small, at most `limit` bytes (file-read.ts); a link at the end is ELOOP. */
+  readSmallFile(p: string, limit: number): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readWhole(q, limit))); }
   readlink(p: string): Promise<string> { return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q))); }
   /** The kernel's realpath (libc): a component swapped meanwhile cannot make it fail half-way (EINVAL). */
   realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync.native(p)); }
@@ -190,13 +192,13 @@ export class EngineFs {
   }
 
   /**
-   * Reads a file in bounded chunks (never the whole file at once); a link at the end is ELOOP,
-   * unless `followLink` (a read by URI): then it is followed while it stays beneath the root.
+   * Reads a regular file in bounded chunks (never the whole file at once), at most `limit`
+   * bytes in all (file-read.ts); a link at the end is ELOOP, unless `followLink` (a read by
+   * URI): then it is followed while it stays beneath the root.
    */
-  async *readChunks(p: string, chunkSize = 1 << 20, options: { followLink?: boolean } = {}): AsyncGenerator<Buffer> {
+  async *readChunks(p: string, limit: number, options: { followLink?: boolean; chunkSize?: number } = {}): AsyncGenerator<Buffer> {
     const fd = await this.op('read', p, async () => this.via(options.followLink ? this.readTarget(p) : p, (q) => openForRead(q)));
-    const stream = createReadStream(p, { fd, highWaterMark: chunkSize });
-    for await (const chunk of stream) yield chunk as Buffer;
+    yield* chunksOf(fd, p, options.chunkSize ?? 1 << 20, limit);
   }
 
   async fsyncFile(p: string): Promise<void> {

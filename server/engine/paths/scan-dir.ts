@@ -4,10 +4,10 @@
 // per path: the scans make one call per path of the whole tree. Calls go straight to the kernel
 // when no hook watches the seam (an awaited call per path would cost more than the call), and
 // through the hook otherwise, so crash and fault tests reach them as any other call.
-import fs, { createReadStream, type Stats } from 'node:fs';
+import fs, { type Stats } from 'node:fs';
 import path from 'node:path';
 import { at, closeQuietly, type Name, openDirAt, relabel } from './beneath.js';
-import { openForRead, readNoFollow } from './beneath-ops.js';
+import { chunksOf, openForRead, readWhole } from './file-read.js';
 import type { FsOpName } from './fs-ops.js';
 
 export interface Seam {
@@ -48,14 +48,15 @@ export class ScanDir {
     return this.seam.op('readlink', this.pathOf(name), async () => this.call(name, (p) => fs.readlinkSync(p)));
   }
 
-  /** A file known to be small; a link swapped in at the name is ELOOP, never followed. */
-  readSmallFile(name: string): Promise<Buffer> {
-    return this.seam.op('readFile', this.pathOf(name), async () => this.call(name, (p) => readNoFollow(p)));
+  /** A file known to be small, at most `limit` bytes; a link swapped in at the name is ELOOP, never followed. */
+  readSmallFile(name: string, limit: number): Promise<Buffer> {
+    return this.seam.op('readFile', this.pathOf(name), async () => this.call(name, (p) => readWhole(p, limit)));
   }
 
-  async *readChunks(name: string, chunkSize = 1 << 20): AsyncGenerator<Buffer> {
+  /** Bounded chunks, at most `limit` bytes in all (file-read.ts). */
+  async *readChunks(name: string, limit: number, chunkSize = 1 << 20): AsyncGenerator<Buffer> {
     const fd = await this.seam.op('read', this.pathOf(name), async () => this.call(name, (p) => openForRead(p)));
-    for await (const chunk of createReadStream(this.pathOf(name), { fd, highWaterMark: chunkSize })) yield chunk as Buffer;
+    yield* chunksOf(fd, this.pathOf(name), chunkSize, limit);
   }
 
   /** The sub-directory `name`, opened from this handle; a symlink there now is a race (LinkOnPathError). */

@@ -31,10 +31,13 @@ class Recording {
     this.batch = batch ?? ctx.contents.batch();
   }
 
-  /** Reads a path's state; its content is kept only the first time in this turn. */
+  /**
+   * Reads a path's state and keeps its content, every time (the store keeps each content once):
+   * the state before a later step of the turn is what undoing that one step puts back.
+   */
   async state(target: Target): Promise<Captured> {
     if (!target.root.tracked) return { state: null };
-    const first = !this.turn.captured.has(target.uri) && !this.keeping.has(target.uri);
+    const first = !this.keeping.has(target.uri);
     if (first) this.keeping.add(target.uri);
     const read = await readState(this.ctx.fs, target.abs, {
       keep: first ? this.batch : undefined,
@@ -81,6 +84,7 @@ class Recording {
             before: stringifyState(fromCaptured.state), after: null,
             to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
             skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null, exec_id: execId ?? null,
+            step_id: execId ? null : turn.step?.id ?? null, step_title: execId ? null : turn.step?.title ?? null,
           });
         }
       });
@@ -104,22 +108,43 @@ class Recording {
   }
 }
 
+/** A path a command changed, with its state before the command; `moved` when the command moved it there. */
+export interface ExecChange {
+  uri: string;
+  before: State;
+  skipped?: SkipReason;
+  /** Where the command moved this path to, and what was there before. */
+  moved?: { op: 'rename' | 'move'; to: string; toBefore: State; toSkipped?: SkipReason };
+}
+
+function targetOfUri(ctx: EngineContext, uri: string): Target | null {
+  const located = ctx.roots.absOf(uri);
+  if (!located) return null;
+  const rest = uri.slice(uri.indexOf(':/') + 2);
+  return { uri, abs: located.abs, root: located.root, segments: rest === '' ? [] : rest.split('/') };
+}
+
 /**
  * Records what a command changed (its after scan): each path with its state before the command,
- * whose content the before scan already stored. `alsoInTransaction` runs in the same synced
- * transaction (the scan's contents, the index, the command's record), so all of it or none lands.
+ * whose content the before scan already stored; a move as one rename or move entry naming both
+ * ends. `alsoInTransaction` runs in the same synced transaction (the scan's contents, the index,
+ * the command's record), so all of it or none lands.
  */
 export function recordExecChanges(
-  ctx: EngineContext, turn: TurnContext, execId: string, batch: ContentBatch,
-  changes: { uri: string; before: State; skipped?: SkipReason }[], alsoInTransaction: () => void,
+  ctx: EngineContext, turn: TurnContext, execId: string, batch: ContentBatch, changes: ExecChange[], alsoInTransaction: () => void,
 ): void {
   const rec = new Recording(ctx, turn, batch);
   for (const change of changes) {
-    const located = ctx.roots.absOf(change.uri);
-    if (!located) continue;
-    const rest = change.uri.slice(change.uri.indexOf(':/') + 2);
-    const from: Target = { uri: change.uri, abs: located.abs, root: located.root, segments: rest === '' ? [] : rest.split('/') };
-    rec.add({ op: 'exec', from, fromCaptured: { state: change.before, skipped: change.skipped }, execId });
+    const from = targetOfUri(ctx, change.uri);
+    if (!from) continue;
+    const fromCaptured = { state: change.before, skipped: change.skipped };
+    const to = change.moved && targetOfUri(ctx, change.moved.to);
+    if (change.moved && to) {
+      const toCaptured = { state: change.moved.toBefore, skipped: change.moved.toSkipped };
+      rec.add({ op: change.moved.op, from, fromCaptured, to, toCaptured, execId });
+    } else {
+      rec.add({ op: 'exec', from, fromCaptured, execId });
+    }
   }
   rec.store(alsoInTransaction);
 }

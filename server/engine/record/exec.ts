@@ -7,14 +7,17 @@
 // still open, then one more scan for what a background process changed since.
 // Scans run one at a time (the index is one); commands of two sessions open at once are
 // attributed to both turns and said so (`concurrent`).
-import type { ExecCommand, ExecSkipped, State } from '../../protocol.js';
-import { recordExecChanges } from './capture.js';
+import type { ExecSkipped } from '../../protocol.js';
+import type { StoredCommand } from '../db/commands.js';
+import { type ExecChange, recordExecChanges } from './capture.js';
+import { findMoves } from './exec-moves.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
 import { newId } from '../ids.js';
 import { type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
+import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
@@ -27,14 +30,14 @@ interface OpenExec {
   /** The index as the before scan left it: what the command found. */
   snapshot: Map<string, IndexEntry>;
   opaque: Map<string, string>;
+  /** Ignored folders the before scan left out over their budget. */
+  overBudget: OverBudget[];
   /** Another session's command ran at the same time. */
   concurrent: boolean;
 }
 
 export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
 
-/** A command as the turn row keeps it: `scanned` once its before scan has completed (never on the wire). */
-export interface StoredCommand extends ExecCommand { scanned?: boolean }
 
 export class ExecScans {
   readonly index: WorkspaceIndex;
@@ -43,6 +46,8 @@ export class ExecScans {
   private readonly lock = new KeyedQueue();
   /** Non-UTF-8 names as the last scan saw them (the index cannot hold them). */
   private lastOpaque = new Map<string, string>();
+  /** Ignored folders the last scan left out over their budget (not protected). */
+  private lastOverBudget: OverBudget[] = [];
 
   constructor(private readonly ctx: EngineContext) {
     this.index = new WorkspaceIndex(ctx.store);
@@ -72,7 +77,7 @@ export class ExecScans {
       this.open.set(execId, {
         // What the scan found is what the index now holds: the command's baseline, never changed after.
         execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: scan.current, opaque: scan.opaque,
-        concurrent: others.length > 0,
+        overBudget: scan.overBudget, concurrent: others.length > 0,
       });
     });
   }
@@ -101,7 +106,13 @@ export class ExecScans {
       throw e;
     }
     this.lastOpaque = scan.opaque;
+    this.lastOverBudget = scan.overBudget;
     return scan;
+  }
+
+  /** The ignored folders the latest scan found over their budget: not protected, said so. */
+  overBudget(): readonly OverBudget[] {
+    return this.lastOverBudget;
   }
 
   /** The after scan: what the command changed becomes entries of its turn. */
@@ -109,7 +120,7 @@ export class ExecScans {
     const exec = this.open.get(execId);
     if (!exec || exec.turnId !== turn.turnId) throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
     return this.scanning(async () => {
-      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.concurrent, false);
+      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.overBudget, exec.concurrent, false);
       this.open.delete(execId);
       return outcome;
     });
@@ -127,7 +138,7 @@ export class ExecScans {
     if (!last?.scanned || !this.index.complete) return;
     await this.scanning(async () => {
       const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
-      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, concurrent, true);
+      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, this.lastOverBudget, concurrent, true);
     });
   }
 
@@ -136,30 +147,24 @@ export class ExecScans {
     const last = this.lastCommand(turn.turnId);
     // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
     if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
-    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), false, true));
+    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), [], false, true));
   }
 
-  /** A new command of the turn, recorded before its before scan runs: its execId. */
+  /** A new command of the turn (its text bounded), recorded before its before scan runs: its execId. */
   begin(turnId: string, tool: string, command: string): string {
-    const commands = this.commands(turnId);
     const execId = newId('x_');
-    commands.push({ execId, tool, command, at: new Date(this.ctx.now()).toISOString(), endedAt: null, changed: null });
-    this.ctx.store.relaxed(() => this.ctx.store.setExecCommands(turnId, JSON.stringify(commands)));
+    const at = new Date(this.ctx.now()).toISOString();
+    this.ctx.store.relaxed(() => this.ctx.store.commands.add(turnId, { execId, tool, command, at }));
     return execId;
   }
 
   /** A command of the turn as recorded (an exec-end for one already scanned answers from it). */
   recorded(turnId: string, execId: string): StoredCommand | undefined {
-    return this.commands(turnId).find((c) => c.execId === execId);
-  }
-
-  private commands(turnId: string): StoredCommand[] {
-    const row = this.ctx.store.getTurn(turnId);
-    return row ? (JSON.parse(row.exec_commands) as StoredCommand[]) : [];
+    return this.ctx.store.commands.get(turnId, execId);
   }
 
   private lastCommand(turnId: string): StoredCommand | undefined {
-    return this.commands(turnId).at(-1);
+    return this.ctx.store.commands.last(turnId);
   }
 
   /**
@@ -169,13 +174,13 @@ export class ExecScans {
    */
   private async attribute(
     turn: TurnContext, execId: string, baseline: ReadonlyMap<string, IndexEntry>, opaqueBefore: Map<string, string>,
-    concurrent: boolean, settling: boolean,
+    overBudgetBefore: readonly OverBudget[], concurrent: boolean, settling: boolean,
   ): Promise<ExecOutcome> {
     const { ctx, index } = this;
     const batch = ctx.contents.batch();
     let scan: ScanResult;
     try {
-      scan = await scanTree(ctx, { baseline, batch });
+      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore });
     } catch (e) {
       batch.discard();
       throw e;
@@ -190,20 +195,35 @@ export class ExecScans {
     const skipped: ExecSkipped[] = [...blind].map((uri) => ({ uri, reason: 'unreadable' as const }));
     /** URIs `skipped` names so far, whatever the reason. */
     const named = new Set(blind);
-    const changes: { uri: string; before: State; skipped?: 'too-large' | 'unreadable' }[] = [];
+    const changes: ExecChange[] = [];
+    // A path the command moved is recorded with where it went, as one entry: not a delete and a create.
+    const moves = new Map(findMoves(changed, baseline, scan.current).map((m) => [m.from, m]));
+    const movedTo = new Set([...moves.values()].map((m) => m.to));
     for (const uri of changed) {
       const before = baseline.get(uri);
       const after = scan.current.get(uri);
-      const notKept = before?.skipped ?? after?.skipped ?? null;
-      if (notKept) { skipped.push({ uri, reason: notKept }); named.add(uri); }
-      changes.push({ uri, before: stateOf(before), skipped: before?.skipped ?? undefined });
+      // As the turn will say (commit.ts): the original not kept, or what is there now cannot be
+      // captured before a rollback changes it. A special file now there is replaced, not skipped.
+      const notKept = before?.skipped ?? (after?.type === 'special' ? null : after?.skipped ?? null);
+      if (notKept && !named.has(uri)) { skipped.push({ uri, reason: notKept }); named.add(uri); }
+      if (movedTo.has(uri)) continue;
+      const change: ExecChange = { uri, before: stateOf(before), skipped: before?.skipped ?? undefined };
+      const move = moves.get(uri);
+      if (move) {
+        const toBefore = baseline.get(move.to);
+        change.moved = { op: move.op, to: move.to, toBefore: stateOf(toBefore), toSkipped: toBefore?.skipped ?? undefined };
+      }
+      changes.push(change);
     }
     for (const uri of scan.unreadable) {
+      // A special file is not unreadable: it has no content, and is told as what it is.
+      if (scan.current.get(uri)?.type === 'special') continue;
       if (!named.has(uri)) { skipped.push({ uri, reason: 'unreadable' }); named.add(uri); }
     }
     for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
     for (const name of opaqueBefore.keys()) if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
     if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
+    for (const { uri, files, bytes } of scan.overBudget) skipped.push({ uri, reason: 'over-budget', files, bytes });
     try {
       recordExecChanges(ctx, turn, execId, batch, changes, () => {
         index.replace(scan.current);
@@ -223,14 +243,14 @@ export class ExecScans {
       throw e;
     }
     this.lastOpaque = scan.opaque;
+    this.lastOverBudget = scan.overBudget;
     return { changed, skipped };
   }
 
   private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {
-    const commands = this.commands(turnId);
-    const command = commands.find((c) => c.execId === execId);
+    const command = this.ctx.store.commands.get(turnId, execId);
     if (!command) return;
     change(command);
-    this.ctx.store.setExecCommands(turnId, JSON.stringify(commands));
+    this.ctx.store.commands.update(turnId, execId, command);
   }
 }

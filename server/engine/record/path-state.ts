@@ -5,6 +5,7 @@ import type { SkipReason, State } from '../../protocol.js';
 import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
 import { type EngineFs, errnoCode } from '../paths/fs.js';
+import { GrewPastLimitError, specialKindOf } from '../paths/file-read.js';
 
 /** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
 export type HashPolicy = 'always' | 'never' | { onlyIfSize: number };
@@ -28,30 +29,39 @@ export function modeOf(rawMode: number): number {
   return rawMode & 0o7777;
 }
 
-/** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name. */
+/** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name; never past `limit` bytes. */
 export interface FileSource {
-  readSmallFile(p: string): Promise<Buffer>;
-  readChunks(p: string): AsyncGenerator<Buffer>;
+  readSmallFile(p: string, limit: number): Promise<Buffer>;
+  readChunks(p: string, limit: number): AsyncGenerator<Buffer>;
 }
 
-/** Hash of a file on disk, read in bounded chunks; nothing is kept. */
-export async function hashFile(fs: FileSource, abs: string, knownSize: number): Promise<{ hash: string; bytes?: Buffer }> {
+/**
+ * Hash of a file on disk, read in bounded chunks; nothing is kept. `size` is what was read (a
+ * file may have changed since its lstat); past `limit` it is GrewPastLimitError (file-read.ts).
+ */
+export async function hashFile(fs: FileSource, abs: string, knownSize: number, limit: number): Promise<{ hash: string; size: number; bytes?: Buffer }> {
   if (knownSize <= IN_MEMORY_LIMIT) {
-    const bytes = await fs.readSmallFile(abs);
-    return { hash: sha256(bytes), bytes };
+    const bytes = await fs.readSmallFile(abs, limit);
+    return { hash: sha256(bytes), size: bytes.length, bytes };
   }
   const hasher = createHash('sha256');
-  for await (const chunk of fs.readChunks(abs)) hasher.update(chunk);
-  return { hash: hasher.digest('hex') };
+  let size = 0;
+  for await (const chunk of fs.readChunks(abs, limit)) { hasher.update(chunk); size += chunk.length; }
+  return { hash: hasher.digest('hex'), size };
 }
 
-/** A file's content kept into `batch`: read whole when small (its bytes returned too), in bounded chunks otherwise. */
-export async function keepFile(fs: FileSource, abs: string, knownSize: number, batch: ContentBatch): Promise<PendingContent & { bytes?: Buffer }> {
+/** A file's content kept into `batch`: read whole when small (its bytes returned too), in bounded chunks otherwise; never past `limit`. */
+export async function keepFile(fs: FileSource, abs: string, knownSize: number, limit: number, batch: ContentBatch): Promise<PendingContent & { bytes?: Buffer }> {
   if (knownSize <= IN_MEMORY_LIMIT) {
-    const bytes = await fs.readSmallFile(abs);
+    const bytes = await fs.readSmallFile(abs, limit);
     return { ...batch.keepBytes(bytes), bytes };
   }
-  return batch.keepStream(fs.readChunks(abs));
+  return batch.keepStream(fs.readChunks(abs, limit));
+}
+
+/** The read found the file grown past the limit since its lstat: skipped as too large, nothing kept. */
+export function grewPastLimit(e: unknown): boolean {
+  return e instanceof GrewPastLimitError;
 }
 
 /** Whether a read failed because the file itself may not be read (a skip), not something on the way to it. */
@@ -79,8 +89,9 @@ export async function readState(fs: EngineFs, abs: string, options: ReadStateOpt
       return await readStateOnce(fs, abs, options);
     } catch (e) {
       const code = errnoCode(e);
-      // The reads never follow a link (ELOOP) and readlink refuses a file (EINVAL): looked at again.
-      if (code !== 'ELOOP' && code !== 'EINVAL') throw e;
+      // The reads never follow a link (ELOOP), readlink refuses a file (EINVAL) and a read opens only
+      // a regular file (EFTYPE: a FIFO or device swapped in): looked at again.
+      if (code !== 'ELOOP' && code !== 'EINVAL' && code !== 'EFTYPE') throw e;
       if (attempt === SWAP_TRIES) throw new LinkOnPathError(abs);
     }
   }
@@ -96,18 +107,20 @@ async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOption
   }
   const mode = modeOf(stats.mode);
   const unhashed = { type: 'file' as const, hash: '', size: stats.size, mode };
-  if (!stats.isFile()) return { state: unhashed, skipped: 'unreadable' };
+  // A FIFO, socket or device is told as what it is, never opened; it has no content to keep.
+  if (!stats.isFile()) return { state: { type: 'special', kind: specialKindOf(stats) ?? 'char', mode }, skipped: 'unreadable' };
   if (options.excluded) return { state: unhashed, skipped: 'excluded' };
   if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
   if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
   try {
     if (options.keep) {
-      const kept = await keepFile(fs, abs, stats.size, options.keep);
+      const kept = await keepFile(fs, abs, stats.size, options.maxFileSize, options.keep);
       return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes: kept.bytes };
     }
-    const { hash, bytes } = await hashFile(fs, abs, stats.size);
-    return { state: { type: 'file', hash, size: stats.size, mode }, bytes };
+    const { hash, size, bytes } = await hashFile(fs, abs, stats.size, options.maxFileSize);
+    return { state: { type: 'file', hash, size, mode }, bytes };
   } catch (e) {
+    if (grewPastLimit(e)) return { state: { ...unhashed, size: (e as GrewPastLimitError).size }, skipped: 'too-large' };
     // Only the file itself being unreadable is a skip; any other failure stops the operation.
     if (isUnreadableFile(e, abs)) return { state: unhashed, skipped: 'unreadable' };
     throw e;
@@ -141,6 +154,7 @@ export function sameState(a: State, b: State): boolean {
   if (a.type === 'file' && b.type === 'file') return a.hash !== '' && a.hash === b.hash && a.mode === b.mode;
   if (a.type === 'dir' && b.type === 'dir') return a.mode === b.mode;
   if (a.type === 'symlink' && b.type === 'symlink') return a.target === b.target;
+  if (a.type === 'special' && b.type === 'special') return a.kind === b.kind && a.mode === b.mode;
   return false;
 }
 

@@ -7,14 +7,15 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
-import { isExcludedPath } from '../paths/exclude.js';
+import { isExcludedPath, matchesAny } from '../paths/exclude.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
+import { grewPastLimit, hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
 import { isBelowAny } from '../paths/uri.js';
-import { type IndexEntry, isRacy, sameIndexedState, sameStat, typeOf } from './workspace-index.js';
+import { countWithinBudget, type IgnoredBudget, IgnoreRules, type OverBudget } from './ignored-folders.js';
+import { type IndexEntry, isRacy, sameIndexedState, sameStat, specialTarget, typeOf } from './workspace-index.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */
@@ -27,6 +28,8 @@ export interface ScanResult {
   unreadable: string[];
   /** Names that are not valid UTF-8 (no URI can name them): lossy path → a signature of what is there. */
   opaque: Map<string, string>;
+  /** Git-ignored folders over their budget: left out, with what lies below them (not protected). */
+  overBudget: OverBudget[];
 }
 
 export interface ScanOptions {
@@ -37,13 +40,21 @@ export interface ScanOptions {
   partial?: { bytes: number; store(fresh: Map<string, IndexEntry>): void };
   /** Read every file again, whatever its stat says. */
   rehash?: boolean;
+  /**
+   * Folders the baseline's own scan left out over their budget: left out again, whatever they
+   * hold now, so a folder that shrank under its budget during a command is not taken for new.
+   */
+  leaveOut?: readonly OverBudget[];
 }
 
 const REPLACEMENT = '\uFFFD';
 
 export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
   const seenMs = Date.now();
-  const result: ScanResult = { current: new Map(), changed: [], fresh: new Map(), unreadable: [], opaque: new Map() };
+  const result: ScanResult = { current: new Map(), changed: [], fresh: new Map(), unreadable: [], opaque: new Map(), overBudget: [] };
+  /** URIs of the folders left out over their budget: their baseline entries below are dropped, never "gone". */
+  const leftOut = new Set<string>();
+  const budget = ctx.limits.ignoredBudget;
   let pendingBytes = 0;
   let sincePartial = new Map<string, IndexEntry>();
 
@@ -55,29 +66,32 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
     const base = baseOf(stats);
     if (base.type === 'dir') return { ...base, size: 0 };
-    if (!stats.isFile() && base.type !== 'symlink') return { ...base, skipped: 'unreadable' };
+    // A FIFO, socket or device: told as what it is, never opened (nothing to keep).
+    if (base.type === 'special') return { ...base, size: 0, target: specialTarget(stats), skipped: 'unreadable' };
     if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
     try {
       if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };
       if (known?.hash && known.size === stats.size && !options.rehash) {
         // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
-        const { hash, bytes } = await hashFile(dir, name, stats.size);
-        if (hash === known.hash) return { ...base, hash };
+        const { hash, size, bytes } = await hashFile(dir, name, stats.size, ctx.limits.maxFileSize);
+        if (hash === known.hash && size === known.size) return { ...base, hash };
         if (bytes) {
           const kept = options.batch.keepBytes(bytes);
           pendingBytes += kept.size;
           return { ...base, hash: kept.hash };
         }
       }
-      const kept = await keepFile(dir, name, stats.size, options.batch);
+      const kept = await keepFile(dir, name, stats.size, ctx.limits.maxFileSize, options.batch);
       pendingBytes += kept.size;
       return { ...base, size: kept.size, hash: kept.hash };
     } catch (e) {
       if (isUnreadableFile(e, `${dir.abs}${path.sep}${name}`)) return { ...base, skipped: 'unreadable' };
+      // It grew past the limit while being read: skipped, what was read dropped.
+      if (grewPastLimit(e)) return { ...base, skipped: 'too-large' };
       if (isNotFound(e)) throw new Vanished();
       const code = errnoCode(e);
-      // A file swapped for a link (or the reverse) since its lstat: looked at again.
-      if (code === 'ELOOP' || code === 'EINVAL') throw new Swapped();
+      // A file swapped for a link, a FIFO or a device (or the reverse) since its lstat: looked at again.
+      if (code === 'ELOOP' || code === 'EINVAL' || code === 'EFTYPE') throw new Swapped();
       throw e;
     }
   };
@@ -106,7 +120,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       } catch (e) {
         if (e instanceof Vanished) return null;
         if (!(e instanceof Swapped)) throw e;
-        if (attempt === SWAP_TRIES) return { ...baseOf(stats), skipped: 'unreadable' };
+        if (attempt === SWAP_TRIES) return { ...baseOf(stats), target: specialTarget(stats), skipped: 'unreadable' };
       }
     }
   };
@@ -116,7 +130,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
    * it cannot be listed: what lies below it is unknown (a root that cannot be listed cannot be
    * scanned at all, and throws).
    */
-  const visit = async (root: Root, skip: string[], dir: ScanDir, rel: string): Promise<boolean> => {
+  const visit = async (root: Root, skip: string[], dir: ScanDir, rel: string, rules: IgnoreRules | null): Promise<boolean> => {
     let names: string[];
     try {
       const listed = dir.list();
@@ -128,6 +142,8 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
     if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
     names.sort();
+    // Inside a folder git ignores (within its budget), git reads no further rules: neither do we.
+    if (rules && names.includes('.gitignore')) rules = rules.within(rel, await gitignoreText(dir, '.gitignore'));
     for (const name of names) {
       const childRel = rel === '' ? name : `${rel}/${name}`;
       const childAbs = `${dir.abs}${path.sep}${name}`;
@@ -137,6 +153,11 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       const looked = look(dir, name, known);
       const entry = looked instanceof Promise ? await looked : looked;
       if (!entry) continue;
+      const ignoredDir = entry.type === 'dir' && rules !== null && budget !== null && rules.ignores(childRel, true)
+        && !matchesAny(ctx.limits.protect, childRel);
+      const leftBefore = options.leaveOut?.find((o) => o.uri === uri);
+      if (leftBefore) { result.overBudget.push(leftBefore); leftOut.add(uri); continue; }
+      if (ignoredDir && await overItsBudget(dir, name, uri, budget)) continue;
       if (entry !== known) {
         result.fresh.set(uri, entry);
         sincePartial.set(uri, entry);
@@ -150,7 +171,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         pendingBytes = 0;
       }
       if (entry.type === 'dir') {
-        const listed = await visitChild(root, skip, dir, name, childRel);
+        const listed = await visitChild(root, skip, dir, name, childRel, ignoredDir ? null : rules);
         // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
         if (listed !== (entry.skipped !== 'unreadable')) {
           const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
@@ -164,7 +185,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   };
 
   /** A sub-directory, entered through its parent's handle: gone is listed (empty), a link swapped in is not listable. */
-  const visitChild = async (root: Root, skip: string[], parent: ScanDir, name: string, rel: string): Promise<boolean> => {
+  const visitChild = async (root: Root, skip: string[], parent: ScanDir, name: string, rel: string, rules: IgnoreRules | null): Promise<boolean> => {
     let child: ScanDir;
     try {
       child = parent.openDir(name);
@@ -174,7 +195,25 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return false; }
       throw e;
     }
-    try { return await visit(root, skip, child, rel); } finally { child.close(); }
+    try { return await visit(root, skip, child, rel, rules); } finally { child.close(); }
+  };
+
+  /** Whether the ignored folder `name` holds more than the budget (then it is left out and said so). */
+  const overItsBudget = async (parent: ScanDir, name: string, uri: string, limit: IgnoredBudget): Promise<boolean> => {
+    let child: ScanDir;
+    try { child = parent.openDir(name); } catch { return false; }
+    try {
+      const counted = await countWithinBudget(child, limit);
+      if (!counted.over) return false;
+      result.overBudget.push({ uri, files: counted.files, bytes: counted.bytes });
+      leftOut.add(uri);
+      return true;
+    } catch {
+      // Whatever stops the count (a folder it may not list) stops the scan below too, which says so.
+      return false;
+    } finally {
+      child.close();
+    }
   };
 
   /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
@@ -210,7 +249,12 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   for (const root of ctx.roots.list()) {
     if (!root.tracked) continue;
     const dir = ctx.fs.openScanDir(root.real);
-    try { await visit(root, ctx.roots.engineDataIn(root), dir, ''); } finally { dir.close(); }
+    try {
+      const rules = budget === null ? null : IgnoreRules.none().within('', await gitInfoExclude(dir));
+      await visit(root, ctx.roots.engineDataIn(root), dir, '', rules);
+    } finally {
+      dir.close();
+    }
   }
   if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
 
@@ -218,6 +262,8 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const unlisted = new Set(result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir'));
   for (const [uri, known] of options.baseline) {
     if (result.current.has(uri)) continue;
+    // A folder left out over its budget is no longer protected: what the index held there goes, unreported as a change.
+    if (leftOut.has(uri) || isBelowAny(uri, leftOut)) continue;
     if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || isBelowAny(uri, unlisted)) {
       result.current.set(uri, known);
       continue;
@@ -226,6 +272,37 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   }
   return result;
 }
+
+/** The text of a small ignore file in `dir`, or null (absent, not a plain file, too large to be one). */
+async function gitignoreText(dir: ScanDir, name: string): Promise<string | null> {
+  try {
+    const looked = dir.lstat(name);
+    const stats = looked instanceof Promise ? await looked : looked;
+    if (!stats?.isFile() || stats.size > MAX_IGNORE_FILE) return null;
+    return (await dir.readSmallFile(name, MAX_IGNORE_FILE)).toString('utf8');
+  } catch {
+    return null;
+  }
+}
+
+/** `.git/info/exclude` of a root: rules of the repository that no `.gitignore` holds. */
+async function gitInfoExclude(root: ScanDir): Promise<string | null> {
+  let git: ScanDir | null = null;
+  let info: ScanDir | null = null;
+  try {
+    git = root.openDir('.git');
+    info = git.openDir('info');
+    return await gitignoreText(info, 'exclude');
+  } catch {
+    return null;
+  } finally {
+    info?.close();
+    git?.close();
+  }
+}
+
+/** An ignore file larger than this is not one a person wrote: not read. */
+const MAX_IGNORE_FILE = 1 << 20;
 
 class Vanished extends Error {}
 /** The name changed kind between its lstat and its read (a file swapped for a link, or back). */

@@ -2,16 +2,18 @@
 // session's active turn (tracked roots only), then performs the change. Rollback drives paths
 // through the same operations so its own writes are recorded into the rollback turn.
 import path from 'node:path';
-import type { EntryOp } from '../../protocol.js';
+import type { EntryOp, StepRef } from '../../protocol.js';
 import type { MutationOptions, SessionRef, Storage } from '../api.js';
 import { recordOp } from './capture.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
+import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
 import { checkSessionId } from '../turns/sessions.js';
 import type { Resolved } from '../paths/roots.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
 import { modeOf } from './path-state.js';
+import { checkStep } from './step-ref.js';
 
 const DEFAULT_FILE_MODE = 0o644;
 
@@ -147,7 +149,7 @@ export class Mutations {
     } else {
       const target = await this.ctx.fs.createAtomic(to, mode);
       try {
-        for await (const chunk of this.ctx.fs.readChunks(from)) await target.write(chunk);
+        for await (const chunk of this.ctx.fs.readChunks(from, Infinity)) await target.write(chunk);
       } catch (e) {
         await target.abort();
         throw e;
@@ -155,6 +157,17 @@ export class Mutations {
       await target.commit();
       await this.ctx.fs.unlink(from);
     }
+  }
+}
+
+/** Runs `task` with the turn's current step set to `step` (the entries it records name it), then clears it. */
+export async function inStep<T>(turn: TurnContext | null, step: StepRef | undefined, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+  if (!turn) return task(turn);
+  turn.step = step ?? null;
+  try {
+    return await task(turn);
+  } finally {
+    turn.step = null;
   }
 }
 
@@ -167,9 +180,11 @@ export class ControlledStorage implements Storage {
     return row?.active_turn_id ? this.ctx.turns.get(row.active_turn_id) ?? null : null;
   }
 
-  private inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+  /** Async, so a bad session id or step is a rejection like every other failure. */
+  private async inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
     const sessionId = checkSessionId(opts?.sessionId);
-    return this.ctx.queue.run(sessionId, () => task(this.activeTurn(sessionId)));
+    const step = checkStep(opts.step);
+    return this.ctx.queue.run(sessionId, () => inStep(this.activeTurn(sessionId), step, task));
   }
 
   writeFile(uri: string, data: string | Uint8Array, opts: MutationOptions): Promise<void> {
@@ -210,11 +225,16 @@ export class ControlledStorage implements Storage {
     if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');
     const parts: Buffer[] = [];
     let size = 0;
-    for await (const chunk of this.ctx.fs.readChunks(r.abs, undefined, { followLink: true })) {
-      size += chunk.length;
-      // It grew while being read.
-      if (size > limit) throw new TooLargeError(uri, size, limit, 'file to read');
-      parts.push(chunk);
+    try {
+      for await (const chunk of this.ctx.fs.readChunks(r.abs, limit, { followLink: true })) {
+        size += chunk.length;
+        parts.push(chunk);
+      }
+    } catch (e) {
+      // It grew past the limit while being read, or it is no longer a regular file (a FIFO swapped in): never read on.
+      if (e instanceof GrewPastLimitError) throw new TooLargeError(uri, e.size, limit, 'file to read');
+      if (e instanceof NotRegularFileError) throw new FileNotFoundError(uri);
+      throw e;
     }
     return new Uint8Array(Buffer.concat(parts, size));
   }

@@ -4,11 +4,13 @@
 // whatever a command then does to it can be undone. Kept in memory, persisted in SQLite
 // (`ws_index`) by the transactions of the scans that change it.
 import type { Stats } from 'node:fs';
-import type { State } from '../../protocol.js';
+import type { SpecialKind, State } from '../../protocol.js';
+import { specialKindOf } from '../paths/file-read.js';
 import { modeOf } from './path-state.js';
 import type { Store } from '../db/store.js';
 
-export type IndexedType = 'file' | 'dir' | 'symlink';
+/** `special`: a FIFO, socket or device (its kind kept in `target`). */
+export type IndexedType = 'file' | 'dir' | 'symlink' | 'special';
 
 export interface IndexEntry {
   type: IndexedType;
@@ -39,7 +41,12 @@ export function isRacy(entry: IndexEntry): boolean {
 export function typeOf(stats: Stats): IndexedType {
   if (stats.isSymbolicLink()) return 'symlink';
   if (stats.isDirectory()) return 'dir';
-  return 'file';
+  return specialKindOf(stats) ? 'special' : 'file';
+}
+
+/** What an index entry of a special file keeps in `target`: its kind. */
+export function specialTarget(stats: Stats): SpecialKind | null {
+  return specialKindOf(stats);
 }
 
 /** Whether the stat still tells the same entry: a directory by its mode (its times move with its children). */
@@ -54,6 +61,7 @@ export function stateOf(entry: IndexEntry | undefined): State {
   if (!entry) return null;
   if (entry.type === 'dir') return { type: 'dir', mode: entry.mode };
   if (entry.type === 'symlink') return { type: 'symlink', target: entry.target ?? '' };
+  if (entry.type === 'special') return { type: 'special', kind: (entry.target ?? 'char') as SpecialKind, mode: entry.mode };
   return { type: 'file', hash: entry.hash ?? '', size: entry.size, mode: entry.mode };
 }
 
@@ -62,7 +70,7 @@ export function sameIndexedState(a: IndexEntry | undefined, b: IndexEntry | unde
   if (!a || !b) return a === b;
   if (a.type !== b.type || a.mode !== b.mode) return false;
   if (a.type === 'dir') return true;
-  if (a.type === 'symlink') return a.target === b.target;
+  if (a.type === 'symlink' || a.type === 'special') return a.target === b.target;
   // A file whose content could not be kept is the same only while its stat is.
   if (a.hash === null || b.hash === null) return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
   return a.hash === b.hash;

@@ -20,6 +20,11 @@ class LinkOnTheWay extends Error {
   constructor() { super('a symlink appeared on the way; not followed'); }
 }
 
+/** A FIFO, socket or device as an original: the engine never makes one. */
+class SpecialNotMade extends Error {
+  constructor(kind: string) { super(`the original was a special file (${kind}); turnback does not make one`); }
+}
+
 function opFor(target: State): EntryOp {
   if (target === null) return 'delete';
   return target.type === 'dir' ? 'mkdir' : 'write';
@@ -34,7 +39,7 @@ const SYNC_FILESYSTEM_FROM = 256;
  */
 const BATCH_FILES = 512;
 
-type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'>;
+type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'> & { replaced: NonNullable<RollbackResult['replaced']> };
 
 interface Staged { p: EvaluatedPath; file: StagedFile; moved: boolean }
 
@@ -64,13 +69,29 @@ function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
 }
 
 export class Applier {
-  readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [] };
+  readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
 
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations, private readonly turn: TurnContext) {}
 
   /** URIs that could not be driven to their target. */
   get failedUris(): ReadonlySet<string> { return this.failed; }
+
+  /** Whether anything on disk was changed (a rollback that changed nothing leaves no turn). */
+  get changedAnything(): boolean { return this.touched; }
+  private touched = false;
+
+  /** Runs one change on disk; a failed one changed nothing, unless it is `partial` (several steps). */
+  private async changing<T>(run: () => Promise<T>, partial = false): Promise<T> {
+    try {
+      const result = await run();
+      this.touched = true;
+      return result;
+    } catch (e) {
+      if (partial) this.touched = true;
+      throw e;
+    }
+  }
 
   async apply(paths: EvaluatedPath[]): Promise<void> {
     const work = paths.filter((p) => p.status === 'action' || p.status === 'conflict');
@@ -116,7 +137,7 @@ export class Applier {
     if (p.soft) return;
     if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
-    } else if (e instanceof UnrestorableContentError) {
+    } else if (e instanceof UnrestorableContentError || e instanceof SpecialNotMade) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else if (e instanceof TooLargeError) {
       this.outcome.errors.push({ uri: p.uri, code: 'TOO_LARGE', message: e.message });
@@ -130,7 +151,8 @@ export class Applier {
     try {
       if ((await this.current(p)) !== null || !source.resolved) return;
       await this.current(source);
-      await this.mutations.move(this.turn, 'move', source.resolved, p.resolved!);
+      // A move across roots copies, then removes: cut short, it may have changed something.
+      await this.changing(() => this.mutations.move(this.turn, 'move', source.resolved!, p.resolved!), true);
       this.outcome.movedBack.push({ from: source.uri, to: p.uri });
     } catch (e) {
       // Falls back to writing the content and deleting the source in the later phases.
@@ -152,8 +174,10 @@ export class Applier {
           return;
         }
       }
-      await this.mutations.delete(this.turn, r, false);
+      await this.changing(() => this.mutations.delete(this.turn, r, false));
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
+      // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
+      if (current.type === 'special' && p.target !== null && !p.soft) this.outcome.replaced.push({ uri: p.uri, kind: current.kind });
     } catch (e) {
       this.fail(p, e);
     }
@@ -172,7 +196,7 @@ export class Applier {
       try {
         const failure = flushed.get(s);
         if (failure) { await s.file.abort(); throw failure; }
-        await s.file.place();
+        await this.changing(() => s.file.place());
         this.notePlaced(s);
         if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
       } catch (e) {
@@ -212,13 +236,14 @@ export class Applier {
       const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never');
       const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
         ? { ...fresh, hash: planned.hash } : fresh;
+      if (target.type === 'special') throw new SpecialNotMade(target.kind);
       if (target.type === 'dir') {
-        if (current === null) await this.mutations.mkdir(this.turn, r, 0o700);
+        if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
       } else if (target.type === 'symlink') {
         if (current?.type === 'symlink' && current.target === target.target) { if (moved) return; }
-        else await this.mutations.symlink(this.turn, r, target.target);
+        else await this.changing(() => this.mutations.symlink(this.turn, r, target.target));
       } else if (current?.type === 'file' && current.hash === target.hash) {
-        if (current.mode !== target.mode) await this.mutations.chmod(this.turn, r, target.mode);
+        if (current.mode !== target.mode) await this.changing(() => this.mutations.chmod(this.turn, r, target.mode));
         else if (moved) return;
       } else {
         staged.push({ p, moved, file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size) });
@@ -234,7 +259,8 @@ export class Applier {
     if (p.target?.type !== 'dir' || this.failed.has(p.uri)) return;
     try {
       const current = await this.current(p);
-      if (current?.type === 'dir' && current.mode !== p.target.mode) await this.mutations.chmod(this.turn, p.resolved!, p.target.mode);
+      const mode = p.target.mode;
+      if (current?.type === 'dir' && current.mode !== mode) await this.changing(() => this.mutations.chmod(this.turn, p.resolved!, mode));
     } catch (e) {
       this.fail(p, e);
     }

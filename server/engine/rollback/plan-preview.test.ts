@@ -99,4 +99,25 @@ describe('preview', () => {
       await engine.close();
     }
   });
+
+  it('lists the folder a selective restore makes again for a chosen file the turn deleted with it, and restores both', async () => {
+    const engine = await open(box);
+    try {
+      await engine.input(input('Write the notes'));
+      await engine.storage.writeFile('workspace:/notes/a.txt', 'a\n', S);
+      await engine.storage.writeFile('workspace:/notes/b.txt', 'b\n', S);
+      await engine.turnEnd(S);
+      const { turnId } = await engine.input(input('Drop the notes'));
+      await engine.storage.delete('workspace:/notes', { ...S, recursive: true });
+      await engine.turnEnd(S);
+
+      const chosen = await engine.preview(turnId!, { uris: ['workspace:/notes/a.txt'] });
+      expect(chosen.actions.map((action) => action.uri)).toEqual(['workspace:/notes/a.txt']);
+      expect(chosen.folders).toEqual([{ uri: 'workspace:/notes', action: 'create', implied: true }]);
+      const result = await engine.rollback(turnId!, { uris: ['workspace:/notes/a.txt'] });
+      expect(result).toMatchObject({ ok: true, restored: ['workspace:/notes/a.txt'], errors: [] });
+    } finally {
+      await engine.close();
+    }
+  });
 });

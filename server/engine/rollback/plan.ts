@@ -1,7 +1,7 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root } from '../paths/roots.js';
@@ -15,7 +15,7 @@ export interface PathTarget {
   target: State;
   expected: State;
   skipped?: SkipReason;
-  /** Pulled in only because a selected path created it: removed when empty, never reported. */
+  /** Pulled in only because it holds a selected path the turn created or removed it with: never reported as a path, only as a folder. */
   soft?: boolean;
 }
 
@@ -45,6 +45,19 @@ export interface Coverage {
 
 const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LARGE', excluded: 'EXCLUDED', unreadable: 'IO' };
 
+/**
+ * Why a path's original was not kept, if it was not: a file's `skipped` may instead say that what
+ * the turn left there could not be captured (commit.ts), which the plan checks on disk again.
+ */
+function originalSkip(change: FileChange): SkipReason | undefined {
+  if (!change.skipped || change.skipped === 'excluded') return change.skipped;
+  const before = change.before;
+  // A folder's own too-large is its tree's (too large to record path by path); a special file is never kept.
+  const kept = before === null || before.type === 'symlink' || (before.type === 'file' && before.hash !== '')
+    || (before.type === 'dir' && change.skipped !== 'too-large');
+  return kept ? undefined : change.skipped;
+}
+
 /** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
 export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
   const byUri = new Map<string, PathTarget>();
@@ -54,7 +67,7 @@ export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
-      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: change.skipped });
+      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: originalSkip(change) });
     }
     for (const e of ctx.store.entriesOf(turn.turn_id)) {
       if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
@@ -80,11 +93,15 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
     }
   }
   const result = coverage.paths.filter((p) => selected.has(p.uri));
-  // Directories the turn created above a selected path go too, when nothing else is left in them.
+  // Directories the turn created above a selected path go too, when nothing else is left in them;
+  // those it removed come back (with their recorded mode), so a chosen file has its folder again
+  // and the preview names every folder the restore makes.
   for (const p of [...result]) {
     for (let parent = parentUri(p.uri); parent; parent = parentUri(parent)) {
       const dir = known.get(parent);
-      if (!dir || selected.has(parent) || dir.target !== null) continue;
+      const created = dir?.target === null;
+      const removed = dir?.target?.type === 'dir' && dir.expected === null;
+      if (!dir || selected.has(parent) || !(created || removed)) continue;
       selected.add(parent);
       result.push({ ...dir, soft: true });
     }
@@ -123,14 +140,14 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink was planted on the way; not followed' });
     } else if (p.skipped) {
       Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
-    } else if (read.skipped === 'unreadable') {
+    } else if (read.skipped === 'unreadable' && e.current?.type !== 'special') {
       Object.assign(e, { status: 'blocked', code: 'IO', message: 'the current file cannot be read, so it cannot be captured first' });
     } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
       e.status = 'unchanged';
     } else if (sameForDrift(e.current, p.expected) || (e.current?.type === 'dir' && p.target?.type === 'dir')) {
       // A directory where a directory belongs differs at most in mode: fixing it risks nothing.
       e.status = 'action';
-    } else if (e.current && e.current.type !== 'file' && e.current.type !== p.expected?.type) {
+    } else if (e.current && e.current.type !== 'file' && e.current.type !== 'special' && e.current.type !== p.expected?.type) {
       Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
     } else {
       e.status = 'conflict';

@@ -1,16 +1,21 @@
 // Rollback, rollback with chat and rewind. Each plans the paths, refuses on drift unless
 // `force`, drives the paths back through the controlled storage inside a new turn of kind
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
-import type { Plan, RollbackResult, TurnStatus } from '../../protocol.js';
+import type { OnConflict, Plan, RollbackResult, State, Step, TurnStatus } from '../../protocol.js';
 import { Applier } from './apply.js';
 import type { EngineContext } from '../context.js';
-import { ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
+import { BadRequestError, ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
+import { keepBoth, type KeptBoth } from './keep-both.js';
+import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
+import { type StepGroup, stepCoverage } from './steps.js';
+import { turnsSincePin } from '../turns/pins.js';
 import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents, toChange } from '../turns/turns.js';
+import { sameForDrift } from '../record/path-state.js';
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
@@ -33,29 +38,60 @@ interface Job {
   selection?: string[];
   withChat: boolean;
   force: boolean;
+  onConflict: OnConflict;
+  /** The number of the turn rolled back (or rewound to): it names the copies of `keep-both`. */
+  number: number;
   rewind: boolean;
+  /** A rollback of chosen steps of the turn: the later step behind each path changed again since. */
+  laterSteps?: Map<string, Step>;
   title: string;
 }
+
+export interface JobOptions { withChat?: boolean; force?: boolean; onConflict?: OnConflict }
+
+/** The steps to undo (their indexes) among the turn's steps. */
+export interface StepChoice { indexes: number[]; groups: StepGroup[] }
 
 export class Rollbacks {
   constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
 
-  turnJob(turnId: string, opts: { uris?: string[]; withChat?: boolean; force?: boolean }): Job {
+  turnJob(turnId: string, opts: JobOptions & { uris?: string[]; steps?: StepChoice }): Job {
     const turn = this.ctx.store.getTurn(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
+    if (opts.steps?.indexes.length) {
+      if (opts.uris?.length) throw new BadRequestError('choose paths or steps, not both');
+      if (opts.withChat) throw new BadRequestError('a step is undone without the chat: rollback-with-chat takes the whole turn');
+      const indexes = [...new Set(opts.steps.indexes)].sort((a, b) => a - b);
+      const { coverage, laterSteps } = stepCoverage(this.ctx, turn, opts.steps.groups, indexes);
+      return {
+        sessionId: turn.session_id, turnId, coverage, withChat: false, force: opts.force ?? false,
+        onConflict: opts.onConflict ?? 'refuse', number: turn.number, rewind: false, laterSteps,
+        title: `Undo of step${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} of #${turn.number}`,
+      };
+    }
     return {
       sessionId: turn.session_id, turnId, coverage: coverageOf(this.ctx, [turn]), selection: opts.uris?.length ? opts.uris : undefined,
-      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: false, title: `Rollback of #${turn.number}`,
+      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: turn.number,
+      rewind: false, title: `Rollback of #${turn.number}`,
     };
   }
 
-  rewindJob(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean }): Job {
+  rewindJob(sessionId: string, opts: JobOptions & { toTurnId: string }): Job {
     if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
     const to = this.ctx.store.getTurn(opts.toTurnId);
     if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
+    if (to.kind === 'pin') {
+      if (opts.withChat) throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
+      return {
+        sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
+        withChat: false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
+        rewind: true, title: `Rewind to pin "${to.title}"`,
+      };
+    }
     return {
       sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
-      withChat: opts.withChat ?? false, force: opts.force ?? false, rewind: true, title: `Rewind to #${to.number}`,
+      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
+      rewind: true, title: `Rewind to #${to.number}`,
     };
   }
 
@@ -70,19 +106,31 @@ export class Rollbacks {
     return firsts.length ? this.ctx.store.liveMessagesFrom(job.sessionId, Math.min(...firsts)) : [];
   }
 
-  private async evaluateJob(job: Job): Promise<EvaluatedPath[]> {
-    const paths = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
-    return evaluate(this.ctx, paths, job.coverage.links);
+  /** The paths to drive, with what `keep-both` turned from conflicts into copies beside them. */
+  private async evaluateJob(job: Job): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
+    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    const paths = await evaluate(this.ctx, selected, job.coverage.links);
+    return job.onConflict === 'keep-both' ? keepBoth(this.ctx, paths, job.number) : { paths, kept: [] };
   }
 
   async preview(job: Job): Promise<Plan> {
-    const paths = await this.evaluateJob(job);
+    const { paths, kept } = await this.evaluateJob(job);
     const current = new Map(paths.map((p) => [p.uri, p.current]));
-    const actions = planActions(paths);
+    const copies = new Set(kept.map((k) => k.copy));
+    const actions = [
+      ...planActions(paths).filter((a) => !copies.has(a.uri)),
+      ...kept.map((k) => ({ uri: k.uri, action: 'keep-both' as const, copy: k.copy, conflict: true })),
+    ];
+    for (const k of kept) current.set(k.uri, k.current);
     const authors = conflictAuthors(this.ctx, actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })), job.coverage.turns);
     return {
       turnId: job.turnId,
       actions: actions.map((a) => {
+        const later = a.conflict ? job.laterSteps?.get(a.uri) : undefined;
+        // A path the turn's own later step changed, and nothing since: that step is the conflict.
+        if (later && sameForDrift(current.get(a.uri) ?? null, this.turnFinal(job, a.uri))) {
+          return { ...a, conflictStep: { index: later.index, title: later.title } };
+        }
         const author = a.conflict ? authors.get(a.uri) : undefined;
         return author ? { ...a, conflictTurn: author } : a;
       }),
@@ -102,21 +150,35 @@ export class Rollbacks {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
-    const paths = await this.evaluateJob(job);
+    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
+    const modesGiven = await restoreModesFirst(ctx, selected);
+    const { paths, kept } = await this.evaluateJob(job);
+    givenBackIsNoDrift(paths, modesGiven);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
-    if (conflicts.length > 0 && !job.force) throw new ConflictError(conflicts);
+    if (conflicts.length > 0 && !job.force) {
+      await takeModesBack(ctx, modesGiven);
+      throw new ConflictError(conflicts);
+    }
     const result: RollbackResult = {
       ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
+      ...(job.onConflict === 'keep-both' ? { keptBoth: kept.map(({ uri, copy }) => ({ uri, copy })) } : {}),
       unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
       errors: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
     };
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
-    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict');
+    const unlisted = unlistedFolders(job.coverage.turns, selected, (id) => ctx.store.commands.previews(id));
+    const modesFirst = new Set(modesGiven.map((g) => g.uri));
+    // A mode given back is a restore: the rollback turn keeps the statuses it changes.
+    const hasWork = paths.some((p) => p.status === 'action' || p.status === 'conflict') || modesFirst.size > 0;
     if (!hasWork && messages.length === 0 && !(undoneRollback && this.pending(undoneRollback))) {
       if (job.withChat) result.deletedMessages = 0;
       result.ok = result.errors.length === 0;
+      nameUnlisted(result, unlisted);
+      result.ok = result.errors.length === 0;
       if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
+      if (result.rollbackTurnId === null) result.changedNothing = true;
       ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
       return result;
     }
@@ -136,10 +198,26 @@ export class Rollbacks {
       failure = e;
     }
     const blocked = result.errors;
-    Object.assign(result, applier.outcome, { rollbackTurnId: rollbackTurn.turnId });
+    const { replaced, ...outcome } = applier.outcome;
+    Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
+    for (const uri of modesFirst) {
+      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
+      result.restored.push(uri);
+      result.unchanged = result.unchanged.filter((u) => u !== uri);
+    }
+    nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
-    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, applier.failedUris) : new Map<string, TurnStatus>();
+    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted])) : new Map<string, TurnStatus>();
+    if (!applier.changedAnything && modesFirst.size === 0 && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
+      // Nothing on disk, in the chat or in a status changed: no empty "undo" in the timeline.
+      this.dropRollbackTurn(rollbackTurn.turnId);
+      if (failure !== null) throw failure;
+      Object.assign(result, { rollbackTurnId: null, changedNothing: true });
+      if (job.withChat) result.deletedMessages = 0;
+      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
+      return result;
+    }
     let restoredIds: string[] = [];
     let deletedIds: string[] = [];
     // The statuses and messages land in the rollback turn's own commit: a kill can never leave
@@ -168,6 +246,12 @@ export class Rollbacks {
     if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
     ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
     return result;
+  }
+
+  /** A rollback turn that changed nothing goes whole: its rows, and the contents it alone held (left to the sweep). */
+  private dropRollbackTurn(turnId: string): void {
+    this.ctx.store.transaction(() => this.ctx.store.dropTurn(turnId));
+    this.ctx.turns.delete(turnId);
   }
 
   /**
@@ -208,9 +292,20 @@ export class Rollbacks {
     return JSON.parse(turn.undo) as UndoRecord;
   }
 
+  /** The state the turn left `uri` in (its summary's after-state). */
+  private turnFinal(job: Job, uri: string): State {
+    const row = this.ctx.store.changesOf(job.turnId).find((c) => c.uri === uri);
+    return row ? toChange(row).after : null;
+  }
+
   /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
   private async newStatuses(job: Job, ok: boolean, done: EvaluatedPath[], failed: ReadonlySet<string>): Promise<Map<string, TurnStatus>> {
     const statuses = new Map<string, TurnStatus>();
+    if (job.laterSteps) {
+      // A step undone leaves the rest of the turn as it was: the turn is rolled back in part.
+      if (done.some((p) => (p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri))) statuses.set(job.turnId, 'partially-rolled-back');
+      return statuses;
+    }
     if (job.rewind) {
       for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
       return statuses;

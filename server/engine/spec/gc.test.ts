@@ -119,6 +119,41 @@ describe('retention', () => {
     expect((await engine.rollback(kept)).ok).toBe(true);
     expect(engine.storeStats().pruned).toBe(0);
   });
+
+  it("sessions the agent opens are ranked apart: a person's session idle 25 h outlives three new agent sessions (keepSessions 3)", async () => {
+    const time = testClock();
+    const engine = await sandbox.open({ keepSessions: 3, now: time.now } as never);
+    const agentTurn = (sessionId: string) => engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: 'go', origin: 'agent' })
+      .then(() => engine.turnEnd({ sessionId }));
+    await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), { sessionId: 'person' });
+    time.pass(25 * 60 * 60 * 1000);
+    for (const id of ['a1', 'a2', 'a3']) await agentTurn(id);
+    expect(ids(engine)).toEqual(['a1', 'a2', 'a3', 'person']);
+    expect(engine.listSessions().map((x) => [x.sessionId, x.origin])).toContainEqual(['person', 'person']);
+    // The agent writing into the person's session does not make it the agent's.
+    await engine.message({ sessionId: 'person', role: 'assistant', content: 'mine now', origin: 'agent' });
+    expect(engine.listSessions().find((x) => x.sessionId === 'person')?.origin).toBe('person');
+  });
+
+  it("a session the agent opened becomes the person's once the person rolls back in it", async () => {
+    const time = testClock();
+    const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
+    const agentTurn = async (sessionId: string, write = false) => {
+      const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: 'go', origin: 'agent' });
+      if (write) await engine.storage.writeFile(ws('u'), `by ${sessionId}\n`, { sessionId });
+      await engine.turnEnd({ sessionId });
+      return turnId as string;
+    };
+    const undone = await agentTurn('a0', true);
+    expect(engine.listSessions()[0].origin).toBe('agent');
+    expect((await engine.rollback(undone)).ok).toBe(true);
+    expect(engine.listSessions().find((x) => x.sessionId === 'a0')?.origin).toBe('person');
+    time.pass(25 * 60 * 60 * 1000);
+    await agentTurn('a1');
+    time.pass(25 * 60 * 60 * 1000);
+    await agentTurn('a2');
+    expect(ids(engine)).toEqual(['a0', 'a2']);
+  });
 });
 
 describe('blob sweep', () => {

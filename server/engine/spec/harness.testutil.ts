@@ -4,8 +4,8 @@
 import { mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
-import { openEngine } from '../index.js';
-import type { Engine, EngineOptions } from '../api.js';
+import { openEngine, type OpenEngineOptions } from '../index.js';
+import type { Engine } from '../api.js';
 import type { Turn } from '../../protocol.js';
 import { snapshot, type Tree } from './tree.js';
 import { makeTempTree } from '../../testkit/sandbox.js';
@@ -15,8 +15,8 @@ export interface Sandbox {
   workspace: string;
   dataDir: string;
   outside: string;
-  /** Opens an engine on this sandbox; it is closed after the test. */
-  open(options?: Partial<EngineOptions>): Promise<Engine>;
+  /** Opens an engine on this sandbox (a test may pass its own filesystem seam); it is closed after the test. */
+  open(options?: Partial<OpenEngineOptions>): Promise<Engine>;
   /** Snapshot of the workspace (the data dir is left out when it sits inside). */
   tree(): Promise<Tree>;
 }
@@ -46,7 +46,7 @@ export async function makeSandbox(options: { dataInsideWorkspace?: string } = {}
   };
 }
 
-export async function openTracked(options: EngineOptions): Promise<Engine> {
+export async function openTracked(options: OpenEngineOptions): Promise<Engine> {
   const engine = await openEngine(options);
   openEngines.add(engine);
   const close = engine.close.bind(engine);

@@ -6,6 +6,7 @@ import { chmod, lstat, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Engine } from '../api.js';
+import type { StepRef } from '../../protocol.js';
 import type { PlantSpec } from './harness.testutil.js';
 
 export const PATHS = ['a', 'b', 'd', 'd/c', 'd/e', 'd/e/f', 'n', 'n/m', 'n/m/g', 's p', 'ü'] as const;
@@ -142,10 +143,10 @@ const parentExists = (root: string, rel: string) => ancestorsOk(root, rel, false
 const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
 
 /** Applies `op` through the engine when it is valid on the current tree; returns what it did. */
-export async function applyOp(engine: Engine, root: string, sessionId: string, op: Op): Promise<string | null> {
+export async function applyOp(engine: Engine, root: string, sessionId: string, op: Op, step?: StepRef): Promise<string | null> {
   const p = PATHS['p' in op ? op.p : 0];
   const at = (rel: string) => `workspace:/${rel}`;
-  const s = { sessionId };
+  const s = step ? { sessionId, step } : { sessionId };
   const kind = await kindAt(root, p);
   switch (op.op) {
     case 'write':

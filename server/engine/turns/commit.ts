@@ -33,22 +33,41 @@ function changed(record: PathRecord): boolean {
   return !sameState(record.before, record.after);
 }
 
-/** A text file's content (withLines only asks for states within TEXT_LIMIT), or null where there is none. */
-async function contentOrNull(ctx: EngineContext, state: State, contents: ContentCache): Promise<Buffer | null> {
-  if (state?.type !== 'file' || !state.hash) return null;
+/**
+ * A side's content for its line count: null for an absent side, undefined when a file's content
+ * is not kept (a commit that keeps no after-contents): then the count is unknown, not "all
+ * removed". Called once the commit's batch is stored, so an after-content the turn's cache does
+ * not hold is read from the store.
+ */
+function sideContent(ctx: EngineContext, state: State, contents: ContentCache): Buffer | null | undefined {
+  if (state?.type !== 'file') return null;
+  if (!state.hash) return undefined;
   const known = contents.get(state.hash);
   if (known) return known;
-  try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return null; throw e; }
+  try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return undefined; throw e; }
 }
 
-async function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): Promise<FileChange> {
+function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): FileChange {
   const before = change.from ? records.get(change.from)?.before ?? null : change.before;
   const after = change.after;
   const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '' && s.size <= TEXT_LIMIT);
   if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
   if (before?.type !== 'file' && after?.type !== 'file') return change;
-  const delta = lineDelta(await contentOrNull(ctx, before, contents), await contentOrNull(ctx, after, contents));
+  const [a, b] = [sideContent(ctx, before, contents), sideContent(ctx, after, contents)];
+  if (a === undefined || b === undefined) return change;
+  const delta = lineDelta(a, b);
   return delta ? { ...change, lines: delta } : change;
+}
+
+async function canList(ctx: EngineContext, abs: string): Promise<boolean> {
+  try {
+    await ctx.fs.readdir(abs);
+    return true;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EACCES' || code === 'EPERM') return false;
+    return true;
+  }
 }
 
 export async function commitTurn(
@@ -76,6 +95,10 @@ export async function commitTurn(
         keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
       });
       record.after = read.state;
+      // A special file now there is replaced by a rollback, not skipped (it has no content to keep).
+      if (read.skipped && read.state?.type !== 'special') record.afterSkipped = read.skipped;
+      // A folder turnback may not list: what lies in it is unknown, as exec-end says (unreadable).
+      if (read.state?.type === 'dir' && !(await canList(ctx, located.abs))) record.afterSkipped = 'unreadable';
       if (read.state?.type === 'file') contents.keep(read.state.hash, read.bytes);
     });
   } catch (e) {
@@ -85,8 +108,29 @@ export async function commitTurn(
   const kept = new Set([...records.values()].filter(changed).map((r) => r.uri));
   const origins = renameOrigins(entries);
   const kinds = [...records.values()].filter((r) => kept.has(r.uri)).map((r) => buildChange(r, records, origins));
-  const changes: FileChange[] = new Array(kinds.length);
-  await inParallel(kinds, async (change, i) => { changes[i] = await withLines(ctx, change, records, contents); });
+  // After-contents are diff material: stored with the commit, whose loss to a power cut recovery redoes.
+  ctx.store.relaxed(() => {
+    batch.commit();
+    // Counted once the batch is stored: a large after-content is in no cache, only in the store.
+    const changes = kinds.map((change) => withLines(ctx, change, records, contents));
+    const { counts, preview } = summarize(changes);
+    ctx.store.clearRefs(turnId);
+    for (const e of entries) {
+      const after = records.get(e.uri)?.after ?? null;
+      const toAfter = e.to_uri ? records.get(e.to_uri)?.after ?? null : null;
+      const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
+      if (!keep) { ctx.store.deleteEntry(turnId, e.seq); continue; }
+      ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
+      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
+    }
+    ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
+    ctx.store.markCommitted(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+    alsoInTransaction?.();
+  });
+}
+
+/** The turn's counts per root and its preview, from its per-path changes. */
+function summarize(changes: FileChange[]): { counts: TurnCounts; preview: string[] } {
   const counts: TurnCounts = {};
   // A rename's origin is gone only because it moved: its lines are not removed, they moved with it.
   const movedAway = new Set(changes.filter((c) => c.from).map((c) => c.from));
@@ -102,20 +146,5 @@ export async function commitTurn(
     if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;
   }
   const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
-  // After-contents are diff material: stored with the commit, whose loss to a power cut recovery redoes.
-  ctx.store.relaxed(() => {
-    batch.commit();
-    ctx.store.clearRefs(turnId);
-    for (const e of entries) {
-      const after = records.get(e.uri)?.after ?? null;
-      const toAfter = e.to_uri ? records.get(e.to_uri)?.after ?? null : null;
-      const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
-      if (!keep) { ctx.store.deleteEntry(turnId, e.seq); continue; }
-      ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
-      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
-    }
-    ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
-    ctx.store.markCommitted(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
-    alsoInTransaction?.();
-  });
+  return { counts, preview };
 }

@@ -10,7 +10,7 @@ import { toChange } from './turns.js';
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
 
-async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
+export async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
   if (state === null) return ABSENT;
   if (state.type !== 'file') return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
   const side: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: state.size, text: null };

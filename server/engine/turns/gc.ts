@@ -1,6 +1,9 @@
-// Garbage collection: sessions beyond `keepSessions` (least recently active first, never one
-// with a turn being recorded), session deletion, and the sweep of contents nothing needs.
+// Garbage collection: sessions beyond `keepSessions` (least recently active first, the person's
+// and the agents' counted apart, never one with a turn being recorded), session deletion, and
+// the sweep of contents nothing needs.
+import type { SessionOrigin } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
+import { pinnedSince } from './pins.js';
 
 /** Drops a session's turns, messages and entries; its turn counter stays. */
 export function dropSession(ctx: EngineContext, sessionId: string): void {
@@ -27,9 +30,10 @@ const PROTECTED_MS = DAY_MS;
 
 /**
  * Retention (docs/api.md): after a commit, a session goes when it has been idle longer than
- * `keepDays`, or (with `keepSessions` set) when it is beyond the n most recently active — never
- * one active in the last 24 hours or with a turn being recorded, so nothing an agent sends can
- * prune another session's checkpoints sooner. Answers how many went.
+ * `keepDays`, or (with `keepSessions` set) when it is beyond the n most recently active of its
+ * origin — never one active in the last 24 hours or with a turn being recorded. The person's
+ * sessions and the agents' are ranked apart, so however many sessions the agent token opens,
+ * they only ever push out the agents' own. Answers how many went.
  */
 export function pruneSessions(ctx: EngineContext): number {
   const { keepDays, keepSessions } = ctx.limits;
@@ -40,18 +44,24 @@ export function pruneSessions(ctx: EngineContext): number {
   const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
   if (!tooOld && !tooMany) return 0;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
+  // A pin keeps its own session and every one active since it: their turns hold what reaching it needs.
+  const pinned = pinnedSince(ctx);
   let dropped = 0;
-  ctx.store.listSessions().forEach((s, rank) => {
-    if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) return;
+  /** Sessions of each origin seen so far, newest activity first: a session's rank among its own. */
+  const ranked: Record<SessionOrigin, number> = { person: 0, agent: 0 };
+  for (const s of ctx.store.listSessions()) {
+    const rank = ranked[s.origin]++;
+    if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) continue;
+    if (pinned !== null && s.last_activity >= pinned) continue;
     const old = s.last_activity < idleBefore;
     const beyond = keepSessions > 0 && rank >= keepSessions;
-    if (!old && !beyond) return;
+    if (!old && !beyond) continue;
     dropSession(ctx, s.session_id);
     dropped++;
     ctx.retention.pruned++;
-    const why = old ? `idle more than ${keepDays} days` : `beyond the ${keepSessions} most recently active`;
+    const why = old ? `idle more than ${keepDays} days` : `beyond the ${keepSessions} most recently active of the ${s.origin === 'agent' ? "agents'" : "person's"} sessions`;
     ctx.log(`pruned session ${s.session_id} (last active ${new Date(s.last_activity).toISOString()}, ${why})`);
-  });
+  }
   if (dropped > 0) sweepContents(ctx);
   return dropped;
 }

@@ -37,6 +37,20 @@ describe('searchTurns', () => {
     }
   });
 
+  it('finds turns by the text of a command they ran', async () => {
+    const engine = await open(box, { scopes: ['*'] });
+    try {
+      await engine.input(input('Run the build'));
+      const { execId } = await engine.exec({ ...S, tool: 'Bash', command: 'npm run build -- --Watch' });
+      await engine.execEnd({ ...S, execId: execId! });
+      await engine.input(input('Something else'));
+      await engine.turnEnd(S);
+      expect(engine.searchTurns('s1', '--watch').map((turn) => turn.title)).toEqual(['Run the build']);
+    } finally {
+      await engine.close();
+    }
+  });
+
   it('answers within a few milliseconds at 10,000 turns', async () => {
     const engine = await open(box);
     try {

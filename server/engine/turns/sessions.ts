@@ -25,6 +25,6 @@ export function scopeMatches(scopes: readonly string[], platform: string, sessio
 export function toSession(row: SessionRow & { turn_count: number; title: string | null }): Session {
   return {
     sessionId: row.session_id, platform: row.platform, sessionType: row.session_type, title: row.title ?? '', turnCount: row.turn_count,
-    lastActivity: new Date(row.last_activity).toISOString(), activeTurnId: row.active_turn_id,
+    lastActivity: new Date(row.last_activity).toISOString(), activeTurnId: row.active_turn_id, origin: row.origin,
   };
 }

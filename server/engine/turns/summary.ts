@@ -69,6 +69,8 @@ export interface PathRecord {
   before: State;
   after: State;
   skipped?: SkipReason;
+  /** What is there at commit cannot be captured (too large, unreadable): a rollback will not change it either. */
+  afterSkipped?: SkipReason;
 }
 
 /** For each path that arrived by rename/move, the op and the path it started from. */
@@ -99,6 +101,7 @@ export function buildChange(
       change.from = link.origin;
     }
   }
-  if (record.skipped) change.skipped = record.skipped;
+  const skipped = record.skipped ?? record.afterSkipped;
+  if (skipped) change.skipped = skipped;
   return change;
 }

@@ -3,7 +3,6 @@ import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../
 import { TITLE_LIMIT } from '../../protocol.js';
 import { commitTurn, type TurnCounts } from './commit.js';
 import { ContentCache } from '../content/content-cache.js';
-import type { StoredCommand } from '../record/exec.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import { parseState } from '../record/path-state.js';
 import type { ChangeRow, EntryRow, TurnRow } from '../db/store.js';
@@ -30,13 +29,14 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     lines.added += c.added ?? 0;
     lines.removed += c.removed ?? 0;
   }
-  const execCommands = (JSON.parse(row.exec_commands) as StoredCommand[]).map(({ scanned: _scanned, ...command }) => command);
+  // Previews only: a listing stays small however long the commands were (the command route has their text).
+  const execCommands = ctx.store.commands.previews(row.turn_id).map(({ scanned: _scanned, ...command }) => command);
   const turn: Turn = {
     turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
     status: row.status, interrupted: row.interrupted === 1,
     startedAt: new Date(row.started_at).toISOString(), endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
     fileCount, skippedCount, execUsed: execCommands.length > 0,
-    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.length),
+    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget')),
     execCommands,
     preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
     messageCount: row.message_count ?? 0,
@@ -45,6 +45,7 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   };
   if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
   if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
+  if (row.kind === 'pin') turn.pinned = row.pinned === 1;
   return turn;
 }
 
@@ -57,6 +58,7 @@ export function toEntry(row: EntryRow): Entry {
   }
   if (row.skipped) entry.skipped = row.skipped as SkipReason;
   if (row.exec_id) entry.execId = row.exec_id;
+  if (row.step_id) entry.stepId = row.step_id;
   return entry;
 }
 
@@ -73,12 +75,14 @@ export function beginTurn(
     ctx.store.insertTurn({
       turn_id: turnId, session_id: sessionId, number, kind, rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
       title, status: 'active', rolled_back_by: null, interrupted: 0, started_at: ctx.now(), ended_at: null,
-      exec_commands: '[]', counts: '{}', preview: '[]', undo: null,
+      counts: '{}', preview: '[]', undo: null,
     });
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
+    // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
+    else ctx.store.claimSession(sessionId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map() };
+  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map(), step: null };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
   return turn;
@@ -90,7 +94,7 @@ export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   const captured = new Set<string>();
   for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
   const turn: TurnContext = {
-    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(),
+    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(), step: null,
   };
   ctx.turns.set(row.turn_id, turn);
   return turn;

@@ -3,7 +3,7 @@ import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type {
   AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, AgentMessageResponse, AgentReadResponse,
-  AgentTurnEndResponse, OkResponse,
+  AgentTurnEndResponse, OkResponse, StepRef,
 } from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
 import {
@@ -72,9 +72,17 @@ export const beforeMutate: RouteHandler<AgentBeforeMutateResponse> = async ({ bo
       op: oneOf(fields, 'op', MUTATION_OPS),
       uri: requiredString(fields, 'uri'),
       to: optionalString(fields, 'to'),
+      step: stepOf(fields),
     }),
   };
 };
+
+/** `stepId` (and `stepTitle`, the chat's tool line): the host's tool call a change belongs to. */
+function stepOf(fields: Record<string, unknown>): StepRef | undefined {
+  const id = optionalString(fields, 'stepId');
+  const title = optionalString(fields, 'stepTitle');
+  return id === undefined ? undefined : { id, ...(title ? { title } : {}) };
+}
 
 function decodeContent(content: string, encoding: 'utf8' | 'base64'): string | Uint8Array {
   if (encoding === 'utf8') return content;
@@ -89,7 +97,7 @@ export const fsWrite: RouteHandler<OkResponse> = async ({ body }, { engine }) =>
   const uri = requiredString(fields, 'uri');
   const content = requiredString(fields, 'content');
   const encoding = fields.encoding === undefined ? 'utf8' : oneOf(fields, 'encoding', ['utf8', 'base64'] as const);
-  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId, force: optionalBoolean(fields, 'force') });
+  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
   return OK;
 };
 
@@ -98,28 +106,28 @@ export const fsDelete: RouteHandler<OkResponse> = async ({ body }, { engine }) =
   const sessionId = sessionIdFrom(fields.sessionId);
   const uri = requiredString(fields, 'uri');
   const recursive = optionalBoolean(fields, 'recursive');
-  await engine.storage.delete(uri, { sessionId, recursive, force: optionalBoolean(fields, 'force') });
+  await engine.storage.delete(uri, { sessionId, recursive, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
   return OK;
 };
 
 export const fsRename: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
+  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
   return OK;
 };
 
 export const fsMove: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force') });
+  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
   return OK;
 };
 
 export const fsMkdir: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.mkdir(requiredString(fields, 'uri'), { sessionId });
+  await engine.storage.mkdir(requiredString(fields, 'uri'), { sessionId, step: stepOf(fields) });
   return OK;
 };
 

@@ -1,11 +1,12 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, OkResponse, Plan, RollbackResult, SessionsResponse, StoreStats,
+  CommandResponse, Comparison, DiffResponse, HealthResponse, PinResponse, PinsResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
+import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, optionalBoolean, optionalUriList, queryBefore, queryLimit, queryRequired,
+  objectBody, optionalBoolean, optionalOneOf, optionalString, optionalUriList, queryBefore, queryLimit, queryRequired,
   requiredString, sessionIdFrom,
 } from '../validate.js';
 
@@ -43,6 +44,10 @@ export const listMessages: RouteHandler<MessagesResponse> = ({ params, query }, 
   return { body: { messages: engine.messages(sessionId, { turnId, limit, before }) } };
 };
 
+export const getCommand: RouteHandler<CommandResponse> = ({ params }, { engine }) => ({
+  body: { command: engine.command(params.turnId, params.execId) },
+});
+
 export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine }) => ({
   body: engine.getManifest(params.turnId),
 });
@@ -51,23 +56,53 @@ export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { e
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
 
+export const listPins: RouteHandler<PinsResponse> = (_request, { engine }) => ({ body: { pins: engine.pins() } });
+
+export const createPin: RouteHandler<PinResponse> = async ({ body }, { engine }) => {
+  const name = optionalString(objectBody(body), 'name');
+  return { body: { pin: await engine.pin({ name }) } };
+};
+
+export const deletePin: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
+  await engine.unpin(params.turnId);
+  return { body: { ok: true } };
+};
+
+export const compare: RouteHandler<Comparison> = ({ query }, { engine }) => ({
+  body: engine.compare(queryRequired(query, 'from'), queryRequired(query, 'to')),
+});
+
+export const compareDiff: RouteHandler<DiffResponse> = async ({ query }, { engine }) => ({
+  body: await engine.compareDiff(queryRequired(query, 'from'), queryRequired(query, 'to'), queryRequired(query, 'uri')),
+});
+
+export const getSteps: RouteHandler<StepsResponse> = ({ params }, { engine }) => ({
+  body: { steps: engine.steps(params.turnId) },
+});
+
 export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
-  return { body: await engine.preview(params.turnId, { uris, withChat }) };
+  const onConflict = onConflictOf(fields);
+  const steps = optionalStepList(fields);
+  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict, steps }) };
 };
 
 export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
-  return { body: await engine.rollback(params.turnId, { uris, force }) };
+  const onConflict = onConflictOf(fields);
+  const steps = optionalStepList(fields);
+  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
-  const force = optionalBoolean(objectBody(body), 'force');
-  return { body: await engine.rollbackWithChat(params.turnId, { force }) };
+  const fields = objectBody(body);
+  const force = optionalBoolean(fields, 'force');
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.rollbackWithChat(params.turnId, { force, onConflict }) };
 };
 
 export const previewRewind: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
@@ -75,7 +110,8 @@ export const previewRewind: RouteHandler<Plan> = async ({ params, body }, { engi
   const fields = objectBody(body);
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
   const withChat = optionalBoolean(fields, 'withChat');
-  return { body: await engine.previewRewind(sessionId, { toTurnId, withChat }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.previewRewind(sessionId, { toTurnId, withChat, onConflict }) };
 };
 
 export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
@@ -84,8 +120,22 @@ export const rewind: RouteHandler<RollbackResult> = async ({ params, body }, { e
   const toTurnId = requiredString(fields, 'toTurnId', { allowEmpty: false });
   const withChat = optionalBoolean(fields, 'withChat');
   const force = optionalBoolean(fields, 'force');
-  return { body: await engine.rewind(sessionId, { toTurnId, withChat, force }) };
+  const onConflict = onConflictOf(fields);
+  return { body: await engine.rewind(sessionId, { toTurnId, withChat, force, onConflict }) };
 };
+
+const ON_CONFLICT: readonly OnConflict[] = ['refuse', 'keep-both'];
+
+/** `steps`: step indexes (1, 2, …), at most one list of positive integers. */
+function optionalStepList(fields: Record<string, unknown>): number[] | undefined {
+  const value = fields.steps;
+  if (value === undefined || value === null) return undefined;
+  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000 || !value.every((n) => Number.isInteger(n) && n >= 1)) {
+    throw new HttpError('BAD_REQUEST', 'steps must be a non-empty list of step numbers (1, 2, …)');
+  }
+  return value as number[];
+}
+const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined => optionalOneOf(fields, 'onConflict', ON_CONFLICT);
 
 export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
   await engine.clearSession(sessionIdFrom(params.sessionId));

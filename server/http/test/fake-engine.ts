@@ -3,7 +3,7 @@
 import { EventEmitter } from 'node:events';
 import type { Engine, EngineEventMap, EngineEventName } from '../../engine/api.js';
 import {
-  ConflictError, FileNotFoundError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../../engine/errors.js';
+  CommandNotFoundError, ConflictError, FileNotFoundError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../../engine/errors.js';
 import type { Manifest, Message, Plan, RollbackResult, Session, Turn } from '../../protocol.js';
 import { parseUri } from '../../engine/paths/uri.js';
 
@@ -17,7 +17,7 @@ export interface FakeEngine extends Engine {
 
 export const SESSION: Session = {
   sessionId: 's1', platform: 'webui', sessionType: 'chat', title: 'Add a file', turnCount: 1,
-  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null,
+  lastActivity: '2026-01-01T00:00:00.000Z', activeTurnId: null, origin: 'person',
 };
 
 export const TURN: Turn = {
@@ -115,6 +115,21 @@ export function createFakeEngine(): FakeEngine {
       const manifest: Manifest = { turn: TURN, files: [], entries: [] };
       return manifest;
     },
+    command(turnId, execId) {
+      record('command', turnId, execId); knownTurn(turnId);
+      const found = TURN.execCommands.find((c) => c.execId === execId);
+      if (!found) throw new CommandNotFoundError(turnId, execId);
+      return found;
+    },
+    async pin(opts) { record('pin', opts); return { turnId: 'p1', sessionId: 'turnback-pins', number: 1, name: opts?.name ?? 'Pinned', at: '2026-01-01T00:00:00.000Z' }; },
+    pins() { record('pins'); return []; },
+    async unpin(turnId) { record('unpin', turnId); knownTurn(turnId); },
+    compare(from, to) { record('compare', from, to); knownTurn(from); knownTurn(to); return { from, to, files: [] }; },
+    async compareDiff(from, to, uri) { record('compareDiff', from, to, uri); knownTurn(from); throw new FileNotFoundError(uri); },
+    steps(turnId) {
+      record('steps', turnId); knownTurn(turnId);
+      return [{ index: 1, stepId: 'x_1', kind: 'command', title: 'Bash(rm a.txt)', paths: ['workspace:/a.txt'] }];
+    },
     messages(sessionId, opts) { record('messages', sessionId, opts); knownSession(sessionId); return [MESSAGE]; },
     async diff(turnId, uri) {
       record('diff', turnId, uri); knownTurn(turnId); checkUri(uri);
@@ -123,7 +138,7 @@ export function createFakeEngine(): FakeEngine {
       return { uri, before: { ...side, exists: false, size: 0, text: null }, after: side };
     },
     storeStats() { record('storeStats'); return {
-      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0,
+      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0, unprotected: [],
     }; },
     async preview(turnId, opts) { record('preview', turnId, opts); knownTurn(turnId); return plan(turnId); },
     async rollback(turnId, opts) {

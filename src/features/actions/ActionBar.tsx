@@ -1,7 +1,9 @@
 import { useState } from 'react';
 import type { Turn } from '../../../server/protocol';
 import type { RollbackMode, RollbackTarget } from '../../api/mutations';
+import { useWorkspaceScope } from '../../api/workspaceScope';
 import { plural } from '../../lib/format';
+import type { TurnOf } from '../timeline/turnNames';
 import { RollbackDialog } from './RollbackDialog';
 
 interface ActionBarProps {
@@ -12,7 +14,7 @@ interface ActionBarProps {
   sessionBusy: boolean;
   /** The server is not answering: nothing can be rolled back until it is. */
   offline: boolean;
-  numberOf: (turnId: string) => number | undefined;
+  turnOf: TurnOf;
 }
 
 /** The rollback turn whose undo this turn offers: itself when it is one, or the one that rolled it back. */
@@ -21,10 +23,12 @@ function undoableRollback(turn: Turn): string | null {
   return turn.rolledBackBy ?? null;
 }
 
-export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, numberOf }: ActionBarProps) {
+export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, turnOf }: ActionBarProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
+  const workspace = useWorkspaceScope();
   const open = (mode: RollbackMode) =>
     setTarget({
+      workspace,
       mode,
       sessionId: turn.sessionId,
       turnId: turn.turnId,
@@ -36,7 +40,7 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
     ? 'The server is not answering; rollbacks wait until it is back.'
     : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
   const undoId = undoableRollback(turn);
-  const dialogNumber = target?.mode === 'undo' ? numberOf(target.turnId) ?? turn.number : turn.number;
+  const dialogNumber = target?.mode === 'undo' ? turnOf(target.turnId)?.number ?? turn.number : turn.number;
 
   return (
     <div className="action-bar" role="toolbar" aria-label="Turn actions">
@@ -46,7 +50,7 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
           className="btn btn--primary"
           disabled={blocked}
           title={reason ?? 'Roll the rollback back: files, statuses and chat return to how they were before it'}
-          onClick={() => setTarget({ mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
+          onClick={() => setTarget({ workspace, mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
         >
           Undo this rollback
         </button>

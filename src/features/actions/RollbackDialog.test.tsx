@@ -7,7 +7,7 @@ import { apiError, json, mockFetch } from '../../test/mockFetch';
 import { renderWithClient } from '../../test/render';
 import { RollbackDialog } from './RollbackDialog';
 
-const turnTarget: RollbackTarget = { mode: 'turn', sessionId: 's1', turnId: 't1' };
+const turnTarget: RollbackTarget = { workspace: null, mode: 'turn', sessionId: 's1', turnId: 't1' };
 
 function open(target: RollbackTarget = turnTarget, platform = 'webui') {
   const onClose = vi.fn();

@@ -1,11 +1,10 @@
 // Preview → confirm (with an explicit "overwrite anyway" for conflicts) → result → Undo.
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import type { ExecCommand, RollbackResult } from '../../../server/protocol';
 import { isApiError } from '../../api/client';
 import { useRollbackPreview } from '../../api/hooks';
-import { invalidateAfterRollback } from '../../api/invalidate';
-import { runRollback, undoRollback, type RollbackTarget } from '../../api/mutations';
+import { rollbackMutation, undoMutation, type RollbackTarget } from '../../api/mutations';
 import { useUiStore } from '../../store';
 import { Modal } from './Modal';
 import { PlanView } from './PlanView';
@@ -25,7 +24,6 @@ export interface RollbackDialogProps {
 }
 
 export function RollbackDialog({ target: initialTarget, turnNumber, platform, commands = [], offline = false, onClose }: RollbackDialogProps) {
-  const client = useQueryClient();
   const [target, setTarget] = useState(initialTarget);
   const [overwrite, setOverwrite] = useState(false);
   const [result, setResult] = useState<RollbackResult | null>(null);
@@ -34,20 +32,18 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
 
   const preview = useRollbackPreview(target);
 
+  // Each names what it makes stale in its meta: the query client's mutation cache refreshes the views.
   const rollback = useMutation({
-    mutationFn: (force: boolean) => runRollback(target, force),
+    ...rollbackMutation(target),
     onSuccess: (answer) => {
       setResult(answer);
       // The ticked files have been dealt with; keeping them ticked invites a second, empty restore.
       if (target.mode === 'files') useUiStore.getState().setChecked(target.turnId, []);
     },
-    // Not awaited: the result shows at once while the views refresh behind the dialog.
-    onSettled: () => void invalidateAfterRollback(client, target.sessionId),
   });
   const undo = useMutation({
-    mutationFn: (force: boolean) => undoRollback(result?.rollbackTurnId ?? '', force),
+    ...undoMutation(target, result?.rollbackTurnId ?? ''),
     onSuccess: (answer) => setUndoResult(answer),
-    onSettled: () => void invalidateAfterRollback(client, target.sessionId),
   });
 
   const conflictFromRun = isApiError(rollback.error, 'CONFLICT') ? rollback.error.conflicts : [];

@@ -47,6 +47,17 @@ describe('DiffPanel placeholders', () => {
     expect(calls).toHaveLength(0);
   });
 
+  it('describes a file replaced by a special file (a FIFO) without asking for a text diff', async () => {
+    const calls = mockFetch({});
+    renderWithClient(
+      <DiffPanel turnId="t1" turnNumber={3} file={fileChange('workspace:/reg.txt', {
+        change: 'modified', before: { type: 'file', hash: 'a'.repeat(64), size: 3, mode: 0o644 }, after: { type: 'special', kind: 'fifo', mode: 0o644 },
+      })} />,
+    );
+    expect(screen.getByText('Before the turn: a file (mode 644). After it: a special file (a FIFO, mode 644).')).toBeInTheDocument();
+    expect(calls).toHaveLength(0);
+  });
+
   it('offers split and unified layouts', async () => {
     showDiff(side({ text: 'a\n' }), side({ text: 'b\n' }));
     const split = await screen.findByRole('button', { name: 'Split' });

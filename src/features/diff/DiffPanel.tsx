@@ -15,6 +15,12 @@ import { useDiffMode } from './useDiffMode';
 
 /** Diffs with more lines than this on either side stay folded until asked for. */
 const LARGE_DIFF_LINES = 1500;
+/**
+ * Diffs up to this many lines render whole. The viewer's virtual rows are sized from an estimate
+ * of unwrapped lines, so a short wrapped diff would sit clipped in a box that scrolls on its own
+ * while the pane below it stays empty; only long diffs need rows rendered on demand.
+ */
+const VIRTUAL_FROM_LINES = 400;
 
 export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
   if (!side.exists) return which === 'before' ? 'Did not exist before the turn' : 'Does not exist after the turn';
@@ -134,6 +140,7 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
                 dark={dark}
                 // Colouring a whole large file costs seconds of main thread: large diffs stay plain.
                 language={lines > LARGE_DIFF_LINES ? undefined : languageOf(uri)}
+                virtual={lines > VIRTUAL_FROM_LINES}
               />
             </div>
           )}
@@ -143,17 +150,20 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
   );
 }
 
+const SPECIAL_NAMES = { fifo: 'a FIFO', socket: 'a socket', char: 'a character device', block: 'a block device' } as const;
+
 function describeState(state: State): string {
   if (state === null) return 'absent';
   if (state.type === 'dir') return `a directory (mode ${(state.mode & 0o7777).toString(8)})`;
   if (state.type === 'symlink') return `a symlink to ${state.target}`;
+  if (state.type === 'special') return `a special file (${SPECIAL_NAMES[state.kind]}, mode ${(state.mode & 0o7777).toString(8)})`;
   return `a file (mode ${(state.mode & 0o7777).toString(8)})`;
 }
 
 /** Directories, symlinks and mode-only changes have no text to compare: say what changed instead. */
 function structuralChange(file: FileChange): string | null {
   const kinds = [file.before?.type, file.after?.type];
-  if (!kinds.includes('dir') && !kinds.includes('symlink') && file.change !== 'mode-changed') return null;
+  if (!kinds.includes('dir') && !kinds.includes('symlink') && !kinds.includes('special') && file.change !== 'mode-changed') return null;
   return `Before the turn: ${describeState(file.before)}. After it: ${describeState(file.after)}.`;
 }
 

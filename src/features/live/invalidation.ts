@@ -1,34 +1,48 @@
 // Maps each server event to the query keys it makes stale, all built from the key factories.
+// One event stream carries every workspace's events, each naming its `workspaceId`.
 import type { QueryKey } from '@tanstack/react-query';
 import type { EventMap, EventName } from '../../../server/protocol';
 import { keysAfterRollback } from '../../api/invalidate';
 import { keys } from '../../api/keys';
+import type { WorkspaceScope } from '../../api/workspaceScope';
 
-export function keysForEvent<N extends EventName>(name: N, data: EventMap[N]): QueryKey[] {
+/** The keys an event makes stale in the workspace it happened in (`scope`). */
+export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], scope: WorkspaceScope = null): QueryKey[] {
   const { sessionId } = data;
+  const at = keys.in(scope);
   switch (name) {
     case 'turn-begun':
-      return [keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId)];
+      return [keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId)];
     case 'captured': {
       const { turnId } = data as EventMap['captured'];
       // Only the live turn's own detail changes; the timeline's counts settle at commit.
-      return [keys.manifest.ofTurn(turnId), keys.diff.ofTurn(turnId)];
+      return [at.manifest.ofTurn(turnId), at.diff.ofTurn(turnId)];
     }
     case 'turn-committed': {
       const { turnId } = data as EventMap['turn-committed'];
       return [
-        keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId), keys.manifest.ofTurn(turnId),
-        keys.diff.ofTurn(turnId), keys.current.all, keys.messages.ofSession(sessionId),
+        keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.manifest.ofTurn(turnId),
+        at.diff.ofTurn(turnId), at.current.all, at.messages.ofSession(sessionId),
       ];
     }
     case 'rollback-done':
-      return keysAfterRollback(sessionId);
+      return keysAfterRollback(scope, sessionId);
     case 'messages-deleted':
     case 'messages-restored':
-      return [keys.messages.ofSession(sessionId), keys.turns.ofSession(sessionId), keys.manifest.all];
+      return [at.messages.ofSession(sessionId), at.turns.ofSession(sessionId), at.manifest.all];
     case 'session-deleted':
-      return [keys.sessions.all, keys.store.all, keys.turns.ofSession(sessionId), keys.messages.ofSession(sessionId)];
+      return [keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.messages.ofSession(sessionId)];
     default:
       return [];
   }
+}
+
+/**
+ * The cache scopes an event's workspace is held under: its own id, and `null` as well when it
+ * is the default workspace (read through the unprefixed routes before one is chosen). A server
+ * without workspaces names none: its events are the one workspace's, `current`.
+ */
+export function scopesOfEvent(workspaceId: string | undefined, current: WorkspaceScope, defaultId: string | undefined): WorkspaceScope[] {
+  if (workspaceId === undefined) return [current];
+  return workspaceId === defaultId ? [workspaceId, null] : [workspaceId];
 }

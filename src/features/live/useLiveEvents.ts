@@ -6,7 +6,8 @@ import { EVENT_NAMES, type EventMap } from '../../../server/protocol';
 import { keys } from '../../api/keys';
 import { consoleToken } from '../../api/token';
 import { useUiStore } from '../../store';
-import { keysForEvent } from './invalidation';
+import type { Workspace } from '../../../server/protocol';
+import { keysForEvent, scopesOfEvent } from './invalidation';
 
 const BATCH_MS = 250;
 
@@ -41,8 +42,12 @@ export function useLiveEvents(): void {
         } catch {
           return;
         }
-        schedule(keysForEvent(name, data));
-        if (name === 'session-deleted' && useUiStore.getState().sessionId === data.sessionId) {
+        const { workspaceId } = data as { workspaceId?: string };
+        const ui = useUiStore.getState();
+        const defaultId = client.getQueryData<Workspace[]>(keys.workspaces.all)?.find((workspace) => workspace.isDefault)?.id;
+        const scopes = scopesOfEvent(workspaceId, ui.workspaceId, defaultId);
+        for (const scope of scopes) schedule(keysForEvent(name, data, scope));
+        if (name === 'session-deleted' && scopes.includes(ui.workspaceId) && ui.sessionId === data.sessionId) {
           useUiStore.getState().selectSession(null, 'replace');
         }
       };

@@ -1,8 +1,12 @@
+// The sidebar: the service's workspaces, each with its name, root and whether it records, the
+// current one with its sessions below it; a server without workspaces shows its sessions alone.
 import type { Session } from '../../../server/protocol';
 import { useSessions } from '../../api/hooks';
 import { useSelection } from '../../app/useSelection';
 import { formatRelative, plural } from '../../lib/format';
 import { useUiStore } from '../../store';
+import { WorkspaceItem } from '../workspaces/WorkspaceItem';
+import { useCurrentWorkspace } from '../workspaces/useCurrentWorkspace';
 
 function SessionItem({ session, selected, onSelect }: { session: Session; selected: boolean; onSelect: () => void }) {
   const live = session.activeTurnId !== null;
@@ -33,25 +37,57 @@ function SessionItem({ session, selected, onSelect }: { session: Session; select
   );
 }
 
-export function SessionsSidebar() {
+/** `quiet`: say nothing when there are none (a workspace that is not recording says why instead). */
+function SessionList({ nested = false, quiet = false }: { nested?: boolean; quiet?: boolean }) {
   const { data: sessions = [] } = useSessions();
   const selectedId = useSelection().sessionId;
   const selectSession = useUiStore((state) => state.selectSession);
+  if (nested && sessions.length === 0) return quiet ? null : <p className="session-list__empty">No sessions yet.</p>;
+  return (
+    <ul className={`session-list${nested ? ' session-list--nested' : ''}`} aria-label={nested ? 'Sessions of this workspace' : undefined}>
+      {sessions.map((session) => (
+        <SessionItem key={session.sessionId} session={session} selected={session.sessionId === selectedId} onSelect={() => selectSession(session.sessionId)} />
+      ))}
+    </ul>
+  );
+}
+
+export function SessionsSidebar() {
+  const { data: sessions = [] } = useSessions();
+  const { workspaces, current } = useCurrentWorkspace();
+  const selectWorkspace = useUiStore((state) => state.selectWorkspace);
+
+  if (workspaces.length === 0)
+    return (
+      <nav className="sidebar" aria-label="Sessions">
+        <h2 className="pane-title">
+          Sessions <span className="pane-count">{sessions.length}</span>
+        </h2>
+        <SessionList />
+      </nav>
+    );
 
   return (
     <nav className="sidebar" aria-label="Sessions">
       <h2 className="pane-title">
-        Sessions <span className="pane-count">{sessions.length}</span>
+        Workspaces <span className="pane-count">{workspaces.length}</span>
       </h2>
-      <ul className="session-list">
-        {sessions.map((session) => (
-          <SessionItem
-            key={session.sessionId}
-            session={session}
-            selected={session.sessionId === selectedId}
-            onSelect={() => selectSession(session.sessionId)}
-          />
-        ))}
+      <ul className="workspace-list" aria-label="Workspaces">
+        {workspaces.map((workspace) => {
+          const isCurrent = workspace.id === current?.id;
+          return (
+            <WorkspaceItem
+              key={workspace.id}
+              workspace={workspace}
+              current={isCurrent}
+              // The default workspace is addressed by its id once chosen, so links name it.
+              onSelect={() => selectWorkspace(workspace.id)}
+            >
+              {/* A workspace that cannot record may still show what it recorded before (a full disk). */}
+              {isCurrent && <SessionList nested quiet={!workspace.recording} />}
+            </WorkspaceItem>
+          );
+        })}
       </ul>
     </nav>
   );

@@ -1,5 +1,6 @@
 // The status badges of a turn, shared by the timeline row and the turn detail header.
 import type { Turn } from '../../../server/protocol';
+import type { TurnOf } from './turnNames';
 
 export const EXEC_CAPTURED_TOOLTIP =
   'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; '
@@ -8,8 +9,6 @@ export const EXEC_UNPROTECTED_TOOLTIP =
   'Shell commands ran in this turn and some of what they changed was not captured (see Commands): that part is not covered by rollback.';
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
-type NumberOf = (turnId: string) => number | undefined;
-
 interface Badge {
   key: string;
   text: string;
@@ -17,17 +16,17 @@ interface Badge {
   title?: string;
 }
 
-function rollbackOfLabel(turn: Turn, numberOf: NumberOf): string {
-  const numbers = (turn.rollbackOf ?? []).map(numberOf).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
+  const numbers = (turn.rollbackOf ?? []).map((turnId) => turnOf(turnId)?.number).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
   if (numbers.length === 0) return 'rollback';
   if (numbers.length === 1) return `rollback of #${numbers[0]}`;
   return `rewind to #${numbers[0]} (${numbers.length} turns)`;
 }
 
-export function turnBadges(turn: Turn, numberOf: NumberOf): Badge[] {
+export function turnBadges(turn: Turn, turnOf: TurnOf): Badge[] {
   const badges: Badge[] = [];
   if (turn.status === 'active') badges.push({ key: 'live', text: 'live', tone: 'live' });
-  if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, numberOf), tone: 'rollback' });
+  if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, turnOf), tone: 'rollback' });
   if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
   if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
   if (turn.interrupted) badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
@@ -36,10 +35,10 @@ export function turnBadges(turn: Turn, numberOf: NumberOf): Badge[] {
   return badges;
 }
 
-export function TurnBadges({ turn, numberOf }: { turn: Turn; numberOf: NumberOf }) {
+export function TurnBadges({ turn, turnOf }: { turn: Turn; turnOf: TurnOf }) {
   return (
     <span className="badges">
-      {turnBadges(turn, numberOf).map((badge) => (
+      {turnBadges(turn, turnOf).map((badge) => (
         <span key={badge.key} className={`badge badge--${badge.tone}`} title={badge.title}>
           {badge.tone === 'live' && <span className="live-dot" aria-hidden="true" />}
           {badge.text}

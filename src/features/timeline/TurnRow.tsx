@@ -1,8 +1,9 @@
-import type { CSSProperties } from 'react';
+import type { CSSProperties, Ref } from 'react';
 import type { Turn } from '../../../server/protocol';
 import { formatClock, plural } from '../../lib/format';
 import { LineDelta, lineDeltaText } from './LineDelta';
 import { TurnBadges, turnBadges } from './TurnBadges';
+import { turnTitle, type TurnOf } from './turnNames';
 
 export const TURN_ROW_HEIGHT = 58;
 
@@ -10,8 +11,12 @@ interface TurnRowProps {
   turn: Turn;
   selected: boolean;
   style: CSSProperties;
-  numberOf: (turnId: string) => number | undefined;
+  turnOf: TurnOf;
   onSelect: () => void;
+  /** The list measures each row's height through this (a row grows when its badges wrap). */
+  measureRef?: Ref<HTMLDivElement>;
+  /** Its place in the list, as the measuring list reads it (`data-index`). */
+  index?: number;
 }
 
 export function turnOptionId(turnId: string): string {
@@ -23,8 +28,8 @@ function shownFileCount(turn: Turn): number {
   return turn.fileCount - (turn.renameCount ?? 0);
 }
 
-export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowProps) {
-  const title = turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)');
+export function TurnRow({ turn, selected, style, turnOf, onSelect, measureRef, index }: TurnRowProps) {
+  const title = turnTitle(turn, turnOf);
   const files = shownFileCount(turn);
   const { added, removed } = turn.lines;
   const label = [
@@ -32,10 +37,12 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
     plural(files, 'file'),
     ...(added > 0 || removed > 0 ? [lineDeltaText(added, removed)] : []),
     ...(turn.skippedCount > 0 ? [`${turn.skippedCount} skipped`] : []),
-    ...turnBadges(turn, numberOf).map((badge) => badge.text),
+    ...turnBadges(turn, turnOf).map((badge) => badge.text),
   ].join(', ');
   return (
     <div
+      ref={measureRef}
+      data-index={index}
       id={turnOptionId(turn.turnId)}
       role="option"
       aria-selected={selected}
@@ -57,7 +64,7 @@ export function TurnRow({ turn, selected, style, numberOf, onSelect }: TurnRowPr
         <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
         {(added > 0 || removed > 0) && <LineDelta added={added} removed={removed} className="turn-row__lines" labelled={false} />}
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
-        <TurnBadges turn={turn} numberOf={numberOf} />
+        <TurnBadges turn={turn} turnOf={turnOf} />
       </div>
     </div>
   );

@@ -23,12 +23,14 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
     count: turns.length,
     getScrollElement: () => scrollRef.current,
     estimateSize: () => TURN_ROW_HEIGHT,
+    // A row is at least its estimate; where nothing is laid out (a test's DOM) it is the estimate.
+    measureElement: (element) => Math.max(TURN_ROW_HEIGHT, element.getBoundingClientRect().height),
     overscan: 8,
     getItemKey: (index) => turns[index]?.turnId ?? index,
   });
 
-  const numbers = useMemo(() => new Map(turns.map((turn) => [turn.turnId, turn.number])), [turns]);
-  const numberOf = useCallback((turnId: string) => numbers.get(turnId), [numbers]);
+  const byId = useMemo(() => new Map(turns.map((turn) => [turn.turnId, turn])), [turns]);
+  const turnOf = useCallback((turnId: string) => byId.get(turnId), [byId]);
   const selectedIndex = useMemo(() => turns.findIndex((turn) => turn.turnId === selectedTurnId), [turns, selectedTurnId]);
 
   // The selected row is brought into view when the selection changes (or first shows), never
@@ -110,14 +112,17 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
           return (
             <TurnRow
               key={item.key}
+              // Rows are measured: one whose badges wrap to a second line is taller, never cut.
+              measureRef={virtualizer.measureElement}
+              index={item.index}
               turn={turn}
               selected={turn.turnId === selectedTurnId}
-              numberOf={numberOf}
+              turnOf={turnOf}
               onSelect={() => {
                 followEnd.current = false;
                 onSelect(turn.turnId, false);
               }}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, height: item.size, transform: `translateY(${item.start}px)` }}
+              style={{ position: 'absolute', top: 0, left: 0, right: 0, minHeight: TURN_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
             />
           );
         })}

@@ -1,8 +1,10 @@
 // The shell commands of a turn, each with what its scans found it changed and what they could
 // not capture (a file too large to keep, one that could not be read, another session's command
 // running at the same time, a command that never ended).
-import type { ExecCommand, ExecSkipReason } from '../../../server/protocol';
-import { displayPath, formatClock, plural } from '../../lib/format';
+import { useState } from 'react';
+import { COMMAND_TEXT_LIMIT, type ExecCommand, type ExecSkipped, type ExecSkipReason } from '../../../server/protocol';
+import { useCommandText } from '../../api/hooks';
+import { displayPath, formatBytes, formatClock, plural } from '../../lib/format';
 import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/TurnBadges';
 
 const REASONS: Record<ExecSkipReason, string> = {
@@ -10,7 +12,14 @@ const REASONS: Record<ExecSkipReason, string> = {
   unreadable: 'could not be read',
   excluded: 'excluded',
   concurrent: "another session's command ran at the same time",
+  'over-budget': 'not protected: ignored by .gitignore and too large to keep',
 };
+
+/** "not protected: … (over 2,000 files, ignored by .gitignore)": where the count stopped, so a lower bound. */
+function reasonText(s: ExecSkipped): string {
+  if (s.reason !== 'over-budget' || s.files === undefined) return REASONS[s.reason];
+  return `not protected (over ${s.files.toLocaleString('en-US')} files or ${formatBytes(s.bytes ?? 0)}, ignored by .gitignore)`;
+}
 
 function CommandOutcome({ command }: { command: ExecCommand }) {
   if (command.endedAt === null || command.changed === null) {
@@ -30,14 +39,35 @@ function CommandOutcome({ command }: { command: ExecCommand }) {
         )}
       {command.skipped && command.skipped.length > 0 && (
         <ul className="command__skipped" aria-label={`Not captured for ${command.command}`}>
-          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {REASONS[s.reason]}</li>)}
+          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {reasonText(s)}</li>)}
         </ul>
       )}
     </>
   );
 }
 
-export function ExecCommands({ commands, captured }: { commands: ExecCommand[]; captured: boolean }) {
+/** The command's text: its listed first characters, and the rest (as kept) fetched when asked for. */
+function CommandText({ turnId, command }: { turnId: string; command: ExecCommand }) {
+  const [open, setOpen] = useState(false);
+  const whole = useCommandText(turnId, command.execId, open && command.truncated === true);
+  const shown = open && whole.data ? whole.data : command;
+  return (
+    <div className="command__body">
+      <code className={open ? 'command__text command__text--whole' : 'command__text'}>{shown.command}{shown.truncated && '…'}</code>
+      {command.truncated && (
+        <button type="button" className="link-button link-button--text" onClick={() => setOpen(!open)} aria-expanded={open}>
+          {open ? 'Show less' : `Show the whole command (${formatBytes(command.commandBytes)})`}
+        </button>
+      )}
+      {open && whole.isError && <p className="command__outcome command__outcome--warn">The whole command could not be loaded.</p>}
+      {open && shown.truncated && whole.data && (
+        <p className="command__outcome">Only its first {formatBytes(COMMAND_TEXT_LIMIT)} are kept.</p>
+      )}
+    </div>
+  );
+}
+
+export function ExecCommands({ turnId, commands, captured }: { turnId: string; commands: ExecCommand[]; captured: boolean }) {
   if (commands.length === 0) return <p className="pane-empty">No shell commands ran in this turn.</p>;
   return (
     <div>
@@ -47,7 +77,7 @@ export function ExecCommands({ commands, captured }: { commands: ExecCommand[]; 
           <li key={command.execId ?? `${command.at}-${index}`} className="command">
             <div className="command__line">
               <span className="command__tool">{command.tool}</span>
-              <code className="command__text">{command.command}</code>
+              <CommandText turnId={turnId} command={command} />
               <time dateTime={command.at}>{formatClock(command.at)}</time>
             </div>
             <CommandOutcome command={command} />

@@ -6,7 +6,7 @@ import type { FileChange } from '../../../server/protocol';
 import { displayPath, formatBytes, plural } from '../../lib/format';
 import { SKIP_HELP, SKIP_REASONS, changeLabel, fromText, restoreSize } from './fileChange';
 import { LineDelta } from '../timeline/LineDelta';
-import { countRows, formatRowCounts } from './fileRows';
+import { countRows, formatRowCounts, formatSelectedCounts } from './fileRows';
 import { treeRows, type TreeRow } from './fileTree';
 
 export interface FileListProps {
@@ -19,8 +19,9 @@ export interface FileListProps {
 }
 
 function Lines({ file }: { file: FileChange }) {
-  const moved = file.change === 'renamed' || file.change === 'moved';
-  if (moved && file.lines?.added === 0 && file.lines.removed === 0) return <span />;
+  // A move or a mode change that kept every line has no line count worth a "+0 −0".
+  const sameLines = file.change === 'renamed' || file.change === 'moved' || file.change === 'mode-changed';
+  if (sameLines && file.lines?.added === 0 && file.lines.removed === 0) return <span />;
   if (file.skipped) return <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>skipped: {SKIP_REASONS[file.skipped]}</span>;
   return file.lines ? <LineDelta added={file.lines.added} removed={file.lines.removed} /> : <span className="file-row__lines" />;
 }
@@ -92,7 +93,7 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           />
           <span>
             {checkedFiles.length > 0
-              ? `${checkedFiles.length} of ${files.length} selected · ${formatBytes(totalSize)}`
+              ? `${formatSelectedCounts(countRows(checkedFiles), counts)} · ${formatBytes(totalSize)}`
               : formatRowCounts(counts)}
           </span>
         </label>

@@ -8,6 +8,7 @@ import { ActionBar } from '../actions/ActionBar';
 import { DiffPanel } from '../diff/DiffPanel';
 import { LineDelta } from '../timeline/LineDelta';
 import { TurnBadges } from '../timeline/TurnBadges';
+import { turnTitle, type TurnOf } from '../timeline/turnNames';
 import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
@@ -25,9 +26,10 @@ export function TurnDetailPane() {
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
+  const tabTitle = titleTurn ? `#${titleTurn.number} ${turnTitle(titleTurn, (id) => sessionTurns.find((item) => item.turnId === id))} · turnback` : 'turnback';
   useEffect(() => {
-    document.title = titleTurn ? `#${titleTurn.number} ${titleTurn.title.trim() || 'Rollback'} · turnback` : 'turnback';
-  }, [titleTurn]);
+    document.title = tabTitle;
+  }, [tabTitle]);
 
   if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
   if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
@@ -47,7 +49,7 @@ export function TurnDetailPane() {
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     { id: 'commands', label: `Commands (${turn.execCommands.length})` },
   ];
-  const numberOf = (id: string) => (id === turn.turnId ? turn.number : sessionTurns.find((item) => item.turnId === id)?.number);
+  const turnOf: TurnOf = (id) => (id === turn.turnId ? turn : sessionTurns.find((item) => item.turnId === id));
   const selectedFile = files.find((file) => file.uri === fileUri);
 
   return (
@@ -55,7 +57,7 @@ export function TurnDetailPane() {
       <header className="detail__head">
         <div className="detail__title">
           <span className="detail__number">#{turn.number}</span>
-          <h2>{turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)')}</h2>
+          <h2>{turnTitle(turn, turnOf)}</h2>
         </div>
         <div className="detail__meta">
           <time dateTime={turn.startedAt}>{formatClock(turn.startedAt)}</time>
@@ -63,8 +65,8 @@ export function TurnDetailPane() {
           <span>{formatRowCounts(counts)}</span>
           {(turn.lines.added > 0 || turn.lines.removed > 0) && <LineDelta added={turn.lines.added} removed={turn.lines.removed} />}
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
-          <TurnBadges turn={turn} numberOf={numberOf} />
-          <TurnRelations turn={turn} numberOf={numberOf} onOpen={(id) => selectTurn(id)} />
+          <TurnBadges turn={turn} turnOf={turnOf} />
+          <TurnRelations turn={turn} turnOf={turnOf} onOpen={(id) => selectTurn(id)} />
         </div>
         <ActionBar
           turn={turn}
@@ -72,7 +74,7 @@ export function TurnDetailPane() {
           checkedFiles={checkedFiles}
           sessionBusy={Boolean(session?.activeTurnId) || turn.status === 'active'}
           offline={offline}
-          numberOf={numberOf}
+          turnOf={turnOf}
         />
       </header>
       <div className="tabs" role="tablist" aria-label="Turn contents">
@@ -108,7 +110,7 @@ export function TurnDetailPane() {
         {detailTab === 'chat' && sessionId && (
           <ChatMessages sessionId={sessionId} turnId={turn.turnId} live={turn.status === 'active'} />
         )}
-        {detailTab === 'commands' && <ExecCommands commands={turn.execCommands} captured={turn.execCaptured} />}
+        {detailTab === 'commands' && <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />}
       </div>
       {selectedFile ? (
         <DiffPanel

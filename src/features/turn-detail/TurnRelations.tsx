@@ -1,14 +1,15 @@
 // Links between a turn and the rollbacks that touch it: a click jumps to the other turn.
 import type { Turn } from '../../../server/protocol';
+import type { TurnOf } from '../timeline/turnNames';
 
 interface TurnRelationsProps {
   turn: Turn;
-  numberOf: (turnId: string) => number | undefined;
+  turnOf: TurnOf;
   onOpen: (turnId: string) => void;
 }
 
-function TurnLink({ turnId, numberOf, onOpen }: { turnId: string } & Omit<TurnRelationsProps, 'turn'>) {
-  const number = numberOf(turnId);
+function TurnLink({ turnId, turnOf, onOpen }: { turnId: string } & Omit<TurnRelationsProps, 'turn'>) {
+  const number = turnOf(turnId)?.number;
   if (number === undefined) return null;
   return (
     <button type="button" className="link-button" onClick={() => onOpen(turnId)} aria-label={`Open turn #${number}`}>
@@ -17,7 +18,7 @@ function TurnLink({ turnId, numberOf, onOpen }: { turnId: string } & Omit<TurnRe
   );
 }
 
-export function TurnRelations({ turn, numberOf, onOpen }: TurnRelationsProps) {
+export function TurnRelations({ turn, turnOf, onOpen }: TurnRelationsProps) {
   const rollbackOf = turn.rollbackOf ?? [];
   if (rollbackOf.length === 0 && !turn.rolledBackBy) return null;
   return (
@@ -26,13 +27,13 @@ export function TurnRelations({ turn, numberOf, onOpen }: TurnRelationsProps) {
         <span>
           Rolls back{' '}
           {rollbackOf.map((turnId) => (
-            <TurnLink key={turnId} turnId={turnId} numberOf={numberOf} onOpen={onOpen} />
+            <TurnLink key={turnId} turnId={turnId} turnOf={turnOf} onOpen={onOpen} />
           ))}
         </span>
       )}
       {turn.rolledBackBy && (
         <span>
-          Rolled back by <TurnLink turnId={turn.rolledBackBy} numberOf={numberOf} onOpen={onOpen} />
+          Rolled back by <TurnLink turnId={turn.rolledBackBy} turnOf={turnOf} onOpen={onOpen} />
         </span>
       )}
     </div>

@@ -14,7 +14,13 @@ export const SKIP_HELP: Record<SkipReason, string> = {
   unreadable: 'Could not be read when recorded: rollback cannot restore it',
 };
 
+/** The kind of change, with the mode's change when the permission bits moved too (a `chmod` with an edit). */
 export function changeLabel(file: FileChange): string {
+  const kind = changeKindLabel(file);
+  return file.change !== 'mode-changed' && modeChanged(file) ? `${kind} · ${modeChangeText(file)}` : kind;
+}
+
+function changeKindLabel(file: FileChange): string {
   switch (file.change) {
     case 'created':
       return 'created';
@@ -31,8 +37,19 @@ export function changeLabel(file: FileChange): string {
     case 'dir-deleted':
       return 'folder deleted';
     case 'mode-changed':
-      return `mode ${modeText(file.before)} → ${modeText(file.after)}`;
+      return modeChangeText(file);
   }
+}
+
+/** Both sides are files (or both folders) whose permission bits differ. */
+export function modeChanged(file: FileChange): boolean {
+  const { before, after } = file;
+  if (!before || !after || before.type === 'symlink' || after.type === 'symlink' || before.type !== after.type) return false;
+  return (before.mode & 0o7777) !== (after.mode & 0o7777);
+}
+
+function modeChangeText(file: FileChange): string {
+  return `mode ${modeText(file.before)} → ${modeText(file.after)}`;
 }
 
 function modeText(state: State): string {

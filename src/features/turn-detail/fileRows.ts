@@ -56,6 +56,12 @@ export function renameKeptContent(row: FileChange, files: FileChange[]): boolean
   return origin?.type === 'file' && row.after?.type === 'file' && origin.hash !== '' && origin.hash === row.after.hash && origin.mode === row.after.mode;
 }
 
+/** "2 of 3 selected", or "1 of 3 files · 0 of 1 folder selected": counted as the list counts its rows. */
+export function formatSelectedCounts(selected: RowCounts, all: RowCounts): string {
+  if (all.folders === 0) return `${selected.files} of ${all.files} selected`;
+  return `${selected.files} of ${plural(all.files, 'file')} · ${selected.folders} of ${plural(all.folders, 'folder')} selected`;
+}
+
 /** "3 files · 1 folder", as the detail's header and its file list say it. */
 export function formatRowCounts(counts: RowCounts): string {
   return `${plural(counts.files, 'file')}${counts.folders > 0 ? ` · ${plural(counts.folders, 'folder')}` : ''}`;

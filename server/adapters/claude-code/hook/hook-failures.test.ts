@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as p from '../test/payloads.js';
+import { writeServiceFiles } from '../test/service-entry.js';
 import { runHook } from '../test/spawn.js';
 
 let root: string;
@@ -32,9 +33,7 @@ const logLines = async () =>
   (await readFile(join(root, 'state', 'turnback', 'hook.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
 
 async function register(port: number, pid = process.pid) {
-  const dir = join(root, 'state', 'turnback', 'servers');
-  await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, `${port}.json`), JSON.stringify({ workspace, port, agentToken: 'agent-token', pid }));
+  await writeServiceFiles(join(root, 'state'), { port, pid, agentToken: 'agent-token-0123456789abcdef' });
 }
 
 async function listen(handler: Parameters<typeof createServer>[1]): Promise<number> {
@@ -45,24 +44,43 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<numb
 }
 
 describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, () => {
-  it('exits 0 and logs one line when no server is registered', async () => {
-    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toBe('');
+  it('when no service runs and none can start, tells the person once per session (systemMessage) and logs each time', async () => {
+    // A token file the service refuses: it exits at once.
+    await mkdir(join(root, 'state', 'turnback'), { recursive: true });
+    await writeFile(join(root, 'state', 'turnback', 'console-token'), 'short\n');
+    const startEnv = { ...env, TURNBACK_PORT: '0' };
+    const first = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), startEnv);
+    expect(first.code).toBe(0);
+    const told = JSON.parse(first.stdout) as { systemMessage: string };
+    expect(told.systemMessage).toMatch(/^turnback is not recording this session: the turnback service did not start \(turnback: the token file .* is too short/);
+    const second = await runHook(p.bash({ cwd: workspace }, 'ls'), startEnv);
+    expect(second).toMatchObject({ code: 0, stdout: '' });
     const lines = await logLines();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('no turnback server');
+    expect(lines).toHaveLength(2);
+    for (const line of lines) expect(line).toContain('the turnback service did not start');
   });
 
-  it('exits 0 and logs one line when the registered server is down', async () => {
+  it('when nothing listens where service.json points (its pid taken by another process), starts a service and delivers there', async () => {
     const port = await listen(() => {});
     servers[0].close();
     await register(port);
-    const result = await runHook(p.bash({ cwd: workspace }, 'ls'), env);
-    expect(result.code).toBe(0);
-    const lines = await logLines();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('/api/agent/hook/claude-code');
+    const startEnv = { ...env, HOME: root, TURNBACK_PORT: '0' };
+    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), startEnv);
+    const entry = JSON.parse(await readFile(join(root, 'state', 'turnback', 'service.json'), 'utf8')) as { pid: number; port: number };
+    try {
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(entry.port).not.toBe(port);
+      const token = (await readFile(join(root, 'state', 'turnback', 'console-token'), 'utf8')).trim();
+      const sessions = await (await fetch(`http://127.0.0.1:${entry.port}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } })).json();
+      expect(sessions.sessions.map((s: { title: string }) => s.title)).toEqual(['hello']);
+      expect(await logLines()).toEqual([]);
+    } finally {
+      process.kill(entry.pid, 'SIGTERM');
+      for (let i = 0; i < 400; i++) {
+        try { process.kill(entry.pid, 0); } catch { break; }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
   });
 
   it('gives up on a server that never answers, exits 0 and logs it', async () => {

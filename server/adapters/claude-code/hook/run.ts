@@ -1,10 +1,14 @@
-// One hook invocation by the Node entry: check the event, find its server, hand the raw event
-// to the server's hook route (which maps it to agent calls). Never throws; every problem worth
-// knowing about becomes one line in hook.log.
-import { postAgent } from './client.js';
+// One hook invocation by the Node entry: check the event, find the person's service (started
+// when none runs), hand the raw event to its hook route (which maps it to agent calls and picks
+// the session's workspace). Never throws; every problem worth knowing about becomes one line in
+// hook.log, and what stops recording is also told to the person once per session and reason
+// (the answer's `systemMessage`, printed by the caller for Claude Code).
+import { postAgent, type AgentTarget } from './client.js';
 import { CLAUDE_CODE_HOOK_PATH, parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
-import { findServerFor, readLiveServers } from './registry.js';
+import { firstTelling } from './told.js';
+import { readLiveService, type ServiceEntry } from '../../../service/service-file.js';
+import { ensureService, readStateToken, START_WAIT_MS } from '../../../service/spawn-service.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
 
@@ -13,10 +17,16 @@ export type HookOutcome =
   | 'ignored'
   | 'malformed'
   | 'no-server'
+  | 'not-recorded'
   | 'outside-workspace'
   | 'server-error'
   | 'unreachable';
 
+export interface HookResult {
+  outcome: HookOutcome;
+  /** What the host shows the person (Claude Code: `{"systemMessage": …}` on stdout). */
+  systemMessage?: string;
+}
 /** Past this size an event is sent without the new contents it carries (the server needs only the path). */
 export const SLIM_ABOVE_BYTES = 4 * 1024 * 1024;
 const CONTENT_FIELDS = ['content', 'old_string', 'new_string', 'edits', 'new_source'];
@@ -33,44 +43,79 @@ export function forwardable(input: string): string {
 }
 
 /** What the server says it did with a forwarded event; anything unexpected counts as forwarded. */
-function answeredOutcome(body: string): HookOutcome {
+function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
   try {
-    const outcome = (JSON.parse(body) as { outcome?: unknown }).outcome;
-    if (outcome === 'ignored' || outcome === 'outside-workspace') return outcome;
+    const answer = JSON.parse(body) as { outcome?: unknown; ignored?: unknown; systemMessage?: unknown };
+    if (answer.outcome === 'ignored' || answer.outcome === 'outside-workspace') return { outcome: answer.outcome };
+    if (answer.outcome === 'not-recorded') {
+      logHookProblem(`not recorded: ${String(answer.ignored)}`, env);
+      return { outcome: 'not-recorded', ...(typeof answer.systemMessage === 'string' ? { systemMessage: answer.systemMessage } : {}) };
+    }
   } catch {
     // a 2xx without JSON is still a delivered event
   }
-  return 'forwarded';
+  return { outcome: 'forwarded' };
 }
+
+/** The live service's address and agent token, started first when none runs (or only `stale` does). */
+async function serviceTarget(env: NodeJS.ProcessEnv, deadline: number, stale?: ServiceEntry): Promise<Target | { error: string }> {
+  const live = readLiveService(env);
+  const usable = live && !(stale && live.pid === stale.pid && live.port === stale.port) ? live : null;
+  const entry = usable ?? await (async () => {
+    const started = await ensureService(env, { waitMs: Math.max(deadline - Date.now(), 0), stale });
+    return 'error' in started ? started : started.entry;
+  })();
+  if ('error' in entry) return entry;
+  const agentToken = readStateToken('agentToken', env);
+  if (!agentToken) return { error: 'the agent token file of the state dir is missing' };
+  return { port: entry.port, agentToken, entry };
+}
+
+type Target = AgentTarget & { entry: ServiceEntry };
 
 export async function runClaudeCodeHook(
   input: string,
   options: { env?: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs?: number },
-): Promise<HookOutcome> {
+): Promise<HookResult> {
   const env = options.env ?? process.env;
+  const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   // Checked here too: a malformed event is logged even with no server up, and an event of no
   // use to turnback costs no request.
   const parsed = parseHookEvent(input);
   if (!parsed.ok) {
-    if (parsed.ignored) return 'ignored';
+    if (parsed.ignored) return { outcome: 'ignored' };
     logHookProblem(`malformed input: ${parsed.reason}`, env);
-    return 'malformed';
+    return { outcome: 'malformed' };
   }
-  const server = findServerFor(parsed.event.cwd, readLiveServers(env));
-  if (!server) {
-    logHookProblem(`no turnback server for ${parsed.event.cwd}`, env);
-    return 'no-server';
-  }
-  try {
-    const answer = await postAgent(server, CLAUDE_CODE_HOOK_PATH, forwardable(input), options.signal);
-    if (answer.status < 200 || answer.status >= 300) {
-      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
-      return 'server-error';
+  const tell = (outcome: HookOutcome, reason: string): HookResult => {
+    logHookProblem(reason, env);
+    return firstTelling(parsed.event.sessionId, reason, env)
+      ? { outcome, systemMessage: `turnback is not recording this session: ${reason}` }
+      : { outcome };
+  };
+  let target = await serviceTarget(env, Date.now() + START_WAIT_MS);
+  if ('error' in target) return tell('no-server', target.error);
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
+      const answer = await postAgent(target, CLAUDE_CODE_HOOK_PATH, forwardable(input), signal);
+      if (answer.status < 200 || answer.status >= 300) {
+        logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
+        return { outcome: 'server-error' };
+      }
+      return answered(answer.body, env);
+    } catch (error) {
+      // Nothing listens where service.json points although its pid lives (a pid taken by
+      // another process): once, start a service and deliver there.
+      if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED' && attempt === 0) {
+        const again = await serviceTarget(env, Date.now() + START_WAIT_MS, target.entry);
+        if ('error' in again) return tell('no-server', again.error);
+        target = again;
+        continue;
+      }
+      const reason = options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `gave up after ${timeoutMs} ms` : (error as Error).message;
+      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${target.port} failed: ${reason}`, env);
+      return { outcome: 'unreachable' };
     }
-    return answeredOutcome(answer.body);
-  } catch (error) {
-    const reason = options.signal.aborted ? `gave up after ${options.timeoutMs ?? HOOK_TIMEOUT_MS} ms` : (error as Error).message;
-    logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${server.port} failed: ${reason}`, env);
-    return 'unreachable';
   }
 }

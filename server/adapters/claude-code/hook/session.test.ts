@@ -30,7 +30,7 @@ async function hook(payload: unknown): Promise<void> {
 describe('a simulated Claude Code session', () => {
   // Sixteen hook processes: generous time for a loaded machine.
   it('records two turns and rolls back to the exact start tree', { timeout: 180_000 }, async () => {
-    const transcript = join(t.root, 'transcript.jsonl');
+    const transcript = t.context.transcriptPath;
     const c = { cwd: t.workspace, transcriptPath: transcript };
     const ws = (...parts: string[]) => join(t.workspace, ...parts);
     const start = await treeAsText(t.workspace);

@@ -5,12 +5,13 @@ import { spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
-import { mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
+import { writeServiceFiles } from '../test/service-entry.js';
 import { installShHook, runShHook, toolPath } from '../test/sh-hook.js';
 
 let t: HookTestServer;
@@ -39,10 +40,9 @@ const sessions = async () => (await t.api<{ sessions: Session[] }>('GET', '/api/
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
 const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
 
-async function registerAgain(fields: Record<string, unknown>): Promise<void> {
-  const file = join(t.env.XDG_STATE_HOME!, 'turnback', 'servers', `${t.server.port}.json`);
-  const entry = JSON.parse(await readFile(file, 'utf8'));
-  await writeFile(file, `${JSON.stringify({ ...entry, ...fields })}\n`);
+/** Rewrites service.json (and the agent token file) as a service would have left them. */
+async function registerAgain(fields: { port?: number; pid?: number; agentToken?: string }): Promise<void> {
+  await writeServiceFiles(t.env.XDG_STATE_HOME!, { port: t.server.port, ...fields });
 }
 
 /** A stand-in for Node that only notes it was started. */
@@ -130,22 +130,11 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(await logLines()).toEqual([]);
   });
 
-  it('picks the deepest registered workspace holding the cwd', async () => {
-    const outer = join(t.root, 'state', 'turnback', 'servers', '1.json');
-    // A live process, a workspace that holds this one, a port nobody listens on.
-    await writeFile(outer, JSON.stringify({ workspace: t.root, port: await closedPort(), agentToken: 'x', pid: process.pid }));
-    await hook(p.userPromptSubmit(c, 'Deepest wins'), NO_NODE);
-    expect((await turns()).map((turn) => turn.title)).toEqual(['Deepest wins']);
-    expect(await logLines()).toEqual([]);
-  });
-
-  it('exits 0 and logs one line when the registered server is down', async () => {
-    const port = await closedPort();
-    await registerAgain({ port });
-    await hook(p.userPromptSubmit(c, 'hello'), NO_NODE);
-    const lines = await logLines();
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z claude-code /api/agent/hook/claude-code on port ${port} failed: curl exit 7`));
+  it('hands the event to the Node hook when nothing listens on the service\'s port (it starts the service again)', async () => {
+    await registerAgain({ port: await closedPort() });
+    const { node, started } = await fakeNode();
+    await hook(p.userPromptSubmit(c, 'hello'), { TURNBACK_NODE: node });
+    expect(started()).toBe(true);
   });
 
   it('logs the answer of a server that refuses the event, exit 0', async () => {
@@ -155,9 +144,10 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(lines[0]).toMatch(/hook\/claude-code answered 400: .*malformed hook event: invalid session_id/);
   });
 
-  it('hands a token with spaces and shell syntax over as it is, evaluating nothing', async () => {
+  it('hands a token with shell syntax over as it is, evaluating nothing', async () => {
     const marker = join(t.root, 'evaluated');
-    await registerAgain({ agentToken: `a b $(touch '${marker}') \`touch '${marker}'\` ; *` });
+    expect(marker).not.toContain(' ');
+    await registerAgain({ agentToken: `a$(touch\${IFS}${marker})\`touch\${IFS}${marker}\`;*|&>x` });
     await hook(p.userPromptSubmit(c, 'hello'), NO_NODE);
     expect(existsSync(marker)).toBe(false);
     const lines = await logLines();
@@ -166,50 +156,45 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(await sessions()).toEqual([]);
   });
 
-  it('with no server for the cwd logs one line and exits at once, starting no Node', async () => {
-    const { node, started } = await fakeNode();
-    await hook(p.userPromptSubmit({ ...c, cwd: t.root }, 'nobody here'), { TURNBACK_NODE: node });
-    // The registered server gone (its pid dead), and no registry at all.
-    await registerAgain({ pid: await deadPid() });
-    await hook(p.userPromptSubmit(c, 'server gone'), { TURNBACK_NODE: node });
-    await hook(p.userPromptSubmit(c, 'no registry'), { TURNBACK_NODE: node, XDG_STATE_HOME: join(t.root, 'other state') });
-    expect(started()).toBe(false);
-    expect(await logLines()).toEqual([
-      expect.stringMatching(new RegExp(`^\\d{4}-\\d\\d-\\d\\dT[\\d:.]+Z claude-code no turnback server for ${t.root}$`)),
-      expect.stringContaining(`no turnback server for ${t.workspace}`),
-    ]);
-    expect(await readFile(join(t.root, 'other state', 'turnback', 'hook.log'), 'utf8')).toContain(`no turnback server for ${t.workspace}`);
+  it('hands the event to the Node hook (which starts the service) when no service is live or its files are of another shape', async () => {
+    const stateDir = join(t.env.XDG_STATE_HOME!, 'turnback');
+    for (const setup of [
+      () => registerAgain({ pid: 0 }),
+      () => rm(join(stateDir, 'service.json')),
+      () => writeFile(join(stateDir, 'service.json'), '{"port":1,"pid":2}\n'),
+      () => registerAgain({ agentToken: 'with spaces in it' }),
+      async () => registerAgain({ pid: await deadPid() }),
+    ]) {
+      await registerAgain({ agentToken: t.server.agentToken });
+      await setup();
+      const { node, started } = await fakeNode();
+      await hook(p.userPromptSubmit(c, 'no live service'), { TURNBACK_NODE: node });
+      expect(started()).toBe(true);
+      await rm(join(t.root, 'node started'));
+    }
   });
 
-  it('leaves a registry entry it cannot read to the Node hook', async () => {
-    // Escapes in the workspace string: the sh hook reads only plain entries.
-    await registerAgain({ agentToken: 'with "quotes"' });
-    const { node, started } = await fakeNode();
-    await hook(p.userPromptSubmit(c, 'escaped entry'), { TURNBACK_NODE: node });
-    expect(started()).toBe(true);
-    expect(await logLines()).toEqual([]);
+  it('prints the systemMessage of a not-recorded answer for Claude Code, and logs the reason', async () => {
+    const answer = '{"ok":true,"outcome":"not-recorded","ignored":"the home folder /h itself cannot be a workspace","systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}';
+    const stub = createHttpServer((_req, res) => res.end(answer));
+    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    try {
+      await registerAgain({ port: (stub.address() as AddressInfo).port });
+      const result = await runShHook(hookBin, p.userPromptSubmit(c, 'x'), { ...t.env, ...NO_NODE });
+      expect(result).toEqual({ code: 0, stdout: '{"systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}\n', stderr: '' });
+      expect(JSON.parse(result.stdout)).toEqual({ systemMessage: expect.stringContaining('not recording') });
+      expect(await logLines()).toEqual([expect.stringMatching(/claude-code not recorded: the home folder \/h itself cannot be a workspace$/)]);
+    } finally {
+      stub.closeAllConnections();
+      await new Promise((resolve) => stub.close(resolve));
+    }
   });
 
-  it('falls back to the Node hook on input it cannot read plainly, which logs malformed input', async () => {
-    await hook('{"session_id": "abc", ');
+  it('hands input that is not JSON to the service, which refuses it: one line in the log', async () => {
+    await hook('{"session_id": "abc", ', NO_NODE);
     const lines = await logLines();
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toContain('malformed input');
-  });
-
-  it('leaves an event with a nested "cwd" to the Node hook rather than guess which is its own', async () => {
-    await hook(p.userPromptSubmit(c, 'Run it'), NO_NODE);
-    // A registered server the nested cwd belongs to (down): a wrong guess would end there.
-    const outer = join(t.root, 'state', 'turnback', 'servers', '1.json');
-    await writeFile(outer, JSON.stringify({ workspace: t.root, port: await closedPort(), agentToken: 'x', pid: process.pid }));
-    // The nested one first: a first-match guess would take it.
-    const { tool_input: toolInput, ...rest } = p.bash(c, 'make');
-    const nested = { tool_input: { ...toolInput, cwd: t.root }, ...rest };
-    await hook(nested, NO_NODE);
-    expect((await turns())[0].execUsed).toBe(false);
-    await hook(nested);
-    expect((await turns())[0].execCommands).toMatchObject([{ command: 'make' }]);
-    expect(await logLines()).toEqual([]);
+    expect(lines[0]).toMatch(/answered 400: .*(malformed|JSON)/);
   });
 
   it('falls back to the Node hook when curl is not on PATH, and still records', async () => {

@@ -48,6 +48,8 @@ export async function openSandbox(options: {
   // Nothing of the machine's own Claude Code or turnback set-up reaches the run.
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, XDG_STATE_HOME: join(root, 'state'), TMPDIR: tmpdir(),
+    // A hook that finds no service starts one: on a free port, never the machine's 4820.
+    TURNBACK_PORT: '0',
   };
 
   const eventsFile = join(root, 'events.jsonl');
@@ -95,7 +97,9 @@ export async function openSandbox(options: {
     close: async () => {
       await api.close();
       await stopServe(serve);
-      await rm(root, { recursive: true, force: true });
+      // TURNBACK_KEEP_SANDBOX=1 keeps it for a look at the raw events and transcripts.
+      if (process.env.TURNBACK_KEEP_SANDBOX) process.stderr.write(`kept the sandbox ${root}\n`);
+      else await rm(root, { recursive: true, force: true });
     },
   };
 }

@@ -1,6 +1,6 @@
 // The session the real-CLI suite has Claude Code work through: the start tree, and the fake
-// API's script of five prompts (files, shell and an MCP tool, a subagent, an API error,
-// --max-turns).
+// API's script of five prompts (files, shell and an MCP tool, a subagent (in the background
+// on 2.1.328), an API error, --max-turns).
 import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Script } from './fake-api.js';
@@ -16,6 +16,8 @@ export const PROMPTS = {
   maxTurns: 'Turn 5: loop until stopped',
 } as const;
 const SUBTASK = 'SUBTASK: fix the NFD note';
+const TASK_NOTIFICATION = '<task-notification>';
+export const SUBAGENT_REPORTED = 'The subagent reported back.';
 
 const notebook = (source: string) => `${JSON.stringify({
   cells: [{ cell_type: 'code', id: 'intro', metadata: {}, execution_count: null, outputs: [], source: [source] }],
@@ -43,8 +45,9 @@ export function script(ws: string): Script {
   const at = (path: string) => join(ws, path);
   return {
     'Turn 1:': [
-      // Claude Code refuses an Edit of a file it has not read, before any hook runs.
-      [tool('Edit', { file_path: at('src/util.ts'), old_string: 'debug', new_string: 'never' })],
+      // A failing Edit: 2.1.197 refuses it before any hook runs (the file was not read); 2.1.328
+      // runs its hooks and the tool fails (the string is not in the file).
+      [tool('Edit', { file_path: at('src/util.ts'), old_string: 'not in the file', new_string: 'never' })],
       [text('I\'ll add a helper first.'), tool('Write', { file_path: at('src/helper.ts'), content: 'export const shout = (s: string) => s.toUpperCase();\n' })],
       [tool('Read', { file_path: at('src/app.ts') })],
       [tool('Edit', { file_path: at('src/app.ts'), old_string: '"hello"', new_string: '"hello, world"' })],
@@ -63,6 +66,8 @@ export function script(ws: string): Script {
       [tool('Agent', { description: 'fix the accents', prompt: SUBTASK, subagent_type: 'general-purpose' })],
       [text('Turn 3 done: the subagent fixed it.')],
     ],
+    // 2.1.328 prompts itself when the background subagent is done, and answers that too.
+    [TASK_NOTIFICATION]: [[text(SUBAGENT_REPORTED)]],
     [SUBTASK]: [
       [tool('Read', { file_path: at(NFD_NOTE) })],
       [tool('Edit', { file_path: at(NFD_NOTE), old_string: 'vu', new_string: 'vu again' })],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatOf, MAX_CHAT_MESSAGES, toolLine } from './chat.js';
-import type { TranscriptItem } from './transcript.js';
+import type { TranscriptItem } from '../../core/chat.js';
 
 const ws = '/home/dev/project';
 const text = (t: string, messageId: string | null = 'm1'): TranscriptItem => ({ kind: 'text', messageId, text: t });

@@ -1,14 +1,27 @@
-import { appendFile, mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rename, rm, stat, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { readSettledTurnTranscript, readTurnTranscript, turnOfLines } from './transcript.js';
+import { readTranscriptTurn } from '../../core/transcript/read.js';
+import { readSettledTurn } from '../../core/transcript/settle.js';
+import { claudeCodeTranscripts, turnOfLines } from './transcript.js';
 import { transcriptLines } from '../test/payloads.js';
 
+let home: string;
+/** A project folder under Claude Code's projects folder: the only place its transcripts are read. */
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(join(tmpdir(), 'turnback-transcript-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  home = await mkdtemp(join(tmpdir(), 'turnback-transcript-'));
+  dir = join(home, '.claude', 'projects', '-home-dev-project');
+  await mkdir(dir, { recursive: true });
+});
+afterEach(async () => { await rm(home, { recursive: true, force: true }); });
+
+const place = () => ({ home, env: {} });
+const readTurnTranscript = (path: string, prompt: string | null) => readTranscriptTurn(claudeCodeTranscripts, path, prompt, place());
+const readSettledTurnTranscript = (path: string, prompt: string | null, ids: Set<string>) =>
+  readSettledTurn(claudeCodeTranscripts, path, prompt, ids, place());
 
 const texts = (items: { kind: string; text?: string; name?: string }[] | null) =>
   items?.map((item) => (item.kind === 'text' ? item.text : `tool ${item.name}`)) ?? null;

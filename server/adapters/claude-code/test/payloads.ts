@@ -105,3 +105,27 @@ export function transcriptLines(turns: { prompt: string; reply: string[]; tools?
   }
   return lines.map((line) => JSON.stringify(line)).join('\n') + '\n';
 }
+
+/** A subagent's event: the parent's session_id, its own agent_id and agent_type. */
+export const bySubagent = <T extends object>(payload: T, agentId: string) => ({ ...payload, agent_id: agentId, agent_type: 'general-purpose' });
+
+export function subagentStart(c: Common, agentId: string) {
+  return bySubagent({ ...common(c), hook_event_name: 'SubagentStart' }, agentId);
+}
+
+export function subagentStop(c: Common, agentId: string) {
+  return bySubagent({ ...common(c), hook_event_name: 'SubagentStop', stop_hook_active: false, last_assistant_message: 'Subagent done.' }, agentId);
+}
+
+/** Stop while background subagents run (2.1.328): it names them in background_tasks. */
+export function stopWithBackground(c: Common, running: string[], lastReply = 'Started it in the background.') {
+  return {
+    ...stop(c), last_assistant_message: lastReply, session_crons: [],
+    background_tasks: running.map((id) => ({ id, type: 'subagent', status: 'running', description: 'fix it', agent_type: 'general-purpose' })),
+  };
+}
+
+/** The prompt Claude Code writes itself once a background subagent is done (2.1.328). */
+export function taskNotification(c: Common, agentId: string) {
+  return userPromptSubmit(c, `<task-notification>\n<task-id>${agentId}</task-id>\n<status>completed</status>\n<result>Subagent done.</result>\n</task-notification>`);
+}

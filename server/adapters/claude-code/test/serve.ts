@@ -1,7 +1,7 @@
 // A built `turnback serve` in its own process, as a person runs it, on a temp workspace; ready
-// once its registry entry (where the hook looks) is written.
+// once its service.json (where the hook looks) is written.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 
 export interface Serve {
@@ -11,7 +11,7 @@ export interface Serve {
   token: string;
 }
 
-/** `env.XDG_STATE_HOME` holds the registry the hook reads. */
+/** `env.XDG_STATE_HOME` holds the service.json the hook reads. */
 export async function startServe(cli: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<Serve> {
   const child = spawn(process.execPath, [cli, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
     env, stdio: ['ignore', 'pipe', 'inherit'],
@@ -25,15 +25,15 @@ export async function startServe(cli: string, workspace: string, dataDir: string
     child.on('exit', (code) => fail(new Error(`turnback serve exited with ${code}`)));
   });
   const url = new URL(firstLine.slice(firstLine.indexOf('http')));
-  // The registry file is written around the first line.
-  const registry = join(env.XDG_STATE_HOME!, 'turnback', 'servers');
-  for (let i = 0; i < 200 && !(existsSync(registry) && readdirSync(registry).length > 0); i++) {
+  // service.json is written just before the first line.
+  const entry = join(env.XDG_STATE_HOME!, 'turnback', 'service.json');
+  for (let i = 0; i < 200 && !existsSync(entry); i++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return { child, origin: url.origin, token: url.searchParams.get('token') ?? '' };
 }
 
-/** SIGTERM (active turns are committed), then waits for the exit; the registry entry goes with it. */
+/** SIGTERM (active turns are committed), then waits for the exit; service.json goes with it. */
 export async function stopServe(serve: Serve): Promise<void> {
   const { child } = serve;
   if (child.exitCode !== null || child.signalCode !== null) return;

@@ -6,21 +6,27 @@ import { dirname, join } from 'node:path';
 import { openEngine } from '../../../engine/index.js';
 import type { Engine } from '../../../engine/api.js';
 import { startServer, type RunningServer } from '../../../http/server.js';
+import { hookPathOf } from '../../core/hook-path.js';
 import { CLAUDE_CODE_HOOK_PATH } from '../event.js';
 import { claudeCodeRoutes } from '../receive/route.js';
+import { writeServiceFiles } from './service-entry.js';
 
 export interface HookTestServer {
   root: string;
   workspace: string;
-  /** Env for the hook process: its XDG_STATE_HOME holds the registry and hook.log. */
+  /** Env for the hook process: its XDG_STATE_HOME holds service.json, the agent token and hook.log. */
   env: NodeJS.ProcessEnv;
   server: RunningServer;
   engine: Engine;
+  /** The server's home folder: Claude Code's transcripts are read only under its `.claude/projects/`. */
+  home: string;
   /** What the payload helpers need of a session in the workspace: its cwd and transcript path. */
   context: { cwd: string; transcriptPath: string };
   api<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** POSTs a raw Claude Code hook event to the hook route with the agent token (or `token`). */
   postHook<T = any>(event: unknown, token?: string): Promise<{ status: number; json: T }>;
+  /** POSTs a raw hook event of another host to its route (`/api/agent/hook/<host>`). */
+  postHostHook<T = any>(host: string, event: unknown): Promise<{ status: number; json: T }>;
   close(): Promise<void>;
 }
 
@@ -29,6 +35,9 @@ export interface HookTestServerOptions {
   workspaceName?: string;
   /** Files the workspace starts with: relative path → content (folders are made). */
   files?: Record<string, string>;
+  /** The receiver's waits for subagents (core/receiver.ts), shortened for tests. */
+  subagentWaitMs?: number;
+  subagentPromptWaitMs?: number;
 }
 
 export async function startHookTestServer(options: HookTestServerOptions = {}): Promise<HookTestServer> {
@@ -36,23 +45,22 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   const workspace = join(root, options.workspaceName ?? 'workspace');
   const stateHome = join(root, 'state');
   const dist = join(root, 'dist');
+  const home = join(root, 'home');
+  const projects = join(home, '.claude', 'projects', '-workspace');
+  await mkdir(projects, { recursive: true });
   await mkdir(workspace);
   await mkdir(dist);
   for (const [path, content] of Object.entries(options.files ?? {})) {
     await mkdir(dirname(join(workspace, path)), { recursive: true });
     await writeFile(join(workspace, path), content);
   }
-  const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*'] });
+  const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*', 'cursor:*'] });
   const server = await startServer({
-    engine, port: 0, distDir: dist, routes: claudeCodeRoutes(), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+    engine, port: 0, distDir: dist, routes: claudeCodeRoutes({
+      transcripts: { home, env: {} }, subagentWaitMs: options.subagentWaitMs, subagentPromptWaitMs: options.subagentPromptWaitMs,
+    }), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
-  const registry = join(stateHome, 'turnback', 'servers');
-  await mkdir(registry, { recursive: true });
-  await writeFile(
-    join(registry, `${server.port}.json`),
-    JSON.stringify({ workspace, port: server.port, agentToken: server.agentToken, pid: process.pid }),
-    { mode: 0o600 },
-  );
+  await writeServiceFiles(stateHome, { port: server.port, agentToken: server.agentToken });
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.origin}${path}`, {
@@ -63,8 +71,10 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
     return { status: response.status, json: await response.json() };
   };
 
-  const postHook = async (event: unknown, token = server.agentToken) => {
-    const response = await fetch(`${server.origin}${CLAUDE_CODE_HOOK_PATH}`, {
+  const postHook = (event: unknown, token = server.agentToken) => postTo(CLAUDE_CODE_HOOK_PATH, event, token);
+  const postHostHook = (host: string, event: unknown) => postTo(hookPathOf(host), event, server.agentToken);
+  const postTo = async (path: string, event: unknown, token: string) => {
+    const response = await fetch(`${server.origin}${path}`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: typeof event === 'string' ? event : JSON.stringify(event),
@@ -73,8 +83,8 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   };
 
   return {
-    root, workspace, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook,
-    context: { cwd: workspace, transcriptPath: join(root, 'transcript.jsonl') },
+    root, workspace, home, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook, postHostHook,
+    context: { cwd: workspace, transcriptPath: join(projects, 'transcript.jsonl') },
     close: async () => {
       await server.close();
       await engine.close();

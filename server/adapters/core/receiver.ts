@@ -1,0 +1,255 @@
+// The server's side of every host's hook: one host-neutral event in (host.ts), the engine calls
+// it means (docs/api.md, the hook route): prompt → input (a turn begins); before-mutate → the
+// files' states; exec → the before scan, exec-end → the after scan; turn-end → the turn's chat
+// from the host's transcript, then turn-end, once the subagents started in the turn have ended
+// too (or a bound has passed). Events of one session are handled one after the other, in the
+// order they came: a subagent's and the main agent's arrive side by side.
+import { homedir } from 'node:os';
+import { isAbsolute } from 'node:path';
+import type { Engine } from '../../engine/api.js';
+import { chatOfItems, type TranscriptItem } from './chat.js';
+import { fileUriFor } from './file-uri.js';
+import type { HostAdapter, HostEvent } from './host.js';
+import { relativeInsideAnyForm } from './paths.js';
+import { RecentKeys } from './recent-keys.js';
+import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
+import { readSettledTurn } from './transcript/settle.js';
+import type { TranscriptPlace } from './transcript/read.js';
+
+export type ReceiveResult =
+  | { ok: true; outcome: 'forwarded'; calls: number }
+  | { ok: true; outcome: 'ignored' | 'outside-workspace'; reason: string }
+  | { ok: false; malformed: string };
+
+export interface ReceiverOptions {
+  /** Where the host's transcript folders are looked for (default: this user's home and environment). */
+  transcripts?: Partial<TranscriptPlace>;
+  /** How long a turn the host ended waits for its subagents before it ends all the same. */
+  subagentWaitMs?: number;
+  /** How long it then waits for the host's own prompt about them. */
+  subagentPromptWaitMs?: number;
+}
+
+/** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
+export const SUBAGENT_WAIT_MS = 10 * 60 * 1000;
+/** How long a turn whose subagents are done waits for the host's own prompt about them (promptsAfterSubagents). */
+export const SUBAGENT_PROMPT_WAIT_MS = 15 * 1000;
+
+type Event<K extends HostEvent['kind']> = Extract<HostEvent, { kind: K }>;
+
+const forwarded = (calls: number): ReceiveResult => ({ ok: true, outcome: 'forwarded', calls });
+const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignored', reason });
+
+export class HostReceiver {
+  private readonly sessions = new SessionStates();
+  private readonly deliveries = new RecentKeys();
+  /** The tail of each session's chain of events: the next waits for it. */
+  private readonly chains = new Map<string, Promise<unknown>>();
+  private readonly place: TranscriptPlace;
+  private readonly subagentWaitMs: number;
+  private readonly subagentPromptWaitMs: number;
+
+  constructor(readonly host: HostAdapter, options: ReceiverOptions = {}) {
+    this.place = { home: options.transcripts?.home ?? homedir(), env: options.transcripts?.env ?? process.env };
+    this.subagentWaitMs = options.subagentWaitMs ?? SUBAGENT_WAIT_MS;
+    this.subagentPromptWaitMs = options.subagentPromptWaitMs ?? SUBAGENT_PROMPT_WAIT_MS;
+  }
+
+  async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
+    const key = this.host.deliveryKey?.(raw) ?? null;
+    if (key !== null && this.deliveries.seen(key)) return ignored('the same event again (another of its hooks delivered it)');
+    const parsed = this.host.parse(raw);
+    if (!parsed.ok) return parsed.ignored ? ignored(parsed.reason) : { ok: false, malformed: parsed.reason };
+    const event = parsed.event;
+    if (!isAbsolute(event.cwd)) return { ok: false, malformed: 'cwd is not an absolute path' };
+    // An agent working elsewhere is not this server's to record (a hook finds servers by prefix).
+    if (relativeInsideAnyForm(engine.workspace, event.cwd) === null) {
+      return { ok: true, outcome: 'outside-workspace', reason: `cwd outside the workspace: ${event.cwd}` };
+    }
+    return this.inOrder(event.sessionId, () => this.handle(event, engine));
+  }
+
+  private inOrder<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.chains.get(sessionId) ?? Promise.resolve();
+    const next = previous.then(work, work);
+    const tail = next.catch(() => undefined);
+    this.chains.set(sessionId, tail);
+    void tail.then(() => { if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId); });
+    return next;
+  }
+
+  private handle(event: HostEvent, engine: Engine): Promise<ReceiveResult> {
+    const late = this.lateSubagent(event);
+    if (late) return Promise.resolve(late);
+    switch (event.kind) {
+      case 'prompt': return this.prompt(event, engine);
+      case 'before-mutate': return this.beforeMutate(event, engine);
+      case 'exec': return this.exec(event, engine);
+      case 'exec-end': return this.execEnd(event, engine);
+      case 'reply': return this.reply(event, engine);
+      case 'subagent-start': return Promise.resolve(this.subagentStart(event));
+      case 'subagent-end': return this.subagentEnd(event, engine);
+      case 'turn-end': return this.turnEnd(event, engine);
+    }
+  }
+
+  /**
+   * A subagent's event after the turn that started it has ended: it is that turn's, so it is
+   * never recorded in another one (docs/api.md: late calls are the parent turn's).
+   */
+  private lateSubagent(event: HostEvent): ReceiveResult | null {
+    if (event.agentId === null || event.kind === 'prompt' || event.kind === 'turn-end') return null;
+    const turn = this.sessions.get(event.sessionId);
+    if (turn?.seenAgents.has(event.agentId)) return null;
+    if (!this.sessions.endedAgent(event.sessionId, event.agentId)) {
+      // First seen now: a subagent of the turn in progress (a host may send no start event).
+      if (turn && event.kind !== 'subagent-end') {
+        turn.agents.add(event.agentId);
+        turn.seenAgents.add(event.agentId);
+      }
+      return null;
+    }
+    return ignored(`subagent ${event.agentId} belongs to a turn that has ended`);
+  }
+
+  private async prompt(event: Event<'prompt'>, engine: Engine): Promise<ReceiveResult> {
+    if (event.continuesTurn) return this.continueTurn(event);
+    // A turn the host never ended (killed mid-turn, or its subagents still running) gets its chat before the next begins.
+    const unfinished = this.sessions.end(event.sessionId);
+    const finished = unfinished ? await this.finishTurn(event, unfinished, unfinished.pendingEnd?.event.lastReply ?? null, engine) : 0;
+    await engine.input({ sessionId: event.sessionId, platform: this.host.platform, sessionType: this.host.sessionType, content: event.prompt });
+    this.sessions.begin(event.sessionId, event.prompt);
+    if (!this.host.scansWholeTurn) return forwarded(finished + 1);
+    // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
+    await engine.exec({ sessionId: event.sessionId, tool: this.host.name, command: '(the whole turn: edits reported after they happened)' });
+    return forwarded(finished + 2);
+  }
+
+  /** The host's own prompt about its subagents: the turn they belong to goes on (its end comes with the next turn-end). */
+  private continueTurn(event: Event<'prompt'>): ReceiveResult {
+    const turn = this.sessions.get(event.sessionId);
+    if (!turn) return ignored('a prompt of the host itself, and no turn of this session is in progress');
+    if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
+    turn.pendingEnd = null;
+    return forwarded(0);
+  }
+
+  private async beforeMutate(event: Event<'before-mutate'>, engine: Engine): Promise<ReceiveResult> {
+    if (event.paths.length === 0) return { ok: false, malformed: `${event.tool} names no file` };
+    this.noteCall(event);
+    let calls = 0;
+    const skipped: string[] = [];
+    for (const path of event.paths) {
+      const target = fileUriFor(event.cwd, path, engine.workspace);
+      if ('skip' in target) { skipped.push(target.skip); continue; }
+      await engine.beforeMutate({ sessionId: event.sessionId, op: 'write', uri: target.uri });
+      calls++;
+    }
+    return calls > 0 ? forwarded(calls) : { ok: true, outcome: 'outside-workspace', reason: skipped.join('; ') };
+  }
+
+  /** Answers once the before scan is done: only then may the command run. */
+  private async exec(event: Event<'exec'>, engine: Engine): Promise<ReceiveResult> {
+    this.noteCall(event);
+    const { execId } = await engine.exec({ sessionId: event.sessionId, tool: event.tool, command: event.command });
+    // A background command's end is reported while it still runs: the turn end scans it.
+    if (execId !== null && event.callId !== null && !event.background) {
+      this.sessions.get(event.sessionId)?.commands.set(event.callId, execId);
+    }
+    return forwarded(1);
+  }
+
+  /** The session's transcript will hold this call: the turn's end waits for it (a subagent's goes elsewhere). */
+  private noteCall(event: Event<'before-mutate' | 'exec'>): void {
+    if (event.callId !== null && event.agentId === null) this.sessions.get(event.sessionId)?.toolUses.add(event.callId);
+  }
+
+  private async execEnd(event: Event<'exec-end'>, engine: Engine): Promise<ReceiveResult> {
+    const commands = this.sessions.get(event.sessionId)?.commands;
+    const execId = event.callId === null ? undefined : commands?.get(event.callId);
+    if (execId === undefined) return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
+    commands!.delete(event.callId!);
+    await engine.execEnd({ sessionId: event.sessionId, execId });
+    return forwarded(1);
+  }
+
+  /** Recorded as it comes: the host keeps no transcript to read it from at the turn's end. */
+  private async reply(event: Event<'reply'>, engine: Engine): Promise<ReceiveResult> {
+    if (!this.sessions.get(event.sessionId)) return ignored('a reply, and no turn of this session is in progress');
+    await engine.message({ sessionId: event.sessionId, role: 'assistant', content: event.text });
+    return forwarded(1);
+  }
+
+  private subagentStart(event: Event<'subagent-start'>): ReceiveResult {
+    const turn = this.sessions.get(event.sessionId);
+    if (!turn || event.agentId === null) return ignored('no turn of this session is in progress');
+    turn.agents.add(event.agentId);
+    turn.seenAgents.add(event.agentId);
+    return forwarded(0);
+  }
+
+  private async subagentEnd(event: Event<'subagent-end'>, engine: Engine): Promise<ReceiveResult> {
+    const turn = this.sessions.get(event.sessionId);
+    if (!turn || event.agentId === null || !turn.agents.delete(event.agentId)) return ignored(`no subagent ${event.agentId ?? ''} of this turn is running`);
+    if (turn.agents.size > 0 || !turn.pendingEnd) return forwarded(0);
+    if (this.host.promptsAfterSubagents) {
+      // The host will prompt itself about them and answer: the turn ends with that answer (or soon, without).
+      this.waitForEnd(turn, turn.pendingEnd.event, engine, this.subagentPromptWaitMs);
+      return forwarded(0);
+    }
+    // The last subagent of a turn its host already ended: the turn ends now.
+    const pending = turn.pendingEnd.event;
+    this.sessions.end(event.sessionId);
+    return forwarded(await this.finishTurn(pending, turn, pending.lastReply, engine));
+  }
+
+  private async turnEnd(event: Event<'turn-end'>, engine: Engine): Promise<ReceiveResult> {
+    const turn = this.sessions.get(event.sessionId);
+    for (const agentId of turn ? event.runningAgents ?? [] : []) {
+      if (this.sessions.endedAgent(event.sessionId, agentId)) continue;
+      turn!.agents.add(agentId);
+      turn!.seenAgents.add(agentId);
+    }
+    if (turn && turn.agents.size > 0 && !event.sessionEnded) {
+      // Its subagents still work in the background: the turn ends with the last of them, or at the bound.
+      this.waitForEnd(turn, { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, engine, this.subagentWaitMs);
+      return forwarded(0);
+    }
+    const state = this.sessions.end(event.sessionId);
+    if (!state) {
+      // SessionEnd right after Stop, or a turn this server did not see begin.
+      const { turnId } = await engine.turnEnd({ sessionId: event.sessionId });
+      return turnId === null ? ignored(`no turn of this session to end on ${event.event}`) : forwarded(1);
+    }
+    return forwarded(await this.finishTurn(event, state, event.lastReply, engine));
+  }
+
+  /** The host has ended `turn`: it ends for good after `ms` unless something (a subagent, the host's prompt) keeps it going. */
+  private waitForEnd(turn: TurnState, event: TurnEndEvent, engine: Engine, ms: number): void {
+    if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
+    const timer = setTimeout(() => void this.inOrder(event.sessionId, () => this.endAtBound(turn, event, engine)), ms);
+    timer.unref();
+    turn.pendingEnd = { event, timer };
+  }
+
+  private async endAtBound(turn: TurnState, event: TurnEndEvent, engine: Engine): Promise<void> {
+    if (this.sessions.get(event.sessionId) !== turn) return; // ended meanwhile
+    this.sessions.end(event.sessionId);
+    await this.finishTurn(turn.pendingEnd?.event ?? event, turn, turn.pendingEnd?.event.lastReply ?? event.lastReply, engine).catch(() => undefined);
+  }
+
+  /** Records the chat of the turn `state` was (already ended in `sessions`), then ends it; answers how many calls that took. */
+  private async finishTurn(event: HostEvent, state: TurnState, lastReply: string | null, engine: Engine): Promise<number> {
+    const items = await this.transcriptItems(event, state);
+    const chat = this.host.chat ? this.host.chat(items, lastReply, engine.workspace) : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
+    for (const message of chat) await engine.message({ sessionId: event.sessionId, ...message });
+    await engine.turnEnd({ sessionId: event.sessionId });
+    return chat.length + 1;
+  }
+
+  private async transcriptItems(event: HostEvent, state: TurnState): Promise<TranscriptItem[]> {
+    const transcripts = this.host.transcripts;
+    if (!transcripts || event.transcriptPath === null) return [];
+    return (await readSettledTurn(transcripts, event.transcriptPath, state.prompt, state.toolUses, this.place)) ?? [];
+  }
+}

@@ -1,0 +1,173 @@
+// The OpenCode plugin `turnback init opencode` installs (`.opencode/plugins/turnback.js`, or
+// `~/.config/opencode/plugins/turnback.js` with --global), as its source. OpenCode loads it in
+// its own (Bun) process with its V1 plugin API, which OpenCode 1.18.33 runs: the plugin
+// function gets `{directory, client, …}` and answers hooks. It sends each event, as event.ts
+// reads it, to the person's turnback service (`service.json` and `agent-token` in the state
+// dir; else the per-folder server of `servers/<port>.json` whose workspace holds the folder):
+// POST /api/agent/hook/opencode. OpenCode awaits `tool.execute.before`, so a command runs only
+// once its before scan is done. The events of one session are sent one after the other. When
+// nothing can be recorded, the person is told once per session and reason, on stderr and as a
+// toast in OpenCode's terminal UI. It never throws into OpenCode.
+import { join } from 'node:path';
+import { SettingsShapeError, type HostSettingsWriter } from '../core/settings-writer.js';
+import { FILE_TOOLS, OPENCODE_HOST, READ_ONLY_TOOLS } from './event.js';
+
+export const PLUGIN_FILE_NAME = 'turnback.js';
+/** The first line of the plugin: how `init --remove` knows its own file. */
+export const PLUGIN_MARKER = '// turnback: records what OpenCode\'s turns change, so that each can be rolled back.';
+
+export const PLUGIN_SOURCE = `${PLUGIN_MARKER}
+// Installed by \`turnback init opencode\`; \`turnback init opencode --remove\` takes it out.
+import { readFileSync, readdirSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+const ROUTE = '/api/agent/hook/opencode';
+// The hooks that wait for a scan of the workspace get longer (its first one takes seconds).
+const WAIT_MS = 2000;
+const SCAN_WAIT_MS = 120000;
+const FILE_TOOLS = new Set(${JSON.stringify(FILE_TOOLS)});
+// Tools that change nothing are not sent at all: a read costs OpenCode no round trip.
+const READ_ONLY_TOOLS = new Set(${JSON.stringify(READ_ONLY_TOOLS)});
+
+function stateDir() {
+  const xdg = process.env.XDG_STATE_HOME;
+  return join(xdg && xdg.startsWith('/') ? xdg : join(process.env.HOME || homedir(), '.local', 'state'), 'turnback');
+}
+
+function alive(pid) {
+  try { process.kill(pid, 0); return true; } catch (error) { return error && error.code === 'EPERM'; }
+}
+
+const inside = (root, path) => path === root || path.startsWith(root.endsWith('/') ? root : root + '/');
+
+/** The service to post to: the person's one service, else the per-folder server holding cwd. */
+function target(cwd) {
+  const dir = stateDir();
+  try {
+    const service = JSON.parse(readFileSync(join(dir, 'service.json'), 'utf8'));
+    const token = readFileSync(join(dir, 'agent-token'), 'utf8').trim();
+    if (Number.isInteger(service.port) && token && alive(service.pid)) return { port: service.port, token };
+  } catch {}
+  let best = null;
+  let names = [];
+  try { names = readdirSync(join(dir, 'servers')); } catch {}
+  for (const name of names) {
+    try {
+      const entry = JSON.parse(readFileSync(join(dir, 'servers', name), 'utf8'));
+      if (typeof entry.workspace !== 'string' || !inside(entry.workspace, cwd) || !alive(entry.pid)) continue;
+      if (!best || entry.workspace.length > best.workspace.length) best = entry;
+    } catch {}
+  }
+  return best ? { port: best.port, token: best.agentToken } : null;
+}
+
+export const TurnbackPlugin = async ({ directory, client }) => {
+  const cwd = directory || process.cwd();
+  const parents = new Map(); // sub-agent session -> the session that started it
+  const replies = new Map(); // session -> (text part id -> text) of its turn
+  const prompts = new Set(); // ids of the person's messages (their text parts are no reply)
+  const chains = new Map();
+  const told = new Set();
+
+  const tell = (sessionId, message) => {
+    const key = sessionId + '\\n' + message;
+    if (told.has(key)) return;
+    told.add(key);
+    process.stderr.write('turnback: ' + message + '\\n');
+    try { client?.tui?.showToast?.({ body: { title: 'turnback', message, variant: 'warning' } })?.catch?.(() => {}); } catch {}
+  };
+
+  const post = async (body, waitMs) => {
+    const to = target(cwd);
+    if (!to) return tell(body.session_id, 'no turnback service is running: this session is not recorded (start it with: turnback start)');
+    try {
+      const response = await fetch('http://127.0.0.1:' + to.port + ROUTE, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + to.token },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(waitMs),
+      });
+      const answer = await response.json().catch(() => ({}));
+      if (typeof answer.systemMessage === 'string') tell(body.session_id, answer.systemMessage);
+      else if (!response.ok) tell(body.session_id, 'the turnback service refused an event (' + response.status + '): ' + (answer.message || answer.error?.message || 'no reason given'));
+    } catch (error) {
+      tell(body.session_id, 'the turnback service did not answer: ' + (error && error.message || error));
+    }
+  };
+
+  /** Sends the events of one session in the order they happened. */
+  const send = (event, sessionId, fields = {}, waitMs = WAIT_MS) => {
+    const parent = parents.get(sessionId);
+    const body = { event, session_id: parent ?? sessionId, cwd, ...(parent ? { agent_id: sessionId } : {}), ...fields };
+    const key = body.session_id;
+    const next = (chains.get(key) ?? Promise.resolve()).then(() => post(body, waitMs));
+    chains.set(key, next);
+    return next;
+  };
+
+  const textOf = (parts) => (Array.isArray(parts) ? parts : [])
+    .filter((part) => part && part.type === 'text' && typeof part.text === 'string' && !part.synthetic)
+    .map((part) => part.text).join('\\n');
+
+  return {
+    'chat.message': async (input, output) => {
+      const sessionId = input?.sessionID ?? output?.message?.sessionID;
+      if (!sessionId || parents.has(sessionId)) return;
+      if (output?.message?.id) prompts.add(output.message.id);
+      replies.set(sessionId, new Map());
+      await send('prompt', sessionId, { prompt: textOf(output?.parts) });
+    },
+    'tool.execute.before': async (input, output) => {
+      if (!input?.sessionID || READ_ONLY_TOOLS.has(input.tool)) return;
+      await send('tool.before', input.sessionID, { tool: input.tool, call_id: input.callID, args: output?.args ?? {} },
+        FILE_TOOLS.has(input.tool) ? WAIT_MS : SCAN_WAIT_MS);
+    },
+    'tool.execute.after': async (input) => {
+      if (!input?.sessionID || FILE_TOOLS.has(input.tool) || READ_ONLY_TOOLS.has(input.tool)) return;
+      await send('tool.after', input.sessionID, { tool: input.tool, call_id: input.callID }, SCAN_WAIT_MS);
+    },
+    event: async ({ event }) => {
+      const props = event?.properties ?? {};
+      if (event?.type === 'session.created' && props.info?.parentID) {
+        parents.set(props.info.id, props.info.parentID);
+        await send('subagent.start', props.info.id);
+      } else if (event?.type === 'message.part.updated') {
+        const part = props.part;
+        if (part?.type !== 'text' || typeof part.text !== 'string' || prompts.has(part.messageID)) return;
+        replies.get(part.sessionID)?.set(part.id, part.text);
+      } else if (event?.type === 'session.idle' && props.sessionID) {
+        if (parents.has(props.sessionID)) return send('subagent.end', props.sessionID);
+        const texts = [...(replies.get(props.sessionID)?.values() ?? [])].filter((text) => text.trim() !== '');
+        replies.delete(props.sessionID);
+        await send('idle', props.sessionID, { reply: texts.join('\\n\\n') });
+      }
+    },
+  };
+};
+`;
+
+const isOurs = (current: string | null): boolean => current !== null && current.startsWith(PLUGIN_MARKER);
+
+/**
+ * `turnback init opencode`: the plugin as the project's `.opencode/plugins/turnback.js`, or with
+ * --global the person's (`${XDG_CONFIG_HOME:-~/.config}/opencode/plugins/`). A file of that name
+ * that is not turnback's is never overwritten nor removed.
+ */
+export const opencodeSettingsWriter: HostSettingsWriter = {
+  host: OPENCODE_HOST,
+  settingsFile: ({ workspace, home, global }) => {
+    const config = process.env.XDG_CONFIG_HOME?.startsWith('/') ? process.env.XDG_CONFIG_HOME : join(home, '.config');
+    return join(global ? join(config, 'opencode') : join(workspace, '.opencode'), 'plugins', PLUGIN_FILE_NAME);
+  },
+  // The plugin finds the service itself: it needs no hook command.
+  install: (current) => {
+    if (current !== null && !isOurs(current)) throw new SettingsShapeError('another plugin of that name is there, not turnback\'s: left as it is');
+    return current === PLUGIN_SOURCE ? { text: null, changed: false } : { text: PLUGIN_SOURCE, changed: true };
+  },
+  remove: (current) => {
+    if (current !== null && !isOurs(current)) throw new SettingsShapeError('the plugin of that name is not turnback\'s: left as it is');
+    return { text: null, changed: current !== null, deleteFile: current !== null };
+  },
+  afterInstall: () => ['OpenCode loads the plugin when it starts.'],
+};

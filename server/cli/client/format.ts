@@ -1,0 +1,82 @@
+// Plain-text forms of turns, plans and results for the terminal (--json prints the service's own shapes).
+import type { Plan, RollbackResult, Turn } from '../../protocol.js';
+import type { Paint } from './io.js';
+
+export type Display = (uri: string) => string;
+
+const pad2 = (n: number) => String(n).padStart(2, '0');
+
+/** Local time as `2026-12-02 14:05`, the width `git log --date=short` readers expect plus the minute. */
+export function shortTime(iso: string | null): string {
+  if (!iso) return '';
+  const at = new Date(iso);
+  return `${at.getFullYear()}-${pad2(at.getMonth() + 1)}-${pad2(at.getDate())} ${pad2(at.getHours())}:${pad2(at.getMinutes())}`;
+}
+
+export function turnBadges(turn: Turn): string[] {
+  const badges: string[] = [];
+  if (turn.status === 'active') badges.push('active');
+  if (turn.kind === 'rollback') badges.push('undo');
+  if (turn.status === 'rolled-back') badges.push('undone');
+  if (turn.status === 'partially-rolled-back') badges.push('partly undone');
+  if (turn.interrupted) badges.push('interrupted');
+  if (turn.execUsed) badges.push(turn.execCaptured ? 'shell' : 'shell, not all scanned');
+  if (turn.skippedCount > 0) badges.push(`${turn.skippedCount} skipped`);
+  return badges;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** One `log` line: number, id, time, title, files, +/− lines, badges. */
+export function turnLine(turn: Turn, p: Paint, idLength: number, sessionTag?: string): string {
+  const parts = [
+    p.yellow(`#${turn.number}`.padEnd(4)),
+    p.dim(turn.turnId.slice(0, idLength)),
+    ...(sessionTag ? [p.dim(sessionTag)] : []),
+    shortTime(turn.startedAt),
+    turn.title === '' ? p.dim('(no title)') : turn.title,
+    p.dim(plural(turn.fileCount, 'file')),
+    `${p.green(`+${turn.lines.added}`)} ${p.red(`−${turn.lines.removed}`)}`,
+  ];
+  const badges = turnBadges(turn);
+  if (badges.length > 0) parts.push(p.cyan(badges.map((badge) => `[${badge}]`).join(' ')));
+  return parts.join('  ');
+}
+
+/** What a preview will do, one path a line, each conflict with the turn behind it. */
+export function planLines(plan: Plan, p: Paint, show: Display): string[] {
+  const lines: string[] = [];
+  for (const action of plan.actions) {
+    if (action.action === 'none' && !action.conflict) continue;
+    const what = action.action === 'restore' ? 'restore' : action.action === 'delete' ? 'remove' : action.action === 'move-back' ? 'move back' : 'keep';
+    const where = action.action === 'move-back' && action.from ? `${show(action.from)} -> ${show(action.uri)}` : show(action.uri);
+    let line = `  ${what.padEnd(10)} ${where}`;
+    if (action.conflict) {
+      const by = action.conflictTurn
+        ? `changed since by turn #${action.conflictTurn.number} ${JSON.stringify(action.conflictTurn.title)}`
+        : 'changed since outside any turn';
+      line = p.red(`${line}   conflict: ${by}`);
+    }
+    lines.push(line);
+  }
+  for (const folder of plan.folders ?? []) {
+    if (!folder.implied) lines.push(`  ${(folder.action === 'create' ? 'mkdir' : 'rmdir').padEnd(10)} ${show(folder.uri)}/`);
+  }
+  for (const item of plan.unrestorable) lines.push(p.red(`  cannot     ${show(item.uri)} (${item.code})`));
+  if (plan.messages.length > 0) lines.push(`  and ${plural(plan.messages.length, 'chat message')} deleted`);
+  if (lines.length === 0) lines.push('  nothing to change: every path is already as it was');
+  return lines;
+}
+
+/** What a rollback did. */
+export function resultLines(result: RollbackResult, p: Paint, show: Display): string[] {
+  const lines = [
+    ...result.restored.map((uri) => `  restored   ${show(uri)}`),
+    ...result.deleted.map((uri) => `  removed    ${show(uri)}`),
+    ...result.movedBack.map((move) => `  moved back ${show(move.from)} -> ${show(move.to)}`),
+    ...result.errors.map((error) => p.red(`  failed     ${show(error.uri)} (${error.code}: ${error.message})`)),
+  ];
+  if (result.deletedMessages) lines.push(`  ${plural(result.deletedMessages, 'chat message')} deleted`);
+  if (result.unchanged.length > 0) lines.push(p.dim(`  ${plural(result.unchanged.length, 'path')} already as it was`));
+  return lines;
+}

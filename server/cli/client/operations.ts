@@ -1,0 +1,111 @@
+// The terminal's operations on a workspace, shared by the commands and the MCP tools: list, show,
+// diff, and the undo family (which turn, its preview, the rollback). Each is a few service calls.
+import type { Diff, FileChange, Manifest, Plan, RollbackResult, Session, Turn } from '../../protocol.js';
+import { refused, usageError } from './errors.js';
+import { chooseSession, locateTurn, type Located } from './turn-ref.js';
+import { unifiedDiff } from './unified-diff.js';
+import type { WorkspaceClient } from './workspace.js';
+
+export interface LoggedTurn { session: Session; turn: Turn }
+
+/** The workspace's newest turns (of one session, or of all), newest first. */
+export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFlag?: string): Promise<LoggedTurn[]> {
+  const sessions = sessionFlag === undefined ? await ws.sessions() : [await chooseSession(ws, sessionFlag)];
+  // Ids sort by creation time too, which orders two turns begun in the same millisecond.
+  const newestFirst = (a: LoggedTurn, b: LoggedTurn) =>
+    b.turn.startedAt.localeCompare(a.turn.startedAt) || (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0);
+  let kept: LoggedTurn[] = [];
+  // Sessions come newest activity first, and no turn begins after its session's last activity:
+  // once `limit` turns are newer than a session's last activity, it and the rest add nothing.
+  for (const session of sessions) {
+    if (kept.length >= limit && session.lastActivity < kept[limit - 1].turn.startedAt) break;
+    for (const turn of await ws.turns(session.sessionId, limit)) kept.push({ session, turn });
+    kept = kept.sort(newestFirst).slice(0, limit);
+  }
+  return kept;
+}
+
+export async function showTurn(ws: WorkspaceClient, ref: string, sessionFlag?: string): Promise<Located & { manifest: Manifest }> {
+  const located = await locateTurn(ws, ref, sessionFlag);
+  return { ...located, manifest: await ws.manifest(located.turn.turnId) };
+}
+
+export interface FileDiff { diff: Diff; change: FileChange | undefined; patch: string }
+
+/** The turn's diffs, of every file or of the chosen URIs (a folder's URI chooses what is below it). */
+export async function diffTurn(ws: WorkspaceClient, located: Located, uris: string[], name: (uri: string) => string): Promise<FileDiff[]> {
+  const { files } = await ws.manifest(located.turn.turnId);
+  const chosen = uris.length === 0 ? files : files.filter((file) => uris.some((uri) => [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`)))));
+  const diffs: FileDiff[] = [];
+  for (const change of chosen) {
+    if (change.change === 'dir-created' || change.change === 'dir-deleted') continue;
+    const diff = await ws.diff(located.turn.turnId, change.uri);
+    diffs.push({ diff, change, patch: unifiedDiff(diff, change, name) });
+  }
+  return diffs;
+}
+
+function refuseActive(located: Located): void {
+  if (located.turn.status === 'active' || located.session.activeTurnId === located.turn.turnId) {
+    throw refused(`turn #${located.turn.number} is still running: an active turn is never undone`, 'TURN_ACTIVE', { turnId: located.turn.turnId });
+  }
+}
+
+/**
+ * The turn `undo` means: the one named, else the latest agent turn of the workspace's most
+ * recent session not yet undone. An active turn is refused, never skipped for an older one.
+ */
+export async function undoTarget(ws: WorkspaceClient, ref: string | undefined, sessionFlag?: string): Promise<Located> {
+  if (ref !== undefined) {
+    const located = await locateTurn(ws, ref, sessionFlag);
+    refuseActive(located);
+    return located;
+  }
+  const session = await chooseSession(ws, sessionFlag);
+  const agentTurns = (await ws.turns(session.sessionId)).filter((turn) => turn.kind === 'agent').reverse();
+  if (agentTurns[0]?.status === 'active') refuseActive({ session, turn: agentTurns[0] });
+  const turn = agentTurns.find((candidate) => candidate.status !== 'rolled-back');
+  if (!turn) throw refused(`nothing to undo in session ${session.sessionId}: every agent turn is undone`, 'NOTHING_TO_UNDO');
+  return { session, turn };
+}
+
+/**
+ * The turn `redo` undoes: the session's latest undo not itself undone. An undo is a rollback
+ * turn of agent turns; a redo (a rollback of an undo) is not one, so a second redo takes back
+ * the undo before, as a redo stack does, instead of undoing the first redo.
+ */
+export async function redoTarget(ws: WorkspaceClient, sessionFlag?: string): Promise<Located> {
+  const session = await chooseSession(ws, sessionFlag);
+  const turns = (await ws.turns(session.sessionId)).reverse();
+  const kinds = new Map(turns.map((turn) => [turn.turnId, turn.kind]));
+  const undoesAgentWork = (turn: Turn) => (turn.rollbackOf ?? []).some((id) => kinds.get(id) === 'agent');
+  const turn = turns.find((candidate) => candidate.kind === 'rollback' && candidate.status !== 'rolled-back' && undoesAgentWork(candidate));
+  if (!turn) throw refused(`nothing to redo in session ${session.sessionId}: no undo to take back`, 'NOTHING_TO_REDO');
+  return { session, turn };
+}
+
+export interface UndoOptions { uris?: string[]; withChat?: boolean; force?: boolean }
+
+/** A rollback with its chat is of the whole turn: paths cannot be chosen with it. */
+function checkUndoOptions(options: UndoOptions): void {
+  if (options.withChat && options.uris !== undefined) throw usageError('withChat undoes a whole turn: it does not take chosen paths');
+}
+
+export function previewUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<Plan> {
+  checkUndoOptions(options);
+  return ws.preview(located.turn.turnId, { uris: options.uris, withChat: options.withChat });
+}
+
+export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<RollbackResult> {
+  checkUndoOptions(options);
+  if (options.withChat) return ws.rollbackWithChat(located.turn.turnId, options.force === true);
+  return ws.rollback(located.turn.turnId, { uris: options.uris, force: options.force === true });
+}
+
+export function previewRewind(ws: WorkspaceClient, located: Located, withChat: boolean): Promise<Plan> {
+  return ws.previewRewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat });
+}
+
+export function applyRewind(ws: WorkspaceClient, located: Located, withChat: boolean, force: boolean): Promise<RollbackResult> {
+  return ws.rewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat, force });
+}

@@ -1,0 +1,74 @@
+// The cwd's workspace in the service, and its console routes under `/api/workspaces/:id/…`.
+import type {
+  DiffResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
+  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse,
+} from '../../protocol.js';
+import { ServiceApi } from './api.js';
+import type { ServiceAddress } from './service.js';
+
+export type WorkspaceInfo = Pick<Workspace, 'id' | 'root'> & Partial<Workspace>;
+
+export class WorkspaceClient {
+  private readonly prefix: string;
+
+  constructor(private readonly api: ServiceApi, readonly workspace: WorkspaceInfo) {
+    this.prefix = `/api/workspaces/${encodeURIComponent(workspace.id)}`;
+  }
+
+  private get<T>(route: string): Promise<T> {
+    return this.api.call<T>('GET', `${this.prefix}${route}`);
+  }
+
+  private post<T>(route: string, body: unknown): Promise<T> {
+    return this.api.call<T>('POST', `${this.prefix}${route}`, body);
+  }
+
+  async sessions(): Promise<Session[]> {
+    return (await this.get<SessionsResponse>('/sessions')).sessions;
+  }
+
+  /** The newest `limit` turns of the session (all when absent), oldest first. */
+  async turns(sessionId: string, limit?: number): Promise<Turn[]> {
+    const query = limit === undefined ? '' : `?limit=${limit}`;
+    return (await this.get<TurnsResponse>(`/sessions/${encodeURIComponent(sessionId)}/turns${query}`)).turns;
+  }
+
+  manifest(turnId: string): Promise<ManifestResponse> {
+    return this.get(`/turns/${encodeURIComponent(turnId)}`);
+  }
+
+  diff(turnId: string, uri: Uri): Promise<DiffResponse> {
+    return this.get(`/turns/${encodeURIComponent(turnId)}/diff?uri=${encodeURIComponent(uri)}`);
+  }
+
+  preview(turnId: string, body: PreviewRequest): Promise<Plan> {
+    return this.post(`/turns/${encodeURIComponent(turnId)}/preview`, body);
+  }
+
+  rollback(turnId: string, body: RollbackRequest): Promise<RollbackResult> {
+    return this.post(`/turns/${encodeURIComponent(turnId)}/rollback`, body);
+  }
+
+  rollbackWithChat(turnId: string, force: boolean): Promise<RollbackResult> {
+    return this.post(`/turns/${encodeURIComponent(turnId)}/rollback-with-chat`, { force });
+  }
+
+  previewRewind(sessionId: string, body: RewindPreviewRequest): Promise<Plan> {
+    return this.post(`/sessions/${encodeURIComponent(sessionId)}/rewind/preview`, body);
+  }
+
+  rewind(sessionId: string, body: RewindRequest): Promise<RollbackResult> {
+    return this.post(`/sessions/${encodeURIComponent(sessionId)}/rewind`, body);
+  }
+}
+
+/**
+ * The workspace holding `cwd`: the service answers the deepest registered workspace holding it
+ * (so a command in a sub-folder addresses the workspace its agent recorded), else its git top
+ * level or the cwd itself, registered; refused for `/`, $HOME itself, a system folder.
+ */
+export async function openWorkspace(address: ServiceAddress, cwd: string): Promise<WorkspaceClient> {
+  const api = new ServiceApi(address);
+  const { workspace } = await api.call<WorkspaceResponse>('POST', '/api/workspaces', { path: cwd });
+  return new WorkspaceClient(api, workspace);
+}

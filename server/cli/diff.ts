@@ -1,0 +1,36 @@
+// `turnback diff <turn> [path…] [--session S] [--json]`: the turn's change as a unified diff,
+// coloured on a terminal, plain in a pipe.
+import { printJson, runCommand, type CommandSpec } from './client/command.js';
+import { EXIT_DONE } from './client/errors.js';
+import { paint, type Io } from './client/io.js';
+import { diffTurn } from './client/operations.js';
+import { displayPath, uriOfPath } from './client/paths.js';
+import { locateTurn } from './client/turn-ref.js';
+import { colourDiff } from './client/unified-diff.js';
+
+export const DIFF: CommandSpec = {
+  name: 'diff',
+  usage: 'turnback diff <turn> [path...] [--session S] [--json]',
+  options: { session: { type: 'string' } },
+  positionals: { min: 1, max: Number.MAX_SAFE_INTEGER },
+  async run({ io, ws, json, values, positionals }) {
+    const [ref, ...paths] = positionals;
+    const root = ws.workspace.root;
+    const uris = paths.map((typed) => uriOfPath(root, io.cwd, typed));
+    const located = await locateTurn(ws, ref, values.session as string | undefined);
+    // Names in the patch are workspace-relative, as git's are repository-relative.
+    const diffs = await diffTurn(ws, located, uris, (uri) => uri.replace(/^workspace:\//, ''));
+    if (json) {
+      printJson(io, { turnId: located.turn.turnId, diffs: diffs.map(({ diff, patch }) => ({ ...diff, patch })) });
+      return EXIT_DONE;
+    }
+    const p = paint(io.colour);
+    for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
+    if (diffs.length === 0) io.err(`turnback diff: turn #${located.turn.number} changed no ${uris.length ? 'such path' : 'file'}${uris.length ? `: ${paths.map((t) => displayPath(root, io.cwd, uriOfPath(root, io.cwd, t))).join(', ')}` : ''}\n`);
+    return EXIT_DONE;
+  },
+};
+
+export function run(args: string[], io?: Io): Promise<number> {
+  return runCommand(DIFF, args, io);
+}

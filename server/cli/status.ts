@@ -1,0 +1,39 @@
+// `turnback status [--json]`: the service's pid and URL, and each workspace with its sessions,
+// store size and whether it records (and why not).
+import type { Workspace, WorkspacesResponse } from '../protocol.js';
+import { consoleUrl, getJson, liveConsole, NO_SERVICE } from './service-client.js';
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function line(workspace: Workspace): string {
+  const state = workspace.recording ? 'recording' : `NOT recording: ${workspace.reason ?? 'unknown reason'}`;
+  const sessions = `${workspace.sessions} session${workspace.sessions === 1 ? '' : 's'}`;
+  return `  ${workspace.name}  ${workspace.root}  ${sessions}, ${size(workspace.storeBytes)}, ${state}${workspace.isDefault ? ' (default)' : ''}`;
+}
+
+export async function run(args: string[]): Promise<number> {
+  const json = args.includes('--json');
+  if (args.some((arg) => arg !== '--json')) {
+    process.stderr.write('usage: turnback status [--json]\n');
+    return 2;
+  }
+  const target = liveConsole();
+  if (!target) {
+    if (json) process.stdout.write(`${JSON.stringify({ running: false })}\n`);
+    else process.stderr.write(`turnback: ${NO_SERVICE}\n`);
+    return 2;
+  }
+  const { workspaces } = await getJson<WorkspacesResponse>(target, '/api/workspaces');
+  const { pid, port, version, startedAt } = target.entry;
+  if (json) {
+    process.stdout.write(`${JSON.stringify({ running: true, pid, port, version, startedAt, url: consoleUrl(target), workspaces })}\n`);
+    return 0;
+  }
+  process.stdout.write(`turnback ${version} running (pid ${pid}) at ${consoleUrl(target)}\n`);
+  process.stdout.write(workspaces.length === 0 ? 'no workspaces yet\n' : `${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}:\n${workspaces.map(line).join('\n')}\n`);
+  return 0;
+}

@@ -1,0 +1,49 @@
+// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--force] [--yes] [--session S] [--json]`:
+// by default the latest agent turn of the workspace's most recent session; never an active turn.
+import { runCommand, type CommandSpec } from './client/command.js';
+import { confirmThenApply } from './client/confirm-apply.js';
+import { usageError } from './client/errors.js';
+import type { Io } from './client/io.js';
+import { applyUndo, previewUndo, undoTarget } from './client/operations.js';
+import { uriOfPath } from './client/paths.js';
+
+export const UNDO: CommandSpec = {
+  name: 'undo',
+  usage: 'turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes] [--session S] [--json]',
+  options: {
+    'with-chat': { type: 'boolean' },
+    files: { type: 'string', multiple: true },
+    force: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    session: { type: 'string' },
+  },
+  positionals: { min: 0, max: Number.MAX_SAFE_INTEGER },
+  async run(context) {
+    const { io, ws, values } = context;
+    // `--files a b c`: parseArgs gives the flag one value; the positionals after it are paths too.
+    const files = values.files as string[] | undefined;
+    const filesAt = context.tokens.find((token) => token.kind === 'option' && token.name === 'files')?.index ?? Infinity;
+    const positional = context.tokens.filter((token) => token.kind === 'positional');
+    const [ref, ...extra] = positional.filter((token) => token.index < filesAt).map((token) => token.value);
+    if (extra.length > 0) throw usageError(`unexpected argument ${JSON.stringify(extra[0])}`);
+    const paths = files === undefined ? undefined : [...files, ...positional.filter((token) => token.index > filesAt).map((token) => token.value)];
+    const withChat = values['with-chat'] === true;
+    if (withChat && paths) throw usageError('--with-chat undoes a whole turn: it does not take --files');
+    const uris = paths?.map((typed) => uriOfPath(ws.workspace.root, io.cwd, typed));
+    const located = await undoTarget(ws, ref, values.session as string | undefined);
+    const options = { uris, withChat, force: values.force === true };
+    return confirmThenApply(context, {
+      heading: `Undo turn #${located.turn.number} ${JSON.stringify(located.turn.title)}${uris ? ` (${uris.length} path(s))` : ''}${withChat ? ' and its chat' : ''}:`,
+      verb: 'undo',
+      located,
+      plan: () => previewUndo(ws, located, options),
+      apply: () => applyUndo(ws, located, options),
+      yes: values.yes === true,
+      force: options.force,
+    });
+  },
+};
+
+export function run(args: string[], io?: Io): Promise<number> {
+  return runCommand(UNDO, args, io);
+}

@@ -1,0 +1,95 @@
+// The steps of a turn: its entries grouped by the tool call or shell command that made them, in
+// the order they first changed something. A step can be undone on its own: each of its paths
+// goes back to its state before that step, and everything else stays as the turn left it. A path
+// a later step of the same turn changed again is a conflict, named by that step.
+import type { ExecCommand, State, Step } from '../../protocol.js';
+import type { EngineContext } from '../context.js';
+import type { EntryRow, TurnRow } from '../db/store.js';
+import { BadRequestError } from '../errors.js';
+import { cut } from '../record/step-ref.js';
+import { parseState } from '../record/path-state.js';
+import type { Coverage, MoveLink, PathTarget } from './plan.js';
+import { toChange } from '../turns/turns.js';
+
+export interface StepGroup {
+  step: Step;
+  entries: EntryRow[];
+}
+
+/** The turn's steps, each with its entries, in the order they first changed something. */
+export function stepGroups(ctx: EngineContext, turnId: string, commands: readonly ExecCommand[]): StepGroup[] {
+  const groups = new Map<string, StepGroup>();
+  for (const e of ctx.store.entriesOf(turnId)) {
+    const key = e.exec_id ? `x:${e.exec_id}` : e.step_id ? `s:${e.step_id}` : `e:${e.seq}`;
+    let group = groups.get(key);
+    if (!group) {
+      const command = e.exec_id ? commands.find((c) => c.execId === e.exec_id) : undefined;
+      group = {
+        step: {
+          index: groups.size + 1,
+          stepId: e.exec_id ?? e.step_id ?? `entry-${e.seq}`,
+          kind: e.exec_id ? 'command' : 'tool',
+          title: command ? cut(`${command.tool}(${command.command.split('\n')[0]})`) : e.step_title ?? titleOf(e),
+          paths: [],
+        },
+        entries: [],
+      };
+      groups.set(key, group);
+    }
+    group.entries.push(e);
+    for (const uri of e.to_uri ? [e.uri, e.to_uri] : [e.uri]) {
+      if (ctx.roots.isTrackedUri(uri) && !group.step.paths.includes(uri)) group.step.paths.push(uri);
+    }
+  }
+  return [...groups.values()];
+}
+
+/** What undoing the chosen steps covers, and the later step behind each path changed again since. */
+export function stepCoverage(
+  ctx: EngineContext, turn: TurnRow, groups: StepGroup[], indexes: number[],
+): { coverage: Coverage; laterSteps: Map<string, Step> } {
+  for (const i of indexes) {
+    if (!Number.isInteger(i) || i < 1 || i > groups.length) throw new BadRequestError(`no step ${i} in turn #${turn.number} (it has ${groups.length})`, { step: i });
+  }
+  const chosen = new Set(indexes);
+  const stepOf = new Map<number, Step>();
+  for (const g of groups) for (const e of g.entries) stepOf.set(e.seq, g.step);
+  const finals = new Map<string, State>();
+  for (const row of ctx.store.changesOf(turn.turn_id)) {
+    const change = toChange(row);
+    finals.set(change.uri, change.after);
+  }
+  const byUri = new Map<string, PathTarget>();
+  /** Paths whose state after their last chosen change is not known yet (no later entry has been seen). */
+  const open = new Set<string>();
+  const laterSteps = new Map<string, Step>();
+  const links: MoveLink[] = [];
+  const entries = groups.flatMap((g) => g.entries).sort((a, b) => a.seq - b.seq);
+  for (const e of entries) {
+    const step = stepOf.get(e.seq)!;
+    const sides: [string, string | null, string | null, string | null][] = [[e.uri, e.before, e.after, e.skipped]];
+    if (e.to_uri) sides.push([e.to_uri, e.to_before, e.to_after, e.to_skipped]);
+    for (const [uri, before, after, skipped] of sides) {
+      if (!ctx.roots.isTrackedUri(uri)) continue;
+      if (!finals.has(uri)) finals.set(uri, parseState(after));
+      if (chosen.has(step.index)) {
+        if (!byUri.has(uri)) byUri.set(uri, { uri, target: parseState(before), expected: null, ...(skipped ? { skipped: skipped as PathTarget['skipped'] } : {}) });
+        open.add(uri);
+      } else if (open.has(uri)) {
+        // The state a later step found is the state the chosen step left.
+        byUri.get(uri)!.expected = parseState(before);
+        open.delete(uri);
+        if (!laterSteps.has(uri)) laterSteps.set(uri, step);
+      }
+    }
+    if (chosen.has(step.index) && (e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
+  }
+  for (const uri of open) byUri.get(uri)!.expected = finals.get(uri) ?? null;
+  return { coverage: { turns: [turn], paths: [...byUri.values()], links: links.reverse() }, laterSteps };
+}
+
+function titleOf(e: EntryRow): string {
+  const rel = (uri: string) => uri.slice(uri.indexOf(':/') + 2);
+  const verb = e.op.charAt(0).toUpperCase() + e.op.slice(1);
+  return cut(e.to_uri ? `${verb}(${rel(e.uri)} → ${rel(e.to_uri)})` : `${verb}(${rel(e.uri)})`);
+}

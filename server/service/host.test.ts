@@ -1,0 +1,119 @@
+// The multi-workspace host with real engines on temp dirs: lazy opening, idle closing, the
+// session → workspace rule across a restart, a workspace that cannot record, and a stuck one
+// that holds up no other.
+import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../engine/api.js';
+import { openEngine, type OpenEngineOptions } from '../engine/index.js';
+import { WorkspaceHost, type HostOptions } from './host.js';
+
+let root: string;
+let env: NodeJS.ProcessEnv;
+let hosts: WorkspaceHost[];
+const repos: Record<string, string> = {};
+
+beforeEach(async () => {
+  root = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-host-')));
+  env = { HOME: path.join(root, 'home'), XDG_STATE_HOME: path.join(root, 'state') };
+  for (const name of ['alpha', 'beta']) {
+    repos[name] = path.join(root, 'home', name);
+    await mkdir(path.join(repos[name], '.git'), { recursive: true });
+    await mkdir(path.join(repos[name], 'src'));
+  }
+  hosts = [];
+});
+afterEach(async () => {
+  for (const host of hosts) await host.close(1_000);
+  await rm(root, { recursive: true, force: true });
+});
+
+function makeHost(overrides: Partial<HostOptions> = {}): WorkspaceHost {
+  const host = new WorkspaceHost({ env, engineOptions: { scopes: ['webui:*', 'claude-code:*'] }, open: openEngine, ...overrides });
+  hosts.push(host);
+  return host;
+}
+
+describe('the workspace host', () => {
+  it('gives each session the workspace of its first event (the git top level of its cwd), opened on first use', async () => {
+    const host = makeHost();
+    expect(host.list()).toEqual([]);
+    const a = await host.agentEngine({ sessionKey: 'agent:s1', cwd: path.join(repos.alpha, 'src') });
+    expect(a.engine.workspace).toBe(repos.alpha);
+    // A later event from elsewhere stays in the session's workspace.
+    expect((await host.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
+    const b = await host.agentEngine({ sessionKey: 'agent:s2', cwd: repos.beta });
+    expect(b.workspaceId).not.toBe(a.workspaceId);
+    expect(host.list().map((w) => [w.name, w.open, w.recording, w.isDefault])).toEqual([['alpha', true, true, false], ['beta', true, true, false]]);
+    // The store is the per-folder serve's default data dir.
+    expect(a.engine.dataDir).toBe(path.join(env.XDG_STATE_HOME!, 'turnback', a.workspaceId));
+
+    // After a restart: the same registry, and s1 still in alpha whatever its cwd.
+    await host.close();
+    const again = makeHost();
+    expect(again.list().map((w) => [w.name, w.open])).toEqual([['alpha', false], ['beta', false]]);
+    expect((await again.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
+  });
+
+  it('puts a session whose cwd is inside a registered workspace there, the deepest one, before its git top level', async () => {
+    const host = makeHost();
+    const inner = path.join(repos.alpha, 'src');
+    host.setDefault(inner);
+    expect((await host.agentEngine({ cwd: inner })).engine.workspace).toBe(inner);
+    await mkdir(path.join(inner, 'deep'));
+    expect((await host.agentEngine({ cwd: path.join(inner, 'deep') })).engine.workspace).toBe(inner);
+    expect((await host.agentEngine({ cwd: repos.alpha })).engine.workspace).toBe(repos.alpha);
+    expect(host.register(path.join(inner, 'deep')).root).toBe(inner);
+  });
+
+  it('asks for a workspace when several are registered and none is the default', async () => {
+    const host = makeHost();
+    await host.agentEngine({ cwd: repos.alpha });
+    expect((await host.consoleEngine(undefined)).engine.workspace).toBe(repos.alpha);
+    await host.agentEngine({ cwd: repos.beta });
+    await expect(host.consoleEngine(undefined)).rejects.toMatchObject({ code: 'WORKSPACE_REQUIRED' });
+    await expect(host.consoleEngine('nope-123')).rejects.toMatchObject({ code: 'WORKSPACE_NOT_FOUND' });
+    host.setDefault(repos.beta);
+    expect((await host.consoleEngine(undefined)).engine.workspace).toBe(repos.beta);
+  });
+
+  it('closes an idle engine with no active turn, keeps one with an active turn, and reopens on use', async () => {
+    let now = 1_000_000;
+    const host = makeHost({ now: () => now, idleMs: 60_000 });
+    const a = await host.agentEngine({ sessionKey: 'agent:a', cwd: repos.alpha });
+    const b = await host.agentEngine({ sessionKey: 'agent:b', cwd: repos.beta });
+    await b.engine.input({ sessionId: 'b', platform: 'claude-code', sessionType: 'cli', content: 'work' });
+    now += 120_000;
+    await host.closeIdle(60_000);
+    const open = Object.fromEntries(host.list().map((w) => [w.name, w.open]));
+    expect(open).toEqual({ alpha: false, beta: true });
+    const reopened = await host.engine(a.workspaceId);
+    expect(reopened).not.toBe(a.engine);
+    expect(host.list().find((w) => w.name === 'alpha')?.open).toBe(true);
+  });
+
+  it('reports a workspace whose store cannot be opened as not recording, with the reason', async () => {
+    const host = makeHost();
+    const id = host.register(repos.alpha).id;
+    const store = path.join(env.XDG_STATE_HOME!, 'turnback', id, 'store');
+    await mkdir(store, { recursive: true });
+    await writeFile(path.join(store, 'turnback.db'), 'not a database\n'.repeat(500));
+    await expect(host.engine(id)).rejects.toMatchObject({ code: 'WORKSPACE_NOT_RECORDING' });
+    const [workspace] = host.list();
+    expect(workspace).toMatchObject({ recording: false, open: false });
+    expect(workspace.reason).toMatch(/damaged/);
+  });
+
+  it('serves one workspace while another one\'s store is stuck opening', async () => {
+    const stuck = new Promise<Engine>(() => {});
+    const host = makeHost({ open: (options: OpenEngineOptions) => (options.workspace === repos.alpha ? stuck : openEngine(options)) });
+    const alpha = host.register(repos.alpha).id;
+    void host.engine(alpha).catch(() => {});
+    const started = Date.now();
+    const b = await host.agentEngine({ cwd: repos.beta });
+    expect(b.engine.workspace).toBe(repos.beta);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(host.list().find((w) => w.id === alpha)?.open).toBe(false);
+  });
+});

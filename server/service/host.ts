@@ -1,0 +1,243 @@
+// The multi-workspace host of a person's service (docs/api.md "Workspaces"): the registered
+// workspaces, one engine each, opened on first use and closed when idle (no active turn), so
+// twenty registered workspaces cost little. One workspace's slow or failing store never holds
+// up another's: each opens on its own promise, and /api/health asks none of them.
+import { realpathSync, statSync } from 'node:fs';
+import path from 'node:path';
+import type { Engine } from '../engine/api.js';
+import type { OpenEngineOptions } from '../engine/index.js';
+import { forwardEvents, type AgentPlace, type EngineSource, type EventListener } from '../http/engine-source.js';
+import { HttpError } from '../http/errors.js';
+import { stopsRecording } from '../http/not-recorded.js';
+import type { Workspace } from '../protocol.js';
+import { turnbackStateDir } from '../state-dir.js';
+import { WorkspaceRegistry, type RegisteredWorkspace } from './registry.js';
+import { SessionMap } from './session-map.js';
+import { workspaceRootOf } from './workspace-root.js';
+
+export const IDLE_CLOSE_MS = 10 * 60_000;
+
+export interface HostOptions {
+  env?: NodeJS.ProcessEnv;
+  /** What every workspace's engine is opened with (scopes, limits, retention, excludes, log). */
+  engineOptions: Omit<OpenEngineOptions, 'workspace' | 'dataDir'>;
+  open: (options: OpenEngineOptions) => Promise<Engine>;
+  idleMs?: number;
+  log?: (line: string) => void;
+  now?: () => number;
+}
+
+interface Slot {
+  opening?: Promise<Engine>;
+  engine?: Engine;
+  unsubscribe?: () => void;
+  lastUse: number;
+  sessions: number;
+}
+
+export class WorkspaceHost implements EngineSource {
+  private readonly env: NodeJS.ProcessEnv;
+  private readonly registry: WorkspaceRegistry;
+  private readonly sessions: SessionMap;
+  private readonly slots = new Map<string, Slot>();
+  private readonly problems = new Map<string, string>();
+  private readonly openErrors = new Map<string, unknown>();
+  private readonly dataDirs = new Map<string, string>();
+  private readonly listeners = new Set<EventListener>();
+  private readonly sweep: NodeJS.Timeout;
+  private readonly now: () => number;
+  private defaultId: string | undefined;
+
+  constructor(private readonly options: HostOptions) {
+    this.env = options.env ?? process.env;
+    this.now = options.now ?? Date.now;
+    this.registry = new WorkspaceRegistry(this.env, this.now);
+    this.sessions = new SessionMap(this.env);
+    const idleMs = options.idleMs ?? IDLE_CLOSE_MS;
+    this.sweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, Math.max(idleMs / 2, 50)));
+    this.sweep.unref();
+  }
+
+  /** `serve --workspace`: `root` (a real path, already checked) is registered and made the default, its store in `dataDir` if given. */
+  setDefault(root: string, dataDir?: string): RegisteredWorkspace {
+    const entry = this.registry.register(root);
+    if (dataDir !== undefined) this.dataDirs.set(entry.id, dataDir);
+    this.defaultId = entry.id;
+    return entry;
+  }
+
+  list(): Workspace[] {
+    return this.registry.list().map((entry) => this.describe(entry));
+  }
+
+  describe(entry: RegisteredWorkspace): Workspace {
+    const slot = this.slots.get(entry.id);
+    const reason = this.problems.get(entry.id);
+    if (slot?.engine) slot.sessions = slot.engine.listSessions().length;
+    return {
+      id: entry.id,
+      root: entry.root,
+      name: path.basename(entry.root) || entry.root,
+      recording: reason === undefined,
+      ...(reason === undefined ? {} : { reason }),
+      open: slot?.engine !== undefined,
+      sessions: slot?.sessions ?? 0,
+      storeBytes: storeBytes(this.dataDirOf(entry.id)),
+      isDefault: entry.id === this.defaultId,
+    };
+  }
+
+  /** The workspace holding `target`: a registered one (the deepest), else its git top level, registered. */
+  register(target: string): Workspace {
+    return this.describe(this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env)));
+  }
+
+  dataDirOf(id: string): string {
+    return this.dataDirs.get(id) ?? path.join(turnbackStateDir(this.env), id);
+  }
+
+  /** The engine of a registered workspace, opened when it is not. */
+  engine(id: string): Promise<Engine> {
+    const entry = this.registry.get(id);
+    if (!entry) return Promise.reject(new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(id)}`));
+    let slot = this.slots.get(id);
+    if (!slot) {
+      slot = { lastUse: this.now(), sessions: 0 };
+      this.slots.set(id, slot);
+    }
+    slot.lastUse = this.now();
+    if (slot.engine) return Promise.resolve(slot.engine);
+    slot.opening ??= this.openSlot(entry, slot);
+    return slot.opening;
+  }
+
+  private async openSlot(entry: RegisteredWorkspace, slot: Slot): Promise<Engine> {
+    try {
+      const engine = await this.options.open({ ...this.options.engineOptions, workspace: entry.root, dataDir: this.dataDirOf(entry.id) });
+      slot.engine = engine;
+      slot.unsubscribe = forwardEvents(engine, entry.id, (name, data, from) => {
+        for (const listener of this.listeners) listener(name, data, from);
+      });
+      slot.sessions = engine.listSessions().length;
+      this.problems.delete(entry.id);
+      return engine;
+    } catch (error) {
+      const reason = (error as Error).message ?? String(error);
+      // Every event retries the open: the log says each new reason once, not each retry.
+      if (this.problems.get(entry.id) !== reason) this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
+      this.problems.set(entry.id, reason);
+      this.openErrors.set(entry.id, error);
+      throw new HttpError('WORKSPACE_NOT_RECORDING', `workspace ${entry.root} is not recording: ${reason}`, { workspaceId: entry.id });
+    } finally {
+      slot.opening = undefined;
+    }
+  }
+
+  private defaultWorkspaceId(): string {
+    if (this.defaultId !== undefined) return this.defaultId;
+    const all = this.registry.list();
+    if (all.length === 1) return all[0].id;
+    throw new HttpError('WORKSPACE_REQUIRED', 'this service records several workspaces: address one with /api/workspaces/<workspaceId>/…');
+  }
+
+  async consoleEngine(workspaceId: string | undefined): Promise<{ engine: Engine; workspaceId: string }> {
+    const id = workspaceId ?? this.defaultWorkspaceId();
+    return { engine: await this.engine(id), workspaceId: id };
+  }
+
+  async agentEngine(place: AgentPlace): Promise<{ engine: Engine; workspaceId: string }> {
+    const id = this.workspaceOfAgent(place);
+    if (place.sessionKey !== undefined) this.sessions.set(place.sessionKey, id);
+    return { engine: await this.engine(id), workspaceId: id };
+  }
+
+  /** A session keeps the workspace of its first event; a new one takes its cwd's, else the default. */
+  private workspaceOfAgent(place: AgentPlace): string {
+    const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
+    if (known !== undefined && this.registry.get(known)) return known;
+    if (place.cwd !== undefined) return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
+    return this.defaultWorkspaceId();
+  }
+
+  /** The deepest registered workspace holding `cwd` (`serve --workspace` may be a folder inside a repository). */
+  private registeredHolding(cwd: string): RegisteredWorkspace | undefined {
+    let real: string;
+    try { real = realpathSync(cwd); } catch { return undefined; }
+    let best: RegisteredWorkspace | undefined;
+    for (const entry of this.registry.list()) {
+      const inside = real === entry.root || real.startsWith(entry.root.endsWith('/') ? entry.root : `${entry.root}/`);
+      if (inside && (!best || entry.root.length > best.root.length)) best = entry;
+    }
+    return best;
+  }
+
+  noteFailure(workspaceId: string, error: unknown): void {
+    if (stopsRecording(error)) this.problems.set(workspaceId, (error as Error).message ?? String(error));
+  }
+
+  noteSuccess(workspaceId: string): void {
+    this.problems.delete(workspaceId);
+  }
+
+  /** The engine's own error from the last failed open of a workspace. */
+  openError(workspaceId: string): unknown {
+    return this.openErrors.get(workspaceId);
+  }
+
+  /** What crash recovery did when the workspace's engine opened. */
+  recoveryOf(workspaceId: string): Engine['recovery'] {
+    return this.slots.get(workspaceId)?.engine?.recovery;
+  }
+
+  /** Why a workspace is not recording, or undefined. */
+  problemOf(workspaceId: string): string | undefined {
+    return this.problems.get(workspaceId);
+  }
+
+  onEvent(listener: EventListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Closes the engines unused for `idleMs` that have no active turn. */
+  async closeIdle(idleMs: number): Promise<void> {
+    const cutoff = this.now() - idleMs;
+    for (const [id, slot] of this.slots) {
+      if (!slot.engine || slot.lastUse > cutoff || id === this.defaultId) continue;
+      if (slot.engine.listSessions().some((session) => session.activeTurnId !== null)) continue;
+      await this.closeSlot(id, slot);
+    }
+  }
+
+  private async closeSlot(id: string, slot: Slot): Promise<void> {
+    const engine = slot.engine;
+    if (!engine) return;
+    slot.engine = undefined;
+    slot.unsubscribe?.();
+    try {
+      await engine.close();
+    } catch (error) {
+      this.options.log?.(`closing workspace ${id}: ${(error as Error).message}`);
+    }
+  }
+
+  /** Closes every engine (their active turns committed), each within `boundMs`. */
+  async close(boundMs = 10_000): Promise<void> {
+    clearInterval(this.sweep);
+    const bound = new Promise((resolve) => setTimeout(resolve, boundMs).unref());
+    await Promise.all([...this.slots].map(async ([id, slot]) => {
+      // A store stuck opening is given up on at the bound, as is a stuck close.
+      const opened = slot.opening ? slot.opening.then(() => undefined, () => undefined) : Promise.resolve();
+      await Promise.race([opened.then(() => this.closeSlot(id, slot)), bound]);
+    }));
+  }
+}
+
+/** The store's size on disk: the database and its write-ahead log. */
+function storeBytes(dataDir: string): number {
+  let bytes = 0;
+  for (const name of ['turnback.db', 'turnback.db-wal']) {
+    try { bytes += statSync(path.join(dataDir, 'store', name)).size; } catch { /* not there (yet) */ }
+  }
+  return bytes;
+}

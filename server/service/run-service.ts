@@ -1,0 +1,133 @@
+// The person's service (`turnback serve`, and detached by `turnback start` or a hook): one per
+// user (the lock), every registered workspace (the host), `service.json` for the CLI and the
+// hooks. Runs until SIGINT/SIGTERM, then commits active turns and exits within its bound.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
+import { placeOfHookEvent } from '../adapters/hosts.js';
+import type { ServeFlags } from '../cli/args.js';
+import { waitForSignal } from '../cli/launch.js';
+import { describeRecovery } from '../cli/recovery.js';
+import { engineFailure, listenFailure, oneLine, StartupError } from '../cli/startup-errors.js';
+import { checkWorkspace } from '../cli/workspace.js';
+import { openEngine } from '../engine/index.js';
+import { startServer, type RunningServer } from '../http/server.js';
+import { packageVersion } from '../http/version.js';
+import { turnbackStateDir } from '../state-dir.js';
+import { WorkspaceHost } from './host.js';
+import { acquireServiceLock, type ServiceLock } from './lock.js';
+import { readLiveService, removeServiceEntry, SHUTDOWN_BOUND_MS, writeServiceEntry } from './service-file.js';
+import { commandLineWarning, serviceTokens } from './service-tokens.js';
+import { TokenError } from './tokens.js';
+import { exactWorkspaceRoot } from './workspace-root.js';
+
+
+const say = (line: string): boolean => process.stdout.write(`${line}\n`);
+const complain = (line: string): boolean => process.stderr.write(`turnback: ${line}\n`);
+
+/** `quiet()` while starting: a default workspace that fails to open is the start's own one line. */
+function makeHost(flags: ServeFlags, quiet: () => boolean): WorkspaceHost {
+  return new WorkspaceHost({
+    engineOptions: {
+      scopes: flags.scopes,
+      maxFileSize: flags.maxFileSize,
+      keepDays: flags.keepDays,
+      keepSessions: flags.keepSessions,
+      exclude: flags.exclude,
+      log: (line) => complain(line),
+    },
+    open: openEngine,
+    log: (line) => { if (!quiet()) complain(line); },
+  });
+}
+
+/** Registers `--workspace` as the default and opens it now: a failure to open it fails the start, as it always has. */
+async function openDefault(host: WorkspaceHost, flags: ServeFlags): Promise<void> {
+  if (flags.workspace === undefined) return;
+  checkWorkspace(flags.workspace);
+  let root: string;
+  try {
+    root = exactWorkspaceRoot(flags.workspace);
+  } catch (err) {
+    throw new StartupError((err as Error).message);
+  }
+  const dataDir = flags.data === undefined ? undefined : path.resolve(flags.data);
+  const entry = host.setDefault(root, dataDir);
+  try {
+    await host.engine(entry.id);
+  } catch {
+    // The host keeps the engine's own error as the workspace's reason.
+    throw engineFailure(host.openError(entry.id), dataDir);
+  }
+}
+
+async function listen(flags: ServeFlags, host: WorkspaceHost, tokens: { console: string; agent: string }): Promise<RunningServer> {
+  const start = (port: number) => startServer({
+    source: host, port, token: tokens.console, agentToken: tokens.agent,
+    routes: claudeCodeRoutes(),
+    readHookPlace: placeOfHookEvent,
+    log: { error: (line) => process.stderr.write(`${line}\n`) },
+  });
+  try {
+    return await start(flags.port);
+  } catch (err) {
+    // The default port taken: another one, recorded in service.json.
+    if (!flags.portGiven && (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      try { return await start(0); } catch (again) { throw listenFailure(again, 0); }
+    }
+    throw listenFailure(err, flags.port);
+  }
+}
+
+export async function runService(flags: ServeFlags): Promise<number> {
+  const stopRequested = waitForSignal();
+  const stateDir = turnbackStateDir();
+  let lock: ServiceLock | null = null;
+  let host: WorkspaceHost | undefined;
+  let server: RunningServer | undefined;
+  let entryFile: string | undefined;
+  try {
+    const tokens = serviceTokens(flags);
+    const warning = commandLineWarning(flags);
+    if (warning) complain(warning);
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    lock = await acquireServiceLock(stateDir);
+    if (!lock) {
+      const live = readLiveService();
+      throw new StartupError(`a turnback service already runs for this user${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it with turnback stop, or use its console`);
+    }
+    let starting = true;
+    host = makeHost(flags, () => starting);
+    await openDefault(host, flags);
+    server = await listen(flags, host, tokens);
+    const origin = `${server.origin}/`;
+    entryFile = writeServiceEntry({ pid: process.pid, port: server.port, version: packageVersion(), startedAt: new Date().toISOString(), url: origin });
+    const written = entryFile;
+    process.on('exit', () => removeServiceEntry(written));
+    say(`turnback listening on ${server.url}`);
+    const defaultWorkspace = host.list().find((workspace) => workspace.isDefault);
+    if (defaultWorkspace) {
+      say(`workspace ${defaultWorkspace.root}\ndata      ${host.dataDirOf(defaultWorkspace.id)}`);
+      for (const line of describeRecovery(host.recoveryOf(defaultWorkspace.id))) say(line);
+    }
+    starting = false;
+    say('open the address above in a browser; turnback stop (or Ctrl-C) stops the service (active turns are committed first)');
+  } catch (err) {
+    await server?.close();
+    await host?.close().catch(() => undefined);
+    if (entryFile) removeServiceEntry(entryFile);
+    await lock?.release();
+    const message = err instanceof StartupError || err instanceof TokenError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
+    complain(oneLine(message));
+    return 2;
+  }
+
+  await stopRequested;
+  // Past the bound the process goes anyway: a stuck store must not keep a stopped service alive.
+  setTimeout(() => process.exit(0), SHUTDOWN_BOUND_MS + 2_000).unref();
+  await server.close();
+  await host.close(SHUTDOWN_BOUND_MS);
+  removeServiceEntry(entryFile);
+  await lock.release();
+  return 0;
+}

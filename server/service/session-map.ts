@@ -1,0 +1,41 @@
+// Which workspace each agent session belongs to (the workspace of its first event), kept in
+// `sessions.json` so a session keeps its workspace across a service restart. Bounded: the
+// oldest entries go first.
+import { readFileSync } from 'node:fs';
+import { statePath } from '../state-dir.js';
+import { writePrivateFile } from './private-file.js';
+
+const MAX_SESSIONS = 5_000;
+
+export class SessionMap {
+  private readonly map = new Map<string, string>();
+  private readonly file: string;
+
+  constructor(env: NodeJS.ProcessEnv = process.env) {
+    this.file = statePath('sessions', env);
+    try {
+      const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
+        for (const [session, workspace] of Object.entries(raw)) if (typeof workspace === 'string') this.map.set(session, workspace);
+      }
+    } catch {
+      // none yet, or damaged: sessions are matched again by their next event's cwd
+    }
+  }
+
+  workspaceOf(sessionId: string): string | undefined {
+    return this.map.get(sessionId);
+  }
+
+  set(sessionId: string, workspaceId: string): void {
+    if (this.map.get(sessionId) === workspaceId) return;
+    this.map.set(sessionId, workspaceId);
+    while (this.map.size > MAX_SESSIONS) this.map.delete(this.map.keys().next().value as string);
+    // Written at once: the session's next event may come from a restarted service.
+    this.flush();
+  }
+
+  flush(): void {
+    writePrivateFile(this.file, `${JSON.stringify(Object.fromEntries(this.map))}\n`);
+  }
+}

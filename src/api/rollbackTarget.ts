@@ -1,0 +1,18 @@
+// What a rollback-family action is aimed at: the shape the preview query, the rollback
+// mutations, their query keys and the dialog share.
+import type { WorkspaceScope } from './workspaceScope';
+
+/** `undo`: roll back a rollback turn (`turnId`), which puts back what it undid. */
+export type RollbackMode = 'turn' | 'files' | 'chat' | 'rewind' | 'undo';
+
+export interface RollbackTarget {
+  /** The workspace of the turn (null: the server's default one). */
+  workspace: WorkspaceScope;
+  mode: RollbackMode;
+  sessionId: string;
+  turnId: string;
+  /** For `files`: the chosen URIs. */
+  uris?: string[];
+  /** For `rewind`: delete the chat from that turn on as well. */
+  withChat?: boolean;
+}

@@ -1,0 +1,132 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Workspace } from '../../../server/protocol';
+import { App } from '../../app/App';
+import { fileChange, session, turn } from '../../test/fixtures';
+import { json, mockFetch, type Call } from '../../test/mockFetch';
+import { renderWithClient } from '../../test/render';
+import { scopesOfEvent } from '../live/invalidation';
+
+function workspace(id: string, overrides: Partial<Workspace> = {}): Workspace {
+  return {
+    id, root: `/home/ada/${id}`, name: id, recording: true, open: true, sessions: 1, storeBytes: 2048, isDefault: false,
+    ...overrides,
+  };
+}
+
+const side = { exists: true, binary: false, tooLarge: false, truncated: false, size: 2, text: 'a\n' };
+
+/** A service with `api` (a default workspace holding s1) and `web` (holding s9, not recording). */
+function serve(workspaces: Workspace[] = [workspace('api', { isDefault: true }), workspace('web', { recording: false, reason: 'the disk is full' })]): Call[] {
+  const sessionsOf = { api: [session({ sessionId: 's1', title: 'Session of api' })], web: [session({ sessionId: 's9', title: 'Session of web' })] };
+  const turnsOf = { s1: [turn(1, { title: 'Turn of api' })], s9: [turn(1, { turnId: 'w1', sessionId: 's9', title: 'First turn of web' }), turn(2, { turnId: 'w2', sessionId: 's9', title: 'Second turn of web' })] };
+  const manifest = (call: Call) => {
+    const turnId = call.path.split('/').at(-1)!.split('?')[0];
+    const all = [...turnsOf.s1, ...turnsOf.s9];
+    return json({ turn: all.find((item) => item.turnId === turnId), files: [fileChange('workspace:/a.txt')], entries: [] });
+  };
+  const store = json({ sessions: 1, turns: 1, blobs: 1, bytes: 10, dataDir: '/d' });
+  return mockFetch({
+    'GET /api/workspaces': json({ workspaces }),
+    'GET /api/sessions': json({ sessions: sessionsOf.api }),
+    'GET /api/store': store,
+    'GET /api/sessions/s1/turns': json({ turns: turnsOf.s1 }),
+    'GET /api/turns/*': manifest,
+    'GET /api/turns/*/diff': json({ uri: 'workspace:/a.txt', before: side, after: side }),
+    'GET /api/workspaces/api/sessions': json({ sessions: sessionsOf.api }),
+    'GET /api/workspaces/api/store': store,
+    'GET /api/workspaces/api/sessions/s1/turns': json({ turns: turnsOf.s1 }),
+    'GET /api/workspaces/api/turns/*': manifest,
+    'GET /api/workspaces/api/turns/*/diff': json({ uri: 'workspace:/a.txt', before: side, after: side }),
+    'GET /api/workspaces/web/sessions': json({ sessions: sessionsOf.web }),
+    'GET /api/workspaces/web/store': store,
+    'GET /api/workspaces/web/sessions/s9/turns': json({ turns: [...turnsOf.s9].reverse() }),
+    'GET /api/workspaces/web/turns/*': manifest,
+    'GET /api/workspaces/web/turns/*/diff': json({ uri: 'workspace:/a.txt', before: side, after: side }),
+  });
+}
+
+const paths = (calls: Call[]) => calls.map((call) => call.path.split('?')[0]);
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+  window.history.replaceState(null, '', '/');
+});
+
+describe('workspaces in the console', () => {
+  it('lists every workspace with its name and root, says which is not recording and why, and opens on the default one', async () => {
+    const calls = serve();
+    renderWithClient(<App />);
+    const list = await screen.findByRole('list', { name: 'Workspaces' });
+    const api = await within(list).findByRole('button', { name: /^Workspace api,/ });
+    const web = within(list).getByRole('button', { name: /^Workspace web,/ });
+    expect(api).toHaveTextContent('/home/ada/api');
+    expect(web).toHaveTextContent('/home/ada/web');
+    expect(web).toHaveTextContent('Not recording: the disk is full');
+    expect(api).not.toHaveTextContent('Not recording');
+    await waitFor(() => expect(api).toHaveAttribute('aria-current', 'true'));
+    // The default workspace's sessions sit under it; the header names it.
+    expect(await screen.findByRole('button', { name: /^Session s1,/ })).toBeInTheDocument();
+    expect(screen.getByLabelText('Workspace api')).toHaveTextContent('/home/ada/api');
+    expect(paths(calls)).toContain('/api/sessions');
+  });
+
+  it('switches to another workspace: its sessions and turns come from its own routes, and the address names it', async () => {
+    const calls = serve();
+    renderWithClient(<App />);
+    await userEvent.click(await screen.findByRole('button', { name: /^Workspace web,/ }));
+    expect(await screen.findByRole('button', { name: /^Session s9,/ })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: /^Session s1,/ })).toBeNull();
+    expect(await screen.findByRole('option', { name: /^#2 Second turn of web/ })).toHaveAttribute('aria-selected', 'true');
+    expect(new URLSearchParams(window.location.search).get('workspace')).toBe('web');
+    expect(screen.getByLabelText('Workspace web')).toHaveTextContent('Not recording');
+    expect(paths(calls)).toContain('/api/workspaces/web/sessions');
+    expect(paths(calls)).toContain('/api/workspaces/web/turns/w2');
+    expect(paths(calls).filter((path) => path.startsWith('/api/turns/w'))).toEqual([]);
+  });
+
+  it('opens a deep link to a turn of the second workspace', async () => {
+    const calls = serve();
+    window.history.replaceState(null, '', '/?workspace=web&session=s9&turn=w1');
+    renderWithClient(<App />);
+    expect(await screen.findByRole('option', { name: /^#1 First turn of web/ })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('heading', { level: 2, name: 'First turn of web' })).toBeInTheDocument();
+    expect(await screen.findByRole('button', { name: /^Workspace web,/ })).toHaveAttribute('aria-current', 'true');
+    expect(paths(calls)).toContain('/api/workspaces/web/turns/w1');
+    expect(paths(calls)).not.toContain('/api/sessions');
+  });
+
+  it('chooses the first workspace when the service names no default, and never asks the unprefixed routes for data', async () => {
+    const calls = serve([workspace('api'), workspace('web')]);
+    renderWithClient(<App />);
+    await waitFor(() => expect(new URLSearchParams(window.location.search).get('workspace')).toBe('api'));
+    expect(await screen.findByRole('button', { name: /^Session s1,/ })).toBeInTheDocument();
+    await waitFor(() => expect(paths(calls)).toContain('/api/workspaces/api/sessions'));
+    // The unprefixed sessions route may be asked once before the list arrives, never after.
+    const firstPrefixed = paths(calls).indexOf('/api/workspaces/api/sessions');
+    expect(paths(calls).slice(firstPrefixed).filter((path) => path === '/api/sessions')).toEqual([]);
+  });
+
+  it('a server without workspaces shows its sessions as before', async () => {
+    mockFetch({
+      'GET /api/sessions': json({ sessions: [session()] }),
+      'GET /api/store': json({ sessions: 1, turns: 1, blobs: 1, bytes: 10, dataDir: '/d' }),
+      'GET /api/sessions/s1/turns': json({ turns: [turn(1)] }),
+      'GET /api/turns/*': json({ turn: turn(1), files: [], entries: [] }),
+    });
+    renderWithClient(<App />);
+    expect(await screen.findByRole('button', { name: /^Session s1,/ })).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Workspaces' })).toBeNull();
+  });
+});
+
+describe('scopesOfEvent', () => {
+  it("holds an event under its workspace's id, and under the default scope too when it is the default workspace", () => {
+    expect(scopesOfEvent('web', null, 'api')).toEqual(['web']);
+    expect(scopesOfEvent('api', null, 'api')).toEqual(['api', null]);
+    expect(scopesOfEvent('api', 'web', 'api')).toEqual(['api', null]);
+    expect(scopesOfEvent(undefined, 'web', 'api')).toEqual(['web']);
+    expect(scopesOfEvent(undefined, null, undefined)).toEqual([null]);
+  });
+});
