@@ -36,6 +36,8 @@ export const test = base.extend<{ turnback: Turnback; pageProblems: string[] }>(
     },
     { auto: true },
   ],
+  // Playwright reads a fixture's dependencies from its first parameter's pattern: none here.
+  // eslint-disable-next-line no-empty-pattern
   turnback: async ({}, use) => {
     const server = await startServer();
     const turnback: Turnback = {

@@ -31,7 +31,7 @@ export function ensureBuild(ctx: BenchContext, reuse: boolean): Promise<BuiltApp
         } catch (error) {
           const out = error as { stdout?: string; stderr?: string; message: string };
           const detail = `${out.stdout ?? ''}\n${out.stderr ?? ''}`.split('\n').filter((l) => /error/i.test(l)).slice(0, 3).join(' | ');
-          throw new Error(`npm run build failed: ${detail || out.message}`);
+          throw new Error(`npm run build failed: ${detail || out.message}`, { cause: error });
         }
         ctx.log(`npm run build took ${((performance.now() - started) / 1000).toFixed(1)} s`);
       }

@@ -8,7 +8,7 @@ import { runTerminal, spawnTerminal } from './test/run-terminal.js';
 import { useTerminalFixture } from './test/terminal-fixture.js';
 
 const t = useTerminalFixture('terminal-read');
-const { agentTurn, agentCall, run, tree } = t;
+const { agentTurn, agentCall, run } = t;
 
 describe('turnback log', () => {
   it('lists the turns newest first, one line each, and as JSON', async () => {

@@ -50,7 +50,7 @@ export function withCodedErrors<T extends object>(target: T, uriOf: (path: strin
     get(obj, key) {
       const value: unknown = Reflect.get(obj, key, obj);
       if (wrapped.has(key)) return wrapped.get(key);
-      let answer: unknown = value;
+      let answer: unknown;
       if (typeof value === 'function') {
         answer = (...args: unknown[]) => {
           try {

@@ -1,7 +1,7 @@
 // Page-wide keys: j/k (or ↓/↑ when nothing is focused) step through turns, n/p through the
 // selected turn's files in the order the list displays them. Lists handle their own arrows
 // when focused.
-import { useEffect, useRef } from 'react';
+import { useEffect, useLayoutEffect, useRef } from 'react';
 import { useUiStore } from '../store';
 import type { ResolvedSelection } from './useSelection';
 
@@ -16,7 +16,8 @@ function stepped<T>(list: T[], index: number, step: number): T {
 
 export function useKeyboardNavigation(selection: ResolvedSelection): void {
   const latest = useRef(selection);
-  latest.current = selection;
+  // Kept current after each render (not during it): the key handler reads the newest selection.
+  useLayoutEffect(() => { latest.current = selection; });
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {

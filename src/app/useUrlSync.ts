@@ -1,16 +1,16 @@
 // Keeps the zustand selection and the address bar in step, both ways.
-import { useEffect, useRef } from 'react';
+import { useEffect, useState } from 'react';
 import { useUiStore } from '../store';
 import { searchFromSelection, selectionFromSearch } from './url';
 
 export function useUrlSync(): void {
   // The address is read before anything renders below: a link's workspace decides which
   // routes the very first queries ask, so none may start from an empty selection.
-  const restored = useRef(false);
-  if (!restored.current) {
-    restored.current = true;
+  // A lazy state initializer runs once, during the first render, before any child renders.
+  useState(() => {
     useUiStore.getState().restoreSelection(selectionFromSearch(window.location.search));
-  }
+    return true;
+  });
 
   useEffect(() => {
     const store = useUiStore;

@@ -41,6 +41,8 @@ describe('patchPaths', () => {
 });
 
 describe('patchPaths on generated patches', () => {
+  // The class holds a combining accent on purpose: names in NFD must pass through a patch as they are.
+  // eslint-disable-next-line no-misleading-character-class
   const name = fc.stringMatching(/^[a-zA-Z0-9 ._\u00e9\u0301-]{1,12}$/).filter((n) => n.trim() === n && n !== '');
   const path = fc.array(name, { minLength: 1, maxLength: 3 }).map((parts) => parts.join('/'));
   /** Hunk lines that may look like headers, as a patch of a patch would hold. */

@@ -67,7 +67,7 @@ export class Packer {
     const raw: Buffer[] = [];
     for (let i = 0; i < row.parts; i++) {
       const part = this.parts.decoded(row, i);
-      let encoded: Buffer | null = null;
+      let encoded: Buffer | null;
       if (i === 0) {
         const delta = base ? await this.delta(part, this.basePart(base, 0)) : null;
         const whole = !delta || delta.length > part.length * DELTA_WORTH ? await this.whole(part) : null;

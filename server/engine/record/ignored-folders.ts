@@ -22,6 +22,11 @@ export class IgnoreRules {
     return new IgnoreRules('', null, null);
   }
 
+  /** This level and those above it, the root's first. */
+  private chain(): IgnoreRules[] {
+    return this.parent ? [...this.parent.chain(), this] : [this];
+  }
+
   /** The rules in force inside folder `rel`, given the text of its `.gitignore` (null when it has none). */
   within(rel: string, gitignore: string | null): IgnoreRules {
     if (gitignore === null || gitignore.trim() === '') return this;
@@ -33,11 +38,8 @@ export class IgnoreRules {
    * scan asks top-down and stops at the first ignored folder). The deepest file with an opinion wins.
    */
   ignores(rel: string, isDir: boolean): boolean {
-    const levels: IgnoreRules[] = [];
-    for (let at: IgnoreRules | null = this; at; at = at.parent) if (at.rules) levels.push(at);
     let ignored = false;
-    for (let i = levels.length - 1; i >= 0; i--) {
-      const { base, rules } = levels[i];
+    for (const { base, rules } of this.chain().filter((level) => level.rules)) {
       const relative = base === '' ? rel : rel.slice(base.length + 1);
       const verdict = rules!.test(isDir ? `${relative}/` : relative);
       if (verdict.ignored) ignored = true;

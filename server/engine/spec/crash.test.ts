@@ -127,7 +127,7 @@ describe('crash during a rollback', () => {
       const sandbox = await makeSandbox();
       const { turnId, start, end } = await recordBigTurn(sandbox);
       const child = startChild({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, mode: 'rollback', turnId });
-      let rollingAt = 0;
+      let rollingAt: number;
       try {
         await child.waitFor('rolling');
         rollingAt = Date.now();
@@ -204,7 +204,7 @@ describe('crash while packing', () => {
       const sandbox = await makeSandbox();
       const { turns, trees } = await recordVersions(sandbox);
       const child = startChild({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, mode: 'pack' });
-      let packingAt = 0;
+      let packingAt: number;
       try {
         await child.waitFor('packing');
         packingAt = Date.now();
