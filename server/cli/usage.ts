@@ -11,7 +11,8 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init <claude-code|codex|cursor> [--workspace <dir>] [--global] [--remove]
+  turnback init <claude-code|codex|cursor> [--workspace <dir>] [--global] [--remove] [--mcp]
+                                --mcp (claude-code): registers the MCP server in ~/.claude.json
   turnback --version | --help
 
   turnback log [-n N] [--session S]                  the workspace's turns, newest first
