@@ -111,6 +111,7 @@ describe('pins', () => {
     await agentTurn('Other session', { 'r.txt': 'r\n' }, `${t.session}-other`);
 
     expect((await run('pins', [])).stdout).toMatch(/^pin:1 +t_\S+ +\S+ \S+ +known good\n$/);
+    expect((await run('log', [])).stdout).toMatch(/#1 +\S+ +turnback-pins .*known good .*\[pin\]/);
     const rewound = await run('rewind', ['known good', '--yes']);
     expect(rewound.code).toBe(0);
     expect(rewound.stdout).toContain('Rewind to pin "known good" (pin:1)');
@@ -130,6 +131,7 @@ describe('pins', () => {
 
     expect((await run('unpin', ['pin:1'])).code).toBe(0);
     expect(JSON.parse((await run('pins', ['--json'])).stdout).pins).toEqual([]);
+    expect((await run('log', [])).stdout).toMatch(/known good .*\[unpinned\]/);
     const missing = await run('rewind', ['pin:1', '--yes', '--json']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error.code).toBe('PIN_NOT_FOUND');

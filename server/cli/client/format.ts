@@ -17,6 +17,7 @@ export function turnBadges(turn: Turn): string[] {
   const badges: string[] = [];
   if (turn.status === 'active') badges.push('active');
   if (turn.kind === 'rollback') badges.push('undo');
+  if (turn.kind === 'pin') badges.push(turn.pinned === true ? 'pin' : 'unpinned');
   if (turn.status === 'rolled-back') badges.push('undone');
   if (turn.status === 'partially-rolled-back') badges.push('partly undone');
   if (turn.interrupted) badges.push('interrupted');
