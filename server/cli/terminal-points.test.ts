@@ -4,6 +4,7 @@
 import { readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { spawnTerminal } from './test/run-terminal.js';
 import { useTerminalFixture } from './test/terminal-fixture.js';
 
 const t = useTerminalFixture('terminal-points');
@@ -135,6 +136,17 @@ describe('pins', () => {
     const missing = await run('rewind', ['pin:1', '--yes', '--json']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error.code).toBe('PIN_NOT_FOUND');
+  });
+
+  it('pin, pins and unpin are commands of the installed bin', async () => {
+    await agentTurn('Something', { 'z.txt': 'z\n' });
+    const pinned = await spawnTerminal(['pin', 'from the bin', '--json'], { cwd: t.workspace, env: t.env });
+    expect(pinned.code).toBe(0);
+    const { pin } = JSON.parse(pinned.stdout);
+    const listed = await spawnTerminal(['pins', '--json'], { cwd: t.workspace, env: t.env });
+    expect(JSON.parse(listed.stdout).pins.map((p: { turnId: string }) => p.turnId)).toContain(pin.turnId);
+    expect((await spawnTerminal(['unpin', pin.turnId.slice(0, 14)], { cwd: t.workspace, env: t.env })).code).toBe(0);
+    expect((await spawnTerminal(['unpin', 'nothing-like-it'], { cwd: t.workspace, env: t.env })).code).toBe(2);
   });
 
   it('refuses to pin while an agent turn is recorded (exit 1)', async () => {
