@@ -12,7 +12,7 @@ const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state 
 interface Badge {
   key: string;
   text: string;
-  tone: 'live' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn' | 'quiet';
+  tone: 'live' | 'pin' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn' | 'quiet';
   title?: string;
 }
 
@@ -26,6 +26,7 @@ function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
 export function turnBadges(turn: Turn, turnOf: TurnOf): Badge[] {
   const badges: Badge[] = [];
   if (turn.status === 'active') badges.push({ key: 'live', text: 'live', tone: 'live' });
+  if (turn.kind === 'pin') badges.push({ key: 'pin', text: 'pin', tone: 'pin', title: 'A point marked by hand: rewind to it to take every later turn back' });
   if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, turnOf), tone: 'rollback' });
   if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
   if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
