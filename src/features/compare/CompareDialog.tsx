@@ -3,7 +3,8 @@
 // through the same diff panel as a turn's.
 import { useState } from 'react';
 import type { Turn } from '../../../server/protocol';
-import { useComparison, usePins, useSessionTurns } from '../../api/hooks';
+import { useComparison, usePins, useSessions, useSessionTurns } from '../../api/hooks';
+import { PINS_SESSION } from '../../api/pins';
 import { displayPath, plural } from '../../lib/format';
 import { Modal } from '../actions/Modal';
 import { DiffPanel } from '../diff/DiffPanel';
@@ -14,10 +15,18 @@ interface Point {
   label: string;
 }
 
-/** The points one can compare with: the session's turns, newest first, then the pins. */
+/**
+ * The points one can compare with: the session's turns, newest first, then the pins. From a
+ * pin, the turns of the session most recently active come first (a pin's session holds pins only).
+ */
 function usePoints(turn: Turn): Point[] {
-  const { turns } = useSessionTurns(turn.sessionId);
+  const { turns: own } = useSessionTurns(turn.sessionId);
+  const { data: sessions = [] } = useSessions();
+  const fromPin = turn.sessionId === PINS_SESSION;
+  const agentSession = fromPin ? sessions.find((session) => session.sessionId !== PINS_SESSION)?.sessionId ?? null : null;
+  const { turns: recent } = useSessionTurns(agentSession);
   const { data: pins = [] } = usePins();
+  const turns = fromPin ? [...recent, ...own] : own;
   const points: Point[] = turns
     .filter((item) => item.status !== 'active')
     .map((item) => ({ turnId: item.turnId, label: item.kind === 'pin' ? `pin “${item.title}”` : `#${item.number} ${item.title.trim() || '(no message)'}` }));
