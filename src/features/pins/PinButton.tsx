@@ -57,7 +57,7 @@ export function PinButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn btn--small" title="Mark the workspace's current state as a named point" onClick={() => setOpen(true)}>
+      <button type="button" className="btn btn--small header-pin" title="Mark the workspace's current state as a named point" onClick={() => setOpen(true)}>
         Pin this point
       </button>
       {open && <PinDialog onClose={() => setOpen(false)} />}
