@@ -131,7 +131,8 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
             plan={preview.data}
             conflicts={conflicts}
             showMessages={withChat}
-            diffTurnId={target.mode === 'rewind' ? null : target.turnId}
+            // A step's restore goes back to a state in the middle of the turn, which the turn's diff does not show.
+            diffTurnId={target.mode === 'rewind' || target.mode === 'steps' ? null : target.turnId}
             commands={commands}
             onKeepBoth={busy || target.onConflict === 'keep-both' ? undefined : keepBoth}
           />
