@@ -62,7 +62,7 @@ export function CompareDialog({ turn, onClose }: { turn: Turn; onClose: () => vo
 
   return (
     <Modal
-      title={`Compare turn #${turn.number}`}
+      title={turn.kind === 'pin' ? `Compare pin “${turn.title}”` : `Compare turn #${turn.number}`}
       onClose={onClose}
       wide
       footer={<button type="button" className="btn btn--primary" onClick={onClose}>Close</button>}
@@ -81,7 +81,7 @@ export function CompareDialog({ turn, onClose }: { turn: Turn; onClose: () => vo
         <p className="notice">Every path is the same at both points.</p>
       ) : (
         <>
-          <p className="muted">{plural(files.length, 'path')} differ between them.</p>
+          <p className="muted">{files.length === 1 ? '1 path differs' : `${plural(files.length, 'path')} differ`} between them.</p>
           <ul className="compare-files" aria-label="Paths that differ">
             {files.map((file) => (
               <li key={file.uri}>
