@@ -75,6 +75,11 @@ export function TurnDetailPane() {
           <TurnBadges turn={turn} turnOf={turnOf} />
           <TurnRelations turn={turn} turnOf={turnOf} onOpen={(id) => selectTurn(id)} />
         </div>
+        {turn.kind === 'pin' && (
+          <p className="notice pin-note">
+            A named point: the workspace as it was at {formatClock(turn.startedAt)}. Rewinding to it takes back every turn begun since, in any session.
+          </p>
+        )}
         <ActionBar
           turn={turn}
           platform={session?.platform ?? ''}
