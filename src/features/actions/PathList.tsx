@@ -8,7 +8,7 @@ export interface PathItem {
   /** What "Show" opens below the item, and what the button says. */
   detail?: { open: string; render: () => ReactNode };
   /** A choice offered on the item itself (a conflict's "Keep both"). */
-  action?: { label: string; title?: string; run: () => void };
+  action?: { label: string; title?: string; ariaLabel?: string; run: () => void };
 }
 
 function Item({ item }: { item: PathItem }) {
@@ -28,7 +28,7 @@ function Item({ item }: { item: PathItem }) {
       {item.action && (
         <>
           {' '}
-          <button type="button" className="btn btn--small" title={item.action.title} aria-label={`${item.action.label}: ${item.key}`} onClick={item.action.run}>
+          <button type="button" className="btn btn--small" title={item.action.title} aria-label={item.action.ariaLabel ?? item.action.label} onClick={item.action.run}>
             {item.action.label}
           </button>
         </>

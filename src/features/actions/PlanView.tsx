@@ -31,11 +31,11 @@ function actionItems(actions: PlanAction[], diffTurnId: string | null, label: (a
 
 function conflictItems(conflicts: string[], actions: PlanAction[], onKeepBoth?: () => void): PathItem[] {
   const byUri = new Map(actions.map((action) => [action.uri, action]));
-  const keepBoth = onKeepBoth ? { label: 'Keep both', title: KEEP_BOTH_TITLE, run: onKeepBoth } : undefined;
   return conflicts.map((uri) => {
     const author = byUri.get(uri)?.conflictTurn;
     const step = byUri.get(uri)?.conflictStep;
     const path = displayPath(uri);
+    const keepBoth = onKeepBoth ? { label: 'Keep both', ariaLabel: `Keep both versions of ${path}`, title: KEEP_BOTH_TITLE, run: onKeepBoth } : undefined;
     if (step) return { key: uri, label: `${path} — changed again by step ${step.index} “${step.title}” of this turn`, action: keepBoth };
     if (!author) return { key: uri, label: `${path} — changed outside any turn (an editor or another program)`, action: keepBoth };
     const name = `#${author.number}${author.title.trim() ? ` “${author.title.trim()}”` : ''}`;
