@@ -73,7 +73,7 @@ test('the exec badges: a quiet mark where the commands were captured, a warning 
   await expect(console.turn(1).getByText(/partially unprotected|shell changes captured/)).toHaveCount(0);
 
   await console.selectTurn(2);
-  await console.tab('Commands').click();
+  await console.tab('Steps').click();
   const commands = console.detail.getByRole('list', { name: 'Shell commands of this turn' });
   await expect(commands).toContainText('npm install && npm run migrate');
   await commands.getByText('Changed 2 paths').click();
@@ -156,7 +156,7 @@ test('a long command shows its first characters, and the whole kept text once op
   await turnback.open(page, `?session=${SESSION}`);
   const console = new ConsolePage(page);
   await console.selectTurn(1);
-  await console.tab('Commands').click();
+  await console.tab('Steps').click();
   const commands = console.detail.getByRole('list', { name: 'Shell commands of this turn' });
   await expect(commands.locator('.command__text')).toHaveText(/^cat > notes\.md <<'EOF'[\s\S]*…$/);
   const open = commands.getByRole('button', { name: /Show the whole command \(107/ });

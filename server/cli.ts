@@ -20,6 +20,9 @@ const COMMANDS: Record<string, Command> = {
   redo: () => import('./cli/redo.js'),
   rewind: () => import('./cli/rewind.js'),
   restore: () => import('./cli/restore.js'),
+  pin: () => import('./cli/pin.js'),
+  pins: () => import('./cli/pins.js'),
+  unpin: () => import('./cli/unpin.js'),
   mcp: () => import('./cli/mcp.js'),
 };
 

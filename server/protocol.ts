@@ -349,11 +349,11 @@ export type ManifestResponse = Manifest;
 export interface CommandResponse { command: ExecCommand }
 export type DiffResponse = Diff;
 
-export interface PreviewRequest { uris?: Uri[]; withChat?: boolean }
-export interface RollbackRequest { uris?: Uri[]; force?: boolean }
-export interface RollbackWithChatRequest { force?: boolean }
-export interface RewindPreviewRequest { toTurnId: string; withChat?: boolean }
-export interface RewindRequest { toTurnId: string; withChat?: boolean; force?: boolean }
+export interface PreviewRequest { uris?: Uri[]; steps?: number[]; withChat?: boolean; onConflict?: OnConflict }
+export interface RollbackRequest { uris?: Uri[]; steps?: number[]; force?: boolean; onConflict?: OnConflict }
+export interface RollbackWithChatRequest { force?: boolean; onConflict?: OnConflict }
+export interface RewindPreviewRequest { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }
+export interface RewindRequest { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }
 export interface OkResponse { ok: true }
 
 export interface AgentInputRequest { sessionId: string; platform: string; sessionType: string; content: string }

@@ -4,6 +4,7 @@
 import { create } from 'zustand';
 
 export type DiffMode = 'split' | 'unified';
+/** `commands`: the turn's steps (its tool calls and shell commands). */
 export type DetailTab = 'files' | 'chat' | 'commands';
 export type LiveStatus = 'connecting' | 'live' | 'polling';
 export type ThemeChoice = 'system' | 'light' | 'dark';

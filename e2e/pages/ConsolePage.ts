@@ -48,11 +48,16 @@ export class ConsolePage {
     return diff;
   }
 
-  tab(name: 'Files' | 'Chat' | 'Commands'): Locator {
+  tab(name: 'Files' | 'Chat' | 'Steps'): Locator {
     return this.detail.getByRole('tab', { name: new RegExp(`^${name} \\(`) });
   }
 
-  async action(name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | RegExp): Promise<RollbackDialog> {
+  /** The dialog open now (a step's undo, a pin, a compare). */
+  dialog(): RollbackDialog {
+    return new RollbackDialog(this.page);
+  }
+
+  async action(name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | 'Compare with…' | RegExp): Promise<RollbackDialog> {
     await this.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name }).click();
     const dialog = new RollbackDialog(this.page);
     await expect(dialog.root).toBeVisible();

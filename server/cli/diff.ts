@@ -1,5 +1,7 @@
 // `turnback diff <turn> [path…] [--session S] [--json]`: the turn's change as a unified diff,
-// coloured on a terminal, plain in a pipe.
+// coloured on a terminal, plain in a pipe. `turnback diff <a>..<b>` (turns or pins) compares the
+// tree at the end of a with the tree at the end of b.
+import { comparePoints, splitRange } from './client/compare.js';
 import { printJson, runCommand, type CommandSpec } from './client/command.js';
 import { EXIT_DONE } from './client/errors.js';
 import { paint, type Io } from './client/io.js';
@@ -10,21 +12,33 @@ import { colourDiff } from './client/unified-diff.js';
 
 export const DIFF: CommandSpec = {
   name: 'diff',
-  usage: 'turnback diff <turn> [path...] [--session S] [--json]',
+  usage: 'turnback diff <turn>|<a>..<b> [path...] [--session S] [--json]',
   options: { session: { type: 'string' } },
   positionals: { min: 1, max: Number.MAX_SAFE_INTEGER },
   async run({ io, ws, json, values, positionals }) {
     const [ref, ...paths] = positionals;
     const root = ws.workspace.root;
     const uris = paths.map((typed) => uriOfPath(root, io.cwd, typed));
-    const located = await locateTurn(ws, ref, values.session as string | undefined);
     // Names in the patch are workspace-relative, as git's are repository-relative.
-    const diffs = await diffTurn(ws, located, uris, (uri) => uri.replace(/^workspace:\//, ''));
+    const name = (uri: string) => uri.replace(/^workspace:\//, '');
+    const p = paint(io.colour);
+    const range = splitRange(ref);
+    if (range) {
+      const { from, to, diffs } = await comparePoints(ws, range[0], range[1], uris, values.session as string | undefined, name);
+      if (json) {
+        printJson(io, { from: from.turn.turnId, to: to.turn.turnId, diffs: diffs.map(({ diff, change, patch }) => ({ ...diff, change: change?.change, patch })) });
+        return EXIT_DONE;
+      }
+      for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
+      if (diffs.length === 0) io.err(`turnback diff: ${ref}: no file differs${uris.length ? ' among those paths' : ''}\n`);
+      return EXIT_DONE;
+    }
+    const located = await locateTurn(ws, ref, values.session as string | undefined);
+    const diffs = await diffTurn(ws, located, uris, name);
     if (json) {
       printJson(io, { turnId: located.turn.turnId, diffs: diffs.map(({ diff, patch }) => ({ ...diff, patch })) });
       return EXIT_DONE;
     }
-    const p = paint(io.colour);
     for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
     if (diffs.length === 0) io.err(`turnback diff: turn #${located.turn.number} changed no ${uris.length ? 'such path' : 'file'}${uris.length ? `: ${paths.map((t) => displayPath(root, io.cwd, uriOfPath(root, io.cwd, t))).join(', ')}` : ''}\n`);
     return EXIT_DONE;

@@ -1,7 +1,9 @@
-// `turnback init <host> [--workspace DIR] [--global] [--remove]`: registers turnback's hook in the
-// host's settings (the project's, or the person's own with --global), or takes it out again,
+// `turnback init <host> [--workspace DIR] [--global] [--remove] [--mcp]`: registers turnback's hook
+// in the host's settings (the project's, or the person's own with --global), or takes it out again,
 // keeping every other setting and hook. Running it twice changes nothing. What the settings look
-// like is each host's (server/adapters/settings-writers.ts); this is only the command line.
+// like is each host's (server/adapters/settings-writers.ts); this is only the command line. For
+// Claude Code it offers the MCP server too (init-mcp.ts): the command that registers it, or with
+// --mcp the registration itself.
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -9,9 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../adapters/claude-code/settings.js';
 import type { HostSettingsWriter } from '../adapters/core/settings-writer.js';
 import { SETTINGS_WRITERS } from '../adapters/settings-writers.js';
+import { editMcpRegistration, mcpAddCommand } from './init-mcp.js';
 
 const hosts = () => SETTINGS_WRITERS.map((writer) => writer.host).join('|');
-const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove]`;
+const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp]`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -33,6 +36,8 @@ interface InitArgs {
   workspace: string;
   global: boolean;
   remove: boolean;
+  /** Claude Code only: register (or with --remove, unregister) the MCP server as well. */
+  mcp: boolean;
 }
 
 function parseArgs(args: string[]): InitArgs | null {
@@ -41,15 +46,17 @@ function parseArgs(args: string[]): InitArgs | null {
   let workspace = process.cwd();
   let global = false;
   let remove = false;
+  let mcp = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
     else if (arg.startsWith('--workspace=')) workspace = arg.slice('--workspace='.length);
     else if (arg === '--global') global = true;
     else if (arg === '--remove') remove = true;
+    else if (arg === '--mcp' && writer.host === 'claude-code') mcp = true;
     else return null;
   }
-  return { writer, workspace: resolve(workspace), global, remove };
+  return { writer, workspace: resolve(workspace), global, remove, mcp };
 }
 
 function readText(file: string): string | null {
@@ -82,7 +89,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${usage()}\n`);
     return 2;
   }
-  const { writer, workspace, global, remove } = parsed;
+  const { writer, workspace, global, remove, mcp } = parsed;
   const home = process.env.HOME || homedir();
   const base = global ? home : workspace;
   if (!isDirectory(base)) {
@@ -101,9 +108,29 @@ export async function run(args: string[]): Promise<number> {
         (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
         'Start the console with the command below, open the URL it prints, then use the agent as usual:\n' +
         `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`);
-    return 0;
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
+    return 2;
+  }
+  return writer.host === 'claude-code' ? offerMcp(home, remove, mcp) : 0;
+}
+
+/** Claude Code's MCP server: registered with --mcp, else the command that does it printed. */
+function offerMcp(home: string, remove: boolean, mcp: boolean): number {
+  const bin = turnbackBinPath();
+  if (!mcp) {
+    if (!remove) process.stdout.write(`To undo from Claude Code's chat too, register turnback's MCP server (or run this again with --mcp):\n  ${mcpAddCommand(bin)}\n`);
+    return 0;
+  }
+  try {
+    const edit = editMcpRegistration(home, bin, remove);
+    process.stdout.write(remove
+      ? `${edit.changed ? 'Removed the turnback MCP server from' : 'No turnback MCP server in'} ${edit.file}\n`
+      : `${edit.changed ? 'Registered the turnback MCP server in' : 'The turnback MCP server is already registered in'} ${edit.file} (for every project; Claude Code sessions started from now on see it)\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`turnback init: cannot register the MCP server in ${home}/.claude.json: ${(error as Error).message}\n` +
+      (remove ? '' : `Register it with:\n  ${mcpAddCommand(bin)}\n`));
     return 2;
   }
 }

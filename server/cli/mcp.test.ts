@@ -1,4 +1,4 @@
-// `turnback mcp` through the SDK's own client over stdio: the six tools against the service as a real process.
+// `turnback mcp` through the SDK's own client over stdio: the tools against the service as a real process.
 import { mkdir, mkdtemp, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,9 +38,10 @@ const call = async (name: string, args: Record<string, unknown> = {}) => (await 
 const jsonOf = (answer: ToolAnswer) => JSON.parse(answer.content[0].text);
 
 describe('turnback mcp', () => {
-  it('offers the six tools, read ones marked read-only', async () => {
+  it('offers the nine tools, read ones marked read-only', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['diff_turn', 'list_turns', 'preview_undo', 'restore_files', 'show_turn', 'undo_turn']);
+    expect(tools.map((tool) => tool.name).sort()).toEqual(['compare', 'diff_turn', 'list_pins', 'list_turns', 'pin', 'preview_undo', 'restore_files', 'show_turn', 'undo_turn']);
+    for (const name of ['list_pins', 'compare']) expect(tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'list_turns')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'undo_turn')?.annotations?.destructiveHint).toBe(true);
   });
@@ -90,5 +91,39 @@ describe('turnback mcp', () => {
     expect((await call('undo_turn', { turn: 'last', paths: ['d.txt'], withChat: true, force: true })).content[0].text).toMatch(/^USAGE: withChat undoes a whole turn/);
     expect((await call('restore_files', { paths: ['../outside.txt'], fromTurn: 'last' })).content[0].text).toMatch(/^USAGE: .* is not a path inside the workspace/);
     expect(await readFile(path.join(workspace, 'd.txt'), 'utf8')).toBe('mine\n');
+  });
+
+  it('undoes chosen steps (a later step named as the conflict), keeps both, pins, lists pins and compares two points', async () => {
+    await writeFile(path.join(workspace, 's.txt'), 's0\n');
+    await writeFile(path.join(workspace, 't.txt'), 't0\n');
+    const { turnId } = await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Steps' }, workspace);
+    const write = (uri: string, content: string, stepId: string, stepTitle: string) =>
+      service.agent('fs/write', { sessionId: SESSION, uri: `workspace:/${uri}`, content, stepId, stepTitle }, workspace);
+    await write('s.txt', 's1\n', 'mcp-1', 'Edit(s.txt)');
+    await write('t.txt', 't1\n', 'mcp-2', 'Edit(t.txt)');
+    await write('s.txt', 's2\n', 'mcp-3', 'Edit(s.txt) again');
+    await service.agent('turn-end', { sessionId: SESSION }, workspace);
+
+    expect(jsonOf(await call('show_turn', { turn: turnId })).steps.map((s: { title: string }) => s.title)).toEqual(['Edit(s.txt)', 'Edit(t.txt)', 'Edit(s.txt) again']);
+    const step2 = jsonOf(await call('undo_turn', { turn: turnId, steps: [2] }));
+    expect(step2.result).toMatchObject({ ok: true, restored: ['workspace:/t.txt'] });
+    expect(await readFile(path.join(workspace, 't.txt'), 'utf8')).toBe('t0\n');
+    expect(await readFile(path.join(workspace, 's.txt'), 'utf8')).toBe('s2\n');
+    const plan = jsonOf(await call('preview_undo', { turn: turnId, steps: [1] })).plan;
+    expect(plan.actions).toMatchObject([{ uri: 'workspace:/s.txt', conflict: true, conflictStep: { index: 3, title: 'Edit(s.txt) again' } }]);
+    expect((await call('undo_turn', { turn: turnId, steps: [1] })).content[0].text).toMatch(/^CONFLICT: /);
+    expect((await call('undo_turn', { turn: turnId, steps: [1], paths: ['s.txt'] })).content[0].text).toMatch(/^USAGE: choose steps or paths/);
+
+    const pinned = jsonOf(await call('pin', { name: 'before mine' }));
+    expect(pinned.pin).toMatchObject({ name: 'before mine', sessionId: 'turnback-pins' });
+    expect(jsonOf(await call('list_pins')).pins.map((p: { turnId: string }) => p.turnId)).toEqual([pinned.pin.turnId]);
+    const after = await agentTurn(service, workspace, SESSION, 'After the pin', { 't.txt': 't9\n' });
+    expect((await call('compare', { from: 'before mine', to: after })).content[0].text).toBe('diff --turnback a/t.txt b/t.txt\n--- a/t.txt\n+++ b/t.txt\n@@ -1,1 +1,1 @@\n-t0\n+t9\n');
+
+    await writeFile(path.join(workspace, 't.txt'), 'mine\n');
+    const kept = jsonOf(await call('undo_turn', { turn: after, keepBoth: true }));
+    expect(kept.result.keptBoth).toEqual([{ uri: 'workspace:/t.txt', copy: expect.stringMatching(/^workspace:\/t\.txt\.turnback-\d+$/) }]);
+    expect(await readFile(path.join(workspace, 't.txt'), 'utf8')).toBe('mine\n');
+    expect(await readFile(path.join(workspace, kept.result.keptBoth[0].copy.slice('workspace:/'.length)), 'utf8')).toBe('t0\n');
   });
 });

@@ -1,4 +1,4 @@
-// `turnback restore <path>… --from <turn> [--force] [--yes] [--session S] [--json]`: those paths
+// `turnback restore <path>… --from <turn> [--keep-both] [--force] [--yes] [--session S] [--json]`: those paths
 // back to how they were before <turn>, everything else left as it is.
 import { runCommand, type CommandSpec } from './client/command.js';
 import { confirmThenApply } from './client/confirm-apply.js';
@@ -9,9 +9,9 @@ import { uriOfPath } from './client/paths.js';
 
 export const RESTORE: CommandSpec = {
   name: 'restore',
-  usage: 'turnback restore <path>... --from <turn> [--force] [--yes] [--session S] [--json]',
+  usage: 'turnback restore <path>... --from <turn> [--keep-both] [--force] [--yes] [--session S] [--json]',
   options: {
-    from: { type: 'string' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, session: { type: 'string' },
+    from: { type: 'string' }, 'keep-both': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, session: { type: 'string' },
   },
   positionals: { min: 1, max: Number.MAX_SAFE_INTEGER },
   async run(context) {
@@ -20,7 +20,7 @@ export const RESTORE: CommandSpec = {
     if (from === undefined) throw usageError('restore needs --from <turn>');
     const uris = positionals.map((typed) => uriOfPath(ws.workspace.root, io.cwd, typed));
     const located = await undoTarget(ws, from, values.session as string | undefined);
-    const options = { uris, force: values.force === true };
+    const options = { uris, force: values.force === true, keepBoth: values['keep-both'] === true };
     return confirmThenApply(context, {
       heading: `Restore ${uris.length} path(s) as they were before turn #${located.turn.number} ${JSON.stringify(located.turn.title)}:`,
       verb: 'restore',

@@ -1,4 +1,5 @@
-// `turnback show <turn> [--session S] [--json]`: a turn's files with their changes and its shell commands.
+// `turnback show <turn> [--session S] [--json]`: a turn's files with their changes, its steps (each
+// tool call or shell command, by the number `undo --step` takes) and its shell commands.
 import { printJson, runCommand, type CommandSpec } from './client/command.js';
 import { EXIT_DONE } from './client/errors.js';
 import { shortTime, turnBadges } from './client/format.js';
@@ -12,9 +13,9 @@ export const SHOW: CommandSpec = {
   options: { session: { type: 'string' } },
   positionals: { min: 1, max: 1 },
   async run({ io, ws, json, values, positionals }) {
-    const { session, turn, manifest } = await showTurn(ws, positionals[0], values.session as string | undefined);
+    const { session, turn, manifest, steps } = await showTurn(ws, positionals[0], values.session as string | undefined);
     if (json) {
-      printJson(io, { session: { sessionId: session.sessionId, platform: session.platform }, ...manifest });
+      printJson(io, { session: { sessionId: session.sessionId, platform: session.platform }, ...manifest, steps });
       return EXIT_DONE;
     }
     const p = paint(io.colour);
@@ -36,6 +37,11 @@ export const SHOW: CommandSpec = {
       lines.push(`  ${file.change.padEnd(12)} ${where}${counts}${file.skipped ? p.red(`  (not recorded: ${file.skipped})`) : ''}`);
     }
     if (manifest.files.length === 0) lines.push(p.dim('  no files changed'));
+    if (steps.length > 0) lines.push('', `  steps ${p.dim('(turnback undo <turn> --step N takes one back)')}`);
+    for (const step of steps) {
+      lines.push(`  ${p.yellow(String(step.index).padStart(3))}  ${step.title}   ${p.dim(`(${step.kind})`)}`);
+      for (const uri of step.paths) lines.push(`         ${show(uri)}`);
+    }
     for (const command of turn.execCommands) {
       lines.push('', `  $ ${command.command}   ${p.dim(`(${command.tool})`)}`);
       if (command.changed) for (const uri of command.changed) lines.push(`      changed ${show(uri)}`);

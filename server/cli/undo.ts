@@ -1,5 +1,6 @@
-// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--force] [--yes] [--session S] [--json]`:
-// by default the latest agent turn of the workspace's most recent session; never an active turn.
+// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--step N]… [--keep-both] [--force] [--yes]
+// [--session S] [--json]`: by default the latest agent turn of the workspace's most recent session;
+// never an active turn. `--step` takes back only what those steps of the turn changed.
 import { runCommand, type CommandSpec } from './client/command.js';
 import { confirmThenApply } from './client/confirm-apply.js';
 import { usageError } from './client/errors.js';
@@ -9,10 +10,12 @@ import { uriOfPath } from './client/paths.js';
 
 export const UNDO: CommandSpec = {
   name: 'undo',
-  usage: 'turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes] [--session S] [--json]',
+  usage: 'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--force] [--yes] [--session S] [--json]',
   options: {
     'with-chat': { type: 'boolean' },
     files: { type: 'string', multiple: true },
+    step: { type: 'string', multiple: true },
+    'keep-both': { type: 'boolean' },
     force: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     session: { type: 'string' },
@@ -29,11 +32,17 @@ export const UNDO: CommandSpec = {
     const paths = files === undefined ? undefined : [...files, ...positional.filter((token) => token.index > filesAt).map((token) => token.value)];
     const withChat = values['with-chat'] === true;
     if (withChat && paths) throw usageError('--with-chat undoes a whole turn: it does not take --files');
+    const steps = (values.step as string[] | undefined)?.map((raw) => {
+      if (!/^[1-9][0-9]{0,8}$/.test(raw)) throw usageError(`--step takes a step's number in the turn (turnback show lists them), not ${JSON.stringify(raw)}`);
+      return Number(raw);
+    });
+    if (steps && (paths || withChat)) throw usageError('--step chooses what to undo by step: not with --files or --with-chat');
     const uris = paths?.map((typed) => uriOfPath(ws.workspace.root, io.cwd, typed));
     const located = await undoTarget(ws, ref, values.session as string | undefined);
-    const options = { uris, withChat, force: values.force === true };
+    const options = { uris, steps, withChat, force: values.force === true, keepBoth: values['keep-both'] === true };
+    const part = uris ? ` (${uris.length} path(s))` : steps ? `, step${steps.length > 1 ? 's' : ''} ${steps.join(', ')}` : '';
     return confirmThenApply(context, {
-      heading: `Undo turn #${located.turn.number} ${JSON.stringify(located.turn.title)}${uris ? ` (${uris.length} path(s))` : ''}${withChat ? ' and its chat' : ''}:`,
+      heading: `Undo turn #${located.turn.number} ${JSON.stringify(located.turn.title)}${part}${withChat ? ' and its chat' : ''}:`,
       verb: 'undo',
       located,
       plan: () => previewUndo(ws, located, options),

@@ -11,16 +11,22 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove]
+  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp]
+                                --mcp (claude-code): registers the MCP server in ~/.claude.json
   turnback --version | --help
 
   turnback log [-n N] [--session S]                  the workspace's turns, newest first
-  turnback show <turn>                               a turn's files and shell commands
+  turnback show <turn>                               a turn's files, steps and shell commands
   turnback diff <turn> [path...]                     a turn's change as a unified diff
-  turnback undo [<turn>] [--with-chat] [--files <path>...] [--force] [--yes]
+  turnback diff <a>..<b> [path...]                   the tree at the end of a against the end of b (turns or pins)
+  turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--force] [--yes]
+                                                     --step: only what those steps of the turn changed
   turnback redo                                      takes back the last undo
-  turnback rewind <turn>                             undoes <turn> and every later one
-  turnback restore <path>... --from <turn>           those paths as they were before <turn>
+  turnback rewind <turn|pin> [--keep-both]           undoes <turn> and every later one, or goes back to a pin
+  turnback restore <path>... --from <turn> [--keep-both]  those paths as they were before <turn>
+  turnback pin [name]                                marks the current state as a named point, kept from retention
+  turnback pins                                      lists them
+  turnback unpin <pin>                               gives it back to retention
   turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
 One service per user records every workspace (the git top level of an agent's cwd, else the cwd);
@@ -35,8 +41,11 @@ and said so; --protect <glob> takes such a folder back in.
 
 The terminal commands work in the workspace of the current folder, against the user's service
 (started when none runs). A <turn> is its number in the session (--session S, else the most
-recent one), last, or a unique prefix of its id. Each takes --json; undo, redo, rewind and
-restore print what they will do and ask unless --yes, and refuse a conflict unless --force.
+recent one), last, or a unique prefix of its id. A <pin> is pin:<n> (as turnback pins lists it),
+its name, or a unique prefix of its id; rewind and diff take either. Each takes --json; undo,
+redo, rewind and restore print what they will do and ask unless --yes, and refuse a conflict
+unless --force; --keep-both leaves a conflicting file as it is and writes the restored version
+beside it (<name>.turnback-<turn number>).
 Exit codes: 0 done, 1 refused (conflict, drift, an active turn), 2 usage or no service.
 `;
 

@@ -7,7 +7,7 @@ import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
 import type { RollbackTarget } from './rollbackTarget';
 import {
-  commandQuery, currentFileQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
+  commandQuery, compareDiffQuery, compareQuery, currentFileQuery, pinsQuery, stepsQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
   turnsQuery, workspacesQuery,
 } from './queries';
 import { useWorkspaceScope } from './workspaceScope';
@@ -86,4 +86,20 @@ export function useTurnMessages(sessionId: string, turnId: string, live: boolean
 
 export function useRollbackPreview(target: RollbackTarget) {
   return useQuery(previewQuery(target));
+}
+
+export function useTurnSteps(turnId: string, enabled = true) {
+  return useQuery({ ...stepsQuery(useWorkspaceScope(), turnId), enabled });
+}
+
+export function usePins() {
+  return useQuery(pinsQuery(useWorkspaceScope()));
+}
+
+export function useComparison(from: string | null, to: string | null) {
+  return useQuery({ ...compareQuery(useWorkspaceScope(), from ?? '', to ?? ''), enabled: from !== null && to !== null && from !== to });
+}
+
+export function useCompareDiff(from: string, to: string, uri: string, enabled = true) {
+  return useQuery({ ...compareDiffQuery(useWorkspaceScope(), from, to, uri), enabled });
 }

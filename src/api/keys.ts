@@ -43,6 +43,18 @@ function workspaceKeys(scope: WorkspaceScope) {
       ofSession: (sessionId: string) => [...of.messages.all, sessionId] as const,
       ofTurn: (sessionId: string, turnId?: string) => [...of.messages.ofSession(sessionId), turnId ?? 'all'] as const,
     },
+    /** A turn's steps: fixed once the turn is committed, refreshed with the manifests. */
+    steps: {
+      all: [...root, 'steps'] as const,
+      ofTurn: (turnId: string) => [...of.steps.all, turnId] as const,
+    },
+    pins: { all: [...root, 'pins'] as const },
+    /** Two points compared: each path's state at the end of `from` against the end of `to`. */
+    compare: {
+      all: [...root, 'compare'] as const,
+      of: (from: string, to: string) => [...of.compare.all, from, to] as const,
+      ofFile: (from: string, to: string, uri: string) => [...of.compare.of(from, to), uri] as const,
+    },
     preview: {
       all: [...root, 'preview'] as const,
       of: (target: RollbackTarget) => [...of.preview.all, target] as const,

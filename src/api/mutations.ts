@@ -4,7 +4,7 @@
 import type { OkResponse, RollbackResult } from '../../server/protocol';
 import { apiPost, apiRequest } from './client';
 import { keysAfterRollback } from './invalidate';
-import type { RollbackTarget } from './rollbackTarget';
+import { conflictChoice, type RollbackTarget } from './rollbackTarget';
 import { apiBase, type WorkspaceScope } from './workspaceScope';
 
 export type { RollbackMode, RollbackTarget } from './rollbackTarget';
@@ -13,19 +13,23 @@ const enc = encodeURIComponent;
 
 export function runRollback(target: RollbackTarget, force: boolean): Promise<RollbackResult> {
   const base = apiBase(target.workspace);
+  const choice = conflictChoice(target);
   switch (target.mode) {
     case 'turn':
     case 'undo':
-      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { force, ...choice });
     case 'files':
-      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force, ...choice });
+    case 'steps':
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { steps: target.steps ?? [], force, ...choice });
     case 'chat':
-      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback-with-chat`, { force });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback-with-chat`, { force, ...choice });
     case 'rewind':
       return apiPost<RollbackResult>(`${base}/sessions/${enc(target.sessionId)}/rewind`, {
         toTurnId: target.turnId,
         withChat: target.withChat ?? false,
         force,
+        ...choice,
       });
   }
 }

@@ -3,7 +3,7 @@
 // mutations invalidate through the same keys.
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
-  AgentReadResponse, CommandResponse, DiffResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
+  AgentReadResponse, CommandResponse, Comparison, DiffResponse, PinsResponse, StepsResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
   TurnsResponse,
 } from '../../server/protocol';
 import { apiGet, apiPath, isApiError } from './client';
@@ -124,6 +124,33 @@ export const messagesQuery = (scope: WorkspaceScope, sessionId: string, turnId?:
     queryKey: keys.in(scope).messages.ofTurn(sessionId, turnId),
     queryFn: async () =>
       (await apiGet<MessagesResponse>(apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/messages`, { turnId }))).messages,
+  });
+
+export const stepsQuery = (scope: WorkspaceScope, turnId: string) =>
+  queryOptions({
+    queryKey: keys.in(scope).steps.ofTurn(turnId),
+    queryFn: async () => (await apiGet<StepsResponse>(`${apiBase(scope)}/turns/${enc(turnId)}/steps`)).steps,
+  });
+
+export const pinsQuery = (scope: WorkspaceScope) =>
+  queryOptions({
+    queryKey: keys.in(scope).pins.all,
+    queryFn: async () => (await apiGet<PinsResponse>(`${apiBase(scope)}/pins`)).pins,
+  });
+
+/** Later turns may change what lies between two points only while one of them is active: never cached long. */
+export const compareQuery = (scope: WorkspaceScope, from: string, to: string) =>
+  queryOptions({
+    queryKey: keys.in(scope).compare.of(from, to),
+    queryFn: () => apiGet<Comparison>(apiPath(`${apiBase(scope)}/compare`, { from, to })),
+    staleTime: 30_000,
+  });
+
+export const compareDiffQuery = (scope: WorkspaceScope, from: string, to: string, uri: string) =>
+  queryOptions({
+    queryKey: keys.in(scope).compare.ofFile(from, to, uri),
+    queryFn: () => apiGet<DiffResponse>(apiPath(`${apiBase(scope)}/compare/diff`, { from, to, uri })),
+    staleTime: 30_000,
   });
 
 /** What a rollback would do. Never cached: the disk may change between two dialogs. */

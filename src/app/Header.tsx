@@ -1,6 +1,7 @@
 import { useStoreStats } from '../api/hooks';
 import { notRecordingText } from '../features/workspaces/WorkspaceItem';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
+import { PinButton } from '../features/pins/PinButton';
 import { ThemeToggle } from './ThemeToggle';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
@@ -44,6 +45,7 @@ export function Header() {
         <span className="live-status__dot" aria-hidden="true" />
         {LIVE_TEXT[liveStatus]}
       </div>
+      <PinButton />
       <ThemeToggle />
     </header>
   );

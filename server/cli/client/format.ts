@@ -17,6 +17,7 @@ export function turnBadges(turn: Turn): string[] {
   const badges: string[] = [];
   if (turn.status === 'active') badges.push('active');
   if (turn.kind === 'rollback') badges.push('undo');
+  if (turn.kind === 'pin') badges.push(turn.pinned === true ? 'pin' : 'unpinned');
   if (turn.status === 'rolled-back') badges.push('undone');
   if (turn.status === 'partially-rolled-back') badges.push('partly undone');
   if (turn.interrupted) badges.push('interrupted');
@@ -48,13 +49,20 @@ export function planLines(plan: Plan, p: Paint, show: Display): string[] {
   const lines: string[] = [];
   for (const action of plan.actions) {
     if (action.action === 'none' && !action.conflict) continue;
+    if (action.action === 'keep-both' && action.copy) {
+      // Not a refusal: the conflict is answered by keeping the path and writing the restored version beside it.
+      lines.push(p.yellow(`  keep both  ${show(action.uri)} stays, the restored version goes to ${show(action.copy)}`));
+      continue;
+    }
     const what = action.action === 'restore' ? 'restore' : action.action === 'delete' ? 'remove' : action.action === 'move-back' ? 'move back' : 'keep';
     const where = action.action === 'move-back' && action.from ? `${show(action.from)} -> ${show(action.uri)}` : show(action.uri);
     let line = `  ${what.padEnd(10)} ${where}`;
     if (action.conflict) {
-      const by = action.conflictTurn
-        ? `changed since by turn #${action.conflictTurn.number} ${JSON.stringify(action.conflictTurn.title)}`
-        : 'changed since outside any turn';
+      const by = action.conflictStep
+        ? `changed again by step ${action.conflictStep.index} ${JSON.stringify(action.conflictStep.title)} of this turn`
+        : action.conflictTurn
+          ? `changed since by turn #${action.conflictTurn.number} ${JSON.stringify(action.conflictTurn.title)}`
+          : 'changed since outside any turn';
       line = p.red(`${line}   conflict: ${by}`);
     }
     lines.push(line);
@@ -70,8 +78,10 @@ export function planLines(plan: Plan, p: Paint, show: Display): string[] {
 
 /** What a rollback did. */
 export function resultLines(result: RollbackResult, p: Paint, show: Display): string[] {
+  const copies = new Set((result.keptBoth ?? []).map((kept) => kept.copy));
   const lines = [
-    ...result.restored.map((uri) => `  restored   ${show(uri)}`),
+    ...result.restored.filter((uri) => !copies.has(uri)).map((uri) => `  restored   ${show(uri)}`),
+    ...(result.keptBoth ?? []).map((kept) => `  kept both  ${show(kept.uri)} (as it was) and ${show(kept.copy)} (restored)`),
     ...result.deleted.map((uri) => `  removed    ${show(uri)}`),
     ...result.movedBack.map((move) => `  moved back ${show(move.from)} -> ${show(move.to)}`),
     ...result.errors.map((error) => p.red(`  failed     ${show(error.uri)} (${error.code}: ${error.message})`)),

@@ -1,6 +1,6 @@
 // The terminal's operations on a workspace, shared by the commands and the MCP tools: list, show,
 // diff, and the undo family (which turn, its preview, the rollback). Each is a few service calls.
-import type { Diff, FileChange, Manifest, Plan, RollbackResult, Session, Turn } from '../../protocol.js';
+import type { Diff, FileChange, Manifest, OnConflict, Plan, RollbackResult, Session, Step, Turn } from '../../protocol.js';
 import { refused, usageError } from './errors.js';
 import { chooseSession, locateTurn, type Located } from './turn-ref.js';
 import { unifiedDiff } from './unified-diff.js';
@@ -25,9 +25,10 @@ export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFla
   return kept;
 }
 
-export async function showTurn(ws: WorkspaceClient, ref: string, sessionFlag?: string): Promise<Located & { manifest: Manifest }> {
+export async function showTurn(ws: WorkspaceClient, ref: string, sessionFlag?: string): Promise<Located & { manifest: Manifest; steps: Step[] }> {
   const located = await locateTurn(ws, ref, sessionFlag);
-  return { ...located, manifest: await ws.manifest(located.turn.turnId) };
+  const [manifest, steps] = await Promise.all([ws.manifest(located.turn.turnId), ws.steps(located.turn.turnId)]);
+  return { ...located, manifest, steps };
 }
 
 export interface FileDiff { diff: Diff; change: FileChange | undefined; patch: string }
@@ -84,28 +85,47 @@ export async function redoTarget(ws: WorkspaceClient, sessionFlag?: string): Pro
   return { session, turn };
 }
 
-export interface UndoOptions { uris?: string[]; withChat?: boolean; force?: boolean }
+export interface UndoOptions {
+  uris?: string[];
+  /** Step indexes (`Step.index`) of the turn: only what those steps changed goes back. */
+  steps?: number[];
+  withChat?: boolean;
+  force?: boolean;
+  /** `keep-both`: a conflicting file stays, the restored version is written beside it. */
+  keepBoth?: boolean;
+}
 
-/** A rollback with its chat is of the whole turn: paths cannot be chosen with it. */
+const onConflict = (keepBoth: boolean | undefined): OnConflict | undefined => (keepBoth ? 'keep-both' : undefined);
+
+/** A rollback with its chat is of the whole turn; steps and paths are two ways to choose, one at a time. */
 function checkUndoOptions(options: UndoOptions): void {
   if (options.withChat && options.uris !== undefined) throw usageError('withChat undoes a whole turn: it does not take chosen paths');
+  if (options.withChat && options.steps !== undefined) throw usageError('withChat undoes a whole turn: it does not take steps');
+  if (options.steps !== undefined && options.uris !== undefined) throw usageError('choose steps or paths, not both');
+  for (const step of options.steps ?? []) {
+    if (!Number.isSafeInteger(step) || step < 1) throw usageError(`a step is its number in the turn (1, 2, …), not ${JSON.stringify(step)}`);
+  }
 }
 
 export function previewUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<Plan> {
   checkUndoOptions(options);
-  return ws.preview(located.turn.turnId, { uris: options.uris, withChat: options.withChat });
+  return ws.preview(located.turn.turnId, { uris: options.uris, steps: options.steps, withChat: options.withChat, onConflict: onConflict(options.keepBoth) });
 }
 
 export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<RollbackResult> {
   checkUndoOptions(options);
-  if (options.withChat) return ws.rollbackWithChat(located.turn.turnId, options.force === true);
-  return ws.rollback(located.turn.turnId, { uris: options.uris, force: options.force === true });
+  if (options.withChat) return ws.rollbackWithChat(located.turn.turnId, options.force === true, onConflict(options.keepBoth));
+  return ws.rollback(located.turn.turnId, { uris: options.uris, steps: options.steps, force: options.force === true, onConflict: onConflict(options.keepBoth) });
 }
 
-export function previewRewind(ws: WorkspaceClient, located: Located, withChat: boolean): Promise<Plan> {
-  return ws.previewRewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat });
+export interface RewindOptions { withChat: boolean; force?: boolean; keepBoth?: boolean }
+
+export function previewRewind(ws: WorkspaceClient, located: Located, options: RewindOptions): Promise<Plan> {
+  return ws.previewRewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat: options.withChat, onConflict: onConflict(options.keepBoth) });
 }
 
-export function applyRewind(ws: WorkspaceClient, located: Located, withChat: boolean, force: boolean): Promise<RollbackResult> {
-  return ws.rewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat, force });
+export function applyRewind(ws: WorkspaceClient, located: Located, options: RewindOptions): Promise<RollbackResult> {
+  return ws.rewind(located.session.sessionId, {
+    toTurnId: located.turn.turnId, withChat: options.withChat, force: options.force === true, onConflict: onConflict(options.keepBoth),
+  });
 }

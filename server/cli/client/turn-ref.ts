@@ -10,10 +10,19 @@ export interface Located {
   turn: Turn;
 }
 
-/** The sessions, newest activity first; `--session` picks one by id or unique prefix. */
+/** The session that holds the workspace's pins (docs/api.md "Pins"): the person's, not an agent's. */
+export const PINS_SESSION_ID = 'turnback-pins';
+
+/**
+ * The sessions, newest activity first; `--session` picks one by id or unique prefix. Without it,
+ * the pins' session is passed over: pinning is no agent work, so `undo` and `log` keep addressing
+ * the agent's session after a pin.
+ */
 export async function chooseSession(ws: WorkspaceClient, wanted: string | undefined): Promise<Session> {
   const sessions = await ws.sessions();
   if (wanted === undefined) {
+    const agentSessions = sessions.filter((session) => session.sessionId !== PINS_SESSION_ID);
+    if (agentSessions.length > 0) return agentSessions[0];
     if (sessions.length === 0) throw refused(`nothing is recorded in the workspace ${ws.workspace.root} yet`, 'NO_SESSIONS');
     return sessions[0];
   }

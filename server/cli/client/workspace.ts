@@ -1,6 +1,6 @@
 // The cwd's workspace in the service, and its console routes under `/api/workspaces/:id/…`.
 import type {
-  DiffResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
+  Comparison, DiffResponse, OkResponse, OnConflict, Pin, PinResponse, PinsResponse, Step, StepsResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
   RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse,
 } from '../../protocol.js';
 import { ServiceApi } from './api.js';
@@ -49,8 +49,32 @@ export class WorkspaceClient {
     return this.post(`/turns/${encodeURIComponent(turnId)}/rollback`, body);
   }
 
-  rollbackWithChat(turnId: string, force: boolean): Promise<RollbackResult> {
-    return this.post(`/turns/${encodeURIComponent(turnId)}/rollback-with-chat`, { force });
+  rollbackWithChat(turnId: string, force: boolean, onConflict?: OnConflict): Promise<RollbackResult> {
+    return this.post(`/turns/${encodeURIComponent(turnId)}/rollback-with-chat`, { force, onConflict });
+  }
+
+  async steps(turnId: string): Promise<Step[]> {
+    return (await this.get<StepsResponse>(`/turns/${encodeURIComponent(turnId)}/steps`)).steps;
+  }
+
+  async pins(): Promise<Pin[]> {
+    return (await this.get<PinsResponse>('/pins')).pins;
+  }
+
+  async pin(name: string | undefined): Promise<Pin> {
+    return (await this.post<PinResponse>('/pins', name === undefined ? {} : { name })).pin;
+  }
+
+  unpin(turnId: string): Promise<OkResponse> {
+    return this.api.call('DELETE', `${this.prefix}/pins/${encodeURIComponent(turnId)}`);
+  }
+
+  compare(from: string, to: string): Promise<Comparison> {
+    return this.get(`/compare?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}`);
+  }
+
+  compareDiff(from: string, to: string, uri: Uri): Promise<DiffResponse> {
+    return this.get(`/compare/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&uri=${encodeURIComponent(uri)}`);
   }
 
   previewRewind(sessionId: string, body: RewindPreviewRequest): Promise<Plan> {

@@ -28,6 +28,9 @@ const COMMANDS = {
   redo: (): Module => import('../redo.js'),
   rewind: (): Module => import('../rewind.js'),
   restore: (): Module => import('../restore.js'),
+  pin: (): Module => import('../pin.js'),
+  pins: (): Module => import('../pins.js'),
+  unpin: (): Module => import('../unpin.js'),
 };
 type Command = keyof typeof COMMANDS;
 

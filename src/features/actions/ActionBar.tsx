@@ -4,6 +4,8 @@ import type { RollbackMode, RollbackTarget } from '../../api/mutations';
 import { useWorkspaceScope } from '../../api/workspaceScope';
 import { plural } from '../../lib/format';
 import type { TurnOf } from '../timeline/turnNames';
+import { CompareDialog } from '../compare/CompareDialog';
+import { PinActions } from '../pins/PinActions';
 import { RollbackDialog } from './RollbackDialog';
 
 interface ActionBarProps {
@@ -25,6 +27,7 @@ function undoableRollback(turn: Turn): string | null {
 
 export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, turnOf }: ActionBarProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
+  const [comparing, setComparing] = useState(false);
   const workspace = useWorkspaceScope();
   const open = (mode: RollbackMode) =>
     setTarget({
@@ -41,6 +44,23 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
     : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
   const undoId = undoableRollback(turn);
   const dialogNumber = target?.mode === 'undo' ? turnOf(target.turnId)?.number ?? turn.number : turn.number;
+  const compare = (
+    <>
+      <button type="button" className="btn" title="See each path as it was at the end of this turn against another turn or pin" onClick={() => setComparing(true)}>
+        Compare with…
+      </button>
+      {comparing && <CompareDialog turn={turn} onClose={() => setComparing(false)} />}
+    </>
+  );
+
+  // A pin changed nothing: what it offers is to go back to it.
+  if (turn.kind === 'pin')
+    return (
+      <div className="action-bar" role="toolbar" aria-label="Turn actions">
+        <PinActions turn={turn} blockedReason={reason} offline={offline} />
+        {compare}
+      </div>
+    );
 
   return (
     <div className="action-bar" role="toolbar" aria-label="Turn actions">
@@ -73,6 +93,7 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
       <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('rewind')}>
         Rewind to here
       </button>
+      {compare}
       {sessionBusy && !offline && <span className="action-bar__note">Agent is working…</span>}
       {target && (
         <RollbackDialog

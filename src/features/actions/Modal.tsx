@@ -9,11 +9,13 @@ interface ModalProps {
   dismissible?: boolean;
   children: ReactNode;
   footer: ReactNode;
+  /** Room for diffs side by side (the compare view). */
+  wide?: boolean;
 }
 
 const FOCUSABLE = 'button:not([disabled]), input:not([disabled]), [href], [tabindex]:not([tabindex="-1"])';
 
-export function Modal({ title, onClose, dismissible = true, children, footer }: ModalProps) {
+export function Modal({ title, onClose, dismissible = true, children, footer, wide = false }: ModalProps) {
   const dialogRef = useRef<HTMLDivElement>(null);
 
   useEffect(() => {
@@ -47,7 +49,7 @@ export function Modal({ title, onClose, dismissible = true, children, footer }: 
     <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && dismissible && onClose()}>
       <div
         ref={dialogRef}
-        className="modal"
+        className={wide ? 'modal modal--wide' : 'modal'}
         role="dialog"
         aria-modal="true"
         aria-labelledby="modal-title"

@@ -7,6 +7,8 @@ export interface PathItem {
   label: ReactNode;
   /** What "Show" opens below the item, and what the button says. */
   detail?: { open: string; render: () => ReactNode };
+  /** A choice offered on the item itself (a conflict's "Keep both"). */
+  action?: { label: string; title?: string; ariaLabel?: string; run: () => void };
 }
 
 function Item({ item }: { item: PathItem }) {
@@ -21,6 +23,14 @@ function Item({ item }: { item: PathItem }) {
             {open ? 'Hide' : item.detail.open}
           </button>
           {open && <div className="plan-detail">{item.detail.render()}</div>}
+        </>
+      )}
+      {item.action && (
+        <>
+          {' '}
+          <button type="button" className="btn btn--small" title={item.action.title} aria-label={item.action.ariaLabel ?? item.action.label} onClick={item.action.run}>
+            {item.action.label}
+          </button>
         </>
       )}
     </li>

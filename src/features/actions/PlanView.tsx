@@ -15,7 +15,11 @@ interface PlanViewProps {
   /** The turn whose before side is what a restore writes back; null when a diff cannot be shown (a rewind). */
   diffTurnId?: string | null;
   commands?: ExecCommand[];
+  /** Offered on each conflict row: keep the path as it is and write the restored version beside it. */
+  onKeepBoth?: () => void;
 }
+
+const KEEP_BOTH_TITLE = 'Leave this file as it is now and write the version the rollback restores beside it (<name>.turnback-<turn>)';
 
 function actionItems(actions: PlanAction[], diffTurnId: string | null, label: (action: PlanAction) => string): PathItem[] {
   return actions.map((action) => ({
@@ -25,17 +29,21 @@ function actionItems(actions: PlanAction[], diffTurnId: string | null, label: (a
   }));
 }
 
-function conflictItems(conflicts: string[], actions: PlanAction[]): PathItem[] {
+function conflictItems(conflicts: string[], actions: PlanAction[], onKeepBoth?: () => void): PathItem[] {
   const byUri = new Map(actions.map((action) => [action.uri, action]));
   return conflicts.map((uri) => {
     const author = byUri.get(uri)?.conflictTurn;
+    const step = byUri.get(uri)?.conflictStep;
     const path = displayPath(uri);
-    if (!author) return { key: uri, label: `${path} — changed outside any turn (an editor or another program)` };
+    const keepBoth = onKeepBoth ? { label: 'Keep both', ariaLabel: `Keep both versions of ${path}`, title: KEEP_BOTH_TITLE, run: onKeepBoth } : undefined;
+    if (step) return { key: uri, label: `${path} — changed again by step ${step.index} “${step.title}” of this turn`, action: keepBoth };
+    if (!author) return { key: uri, label: `${path} — changed outside any turn (an editor or another program)`, action: keepBoth };
     const name = `#${author.number}${author.title.trim() ? ` “${author.title.trim()}”` : ''}`;
     return {
       key: uri,
       label: `${path} — changed since by ${name}`,
       detail: { open: `Show #${author.number}'s change`, render: () => <LaterTurnDiff turnId={author.turnId} uri={uri} number={author.number} /> },
+      action: keepBoth,
     };
   });
 }
@@ -69,14 +77,14 @@ function CommandsNote({ commands }: { commands: ExecCommand[] }) {
   );
 }
 
-export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, commands = [] }: PlanViewProps) {
+export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, commands = [], onKeepBoth }: PlanViewProps) {
   const folderUris = new Set((plan.folders ?? []).map((folder) => folder.uri));
   const pathActions = plan.actions.filter((action) => !folderUris.has(action.uri));
   const of = (kind: PlanAction['action']) => pathActions.filter((action) => action.action === kind);
   const created = (plan.folders ?? []).filter((folder) => folder.action === 'create');
   const removed = (plan.folders ?? []).filter((folder) => folder.action === 'remove');
   const untouched = of('none').length;
-  const nothingToDo = of('restore').length + of('delete').length + of('move-back').length + created.length + removed.length === 0;
+  const nothingToDo = of('keep-both').length + of('restore').length + of('delete').length + of('move-back').length + created.length + removed.length === 0;
 
   return (
     <div className="plan">
@@ -94,7 +102,12 @@ export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, com
         items={removed.map((folder) => `${displayPath(folder.uri)}/${folder.implied ? ' (the turn created it for the chosen files)' : ''}`)}
       />
       {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
-      <PathList title="Changed since the turn (conflicts)" items={conflictItems(conflicts, plan.actions)} tone="warn" />
+      <PathList
+        title="Keep both"
+        note="Each stays as it is now; the version the rollback restores is written beside it, and undoing the rollback removes that copy."
+        items={of('keep-both').map((a) => `${displayPath(a.uri)} — restored version to ${displayPath(a.copy ?? '')}`)}
+      />
+      <PathList title="Changed since the turn (conflicts)" items={conflictItems(conflicts, plan.actions, onKeepBoth)} tone="warn" />
       <PathList
         title="Cannot be restored"
         items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${RESTORE_ERROR_TEXT[item.code] ?? item.code} (${item.code})`)}

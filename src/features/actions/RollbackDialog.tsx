@@ -10,7 +10,7 @@ import { Modal } from './Modal';
 import { PlanView } from './PlanView';
 import { RestoreChoice } from './RestoreChoice';
 import { ResultView } from './ResultView';
-import { EXTERNAL_AGENT_NOTE, confirmLabel, dialogTitle } from './dialogText';
+import { EXTERNAL_AGENT_NOTE, confirmLabel, dialogTitle, stepsText } from './dialogText';
 
 export interface RollbackDialogProps {
   target: RollbackTarget;
@@ -20,10 +20,12 @@ export interface RollbackDialogProps {
   commands?: ExecCommand[];
   /** The server is not answering: nothing can run until it is back. */
   offline?: boolean;
+  /** For a rewind to a pin: its name (the dialog then speaks of the pin, not of a turn number). */
+  pinName?: string;
   onClose: () => void;
 }
 
-export function RollbackDialog({ target: initialTarget, turnNumber, platform, commands = [], offline = false, onClose }: RollbackDialogProps) {
+export function RollbackDialog({ target: initialTarget, turnNumber, platform, commands = [], offline = false, pinName, onClose }: RollbackDialogProps) {
   const [target, setTarget] = useState(initialTarget);
   const [overwrite, setOverwrite] = useState(false);
   const [result, setResult] = useState<RollbackResult | null>(null);
@@ -50,7 +52,10 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
   const conflicts = [...new Set([...(preview.data?.conflicts ?? []), ...conflictFromRun])];
   const withChat = target.mode === 'chat' || (target.mode === 'rewind' && target.withChat === true);
   const busy = rollback.isPending || undo.isPending;
-  const title = dialogTitle(target.mode, turnNumber, fileCount);
+  const steps = target.steps ?? [];
+  const title = pinName !== undefined ? `Rewind to pin “${pinName}”` : dialogTitle(target.mode, turnNumber, fileCount, steps);
+  // Keep both is chosen per conflict row, and asks for a new preview that writes the copies.
+  const keepBoth = () => setTarget({ ...target, onConflict: 'keep-both' });
 
   const runError = rollback.error && !isApiError(rollback.error, 'CONFLICT') ? rollback.error : null;
   const undoConflicts = isApiError(undo.error, 'CONFLICT') ? undo.error.conflicts : [];
@@ -91,7 +96,15 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
     const needsOverwrite = conflicts.length > 0 && !overwrite;
     body = (
       <>
-        {target.mode === 'rewind' && (
+        {pinName !== undefined && (
+          <p>Every turn begun after the pin is rolled back: each path they changed returns to its state at the pin.</p>
+        )}
+        {target.mode === 'steps' && (
+          <p>
+            The paths {stepsText(steps)} changed return to their state before it; everything else stays as the turn left it.
+          </p>
+        )}
+        {target.mode === 'rewind' && pinName === undefined && (
           <>
             <p>Every turn from #{turnNumber} on is rolled back: each file they touched returns to its state before #{turnNumber}.</p>
             <label className="checkbox-label">
@@ -118,8 +131,10 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
             plan={preview.data}
             conflicts={conflicts}
             showMessages={withChat}
-            diffTurnId={target.mode === 'rewind' ? null : target.turnId}
+            // A step's restore goes back to a state in the middle of the turn, which the turn's diff does not show.
+            diffTurnId={target.mode === 'rewind' || target.mode === 'steps' ? null : target.turnId}
             commands={commands}
+            onKeepBoth={busy || target.onConflict === 'keep-both' ? undefined : keepBoth}
           />
         )}
         {conflicts.length > 0 && (
@@ -146,7 +161,7 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
           disabled={busy || offline || !preview.isSuccess || needsOverwrite}
           onClick={() => rollback.mutate(conflicts.length > 0 && overwrite)}
         >
-          {rollback.isPending ? 'Working…' : confirmLabel(target.mode, fileCount)}
+          {rollback.isPending ? 'Working…' : pinName !== undefined ? 'Rewind to the pin' : confirmLabel(target.mode, fileCount, steps)}
         </button>
       </>
     );

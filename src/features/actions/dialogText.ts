@@ -2,8 +2,15 @@ import type { RestoreErrorCode } from '../../../server/protocol';
 import type { RollbackMode } from '../../api/mutations';
 import { plural } from '../../lib/format';
 
-export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: number): string {
+/** "step 3", "steps 2, 4". */
+export function stepsText(steps: number[]): string {
+  return `${steps.length === 1 ? 'step' : 'steps'} ${steps.join(', ')}`;
+}
+
+export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: number, steps: number[] = []): string {
   switch (mode) {
+    case 'steps':
+      return `Undo ${stepsText(steps)} of turn #${turnNumber}`;
     case 'turn':
       return `Roll back turn #${turnNumber}`;
     case 'files':
@@ -17,8 +24,10 @@ export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: n
   }
 }
 
-export function confirmLabel(mode: RollbackMode, fileCount: number): string {
+export function confirmLabel(mode: RollbackMode, fileCount: number, steps: number[] = []): string {
   switch (mode) {
+    case 'steps':
+      return `Undo ${stepsText(steps)}`;
     case 'turn':
       return 'Roll back';
     case 'files':

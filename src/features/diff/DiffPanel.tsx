@@ -3,7 +3,7 @@
 // images; a large diff waits for a click; a rename that kept its content says so.
 import { useState } from 'react';
 import type { FileChange, Side, State } from '../../../server/protocol';
-import { useTurnDiff } from '../../api/hooks';
+import { useCompareDiff, useTurnDiff } from '../../api/hooks';
 import { useIsDark } from '../../app/useTheme';
 import { displayPath, formatBytes } from '../../lib/format';
 import { useUiStore } from '../../store';
@@ -22,7 +22,16 @@ const LARGE_DIFF_LINES = 1500;
  */
 const VIRTUAL_FROM_LINES = 400;
 
-export function sidePlaceholder(side: Side, which: 'before' | 'after'): string | null {
+/** Two points compared (docs/api.md "compare"): the diff's sides are the ends of `from` and `to`. */
+export interface ComparePoints {
+  from: string;
+  to: string;
+  fromLabel: string;
+  toLabel: string;
+}
+
+export function sidePlaceholder(side: Side, which: 'before' | 'after', compare?: ComparePoints): string | null {
+  if (!side.exists && compare) return `Does not exist at ${which === 'before' ? compare.fromLabel : compare.toLabel}`;
   if (!side.exists) return which === 'before' ? 'Did not exist before the turn' : 'Does not exist after the turn';
   if (side.tooLarge) return `Too large to keep (${formatBytes(side.size)})`;
   if (side.binary) return `Binary file (${formatBytes(side.size)})`;
@@ -30,11 +39,15 @@ export function sidePlaceholder(side: Side, which: 'before' | 'after'): string |
   return null;
 }
 
-function SideNote({ side, which, turnNumber }: { side: Side; which: 'before' | 'after'; turnNumber: number }) {
-  const text = sidePlaceholder(side, which);
+function SideNote({ side, which, turnNumber, compare }: { side: Side; which: 'before' | 'after'; turnNumber: number; compare?: ComparePoints }) {
+  const text = sidePlaceholder(side, which, compare);
+  const point = compare ? (which === 'before' ? compare.fromLabel : compare.toLabel) : null;
   return (
-    <div className={`side-note${text === null ? ' side-note--text' : side.exists ? '' : ' side-note--absent'}`} aria-label={`${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}>
-      <span className="side-note__label">{which === 'before' ? 'Before' : 'After'} #{turnNumber}</span>
+    <div
+      className={`side-note${text === null ? ' side-note--text' : side.exists ? '' : ' side-note--absent'}`}
+      aria-label={point !== null ? `At ${point}` : `${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}
+    >
+      <span className="side-note__label">{point !== null ? `At ${point}` : `${which === 'before' ? 'Before' : 'After'} #${turnNumber}`}</span>
       <span>{text ?? formatBytes(side.size)}</span>
       {side.truncated && <span className="badge badge--warn">truncated to 1 MiB</span>}
     </div>
@@ -64,16 +77,20 @@ interface DiffPanelProps {
   turnNumber: number;
   /** A rename or move whose content is byte for byte what it was. */
   contentUnchanged?: boolean;
+  /** Show the path between two points instead of across the turn. */
+  compare?: ComparePoints;
 }
 
-export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }: DiffPanelProps) {
+export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false, compare }: DiffPanelProps) {
   const diffMode = useDiffMode();
   const wrap = useUiStore((state) => state.wrapLines);
   const dark = useIsDark();
   const uri = file.uri;
-  const structural = structuralChange(file);
+  const structural = structuralChange(file, compare);
   const fetchDiff = structural === null && !contentUnchanged;
-  const { data, isPending, isError, error } = useTurnDiff(turnId, uri, fetchDiff);
+  const turnDiff = useTurnDiff(turnId, uri, fetchDiff && !compare);
+  const compareDiff = useCompareDiff(compare?.from ?? '', compare?.to ?? '', uri, fetchDiff && compare !== undefined);
+  const { data, isPending, isError, error } = compare ? compareDiff : turnDiff;
   const [openLarge, setOpenLarge] = useState(false);
   const path = displayPath(uri);
   const fromNote = file.from ? <span className="diff-panel__from"> (from {displayPath(file.from)})</span> : null;
@@ -113,11 +130,11 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false }
       ) : (
         <>
           <div className="side-notes">
-            <SideNote side={data.before} which="before" turnNumber={turnNumber} />
-            <SideNote side={data.after} which="after" turnNumber={turnNumber} />
+            <SideNote side={data.before} which="before" turnNumber={turnNumber} compare={compare} />
+            <SideNote side={data.after} which="after" turnNumber={turnNumber} compare={compare} />
           </div>
           {isImageDiff(data.before, data.after, uri) ? (
-            <ImageDiff before={data.before} after={data.after} uri={uri} beforeLabel={`Before #${turnNumber}`} afterLabel={`After #${turnNumber}`} />
+            <ImageDiff before={data.before} after={data.after} uri={uri} beforeLabel={compare ? `At ${compare.fromLabel}` : `Before #${turnNumber}`} afterLabel={compare ? `At ${compare.toLabel}` : `After #${turnNumber}`} />
           ) : !bothSidesRenderable(data.before, data.after) ? (
             <p className="pane-empty">No text diff to show for this path.</p>
           ) : file.from && data.before.text === data.after.text ? (
@@ -161,9 +178,10 @@ function describeState(state: State): string {
 }
 
 /** Directories, symlinks and mode-only changes have no text to compare: say what changed instead. */
-function structuralChange(file: FileChange): string | null {
+function structuralChange(file: FileChange, compare?: ComparePoints): string | null {
   const kinds = [file.before?.type, file.after?.type];
   if (!kinds.includes('dir') && !kinds.includes('symlink') && !kinds.includes('special') && file.change !== 'mode-changed') return null;
+  if (compare) return `At ${compare.fromLabel}: ${describeState(file.before)}. At ${compare.toLabel}: ${describeState(file.after)}.`;
   return `Before the turn: ${describeState(file.before)}. After it: ${describeState(file.after)}.`;
 }
 

@@ -16,13 +16,13 @@ export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], sc
     case 'captured': {
       const { turnId } = data as EventMap['captured'];
       // Only the live turn's own detail changes; the timeline's counts settle at commit.
-      return [at.manifest.ofTurn(turnId), at.diff.ofTurn(turnId)];
+      return [at.manifest.ofTurn(turnId), at.diff.ofTurn(turnId), at.steps.ofTurn(turnId)];
     }
     case 'turn-committed': {
       const { turnId } = data as EventMap['turn-committed'];
       return [
         keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.manifest.ofTurn(turnId),
-        at.diff.ofTurn(turnId), at.current.all, at.messages.ofSession(sessionId),
+        at.diff.ofTurn(turnId), at.current.all, at.messages.ofSession(sessionId), at.steps.ofTurn(turnId), at.pins.all, at.compare.all,
       ];
     }
     case 'rollback-done':

@@ -5,6 +5,7 @@ import { useSessions } from '../../api/hooks';
 import { useSelection } from '../../app/useSelection';
 import { formatRelative, plural } from '../../lib/format';
 import { useUiStore } from '../../store';
+import { PinList } from '../pins/PinList';
 import { WorkspaceItem } from '../workspaces/WorkspaceItem';
 import { useCurrentWorkspace } from '../workspaces/useCurrentWorkspace';
 
@@ -64,6 +65,7 @@ export function SessionsSidebar() {
           Sessions <span className="pane-count">{sessions.length}</span>
         </h2>
         <SessionList />
+        <PinList />
       </nav>
     );
 
@@ -89,6 +91,7 @@ export function SessionsSidebar() {
           );
         })}
       </ul>
+      <PinList />
     </nav>
   );
 }

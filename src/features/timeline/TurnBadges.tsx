@@ -6,13 +6,13 @@ export const EXEC_CAPTURED_TOOLTIP =
   'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; '
   + 'what they did outside it (global packages, databases, the network) is not undone.';
 export const EXEC_UNPROTECTED_TOOLTIP =
-  'Shell commands ran in this turn and some of what they changed was not captured (see Commands): that part is not covered by rollback.';
+  'Shell commands ran in this turn and some of what they changed was not captured (see Steps): that part is not covered by rollback.';
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
 interface Badge {
   key: string;
   text: string;
-  tone: 'live' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn' | 'quiet';
+  tone: 'live' | 'pin' | 'rollback' | 'rolled-back' | 'partial' | 'danger' | 'warn' | 'quiet';
   title?: string;
 }
 
@@ -26,6 +26,7 @@ function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
 export function turnBadges(turn: Turn, turnOf: TurnOf): Badge[] {
   const badges: Badge[] = [];
   if (turn.status === 'active') badges.push({ key: 'live', text: 'live', tone: 'live' });
+  if (turn.kind === 'pin') badges.push({ key: 'pin', text: 'pin', tone: 'pin', title: 'A point marked by hand: rewind to it to take every later turn back' });
   if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, turnOf), tone: 'rollback' });
   if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
   if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });

@@ -47,7 +47,7 @@ export function TurnRow({ turn, selected, style, turnOf, onSelect, measureRef, i
       role="option"
       aria-selected={selected}
       aria-label={label}
-      className={`turn-row${selected ? ' is-selected' : ''}${turn.status === 'rolled-back' ? ' is-rolled-back' : ''}${turn.kind === 'rollback' ? ' is-rollback' : ''}`}
+      className={`turn-row${selected ? ' is-selected' : ''}${turn.status === 'rolled-back' ? ' is-rolled-back' : ''}${turn.kind === 'rollback' ? ' is-rollback' : ''}${turn.kind === 'pin' ? ' is-pin' : ''}`}
       style={style}
       onClick={onSelect}
     >
@@ -61,7 +61,7 @@ export function TurnRow({ turn, selected, style, turnOf, onSelect, measureRef, i
         </time>
       </div>
       <div className="turn-row__line turn-row__line--meta">
-        <span className="turn-row__count">{turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
+        <span className="turn-row__count">{turn.kind === 'pin' ? 'named point' : turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
         {(added > 0 || removed > 0) && <LineDelta added={added} removed={removed} className="turn-row__lines" labelled={false} />}
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
         <TurnBadges turn={turn} turnOf={turnOf} />

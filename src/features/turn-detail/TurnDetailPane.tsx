@@ -1,6 +1,6 @@
 // The selected turn: header, actions, its files / chat / commands, and the diff of one file.
 import { useEffect } from 'react';
-import { useTurnManifest } from '../../api/hooks';
+import { useTurnManifest, useTurnSteps } from '../../api/hooks';
 import { useSelection } from '../../app/useSelection';
 import { formatClock } from '../../lib/format';
 import { useUiStore, type DetailTab } from '../../store';
@@ -13,6 +13,7 @@ import { ChatMessages } from './ChatMessages';
 import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
 import { LiveEntries } from './LiveEntries';
+import { StepsList } from './StepsList';
 import { TurnRelations } from './TurnRelations';
 import { countRows, formatRowCounts, renameKeptContent } from './fileRows';
 import { useOutage } from '../live/useOutage';
@@ -23,6 +24,7 @@ export function TurnDetailPane() {
   const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
   const manifest = useTurnManifest(turnId);
   const offline = useOutage();
+  const steps = useTurnSteps(turnId ?? '', turnId !== null && manifest.isSuccess);
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
@@ -47,8 +49,13 @@ export function TurnDetailPane() {
   const tabs: { id: DetailTab; label: string }[] = [
     { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : counts.files})` },
     { id: 'chat', label: `Chat (${turn.messageCount})` },
-    { id: 'commands', label: `Commands (${turn.execCommands.length})` },
+    // The Steps tab: each tool call and shell command, with what it changed.
+    { id: 'commands', label: `Steps (${steps.data?.length ?? '…'})` },
   ];
+  const sessionBusy = Boolean(session?.activeTurnId) || turn.status === 'active';
+  const blockedReason = offline
+    ? 'The server is not answering; rollbacks wait until it is back.'
+    : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
   const turnOf: TurnOf = (id) => (id === turn.turnId ? turn : sessionTurns.find((item) => item.turnId === id));
   const selectedFile = files.find((file) => file.uri === fileUri);
 
@@ -68,11 +75,16 @@ export function TurnDetailPane() {
           <TurnBadges turn={turn} turnOf={turnOf} />
           <TurnRelations turn={turn} turnOf={turnOf} onOpen={(id) => selectTurn(id)} />
         </div>
+        {turn.kind === 'pin' && (
+          <p className="notice pin-note">
+            A named point: the workspace as it was at {formatClock(turn.startedAt)}. Rewinding to it takes back every turn begun since, in any session.
+          </p>
+        )}
         <ActionBar
           turn={turn}
           platform={session?.platform ?? ''}
           checkedFiles={checkedFiles}
-          sessionBusy={Boolean(session?.activeTurnId) || turn.status === 'active'}
+          sessionBusy={sessionBusy}
           offline={offline}
           turnOf={turnOf}
         />
@@ -110,7 +122,13 @@ export function TurnDetailPane() {
         {detailTab === 'chat' && sessionId && (
           <ChatMessages sessionId={sessionId} turnId={turn.turnId} live={turn.status === 'active'} />
         )}
-        {detailTab === 'commands' && <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />}
+        {detailTab === 'commands' && (
+          <>
+            <StepsList turn={turn} platform={session?.platform ?? ''} blockedReason={blockedReason} offline={offline} />
+            {turn.execCommands.length > 0 && <h3 className="steps__heading">Shell commands</h3>}
+            {turn.execCommands.length > 0 && <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />}
+          </>
+        )}
       </div>
       {selectedFile ? (
         <DiffPanel
