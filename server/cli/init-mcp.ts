@@ -39,7 +39,7 @@ function readConfig(file: string): { config: Json; mode: number | undefined } {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new Error(`it is not valid JSON (${(error as Error).message}); it was left as it is`);
+    throw new Error(`it is not valid JSON (${(error as Error).message}); it was left as it is`, { cause: error });
   }
   if (!isObject(parsed) || ('mcpServers' in parsed && !isObject(parsed.mcpServers))) {
     throw new Error('it does not hold a JSON object with an mcpServers object; it was left as it is');
