@@ -7,7 +7,9 @@ import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'build/', 'node_modules/', 'test-results/', 'playwright-report/', 'e2e/artifacts/', '.scratch/'] },
+  {
+    ignores: ['dist/', 'build/', 'node_modules/', 'test-results/', 'playwright-report/', 'e2e/artifacts/', '.scratch/'],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
@@ -15,9 +17,15 @@ export default tseslint.config(
     rules: {
       // A leading underscore names what is dropped on purpose (a field left out of a copy, an
       // argument a signature needs); a rest sibling is how a field is dropped from a record.
-      '@typescript-eslint/no-unused-vars': ['error', {
-        argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true,
-      }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        {
+          argsIgnorePattern: '^_',
+          varsIgnorePattern: '^_',
+          caughtErrorsIgnorePattern: '^_',
+          ignoreRestSiblings: true,
+        },
+      ],
     },
   },
   {

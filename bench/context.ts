@@ -20,18 +20,31 @@ export interface BenchContext {
 
 const SEEDS: Record<string, number> = { W1: 101, W2: 202, W3: 303 };
 
-export function createContext(config: BenchConfig, root: string, results: Results,
-  openEngine: OpenEngine | null, engineLoadError: string | null, log: (m: string) => void): BenchContext {
+export function createContext(
+  config: BenchConfig,
+  root: string,
+  results: Results,
+  openEngine: OpenEngine | null,
+  engineLoadError: string | null,
+  log: (m: string) => void,
+): BenchContext {
   const generated = new Map<string, Promise<Workload>>();
   return {
-    config, root, results, openEngine, engineLoadError, log,
+    config,
+    root,
+    results,
+    openEngine,
+    engineLoadError,
+    log,
     path: (...parts) => path.join(root, ...parts),
     workload(spec) {
       let pending = generated.get(spec.name);
       if (!pending) {
         const started = performance.now();
         pending = generateWorkload(spec, path.join(root, `pristine-${spec.name}`), SEEDS[spec.name] ?? 1).then((w) => {
-          log(`generated ${spec.name}: ${spec.files} files, ${w.totalBytes} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+          log(
+            `generated ${spec.name}: ${spec.files} files, ${w.totalBytes} bytes in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+          );
           return w;
         });
         generated.set(spec.name, pending);

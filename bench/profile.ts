@@ -25,7 +25,12 @@ await probe.close();
 const originalSync = FileHandle.sync;
 FileHandle.sync = async function timedSync(this: unknown) {
   const start = performance.now();
-  try { return await originalSync.call(this); } finally { syncMs += performance.now() - start; syncCalls++; }
+  try {
+    return await originalSync.call(this);
+  } finally {
+    syncMs += performance.now() - start;
+    syncCalls++;
+  }
 };
 
 function phase(): () => string {
@@ -35,16 +40,32 @@ function phase(): () => string {
   const start = performance.now();
   return () => {
     const total = performance.now() - start;
-    const ops = [...counts].sort((a, b) => b[1] - a[1]).map(([op, n]) => `${op} ${n}`).join(', ');
+    const ops = [...counts]
+      .sort((a, b) => b[1] - a[1])
+      .map(([op, n]) => `${op} ${n}`)
+      .join(', ');
     return `${total.toFixed(1)} ms total; node fsync ${syncCalls}× ${syncMs.toFixed(1)} ms; rest ${(total - syncMs).toFixed(1)} ms\n    fs ops: ${ops}`;
   };
 }
 
 const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-profile-'));
 try {
-  const workload = await generateWorkload({ name: 'P', files: workloadFiles, bytes: workloadFiles * 10_000 }, path.join(root, 'ws'), 7);
-  const fs = new EngineFs({ beforeOp: (op) => { counts.set(op, (counts.get(op) ?? 0) + 1); } });
-  const engine = await openEngine({ workspace: workload.dir, dataDir: path.join(root, 'data'), keepSessions: 0, fs } as Parameters<typeof openEngine>[0]);
+  const workload = await generateWorkload(
+    { name: 'P', files: workloadFiles, bytes: workloadFiles * 10_000 },
+    path.join(root, 'ws'),
+    7,
+  );
+  const fs = new EngineFs({
+    beforeOp: (op) => {
+      counts.set(op, (counts.get(op) ?? 0) + 1);
+    },
+  });
+  const engine = await openEngine({
+    workspace: workload.dir,
+    dataDir: path.join(root, 'data'),
+    keepSessions: 0,
+    fs,
+  } as Parameters<typeof openEngine>[0]);
   const picker = new PathPicker(workload.paths, 1);
   for (let run = 0; run < runs; run++) {
     const edits = await editsFor(workload, picker.take(files), run * files);

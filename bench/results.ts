@@ -45,8 +45,14 @@ export class Results {
     return found;
   }
 
-  figure(section: string, id: string, label: string, contender: string | null, unit: Unit,
-    summary: Summary | number): Figure {
+  figure(
+    section: string,
+    id: string,
+    label: string,
+    contender: string | null,
+    unit: Unit,
+    summary: Summary | number,
+  ): Figure {
     const s = typeof summary === 'number' ? summarize([summary]) : summary;
     const figure: Figure = { id, section, label, contender, unit, ...s };
     this.figures.push(figure);
@@ -64,7 +70,13 @@ export class Results {
     if (!a || !b || b.median === 0) return;
     const value = a.median / b.median;
     this.ratios.push({
-      id: `${numerator}/${denominator}`, section, label, numerator, denominator, value, targetMax,
+      id: `${numerator}/${denominator}`,
+      section,
+      label,
+      numerator,
+      denominator,
+      value,
+      targetMax,
       pass: targetMax === null ? null : value <= targetMax,
     });
   }

@@ -23,13 +23,18 @@ async function main(): Promise<void> {
   const request = JSON.parse(process.argv[2]) as ProbeRequest;
   const openEngine = await loadOpenEngine();
   const engine = await openEngine({
-    workspace: request.workspace, dataDir: request.dataDir, keepSessions: 0,
+    workspace: request.workspace,
+    dataDir: request.dataDir,
+    keepSessions: 0,
     ...(request.maxFileSize ? { maxFileSize: request.maxFileSize } : {}),
   });
   // The new bytes are the caller's: they are in memory before the measured part starts.
-  const edits = await Promise.all(request.paths.map(async (p) => ({
-    path: p, content: Buffer.concat([await readFile(path.join(request.workspace, p)), Buffer.from('\n// edited\n')]),
-  })));
+  const edits = await Promise.all(
+    request.paths.map(async (p) => ({
+      path: p,
+      content: Buffer.concat([await readFile(path.join(request.workspace, p)), Buffer.from('\n// edited\n')]),
+    })),
+  );
   const window = startRssWindow();
   const start = performance.now();
   await engineTurn(engine, 'rss', edits, 'large capture');

@@ -7,7 +7,9 @@ import v8 from 'node:v8';
 import vm from 'node:vm';
 
 function statusBytes(field: 'VmRSS' | 'VmHWM'): number {
-  const line = readFileSync('/proc/self/status', 'utf8').split('\n').find((l) => l.startsWith(`${field}:`));
+  const line = readFileSync('/proc/self/status', 'utf8')
+    .split('\n')
+    .find((l) => l.startsWith(`${field}:`));
   if (!line) throw new Error(`no ${field} in /proc/self/status`);
   return Number(line.split(/\s+/)[1]) * 1024;
 }
@@ -44,7 +46,9 @@ export function startRssWindow(): RssWindow {
   const baselineBytes = statusBytes('VmRSS');
   const liveBaseline = liveBytes();
   let livePeak = liveBaseline;
-  const sampler = setInterval(() => { livePeak = Math.max(livePeak, liveBytes()); }, 2);
+  const sampler = setInterval(() => {
+    livePeak = Math.max(livePeak, liveBytes());
+  }, 2);
   sampler.unref();
   return {
     baselineBytes,
@@ -52,7 +56,11 @@ export function startRssWindow(): RssWindow {
       clearInterval(sampler);
       livePeak = Math.max(livePeak, liveBytes());
       const peakBytes = statusBytes('VmHWM');
-      return { peakBytes, growthBytes: Math.max(0, peakBytes - baselineBytes), liveGrowthBytes: livePeak - liveBaseline };
+      return {
+        peakBytes,
+        growthBytes: Math.max(0, peakBytes - baselineBytes),
+        liveGrowthBytes: livePeak - liveBaseline,
+      };
     },
   };
 }

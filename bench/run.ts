@@ -80,18 +80,28 @@ async function main(): Promise<void> {
     // Other work on the machine shows up in every figure: say how busy it was.
     `load average (1 min) ${loadAtStart.toFixed(1)} at start, ${os.loadavg()[0].toFixed(1)} at end, on ${machine.cpus} CPUs`,
   ];
-  if (values['markdown-file']) await writeFile(values['markdown-file'], renderMarkdown(results, machine, header) + '\n');
+  if (values['markdown-file'])
+    await writeFile(values['markdown-file'], renderMarkdown(results, machine, header) + '\n');
   if (!config.quick && !only) {
     const stamp = `Latest full run: ${new Date(started).toISOString().slice(0, 10)}, commit ${gitHead()}.`;
-    await writeGeneratedBlock('docs/performance.md', 'bench', `${stamp}\n\n${renderMarkdown(results, machine, header)}`);
+    await writeGeneratedBlock(
+      'docs/performance.md',
+      'bench',
+      `${stamp}\n\n${renderMarkdown(results, machine, header)}`,
+    );
     log('wrote docs/performance.md');
   }
   if (values.json) {
-    process.stdout.write(renderJson(results, machine, {
-      quick: config.quick, runs: config.runs, startedAt: new Date(started).toISOString(), durationSeconds,
-      loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
-      workloads: { W1: config.w1, W2: config.w2, W3: config.w3 },
-    }) + '\n');
+    process.stdout.write(
+      renderJson(results, machine, {
+        quick: config.quick,
+        runs: config.runs,
+        startedAt: new Date(started).toISOString(),
+        durationSeconds,
+        loadAverage: { start: loadAtStart, end: os.loadavg()[0] },
+        workloads: { W1: config.w1, W2: config.w2, W3: config.w3 },
+      }) + '\n',
+    );
   } else {
     process.stdout.write(renderTable(results, machine, header) + '\n');
   }
@@ -102,6 +112,6 @@ function describeSpec(spec: { name: string; files: number; bytes: number }): str
 }
 
 main().catch((error: unknown) => {
-  log(error instanceof Error ? error.stack ?? error.message : String(error));
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
   process.exitCode = 1;
 });

@@ -32,7 +32,9 @@ async function main(): Promise<void> {
       const s = summarize(samples);
       console.log(`tree of ${files.toLocaleString('en-US')} files`);
       console.log(`first exec + execEnd (reads every file): ${first.toFixed(1)} ms`);
-      console.log(`exec + execEnd, nothing changed (two scans): median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms over ${RUNS}`);
+      console.log(
+        `exec + execEnd, nothing changed (two scans): median ${s.median.toFixed(1)} ms, min ${s.min.toFixed(1)} ms, max ${s.max.toFixed(1)} ms over ${RUNS}`,
+      );
     } finally {
       await engine.close();
     }
@@ -41,4 +43,7 @@ async function main(): Promise<void> {
   }
 }
 
-main().catch((e: unknown) => { console.error(e); process.exitCode = 1; });
+main().catch((e: unknown) => {
+  console.error(e);
+  process.exitCode = 1;
+});

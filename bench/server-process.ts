@@ -13,19 +13,47 @@ export interface ServeProcess {
   stop(): Promise<void>;
 }
 
-export async function startServe(options: { cli: string; workspace: string; dataDir: string; stateDir: string; token: string; agentToken: string }): Promise<ServeProcess> {
-  const child: ChildProcess = spawn(process.execPath, [options.cli, 'serve', '--workspace', options.workspace, '--data', options.dataDir,
-    '--port', '0', '--token', options.token, '--agent-token', options.agentToken], {
-    cwd: path.dirname(path.dirname(options.cli)),
-    // service.json and the tokens go to the run's temp dir, not the person's state dir.
-    env: { ...process.env, XDG_STATE_HOME: options.stateDir },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+export async function startServe(options: {
+  cli: string;
+  workspace: string;
+  dataDir: string;
+  stateDir: string;
+  token: string;
+  agentToken: string;
+}): Promise<ServeProcess> {
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [
+      options.cli,
+      'serve',
+      '--workspace',
+      options.workspace,
+      '--data',
+      options.dataDir,
+      '--port',
+      '0',
+      '--token',
+      options.token,
+      '--agent-token',
+      options.agentToken,
+    ],
+    {
+      cwd: path.dirname(path.dirname(options.cli)),
+      // service.json and the tokens go to the run's temp dir, not the person's state dir.
+      env: { ...process.env, XDG_STATE_HOME: options.stateDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let stderr = '';
-  child.stderr!.on('data', (chunk: Buffer) => { stderr += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   const loginUrl = await new Promise<string>((resolve, reject) => {
     let out = '';
-    const timer = setTimeout(() => reject(new Error(`turnback serve printed no URL in 30 s: ${stderr.slice(0, 500)}`)), 30_000);
+    const timer = setTimeout(
+      () => reject(new Error(`turnback serve printed no URL in 30 s: ${stderr.slice(0, 500)}`)),
+      30_000,
+    );
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /^turnback listening on (http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)$/m.exec(out);

@@ -28,8 +28,10 @@ export interface RepeatOptions<T> {
 }
 
 /** Times `body` in milliseconds, once per run, setup and follow-up excluded. */
-export async function repeat<T = undefined>(body: (prepared: T, run: number) => Promise<unknown> | unknown,
-  options: RepeatOptions<T>): Promise<Summary> {
+export async function repeat<T = undefined>(
+  body: (prepared: T, run: number) => Promise<unknown> | unknown,
+  options: RepeatOptions<T>,
+): Promise<Summary> {
   const samples: number[] = [];
   const warmup = options.warmup ?? 1;
   for (let run = 0; run < warmup + options.runs; run++) {

@@ -4,7 +4,13 @@
 import path from 'node:path';
 import Database from 'better-sqlite3';
 
-const CONTENT_TABLES = new Set(['contents', 'content_parts', 'sqlite_autoindex_contents_1', 'contents_by_base', 'contents_to_pack']);
+const CONTENT_TABLES = new Set([
+  'contents',
+  'content_parts',
+  'sqlite_autoindex_contents_1',
+  'contents_by_base',
+  'contents_to_pack',
+]);
 
 export interface StoreComposition {
   contents: number;
@@ -17,7 +23,9 @@ export interface StoreComposition {
 export function storeComposition(dataDir: string): StoreComposition {
   const db = new Database(path.join(dataDir, 'store', 'turnback.db'), { readonly: true, fileMustExist: true });
   try {
-    const rows = db.prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC').all() as { name: string; bytes: number }[];
+    const rows = db
+      .prepare('SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC')
+      .all() as { name: string; bytes: number }[];
     const pageSize = db.pragma('page_size', { simple: true }) as number;
     const free = (db.pragma('freelist_count', { simple: true }) as number) * pageSize;
     const contents = rows.filter((r) => CONTENT_TABLES.has(r.name)).reduce((n, r) => n + r.bytes, 0);

@@ -25,8 +25,33 @@ export interface FileEdit {
   content: Buffer;
 }
 
-const SYLLABLES = ['ka', 'lo', 'mi', 'ren', 'tor', 'vel', 'zan', 'qu', 'id', 'ex', 'por', 'al', 'sun', 'dex', 'fir', 'gan'];
-const TYPES = ['string', 'number', 'boolean', 'Uint8Array', 'Map<string, number>', 'Promise<void>', 'readonly string[]'];
+const SYLLABLES = [
+  'ka',
+  'lo',
+  'mi',
+  'ren',
+  'tor',
+  'vel',
+  'zan',
+  'qu',
+  'id',
+  'ex',
+  'por',
+  'al',
+  'sun',
+  'dex',
+  'fir',
+  'gan',
+];
+const TYPES = [
+  'string',
+  'number',
+  'boolean',
+  'Uint8Array',
+  'Map<string, number>',
+  'Promise<void>',
+  'readonly string[]',
+];
 
 function identifier(rng: Rng): string {
   const parts = 2 + rng.int(3);
@@ -42,14 +67,22 @@ function sourceLine(rng: Rng): string {
   const a = identifier(rng);
   const b = identifier(rng);
   switch (rng.int(8)) {
-    case 0: return `export function ${a}(${b}: ${rng.pick(TYPES)}): ${rng.pick(TYPES)} {`;
-    case 1: return `  const ${a} = ${b}.${identifier(rng)}(${rng.int(1000)});`;
-    case 2: return `  if (${a} > ${rng.int(100)}) return ${b};`;
-    case 3: return `  // ${a} keeps ${b} in step with ${identifier(rng)} across calls`;
-    case 4: return `import { ${a}, ${b} } from './${identifier(rng)}.js';`;
-    case 5: return `  ${a}.${b} = await ${identifier(rng)}(${b}, '${identifier(rng)}');`;
-    case 6: return '}';
-    default: return `  for (const ${a} of ${b}) total += ${a}.length * ${rng.int(64)};`;
+    case 0:
+      return `export function ${a}(${b}: ${rng.pick(TYPES)}): ${rng.pick(TYPES)} {`;
+    case 1:
+      return `  const ${a} = ${b}.${identifier(rng)}(${rng.int(1000)});`;
+    case 2:
+      return `  if (${a} > ${rng.int(100)}) return ${b};`;
+    case 3:
+      return `  // ${a} keeps ${b} in step with ${identifier(rng)} across calls`;
+    case 4:
+      return `import { ${a}, ${b} } from './${identifier(rng)}.js';`;
+    case 5:
+      return `  ${a}.${b} = await ${identifier(rng)}(${b}, '${identifier(rng)}');`;
+    case 6:
+      return '}';
+    default:
+      return `  for (const ${a} of ${b}) total += ${a}.length * ${rng.int(64)};`;
   }
 }
 
@@ -88,11 +121,14 @@ export async function generateWorkload(spec: WorkloadSpec, dir: string, seed: nu
   const sizes = weights.map((w) => Math.max(1, Math.round(w * scale)));
   sizes[sizes.length - 1] = Math.max(1, sizes[sizes.length - 1] + spec.bytes - sizes.reduce((s, n) => s + n, 0));
   const paths = spec.files === 1 ? ['data/large-dataset.txt'] : sizes.map((_, i) => nestedPath(i, spec.files));
-  for (const parent of new Set(paths.map((p) => path.dirname(path.join(dir, p))))) await mkdir(parent, { recursive: true });
+  for (const parent of new Set(paths.map((p) => path.dirname(path.join(dir, p)))))
+    await mkdir(parent, { recursive: true });
   // Contents are drawn in order (determinism); the writes overlap in batches (speed).
   const BATCH = 32;
   for (let start = 0; start < paths.length; start += BATCH) {
-    const batch = paths.slice(start, start + BATCH).map((p, k) => writeFile(path.join(dir, p), textOfSize(rng, sizes[start + k])));
+    const batch = paths
+      .slice(start, start + BATCH)
+      .map((p, k) => writeFile(path.join(dir, p), textOfSize(rng, sizes[start + k])));
     await Promise.all(batch);
   }
   return { spec, dir, paths, totalBytes: sizes.reduce((s, n) => s + n, 0) };
@@ -114,10 +150,12 @@ export function smallEdit(original: Buffer, editId: number): Buffer {
 }
 
 export async function editsFor(workload: Workload, paths: string[], firstEditId: number): Promise<FileEdit[]> {
-  return Promise.all(paths.map(async (p, i) => ({
-    path: p,
-    content: smallEdit(await readFile(path.join(workload.dir, p)), firstEditId + i),
-  })));
+  return Promise.all(
+    paths.map(async (p, i) => ({
+      path: p,
+      content: smallEdit(await readFile(path.join(workload.dir, p)), firstEditId + i),
+    })),
+  );
 }
 
 /** Hands out distinct paths of a workload in a seeded order (wrapping only if exhausted). */

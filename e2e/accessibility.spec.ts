@@ -15,11 +15,16 @@ async function unnamedControls(console: ConsolePage): Promise<string[]> {
 
 test('every control has an accessible name, in the main view and in a dialog', async ({ page, turnback }) => {
   const { agent } = turnback;
-  await agent.turn(SESSION, 'Touch two files', async () => {
-    await agent.write(SESSION, 'src/a.ts', 'export const a = 1;\n');
-    await agent.write(SESSION, 'src/b.ts', 'export const b = 2;\n');
-    await agent.exec(SESSION, 'npm test');
-  }, 'Both files written.');
+  await agent.turn(
+    SESSION,
+    'Touch two files',
+    async () => {
+      await agent.write(SESSION, 'src/a.ts', 'export const a = 1;\n');
+      await agent.write(SESSION, 'src/b.ts', 'export const b = 2;\n');
+      await agent.exec(SESSION, 'npm test');
+    },
+    'Both files written.',
+  );
 
   await turnback.open(page);
   const console = new ConsolePage(page);

@@ -1,6 +1,12 @@
 // Seeds turns the way an agent does: through the agent API with the agent token.
 import type {
-  AgentExecEndResponse, AgentExecResponse, AgentInputResponse, AgentMessageResponse, AgentTurnEndResponse, Message, Role,
+  AgentExecEndResponse,
+  AgentExecResponse,
+  AgentInputResponse,
+  AgentMessageResponse,
+  AgentTurnEndResponse,
+  Message,
+  Role,
 } from '../server/protocol';
 
 export class AgentClient {
@@ -50,7 +56,12 @@ export class AgentClient {
   }
 
   /** One whole turn: the user's message, the agent's work, an assistant reply, the end. */
-  async turn(sessionId: string, content: string, work: () => Promise<unknown> = async () => {}, reply?: string): Promise<string> {
+  async turn(
+    sessionId: string,
+    content: string,
+    work: () => Promise<unknown> = async () => {},
+    reply?: string,
+  ): Promise<string> {
     const { turnId } = await this.input(sessionId, content);
     if (!turnId) throw new Error(`no turn began for ${sessionId}: is the platform inside the scopes?`);
     await work();
@@ -60,7 +71,9 @@ export class AgentClient {
   }
 
   async messagesOfTurn(sessionId: string, turnId: string): Promise<Message[]> {
-    const answer = await this.get<{ messages: Message[] }>(`/api/sessions/${encodeURIComponent(sessionId)}/messages?turnId=${encodeURIComponent(turnId)}`);
+    const answer = await this.get<{ messages: Message[] }>(
+      `/api/sessions/${encodeURIComponent(sessionId)}/messages?turnId=${encodeURIComponent(turnId)}`,
+    );
     return answer.messages;
   }
 }

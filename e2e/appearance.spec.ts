@@ -51,7 +51,7 @@ const AUDIT = `(() => {
 })()`;
 
 async function audit(page: Page): Promise<string[]> {
-  const result = await page.evaluate(AUDIT) as { checked: number; problems: string[]; base: number };
+  const result = (await page.evaluate(AUDIT)) as { checked: number; problems: string[]; base: number };
   expect(result.checked, 'text nodes checked').toBeGreaterThan(30);
   expect(result.base, 'base font size').toBeGreaterThanOrEqual(13);
   return result.problems;
@@ -73,7 +73,12 @@ for (const scheme of ['light', 'dark'] as const) {
     await showEverything(page, console);
     expect(await audit(page)).toEqual([]);
     const dialog = await console.action('Roll back turn');
-    await dialog.group('Restore to their earlier content').getByRole('listitem').filter({ hasText: 'greet.ts' }).getByRole('button', { name: 'Show diff' }).click();
+    await dialog
+      .group('Restore to their earlier content')
+      .getByRole('listitem')
+      .filter({ hasText: 'greet.ts' })
+      .getByRole('button', { name: 'Show diff' })
+      .click();
     await expect(dialog.root).toContainText('Now → After the restore');
     expect(await audit(page)).toEqual([]);
   });
@@ -84,10 +89,11 @@ test('the dark theme follows the system and the toggle overrides it, across a re
   await seedProject(turnback.agent, SESSION);
   await turnback.open(page, `?session=${SESSION}`);
   await expect(new ConsolePage(page).detail).toBeVisible();
-  const background = () => page.evaluate(() => {
-    const detail = document.querySelector('.detail');
-    return detail ? getComputedStyle(detail).backgroundColor : null;
-  });
+  const background = () =>
+    page.evaluate(() => {
+      const detail = document.querySelector('.detail');
+      return detail ? getComputedStyle(detail).backgroundColor : null;
+    });
   await expect.poll(background).toBe('rgb(13, 17, 23)');
   const theme = page.getByRole('group', { name: 'Theme' });
   await expect(theme.getByRole('button', { name: 'Auto' })).toHaveAttribute('aria-pressed', 'true');
@@ -100,7 +106,10 @@ test('the dark theme follows the system and the toggle overrides it, across a re
   await expect.poll(background).toBe('rgb(13, 17, 23)');
 });
 
-test('under 900 px the console is one column and the diff takes the full width, unified', async ({ page, turnback }) => {
+test('under 900 px the console is one column and the diff takes the full width, unified', async ({
+  page,
+  turnback,
+}) => {
   await page.setViewportSize({ width: 800, height: 900 });
   await seedProject(turnback.agent, SESSION);
   await turnback.open(page, `?session=${SESSION}`);

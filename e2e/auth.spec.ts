@@ -10,7 +10,10 @@ test('the 401 page appears when the URL carries a bad token', async ({ page, tur
   await saveScreenshot(page, 'console-401');
 });
 
-test('the 401 page appears with a stale token in the tab and says to reopen the printed URL', async ({ page, turnback }) => {
+test('the 401 page appears with a stale token in the tab and says to reopen the printed URL', async ({
+  page,
+  turnback,
+}) => {
   // A tab that holds a token from an earlier launch of the server.
   await page.goto(`${turnback.origin}/`);
   await page.evaluate(() => window.sessionStorage.setItem('turnback.token', 'not-the-token'));
@@ -42,7 +45,10 @@ async function otherPortPage(): Promise<{ server: Server; origin: string }> {
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
 
-test('no credential is ever a cookie: a reload keeps working, and a page on another local port gets nothing', async ({ page, turnback }) => {
+test('no credential is ever a cookie: a reload keeps working, and a page on another local port gets nothing', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn('auth-1', 'Write the notes', () => agent.write('auth-1', 'notes.md', 'notes\n'));
   await page.goto(turnback.loginUrl);
@@ -62,11 +68,27 @@ test('no credential is ever a cookie: a reload keeps working, and a page on anot
     expect(await stranger.evaluate(() => document.cookie)).toBe('');
     expect(await page.context().cookies(other.origin)).toEqual([]);
     // A request from there carries no credential (no cookie exists to send): 401.
-    const answered = stranger.waitForResponse((response) => response.url().startsWith(`${turnback.origin}/api/sessions`));
-    await stranger.evaluate((url) => fetch(url, { mode: 'no-cors', credentials: 'include' }).then(() => 'sent', () => 'failed'), `${turnback.origin}/api/sessions`);
+    const answered = stranger.waitForResponse((response) =>
+      response.url().startsWith(`${turnback.origin}/api/sessions`),
+    );
+    await stranger.evaluate(
+      (url) =>
+        fetch(url, { mode: 'no-cors', credentials: 'include' }).then(
+          () => 'sent',
+          () => 'failed',
+        ),
+      `${turnback.origin}/api/sessions`,
+    );
     expect((await answered).status()).toBe(401);
     // And a page of its own cannot read anything from turnback's origin either.
-    const read = await stranger.evaluate((url) => fetch(url, { credentials: 'include' }).then((r) => r.text(), () => 'refused'), `${turnback.origin}/api/sessions`);
+    const read = await stranger.evaluate(
+      (url) =>
+        fetch(url, { credentials: 'include' }).then(
+          (r) => r.text(),
+          () => 'refused',
+        ),
+      `${turnback.origin}/api/sessions`,
+    );
     expect(read).toBe('refused');
     await stranger.close();
   } finally {

@@ -8,11 +8,21 @@ const SESSION = 'browse-1';
 test('browse to a turn and see its diff', async ({ page, turnback }) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Create the greeting module', () =>
-    agent.write(SESSION, 'src/greet.ts', 'export function greet(name: string) {\n  return "Hello " + name;\n}\n'));
-  await agent.turn(SESSION, 'Greet politely and add a README', async () => {
-    await agent.write(SESSION, 'src/greet.ts', 'export function greet(name: string) {\n  return `Good morning, ${name}!`;\n}\n');
-    await agent.write(SESSION, 'README.md', '# Greeter\n');
-  }, 'Updated the greeting and added a README.');
+    agent.write(SESSION, 'src/greet.ts', 'export function greet(name: string) {\n  return "Hello " + name;\n}\n'),
+  );
+  await agent.turn(
+    SESSION,
+    'Greet politely and add a README',
+    async () => {
+      await agent.write(
+        SESSION,
+        'src/greet.ts',
+        'export function greet(name: string) {\n  return `Good morning, ${name}!`;\n}\n',
+      );
+      await agent.write(SESSION, 'README.md', '# Greeter\n');
+    },
+    'Updated the greeting and added a README.',
+  );
 
   await turnback.open(page);
   const console = new ConsolePage(page);
@@ -41,7 +51,10 @@ test('browse to a turn and see its diff', async ({ page, turnback }) => {
   await expect(console.diff('src/greet.ts')).toContainText('return "Hello " + name;');
 });
 
-test('the exec badges: a quiet mark where the commands were captured, a warning where they were not', async ({ page, turnback }) => {
+test('the exec badges: a quiet mark where the commands were captured, a warning where they were not', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Edit only', () => agent.write(SESSION, 'a.txt', 'a\n'));
   await agent.turn(SESSION, 'Install and migrate', async () => {

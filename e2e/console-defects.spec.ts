@@ -9,33 +9,37 @@ const SESSION = 'defects-1';
 /** A line long enough to wrap several times in the diff column. */
 const longLine = (n: number, word: string) => `${n}: ${`${word} `.repeat(12).trim()}`;
 
-for (const width of [1400, 1100, 800]) test(`a wrapped diff shows its last line without scrolling inside the diff at ${width} px`, async ({ page, turnback }) => {
-  const { agent } = turnback;
-  await page.setViewportSize({ width, height: 900 });
-  const before = Array.from({ length: 7 }, (_, i) => longLine(i + 1, 'before'));
-  const after = before.map((line, i) => (i % 2 === 0 ? longLine(i + 1, 'after') : line));
-  after[6] = 'the very last line';
-  await agent.turn(SESSION, 'Write the notes', () => agent.write(SESSION, 'notes.md', `${before.join('\n')}\n`));
-  await agent.turn(SESSION, 'Rewrite the notes', () => agent.write(SESSION, 'notes.md', `${after.join('\n')}\n`));
-  await turnback.open(page);
-  const console = new ConsolePage(page);
-  await console.selectTurn(2);
-  const diff = await console.showDiff('notes.md');
-  await expect(diff.getByRole('button', { name: 'Wrap lines' })).toHaveAttribute('aria-pressed', 'true');
-  const last = diff.locator('[class*="content-text"]').filter({ hasText: 'the very last line' }).first();
-  await expect(last).toBeVisible();
-  // The page itself may scroll (one column under 900 px): bring the diff's top into view, no more.
-  await diff.evaluate((region) => region.scrollIntoView({ block: 'start' }));
-  // In view means not clipped by any box that scrolls: the diff grows with its wrapped rows.
-  await expect(last).toBeInViewport({ ratio: 1 });
-  const innerScroll = await diff.evaluate((region) =>
-    [...region.querySelectorAll<HTMLElement>('*')].some((el) => {
-      const style = getComputedStyle(el);
-      return /(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1 && el.clientHeight < 400;
-    }));
-  expect(innerScroll, 'a small box scrolling inside the diff').toBe(false);
-});
-
+for (const width of [1400, 1100, 800])
+  test(`a wrapped diff shows its last line without scrolling inside the diff at ${width} px`, async ({
+    page,
+    turnback,
+  }) => {
+    const { agent } = turnback;
+    await page.setViewportSize({ width, height: 900 });
+    const before = Array.from({ length: 7 }, (_, i) => longLine(i + 1, 'before'));
+    const after = before.map((line, i) => (i % 2 === 0 ? longLine(i + 1, 'after') : line));
+    after[6] = 'the very last line';
+    await agent.turn(SESSION, 'Write the notes', () => agent.write(SESSION, 'notes.md', `${before.join('\n')}\n`));
+    await agent.turn(SESSION, 'Rewrite the notes', () => agent.write(SESSION, 'notes.md', `${after.join('\n')}\n`));
+    await turnback.open(page);
+    const console = new ConsolePage(page);
+    await console.selectTurn(2);
+    const diff = await console.showDiff('notes.md');
+    await expect(diff.getByRole('button', { name: 'Wrap lines' })).toHaveAttribute('aria-pressed', 'true');
+    const last = diff.locator('[class*="content-text"]').filter({ hasText: 'the very last line' }).first();
+    await expect(last).toBeVisible();
+    // The page itself may scroll (one column under 900 px): bring the diff's top into view, no more.
+    await diff.evaluate((region) => region.scrollIntoView({ block: 'start' }));
+    // In view means not clipped by any box that scrolls: the diff grows with its wrapped rows.
+    await expect(last).toBeInViewport({ ratio: 1 });
+    const innerScroll = await diff.evaluate((region) =>
+      [...region.querySelectorAll<HTMLElement>('*')].some((el) => {
+        const style = getComputedStyle(el);
+        return /(auto|scroll)/.test(style.overflowY) && el.scrollHeight > el.clientHeight + 1 && el.clientHeight < 400;
+      }),
+    );
+    expect(innerScroll, 'a small box scrolling inside the diff').toBe(false);
+  });
 
 test('a mode change reads "mode 755 → 644", with or without a content change', async ({ page, turnback }) => {
   const { agent } = turnback;
@@ -44,7 +48,10 @@ test('a mode change reads "mode 755 → 644", with or without a content change',
   await chmod(path.join(turnback.workspace, 'run.sh'), 0o755);
   await chmod(path.join(turnback.workspace, 'build.sh'), 0o755);
   await agent.turn(SESSION, 'Make the scripts plain files', async () => {
-    const { execId } = await agent.exec(SESSION, 'chmod -x run.sh && sed -i s/build/make/ build.sh && chmod -x build.sh');
+    const { execId } = await agent.exec(
+      SESSION,
+      'chmod -x run.sh && sed -i s/build/make/ build.sh && chmod -x build.sh',
+    );
     await chmod(path.join(turnback.workspace, 'run.sh'), 0o644);
     await turnback.writeOnDisk('build.sh', '#!/bin/sh\necho make\n');
     await chmod(path.join(turnback.workspace, 'build.sh'), 0o644);
@@ -53,7 +60,8 @@ test('a mode change reads "mode 755 → 644", with or without a content change',
   await turnback.open(page);
   const console = new ConsolePage(page);
   await console.selectTurn(1);
-  const row = (name: string) => console.files.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Show diff of ${name}` }) });
+  const row = (name: string) =>
+    console.files.getByRole('listitem').filter({ has: page.getByRole('button', { name: `Show diff of ${name}` }) });
   await expect(row('run.sh')).toContainText('mode 755 → 644');
   await expect(row('build.sh')).toContainText('mode 755 → 644');
   await expect(row('build.sh')).toContainText('modified');
@@ -82,9 +90,17 @@ test('badges are never cut in the turn list at 1400 px', async ({ page, turnback
       const row = el.closest('[role="option"]')!.getBoundingClientRect();
       const outside = box.right > row.right + 0.5 || box.bottom > row.bottom + 0.5;
       let clipped = el.scrollWidth > el.clientWidth + 1;
-      for (let parent = el.parentElement; parent && parent.getAttribute('role') !== 'option'; parent = parent.parentElement) {
+      for (
+        let parent = el.parentElement;
+        parent && parent.getAttribute('role') !== 'option';
+        parent = parent.parentElement
+      ) {
         const area = parent.getBoundingClientRect();
-        if (getComputedStyle(parent).overflow !== 'visible' && (box.right > area.right + 0.5 || box.bottom > area.bottom + 0.5)) clipped = true;
+        if (
+          getComputedStyle(parent).overflow !== 'visible' &&
+          (box.right > area.right + 0.5 || box.bottom > area.bottom + 0.5)
+        )
+          clipped = true;
       }
       return outside || clipped;
     });
@@ -92,7 +108,10 @@ test('badges are never cut in the turn list at 1400 px', async ({ page, turnback
   }
 });
 
-test('the selective-restore preview lists the folder it creates, counts as the file list does, and reads plainly', async ({ page, turnback }) => {
+test('the selective-restore preview lists the folder it creates, counts as the file list does, and reads plainly', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Write the notes', async () => {
     await agent.write(SESSION, 'notes/a.txt', 'a\n');

@@ -35,13 +35,15 @@ test('a 3,000-line diff opens folded, then virtualized in under 300 ms', async (
       await console.selectTurn(2);
       await expect(diff.getByRole('button', { name: 'Show the diff' })).toBeVisible();
     }
-    times.push(await page.evaluate(OPEN_AND_TIME) as number);
+    times.push((await page.evaluate(OPEN_AND_TIME)) as number);
   }
   await expect(diff).toContainText('step75');
   const rows = await diff.locator('tr').count();
   expect(rows, 'rows in the DOM').toBeLessThan(400);
   const median = [...times].sort((a, b) => a - b)[2];
-  test.info().annotations.push({ type: '3,000-line diff open (ms)', description: times.map((t) => t.toFixed(0)).join(', ') });
+  test
+    .info()
+    .annotations.push({ type: '3,000-line diff open (ms)', description: times.map((t) => t.toFixed(0)).join(', ') });
   expect(median).toBeLessThan(300);
 });
 

@@ -13,7 +13,9 @@ test('the timeline filters by prompt text and by path, searched by the server', 
   const console = new ConsolePage(page);
   const filter = console.page.getByRole('searchbox', { name: 'Filter turns by prompt or path' });
 
-  const asked = page.waitForRequest((request) => request.url().includes('/turns?') && request.url().includes('q=login'));
+  const asked = page.waitForRequest(
+    (request) => request.url().includes('/turns?') && request.url().includes('q=login'),
+  );
   await filter.fill('login');
   await asked;
   await expect(console.timeline.getByRole('option')).toHaveCount(1);
@@ -31,7 +33,10 @@ test('the timeline filters by prompt text and by path, searched by the server', 
   await expect(console.timeline.getByRole('option')).toHaveCount(3);
 });
 
-test('a turn\'s files are a collapsible tree; a rename is one row and every count agrees', async ({ page, turnback }) => {
+test("a turn's files are a collapsible tree; a rename is one row and every count agrees", async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await turnback.writeOnDisk('src/old-name.ts', 'export const x = 1;\n');
   await agent.turn(SESSION, 'Restructure', async () => {
@@ -64,8 +69,16 @@ test('a turn\'s files are a collapsible tree; a rename is one row and every coun
   await expect(console.fileButton('src/a/one.ts')).toBeVisible();
 
   // The order on screen: folders first, then files, each by name.
-  const order = await console.files.getByRole('button', { name: /^Show diff of / }).evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
-  expect(order).toEqual(['Show diff of src/a/one.ts', 'Show diff of src/a/two.ts', 'Show diff of src/b/three.ts', 'Show diff of src/new-name.ts', 'Show diff of top.md']);
+  const order = await console.files
+    .getByRole('button', { name: /^Show diff of / })
+    .evaluateAll((buttons) => buttons.map((b) => b.getAttribute('aria-label')));
+  expect(order).toEqual([
+    'Show diff of src/a/one.ts',
+    'Show diff of src/a/two.ts',
+    'Show diff of src/b/three.ts',
+    'Show diff of src/new-name.ts',
+    'Show diff of top.md',
+  ]);
 });
 
 test('sessions are titled by their first prompt', async ({ page, turnback }) => {

@@ -1,7 +1,10 @@
 import { expect, test } from './fixtures';
 import { ConsolePage } from './pages/ConsolePage';
 
-test('the timeline paints from the first answer, and the console\'s code comes compressed', async ({ page, turnback }) => {
+test("the timeline paints from the first answer, and the console's code comes compressed", async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn('paint-1', 'First request', () => agent.write('paint-1', 'a.txt', 'a\n'));
   await agent.turn('paint-1', 'Second request', () => agent.write('paint-1', 'b.txt', 'b\n'));
@@ -15,7 +18,8 @@ test('the timeline paints from the first answer, and the console\'s code comes c
     if (url.pathname.startsWith('/api/') && url.pathname !== '/api/events') api.push(`${url.pathname}${url.search}`);
   });
   page.on('response', async (response) => {
-    if (new URL(response.url()).pathname.startsWith('/assets/')) encodings.set(response.url(), (await response.allHeaders())['content-encoding']);
+    if (new URL(response.url()).pathname.startsWith('/assets/'))
+      encodings.set(response.url(), (await response.allHeaders())['content-encoding']);
   });
   await page.reload();
   const console = new ConsolePage(page);

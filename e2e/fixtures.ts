@@ -29,7 +29,8 @@ export const test = base.extend<{ turnback: Turnback; pageProblems: string[] }>(
       const problems: string[] = [];
       page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
       page.on('console', (message) => {
-        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text())) problems.push(`console: ${message.text()}`);
+        if (message.type() === 'error' && /Content Security Policy|Refused to/i.test(message.text()))
+          problems.push(`console: ${message.text()}`);
       });
       await use(problems);
       expect(problems, 'errors in the page').toEqual([]);

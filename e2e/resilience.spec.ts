@@ -3,7 +3,10 @@ import { ConsolePage } from './pages/ConsolePage';
 
 const SESSION = 'resilience-1';
 
-test('when the server stops, the console says so within 2 s, keeps what it showed and disables actions', async ({ page, turnback }) => {
+test('when the server stops, the console says so within 2 s, keeps what it showed and disables actions', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Write the plan', () => agent.write(SESSION, 'plan.md', 'v1\n'));
   await agent.turn(SESSION, 'Revise the plan', () => agent.write(SESSION, 'plan.md', 'v2\n'));
@@ -14,7 +17,9 @@ test('when the server stops, the console says so within 2 s, keeps what it showe
 
   await turnback.stop();
   const stoppedAt = Date.now();
-  await expect(page.getByRole('alert').filter({ hasText: 'The server is not answering' })).toBeVisible({ timeout: 2_000 });
+  await expect(page.getByRole('alert').filter({ hasText: 'The server is not answering' })).toBeVisible({
+    timeout: 2_000,
+  });
   expect(Date.now() - stoppedAt).toBeLessThan(2_000);
   await expect(console.turn(2)).toBeVisible();
   await expect(console.turn(1)).toBeVisible();
@@ -33,7 +38,9 @@ test('a live turn arriving does not move a reader further down the timeline', as
   await turnback.open(page);
   const console = new ConsolePage(page);
   await expect(console.turn(120)).toBeVisible();
-  await console.timeline.evaluate((list) => { list.scrollTop = 58 * 60; });
+  await console.timeline.evaluate((list) => {
+    list.scrollTop = 58 * 60;
+  });
   await console.turn(58).click();
   await expect(console.turn(58)).toHaveAttribute('aria-selected', 'true');
   const before = (await console.turn(58).boundingBox())!.y;

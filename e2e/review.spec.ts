@@ -3,7 +3,10 @@ import { ConsolePage } from './pages/ConsolePage';
 
 const SESSION = 'review-1';
 
-test('the preview shows each path\'s diff, names the later turn behind a conflict, and lists commands and folders', async ({ page, turnback }) => {
+test("the preview shows each path's diff, names the later turn behind a conflict, and lists commands and folders", async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await turnback.writeOnDisk('config.json', '{"version": 0}\n');
   await agent.turn(SESSION, 'Bump the version and add assets', async () => {
@@ -27,7 +30,11 @@ test('the preview shows each path\'s diff, names the later turn behind a conflic
   await expect(conflicts).toContainText('"version": 2');
 
   const restore = dialog.group('Restore to their earlier content');
-  await restore.getByRole('listitem').filter({ hasText: 'config.json' }).getByRole('button', { name: 'Show diff' }).click();
+  await restore
+    .getByRole('listitem')
+    .filter({ hasText: 'config.json' })
+    .getByRole('button', { name: 'Show diff' })
+    .click();
   await expect(restore).toContainText('Now → After the restore');
   await expect(restore).toContainText('"version": 0');
 

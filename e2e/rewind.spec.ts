@@ -3,7 +3,10 @@ import { ConsolePage } from './pages/ConsolePage';
 
 const SESSION = 'claude-session-1';
 
-test('rewind with chat in an external agent\'s session restores files and deletes messages from that turn on', async ({ page, turnback }) => {
+test("rewind with chat in an external agent's session restores files and deletes messages from that turn on", async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   const turn = async (content: string, work: () => Promise<unknown>) => {
     await agent.input(SESSION, content, 'claude-code', 'cli');

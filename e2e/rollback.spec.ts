@@ -40,12 +40,17 @@ test('select two of three files, roll them back, and only those change on disk',
   await expect(console.turn(3)).toContainText('rollback of #2');
 });
 
-test('rollback with chat removes the turn\'s messages in the UI and through the API', async ({ page, turnback }) => {
+test("rollback with chat removes the turn's messages in the UI and through the API", async ({ page, turnback }) => {
   const { agent } = turnback;
-  const turnId = await agent.turn(SESSION, 'Write the changelog', () => agent.write(SESSION, 'CHANGELOG.md', '# 1.0\n'),
-    'I wrote CHANGELOG.md with the 1.0 entry.');
+  const turnId = await agent.turn(
+    SESSION,
+    'Write the changelog',
+    () => agent.write(SESSION, 'CHANGELOG.md', '# 1.0\n'),
+    'I wrote CHANGELOG.md with the 1.0 entry.',
+  );
   expect((await turnback.api.messagesOfTurn(SESSION, turnId)).map((message) => message.content)).toEqual([
-    'Write the changelog', 'I wrote CHANGELOG.md with the 1.0 entry.',
+    'Write the changelog',
+    'I wrote CHANGELOG.md with the 1.0 entry.',
   ]);
 
   await turnback.open(page);
@@ -71,7 +76,10 @@ test('rollback with chat removes the turn\'s messages in the UI and through the 
   expect(await turnback.read('CHANGELOG.md')).toBeNull();
 });
 
-test('a conflict dialog appears when a later turn changed the file, and "overwrite anyway" works', async ({ page, turnback }) => {
+test('a conflict dialog appears when a later turn changed the file, and "overwrite anyway" works', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await turnback.writeOnDisk('config.json', '{"version": 0}\n');
   await agent.turn(SESSION, 'Bump to version 1', () => agent.write(SESSION, 'config.json', '{"version": 1}\n'));
@@ -93,7 +101,7 @@ test('a conflict dialog appears when a later turn changed the file, and "overwri
   expect(await turnback.read('config.json')).toBe('{"version": 0}\n');
 });
 
-test('Undo after a rollback restores the agent\'s version', async ({ page, turnback }) => {
+test("Undo after a rollback restores the agent's version", async ({ page, turnback }) => {
   const { agent } = turnback;
   await turnback.writeOnDisk('notes.md', 'my notes\n');
   await agent.turn(SESSION, 'Rewrite my notes', async () => {

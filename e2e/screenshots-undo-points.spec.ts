@@ -28,7 +28,10 @@ for (const width of [1400, 800]) {
       await steps.getByRole('button', { name: 'Undo step 1: Edit(a.txt)' }).click();
       await expect(dialog.group('Changed since the turn (conflicts)')).toContainText('step 3');
       await saveScreenshot(page, `${name}-step-conflict`);
-      await dialog.group('Changed since the turn (conflicts)').getByRole('button', { name: /^Keep both/ }).click();
+      await dialog
+        .group('Changed since the turn (conflicts)')
+        .getByRole('button', { name: /^Keep both/ })
+        .click();
       await expect(dialog.group('Keep both')).toContainText('a.txt.turnback-2');
       await saveScreenshot(page, `${name}-keep-both`);
       await dialog.root.getByRole('button', { name: 'Cancel' }).click();

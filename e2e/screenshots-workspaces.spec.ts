@@ -26,13 +26,17 @@ for (const width of [1400, 800]) {
           await agent.write(SESSION, 'notes/b.txt', 'b\n');
           await agent.write(SESSION, 'todo.txt', 'one\n');
         });
-        const second = await agent.turn(SESSION, 'Drop the notes, update the list, make run.sh plain and run the tests', async () => {
-          await agent.post('/api/agent/fs/delete', { sessionId: SESSION, uri: 'workspace:/notes', recursive: true });
-          await agent.write(SESSION, 'todo.txt', 'two\n');
-          const { execId } = await agent.exec(SESSION, 'chmod -x run.sh && npm test');
-          await chmod(path.join(turnback.workspace, 'run.sh'), 0o644);
-          await agent.execEnd(SESSION, execId!);
-        });
+        const second = await agent.turn(
+          SESSION,
+          'Drop the notes, update the list, make run.sh plain and run the tests',
+          async () => {
+            await agent.post('/api/agent/fs/delete', { sessionId: SESSION, uri: 'workspace:/notes', recursive: true });
+            await agent.write(SESSION, 'todo.txt', 'two\n');
+            const { execId } = await agent.exec(SESSION, 'chmod -x run.sh && npm test');
+            await chmod(path.join(turnback.workspace, 'run.sh'), 0o644);
+            await agent.execEnd(SESSION, execId!);
+          },
+        );
         await api.post(`/api/turns/${second}/rollback`, { uris: ['workspace:/todo.txt'] });
         const other = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-shots-second-'));
         const broken = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-shots-broken-'));
@@ -56,7 +60,10 @@ for (const width of [1400, 800]) {
         await saveScreenshot(page, `${name}-preview`);
         await dialog.root.getByRole('button', { name: 'Cancel' }).click();
 
-        await page.getByRole('list', { name: 'Workspaces' }).getByRole('button', { name: new RegExp(`^Workspace ${third.name},`) }).click();
+        await page
+          .getByRole('list', { name: 'Workspaces' })
+          .getByRole('button', { name: new RegExp(`^Workspace ${third.name},`) })
+          .click();
         await expect(page.getByRole('alert')).toContainText('This workspace is not recording');
         await saveScreenshot(page, `${name}-not-recording`);
       } finally {

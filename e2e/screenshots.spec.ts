@@ -13,7 +13,9 @@ for (const width of [1400, 800]) {
       await page.setViewportSize({ width, height: 900 });
       await page.emulateMedia({ colorScheme: scheme });
       await seedProject(turnback.agent, SESSION);
-      await turnback.agent.turn('shots-2', 'Write the changelog for the 1.0 release', () => turnback.agent.write('shots-2', 'CHANGELOG.md', '# 1.0\n'));
+      await turnback.agent.turn('shots-2', 'Write the changelog for the 1.0 release', () =>
+        turnback.agent.write('shots-2', 'CHANGELOG.md', '# 1.0\n'),
+      );
       await turnback.open(page, `?session=${SESSION}`);
       const console = new ConsolePage(page);
       const name = `${width}-${scheme}`;
@@ -34,7 +36,12 @@ for (const width of [1400, 800]) {
 
       await console.selectTurn(2);
       const dialog = await console.action('Roll back turn');
-      await dialog.group('Restore to their earlier content').getByRole('listitem').filter({ hasText: 'greet.ts' }).getByRole('button', { name: 'Show diff' }).click();
+      await dialog
+        .group('Restore to their earlier content')
+        .getByRole('listitem')
+        .filter({ hasText: 'greet.ts' })
+        .getByRole('button', { name: 'Show diff' })
+        .click();
       await expect(dialog.root.getByText('Now → After the restore')).toBeVisible();
       await saveScreenshot(page, `${name}-preview`);
     });

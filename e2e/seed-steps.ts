@@ -1,7 +1,14 @@
 // Turns made of named steps (the host's tool calls), as a host that names them records them.
 import type { AgentClient } from './agent-client';
 
-export function writeStep(agent: AgentClient, sessionId: string, path: string, content: string, stepId: string, stepTitle: string) {
+export function writeStep(
+  agent: AgentClient,
+  sessionId: string,
+  path: string,
+  content: string,
+  stepId: string,
+  stepTitle: string,
+) {
   return agent.post('/api/agent/fs/write', { sessionId, uri: `workspace:/${path}`, content, stepId, stepTitle });
 }
 

@@ -46,7 +46,20 @@ export async function startServer(): Promise<ServerHandle> {
   const agentToken = `agent-${randomBytes(16).toString('hex')}`;
   const child = spawn(
     process.execPath,
-    ['bin/turnback.js', 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0', '--token', token, '--agent-token', agentToken],
+    [
+      'bin/turnback.js',
+      'serve',
+      '--workspace',
+      workspace,
+      '--data',
+      dataDir,
+      '--port',
+      '0',
+      '--token',
+      token,
+      '--agent-token',
+      agentToken,
+    ],
     // XDG_STATE_HOME keeps service.json and the tokens inside the temp dir, not in the user's home.
     { cwd: ROOT, env: { ...process.env, XDG_STATE_HOME: dataDir }, stdio: ['ignore', 'pipe', 'pipe'] },
   );

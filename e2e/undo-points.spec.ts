@@ -6,7 +6,10 @@ import { seedSteps } from './seed-steps';
 
 const SESSION = 'points-1';
 
-test('undo one step from the Steps tab: its path goes back, the rest stays; a later step of the turn is a named conflict', async ({ page, turnback }) => {
+test('undo one step from the Steps tab: its path goes back, the rest stays; a later step of the turn is a named conflict', async ({
+  page,
+  turnback,
+}) => {
   await seedSteps(turnback.agent, SESSION);
   await turnback.open(page, `?session=${SESSION}`);
   const console = new ConsolePage(page);
@@ -28,7 +31,9 @@ test('undo one step from the Steps tab: its path goes back, the rest stays; a la
   expect(await turnback.read('a.txt')).toBe('a second edit\n');
 
   await steps.getByRole('button', { name: 'Undo step 1: Edit(a.txt)' }).click();
-  await expect(dialog.group('Changed since the turn (conflicts)')).toContainText('a.txt — changed again by step 3 “Write(a.txt)” of this turn');
+  await expect(dialog.group('Changed since the turn (conflicts)')).toContainText(
+    'a.txt — changed again by step 3 “Write(a.txt)” of this turn',
+  );
   await expect(dialog.root.getByRole('button', { name: 'Undo step 1' })).toBeDisabled();
   await dialog.overwrite.check();
   await dialog.confirm('Undo step 1');
@@ -37,7 +42,10 @@ test('undo one step from the Steps tab: its path goes back, the rest stays; a la
   await expect(console.turn(2)).toContainText('partially rolled back');
 });
 
-test('pin this point, let a turn change things, then rewind to the pin through its preview', async ({ page, turnback }) => {
+test('pin this point, let a turn change things, then rewind to the pin through its preview', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Write the good version', () => agent.write(SESSION, 'p.txt', 'known good\n'));
   await turnback.open(page, `?session=${SESSION}`);
@@ -55,7 +63,10 @@ test('pin this point, let a turn change things, then rewind to the pin through i
     await agent.write(SESSION, 'extra.txt', 'made after the pin\n');
   });
   await page.getByRole('region', { name: 'Pins' }).getByRole('button', { name: 'Pin Known good' }).click();
-  await console.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name: 'Rewind to this pin' }).click();
+  await console.detail
+    .getByRole('toolbar', { name: 'Turn actions' })
+    .getByRole('button', { name: 'Rewind to this pin' })
+    .click();
   await expect(dialog.root.getByRole('heading', { name: 'Rewind to pin “Known good”' })).toBeVisible();
   await expect(dialog.group('Restore to their earlier content')).toContainText('p.txt');
   await expect(dialog.group('Delete (did not exist before)')).toContainText('extra.txt');
@@ -76,7 +87,10 @@ test('compare two turns: each path that differs, through the diff viewer', async
   await turnback.open(page, `?session=${SESSION}`);
   const console = new ConsolePage(page);
   await console.selectTurn(3);
-  await console.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name: 'Compare with…' }).click();
+  await console.detail
+    .getByRole('toolbar', { name: 'Turn actions' })
+    .getByRole('button', { name: 'Compare with…' })
+    .click();
   const dialog = console.dialog();
   await dialog.root.getByLabel('From (the end of)').selectOption({ label: '#1 First' });
   const paths = dialog.root.getByRole('list', { name: 'Paths that differ' });
@@ -86,11 +100,16 @@ test('compare two turns: each path that differs, through the diff viewer', async
   await expect(diff.getByLabel('At #1 First')).toBeVisible();
   await expect(diff).toContainText('gamma');
   await paths.getByRole('button', { name: 'Compare todo.md' }).click();
-  await expect(dialog.root.getByRole('region', { name: 'Diff of todo.md' })).toContainText('Does not exist at #1 First');
+  await expect(dialog.root.getByRole('region', { name: 'Diff of todo.md' })).toContainText(
+    'Does not exist at #1 First',
+  );
   await saveScreenshot(page, 'console-compare');
 });
 
-test('keep both on a conflict row: the later version stays, the restored one is written beside it', async ({ page, turnback }) => {
+test('keep both on a conflict row: the later version stays, the restored one is written beside it', async ({
+  page,
+  turnback,
+}) => {
   const { agent } = turnback;
   await agent.turn(SESSION, 'Write the config', () => agent.write(SESSION, 'config.json', '{"v": 1}\n'));
   await agent.turn(SESSION, 'Change the config', () => agent.write(SESSION, 'config.json', '{"v": 2}\n'));

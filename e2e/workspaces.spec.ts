@@ -18,18 +18,27 @@ async function newFolder(prefix: string): Promise<string> {
   return dir;
 }
 
-test('two workspaces in one console: switching, a deep link to a turn of the second, and one that is not recording', async ({ page, turnback }) => {
+test('two workspaces in one console: switching, a deep link to a turn of the second, and one that is not recording', async ({
+  page,
+  turnback,
+}) => {
   const { agent, api } = turnback;
   // The default workspace (serve --workspace) and a second one registered beside it.
   await agent.turn('first-1', 'Write the first readme', () => agent.write('first-1', 'README.md', '# first\n'));
   const second = await newFolder('turnback-e2e-second-');
   const { workspace: other } = await api.post<{ workspace: Workspace }>('/api/workspaces', { path: second });
   const { turnId: begun } = await agent.post<{ turnId: string }>('/api/agent/input', {
-    sessionId: 'second-1', platform: 'claude-code', sessionType: 'cli', content: 'Write the second notes', cwd: second,
+    sessionId: 'second-1',
+    platform: 'claude-code',
+    sessionType: 'cli',
+    content: 'Write the second notes',
+    cwd: second,
   });
   await agent.write('second-1', 'notes.md', 'notes of the second workspace\n');
   await agent.turnEnd('second-1');
-  await agent.turn('second-1', 'Extend the second notes', () => agent.write('second-1', 'notes.md', 'notes of the second workspace\nand more\n'));
+  await agent.turn('second-1', 'Extend the second notes', () =>
+    agent.write('second-1', 'notes.md', 'notes of the second workspace\nand more\n'),
+  );
 
   // A third whose store cannot be made: a file stands where its data dir goes.
   const broken = await newFolder('turnback-e2e-broken-');

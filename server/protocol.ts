@@ -13,7 +13,13 @@ export const AGENT_ROLES = ['assistant', 'tool', 'system'] as const;
 /** Ops a host performs through storage or announces with `before-mutate`. */
 export const MUTATION_OPS = ['write', 'delete', 'rename', 'move', 'mkdir'] as const;
 /** The binary images a diff side carries as `Side.image` (SVG is text, so it needs no bytes). */
-export const IMAGE_TYPES: Readonly<Record<string, string>> = { png: 'image/png', jpg: 'image/jpeg', jpeg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp' };
+export const IMAGE_TYPES: Readonly<Record<string, string>> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  jpeg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+};
 
 /** The image type of a path, by its extension; undefined when it is not one of IMAGE_TYPES. */
 export function imageTypeOf(uri: string): string | undefined {
@@ -22,7 +28,13 @@ export function imageTypeOf(uri: string): string | undefined {
 }
 /** The names of `GET /api/events`. */
 export const EVENT_NAMES = [
-  'turn-begun', 'captured', 'turn-committed', 'rollback-done', 'messages-deleted', 'messages-restored', 'session-deleted',
+  'turn-begun',
+  'captured',
+  'turn-committed',
+  'rollback-done',
+  'messages-deleted',
+  'messages-restored',
+  'session-deleted',
 ] as const;
 
 /** `<root>:/<posix path>`, canonical (see docs/api.md "Storage URIs"). */
@@ -45,7 +57,12 @@ export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
 /** `over-budget`: a git-ignored folder too large to protect, left out of the scans (`files`, `bytes`: where the count stopped). */
 export type ExecSkipReason = SkipReason | 'concurrent' | 'over-budget';
-export interface ExecSkipped { uri: Uri; reason: ExecSkipReason; files?: number; bytes?: number }
+export interface ExecSkipped {
+  uri: Uri;
+  reason: ExecSkipReason;
+  files?: number;
+  bytes?: number;
+}
 
 /**
  * Who a session belongs to, for retention: `agent` when the agent token opened it, `person`
@@ -69,9 +86,19 @@ export interface Session {
 export type TurnKind = 'agent' | 'rollback' | 'pin';
 
 /** A named point: rewinding its session to it takes every path changed since (any session) back to its state then. */
-export interface Pin { turnId: string; sessionId: string; number: number; name: string; at: string }
-export interface PinsResponse { pins: Pin[] }
-export interface PinResponse { pin: Pin }
+export interface Pin {
+  turnId: string;
+  sessionId: string;
+  number: number;
+  name: string;
+  at: string;
+}
+export interface PinsResponse {
+  pins: Pin[];
+}
+export interface PinResponse {
+  pin: Pin;
+}
 export type TurnStatus = 'active' | 'committed' | 'rolled-back' | 'partially-rolled-back';
 
 /** A command's text is kept up to this many UTF-8 bytes (docs/api.md "Shell commands"). */
@@ -97,7 +124,10 @@ export interface ExecCommand {
   skipped?: ExecSkipped[];
 }
 
-export interface LineCounts { added: number; removed: number }
+export interface LineCounts {
+  added: number;
+  removed: number;
+}
 
 export interface Turn {
   turnId: string;
@@ -132,14 +162,7 @@ export interface Turn {
 }
 
 export type ChangeKind =
-  | 'created'
-  | 'modified'
-  | 'deleted'
-  | 'renamed'
-  | 'moved'
-  | 'dir-created'
-  | 'dir-deleted'
-  | 'mode-changed';
+  'created' | 'modified' | 'deleted' | 'renamed' | 'moved' | 'dir-created' | 'dir-deleted' | 'mode-changed';
 
 export interface FileChange {
   uri: Uri;
@@ -203,7 +226,10 @@ export interface Diff {
  * before-mutate belongs to (`stepId`, its tool call id, with the chat's tool line as `stepTitle`);
  * a command's entries are its step (its `execId`).
  */
-export interface StepRef { id: string; title?: string }
+export interface StepRef {
+  id: string;
+  title?: string;
+}
 
 export interface Step {
   /** 1, 2, 3… in the order the steps first changed something. */
@@ -216,10 +242,15 @@ export interface Step {
   paths: Uri[];
 }
 
-export interface StepsResponse { steps: Step[] }
+export interface StepsResponse {
+  steps: Step[];
+}
 
 /** On a step's conflict: the later step of the same turn that changed the path since. */
-export interface ConflictStep { index: number; title: string }
+export interface ConflictStep {
+  index: number;
+  title: string;
+}
 
 /** Each path whose state differs between the end of turn `from` and the end of turn `to`. */
 export interface Comparison {
@@ -234,7 +265,12 @@ export type PlanActionKind = 'restore' | 'delete' | 'move-back' | 'none' | 'keep
 export type OnConflict = 'refuse' | 'keep-both';
 
 /** The later turn whose change a conflict would discard (the path holds what it left). */
-export interface ConflictTurn { turnId: string; sessionId: string; number: number; title: string }
+export interface ConflictTurn {
+  turnId: string;
+  sessionId: string;
+  number: number;
+  title: string;
+}
 
 export interface PlanAction {
   uri: Uri;
@@ -250,7 +286,11 @@ export interface PlanAction {
 }
 
 /** A folder the rollback creates or removes, including those it removes only because a chosen path created them. */
-export interface PlanFolder { uri: Uri; action: 'create' | 'remove'; implied: boolean }
+export interface PlanFolder {
+  uri: Uri;
+  action: 'create' | 'remove';
+  implied: boolean;
+}
 
 export type RestoreErrorCode = 'TOO_LARGE' | 'EXCLUDED' | 'UNRESTORABLE' | 'SYMLINK' | 'NOT_EMPTY' | 'IO';
 
@@ -337,44 +377,141 @@ export interface ErrorBody {
 
 // ---- request bodies and answers ----
 
-export interface HealthResponse { ok: true; version: string }
+export interface HealthResponse {
+  ok: true;
+  version: string;
+}
 export interface SessionsResponse {
   sessions: Session[];
   /** With `?turns=<limit>`: the newest session's first page of turns (as `GET …/turns?limit=`), oldest first. */
   firstTurns?: { sessionId: string; turns: Turn[] };
 }
-export interface TurnsResponse { turns: Turn[] }
-export interface MessagesResponse { messages: Message[] }
+export interface TurnsResponse {
+  turns: Turn[];
+}
+export interface MessagesResponse {
+  messages: Message[];
+}
 export type ManifestResponse = Manifest;
-export interface CommandResponse { command: ExecCommand }
+export interface CommandResponse {
+  command: ExecCommand;
+}
 export type DiffResponse = Diff;
 
-export interface PreviewRequest { uris?: Uri[]; steps?: number[]; withChat?: boolean; onConflict?: OnConflict }
-export interface RollbackRequest { uris?: Uri[]; steps?: number[]; force?: boolean; onConflict?: OnConflict }
-export interface RollbackWithChatRequest { force?: boolean; onConflict?: OnConflict }
-export interface RewindPreviewRequest { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }
-export interface RewindRequest { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }
-export interface OkResponse { ok: true }
+export interface PreviewRequest {
+  uris?: Uri[];
+  steps?: number[];
+  withChat?: boolean;
+  onConflict?: OnConflict;
+}
+export interface RollbackRequest {
+  uris?: Uri[];
+  steps?: number[];
+  force?: boolean;
+  onConflict?: OnConflict;
+}
+export interface RollbackWithChatRequest {
+  force?: boolean;
+  onConflict?: OnConflict;
+}
+export interface RewindPreviewRequest {
+  toTurnId: string;
+  withChat?: boolean;
+  onConflict?: OnConflict;
+}
+export interface RewindRequest {
+  toTurnId: string;
+  withChat?: boolean;
+  force?: boolean;
+  onConflict?: OnConflict;
+}
+export interface OkResponse {
+  ok: true;
+}
 
-export interface AgentInputRequest { sessionId: string; platform: string; sessionType: string; content: string }
-export interface AgentInputResponse { turnId: string | null; messageId: string }
-export interface AgentMessageRequest { sessionId: string; role: Exclude<Role, 'user'>; content: string }
-export interface AgentMessageResponse { messageId: string }
-export interface AgentTurnEndRequest { sessionId: string }
-export interface AgentTurnEndResponse { turnId: string | null }
-export interface AgentExecRequest { sessionId: string; tool: string; command: string }
-export interface AgentExecResponse { turnId: string | null; execId: string | null }
-export interface AgentExecEndRequest { sessionId: string; execId: string }
-export interface AgentExecEndResponse { turnId: string | null; changed: Uri[]; skipped: ExecSkipped[] }
-export interface AgentBeforeMutateRequest { sessionId: string; op: MutationOp; uri: Uri; to?: Uri }
-export interface AgentBeforeMutateResponse { recorded: boolean; skipped?: 'too-large' }
+export interface AgentInputRequest {
+  sessionId: string;
+  platform: string;
+  sessionType: string;
+  content: string;
+}
+export interface AgentInputResponse {
+  turnId: string | null;
+  messageId: string;
+}
+export interface AgentMessageRequest {
+  sessionId: string;
+  role: Exclude<Role, 'user'>;
+  content: string;
+}
+export interface AgentMessageResponse {
+  messageId: string;
+}
+export interface AgentTurnEndRequest {
+  sessionId: string;
+}
+export interface AgentTurnEndResponse {
+  turnId: string | null;
+}
+export interface AgentExecRequest {
+  sessionId: string;
+  tool: string;
+  command: string;
+}
+export interface AgentExecResponse {
+  turnId: string | null;
+  execId: string | null;
+}
+export interface AgentExecEndRequest {
+  sessionId: string;
+  execId: string;
+}
+export interface AgentExecEndResponse {
+  turnId: string | null;
+  changed: Uri[];
+  skipped: ExecSkipped[];
+}
+export interface AgentBeforeMutateRequest {
+  sessionId: string;
+  op: MutationOp;
+  uri: Uri;
+  to?: Uri;
+}
+export interface AgentBeforeMutateResponse {
+  recorded: boolean;
+  skipped?: 'too-large';
+}
 /** `force`: run a change whose original cannot be captured (it is recorded as skipped). */
-export interface AgentWriteRequest { sessionId: string; uri: Uri; content: string; encoding?: 'utf8' | 'base64'; force?: boolean }
-export interface AgentDeleteRequest { sessionId: string; uri: Uri; recursive?: boolean; force?: boolean }
-export interface AgentRenameRequest { sessionId: string; from: Uri; to: Uri; force?: boolean }
+export interface AgentWriteRequest {
+  sessionId: string;
+  uri: Uri;
+  content: string;
+  encoding?: 'utf8' | 'base64';
+  force?: boolean;
+}
+export interface AgentDeleteRequest {
+  sessionId: string;
+  uri: Uri;
+  recursive?: boolean;
+  force?: boolean;
+}
+export interface AgentRenameRequest {
+  sessionId: string;
+  from: Uri;
+  to: Uri;
+  force?: boolean;
+}
 export type AgentMoveRequest = AgentRenameRequest;
-export interface AgentMkdirRequest { sessionId: string; uri: Uri }
-export interface AgentReadResponse { uri: Uri; content: string; encoding: 'utf8' | 'base64'; size: number }
+export interface AgentMkdirRequest {
+  sessionId: string;
+  uri: Uri;
+}
+export interface AgentReadResponse {
+  uri: Uri;
+  content: string;
+  encoding: 'utf8' | 'base64';
+  size: number;
+}
 /** A workspace of the service (docs/api.md "Workspaces"). */
 export interface Workspace {
   /** `<folder name>-<first 12 hex of sha256(real path)>`, also its data dir's name. */
@@ -390,8 +527,12 @@ export interface Workspace {
   storeBytes: number;
   isDefault: boolean;
 }
-export interface WorkspacesResponse { workspaces: Workspace[] }
-export interface WorkspaceResponse { workspace: Workspace }
+export interface WorkspacesResponse {
+  workspaces: Workspace[];
+}
+export interface WorkspaceResponse {
+  workspace: Workspace;
+}
 
 /** POST /api/agent/hook/:host (`claude-code`, `cursor`, …): the body is the host's raw hook event (its own JSON shape). */
 export type AgentHookRequest = Record<string, unknown>;

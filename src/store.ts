@@ -81,11 +81,22 @@ export const useUiStore = create<UiState>()((set) => ({
     set((state) =>
       state.workspaceId === workspaceId
         ? state
-        : { workspaceId, sessionId: null, turnId: null, fileUri: null, history, openedAt: Date.now(), search: '', checked: { turnId: null, uris: [] } },
+        : {
+            workspaceId,
+            sessionId: null,
+            turnId: null,
+            fileUri: null,
+            history,
+            openedAt: Date.now(),
+            search: '',
+            checked: { turnId: null, uris: [] },
+          },
     ),
   selectSession: (sessionId, history = 'push') =>
     set((state) =>
-      state.sessionId === sessionId ? state : { sessionId, turnId: null, fileUri: null, history, openedAt: Date.now(), search: '' },
+      state.sessionId === sessionId
+        ? state
+        : { sessionId, turnId: null, fileUri: null, history, openedAt: Date.now(), search: '' },
     ),
   selectTurn: (turnId, history = 'push') =>
     set((state) => (state.turnId === turnId ? state : { turnId, fileUri: null, history })),

@@ -13,8 +13,16 @@ const run = promisify(execFile);
 // gc.auto=0: a background repack mid-run would land in unrelated samples; the packed size is
 // measured separately (`git gc`) so git is not judged by loose objects alone.
 const CONFIG = [
-  '-c', 'user.name=turnback-bench', '-c', 'user.email=bench@localhost', '-c', 'commit.gpgsign=false',
-  '-c', 'core.autocrlf=false', '-c', 'gc.auto=0',
+  '-c',
+  'user.name=turnback-bench',
+  '-c',
+  'user.email=bench@localhost',
+  '-c',
+  'commit.gpgsign=false',
+  '-c',
+  'core.autocrlf=false',
+  '-c',
+  'gc.auto=0',
 ];
 
 export interface ShadowGit extends Contender {
@@ -26,8 +34,11 @@ export interface ShadowGit extends Contender {
 
 export async function shadowGitContender(workspace: string, gitDir: string): Promise<ShadowGit> {
   const env = {
-    ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: workspace,
-    GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null',
+    ...process.env,
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: workspace,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
   };
   const git = async (...args: string[]): Promise<string> => {
     const { stdout } = await run('git', [...CONFIG, ...args], { env, cwd: workspace, maxBuffer: 64 * 1024 * 1024 });

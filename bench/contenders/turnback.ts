@@ -44,8 +44,11 @@ export async function engineRollback(engine: Engine, turnId: string): Promise<st
   return result.rollbackTurnId;
 }
 
-export async function turnbackContender(openEngine: OpenEngine, options: EngineOptions & { dataDir: string },
-  sessionId = 'bench'): Promise<TurnbackContender> {
+export async function turnbackContender(
+  openEngine: OpenEngine,
+  options: EngineOptions & { dataDir: string },
+  sessionId = 'bench',
+): Promise<TurnbackContender> {
   const engine = await openEngine({ keepSessions: 0, ...options });
   return {
     name: 'turnback',
@@ -56,7 +59,9 @@ export async function turnbackContender(openEngine: OpenEngine, options: EngineO
     turn: (edits, title) => engineTurn(engine, sessionId, edits, title),
     // The checkpoint a turn end leaves running in the background must not land in another figure.
     settle: () => settleEngine(engine),
-    rollback: async (turnId) => { await engineRollback(engine, turnId); },
+    rollback: async (turnId) => {
+      await engineRollback(engine, turnId);
+    },
     async storeSize() {
       // The whole data dir: store (SQLite + blobs); its files/ and tmp/ roots stay empty here.
       return treeSize(options.dataDir);

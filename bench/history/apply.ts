@@ -7,10 +7,14 @@ import { BENCH_PLATFORM, workspaceUri } from '../contenders/turnback.js';
 import { durableWrite } from '../fs-tools.js';
 import type { FileKind, HistoryOp, HistoryTurn } from './source.js';
 
-const modeOf = (kind: FileKind): number => kind === 'executable' ? 0o755 : 0o644;
+const modeOf = (kind: FileKind): number => (kind === 'executable' ? 0o755 : 0o644);
 
 /** The filesystem calls of a turn; `write` is where the raw floor and a plain host differ. */
-async function applyOps(workspace: string, ops: HistoryOp[], write: (file: string, data: Buffer) => Promise<void>): Promise<void> {
+async function applyOps(
+  workspace: string,
+  ops: HistoryOp[],
+  write: (file: string, data: Buffer) => Promise<void>,
+): Promise<void> {
   for (const op of ops) {
     const abs = (p: string) => path.join(workspace, p);
     switch (op.op) {
@@ -39,7 +43,8 @@ async function applyOps(workspace: string, ops: HistoryOp[], write: (file: strin
 }
 
 /** The floor: every file written and fsynced, nothing else kept. */
-export const applyDurably = (workspace: string, turn: HistoryTurn): Promise<void> => applyOps(workspace, turn.ops, durableWrite);
+export const applyDurably = (workspace: string, turn: HistoryTurn): Promise<void> =>
+  applyOps(workspace, turn.ops, durableWrite);
 
 /** What an agent does before a whole-tree snapshot: plain writes, no fsync. */
 export const applyPlainly = (workspace: string, turn: HistoryTurn): Promise<void> =>
@@ -49,8 +54,18 @@ export const applyPlainly = (workspace: string, turn: HistoryTurn): Promise<void
  * One turn through the library API: writes, deletes and renames through `engine.storage`;
  * mode changes and symlinks, which the host makes itself, announced by `beforeMutate` first.
  */
-export async function applyThroughEngine(engine: Engine, workspace: string, sessionId: string, turn: HistoryTurn): Promise<string> {
-  const { turnId } = await engine.input({ sessionId, platform: BENCH_PLATFORM, sessionType: 'chat', content: turn.title });
+export async function applyThroughEngine(
+  engine: Engine,
+  workspace: string,
+  sessionId: string,
+  turn: HistoryTurn,
+): Promise<string> {
+  const { turnId } = await engine.input({
+    sessionId,
+    platform: BENCH_PLATFORM,
+    sessionType: 'chat',
+    content: turn.title,
+  });
   if (!turnId) throw new Error('the engine began no turn: check scopes');
   const s = { sessionId };
   for (const op of turn.ops) {
@@ -60,7 +75,12 @@ export async function applyThroughEngine(engine: Engine, workspace: string, sess
         break;
       case 'rename': {
         const sameDir = path.posix.dirname(op.from) === path.posix.dirname(op.to);
-        await (sameDir ? engine.storage.rename : engine.storage.move).call(engine.storage, workspaceUri(op.from), workspaceUri(op.to), s);
+        await (sameDir ? engine.storage.rename : engine.storage.move).call(
+          engine.storage,
+          workspaceUri(op.from),
+          workspaceUri(op.to),
+          s,
+        );
         break;
       }
       case 'mode':

@@ -48,13 +48,20 @@ async function engineSide(openEngine: OpenEngine, base: string, name: string, pr
 
 async function turnOf(side: EngineSide, turn: HistoryTurn): Promise<number> {
   let turnId = '';
-  const ms = await timed(async () => { turnId = await applyThroughEngine(side.engine, side.workspace, HISTORY_SESSION, turn); });
+  const ms = await timed(async () => {
+    turnId = await applyThroughEngine(side.engine, side.workspace, HISTORY_SESSION, turn);
+  });
   side.turnIds.push(turnId);
   await side.engine.settled(); // untimed: the packing a turn end leaves must not land in the next figure
   return ms;
 }
 
-export async function replayHistory(ctx: BenchContext, openEngine: OpenEngine, history: History, base: string): Promise<Replayed> {
+export async function replayHistory(
+  ctx: BenchContext,
+  openEngine: OpenEngine,
+  history: History,
+  base: string,
+): Promise<Replayed> {
   const pristine = path.join(base, 'pristine');
   await checkoutTree(history.gitDir, history.base, pristine);
   const gitWorkspace = path.join(base, 'git-workspace');
@@ -72,7 +79,12 @@ export async function replayHistory(ctx: BenchContext, openEngine: OpenEngine, h
 
   for (const [i, turn] of history.turns.entries()) {
     await flushFilesystem(gitWorkspace);
-    samples.git.push(await timed(async () => { await applyPlainly(gitWorkspace, turn); await git.snapshot(turn.title || turn.commit); }));
+    samples.git.push(
+      await timed(async () => {
+        await applyPlainly(gitWorkspace, turn);
+        await git.snapshot(turn.title || turn.commit);
+      }),
+    );
     gitCommits.push(await git.git('rev-parse', 'HEAD'));
     await flushFilesystem(rawDir);
     samples.raw.push(await timed(() => applyDurably(rawDir, turn)));

@@ -51,8 +51,10 @@ export interface HistorySpan {
   turns: number;
 }
 
-export const gitIn = (gitDir: string) => async (...args: string[]): Promise<string> =>
-  (await run('git', ['--git-dir', gitDir, ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout;
+export const gitIn =
+  (gitDir: string) =>
+  async (...args: string[]): Promise<string> =>
+    (await run('git', ['--git-dir', gitDir, ...args], { maxBuffer: 256 * 1024 * 1024 })).stdout;
 
 function kindOf(mode: string): FileKind | null {
   if (mode === '100644') return 'file';
@@ -61,7 +63,15 @@ function kindOf(mode: string): FileKind | null {
   return null; // 000000 (absent) or a submodule
 }
 
-interface RawChange { oldMode: string; newMode: string; oldHash: string; newHash: string; status: string; path: string; from?: string }
+interface RawChange {
+  oldMode: string;
+  newMode: string;
+  oldHash: string;
+  newHash: string;
+  status: string;
+  path: string;
+  from?: string;
+}
 
 /** `git diff --raw -z -M` between two commits. */
 function parseRawDiff(out: string): RawChange[] {
@@ -81,7 +91,9 @@ async function readBlobs(gitDir: string, hashes: string[]): Promise<Map<string, 
   const child = spawn('git', ['--git-dir', gitDir, 'cat-file', '--batch'], { stdio: ['pipe', 'pipe', 'inherit'] });
   const chunks: Buffer[] = [];
   child.stdout.on('data', (c: Buffer) => chunks.push(c));
-  const done = new Promise<void>((resolve, reject) => child.on('close', (code) => code === 0 ? resolve() : reject(new Error(`git cat-file exited ${code}`))));
+  const done = new Promise<void>((resolve, reject) =>
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`git cat-file exited ${code}`)))),
+  );
   child.stdin.end(unique.map((h) => `${h}\n`).join(''));
   await done;
   const all = Buffer.concat(chunks);
@@ -103,10 +115,19 @@ function opsOf(changes: RawChange[], blobs: Map<string, Buffer>): HistoryOp[] {
   for (const c of changes) {
     const kind = kindOf(c.newMode);
     const oldKind = kindOf(c.oldMode);
-    if (c.status === 'D') { deletes.push({ op: 'delete', path: c.path }); continue; }
+    if (c.status === 'D') {
+      deletes.push({ op: 'delete', path: c.path });
+      continue;
+    }
     if (!kind) continue; // a submodule: not a file of the tree
-    const write = (existed: boolean, setMode: boolean): HistoryOp =>
-      ({ op: 'write', path: c.path, kind, content: blobs.get(c.newHash)!, existed, setMode });
+    const write = (existed: boolean, setMode: boolean): HistoryOp => ({
+      op: 'write',
+      path: c.path,
+      kind,
+      content: blobs.get(c.newHash)!,
+      existed,
+      setMode,
+    });
     if (c.status === 'R') renames.push({ op: 'rename', from: c.from!, to: c.path });
     if (c.status === 'A' || c.status === 'C') {
       writes.push(write(false, kind === 'executable'));
@@ -128,16 +149,31 @@ export async function loadHistory(span: HistorySpan, cloneDir: string): Promise<
   if (!existsSync(span.bundle)) return null;
   await run('git', ['clone', '-q', '--bare', span.bundle, cloneDir]);
   const git = gitIn(cloneDir);
-  const firstParent = (await git('rev-list', '--first-parent', '--reverse', `${span.base}..HEAD`)).split('\n').filter(Boolean).slice(0, span.commits);
-  if (firstParent.length < span.commits) throw new Error(`the bundle has ${firstParent.length} first-parent commits after ${span.base}, not ${span.commits}`);
+  const firstParent = (await git('rev-list', '--first-parent', '--reverse', `${span.base}..HEAD`))
+    .split('\n')
+    .filter(Boolean)
+    .slice(0, span.commits);
+  if (firstParent.length < span.commits)
+    throw new Error(
+      `the bundle has ${firstParent.length} first-parent commits after ${span.base}, not ${span.commits}`,
+    );
   const count = Math.min(span.turns, span.commits);
   // Evenly spaced snapshots, the last one always the span's last commit.
-  const snapshots = [span.base, ...Array.from({ length: count }, (_, i) => firstParent[Math.round(((i + 1) * span.commits) / count) - 1])];
+  const snapshots = [
+    span.base,
+    ...Array.from({ length: count }, (_, i) => firstParent[Math.round(((i + 1) * span.commits) / count) - 1]),
+  ];
   const diffs: RawChange[][] = [];
   for (let i = 1; i < snapshots.length; i++) {
     diffs.push(parseRawDiff(await git('diff', '--raw', '-z', '-M', '--no-abbrev', snapshots[i - 1], snapshots[i])));
   }
-  const blobs = await readBlobs(cloneDir, diffs.flat().filter((c) => c.status !== 'D' && kindOf(c.newMode)).map((c) => c.newHash));
+  const blobs = await readBlobs(
+    cloneDir,
+    diffs
+      .flat()
+      .filter((c) => c.status !== 'D' && kindOf(c.newMode))
+      .map((c) => c.newHash),
+  );
   const turns: HistoryTurn[] = [];
   let writtenBytes = 0;
   for (let i = 1; i < snapshots.length; i++) {
@@ -151,7 +187,14 @@ export async function loadHistory(span: HistorySpan, cloneDir: string): Promise<
 
 /** Writes a commit's tree into `dir` (modes and symlinks as git has them). */
 export async function checkoutTree(gitDir: string, commit: string, dir: string): Promise<void> {
-  await run('sh', ['-c', `mkdir -p "$2" && git --git-dir="$1" archive "$3" | tar -x -C "$2"`, 'sh', gitDir, dir, commit]);
+  await run('sh', [
+    '-c',
+    `mkdir -p "$2" && git --git-dir="$1" archive "$3" | tar -x -C "$2"`,
+    'sh',
+    gitDir,
+    dir,
+    commit,
+  ]);
 }
 
 /**
@@ -159,7 +202,14 @@ export async function checkoutTree(gitDir: string, commit: string, dir: string):
  * empty directories): the tree git would write for it, through an index of its own.
  */
 export async function treeMatches(gitDir: string, commit: string, dir: string, indexFile: string): Promise<boolean> {
-  const env = { ...process.env, GIT_DIR: gitDir, GIT_WORK_TREE: dir, GIT_INDEX_FILE: indexFile, GIT_CONFIG_NOSYSTEM: '1', GIT_CONFIG_GLOBAL: '/dev/null' };
+  const env = {
+    ...process.env,
+    GIT_DIR: gitDir,
+    GIT_WORK_TREE: dir,
+    GIT_INDEX_FILE: indexFile,
+    GIT_CONFIG_NOSYSTEM: '1',
+    GIT_CONFIG_GLOBAL: '/dev/null',
+  };
   const opts = { env, cwd: dir, maxBuffer: 16 * 1024 * 1024 };
   await run('git', ['-c', 'core.autocrlf=false', 'add', '-A', '--', '.'], opts);
   const written = (await run('git', ['write-tree'], opts)).stdout.trim();

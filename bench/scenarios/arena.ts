@@ -24,9 +24,12 @@ export async function createArena(ctx: BenchContext, spec: WorkloadSpec, options
   const workload = await ctx.workload(spec);
   const base = ctx.path(`arena-${spec.name}`);
   const dirs = {
-    raw: `${base}/raw-workspace`, rawBackup: `${base}/raw-backup`,
-    git: `${base}/git-workspace`, gitDir: `${base}/shadow.git`,
-    turnback: `${base}/turnback-workspace`, data: `${base}/turnback-data`,
+    raw: `${base}/raw-workspace`,
+    rawBackup: `${base}/raw-backup`,
+    git: `${base}/git-workspace`,
+    gitDir: `${base}/shadow.git`,
+    turnback: `${base}/turnback-workspace`,
+    data: `${base}/turnback-data`,
   };
   if (options.raw) await copyTree(workload.dir, dirs.raw);
   await copyTree(workload.dir, dirs.git);
@@ -37,9 +40,8 @@ export async function createArena(ctx: BenchContext, spec: WorkloadSpec, options
   ctx.log(`${spec.name}: shadow-git first snapshot ${(gitFirstSnapshotMs / 1000).toFixed(1)} s`);
 
   let turnback: TurnbackContender | null = null;
-  const openTurnback = async (): Promise<TurnbackContender | null> => ctx.openEngine
-    ? turnbackContender(ctx.openEngine, { workspace: dirs.turnback, dataDir: dirs.data })
-    : null;
+  const openTurnback = async (): Promise<TurnbackContender | null> =>
+    ctx.openEngine ? turnbackContender(ctx.openEngine, { workspace: dirs.turnback, dataDir: dirs.data }) : null;
   if (ctx.openEngine) {
     await copyTree(workload.dir, dirs.turnback);
     turnback = await openTurnback();

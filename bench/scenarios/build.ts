@@ -30,7 +30,11 @@ export function ensureBuild(ctx: BenchContext, reuse: boolean): Promise<BuiltApp
           await run('npm', ['run', 'build'], { cwd: REPO_DIR, maxBuffer: 64 * 1024 * 1024 });
         } catch (error) {
           const out = error as { stdout?: string; stderr?: string; message: string };
-          const detail = `${out.stdout ?? ''}\n${out.stderr ?? ''}`.split('\n').filter((l) => /error/i.test(l)).slice(0, 3).join(' | ');
+          const detail = `${out.stdout ?? ''}\n${out.stderr ?? ''}`
+            .split('\n')
+            .filter((l) => /error/i.test(l))
+            .slice(0, 3)
+            .join(' | ');
           throw new Error(`npm run build failed: ${detail || out.message}`, { cause: error });
         }
         ctx.log(`npm run build took ${((performance.now() - started) / 1000).toFixed(1)} s`);

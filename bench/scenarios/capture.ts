@@ -16,8 +16,14 @@ const LABELS: Record<string, string> = {
 export async function captureScenario(ctx: BenchContext, arena: Arena): Promise<void> {
   const { results, config } = ctx;
   const n = config.turnFiles;
-  results.figure(CAPTURE_SECTION, 'capture.git-first-snapshot',
-    `shadow-git first snapshot of ${arena.workload.spec.name} (once)`, 'shadow-git', 'ms', arena.gitFirstSnapshotMs);
+  results.figure(
+    CAPTURE_SECTION,
+    'capture.git-first-snapshot',
+    `shadow-git first snapshot of ${arena.workload.spec.name} (once)`,
+    'shadow-git',
+    'ms',
+    arena.gitFirstSnapshotMs,
+  );
   const contenders = contendersOf(arena);
   // The same seed per contender: each writes the same files with the same bytes.
   const pickers = contenders.map(() => new PathPicker(arena.workload.paths, 0xca97));
@@ -41,7 +47,10 @@ export async function captureScenario(ctx: BenchContext, arena: Arena): Promise<
     results.figure(CAPTURE_SECTION, `capture.${contender.name}`, LABELS[contender.name], contender.name, 'ms', summary);
     ctx.log(`item 1: ${contender.name} median ${summary.median.toFixed(1)} ms`);
   });
-  results.note(CAPTURE_SECTION, 'contenders alternate run by run, so load elsewhere on the machine weighs on all alike');
+  results.note(
+    CAPTURE_SECTION,
+    'contenders alternate run by run, so load elsewhere on the machine weighs on all alike',
+  );
   results.ratio(CAPTURE_SECTION, 'turnback / raw', 'capture.turnback', 'capture.raw', 3);
   results.ratio(CAPTURE_SECTION, 'turnback / shadow-git', 'capture.turnback', 'capture.shadow-git', 0.1);
 }

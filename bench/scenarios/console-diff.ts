@@ -9,14 +9,20 @@ const PATH = 'src/generated-steps.ts';
 
 /** 3,000 lines of code; `edited` changes every 75th line, as an agent's sweeping edit would. */
 function steps(edited: boolean): string {
-  const lines = Array.from({ length: LINES }, (_, i) =>
-    `export const step${i + 1} = (value: number): number => value ${edited && (i + 1) % 75 === 0 ? '*' : '+'} ${i + 1};`);
+  const lines = Array.from(
+    { length: LINES },
+    (_, i) =>
+      `export const step${i + 1} = (value: number): number => value ${edited && (i + 1) % 75 === 0 ? '*' : '+'} ${i + 1};`,
+  );
   return `${lines.join('\n')}\n`;
 }
 
 export async function seedLargeDiff(engine: Engine): Promise<void> {
   const session = { sessionId: DIFF_SESSION, platform: 'webui', sessionType: 'chat' };
-  for (const [content, edited] of [['Generate the steps module', false], ['Change every 75th step', true]] as const) {
+  for (const [content, edited] of [
+    ['Generate the steps module', false],
+    ['Change every 75th step', true],
+  ] as const) {
     await engine.input({ ...session, content });
     await engine.storage.writeFile(`workspace:/${PATH}`, steps(edited), { sessionId: DIFF_SESSION });
     await engine.turnEnd({ sessionId: DIFF_SESSION });
@@ -41,13 +47,18 @@ const openAndTime = (readFirstMs: number) => `(async () => {
 })()`;
 
 /** One page load of the session, then the timed opening of its large diff (ms). */
-export async function openLargeDiff(browser: Browser, loginUrl: string, origin: string, readFirstMs: number): Promise<number> {
+export async function openLargeDiff(
+  browser: Browser,
+  loginUrl: string,
+  origin: string,
+  readFirstMs: number,
+): Promise<number> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   try {
     const page = await context.newPage();
     await page.goto(loginUrl);
     await page.goto(`${origin}/?session=${DIFF_SESSION}`);
-    return await page.evaluate(openAndTime(readFirstMs)) as number;
+    return (await page.evaluate(openAndTime(readFirstMs))) as number;
   } finally {
     await context.close();
   }

@@ -14,8 +14,16 @@ import { seededStore } from './seeded-store.js';
 
 export const CONSOLE_SECTION = '7';
 
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 // Plain strings, not functions: the page must not receive code transformed for Node.
 const WATCH_FIRST_RENDER = `
@@ -60,7 +68,11 @@ const JUMP_AND_SCROLL = `(async () => {
   return { jumpMs, maxFrameMs: Math.max(...gaps) };
 })()`;
 
-interface Load { readyMs: number; jumpMs: number; maxFrameMs: number }
+interface Load {
+  readyMs: number;
+  jumpMs: number;
+  maxFrameMs: number;
+}
 
 async function loadTimeline(browser: Browser, loginUrl: string, origin: string, sessionId: string): Promise<Load> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
@@ -73,11 +85,11 @@ async function loadTimeline(browser: Browser, loginUrl: string, origin: string, 
     // the page. The time itself is taken in the page, so the polling step does not blur it.
     let readyMs: number | null = null;
     for (const deadline = Date.now() + 60_000; readyMs === null && Date.now() < deadline;) {
-      readyMs = await page.evaluate('window.__timelineReadyAt') as number | null;
+      readyMs = (await page.evaluate('window.__timelineReadyAt')) as number | null;
       if (readyMs === null) await new Promise((resolve) => setTimeout(resolve, 20));
     }
     if (readyMs === null) throw new Error(`the timeline of ${sessionId} was not rendered and scrollable within 60 s`);
-    const scroll = await page.evaluate(JUMP_AND_SCROLL) as { jumpMs: number; maxFrameMs: number };
+    const scroll = (await page.evaluate(JUMP_AND_SCROLL)) as { jumpMs: number; maxFrameMs: number };
     return { readyMs, ...scroll };
   } finally {
     await context.close();
@@ -92,12 +104,21 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
   const sessions = config.timelineTurns.map((turns) => ({ turns, sessionId: `timeline-${turns}` }));
   const { workspace, dataDir } = await seededStore(ctx, 'console', workload, async (engine) => {
     for (const { turns, sessionId } of sessions) {
-      await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) => ctx.log(`item 7: seeded ${done} of ${total}`));
+      await seedTurns(engine, sessionId, workload, turns, 700_000 + turns, (done, total) =>
+        ctx.log(`item 7: seeded ${done} of ${total}`),
+      );
     }
     await seedLargeDiff(engine);
   });
 
-  const server = await startServe({ cli: app.cli, workspace, dataDir, stateDir: `${base}/state`, token: 'bench-console-token-0123456789', agentToken: 'bench-agent-token-0123456789' });
+  const server = await startServe({
+    cli: app.cli,
+    workspace,
+    dataDir,
+    stateDir: `${base}/state`,
+    token: 'bench-console-token-0123456789',
+    agentToken: 'bench-agent-token-0123456789',
+  });
   const browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: CHROMIUM_ARGS });
   try {
     for (const { turns, sessionId } of sessions) {
@@ -114,17 +135,35 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
         if (run > 0) loads.push(load); // the first load warms the server and Chromium's cache
       }
       const label = `${turns.toLocaleString('en-US')}-turn session`;
-      results.figure(CONSOLE_SECTION, `console.${turns}.ready`, `${label}: navigation → timeline rendered and scrollable`, 'turnback', 'ms',
-        summarize(loads.map((l) => l.readyMs)));
-      results.figure(CONSOLE_SECTION, `console.${turns}.jump`, `${label}: jump to the end → rows shown`, 'turnback', 'ms',
-        summarize(loads.map((l) => l.jumpMs)));
-      results.figure(CONSOLE_SECTION, `console.${turns}.frame`, `${label}: longest frame scrolling 60 × 400 px`, 'turnback', 'ms',
-        summarize(loads.map((l) => l.maxFrameMs)));
+      results.figure(
+        CONSOLE_SECTION,
+        `console.${turns}.ready`,
+        `${label}: navigation → timeline rendered and scrollable`,
+        'turnback',
+        'ms',
+        summarize(loads.map((l) => l.readyMs)),
+      );
+      results.figure(
+        CONSOLE_SECTION,
+        `console.${turns}.jump`,
+        `${label}: jump to the end → rows shown`,
+        'turnback',
+        'ms',
+        summarize(loads.map((l) => l.jumpMs)),
+      );
+      results.figure(
+        CONSOLE_SECTION,
+        `console.${turns}.frame`,
+        `${label}: longest frame scrolling 60 × 400 px`,
+        'turnback',
+        'ms',
+        summarize(loads.map((l) => l.maxFrameMs)),
+      );
       ctx.log(`item 7: ${label} ready median ${summarize(loads.map((l) => l.readyMs)).median.toFixed(0)} ms`);
     }
     for (const [id, readFirstMs, label] of [
       ['open', 1000, '3,000-line diff: click 1 s after it shows folded → rows painted (virtualized)'],
-      ['cold', 0, '3,000-line diff: click at once, the viewer\'s code still loading → rows painted'],
+      ['cold', 0, "3,000-line diff: click at once, the viewer's code still loading → rows painted"],
     ] as const) {
       const opens: number[] = [];
       for (let run = 0; run <= config.runs; run++) {
@@ -135,8 +174,16 @@ export async function consoleScenario(ctx: BenchContext, app: BuiltApp): Promise
       ctx.log(`item 7: ${label}: median ${summarize(opens).median.toFixed(0)} ms`);
     }
     const [short, long] = config.timelineTurns;
-    results.ratio(CONSOLE_SECTION, `rendered and scrollable, ${long} / ${short} turns`, `console.${long}.ready`, `console.${short}.ready`);
-    results.note(CONSOLE_SECTION, 'headless Chromium, viewport 1400×900, page cache warm; the console loads turns in pages as the list scrolls');
+    results.ratio(
+      CONSOLE_SECTION,
+      `rendered and scrollable, ${long} / ${short} turns`,
+      `console.${long}.ready`,
+      `console.${short}.ready`,
+    );
+    results.note(
+      CONSOLE_SECTION,
+      'headless Chromium, viewport 1400×900, page cache warm; the console loads turns in pages as the list scrolls',
+    );
   } finally {
     await browser.close();
     await server.stop();

@@ -31,15 +31,31 @@ export async function ignoredBuildScenario(ctx: BenchContext): Promise<void> {
     await engine.turnEnd(s);
     await engine.settled();
     const store = await treeSize(dataDir);
-    ctx.results.figure(IGNORED_BUILD_SECTION, 'ignored.first-command', `${label}: the first command (before scan, rm .env, after scan)`, 'turnback', 'ms', commandMs);
-    ctx.results.figure(IGNORED_BUILD_SECTION, 'ignored.store', `${label}: the store after it`, 'turnback', 'bytes', store.diskBytes);
+    ctx.results.figure(
+      IGNORED_BUILD_SECTION,
+      'ignored.first-command',
+      `${label}: the first command (before scan, rm .env, after scan)`,
+      'turnback',
+      'ms',
+      commandMs,
+    );
+    ctx.results.figure(
+      IGNORED_BUILD_SECTION,
+      'ignored.store',
+      `${label}: the store after it`,
+      'turnback',
+      'bytes',
+      store.diskBytes,
+    );
     const left = outcome.skipped.find((x) => x.reason === 'over-budget');
     const rolled = await engine.rollback(turnId!);
     const restored = rolled.ok && (await readFile(path.join(workspace, '.env'), 'utf8')) === ENV;
-    ctx.results.note(IGNORED_BUILD_SECTION,
+    ctx.results.note(
+      IGNORED_BUILD_SECTION,
       `first command ${commandMs.toFixed(0)} ms (target ≤ 2,000 ms${commandMs <= 2000 ? '' : ', **missed**'}); ` +
-      `store ${(store.diskBytes / 2 ** 20).toFixed(2)} MiB on disk (target ≤ 10 MB${store.diskBytes <= 10e6 ? '' : ', **missed**'}); ` +
-      `target/ ${left ? `left out, said so (over ${left.files} files)` : 'NOT said'}; rm .env ${restored ? 'undone' : 'NOT undone'}`);
+        `store ${(store.diskBytes / 2 ** 20).toFixed(2)} MiB on disk (target ≤ 10 MB${store.diskBytes <= 10e6 ? '' : ', **missed**'}); ` +
+        `target/ ${left ? `left out, said so (over ${left.files} files)` : 'NOT said'}; rm .env ${restored ? 'undone' : 'NOT undone'}`,
+    );
   } finally {
     await engine.close();
   }
@@ -50,7 +66,8 @@ const ENV = 'DATABASE_URL=postgres://localhost/dev\n';
 /** A small source tree, `.gitignore` naming `target/` and `.env`, and a `target/` of incompressible build output. */
 async function plantRepository(workspace: string, files: number, bytes: number): Promise<void> {
   await mkdir(path.join(workspace, 'src'), { recursive: true });
-  for (let i = 0; i < 50; i++) await writeFile(path.join(workspace, 'src', `mod${i}.rs`), `pub fn f${i}() -> u32 { ${i} }\n`);
+  for (let i = 0; i < 50; i++)
+    await writeFile(path.join(workspace, 'src', `mod${i}.rs`), `pub fn f${i}() -> u32 { ${i} }\n`);
   await writeFile(path.join(workspace, '.gitignore'), 'target/\n.env\n');
   await writeFile(path.join(workspace, '.env'), ENV);
   const size = Math.max(1, Math.floor(bytes / files));
@@ -58,6 +75,8 @@ async function plantRepository(workspace: string, files: number, bytes: number):
     const dir = path.join(workspace, 'target', 'debug', 'deps', `crate-${folder}`);
     await mkdir(dir, { recursive: true });
     const count = Math.min(FILES_PER_FOLDER, files - folder * FILES_PER_FOLDER);
-    await Promise.all(Array.from({ length: count }, (_, i) => writeFile(path.join(dir, `unit-${i}.o`), randomBytes(size))));
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => writeFile(path.join(dir, `unit-${i}.o`), randomBytes(size))),
+    );
   }
 }

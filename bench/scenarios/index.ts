@@ -38,7 +38,8 @@ export interface RunOptions {
 export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunOptions): Promise<void> {
   const wants = (id: string): boolean => !only || only.has(id);
   if (!ctx.openEngine) {
-    for (const [id] of SECTIONS) ctx.results.notMeasured(id, `turnback: the engine did not load (${ctx.engineLoadError})`);
+    for (const [id] of SECTIONS)
+      ctx.results.notMeasured(id, `turnback: the engine did not load (${ctx.engineLoadError})`);
   }
   if (wants('1') || wants('2') || wants('5')) {
     const w2 = await createArena(ctx, ctx.config.w2, { raw: wants('1') || wants('2') });
@@ -63,15 +64,18 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('9')) await scanScenario(ctx);
   if (wants('10')) await historyScenario(ctx);
   if (wants('11')) await ignoredBuildScenario(ctx);
-  if (wants('7')) await guarded(ctx, '7', async () => {
-    await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
-  });
-  if (wants('8')) await guarded(ctx, '8', async () => {
-    await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
-  });
-  if (wants('12')) await guarded(ctx, '12', async () => {
-    await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
-  });
+  if (wants('7'))
+    await guarded(ctx, '7', async () => {
+      await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));
+    });
+  if (wants('8'))
+    await guarded(ctx, '8', async () => {
+      await hookScenario(ctx, await ensureBuild(ctx, reuseBuild));
+    });
+  if (wants('12'))
+    await guarded(ctx, '12', async () => {
+      await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
+    });
 }
 
 /** Items that need the built CLI, the console or the hook: a failure is reported, not fatal. */

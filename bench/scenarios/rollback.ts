@@ -40,7 +40,8 @@ async function prepareTurn(contender: Contender, arena: Arena, paths: string[], 
 async function checkRestored(contender: Contender, turn: PreparedTurn): Promise<void> {
   for (const [p, bytes] of turn.originals) {
     const now = await readFile(path.join(contender.workspace, p));
-    if (!now.equals(bytes)) throw new Error(`${contender.name} rollback left ${p} different from its state before the turn`);
+    if (!now.equals(bytes))
+      throw new Error(`${contender.name} rollback left ${p} different from its state before the turn`);
   }
 }
 
@@ -53,8 +54,22 @@ export async function rollbackScenario(ctx: BenchContext, arena: Arena): Promise
       // Item 6: the largest turnback rollback's peak memory, from the runs timed here.
       const watchRss = contender.name === 'turnback' && size === largest && rssSupported();
       if (contender.name === 'turnback') {
-        const chained = await turnbackChain(ctx, contender as TurnbackContender, arena, picker.take(size), size, watchRss);
-        results.figure(ROLLBACK_SECTION, `rollback.${size}.turnback`, `${size} files: ${LABELS.turnback}`, 'turnback', 'ms', chained.summary);
+        const chained = await turnbackChain(
+          ctx,
+          contender as TurnbackContender,
+          arena,
+          picker.take(size),
+          size,
+          watchRss,
+        );
+        results.figure(
+          ROLLBACK_SECTION,
+          `rollback.${size}.turnback`,
+          `${size} files: ${LABELS.turnback}`,
+          'turnback',
+          'ms',
+          chained.summary,
+        );
         if (chained.peaks.length > 0) recordRollbackRss(ctx, size, chained.peaks);
         ctx.log(`item 2: ${size} files turnback median ${chained.summary.median.toFixed(1)} ms`);
         continue;
@@ -66,12 +81,30 @@ export async function rollbackScenario(ctx: BenchContext, arena: Arena): Promise
         setup: (run) => prepareTurn(contender, arena, picker.take(size), 100_000 + size * 10 + run * size),
         after: (_run, turn) => checkRestored(contender, turn),
       });
-      results.figure(ROLLBACK_SECTION, `rollback.${size}.${contender.name}`, `${size} files: ${LABELS[contender.name]}`,
-        contender.name, 'ms', summary);
+      results.figure(
+        ROLLBACK_SECTION,
+        `rollback.${size}.${contender.name}`,
+        `${size} files: ${LABELS[contender.name]}`,
+        contender.name,
+        'ms',
+        summary,
+      );
       ctx.log(`item 2: ${size} files ${contender.name} median ${summary.median.toFixed(1)} ms`);
     }
-    results.ratio(ROLLBACK_SECTION, `${size} files turnback / raw`, `rollback.${size}.turnback`, `rollback.${size}.raw`, 3);
-    results.ratio(ROLLBACK_SECTION, `${size} files turnback / shadow-git`, `rollback.${size}.turnback`, `rollback.${size}.shadow-git`, 1);
+    results.ratio(
+      ROLLBACK_SECTION,
+      `${size} files turnback / raw`,
+      `rollback.${size}.turnback`,
+      `rollback.${size}.raw`,
+      3,
+    );
+    results.ratio(
+      ROLLBACK_SECTION,
+      `${size} files turnback / shadow-git`,
+      `rollback.${size}.turnback`,
+      `rollback.${size}.shadow-git`,
+      1,
+    );
   }
 }
 
@@ -81,14 +114,25 @@ export async function rollbackScenario(ctx: BenchContext, arena: Arena): Promise
  * same files between the same two contents, and only the first needs a turn written through
  * the engine, which at several fsyncs per file is the costly part of the setup.
  */
-async function turnbackChain(ctx: BenchContext, contender: TurnbackContender, arena: Arena, paths: string[], size: number,
-  watchRss: boolean): Promise<{ summary: Summary; peaks: RssPeak[] }> {
+async function turnbackChain(
+  ctx: BenchContext,
+  contender: TurnbackContender,
+  arena: Arena,
+  paths: string[],
+  size: number,
+  watchRss: boolean,
+): Promise<{ summary: Summary; peaks: RssPeak[] }> {
   const { config } = ctx;
   const samplePaths = paths.slice(0, 3);
   const read = async (): Promise<Map<string, Buffer>> =>
-    new Map(await Promise.all(samplePaths.map(async (p) => [p, await readFile(path.join(contender.workspace, p))] as const)));
+    new Map(
+      await Promise.all(samplePaths.map(async (p) => [p, await readFile(path.join(contender.workspace, p))] as const)),
+    );
   let expected = await read();
-  let turnId: string | null = await contender.turn(await editsFor(arena.workload, paths, 100_000 + size * 10), `rollback bench ${size}`);
+  let turnId: string | null = await contender.turn(
+    await editsFor(arena.workload, paths, 100_000 + size * 10),
+    `rollback bench ${size}`,
+  );
   await contender.settle?.();
   const warmup = size === config.rollbackSizes[0] ? 1 : 0;
   const samples: number[] = [];
@@ -104,20 +148,36 @@ async function turnbackChain(ctx: BenchContext, contender: TurnbackContender, ar
     if (rss) peaks.push(rss.finish());
     if (run >= warmup) samples.push(elapsed);
     for (const [p, bytes] of expected) {
-      if (!(await readFile(path.join(contender.workspace, p))).equals(bytes)) throw new Error(`turnback rollback left ${p} different from its state before the turn`);
+      if (!(await readFile(path.join(contender.workspace, p))).equals(bytes))
+        throw new Error(`turnback rollback left ${p} different from its state before the turn`);
     }
     if (!rolledBackBy) throw new Error('a rollback that changed files recorded no rollback turn');
     turnId = rolledBackBy;
     expected = before;
   }
-  ctx.results.note(ROLLBACK_SECTION, 'turnback runs chain: the first rolls back an agent turn, each next one the rollback turn before it (same files, same two contents)');
+  ctx.results.note(
+    ROLLBACK_SECTION,
+    'turnback runs chain: the first rolls back an agent turn, each next one the rollback turn before it (same files, same two contents)',
+  );
   return { summary: summarize(samples), peaks };
 }
 
 function recordRollbackRss(ctx: BenchContext, size: number, peaks: RssPeak[]): void {
   const label = `rollback of ${size} files (W2, during item 2)`;
-  ctx.results.figure(MEMORY_SECTION, 'rss.rollback.peak', `${label}: peak RSS of the bench process`, 'turnback', 'bytes',
-    summarize(peaks.map((p) => p.peakBytes)));
-  ctx.results.figure(MEMORY_SECTION, 'rss.rollback.live', `${label}: peak JS heap + buffers above before (garbage included)`, 'turnback', 'bytes',
-    summarize(peaks.map((p) => p.liveGrowthBytes)));
+  ctx.results.figure(
+    MEMORY_SECTION,
+    'rss.rollback.peak',
+    `${label}: peak RSS of the bench process`,
+    'turnback',
+    'bytes',
+    summarize(peaks.map((p) => p.peakBytes)),
+  );
+  ctx.results.figure(
+    MEMORY_SECTION,
+    'rss.rollback.live',
+    `${label}: peak JS heap + buffers above before (garbage included)`,
+    'turnback',
+    'bytes',
+    summarize(peaks.map((p) => p.liveGrowthBytes)),
+  );
 }

@@ -31,7 +31,14 @@ export async function scanScenario(ctx: BenchContext): Promise<void> {
     await flushFilesystem(gitDir);
     let started = performance.now();
     await git.snapshot('first');
-    results.figure(SCAN_SECTION, 'scan.git-first', `${name}: shadow git first git add -A && git commit`, 'shadow-git', 'ms', performance.now() - started);
+    results.figure(
+      SCAN_SECTION,
+      'scan.git-first',
+      `${name}: shadow git first git add -A && git commit`,
+      'shadow-git',
+      'ms',
+      performance.now() - started,
+    );
 
     await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'first command' });
     await flushFilesystem(tbDir);
@@ -43,11 +50,28 @@ export async function scanScenario(ctx: BenchContext): Promise<void> {
     await engine.execEnd({ ...s, execId: first.execId! });
     await engine.turnEnd(s);
     await engine.settled();
-    results.figure(SCAN_SECTION, 'scan.build', `${name}: building the workspace index (first before scan, every content stored)`, 'turnback', 'ms', buildMs);
+    results.figure(
+      SCAN_SECTION,
+      'scan.build',
+      `${name}: building the workspace index (first before scan, every content stored)`,
+      'turnback',
+      'ms',
+      buildMs,
+    );
     results.ratio(SCAN_SECTION, 'index build / git first snapshot', 'scan.build', 'scan.git-first', 0.5);
     if (peak) {
-      results.figure(SCAN_SECTION, 'scan.rss', `${name}: first scan's peak RSS above the process`, 'turnback', 'bytes', peak.growthBytes);
-      results.note(SCAN_SECTION, `first scan: peak RSS ${(peak.growthBytes / 2 ** 20).toFixed(1)} MiB above the process (target ≤ 64 MiB)`);
+      results.figure(
+        SCAN_SECTION,
+        'scan.rss',
+        `${name}: first scan's peak RSS above the process`,
+        'turnback',
+        'bytes',
+        peak.growthBytes,
+      );
+      results.note(
+        SCAN_SECTION,
+        `first scan: peak RSS ${(peak.growthBytes / 2 ** 20).toFixed(1)} MiB above the process (target ≤ 64 MiB)`,
+      );
     }
 
     const picker = new PathPicker(workload.paths, 0x5ca9);
@@ -73,7 +97,8 @@ export async function scanScenario(ctx: BenchContext): Promise<void> {
       started = performance.now();
       const end = await engine.execEnd({ ...s, execId: execId! });
       const afterMs = performance.now() - started;
-      if (end.changed.length !== edits.length) throw new Error(`the after scan saw ${end.changed.length} changes, not ${edits.length}`);
+      if (end.changed.length !== edits.length)
+        throw new Error(`the after scan saw ${end.changed.length} changes, not ${edits.length}`);
       started = performance.now();
       const idle = await engine.exec({ ...s, tool: 'Bash', command: 'true' });
       const idleMs = performance.now() - started;
@@ -85,9 +110,30 @@ export async function scanScenario(ctx: BenchContext): Promise<void> {
       scanSamples.push(beforeMs + afterMs);
       idleSamples.push(idleMs);
     }
-    results.figure(SCAN_SECTION, 'scan.git-commit', `${name}: git add -A && git commit of a ${config.turnFiles}-file change`, 'shadow-git', 'ms', summarize(gitSamples));
-    results.figure(SCAN_SECTION, 'scan.command', `${name}: before + after scan of a command changing ${config.turnFiles} files`, 'turnback', 'ms', summarize(scanSamples));
-    results.figure(SCAN_SECTION, 'scan.idle', `${name}: a scan with nothing changed`, 'turnback', 'ms', summarize(idleSamples));
+    results.figure(
+      SCAN_SECTION,
+      'scan.git-commit',
+      `${name}: git add -A && git commit of a ${config.turnFiles}-file change`,
+      'shadow-git',
+      'ms',
+      summarize(gitSamples),
+    );
+    results.figure(
+      SCAN_SECTION,
+      'scan.command',
+      `${name}: before + after scan of a command changing ${config.turnFiles} files`,
+      'turnback',
+      'ms',
+      summarize(scanSamples),
+    );
+    results.figure(
+      SCAN_SECTION,
+      'scan.idle',
+      `${name}: a scan with nothing changed`,
+      'turnback',
+      'ms',
+      summarize(idleSamples),
+    );
     results.ratio(SCAN_SECTION, `before + after scan / git commit`, 'scan.command', 'scan.git-commit', 0.25);
     results.ratio(SCAN_SECTION, 'scan with nothing changed / git commit', 'scan.idle', 'scan.git-commit', 0.1);
   } finally {

@@ -20,8 +20,12 @@ export interface SeededStore {
   onTmpfs: boolean;
 }
 
-export async function seededStore(ctx: BenchContext, name: string, workload: Workload,
-  seed: (engine: Engine) => Promise<void>): Promise<SeededStore> {
+export async function seededStore(
+  ctx: BenchContext,
+  name: string,
+  workload: Workload,
+  seed: (engine: Engine) => Promise<void>,
+): Promise<SeededStore> {
   if (!ctx.openEngine) throw new Error('the engine is not available');
   const onTmpfs = existsSync('/dev/shm');
   const scratch = onTmpfs ? await mkdtemp('/dev/shm/turnback-bench-seed-') : ctx.path(`seed-${name}`);
@@ -29,7 +33,11 @@ export async function seededStore(ctx: BenchContext, name: string, workload: Wor
   scratchDirs.add(scratch);
   try {
     await copyTree(workload.dir, path.join(scratch, 'workspace'));
-    const engine = await ctx.openEngine({ workspace: path.join(scratch, 'workspace'), dataDir: path.join(scratch, 'data'), keepSessions: 0 });
+    const engine = await ctx.openEngine({
+      workspace: path.join(scratch, 'workspace'),
+      dataDir: path.join(scratch, 'data'),
+      keepSessions: 0,
+    });
     const started = performance.now();
     try {
       await seed(engine);

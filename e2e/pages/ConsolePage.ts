@@ -57,7 +57,9 @@ export class ConsolePage {
     return new RollbackDialog(this.page);
   }
 
-  async action(name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | 'Compare with…' | RegExp): Promise<RollbackDialog> {
+  async action(
+    name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | 'Compare with…' | RegExp,
+  ): Promise<RollbackDialog> {
     await this.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name }).click();
     const dialog = new RollbackDialog(this.page);
     await expect(dialog.root).toBeVisible();

@@ -9,13 +9,7 @@ import { hostHookRoutes } from './core/route.js';
 import type { ReceiverOptions } from './core/receiver.js';
 import type { Route } from '../http/types.js';
 
-export const HOSTS: readonly HostAdapter[] = [
-  claudeCodeHost,
-  codexHost,
-  cursorHost,
-  geminiHost,
-  opencodeHost,
-];
+export const HOSTS: readonly HostAdapter[] = [claudeCodeHost, codexHost, cursorHost, geminiHost, opencodeHost];
 
 export const hostNamed = (name: string): HostAdapter | undefined => HOSTS.find((host) => host.name === name);
 
@@ -32,6 +26,6 @@ export function placeOfHookEvent(host: string, raw: unknown): { sessionId: strin
   const adapter = hostNamed(host);
   if (!adapter) return null;
   const other = adapter.eventOfHost?.(raw);
-  const parsed = (other ? hostNamed(other) ?? adapter : adapter).parse(raw);
+  const parsed = (other ? (hostNamed(other) ?? adapter) : adapter).parse(raw);
   return parsed.ok ? { sessionId: parsed.event.sessionId, cwd: parsed.event.cwd } : null;
 }

@@ -4,13 +4,40 @@ import { UsageError } from './usage.js';
 
 describe('serve and demo flags', () => {
   it('reads every serve flag of the contract', () => {
-    const flags = parseServeFlags([
-      '--workspace', 'ws', '--data', 'd', '--port', '0', '--token', 't1', '--agent-token-file', 'f2',
-      '--scopes', 'webui:*, onebot:group', '--max-file-size', '2048', '--keep-sessions', '0',
-    ], 'serve', {});
+    const flags = parseServeFlags(
+      [
+        '--workspace',
+        'ws',
+        '--data',
+        'd',
+        '--port',
+        '0',
+        '--token',
+        't1',
+        '--agent-token-file',
+        'f2',
+        '--scopes',
+        'webui:*, onebot:group',
+        '--max-file-size',
+        '2048',
+        '--keep-sessions',
+        '0',
+      ],
+      'serve',
+      {},
+    );
     expect(flags).toEqual({
-      workspace: 'ws', data: 'd', port: 0, portGiven: true, token: 't1', agentTokenFile: 'f2', tokensOnCommandLine: ['--token'],
-      scopes: ['webui:*', 'onebot:group'], maxFileSize: 2048, keepSessions: 0, help: false,
+      workspace: 'ws',
+      data: 'd',
+      port: 0,
+      portGiven: true,
+      token: 't1',
+      agentTokenFile: 'f2',
+      tokensOnCommandLine: ['--token'],
+      scopes: ['webui:*', 'onebot:group'],
+      maxFileSize: 2048,
+      keepSessions: 0,
+      help: false,
     });
   });
 
@@ -25,10 +52,17 @@ describe('serve and demo flags', () => {
 
   it('takes the tokens from TURNBACK_TOKEN and TURNBACK_AGENT_TOKEN, flags first', () => {
     const env = { TURNBACK_TOKEN: 'from-env', TURNBACK_AGENT_TOKEN: 'agent-env' };
-    expect(parseServeFlags(['--workspace', 'ws'], 'serve', env)).toMatchObject({ token: 'from-env', agentToken: 'agent-env' });
+    expect(parseServeFlags(['--workspace', 'ws'], 'serve', env)).toMatchObject({
+      token: 'from-env',
+      agentToken: 'agent-env',
+    });
     expect(parseServeFlags(['--workspace', 'ws', '--token', 'flag'], 'serve', env)).toMatchObject({ token: 'flag' });
     // A token file named on the command line comes before the environment.
-    expect(parseServeFlags(['--token-file', 'f'], 'serve', env)).toMatchObject({ token: undefined, tokenFile: 'f', agentToken: 'agent-env' });
+    expect(parseServeFlags(['--token-file', 'f'], 'serve', env)).toMatchObject({
+      token: undefined,
+      tokenFile: 'f',
+      agentToken: 'agent-env',
+    });
     expect(parseServeFlags([], 'serve', env).tokensOnCommandLine).toEqual([]);
   });
 
@@ -61,7 +95,9 @@ describe('serve and demo flags', () => {
   });
 
   it('reads --protect globs relative to the workspace, refusing absolute ones', () => {
-    expect(parseServeFlags(['--workspace', 'ws', '--protect', 'target', '--protect', '.venv'], 'serve', {}).protect).toEqual(['target', '.venv']);
+    expect(
+      parseServeFlags(['--workspace', 'ws', '--protect', 'target', '--protect', '.venv'], 'serve', {}).protect,
+    ).toEqual(['target', '.venv']);
     expect(() => parseServeFlags(['--workspace', 'ws', '--protect', '/abs/target'], 'serve', {})).toThrow(UsageError);
   });
 

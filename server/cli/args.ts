@@ -71,19 +71,28 @@ function token(name: string, raw: string | undefined): string | undefined {
 
 function relativeGlobs(flag: 'exclude' | 'protect', raw: string[] | undefined): string[] | undefined {
   if (raw === undefined) return undefined;
-  for (const glob of raw) if (glob.trim() === '' || glob.startsWith('/')) throw new UsageError(`--${flag} takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
+  for (const glob of raw)
+    if (glob.trim() === '' || glob.startsWith('/'))
+      throw new UsageError(`--${flag} takes a glob relative to the workspace, not ${JSON.stringify(glob)}`);
   return raw;
 }
 
 export function parseScopes(raw: string): string[] {
-  return raw.split(',').map((scope) => scope.trim()).filter((scope) => scope.length > 0);
+  return raw
+    .split(',')
+    .map((scope) => scope.trim())
+    .filter((scope) => scope.length > 0);
 }
 
 /**
  * Parses the flags of `serve` (all of them) or `demo` (no scopes, size or retention flags).
  * `serve` without `--workspace` is the service with no default workspace.
  */
-export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: NodeJS.ProcessEnv = process.env): ServeFlags {
+export function parseServeFlags(
+  args: string[],
+  command: 'serve' | 'demo',
+  env: NodeJS.ProcessEnv = process.env,
+): ServeFlags {
   let values: Record<string, string | boolean | string[] | undefined>;
   try {
     ({ values } = parseArgs({
@@ -102,8 +111,14 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
     port: integer('port', get('port'), 0, 65535) ?? DEFAULT_PORT,
     portGiven: get('port') !== undefined,
     // A flag first, then a file, then the environment.
-    token: token('token', get('token') ?? (get('token-file') === undefined ? env.TURNBACK_TOKEN || undefined : undefined)),
-    agentToken: token('agent-token', get('agent-token') ?? (get('agent-token-file') === undefined ? env.TURNBACK_AGENT_TOKEN || undefined : undefined)),
+    token: token(
+      'token',
+      get('token') ?? (get('token-file') === undefined ? env.TURNBACK_TOKEN || undefined : undefined),
+    ),
+    agentToken: token(
+      'agent-token',
+      get('agent-token') ?? (get('agent-token-file') === undefined ? env.TURNBACK_AGENT_TOKEN || undefined : undefined),
+    ),
     tokenFile: nonEmpty('token-file', get('token-file')),
     agentTokenFile: nonEmpty('agent-token-file', get('agent-token-file')),
     tokensOnCommandLine: ['token', 'agent-token'].filter((name) => get(name) !== undefined).map((name) => `--${name}`),
@@ -115,8 +130,12 @@ export function parseServeFlags(args: string[], command: 'serve' | 'demo', env: 
     protect: relativeGlobs('protect', values.protect as string[] | undefined),
     help: values.help === true,
   };
-  for (const [flag, file] of [['token', 'token-file'], ['agent-token', 'agent-token-file']]) {
-    if (get(flag) !== undefined && get(file) !== undefined) throw new UsageError(`--${flag} and --${file} cannot both be given`);
+  for (const [flag, file] of [
+    ['token', 'token-file'],
+    ['agent-token', 'agent-token-file'],
+  ]) {
+    if (get(flag) !== undefined && get(file) !== undefined)
+      throw new UsageError(`--${flag} and --${file} cannot both be given`);
   }
   return flags;
 }

@@ -15,7 +15,9 @@ beforeEach(async () => {
   await copyFile(BIN, path.join(root, 'bin', 'turnback.js'));
   await writeFile(path.join(root, 'package.json'), '{"type":"module"}');
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 it('asks for npm run build when build/ is missing, exit code 2', () => {
   const result = spawnSync(process.execPath, [path.join(root, 'bin', 'turnback.js'), 'serve'], { encoding: 'utf8' });
@@ -25,8 +27,13 @@ it('asks for npm run build when build/ is missing, exit code 2', () => {
 
 it('runs build/cli.js with plain node', async () => {
   await mkdir(path.join(root, 'build'));
-  await writeFile(path.join(root, 'build', 'cli.js'), "process.stdout.write('compiled cli ' + process.argv.slice(2).join(' '));");
-  const result = spawnSync(process.execPath, [path.join(root, 'bin', 'turnback.js'), 'demo', '--port', '0'], { encoding: 'utf8' });
+  await writeFile(
+    path.join(root, 'build', 'cli.js'),
+    "process.stdout.write('compiled cli ' + process.argv.slice(2).join(' '));",
+  );
+  const result = spawnSync(process.execPath, [path.join(root, 'bin', 'turnback.js'), 'demo', '--port', '0'], {
+    encoding: 'utf8',
+  });
   expect(result.stdout).toBe('compiled cli demo --port 0');
   expect(result.status).toBe(0);
 });

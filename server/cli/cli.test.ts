@@ -36,7 +36,16 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const serveArgs = (...extra: string[]) => ['serve', '--workspace', workspace, '--data', path.join(root, 'data'), '--port', '0', ...extra];
+const serveArgs = (...extra: string[]) => [
+  'serve',
+  '--workspace',
+  workspace,
+  '--data',
+  path.join(root, 'data'),
+  '--port',
+  '0',
+  ...extra,
+];
 
 function expectOneLineFailure(run: CliRun, pattern: RegExp): void {
   const lines = run.stderr().trim().split('\n');
@@ -57,11 +66,17 @@ describe('turnback serve', () => {
     const entryFile = path.join(root, 'state', 'turnback', 'service.json');
     expect((await stat(entryFile)).mode & 0o777).toBe(0o600);
     expect(JSON.parse(await readFile(entryFile, 'utf8'))).toEqual({
-      pid: run.child.pid, port, version: expect.any(String), startedAt: expect.any(String), url: `http://127.0.0.1:${port}/`,
+      pid: run.child.pid,
+      port,
+      version: expect.any(String),
+      startedAt: expect.any(String),
+      url: `http://127.0.0.1:${port}/`,
     });
     // The default workspace is the one given.
     const workspaces = (await send(port, { path: '/api/workspaces', token: CONSOLE_TOKEN })).json.workspaces;
-    expect(workspaces).toEqual([expect.objectContaining({ root: await realpath(workspace), isDefault: true, recording: true })]);
+    expect(workspaces).toEqual([
+      expect.objectContaining({ root: await realpath(workspace), isDefault: true, recording: true }),
+    ]);
 
     expect((await send(port, { path: '/api/health', token: AGENT_TOKEN })).json).toMatchObject({ ok: true });
     expect((await send(port, { path: '/api/sessions', token: CONSOLE_TOKEN })).json).toEqual({ sessions: [] });
@@ -103,7 +118,10 @@ describe('turnback serve', () => {
     const { port } = parseFirstLine(await first.firstLine);
     const second = start(['serve', '--port', '0']);
     expect((await second.exited).code).toBe(2);
-    expectOneLineFailure(second, new RegExp(`already runs for this user \\(pid ${first.child.pid}, http://127.0.0.1:${port}/\\)`));
+    expectOneLineFailure(
+      second,
+      new RegExp(`already runs for this user \\(pid ${first.child.pid}, http://127.0.0.1:${port}/\\)`),
+    );
   });
 
   it('commits a turn cut by SIGTERM; after a restart on the same data dir it rolls back exactly', async () => {
@@ -115,9 +133,15 @@ describe('turnback serve', () => {
 
     const first = start(serveArgs('--agent-token', AGENT_TOKEN));
     const { port } = parseFirstLine(await first.firstLine);
-    const agent = (p: string, body: unknown) => send(port, { method: 'POST', path: `/api/agent/${p}`, token: AGENT_TOKEN, body });
+    const agent = (p: string, body: unknown) =>
+      send(port, { method: 'POST', path: `/api/agent/${p}`, token: AGENT_TOKEN, body });
     const sessionId = 'cc-session-1';
-    const input = await agent('input', { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Change everything' });
+    const input = await agent('input', {
+      sessionId,
+      platform: 'claude-code',
+      sessionType: 'cli',
+      content: 'Change everything',
+    });
     expect(input.json.turnId).toEqual(expect.any(String));
     for (const [p, body] of [
       ['fs/write', { sessionId, uri: 'workspace:/src/app.ts', content: 'export const answer = 42;\n' }],
@@ -135,7 +159,12 @@ describe('turnback serve', () => {
     expect(turns).toHaveLength(1);
     expect(turns[0]).toMatchObject({ turnId: input.json.turnId, status: 'committed', interrupted: false });
     expect(turns[0].fileCount).toBeGreaterThanOrEqual(4);
-    const rollback = await send(port2, { method: 'POST', path: `/api/turns/${input.json.turnId}/rollback`, token: CONSOLE_TOKEN, body: {} });
+    const rollback = await send(port2, {
+      method: 'POST',
+      path: `/api/turns/${input.json.turnId}/rollback`,
+      token: CONSOLE_TOKEN,
+      body: {},
+    });
     expect(rollback.status).toBe(200);
     expect(rollback.json).toMatchObject({ ok: true, errors: [] });
     expect(await treeAsText(workspace)).toEqual(before);
@@ -146,8 +175,18 @@ describe('turnback serve', () => {
     const first = start(serveArgs('--agent-token', AGENT_TOKEN));
     const { port } = parseFirstLine(await first.firstLine);
     const sessionId = 'cc-crash';
-    await send(port, { method: 'POST', path: '/api/agent/input', token: AGENT_TOKEN, body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' } });
-    await send(port, { method: 'POST', path: '/api/agent/fs/write', token: AGENT_TOKEN, body: { sessionId, uri: 'workspace:/a.txt', content: 'a' } });
+    await send(port, {
+      method: 'POST',
+      path: '/api/agent/input',
+      token: AGENT_TOKEN,
+      body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' },
+    });
+    await send(port, {
+      method: 'POST',
+      path: '/api/agent/fs/write',
+      token: AGENT_TOKEN,
+      body: { sessionId, uri: 'workspace:/a.txt', content: 'a' },
+    });
     expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
 
     const second = start(serveArgs('--token', CONSOLE_TOKEN));
@@ -166,7 +205,11 @@ describe('failures to start: one line on stderr, exit code 2', () => {
   ])('a token refused: %j', async (flags, pattern) => {
     const run = start(serveArgs(...flags));
     expect((await run.exited).code).toBe(2);
-    const lines = run.stderr().trim().split('\n').filter((line) => !line.includes('warning'));
+    const lines = run
+      .stderr()
+      .trim()
+      .split('\n')
+      .filter((line) => !line.includes('warning'));
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(pattern);
     expect(run.stdout()).toBe('');
@@ -214,7 +257,10 @@ describe('failures to start: one line on stderr, exit code 2', () => {
     await writeFile(path.join(store, 'turnback.db'), 'not a database\n'.repeat(500));
     const run = start(serveArgs());
     expect((await run.exited).code).toBe(2);
-    expectOneLineFailure(run, new RegExp(`the store ${path.join(store, 'turnback.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged`));
+    expectOneLineFailure(
+      run,
+      new RegExp(`the store ${path.join(store, 'turnback.db').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} is damaged`),
+    );
   });
 
   it('an unknown command or flag prints the usage', async () => {

@@ -24,13 +24,25 @@ export const DIFF: CommandSpec = {
     const p = paint(io.colour);
     const range = splitRange(ref);
     if (range) {
-      const { from, to, diffs } = await comparePoints(ws, range[0], range[1], uris, values.session as string | undefined, name);
+      const { from, to, diffs } = await comparePoints(
+        ws,
+        range[0],
+        range[1],
+        uris,
+        values.session as string | undefined,
+        name,
+      );
       if (json) {
-        printJson(io, { from: from.turn.turnId, to: to.turn.turnId, diffs: diffs.map(({ diff, change, patch }) => ({ ...diff, change: change?.change, patch })) });
+        printJson(io, {
+          from: from.turn.turnId,
+          to: to.turn.turnId,
+          diffs: diffs.map(({ diff, change, patch }) => ({ ...diff, change: change?.change, patch })),
+        });
         return EXIT_DONE;
       }
       for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
-      if (diffs.length === 0) io.err(`turnback diff: ${ref}: no file differs${uris.length ? ' among those paths' : ''}\n`);
+      if (diffs.length === 0)
+        io.err(`turnback diff: ${ref}: no file differs${uris.length ? ' among those paths' : ''}\n`);
       return EXIT_DONE;
     }
     const located = await locateTurn(ws, ref, values.session as string | undefined);
@@ -40,7 +52,10 @@ export const DIFF: CommandSpec = {
       return EXIT_DONE;
     }
     for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
-    if (diffs.length === 0) io.err(`turnback diff: turn #${located.turn.number} changed no ${uris.length ? 'such path' : 'file'}${uris.length ? `: ${paths.map((t) => displayPath(root, io.cwd, uriOfPath(root, io.cwd, t))).join(', ')}` : ''}\n`);
+    if (diffs.length === 0)
+      io.err(
+        `turnback diff: turn #${located.turn.number} changed no ${uris.length ? 'such path' : 'file'}${uris.length ? `: ${paths.map((t) => displayPath(root, io.cwd, uriOfPath(root, io.cwd, t))).join(', ')}` : ''}\n`,
+      );
     return EXIT_DONE;
   },
 };

@@ -16,9 +16,16 @@ beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), 'turnback-init-hosts-'));
   workspace = join(root, 'project');
   await mkdir(workspace);
-  env = { HOME: join(root, 'home'), XDG_STATE_HOME: join(root, 'state'), XDG_CONFIG_HOME: join(root, 'config'), GEMINI_CLI_HOME: '' };
+  env = {
+    HOME: join(root, 'home'),
+    XDG_STATE_HOME: join(root, 'state'),
+    XDG_CONFIG_HOME: join(root, 'config'),
+    GEMINI_CLI_HOME: '',
+  };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('turnback init gemini', { timeout: 60_000 }, () => {
   it('merges the hooks into the project settings, once, keeping the rest, and removes them', async () => {
@@ -31,7 +38,13 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
     expect(first.stdout).toContain('trusted folder');
     const settings = JSON.parse(await readFile(file, 'utf8'));
     expect(settings.model).toEqual({ name: 'gemini-2.5-pro' });
-    expect(Object.keys(settings.hooks).sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd']);
+    expect(Object.keys(settings.hooks).sort()).toEqual([
+      'AfterAgent',
+      'AfterTool',
+      'BeforeAgent',
+      'BeforeTool',
+      'SessionEnd',
+    ]);
     expect(settings.hooks.BeforeAgent[0].hooks[0].command).toMatch(/turnback-hook'? gemini$/);
     expect((await runCli(['init', 'gemini', '--workspace', workspace], { env })).stdout).toContain('already in');
     expect(await readFile(file, 'utf8')).toBe(`${JSON.stringify(settings, null, 2)}\n`);
@@ -56,7 +69,9 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
 describe('turnback init opencode', { timeout: 60_000 }, () => {
   it('writes the plugin into the project, once, removes it, and never overwrites another plugin', async () => {
     const file = join(workspace, '.opencode', 'plugins', 'turnback.js');
-    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain(`Added the turnback hooks to ${file}`);
+    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain(
+      `Added the turnback hooks to ${file}`,
+    );
     expect(await readFile(file, 'utf8')).toBe(PLUGIN_SOURCE);
     expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain('already');
     expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
@@ -64,7 +79,7 @@ describe('turnback init opencode', { timeout: 60_000 }, () => {
     await writeFile(file, 'export const Mine = async () => ({});\n');
     const refused = await runCli(['init', 'opencode', '--workspace', workspace], { env });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('not turnback\'s');
+    expect(refused.stderr).toContain("not turnback's");
     expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(2);
     expect(await readFile(file, 'utf8')).toBe('export const Mine = async () => ({});\n');
   });

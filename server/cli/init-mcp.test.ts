@@ -21,7 +21,9 @@ beforeEach(async () => {
   await mkdir(workspace);
   env = { XDG_STATE_HOME: join(root, 'state'), HOME: home };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const claudeJson = () => join(home, '.claude.json');
 const ENTRY = { type: 'stdio', command: BIN, args: ['mcp'], env: {} };
@@ -37,7 +39,9 @@ describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, ()
   it('with --mcp registers it in ~/.claude.json, keeping every other key and server and the mode; twice changes nothing; --remove takes only it out', async () => {
     const existing = {
       numStartups: 12,
-      projects: { '/elsewhere': { mcpServers: { local: { type: 'stdio', command: 'x', args: [] } }, allowedTools: [] } },
+      projects: {
+        '/elsewhere': { mcpServers: { local: { type: 'stdio', command: 'x', args: [] } }, allowedTools: [] },
+      },
       mcpServers: { other: { type: 'http', url: 'https://example.test/mcp' } },
       oauthAccount: { emailAddress: 'person@example.test' },
     };

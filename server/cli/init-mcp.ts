@@ -11,7 +11,12 @@ import { shellQuote } from '../adapters/claude-code/settings.js';
 export const MCP_SERVER_NAME = 'turnback';
 
 /** The server as Claude Code's config holds it: a stdio command, this installation's bin by absolute path. */
-export function mcpServerEntry(bin: string): { type: 'stdio'; command: string; args: string[]; env: Record<string, string> } {
+export function mcpServerEntry(bin: string): {
+  type: 'stdio';
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+} {
   return { type: 'stdio', command: bin, args: ['mcp'], env: {} };
 }
 
@@ -22,10 +27,14 @@ export function mcpAddCommand(bin: string): string {
 
 export const claudeUserConfig = (home: string) => join(home, '.claude.json');
 
-export interface McpEdit { file: string; changed: boolean }
+export interface McpEdit {
+  file: string;
+  changed: boolean;
+}
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function readConfig(file: string): { config: Json; mode: number | undefined } {
   let text: string;

@@ -102,12 +102,14 @@ export async function run(args: string[]): Promise<number> {
     const edit = remove ? writer.remove(current) : writer.install(current, hookCommand(writer.host));
     if (edit.changed && edit.deleteFile) rmSync(file);
     else if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
-    process.stdout.write(remove
-      ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
-      : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
-        (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
-        'Start the console with the command below, open the URL it prints, then use the agent as usual:\n' +
-        `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`);
+    process.stdout.write(
+      remove
+        ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
+        : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
+            (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
+            'Start the console with the command below, open the URL it prints, then use the agent as usual:\n' +
+            `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`,
+    );
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
     return 2;
@@ -119,18 +121,25 @@ export async function run(args: string[]): Promise<number> {
 function offerMcp(home: string, remove: boolean, mcp: boolean): number {
   const bin = turnbackBinPath();
   if (!mcp) {
-    if (!remove) process.stdout.write(`To undo from Claude Code's chat too, register turnback's MCP server (or run this again with --mcp):\n  ${mcpAddCommand(bin)}\n`);
+    if (!remove)
+      process.stdout.write(
+        `To undo from Claude Code's chat too, register turnback's MCP server (or run this again with --mcp):\n  ${mcpAddCommand(bin)}\n`,
+      );
     return 0;
   }
   try {
     const edit = editMcpRegistration(home, bin, remove);
-    process.stdout.write(remove
-      ? `${edit.changed ? 'Removed the turnback MCP server from' : 'No turnback MCP server in'} ${edit.file}\n`
-      : `${edit.changed ? 'Registered the turnback MCP server in' : 'The turnback MCP server is already registered in'} ${edit.file} (for every project; Claude Code sessions started from now on see it)\n`);
+    process.stdout.write(
+      remove
+        ? `${edit.changed ? 'Removed the turnback MCP server from' : 'No turnback MCP server in'} ${edit.file}\n`
+        : `${edit.changed ? 'Registered the turnback MCP server in' : 'The turnback MCP server is already registered in'} ${edit.file} (for every project; Claude Code sessions started from now on see it)\n`,
+    );
     return 0;
   } catch (error) {
-    process.stderr.write(`turnback init: cannot register the MCP server in ${home}/.claude.json: ${(error as Error).message}\n` +
-      (remove ? '' : `Register it with:\n  ${mcpAddCommand(bin)}\n`));
+    process.stderr.write(
+      `turnback init: cannot register the MCP server in ${home}/.claude.json: ${(error as Error).message}\n` +
+        (remove ? '' : `Register it with:\n  ${mcpAddCommand(bin)}\n`),
+    );
     return 2;
   }
 }

@@ -82,11 +82,14 @@ export async function launch(options: LaunchOptions): Promise<number> {
     process.stdout.write(`turnback listening on ${server.url}\n`);
     process.stdout.write(`workspace ${workspace}\ndata      ${engine.dataDir}\n`);
     for (const line of describeRecovery(engine.recovery)) process.stdout.write(`${line}\n`);
-    process.stdout.write('open the address above in a browser; Ctrl-C stops the server (active turns are committed first)\n');
+    process.stdout.write(
+      'open the address above in a browser; Ctrl-C stops the server (active turns are committed first)\n',
+    );
   } catch (err) {
     await server?.close();
     await engine?.close().catch(() => {});
-    const message = err instanceof StartupError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
+    const message =
+      err instanceof StartupError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
     process.stderr.write(`turnback: ${oneLine(message)}\n`);
     return 2;
   }

@@ -16,7 +16,11 @@ export const LOG: CommandSpec = {
   async run({ io, ws, json, values }) {
     const raw = values.n as string | undefined;
     if (raw !== undefined && !/^[1-9][0-9]{0,5}$/.test(raw)) throw usageError('-n takes a count from 1 to 999999');
-    const logged = await recentTurns(ws, raw === undefined ? DEFAULT_COUNT : Number(raw), values.session as string | undefined);
+    const logged = await recentTurns(
+      ws,
+      raw === undefined ? DEFAULT_COUNT : Number(raw),
+      values.session as string | undefined,
+    );
     if (json) {
       printJson(io, { workspace: ws.workspace, turns: logged.map(({ turn }) => turn) });
       return EXIT_DONE;
@@ -26,7 +30,10 @@ export const LOG: CommandSpec = {
       return EXIT_DONE;
     }
     const p = paint(io.colour);
-    const idLength = shortIdLength(logged.map(({ turn }) => turn.turnId), 12);
+    const idLength = shortIdLength(
+      logged.map(({ turn }) => turn.turnId),
+      12,
+    );
     const sessions = new Set(logged.map(({ session }) => session.sessionId));
     const tagLength = shortIdLength([...sessions], 8);
     for (const { session, turn } of logged) {

@@ -24,7 +24,15 @@ beforeAll(async () => {
   const env = service.env as Record<string, string>;
   const [command, ...args] = TEST_BIN;
   client = new Client({ name: 'turnback-test', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command, args: [...args, 'mcp'], cwd: workspace, env: { ...getDefaultEnvironment(), ...env }, stderr: 'pipe' }));
+  await client.connect(
+    new StdioClientTransport({
+      command,
+      args: [...args, 'mcp'],
+      cwd: workspace,
+      env: { ...getDefaultEnvironment(), ...env },
+      stderr: 'pipe',
+    }),
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -34,14 +42,26 @@ afterAll(async () => {
 });
 
 type ToolAnswer = { isError?: boolean; content: { type: string; text: string }[] };
-const call = async (name: string, args: Record<string, unknown> = {}) => (await client.callTool({ name, arguments: args })) as ToolAnswer;
+const call = async (name: string, args: Record<string, unknown> = {}) =>
+  (await client.callTool({ name, arguments: args })) as ToolAnswer;
 const jsonOf = (answer: ToolAnswer) => JSON.parse(answer.content[0].text);
 
 describe('turnback mcp', () => {
   it('offers the nine tools, read ones marked read-only', async () => {
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name).sort()).toEqual(['compare', 'diff_turn', 'list_pins', 'list_turns', 'pin', 'preview_undo', 'restore_files', 'show_turn', 'undo_turn']);
-    for (const name of ['list_pins', 'compare']) expect(tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint).toBe(true);
+    expect(tools.map((tool) => tool.name).sort()).toEqual([
+      'compare',
+      'diff_turn',
+      'list_pins',
+      'list_turns',
+      'pin',
+      'preview_undo',
+      'restore_files',
+      'show_turn',
+      'undo_turn',
+    ]);
+    for (const name of ['list_pins', 'compare'])
+      expect(tools.find((tool) => tool.name === name)?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'list_turns')?.annotations?.readOnlyHint).toBe(true);
     expect(tools.find((tool) => tool.name === 'undo_turn')?.annotations?.destructiveHint).toBe(true);
   });
@@ -55,8 +75,13 @@ describe('turnback mcp', () => {
     const afterTwo = await treeAsText(workspace);
 
     expect(jsonOf(await call('list_turns')).turns.map((t: { turnId: string }) => t.turnId)).toEqual([second, first]);
-    expect(jsonOf(await call('show_turn', { turn: '1' })).files.map((f: { uri: string }) => f.uri)).toEqual(['workspace:/a.txt', 'workspace:/b.txt']);
-    expect((await call('diff_turn', { turn: first, paths: ['a.txt'] })).content[0].text).toContain('--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n');
+    expect(jsonOf(await call('show_turn', { turn: '1' })).files.map((f: { uri: string }) => f.uri)).toEqual([
+      'workspace:/a.txt',
+      'workspace:/b.txt',
+    ]);
+    expect((await call('diff_turn', { turn: first, paths: ['a.txt'] })).content[0].text).toContain(
+      '--- a/a.txt\n+++ b/a.txt\n@@ -1,1 +1,1 @@\n-a\n+A\n',
+    );
 
     const preview = jsonOf(await call('preview_undo'));
     expect(preview.turn.turnId).toBe(second);
@@ -73,7 +98,11 @@ describe('turnback mcp', () => {
     expect(jsonOf(await call('undo_turn', { turn: '1' })).result.ok).toBe(true);
     expect(await treeAsText(workspace)).toEqual(start);
 
-    await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Still working' }, workspace);
+    await service.agent(
+      'input',
+      { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Still working' },
+      workspace,
+    );
     const active = await call('undo_turn');
     expect(active.isError).toBe(true);
     expect(active.content[0].text).toMatch(/^TURN_ACTIVE: /);
@@ -88,42 +117,68 @@ describe('turnback mcp', () => {
     expect(conflict).toMatchObject({ isError: true, content: [{ text: expect.stringMatching(/^CONFLICT: /) }] });
     expect(await readFile(path.join(workspace, 'd.txt'), 'utf8')).toBe('mine\n');
     expect((await call('show_turn', { turn: '99' })).content[0].text).toMatch(/^TURN_NOT_FOUND: /);
-    expect((await call('undo_turn', { turn: 'last', paths: ['d.txt'], withChat: true, force: true })).content[0].text).toMatch(/^USAGE: withChat undoes a whole turn/);
-    expect((await call('restore_files', { paths: ['../outside.txt'], fromTurn: 'last' })).content[0].text).toMatch(/^USAGE: .* is not a path inside the workspace/);
+    expect(
+      (await call('undo_turn', { turn: 'last', paths: ['d.txt'], withChat: true, force: true })).content[0].text,
+    ).toMatch(/^USAGE: withChat undoes a whole turn/);
+    expect((await call('restore_files', { paths: ['../outside.txt'], fromTurn: 'last' })).content[0].text).toMatch(
+      /^USAGE: .* is not a path inside the workspace/,
+    );
     expect(await readFile(path.join(workspace, 'd.txt'), 'utf8')).toBe('mine\n');
   });
 
   it('undoes chosen steps (a later step named as the conflict), keeps both, pins, lists pins and compares two points', async () => {
     await writeFile(path.join(workspace, 's.txt'), 's0\n');
     await writeFile(path.join(workspace, 't.txt'), 't0\n');
-    const { turnId } = await service.agent('input', { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Steps' }, workspace);
+    const { turnId } = await service.agent(
+      'input',
+      { sessionId: SESSION, platform: 'claude-code', sessionType: 'chat', content: 'Steps' },
+      workspace,
+    );
     const write = (uri: string, content: string, stepId: string, stepTitle: string) =>
-      service.agent('fs/write', { sessionId: SESSION, uri: `workspace:/${uri}`, content, stepId, stepTitle }, workspace);
+      service.agent(
+        'fs/write',
+        { sessionId: SESSION, uri: `workspace:/${uri}`, content, stepId, stepTitle },
+        workspace,
+      );
     await write('s.txt', 's1\n', 'mcp-1', 'Edit(s.txt)');
     await write('t.txt', 't1\n', 'mcp-2', 'Edit(t.txt)');
     await write('s.txt', 's2\n', 'mcp-3', 'Edit(s.txt) again');
     await service.agent('turn-end', { sessionId: SESSION }, workspace);
 
-    expect(jsonOf(await call('show_turn', { turn: turnId })).steps.map((s: { title: string }) => s.title)).toEqual(['Edit(s.txt)', 'Edit(t.txt)', 'Edit(s.txt) again']);
+    expect(jsonOf(await call('show_turn', { turn: turnId })).steps.map((s: { title: string }) => s.title)).toEqual([
+      'Edit(s.txt)',
+      'Edit(t.txt)',
+      'Edit(s.txt) again',
+    ]);
     const step2 = jsonOf(await call('undo_turn', { turn: turnId, steps: [2] }));
     expect(step2.result).toMatchObject({ ok: true, restored: ['workspace:/t.txt'] });
     expect(await readFile(path.join(workspace, 't.txt'), 'utf8')).toBe('t0\n');
     expect(await readFile(path.join(workspace, 's.txt'), 'utf8')).toBe('s2\n');
     const plan = jsonOf(await call('preview_undo', { turn: turnId, steps: [1] })).plan;
-    expect(plan.actions).toMatchObject([{ uri: 'workspace:/s.txt', conflict: true, conflictStep: { index: 3, title: 'Edit(s.txt) again' } }]);
+    expect(plan.actions).toMatchObject([
+      { uri: 'workspace:/s.txt', conflict: true, conflictStep: { index: 3, title: 'Edit(s.txt) again' } },
+    ]);
     expect((await call('undo_turn', { turn: turnId, steps: [1] })).content[0].text).toMatch(/^CONFLICT: /);
-    expect((await call('undo_turn', { turn: turnId, steps: [1], paths: ['s.txt'] })).content[0].text).toMatch(/^USAGE: choose steps or paths/);
+    expect((await call('undo_turn', { turn: turnId, steps: [1], paths: ['s.txt'] })).content[0].text).toMatch(
+      /^USAGE: choose steps or paths/,
+    );
 
     const pinned = jsonOf(await call('pin', { name: 'before mine' }));
     expect(pinned.pin).toMatchObject({ name: 'before mine', sessionId: 'turnback-pins' });
     expect(jsonOf(await call('list_pins')).pins.map((p: { turnId: string }) => p.turnId)).toEqual([pinned.pin.turnId]);
     const after = await agentTurn(service, workspace, SESSION, 'After the pin', { 't.txt': 't9\n' });
-    expect((await call('compare', { from: 'before mine', to: after })).content[0].text).toBe('diff --turnback a/t.txt b/t.txt\n--- a/t.txt\n+++ b/t.txt\n@@ -1,1 +1,1 @@\n-t0\n+t9\n');
+    expect((await call('compare', { from: 'before mine', to: after })).content[0].text).toBe(
+      'diff --turnback a/t.txt b/t.txt\n--- a/t.txt\n+++ b/t.txt\n@@ -1,1 +1,1 @@\n-t0\n+t9\n',
+    );
 
     await writeFile(path.join(workspace, 't.txt'), 'mine\n');
     const kept = jsonOf(await call('undo_turn', { turn: after, keepBoth: true }));
-    expect(kept.result.keptBoth).toEqual([{ uri: 'workspace:/t.txt', copy: expect.stringMatching(/^workspace:\/t\.txt\.turnback-\d+$/) }]);
+    expect(kept.result.keptBoth).toEqual([
+      { uri: 'workspace:/t.txt', copy: expect.stringMatching(/^workspace:\/t\.txt\.turnback-\d+$/) },
+    ]);
     expect(await readFile(path.join(workspace, 't.txt'), 'utf8')).toBe('mine\n');
-    expect(await readFile(path.join(workspace, kept.result.keptBoth[0].copy.slice('workspace:/'.length)), 'utf8')).toBe('t0\n');
+    expect(await readFile(path.join(workspace, kept.result.keptBoth[0].copy.slice('workspace:/'.length)), 'utf8')).toBe(
+      't0\n',
+    );
   });
 });

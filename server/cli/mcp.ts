@@ -13,7 +13,11 @@ const USAGE = 'usage: turnback mcp [--workspace <dir>]\n';
 export async function run(args: string[]): Promise<number> {
   let workspace: string | undefined;
   try {
-    const { values } = parseArgs({ args, options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } }, strict: true });
+    const { values } = parseArgs({
+      args,
+      options: { workspace: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      strict: true,
+    });
     if (values.help) {
       process.stdout.write(USAGE);
       return 0;

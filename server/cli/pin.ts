@@ -12,7 +12,10 @@ export const PIN: CommandSpec = {
   async run({ io, ws, json, positionals }) {
     const pin = await ws.pin(positionals[0]);
     if (json) printJson(io, { pin });
-    else io.out(`pinned pin:${pin.number} ${JSON.stringify(pin.name)} (${pin.turnId}); turnback rewind pin:${pin.number} goes back to it\n`);
+    else
+      io.out(
+        `pinned pin:${pin.number} ${JSON.stringify(pin.name)} (${pin.turnId}); turnback rewind pin:${pin.number} goes back to it\n`,
+      );
     return EXIT_DONE;
   },
 };

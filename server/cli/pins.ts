@@ -17,7 +17,8 @@ export const PINS: CommandSpec = {
     }
     const p = paint(io.colour);
     if (pins.length === 0) io.err('turnback pins: no pins in this workspace; turnback pin [name] marks one\n');
-    for (const pin of pins) io.out(`${p.yellow(`pin:${pin.number}`.padEnd(7))}  ${p.dim(pin.turnId)}  ${shortTime(pin.at)}  ${pin.name}\n`);
+    for (const pin of pins)
+      io.out(`${p.yellow(`pin:${pin.number}`.padEnd(7))}  ${p.dim(pin.turnId)}  ${shortTime(pin.at)}  ${pin.name}\n`);
     return EXIT_DONE;
   },
 };

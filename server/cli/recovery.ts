@@ -6,10 +6,14 @@ export function describeRecovery(report: RecoveryReport | undefined): string[] {
   const lines: string[] = [];
   const turns = report.interruptedTurns.length;
   if (turns > 0) {
-    lines.push(`recovered ${turns} turn${turns === 1 ? '' : 's'} cut short by a crash: committed and marked interrupted`);
+    lines.push(
+      `recovered ${turns} turn${turns === 1 ? '' : 's'} cut short by a crash: committed and marked interrupted`,
+    );
   }
   for (const { rollbackTurnId, rollbackOf } of report.interruptedRollbacks) {
-    lines.push(`rollback ${rollbackTurnId} (of ${rollbackOf.join(', ')}) was cut short by a crash: run it again from the console to complete it`);
+    lines.push(
+      `rollback ${rollbackTurnId} (of ${rollbackOf.join(', ')}) was cut short by a crash: run it again from the console to complete it`,
+    );
   }
   return lines;
 }

@@ -11,7 +11,11 @@ export const RESTORE: CommandSpec = {
   name: 'restore',
   usage: 'turnback restore <path>... --from <turn> [--keep-both] [--force] [--yes] [--session S] [--json]',
   options: {
-    from: { type: 'string' }, 'keep-both': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, session: { type: 'string' },
+    from: { type: 'string' },
+    'keep-both': { type: 'boolean' },
+    force: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    session: { type: 'string' },
   },
   positionals: { min: 1, max: Number.MAX_SAFE_INTEGER },
   async run(context) {

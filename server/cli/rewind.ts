@@ -12,7 +12,11 @@ export const REWIND: CommandSpec = {
   name: 'rewind',
   usage: 'turnback rewind <turn|pin> [--with-chat] [--keep-both] [--force] [--yes] [--session S] [--json]',
   options: {
-    'with-chat': { type: 'boolean' }, 'keep-both': { type: 'boolean' }, force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, session: { type: 'string' },
+    'with-chat': { type: 'boolean' },
+    'keep-both': { type: 'boolean' },
+    force: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    session: { type: 'string' },
   },
   positionals: { min: 1, max: 1 },
   async run(context) {
@@ -21,7 +25,10 @@ export const REWIND: CommandSpec = {
     const withChat = values['with-chat'] === true;
     if (located.pin && withChat) throw usageError('a pin has no chat to rewind: rewind to a pin without --with-chat');
     if (located.session.activeTurnId) {
-      throw refused(`session ${located.session.sessionId} has a turn running: rewind waits until it ends`, 'TURN_ACTIVE');
+      throw refused(
+        `session ${located.session.sessionId} has a turn running: rewind waits until it ends`,
+        'TURN_ACTIVE',
+      );
     }
     const options = { withChat, force: values.force === true, keepBoth: values['keep-both'] === true };
     return confirmThenApply(context, {

@@ -23,7 +23,7 @@ export async function getJson<T>(target: ConsoleTarget, path: string): Promise<T
     headers: { Authorization: `Bearer ${target.token}` },
     signal: AbortSignal.timeout(5_000),
   });
-  const body = await response.json() as T & { error?: { message?: string } };
+  const body = (await response.json()) as T & { error?: { message?: string } };
   if (!response.ok) throw new Error(body.error?.message ?? `answered ${response.status}`);
   return body;
 }

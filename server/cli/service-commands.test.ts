@@ -26,7 +26,11 @@ afterEach(async () => {
 
 describe('the service commands', { timeout: 120_000 }, () => {
   it('with no service: status and url exit 2 with one line, stop says so and exits 0', async () => {
-    expect(await cli('status')).toEqual({ code: 2, stdout: '', stderr: 'turnback: no turnback service is running (start it with turnback start)\n' });
+    expect(await cli('status')).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: 'turnback: no turnback service is running (start it with turnback start)\n',
+    });
     expect(await cli('status', '--json')).toMatchObject({ code: 2, stdout: '{"running":false}\n' });
     expect((await cli('url')).code).toBe(2);
     expect(await cli('stop')).toEqual({ code: 0, stdout: 'no turnback service is running\n', stderr: '' });
@@ -43,15 +47,25 @@ describe('the service commands', { timeout: 120_000 }, () => {
     expect(await cli('url')).toEqual({ code: 0, stdout: `${url}\n`, stderr: '' });
 
     const register = await fetch(`http://127.0.0.1:${port}/api/workspaces`, {
-      method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
       body: JSON.stringify({ path: path.join(root, 'home', 'project') }),
     });
     expect(register.status).toBe(200);
     const status = await cli('status');
     expect(status.code).toBe(0);
-    expect(status.stdout).toMatch(new RegExp(`^turnback \\d+\\.\\d+\\.\\d+ running \\(pid \\d+\\) at ${url.replace(/[.?]/g, '\\$&')}\\n1 workspace:\\n  project  ${path.join(root, 'home', 'project')}  0 sessions, 0 B, recording\\n$`));
+    expect(status.stdout).toMatch(
+      new RegExp(
+        `^turnback \\d+\\.\\d+\\.\\d+ running \\(pid \\d+\\) at ${url.replace(/[.?]/g, '\\$&')}\\n1 workspace:\\n  project  ${path.join(root, 'home', 'project')}  0 sessions, 0 B, recording\\n$`,
+      ),
+    );
     const json = JSON.parse((await cli('status', '--json')).stdout);
-    expect(json).toMatchObject({ running: true, port: Number(port), url, workspaces: [{ name: 'project', recording: true, sessions: 0 }] });
+    expect(json).toMatchObject({
+      running: true,
+      port: Number(port),
+      url,
+      workspaces: [{ name: 'project', recording: true, sessions: 0 }],
+    });
 
     const stop = await cli('stop');
     expect(stop.code).toBe(0);

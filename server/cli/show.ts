@@ -34,7 +34,9 @@ export const SHOW: CommandSpec = {
     for (const file of manifest.files) {
       const where = file.from ? `${show(file.from)} -> ${show(file.uri)}` : show(file.uri);
       const counts = file.lines ? `  ${p.green(`+${file.lines.added}`)} ${p.red(`−${file.lines.removed}`)}` : '';
-      lines.push(`  ${file.change.padEnd(12)} ${where}${counts}${file.skipped ? p.red(`  (not recorded: ${file.skipped})`) : ''}`);
+      lines.push(
+        `  ${file.change.padEnd(12)} ${where}${counts}${file.skipped ? p.red(`  (not recorded: ${file.skipped})`) : ''}`,
+      );
     }
     if (manifest.files.length === 0) lines.push(p.dim('  no files changed'));
     if (steps.length > 0) lines.push('', `  steps ${p.dim('(turnback undo <turn> --step N takes one back)')}`);
@@ -45,7 +47,8 @@ export const SHOW: CommandSpec = {
     for (const command of turn.execCommands) {
       lines.push('', `  $ ${command.command}   ${p.dim(`(${command.tool})`)}`);
       if (command.changed) for (const uri of command.changed) lines.push(`      changed ${show(uri)}`);
-      for (const skipped of command.skipped ?? []) lines.push(p.red(`      not recorded ${show(skipped.uri)} (${skipped.reason})`));
+      for (const skipped of command.skipped ?? [])
+        lines.push(p.red(`      not recorded ${show(skipped.uri)} (${skipped.reason})`));
     }
     io.out(`${lines.join('\n')}\n`);
     return EXIT_DONE;

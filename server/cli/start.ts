@@ -7,9 +7,15 @@ import { consoleUrl } from './service-client.js';
 export async function run(args: string[]): Promise<number> {
   let port: number | undefined;
   try {
-    const { values } = parseArgs({ args, options: { port: { type: 'string' } }, strict: true, allowPositionals: false });
+    const { values } = parseArgs({
+      args,
+      options: { port: { type: 'string' } },
+      strict: true,
+      allowPositionals: false,
+    });
     if (values.port !== undefined) {
-      if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535) throw new Error('--port must be an integer from 0 to 65535');
+      if (!/^[0-9]{1,5}$/.test(values.port) || Number(values.port) > 65535)
+        throw new Error('--port must be an integer from 0 to 65535');
       port = Number(values.port);
     }
   } catch (err) {

@@ -30,10 +30,16 @@ export async function run(args: string[]): Promise<number> {
   const { workspaces } = await getJson<WorkspacesResponse>(target, '/api/workspaces');
   const { pid, port, version, startedAt } = target.entry;
   if (json) {
-    process.stdout.write(`${JSON.stringify({ running: true, pid, port, version, startedAt, url: consoleUrl(target), workspaces })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ running: true, pid, port, version, startedAt, url: consoleUrl(target), workspaces })}\n`,
+    );
     return 0;
   }
   process.stdout.write(`turnback ${version} running (pid ${pid}) at ${consoleUrl(target)}\n`);
-  process.stdout.write(workspaces.length === 0 ? 'no workspaces yet\n' : `${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}:\n${workspaces.map(line).join('\n')}\n`);
+  process.stdout.write(
+    workspaces.length === 0
+      ? 'no workspaces yet\n'
+      : `${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}:\n${workspaces.map(line).join('\n')}\n`,
+  );
   return 0;
 }

@@ -13,7 +13,12 @@ const read = (file: string) => readFile(path.join(t.workspace, file), 'utf8');
 
 /** One turn of three tool calls: a.txt, then b.txt, then a.txt again. */
 async function threeStepTurn(): Promise<string> {
-  const { turnId } = await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Three steps' });
+  const { turnId } = await agentCall('input', {
+    sessionId: t.session,
+    platform: 'claude-code',
+    sessionType: 'chat',
+    content: 'Three steps',
+  });
   const write = (uri: string, content: string, stepId: string, stepTitle: string) =>
     agentCall('fs/write', { sessionId: t.session, uri: `workspace:/${uri}`, content, stepId, stepTitle });
   await write('a.txt', 'a1\n', 'call-1', 'Edit(a.txt)');
@@ -34,7 +39,9 @@ describe('steps: turnback show and undo --step', () => {
     expect(shown.code).toBe(0);
     expect(shown.stdout).toMatch(/ {2}1 {2}Edit\(a\.txt\) +\(tool\)\n +a\.txt\n/);
     expect(shown.stdout).toMatch(/ {2}2 {2}Write\(b\.txt\) +\(tool\)\n +b\.txt\n/);
-    expect(JSON.parse((await run('show', ['1', '--json'])).stdout).steps.map((s: { index: number }) => s.index)).toEqual([1, 2, 3]);
+    expect(
+      JSON.parse((await run('show', ['1', '--json'])).stdout).steps.map((s: { index: number }) => s.index),
+    ).toEqual([1, 2, 3]);
 
     const one = await run('undo', ['1', '--step', '2', '--yes']);
     expect(one.code).toBe(0);
@@ -44,7 +51,9 @@ describe('steps: turnback show and undo --step', () => {
 
     const refused = await run('undo', ['1', '--step', '1', '--yes']);
     expect(refused.code).toBe(1);
-    expect(refused.stdout).toMatch(/restore +a\.txt +conflict: changed again by step 3 "Edit\(a\.txt\) again" of this turn/);
+    expect(refused.stdout).toMatch(
+      /restore +a\.txt +conflict: changed again by step 3 "Edit\(a\.txt\) again" of this turn/,
+    );
     expect(await read('a.txt')).toBe('a2\n');
     const forced = await run('undo', ['1', '--step', '1', '--force', '--yes', '--json']);
     expect(forced.code).toBe(0);
@@ -87,7 +96,9 @@ describe('--keep-both', () => {
     await writeFile(path.join(t.workspace, 'x.txt'), 'x0\n');
     await agentTurn('Edit x', { 'x.txt': 'x1\n' });
     await writeFile(path.join(t.workspace, 'x.txt'), 'mine\n');
-    const restored = JSON.parse((await run('restore', ['x.txt', '--from', '1', '--keep-both', '--yes', '--json'])).stdout);
+    const restored = JSON.parse(
+      (await run('restore', ['x.txt', '--from', '1', '--keep-both', '--yes', '--json'])).stdout,
+    );
     expect(restored.result.keptBoth).toEqual([{ uri: 'workspace:/x.txt', copy: 'workspace:/x.txt.turnback-1' }]);
     expect((await run('redo', ['--yes'])).stdout).toMatch(/removed +x\.txt\.turnback-1\n/);
     const rewound = await run('rewind', ['1', '--keep-both', '--yes', '--json']);
@@ -119,7 +130,8 @@ describe('pins', () => {
     expect(await tree()).toEqual(atPin);
 
     // The rewind is one rollback turn of the pins' session, undone like any other.
-    const rewindTurn = JSON.parse((await run('show', ['last', '--session', 'turnback-pins', '--json'])).stdout).turn.turnId;
+    const rewindTurn = JSON.parse((await run('show', ['last', '--session', 'turnback-pins', '--json'])).stdout).turn
+      .turnId;
     expect((await run('undo', [rewindTurn, '--yes'])).code).toBe(0);
     expect(await read('p.txt')).toBe('p2\n');
     expect((await run('rewind', ['pin:1', '--yes', '--json'])).code).toBe(0);
@@ -150,7 +162,12 @@ describe('pins', () => {
   });
 
   it('refuses to pin while an agent turn is recorded (exit 1)', async () => {
-    await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Working' });
+    await agentCall('input', {
+      sessionId: t.session,
+      platform: 'claude-code',
+      sessionType: 'chat',
+      content: 'Working',
+    });
     const refused = await run('pin', ['mid-turn', '--json']);
     expect(refused.code).toBe(1);
     expect(JSON.parse(refused.stdout).error.code).toBe('TURN_ACTIVE');
@@ -168,10 +185,23 @@ describe('turnback diff <a>..<b>', () => {
 
     const twoTurns = await run('diff', ['1..2']);
     expect(twoTurns.code).toBe(0);
-    expect(twoTurns.stdout).toBe([
-      'diff --turnback a/new.txt b/new.txt', 'new file mode 644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,1 @@', '+new',
-      'diff --turnback a/src/a.ts b/src/a.ts', '--- a/src/a.ts', '+++ b/src/a.ts', '@@ -1,1 +1,1 @@', '-A', '+AA', '',
-    ].join('\n'));
+    expect(twoTurns.stdout).toBe(
+      [
+        'diff --turnback a/new.txt b/new.txt',
+        'new file mode 644',
+        '--- /dev/null',
+        '+++ b/new.txt',
+        '@@ -0,0 +1,1 @@',
+        '+new',
+        'diff --turnback a/src/a.ts b/src/a.ts',
+        '--- a/src/a.ts',
+        '+++ b/src/a.ts',
+        '@@ -1,1 +1,1 @@',
+        '-A',
+        '+AA',
+        '',
+      ].join('\n'),
+    );
     const fromPin = await run('diff', ['one..3', 'src', '--json']);
     expect(JSON.parse(fromPin.stdout).diffs.map((d: { uri: string }) => d.uri)).toEqual(['workspace:/src/a.ts']);
     const same = await run('diff', ['one..1']);

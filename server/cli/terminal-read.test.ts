@@ -52,7 +52,8 @@ describe('turnback log', () => {
     expect((await run('log', ['--session', 'session-'])).code).toBe(2);
 
     await agentTurn('Session a again', { 'a.txt': 'a2\n' }, `${t.session}-a`);
-    const titles = async (n: string) => JSON.parse((await run('log', ['-n', n, '--json'])).stdout).turns.map((t: { title: string }) => t.title);
+    const titles = async (n: string) =>
+      JSON.parse((await run('log', ['-n', n, '--json'])).stdout).turns.map((t: { title: string }) => t.title);
     expect(await titles('2')).toEqual(['Session a again', 'Second session turn']);
     expect(await titles('5')).toEqual(['Session a again', 'Second session turn', 'First session turn']);
   });
@@ -61,7 +62,12 @@ describe('turnback log', () => {
 describe('turnback show and diff', () => {
   it('shows a turn’s files and its shell commands, plain and as JSON', async () => {
     await writeFile(path.join(t.workspace, 'notes.md'), 'notes\n');
-    const { turnId } = await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Tidy up' });
+    const { turnId } = await agentCall('input', {
+      sessionId: t.session,
+      platform: 'claude-code',
+      sessionType: 'chat',
+      content: 'Tidy up',
+    });
     await agentCall('fs/write', { sessionId: t.session, uri: 'workspace:/src/app.ts', content: 'export {};\n' });
     const { execId } = await agentCall('exec', { sessionId: t.session, tool: 'Bash', command: 'rm notes.md' });
     await rm(path.join(t.workspace, 'notes.md'));
@@ -79,7 +85,10 @@ describe('turnback show and diff', () => {
 
     const json = JSON.parse((await run('show', ['last', '--json'])).stdout);
     expect(json.turn.turnId).toBe(turnId);
-    expect(json.files.map((f: { uri: string }) => f.uri).sort()).toEqual(['workspace:/notes.md', 'workspace:/src/app.ts']);
+    expect(json.files.map((f: { uri: string }) => f.uri).sort()).toEqual([
+      'workspace:/notes.md',
+      'workspace:/src/app.ts',
+    ]);
     expect(json.turn.execCommands[0].command).toBe('rm notes.md');
   });
 
@@ -88,10 +97,28 @@ describe('turnback show and diff', () => {
     await agentTurn('Change b', { 'src/app.ts': 'a\nB\nc\n', 'new.txt': 'fresh\n' });
     const plain = await run('diff', ['1']);
     expect(plain.code).toBe(0);
-    expect(plain.stdout).toContain([
-      'diff --turnback a/src/app.ts b/src/app.ts', '--- a/src/app.ts', '+++ b/src/app.ts', '@@ -1,3 +1,3 @@', ' a', '-b', '+B', ' c',
-    ].join('\n'));
-    expect(plain.stdout).toContain(['diff --turnback a/new.txt b/new.txt', 'new file mode 644', '--- /dev/null', '+++ b/new.txt', '@@ -0,0 +1,1 @@', '+fresh'].join('\n'));
+    expect(plain.stdout).toContain(
+      [
+        'diff --turnback a/src/app.ts b/src/app.ts',
+        '--- a/src/app.ts',
+        '+++ b/src/app.ts',
+        '@@ -1,3 +1,3 @@',
+        ' a',
+        '-b',
+        '+B',
+        ' c',
+      ].join('\n'),
+    );
+    expect(plain.stdout).toContain(
+      [
+        'diff --turnback a/new.txt b/new.txt',
+        'new file mode 644',
+        '--- /dev/null',
+        '+++ b/new.txt',
+        '@@ -0,0 +1,1 @@',
+        '+fresh',
+      ].join('\n'),
+    );
     expect(plain.stdout).not.toContain('\x1b[');
 
     const chosen = await run('diff', ['1', 'app.ts'], { cwd: path.join(t.workspace, 'src'), colour: true });
@@ -101,7 +128,11 @@ describe('turnback show and diff', () => {
 
     const json = JSON.parse((await run('diff', ['1', 'new.txt', '--json'])).stdout);
     expect(json.diffs).toHaveLength(1);
-    expect(json.diffs[0]).toMatchObject({ uri: 'workspace:/new.txt', before: { exists: false }, after: { text: 'fresh\n' } });
+    expect(json.diffs[0]).toMatchObject({
+      uri: 'workspace:/new.txt',
+      before: { exists: false },
+      after: { text: 'fresh\n' },
+    });
     expect(json.diffs[0].patch).toContain('+fresh');
   });
 
@@ -109,16 +140,25 @@ describe('turnback show and diff', () => {
     await agentTurn('One', { 'a.txt': 'a\n' });
     expect(await run('diff', ['7'])).toMatchObject({ code: 2, stderr: expect.stringContaining('has no turn 7') });
     expect(await run('diff', ['t_nope'])).toMatchObject({ code: 2, stderr: expect.stringContaining('no turn t_nope') });
-    expect(await run('diff', ['1', '../elsewhere.txt'])).toMatchObject({ code: 2, stderr: expect.stringContaining('not a path inside the workspace') });
+    expect(await run('diff', ['1', '../elsewhere.txt'])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining('not a path inside the workspace'),
+    });
     expect(await run('show', [])).toMatchObject({ code: 2, stderr: expect.stringContaining('missing argument') });
   });
 
   it('refuses the home folder itself as a workspace with exit 2, registering nothing', async () => {
     const ran = await run('log', ['--json'], { cwd: t.env.HOME as string });
     expect(ran.code).toBe(2);
-    expect(JSON.parse(ran.stdout).error).toMatchObject({ code: 'WORKSPACE_REFUSED', message: expect.stringContaining('home folder') });
+    expect(JSON.parse(ran.stdout).error).toMatchObject({
+      code: 'WORKSPACE_REFUSED',
+      message: expect.stringContaining('home folder'),
+    });
     const plain = await run('undo', ['--yes'], { cwd: t.env.HOME as string });
-    expect(plain).toMatchObject({ code: 2, stderr: expect.stringMatching(/^turnback undo: the home folder .* cannot be a workspace/) });
+    expect(plain).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/^turnback undo: the home folder .* cannot be a workspace/),
+    });
   });
 });
 
@@ -135,7 +175,6 @@ describe('the bin as a process', () => {
     expect(refusedRun.code).toBe(1);
     expect(refusedRun.stdout).toContain('conflict: changed since outside any turn');
   });
-
 });
 
 describe('no service running', () => {
@@ -159,7 +198,10 @@ describe('no service running', () => {
     // A state "dir" that is a file: turnback start cannot even make its lock.
     await writeFile(path.join(own, 'state'), 'not a folder');
     try {
-      const ran = await spawnTerminal(['log'], { cwd: own, env: { XDG_STATE_HOME: path.join(own, 'state'), HOME: path.join(own, 'home') } });
+      const ran = await spawnTerminal(['log'], {
+        cwd: own,
+        env: { XDG_STATE_HOME: path.join(own, 'state'), HOME: path.join(own, 'home') },
+      });
       expect(ran.code).toBe(2);
       expect(ran.stderr).toMatch(/^turnback log: no turnback service is running and turnback start failed: .+\n$/);
     } finally {

@@ -14,7 +14,11 @@ describe('turnback undo and redo', () => {
     await writeFile(path.join(t.workspace, 'keep.txt'), 'keep\n', { mode: 0o640 });
     await agentTurn('First', { 'first.txt': '1\n' });
     const before = await tree();
-    await agentTurn('Second', { 'src/app.ts': 'export const answer = 42;\n', 'keep.txt': null, 'added/deep.txt': 'deep\n' });
+    await agentTurn('Second', {
+      'src/app.ts': 'export const answer = 42;\n',
+      'keep.txt': null,
+      'added/deep.txt': 'deep\n',
+    });
     const after = await tree();
 
     const undo = await run('undo', ['--yes']);
@@ -74,7 +78,10 @@ describe('turnback undo and redo', () => {
 
     const json = await run('undo', ['1', '--yes', '--json']);
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stdout)).toMatchObject({ result: null, error: { code: 'CONFLICT', conflicts: ['workspace:/a.txt'] } });
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      result: null,
+      error: { code: 'CONFLICT', conflicts: ['workspace:/a.txt'] },
+    });
 
     await writeFile(path.join(t.workspace, 'a.txt'), 'mine\n');
     expect((await run('undo', ['--yes'])).code).toBe(1);
@@ -85,7 +92,12 @@ describe('turnback undo and redo', () => {
 
   it('never undoes an active turn', async () => {
     await agentTurn('Done', { 'a.txt': 'a\n' });
-    await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Working' });
+    await agentCall('input', {
+      sessionId: t.session,
+      platform: 'claude-code',
+      sessionType: 'chat',
+      content: 'Working',
+    });
     await agentCall('fs/write', { sessionId: t.session, uri: 'workspace:/b.txt', content: 'b\n' });
     const latest = await run('undo', ['--yes']);
     expect(latest.code).toBe(1);
@@ -113,11 +125,17 @@ describe('turnback undo and redo', () => {
   });
 
   it('says there is nothing to undo or redo (exit 1)', async () => {
-    expect(await run('undo', ['--yes'])).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing is recorded') });
+    expect(await run('undo', ['--yes'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('nothing is recorded'),
+    });
     await agentTurn('Make a', { 'a.txt': 'a\n' });
     expect(await run('redo', ['--yes'])).toMatchObject({ code: 1, stderr: expect.stringContaining('nothing to redo') });
     expect((await run('undo', ['--yes'])).code).toBe(0);
-    expect(await run('undo', ['--yes'])).toMatchObject({ code: 1, stderr: expect.stringContaining('every agent turn is undone') });
+    expect(await run('undo', ['--yes'])).toMatchObject({
+      code: 1,
+      stderr: expect.stringContaining('every agent turn is undone'),
+    });
   });
 });
 
@@ -152,7 +170,8 @@ describe('turnback rewind and restore', () => {
     expect(await readFile(path.join(t.workspace, 'a.txt'), 'utf8')).toBe('A\n');
     expect(await readFile(path.join(t.workspace, 'b.txt'), 'utf8')).toBe('b\n');
     expect(await run('restore', ['a.txt'])).toMatchObject({ code: 2, stderr: expect.stringContaining('needs --from') });
-    expect(JSON.parse((await run('restore', ['a.txt', '--from', '1', '--json'])).stdout)).toMatchObject({ error: { code: 'CONFIRMATION_NEEDED' } });
+    expect(JSON.parse((await run('restore', ['a.txt', '--from', '1', '--json'])).stdout)).toMatchObject({
+      error: { code: 'CONFIRMATION_NEEDED' },
+    });
   });
 });
-

@@ -34,7 +34,11 @@ async function recordTurns(workspace: string, sessionId: string): Promise<Record
   }
   const trees = [await treeAsText(workspace)];
   for (let k = 1; k <= TURNS; k++) {
-    await agentTurn(service, workspace, sessionId, `Turn ${k}`, { [`new-${k}.txt`]: `new ${k}\n`, [`base-${k}.txt`]: `changed ${k}\n`, [`gone-${k}.txt`]: null });
+    await agentTurn(service, workspace, sessionId, `Turn ${k}`, {
+      [`new-${k}.txt`]: `new ${k}\n`,
+      [`base-${k}.txt`]: `changed ${k}\n`,
+      [`gone-${k}.txt`]: null,
+    });
     trees.push(await treeAsText(workspace));
   }
   return trees;
@@ -45,33 +49,40 @@ function expectedTree(trees: Record<string, string>[], undone: Set<number>): Rec
   const tree: Record<string, string> = {};
   for (let k = 1; k <= TURNS; k++) {
     const source = undone.has(k) ? trees[0] : trees[TURNS];
-    for (const name of [`new-${k}.txt`, `base-${k}.txt`, `gone-${k}.txt`]) if (name in source) tree[name] = source[name];
+    for (const name of [`new-${k}.txt`, `base-${k}.txt`, `gone-${k}.txt`])
+      if (name in source) tree[name] = source[name];
   }
   return tree;
 }
 
 it('undo and redo in any order match the stack model, tree for tree', async () => {
   await fc.assert(
-    fc.asyncProperty(fc.array(fc.constantFrom<'undo' | 'redo'>('undo', 'redo'), { minLength: 1, maxLength: 7 }), async (commands) => {
-      const workspace = path.join(base, `workspace-${++runs}`);
-      await mkdir(workspace);
-      const trees = await recordTurns(workspace, `session-undo-redo-${runs}`);
-      const undone = new Set<number>();
-      const undos: number[] = [];
-      for (const command of commands) {
-        const ran = await runTerminal(command, ['--yes'], { cwd: workspace, env: service.env });
-        if (command === 'undo') {
-          const latest = [...Array(TURNS).keys()].map((i) => TURNS - i).find((k) => !undone.has(k));
-          expect(ran.code, ran.stderr).toBe(latest === undefined ? 1 : 0);
-          if (latest !== undefined) { undone.add(latest); undos.push(latest); }
-        } else {
-          const taken = undos.pop();
-          expect(ran.code, ran.stderr).toBe(taken === undefined ? 1 : 0);
-          if (taken !== undefined) undone.delete(taken);
+    fc.asyncProperty(
+      fc.array(fc.constantFrom<'undo' | 'redo'>('undo', 'redo'), { minLength: 1, maxLength: 7 }),
+      async (commands) => {
+        const workspace = path.join(base, `workspace-${++runs}`);
+        await mkdir(workspace);
+        const trees = await recordTurns(workspace, `session-undo-redo-${runs}`);
+        const undone = new Set<number>();
+        const undos: number[] = [];
+        for (const command of commands) {
+          const ran = await runTerminal(command, ['--yes'], { cwd: workspace, env: service.env });
+          if (command === 'undo') {
+            const latest = [...Array(TURNS).keys()].map((i) => TURNS - i).find((k) => !undone.has(k));
+            expect(ran.code, ran.stderr).toBe(latest === undefined ? 1 : 0);
+            if (latest !== undefined) {
+              undone.add(latest);
+              undos.push(latest);
+            }
+          } else {
+            const taken = undos.pop();
+            expect(ran.code, ran.stderr).toBe(taken === undefined ? 1 : 0);
+            if (taken !== undefined) undone.delete(taken);
+          }
+          expect(await treeAsText(workspace)).toEqual(expectedTree(trees, undone));
         }
-        expect(await treeAsText(workspace)).toEqual(expectedTree(trees, undone));
-      }
-    }),
+      },
+    ),
     { numRuns: 12 },
   );
 }, 180_000);

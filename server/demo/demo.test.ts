@@ -11,16 +11,21 @@ import { send } from '../http/test/client.js';
 let root: string;
 const running: CliRun[] = [];
 
-beforeAll(async () => { root = await mkdtemp(path.join(tmpdir(), 'turnback-demo-')); });
+beforeAll(async () => {
+  root = await mkdtemp(path.join(tmpdir(), 'turnback-demo-'));
+});
 afterAll(async () => {
   await Promise.all(running.splice(0).map((run) => run.stop('SIGKILL')));
   await rm(root, { recursive: true, force: true });
 });
 
 function demo(workspace = path.join(root, 'ws')): CliRun {
-  const run = runCli(['demo', '--workspace', workspace, '--data', path.join(root, 'data'), '--port', '0', '--token', 'tok'], {
-    XDG_STATE_HOME: path.join(root, 'state'),
-  });
+  const run = runCli(
+    ['demo', '--workspace', workspace, '--data', path.join(root, 'data'), '--port', '0', '--token', 'tok'],
+    {
+      XDG_STATE_HOME: path.join(root, 'state'),
+    },
+  );
   running.push(run);
   return run;
 }
@@ -31,14 +36,21 @@ async function get<T>(port: number, p: string): Promise<T> {
   return answer.json as T;
 }
 
-interface Seeded { sessions: Session[]; turns: Turn[]; files: FileChange[]; messages: Message[] }
+interface Seeded {
+  sessions: Session[];
+  turns: Turn[];
+  files: FileChange[];
+  messages: Message[];
+}
 
 async function readAll(port: number): Promise<Seeded> {
   const { sessions } = await get<{ sessions: Session[] }>(port, '/api/sessions');
   const seeded: Seeded = { sessions, turns: [], files: [], messages: [] };
   for (const session of sessions) {
     seeded.turns.push(...(await get<{ turns: Turn[] }>(port, `/api/sessions/${session.sessionId}/turns`)).turns);
-    seeded.messages.push(...(await get<{ messages: Message[] }>(port, `/api/sessions/${session.sessionId}/messages`)).messages);
+    seeded.messages.push(
+      ...(await get<{ messages: Message[] }>(port, `/api/sessions/${session.sessionId}/messages`)).messages,
+    );
   }
   for (const turn of seeded.turns) {
     seeded.files.push(...(await get<{ files: FileChange[] }>(port, `/api/turns/${turn.turnId}`)).files);
@@ -55,7 +67,10 @@ describe('turnback demo', () => {
     ({ port } = parseFirstLine(await run.firstLine));
     first = await readAll(port);
 
-    expect(first.sessions.map((s) => `${s.platform}:${s.sessionType}`).sort()).toEqual(['claude-code:cli', 'webui:chat']);
+    expect(first.sessions.map((s) => `${s.platform}:${s.sessionType}`).sort()).toEqual([
+      'claude-code:cli',
+      'webui:chat',
+    ]);
     expect(first.turns.filter((t) => t.kind === 'agent').length).toBeGreaterThanOrEqual(8);
     expect(new Set(first.messages.map((m) => m.role))).toEqual(new Set(['user', 'assistant', 'tool']));
 
@@ -74,7 +89,10 @@ describe('turnback demo', () => {
 
     const logoTurn = first.turns.find((t) => t.preview.includes('workspace:/assets/logo.png'));
     expect(logoTurn).toBeDefined();
-    const diff = await get<{ after: { binary: boolean; exists: boolean } }>(port, `/api/turns/${logoTurn!.turnId}/diff?uri=${encodeURIComponent('workspace:/assets/logo.png')}`);
+    const diff = await get<{ after: { binary: boolean; exists: boolean } }>(
+      port,
+      `/api/turns/${logoTurn!.turnId}/diff?uri=${encodeURIComponent('workspace:/assets/logo.png')}`,
+    );
     expect(diff.after).toMatchObject({ exists: true, binary: true });
 
     expect(await run.stop()).toEqual({ code: 0, signal: null });

@@ -137,7 +137,12 @@ export function largeFixture(generation: number, bytes: number): string {
   const rows: string[] = [];
   let size = 2;
   for (let i = 0; size < bytes; i++) {
-    const row = JSON.stringify({ id: i, title: `Sample task ${i} (generation ${generation})`, done: (i * 7 + generation) % 3 === 0, tags: ['demo', `batch-${i % 17}`] });
+    const row = JSON.stringify({
+      id: i,
+      title: `Sample task ${i} (generation ${generation})`,
+      done: (i * 7 + generation) % 3 === 0,
+      tags: ['demo', `batch-${i % 17}`],
+    });
     rows.push(row);
     size += row.length + 2;
   }

@@ -48,7 +48,10 @@ export async function replaySession(engine: Engine, session: ScriptedSession): P
   const toRollBack: string[] = [];
   for (const turn of session.turns) {
     const { turnId } = await engine.input({
-      sessionId: session.sessionId, platform: session.platform, sessionType: session.sessionType, content: turn.prompt,
+      sessionId: session.sessionId,
+      platform: session.platform,
+      sessionType: session.sessionType,
+      content: turn.prompt,
     });
     for (const step of turn.steps) await runStep(engine, session.sessionId, step);
     await engine.message({ sessionId: session.sessionId, role: 'assistant', content: turn.reply });

@@ -29,7 +29,9 @@ export async function seedDemo(engine: Engine): Promise<boolean> {
   if (isSeeded(engine.dataDir)) return false;
   // Never write the demo project over files that are someone's work.
   if (readdirSync(engine.workspace).length > 0) {
-    throw new DemoWorkspaceNotEmptyError(`the demo workspace ${engine.workspace} is not empty and was not seeded by turnback demo; pass a new or empty --workspace`);
+    throw new DemoWorkspaceNotEmptyError(
+      `the demo workspace ${engine.workspace} is not empty and was not seeded by turnback demo; pass a new or empty --workspace`,
+    );
   }
   writeProject(engine.workspace);
   const toRollBack: string[] = [];

@@ -1,8 +1,31 @@
 // The library API of docs/api.md ("Library API"): what `openEngine` returns.
 // The HTTP routes are a thin mapping of these calls; hosts embed the engine through it.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, EventMap, EventName, ExecCommand, Manifest,
-  Message, MutationOp, Comparison, OnConflict, Pin, Plan, Step, StepRef, Role, RollbackResult, RootKind, Session, SessionOrigin, StoreStats, Turn, Uri,
+  AgentBeforeMutateResponse,
+  AgentExecEndResponse,
+  AgentExecResponse,
+  AgentInputResponse,
+  Diff,
+  EventMap,
+  EventName,
+  ExecCommand,
+  Manifest,
+  Message,
+  MutationOp,
+  Comparison,
+  OnConflict,
+  Pin,
+  Plan,
+  Step,
+  StepRef,
+  Role,
+  RollbackResult,
+  RootKind,
+  Session,
+  SessionOrigin,
+  StoreStats,
+  Turn,
+  Uri,
 } from '../protocol.js';
 
 export interface RootSpec {
@@ -44,9 +67,14 @@ export interface EngineOptions {
 }
 
 /** `step`: the host's step (tool call) the change belongs to, so it can be undone on its own. */
-export interface SessionRef { sessionId: string; step?: StepRef }
+export interface SessionRef {
+  sessionId: string;
+  step?: StepRef;
+}
 /** `force`: go ahead with a change whose original cannot be captured (recorded as skipped). */
-export interface MutationOptions extends SessionRef { force?: boolean }
+export interface MutationOptions extends SessionRef {
+  force?: boolean;
+}
 
 export interface Storage {
   writeFile(uri: Uri, data: string | Uint8Array, opts: MutationOptions): Promise<void>;
@@ -83,13 +111,30 @@ export interface Engine {
   readonly recovery?: RecoveryReport;
 
   /** `origin`: who opens the session, for retention (default `person`; the server passes `agent` for the agent token). */
-  input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse>;
-  message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }>;
+  input(req: {
+    sessionId: string;
+    platform: string;
+    sessionType: string;
+    content: string;
+    origin?: SessionOrigin;
+  }): Promise<AgentInputResponse>;
+  message(req: {
+    sessionId: string;
+    role: Exclude<Role, 'user'>;
+    content: string;
+    origin?: SessionOrigin;
+  }): Promise<{ messageId: string }>;
   /** The before scan of a command the engine cannot see into. */
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */
   execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse>;
-  beforeMutate(req: { sessionId: string; op: MutationOp; uri: Uri; to?: Uri; step?: StepRef }): Promise<AgentBeforeMutateResponse>;
+  beforeMutate(req: {
+    sessionId: string;
+    op: MutationOp;
+    uri: Uri;
+    to?: Uri;
+    step?: StepRef;
+  }): Promise<AgentBeforeMutateResponse>;
   turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
 
   listSessions(): Session[];
@@ -105,8 +150,14 @@ export interface Engine {
 
   /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
   /** `steps`: indexes of the turn's steps (steps()) to undo alone; not with `uris` nor with chat. */
-  preview(turnId: string, opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<Plan>;
-  rollback(turnId: string, opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] }): Promise<RollbackResult>;
+  preview(
+    turnId: string,
+    opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] },
+  ): Promise<Plan>;
+  rollback(
+    turnId: string,
+    opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] },
+  ): Promise<RollbackResult>;
   /** Each tool call or shell command of the turn that changed something, in order. */
   steps(turnId: string): Step[];
   /** A named point of the workspace's current state; rewind its session to it (`rewind`) to come back. Refused (TURN_ACTIVE) while an agent turn is being recorded. */
@@ -119,8 +170,14 @@ export interface Engine {
   compare(fromTurnId: string, toTurnId: string): Comparison;
   compareDiff(fromTurnId: string, toTurnId: string, uri: Uri): Promise<Diff>;
   rollbackWithChat(turnId: string, opts?: { force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
-  previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan>;
-  rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult>;
+  previewRewind(
+    sessionId: string,
+    opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict },
+  ): Promise<Plan>;
+  rewind(
+    sessionId: string,
+    opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict },
+  ): Promise<RollbackResult>;
   clearSession(sessionId: string): Promise<void>;
 
   on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void;

@@ -4,8 +4,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 
@@ -20,7 +24,12 @@ describe('each operation and its undo', () => {
     await writeFile(path.join(box.workspace, 'dir with space/ünï/a.txt'), 'deep');
     const start = await snapshot(box.workspace);
     const engine = await open(box);
-    const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'do things\nmore' });
+    const { turnId } = await engine.input({
+      sessionId: 's1',
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'do things\nmore',
+    });
     expect(turnId).toBeTruthy();
     await engine.storage.writeFile('workspace:/new/deep/file.txt', 'hello', S);
     await engine.storage.writeFile('workspace:/mod.txt', 'one\nthree\n', S);
@@ -35,7 +44,10 @@ describe('each operation and its undo', () => {
     expect(manifest.turn.status).toBe('committed');
     const mod = manifest.files.find((f) => f.uri === 'workspace:/mod.txt');
     expect(mod).toMatchObject({ change: 'modified', lines: { added: 1, removed: 1 } });
-    expect(manifest.files.find((f) => f.uri === 'workspace:/run.sh')).toMatchObject({ change: 'renamed', from: 'workspace:/exec.sh' });
+    expect(manifest.files.find((f) => f.uri === 'workspace:/run.sh')).toMatchObject({
+      change: 'renamed',
+      from: 'workspace:/exec.sh',
+    });
     const result = await engine.rollback(turnId!);
     expect(result.errors).toEqual([]);
     expect(result.ok).toBe(true);

@@ -6,8 +6,12 @@ import { storedContentCount } from '../testkit/contents.js';
 import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 const begin = (engine: Awaited<ReturnType<typeof open>>, content = 'go') =>
@@ -31,7 +35,10 @@ describe('capture', () => {
     ]);
     expect(entries[0].before).toMatchObject({ type: 'file', size: 2 });
     expect(entries[1].before).toMatchObject({ type: 'file', size: 2 });
-    expect(files.find((f) => f.uri === 'workspace:/b/a.txt')).toMatchObject({ change: 'moved', from: 'workspace:/a.txt' });
+    expect(files.find((f) => f.uri === 'workspace:/b/a.txt')).toMatchObject({
+      change: 'moved',
+      from: 'workspace:/a.txt',
+    });
     expect(turn.fileCount).toBe(2);
     // v0 (the turn's start), v1 (before the second write: undoing that step alone puts it back)
     // and v2 (the end) are kept.
@@ -69,7 +76,7 @@ describe('capture', () => {
 });
 
 describe('rollback with chat, events and undo', () => {
-  it('deletes exactly the turn\'s messages, and the undo brings them back with the same ids in order', async () => {
+  it("deletes exactly the turn's messages, and the undo brings them back with the same ids in order", async () => {
     const engine = await open(box);
     const events: string[] = [];
     const off = engine.on('memory:messages-deleted', (e) => events.push(`deleted:${e.messageIds.length}`));
@@ -117,12 +124,19 @@ describe('rewind', () => {
     expect(await snapshot(box.workspace)).toEqual(start);
     const turns = engine.listTurns('s1');
     expect(turns.map((t) => [t.number, t.kind, t.status])).toEqual([
-      [1, 'agent', 'rolled-back'], [2, 'agent', 'rolled-back'], [3, 'rollback', 'committed'],
+      [1, 'agent', 'rolled-back'],
+      [2, 'agent', 'rolled-back'],
+      [3, 'rollback', 'committed'],
     ]);
     expect(turns[2]).toMatchObject({ title: 'Rewind to #1', rollbackOf: [turns[0].turnId, turns[1].turnId] });
     await engine.rollback(result.rollbackTurnId!);
     expect(await snapshot(box.workspace)).toEqual(end);
-    expect(engine.listTurns('s1').slice(0, 2).map((t) => t.status)).toEqual(['committed', 'committed']);
+    expect(
+      engine
+        .listTurns('s1')
+        .slice(0, 2)
+        .map((t) => t.status),
+    ).toEqual(['committed', 'committed']);
     expect(engine.messages('s1').map((m) => m.content)).toEqual(['t1', 't2']);
     await engine.close();
   });
@@ -165,7 +179,9 @@ describe('roots and refusals', () => {
     await writeFile(path.join(box.workspace, 'file'), 'x');
     const engine = await open(box);
     const { turnId } = await begin(engine);
-    await expect(engine.storage.writeFile('workspace:/file/inner.txt', 'y', S)).rejects.toMatchObject({ code: 'BAD_REQUEST' });
+    await expect(engine.storage.writeFile('workspace:/file/inner.txt', 'y', S)).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+    });
     await engine.turnEnd(S);
     expect(engine.getManifest(turnId!).entries).toEqual([]);
     await engine.close();
@@ -183,7 +199,11 @@ describe('diff', () => {
     expect(big.before).toMatchObject({ exists: false, text: null });
     expect(big.after).toMatchObject({ exists: true, truncated: true, binary: false, size: 1_200_000 });
     expect(big.after.text!.length).toBe(524_288);
-    expect((await engine.diff(turnId!, 'workspace:/bin.dat')).after).toMatchObject({ binary: true, text: null, size: 3 });
+    expect((await engine.diff(turnId!, 'workspace:/bin.dat')).after).toMatchObject({
+      binary: true,
+      text: null,
+      size: 3,
+    });
     await expect(engine.diff(turnId!, 'workspace:/other')).rejects.toMatchObject({ code: 'FILE_NOT_FOUND' });
     await engine.close();
   });

@@ -1,14 +1,41 @@
 // The Engine the library API describes: each call checks its input, runs in its session's
 // queue when it changes anything, and maps stored rows to the API's shapes.
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, Diff, ExecCommand, Manifest, Message, MutationOp,
-  Comparison, OnConflict, Pin, Plan, Role, RollbackResult, Session, SessionOrigin, Step, StepRef, StoreStats, Turn,
+  AgentBeforeMutateResponse,
+  AgentExecEndResponse,
+  AgentExecResponse,
+  AgentInputResponse,
+  Diff,
+  ExecCommand,
+  Manifest,
+  Message,
+  MutationOp,
+  Comparison,
+  OnConflict,
+  Pin,
+  Plan,
+  Role,
+  RollbackResult,
+  Session,
+  SessionOrigin,
+  Step,
+  StepRef,
+  StoreStats,
+  Turn,
 } from '../protocol.js';
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
 import { diffOf } from './turns/diff.js';
-import { BadRequestError, CommandNotFoundError, EngineClosedError, SessionNotFoundError, TooLargeError, TurnActiveError, TurnNotFoundError } from './errors.js';
+import {
+  BadRequestError,
+  CommandNotFoundError,
+  EngineClosedError,
+  SessionNotFoundError,
+  TooLargeError,
+  TurnActiveError,
+  TurnNotFoundError,
+} from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
 import type { ExecScans } from './record/exec.js';
 import type { Lock } from './lock.js';
@@ -22,7 +49,15 @@ import { type StepGroup, stepGroups } from './rollback/steps.js';
 import { compareDiff, compareTurns } from './turns/compare.js';
 import { listPins, pinHere, PINS_SESSION, unpin } from './turns/pins.js';
 import { checkStep } from './record/step-ref.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toChange, toEntry, toTurn } from './turns/turns.js';
+import {
+  beginTurn,
+  endTurnOrWithoutAfterContents,
+  endTurn,
+  titleOf,
+  toChange,
+  toEntry,
+  toTurn,
+} from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -44,7 +79,9 @@ export class TurnbackEngine implements Engine {
     readonly recovery: RecoveryReport,
   ) {}
 
-  get dataDir(): string { return this.ctx.dataDir; }
+  get dataDir(): string {
+    return this.ctx.dataDir;
+  }
 
   /**
    * Resolves once the background work a turn end starts (writing captured contents as blob
@@ -74,7 +111,13 @@ export class TurnbackEngine implements Engine {
     return active;
   }
 
-  async input(req: { sessionId: string; platform: string; sessionType: string; content: string; origin?: SessionOrigin }): Promise<AgentInputResponse> {
+  async input(req: {
+    sessionId: string;
+    platform: string;
+    sessionType: string;
+    content: string;
+    origin?: SessionOrigin;
+  }): Promise<AgentInputResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     const { platform, sessionType, content } = req;
     if (typeof platform !== 'string' || typeof sessionType !== 'string' || typeof content !== 'string') {
@@ -92,7 +135,12 @@ export class TurnbackEngine implements Engine {
     });
   }
 
-  async message(req: { sessionId: string; role: Exclude<Role, 'user'>; content: string; origin?: SessionOrigin }): Promise<{ messageId: string }> {
+  async message(req: {
+    sessionId: string;
+    role: Exclude<Role, 'user'>;
+    content: string;
+    origin?: SessionOrigin;
+  }): Promise<{ messageId: string }> {
     const sessionId = checkSessionId(req?.sessionId);
     if (!ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
@@ -113,7 +161,8 @@ export class TurnbackEngine implements Engine {
 
   async exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse> {
     const sessionId = checkSessionId(req?.sessionId);
-    if (typeof req.tool !== 'string' || typeof req.command !== 'string') throw new BadRequestError('tool and command must be strings');
+    if (typeof req.tool !== 'string' || typeof req.command !== 'string')
+      throw new BadRequestError('tool and command must be strings');
     return this.inSession(sessionId, async () => {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
@@ -126,23 +175,35 @@ export class TurnbackEngine implements Engine {
 
   async execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse> {
     const sessionId = checkSessionId(req?.sessionId);
-    if (typeof req.execId !== 'string' || req.execId === '') throw new BadRequestError('execId must be a non-empty string');
+    if (typeof req.execId !== 'string' || req.execId === '')
+      throw new BadRequestError('execId must be a non-empty string');
     return this.inSession(sessionId, async () => {
       const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
-      if (this.execs.openIn(turnId).includes(req.execId)) return { turnId, ...(await this.execs.after(turn, req.execId)) };
+      if (this.execs.openIn(turnId).includes(req.execId))
+        return { turnId, ...(await this.execs.after(turn, req.execId)) };
       // Already closed (a second exec-end, or one after a turn end scanned it): what it recorded.
       const known = this.execs.recorded(turnId, req.execId);
-      if (!known) throw new BadRequestError(`no command ${JSON.stringify(req.execId)} in the active turn`, { execId: req.execId });
+      if (!known)
+        throw new BadRequestError(`no command ${JSON.stringify(req.execId)} in the active turn`, {
+          execId: req.execId,
+        });
       return { turnId, changed: known.changed ?? [], skipped: known.skipped ?? [] };
     });
   }
 
-  async beforeMutate(req: { sessionId: string; op: MutationOp; uri: string; to?: string; step?: StepRef }): Promise<AgentBeforeMutateResponse> {
+  async beforeMutate(req: {
+    sessionId: string;
+    op: MutationOp;
+    uri: string;
+    to?: string;
+    step?: StepRef;
+  }): Promise<AgentBeforeMutateResponse> {
     const sessionId = checkSessionId(req?.sessionId);
     const step = checkStep(req.step);
-    if (!ENTRY_OPS.has(req.op)) throw new BadRequestError('op must be write, delete, rename, move or mkdir', { op: req.op });
+    if (!ENTRY_OPS.has(req.op))
+      throw new BadRequestError('op must be write, delete, rename, move or mkdir', { op: req.op });
     const moves = req.op === 'rename' || req.op === 'move';
     if (moves && req.to === undefined) throw new BadRequestError(`${req.op} needs "to"`);
     return this.inSession(sessionId, async () => {
@@ -196,8 +257,14 @@ export class TurnbackEngine implements Engine {
     const tracked = (uri: string) => this.ctx.roots.isTrackedUri(uri);
     return {
       turn: toTurn(this.ctx, row),
-      files: this.ctx.store.changesOf(turnId).map(toChange).filter((c) => tracked(c.uri)),
-      entries: this.ctx.store.entriesOf(turnId).map(toEntry).filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
+      files: this.ctx.store
+        .changesOf(turnId)
+        .map(toChange)
+        .filter((c) => tracked(c.uri)),
+      entries: this.ctx.store
+        .entriesOf(turnId)
+        .map(toEntry)
+        .filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
     };
   }
 
@@ -222,8 +289,13 @@ export class TurnbackEngine implements Engine {
     const { store } = this.open();
     const { blobs, bytes } = this.ctx.contents.stats();
     return {
-      sessions: store.countSessions(), turns: store.countTurns(), blobs, bytes, dataDir: this.ctx.dataDir,
-      retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions }, pruned: this.ctx.retention.pruned,
+      sessions: store.countSessions(),
+      turns: store.countTurns(),
+      blobs,
+      bytes,
+      dataDir: this.ctx.dataDir,
+      retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions },
+      pruned: this.ctx.retention.pruned,
       unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
     };
   }
@@ -234,9 +306,14 @@ export class TurnbackEngine implements Engine {
     if (row.status === 'active') throw new TurnActiveError(row.session_id);
   }
 
-  async preview(turnId: string, opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<Plan> {
+  async preview(
+    turnId: string,
+    opts: { uris?: string[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] } = {},
+  ): Promise<Plan> {
     this.refuseActiveTurn(turnId);
-    return this.rollbacks.preview(this.rollbacks.turnJob(turnId, { ...opts, steps: this.stepChoice(turnId, opts.steps) }));
+    return this.rollbacks.preview(
+      this.rollbacks.turnJob(turnId, { ...opts, steps: this.stepChoice(turnId, opts.steps) }),
+    );
   }
 
   /** Marks the workspace's current state as a named point (a turn of the pins session). */
@@ -277,23 +354,39 @@ export class TurnbackEngine implements Engine {
   }
 
   // Refused while the session's agent turn is active: checked once, in the session's queue (rollback.ts).
-  async rollback(turnId: string, opts: { uris?: string[]; force?: boolean; onConflict?: OnConflict; steps?: number[] } = {}): Promise<RollbackResult> {
+  async rollback(
+    turnId: string,
+    opts: { uris?: string[]; force?: boolean; onConflict?: OnConflict; steps?: number[] } = {},
+  ): Promise<RollbackResult> {
     this.open();
     const steps = this.stepChoice(turnId, opts.steps);
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force, onConflict: opts.onConflict, steps }));
+    return this.rollbacks.run(
+      this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force, onConflict: opts.onConflict, steps }),
+    );
   }
 
-  async rollbackWithChat(turnId: string, opts: { force?: boolean; onConflict?: OnConflict } = {}): Promise<RollbackResult> {
+  async rollbackWithChat(
+    turnId: string,
+    opts: { force?: boolean; onConflict?: OnConflict } = {},
+  ): Promise<RollbackResult> {
     this.open();
-    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force, onConflict: opts.onConflict }));
+    return this.rollbacks.run(
+      this.rollbacks.turnJob(turnId, { withChat: true, force: opts.force, onConflict: opts.onConflict }),
+    );
   }
 
-  async previewRewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict }): Promise<Plan> {
+  async previewRewind(
+    sessionId: string,
+    opts: { toTurnId: string; withChat?: boolean; onConflict?: OnConflict },
+  ): Promise<Plan> {
     this.open();
     return this.rollbacks.preview(this.rollbacks.rewindJob(sessionId, opts));
   }
 
-  async rewind(sessionId: string, opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict }): Promise<RollbackResult> {
+  async rewind(
+    sessionId: string,
+    opts: { toTurnId: string; withChat?: boolean; force?: boolean; onConflict?: OnConflict },
+  ): Promise<RollbackResult> {
     this.open();
     return this.rollbacks.run(this.rollbacks.rewindJob(sessionId, opts));
   }

@@ -17,22 +17,37 @@ export class EngineError extends Error {
 }
 
 export class BadRequestError extends EngineError {
-  constructor(message: string, details?: Record<string, unknown>) { super('BAD_REQUEST', message, details); }
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('BAD_REQUEST', message, details);
+  }
 }
 export class BadUriError extends EngineError {
-  constructor(message: string, details?: Record<string, unknown>) { super('BAD_URI', message, details); }
+  constructor(message: string, details?: Record<string, unknown>) {
+    super('BAD_URI', message, details);
+  }
 }
 export class TurnNotFoundError extends EngineError {
-  constructor(turnId: string) { super('TURN_NOT_FOUND', `no turn ${JSON.stringify(turnId)}`, { turnId }); }
+  constructor(turnId: string) {
+    super('TURN_NOT_FOUND', `no turn ${JSON.stringify(turnId)}`, { turnId });
+  }
 }
 export class SessionNotFoundError extends EngineError {
-  constructor(sessionId: string) { super('SESSION_NOT_FOUND', `no session ${JSON.stringify(sessionId)}`, { sessionId }); }
+  constructor(sessionId: string) {
+    super('SESSION_NOT_FOUND', `no session ${JSON.stringify(sessionId)}`, { sessionId });
+  }
 }
 export class FileNotFoundError extends EngineError {
-  constructor(uri: Uri) { super('FILE_NOT_FOUND', `no file at ${uri}`, { uri }); }
+  constructor(uri: Uri) {
+    super('FILE_NOT_FOUND', `no file at ${uri}`, { uri });
+  }
 }
 export class CommandNotFoundError extends EngineError {
-  constructor(turnId: string, execId: string) { super('COMMAND_NOT_FOUND', `no command ${JSON.stringify(execId)} in turn ${JSON.stringify(turnId)}`, { turnId, execId }); }
+  constructor(turnId: string, execId: string) {
+    super('COMMAND_NOT_FOUND', `no command ${JSON.stringify(execId)} in turn ${JSON.stringify(turnId)}`, {
+      turnId,
+      execId,
+    });
+  }
 }
 export class ConflictError extends EngineError {
   constructor(conflicts: Uri[]) {
@@ -41,7 +56,9 @@ export class ConflictError extends EngineError {
 }
 export class TurnActiveError extends EngineError {
   constructor(sessionId: string) {
-    super('TURN_ACTIVE', `session ${JSON.stringify(sessionId)} has an active agent turn; end it before rolling back`, { sessionId });
+    super('TURN_ACTIVE', `session ${JSON.stringify(sessionId)} has an active agent turn; end it before rolling back`, {
+      sessionId,
+    });
   }
 }
 
@@ -51,7 +68,11 @@ export class TurnActiveError extends EngineError {
  */
 export class TooLargeError extends EngineError {
   constructor(uri: Uri, size: number, limit: number, what = 'file') {
-    super('TOO_LARGE', `${uri}: the ${what} is too large to keep its original (${size} over ${limit}); pass force to change it anyway`, { uri, size, limit });
+    super(
+      'TOO_LARGE',
+      `${uri}: the ${what} is too large to keep its original (${size} over ${limit}); pass force to change it anyway`,
+      { uri, size, limit },
+    );
   }
 }
 
@@ -69,13 +90,19 @@ export class DataDirLockedError extends EngineError {
 /** The store's database fails its integrity check (or is not a database): it is not opened. */
 export class StoreDamagedError extends EngineError {
   constructor(file: string, problem: string) {
-    super('STORE_DAMAGED', `the store ${file} is damaged (${problem}); move it aside to start a new one, or restore it from a backup`, { file });
+    super(
+      'STORE_DAMAGED',
+      `the store ${file} is damaged (${problem}); move it aside to start a new one, or restore it from a backup`,
+      { file },
+    );
   }
 }
 
 /** The engine was closed; nothing more can be done with it. */
 export class EngineClosedError extends EngineError {
-  constructor() { super('ENGINE_CLOSED', 'the engine is closed'); }
+  constructor() {
+    super('ENGINE_CLOSED', 'the engine is closed');
+  }
 }
 
 /**
@@ -87,7 +114,10 @@ export class LinkOnPathError extends EngineError {
   /** The path of the folder that was a link (for the engine's own checks; never sent). */
   readonly at: string | undefined;
   constructor(at?: string) {
-    super('BAD_URI', 'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it');
+    super(
+      'BAD_URI',
+      'a folder on the path changed into a symlink (or moved) while the operation ran; nothing was done through it',
+    );
     this.at = at;
   }
 }

@@ -5,7 +5,9 @@ import type { EngineEventMap, EngineEventName } from './api.js';
 export class Events {
   private readonly emitter = new EventEmitter();
 
-  constructor() { this.emitter.setMaxListeners(0); }
+  constructor() {
+    this.emitter.setMaxListeners(0);
+  }
 
   on<K extends EngineEventName>(event: K, listener: (data: EngineEventMap[K]) => void): () => void {
     this.emitter.on(event, listener);
@@ -19,7 +21,11 @@ export class Events {
   emit<K extends EngineEventName>(event: K, data: EngineEventMap[K]): void {
     // A listener's failure must not break the operation that emitted the event.
     for (const listener of this.emitter.listeners(event)) {
-      try { (listener as (d: EngineEventMap[K]) => void)(data); } catch { /* ignored on purpose */ }
+      try {
+        (listener as (d: EngineEventMap[K]) => void)(data);
+      } catch {
+        /* ignored on purpose */
+      }
     }
   }
 }

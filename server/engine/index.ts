@@ -54,11 +54,13 @@ export interface OpenEngineOptions extends EngineOptions {
 }
 
 export async function openEngine(options: OpenEngineOptions): Promise<Engine & TurnbackEngine> {
-  if (!options || typeof options.workspace !== 'string' || options.workspace === '') throw new BadRequestError('workspace is required');
+  if (!options || typeof options.workspace !== 'string' || options.workspace === '')
+    throw new BadRequestError('workspace is required');
   const fs = options.fs ?? new EngineFs();
   const workspace = path.resolve(options.workspace);
   const stats = await fs.stat(workspace).catch(() => null);
-  if (!stats?.isDirectory()) throw new BadRequestError(`the workspace ${workspace} is not a readable directory`, { workspace });
+  if (!stats?.isDirectory())
+    throw new BadRequestError(`the workspace ${workspace} is not a readable directory`, { workspace });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(workspace));
   const storeDir = path.join(dataDir, 'store');
   for (const dir of [dataDir, storeDir, path.join(dataDir, 'files'), path.join(dataDir, 'tmp')]) {
@@ -81,7 +83,9 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       ...(options.roots ?? []),
     ];
     const ctx = {
-      fs, store, dataDir,
+      fs,
+      store,
+      dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
       contents,
       housekeeping: new Housekeeping(contents, store),
@@ -108,7 +112,16 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     ctx.holders = execs;
     const recovery = await recover(ctx, execs);
     const mutations = new Mutations(ctx);
-    const engine = new TurnbackEngine(ctx, workspace, new ControlledStorage(ctx, mutations), mutations, new Rollbacks(ctx, mutations), execs, lock, recovery);
+    const engine = new TurnbackEngine(
+      ctx,
+      workspace,
+      new ControlledStorage(ctx, mutations),
+      mutations,
+      new Rollbacks(ctx, mutations),
+      execs,
+      lock,
+      recovery,
+    );
     return withCodedErrors(engine, (abs) => ctx.roots.uriOf(abs));
   } catch (e) {
     store.close();

@@ -8,8 +8,12 @@ import { EngineFs } from './paths/fs.js';
 import { acquireLock } from './lock.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-lock-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-lock-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('data dir lock', () => {
   it('is held by one owner at a time and free again once released', async () => {

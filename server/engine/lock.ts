@@ -24,7 +24,11 @@ export async function acquireLock(fs: EngineFs, dataDir: string, storeDir: strin
       await fs.writeFileExclusive(file, JSON.stringify({ pid: process.pid, at: new Date().toISOString() }));
       return {
         release: async () => {
-          try { await fs.unlink(file); } catch (e) { if (!isNotFound(e)) throw e; }
+          try {
+            await fs.unlink(file);
+          } catch (e) {
+            if (!isNotFound(e)) throw e;
+          }
         },
       };
     } catch (e) {
@@ -38,7 +42,11 @@ export async function acquireLock(fs: EngineFs, dataDir: string, storeDir: strin
       // An unreadable or half-written lock belongs to no live process.
     }
     if (pid > 0 && isAlive(pid)) throw new DataDirLockedError(dataDir, pid);
-    try { await fs.unlink(file); } catch (e) { if (!isNotFound(e)) throw e; }
+    try {
+      await fs.unlink(file);
+    } catch (e) {
+      if (!isNotFound(e)) throw e;
+    }
   }
   throw new DataDirLockedError(dataDir, 0);
 }

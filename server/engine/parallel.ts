@@ -2,7 +2,11 @@
 // their reads, writes and fsyncs overlap in the thread pool without opening a file per item.
 const PARALLEL = 8;
 
-export async function inParallel<T>(items: readonly T[], run: (item: T, index: number) => Promise<void>, width = PARALLEL): Promise<void> {
+export async function inParallel<T>(
+  items: readonly T[],
+  run: (item: T, index: number) => Promise<void>,
+  width = PARALLEL,
+): Promise<void> {
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -3,7 +3,12 @@ import { treeAsText } from '../testkit/tree.js';
 import { openEngine, type OpenEngineOptions } from './index.js';
 import { makeTempTree } from '../testkit/sandbox.js';
 
-export interface Sandbox { root: string; workspace: string; dataDir: string; cleanup(): Promise<void> }
+export interface Sandbox {
+  root: string;
+  workspace: string;
+  dataDir: string;
+  cleanup(): Promise<void>;
+}
 
 export async function sandbox(): Promise<Sandbox> {
   const { base, workspace, dataDir, cleanup } = await makeTempTree('engine');

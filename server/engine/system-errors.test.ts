@@ -7,9 +7,14 @@ const sys = (code: string, path?: string) => Object.assign(new Error(code), { co
 
 describe('codedError', () => {
   it.each([
-    ['EACCES', 'FORBIDDEN'], ['EPERM', 'FORBIDDEN'], ['EROFS', 'FORBIDDEN'],
-    ['SQLITE_READONLY', 'FORBIDDEN'], ['SQLITE_READONLY_DBMOVED', 'FORBIDDEN'],
-    ['ENOSPC', 'NO_SPACE'], ['EDQUOT', 'NO_SPACE'], ['SQLITE_FULL', 'NO_SPACE'],
+    ['EACCES', 'FORBIDDEN'],
+    ['EPERM', 'FORBIDDEN'],
+    ['EROFS', 'FORBIDDEN'],
+    ['SQLITE_READONLY', 'FORBIDDEN'],
+    ['SQLITE_READONLY_DBMOVED', 'FORBIDDEN'],
+    ['ENOSPC', 'NO_SPACE'],
+    ['EDQUOT', 'NO_SPACE'],
+    ['SQLITE_FULL', 'NO_SPACE'],
     ['ENAMETOOLONG', 'BAD_URI'],
   ])('%s is %s', (code, coded) => {
     const e = codedError(sys(code, '/ws/a.txt'), uriOf);

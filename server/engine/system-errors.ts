@@ -5,13 +5,19 @@ import { BadUriError, EngineError, FileNotFoundError } from './errors.js';
 
 export class NoSpaceError extends EngineError {
   constructor(system: string, uri?: string) {
-    super('NO_SPACE', `no space left on the device${uri ? ` (writing ${uri})` : ''}`, { system, ...(uri ? { uri } : {}) });
+    super('NO_SPACE', `no space left on the device${uri ? ` (writing ${uri})` : ''}`, {
+      system,
+      ...(uri ? { uri } : {}),
+    });
   }
 }
 
 export class ForbiddenError extends EngineError {
   constructor(system: string, uri?: string) {
-    super('FORBIDDEN', `${uri ?? 'a path'} may not be changed or read by turnback (${system})`, { system, ...(uri ? { uri } : {}) });
+    super('FORBIDDEN', `${uri ?? 'a path'} may not be changed or read by turnback (${system})`, {
+      system,
+      ...(uri ? { uri } : {}),
+    });
   }
 }
 
@@ -27,11 +33,22 @@ export function codedError(e: unknown, uriOf: (path: string) => string | undefin
   const path = (e as NodeJS.ErrnoException).path;
   const uri = typeof path === 'string' ? uriOf(path) : undefined;
   if (NO_SPACE.has(code)) return withCause(new NoSpaceError(code.replace(/^SQLITE_FULL$/, 'ENOSPC'), uri), e);
-  if (code === 'ENAMETOOLONG') return withCause(new BadUriError('a name in the path is too long for the filesystem', { system: code, ...(uri ? { uri } : {}) }), e);
+  if (code === 'ENAMETOOLONG')
+    return withCause(
+      new BadUriError('a name in the path is too long for the filesystem', { system: code, ...(uri ? { uri } : {}) }),
+      e,
+    );
   if (FORBIDDEN.has(code) || code.startsWith('SQLITE_READONLY')) return withCause(new ForbiddenError(code, uri), e);
   if (code === 'ENOENT' && uri) return withCause(new FileNotFoundError(uri), e);
   // A FIFO, socket or device swapped in for a file between its lstat and its open (file-read.ts).
-  if (code === 'EFTYPE') return withCause(new BadUriError('the path changed into a special file while the operation ran; nothing was read from it', { system: code, ...(uri ? { uri } : {}) }), e);
+  if (code === 'EFTYPE')
+    return withCause(
+      new BadUriError('the path changed into a special file while the operation ran; nothing was read from it', {
+        system: code,
+        ...(uri ? { uri } : {}),
+      }),
+      e,
+    );
   return e;
 }
 
@@ -55,7 +72,11 @@ export function withCodedErrors<T extends object>(target: T, uriOf: (path: strin
         answer = (...args: unknown[]) => {
           try {
             const out: unknown = (value as (...a: unknown[]) => unknown).apply(obj, args);
-            return out instanceof Promise ? out.catch((e: unknown) => { throw codedError(e, uriOf); }) : out;
+            return out instanceof Promise
+              ? out.catch((e: unknown) => {
+                  throw codedError(e, uriOf);
+                })
+              : out;
           } catch (e) {
             throw codedError(e, uriOf);
           }

@@ -20,9 +20,14 @@ function stringField(fields: Record<string, unknown>, ...names: string[]): strin
 export type HookPlaceReader = (host: string, raw: unknown) => { sessionId: string; cwd: string } | null;
 
 export function agentPlaceOf(
-  pattern: string, params: Record<string, string>, body: unknown, query: URLSearchParams, readHookPlace?: HookPlaceReader,
+  pattern: string,
+  params: Record<string, string>,
+  body: unknown,
+  query: URLSearchParams,
+  readHookPlace?: HookPlaceReader,
 ): AgentPlace {
-  const fields = body !== null && typeof body === 'object' && !Array.isArray(body) ? body as Record<string, unknown> : {};
+  const fields =
+    body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
   const cwdRaw = stringField(fields, 'cwd');
   const cwd = cwdRaw !== undefined && cwdRaw.startsWith('/') ? cwdRaw : undefined;
   if (isHostHookRoute(pattern)) {

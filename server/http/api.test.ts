@@ -5,8 +5,12 @@ import { send, type TestRequest } from './test/client.js';
 import { AGENT_TOKEN, CONSOLE_TOKEN, startFakeServer, type Harness } from './test/harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startFakeServer(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await startFakeServer();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 const asConsole = (req: TestRequest) => send(h.server.port, { token: CONSOLE_TOKEN, ...req });
 const asAgent = (req: TestRequest) => send(h.server.port, { token: AGENT_TOKEN, ...req });
@@ -16,7 +20,14 @@ describe('console routes', () => {
   it('answer their success shapes', async () => {
     expect((await asConsole({ path: '/api/health' })).json).toEqual({ ok: true, version: expect.any(String) });
     expect((await asConsole({ path: '/api/store' })).json).toEqual({
-      sessions: 1, turns: 1, blobs: 1, bytes: 1, dataDir: '/tmp/fake-data', retention: { keepDays: 30, keepSessions: 0 }, pruned: 0, unprotected: [],
+      sessions: 1,
+      turns: 1,
+      blobs: 1,
+      bytes: 1,
+      dataDir: '/tmp/fake-data',
+      retention: { keepDays: 30, keepSessions: 0 },
+      pruned: 0,
+      unprotected: [],
     });
     expect((await asConsole({ path: '/api/sessions' })).json.sessions[0].sessionId).toBe('s1');
     expect((await asConsole({ path: '/api/sessions/s1/turns?limit=10' })).json.turns[0].turnId).toBe('t1');
@@ -24,11 +35,17 @@ describe('console routes', () => {
     expect(Object.keys((await asConsole({ path: '/api/turns/t1' })).json).sort()).toEqual(['entries', 'files', 'turn']);
     const diff = await asConsole({ path: `/api/turns/t1/diff?uri=${encodeURIComponent('workspace:/a.txt')}` });
     expect(diff.json).toMatchObject({ uri: 'workspace:/a.txt', before: { exists: false }, after: { text: 'a' } });
-    expect((await post('/api/turns/t1/preview', { withChat: true })).json).toMatchObject({ turnId: 't1', actions: expect.any(Array), conflicts: [] });
+    expect((await post('/api/turns/t1/preview', { withChat: true })).json).toMatchObject({
+      turnId: 't1',
+      actions: expect.any(Array),
+      conflicts: [],
+    });
     expect((await post('/api/turns/t1/rollback')).json).toMatchObject({ ok: true, turnId: 't1', rollbackTurnId: 't2' });
     expect((await post('/api/turns/t1/rollback-with-chat')).json).toMatchObject({ ok: true, deletedMessages: 1 });
     expect((await post('/api/sessions/s1/rewind/preview', { toTurnId: 't1' })).json).toMatchObject({ turnId: 't1' });
-    expect((await post('/api/sessions/s1/rewind', { toTurnId: 't1', withChat: true })).json).toMatchObject({ ok: true });
+    expect((await post('/api/sessions/s1/rewind', { toTurnId: 't1', withChat: true })).json).toMatchObject({
+      ok: true,
+    });
     expect((await asConsole({ method: 'DELETE', path: '/api/sessions/s1' })).json).toEqual({ ok: true });
   });
 
@@ -46,9 +63,16 @@ describe('console routes', () => {
   });
 
   it('answer 400 BAD_URI for a non-canonical uri and BAD_REQUEST for a bad session id in the path', async () => {
-    const badUri = await asConsole({ path: `/api/turns/t1/diff?uri=${encodeURIComponent('workspace:/../etc/passwd')}` });
+    const badUri = await asConsole({
+      path: `/api/turns/t1/diff?uri=${encodeURIComponent('workspace:/../etc/passwd')}`,
+    });
     expect([badUri.status, badUri.json.error.code]).toEqual([400, 'BAD_URI']);
-    for (const path of ['/api/sessions/a%20b/turns', '/api/sessions/a%2Fb/messages', `/api/sessions/${'x'.repeat(201)}/turns`, '/api/sessions/%ZZ/turns']) {
+    for (const path of [
+      '/api/sessions/a%20b/turns',
+      '/api/sessions/a%2Fb/messages',
+      `/api/sessions/${'x'.repeat(201)}/turns`,
+      '/api/sessions/%ZZ/turns',
+    ]) {
       const answer = await asConsole({ path });
       expect([answer.status, answer.json.error.code], path).toEqual([400, 'BAD_REQUEST']);
     }
@@ -59,8 +83,16 @@ describe('console routes', () => {
     const conflict = await post('/api/turns/t1/rollback');
     expect(conflict.status).toBe(409);
     expect(conflict.json.error).toMatchObject({ code: 'CONFLICT', conflicts: ['workspace:/drift.txt'] });
-    await asAgent({ method: 'POST', path: '/api/agent/input', body: { sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'go' } });
-    for (const [path, body] of [['/api/turns/t1/rollback', {}], ['/api/turns/t1/rollback-with-chat', {}], ['/api/sessions/s1/rewind', { toTurnId: 't1' }]] as const) {
+    await asAgent({
+      method: 'POST',
+      path: '/api/agent/input',
+      body: { sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'go' },
+    });
+    for (const [path, body] of [
+      ['/api/turns/t1/rollback', {}],
+      ['/api/turns/t1/rollback-with-chat', {}],
+      ['/api/sessions/s1/rewind', { toTurnId: 't1' }],
+    ] as const) {
       const active = await post(path, body);
       expect([active.status, active.json.error.code], path).toEqual([409, 'TURN_ACTIVE']);
     }
@@ -82,18 +114,79 @@ describe('console routes', () => {
 describe('agent routes', () => {
   it('answer their success shapes', async () => {
     const session = { sessionId: 's1' };
-    expect((await asAgent({ method: 'POST', path: '/api/agent/input', body: { ...session, platform: 'webui', sessionType: 'chat', content: 'hi' } })).json)
-      .toEqual({ turnId: 't1', messageId: 'm1' });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/message', body: { ...session, role: 'assistant', content: 'ok' } })).json).toEqual({ messageId: 'm2' });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/exec', body: { ...session, tool: 'exec', command: 'ls' } })).json).toEqual({ turnId: 't1', execId: 'x1' });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/before-mutate', body: { ...session, op: 'write', uri: 'workspace:/a' } })).json).toEqual({ recorded: true });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/fs/write', body: { ...session, uri: 'workspace:/a', content: 'x' } })).json).toEqual({ ok: true });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/fs/mkdir', body: { ...session, uri: 'workspace:/d' } })).json).toEqual({ ok: true });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/fs/rename', body: { ...session, from: 'workspace:/a', to: 'workspace:/b' } })).json).toEqual({ ok: true });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/fs/move', body: { ...session, from: 'workspace:/b', to: 'workspace:/d/b' } })).json).toEqual({ ok: true });
-    expect((await asAgent({ path: '/api/agent/fs/read?uri=workspace:/a' })).json).toEqual({ uri: 'workspace:/a', content: 'x', encoding: 'utf8', size: 1 });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/fs/delete', body: { ...session, uri: 'workspace:/a' } })).json).toEqual({ ok: true });
-    expect((await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: session })).json).toEqual({ turnId: 't1' });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/input',
+          body: { ...session, platform: 'webui', sessionType: 'chat', content: 'hi' },
+        })
+      ).json,
+    ).toEqual({ turnId: 't1', messageId: 'm1' });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/message',
+          body: { ...session, role: 'assistant', content: 'ok' },
+        })
+      ).json,
+    ).toEqual({ messageId: 'm2' });
+    expect(
+      (await asAgent({ method: 'POST', path: '/api/agent/exec', body: { ...session, tool: 'exec', command: 'ls' } }))
+        .json,
+    ).toEqual({ turnId: 't1', execId: 'x1' });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/before-mutate',
+          body: { ...session, op: 'write', uri: 'workspace:/a' },
+        })
+      ).json,
+    ).toEqual({ recorded: true });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/fs/write',
+          body: { ...session, uri: 'workspace:/a', content: 'x' },
+        })
+      ).json,
+    ).toEqual({ ok: true });
+    expect(
+      (await asAgent({ method: 'POST', path: '/api/agent/fs/mkdir', body: { ...session, uri: 'workspace:/d' } })).json,
+    ).toEqual({ ok: true });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/fs/rename',
+          body: { ...session, from: 'workspace:/a', to: 'workspace:/b' },
+        })
+      ).json,
+    ).toEqual({ ok: true });
+    expect(
+      (
+        await asAgent({
+          method: 'POST',
+          path: '/api/agent/fs/move',
+          body: { ...session, from: 'workspace:/b', to: 'workspace:/d/b' },
+        })
+      ).json,
+    ).toEqual({ ok: true });
+    expect((await asAgent({ path: '/api/agent/fs/read?uri=workspace:/a' })).json).toEqual({
+      uri: 'workspace:/a',
+      content: 'x',
+      encoding: 'utf8',
+      size: 1,
+    });
+    expect(
+      (await asAgent({ method: 'POST', path: '/api/agent/fs/delete', body: { ...session, uri: 'workspace:/a' } })).json,
+    ).toEqual({ ok: true });
+    expect((await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: session })).json).toEqual({
+      turnId: 't1',
+    });
   });
 
   it('GET /api/file reads a path as fs/read does, for the console token only', async () => {
@@ -108,7 +201,11 @@ describe('agent routes', () => {
   it('answer 404 FILE_NOT_FOUND, 400 BAD_URI, 400 for a bad session id and 405 for a GET of a POST route', async () => {
     const missing = await asAgent({ path: '/api/agent/fs/read?uri=workspace:/missing' });
     expect([missing.status, missing.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);
-    const badUri = await asAgent({ method: 'POST', path: '/api/agent/fs/write', body: { sessionId: 's1', uri: 'workspace:/a/../b', content: '' } });
+    const badUri = await asAgent({
+      method: 'POST',
+      path: '/api/agent/fs/write',
+      body: { sessionId: 's1', uri: 'workspace:/a/../b', content: '' },
+    });
     expect([badUri.status, badUri.json.error.code]).toEqual([400, 'BAD_URI']);
     const badSession = await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: { sessionId: 'has space' } });
     expect([badSession.status, badSession.json.error.code]).toEqual([400, 'BAD_REQUEST']);

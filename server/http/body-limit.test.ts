@@ -5,34 +5,62 @@ import { send } from './test/client.js';
 import { CONSOLE_TOKEN, startFakeServer, type Harness } from './test/harness.js';
 
 let h: Harness;
-beforeAll(async () => { h = await startFakeServer(); });
-afterAll(async () => { await h.close(); });
+beforeAll(async () => {
+  h = await startFakeServer();
+});
+afterAll(async () => {
+  await h.close();
+});
 
 /**
  * Starts a POST and writes `chunk` until the server answers or `maxBytes` went out; resolves with
  * the status and the bytes written by then. The server must answer without waiting for the rest.
  */
-function postUntilAnswered(headers: Record<string, string>, chunk: Buffer, maxBytes: number): Promise<{ status: number; written: number; code: string }> {
+function postUntilAnswered(
+  headers: Record<string, string>,
+  chunk: Buffer,
+  maxBytes: number,
+): Promise<{ status: number; written: number; code: string }> {
   return new Promise((resolve, reject) => {
     let written = 0;
     let answered = false;
-    const outgoing = request({
-      host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/agent/fs/write',
-      headers: { Host: `127.0.0.1:${h.server.port}`, Authorization: `Bearer ${CONSOLE_TOKEN}`, 'Content-Type': 'application/json', ...headers },
-    }, (incoming) => {
-      answered = true;
-      const parts: Buffer[] = [];
-      incoming.on('data', (part: Buffer) => parts.push(part));
-      incoming.on('end', () => {
-        outgoing.destroy();
-        resolve({ status: incoming.statusCode ?? 0, written, code: JSON.parse(Buffer.concat(parts).toString()).error?.code });
-      });
+    const outgoing = request(
+      {
+        host: '127.0.0.1',
+        port: h.server.port,
+        method: 'POST',
+        path: '/api/agent/fs/write',
+        headers: {
+          Host: `127.0.0.1:${h.server.port}`,
+          Authorization: `Bearer ${CONSOLE_TOKEN}`,
+          'Content-Type': 'application/json',
+          ...headers,
+        },
+      },
+      (incoming) => {
+        answered = true;
+        const parts: Buffer[] = [];
+        incoming.on('data', (part: Buffer) => parts.push(part));
+        incoming.on('end', () => {
+          outgoing.destroy();
+          resolve({
+            status: incoming.statusCode ?? 0,
+            written,
+            code: JSON.parse(Buffer.concat(parts).toString()).error?.code,
+          });
+        });
+      },
+    );
+    outgoing.on('error', (err) => {
+      if (!answered) reject(err);
     });
-    outgoing.on('error', (err) => { if (!answered) reject(err); });
     const pump = (): void => {
       while (!answered && written < maxBytes) {
         written += chunk.length;
-        if (!outgoing.write(chunk)) { outgoing.once('drain', pump); return; }
+        if (!outgoing.write(chunk)) {
+          outgoing.once('drain', pump);
+          return;
+        }
       }
     };
     outgoing.write('{"sessionId":"s1","uri":"workspace:/big","content":"');
@@ -46,7 +74,11 @@ describe('the 16 MiB body limit', () => {
   });
 
   it('refuses a declared Content-Length over the limit before the body arrives', async () => {
-    const answer = await postUntilAnswered({ 'Content-Length': String(MAX_BODY_BYTES + 1) }, Buffer.alloc(1024, 'a'), 64 * 1024);
+    const answer = await postUntilAnswered(
+      { 'Content-Length': String(MAX_BODY_BYTES + 1) },
+      Buffer.alloc(1024, 'a'),
+      64 * 1024,
+    );
     expect(answer.status).toBe(413);
     expect(answer.code).toBe('PAYLOAD_TOO_LARGE');
     expect(h.engine.calls.some((call) => call.method === 'writeFile')).toBe(false);
@@ -65,8 +97,16 @@ describe('the 16 MiB body limit', () => {
   it('shrugs off a client that hangs up mid-body: nothing logged, nothing written', async () => {
     await new Promise<void>((resolve) => {
       const outgoing = request({
-        host: '127.0.0.1', port: h.server.port, method: 'POST', path: '/api/agent/fs/write',
-        headers: { Host: `127.0.0.1:${h.server.port}`, Authorization: `Bearer ${CONSOLE_TOKEN}`, 'Content-Type': 'application/json', 'Content-Length': '1000' },
+        host: '127.0.0.1',
+        port: h.server.port,
+        method: 'POST',
+        path: '/api/agent/fs/write',
+        headers: {
+          Host: `127.0.0.1:${h.server.port}`,
+          Authorization: `Bearer ${CONSOLE_TOKEN}`,
+          'Content-Type': 'application/json',
+          'Content-Length': '1000',
+        },
       });
       outgoing.on('error', () => resolve());
       outgoing.write('{"sessionId":"s1",', () => setTimeout(() => outgoing.destroy(), 50));

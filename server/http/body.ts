@@ -35,9 +35,15 @@ export function readBody(request: IncomingMessage, limit = MAX_BODY_BYTES): Prom
       }
       chunks.push(chunk);
     };
-    const onEnd = (): void => { cleanup(); resolve(Buffer.concat(chunks, size)); };
+    const onEnd = (): void => {
+      cleanup();
+      resolve(Buffer.concat(chunks, size));
+    };
     // A client that goes away mid-body is not a server failure: no INTERNAL, no stack in the log.
-    const onCut = (): void => { cleanup(); reject(new HttpError('BAD_REQUEST', 'the request body was cut short')); };
+    const onCut = (): void => {
+      cleanup();
+      reject(new HttpError('BAD_REQUEST', 'the request body was cut short'));
+    };
     const cleanup = (): void => {
       request.off('data', onData);
       request.off('end', onEnd);

@@ -34,26 +34,43 @@ export interface EngineSource {
 
 /** Every event of one engine, each handed to `listener` with the workspace's id; answers the unsubscriber. */
 export function forwardEvents(engine: Engine, workspaceId: string, listener: EventListener): () => void {
-  const unsubscribers = EVENT_NAMES.map((name) => engine.on(engineNameOf(name), (data) => listener(name, data, workspaceId)));
-  return () => { for (const unsubscribe of unsubscribers) unsubscribe(); };
+  const unsubscribers = EVENT_NAMES.map((name) =>
+    engine.on(engineNameOf(name), (data) => listener(name, data, workspaceId)),
+  );
+  return () => {
+    for (const unsubscribe of unsubscribers) unsubscribe();
+  };
 }
 
 /** A server around one engine (tests, the demo, the library): its workspace is the only one, and the default. */
 export function singleEngine(engine: Engine): EngineSource {
   let real = engine.workspace;
-  try { real = realpathSync(engine.workspace); } catch { /* the engine checked it; keep its form */ }
+  try {
+    real = realpathSync(engine.workspace);
+  } catch {
+    /* the engine checked it; keep its form */
+  }
   const id = workspaceIdOf(real);
   const workspace = (): Workspace => ({
-    id, root: real, name: real.split('/').pop() || real, recording: true, open: true,
-    sessions: engine.listSessions().length, storeBytes: engine.storeStats().bytes, isDefault: true,
+    id,
+    root: real,
+    name: real.split('/').pop() || real,
+    recording: true,
+    open: true,
+    sessions: engine.listSessions().length,
+    storeBytes: engine.storeStats().bytes,
+    isDefault: true,
   });
   const mine = async (workspaceId: string | undefined) => {
-    if (workspaceId !== undefined && workspaceId !== id) throw new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(workspaceId)}`);
+    if (workspaceId !== undefined && workspaceId !== id)
+      throw new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(workspaceId)}`);
     return { engine, workspaceId: id };
   };
   return {
     list: () => [workspace()],
-    register: () => { throw new HttpError('WORKSPACE_REFUSED', 'this server records one workspace only'); },
+    register: () => {
+      throw new HttpError('WORKSPACE_REFUSED', 'this server records one workspace only');
+    },
     consoleEngine: mine,
     agentEngine: () => mine(undefined),
     onEvent: (listener) => forwardEvents(engine, id, listener),

@@ -4,9 +4,20 @@ import type { ErrorCode } from '../protocol.js';
 import { errorAnswer, HttpError } from './errors.js';
 
 const TABLE: [ErrorCode, number][] = [
-  ['BAD_REQUEST', 400], ['BAD_URI', 400], ['UNAUTHORIZED', 401], ['FORBIDDEN', 403], ['NOT_FOUND', 404],
-  ['TURN_NOT_FOUND', 404], ['SESSION_NOT_FOUND', 404], ['FILE_NOT_FOUND', 404], ['METHOD_NOT_ALLOWED', 405],
-  ['CONFLICT', 409], ['TURN_ACTIVE', 409], ['PAYLOAD_TOO_LARGE', 413], ['TOO_LARGE', 413], ['UNSUPPORTED_MEDIA_TYPE', 415],
+  ['BAD_REQUEST', 400],
+  ['BAD_URI', 400],
+  ['UNAUTHORIZED', 401],
+  ['FORBIDDEN', 403],
+  ['NOT_FOUND', 404],
+  ['TURN_NOT_FOUND', 404],
+  ['SESSION_NOT_FOUND', 404],
+  ['FILE_NOT_FOUND', 404],
+  ['METHOD_NOT_ALLOWED', 405],
+  ['CONFLICT', 409],
+  ['TURN_ACTIVE', 409],
+  ['PAYLOAD_TOO_LARGE', 413],
+  ['TOO_LARGE', 413],
+  ['UNSUPPORTED_MEDIA_TYPE', 415],
   ['NO_SPACE', 507],
 ];
 
@@ -24,7 +35,11 @@ describe('errorAnswer', () => {
   });
 
   it('turns a system error or anything unknown into a logged 500 without details', () => {
-    for (const thrown of [Object.assign(new Error('ENOENT: /secret/path'), { code: 'ENOENT' }), new TypeError('x is undefined'), 'a string']) {
+    for (const thrown of [
+      Object.assign(new Error('ENOENT: /secret/path'), { code: 'ENOENT' }),
+      new TypeError('x is undefined'),
+      'a string',
+    ]) {
       const logged: string[] = [];
       const answer = errorAnswer(thrown, (line) => logged.push(line));
       expect(answer).toEqual({ status: 500, body: { error: { code: 'INTERNAL', message: 'internal error' } } });
@@ -33,7 +48,10 @@ describe('errorAnswer', () => {
   });
 
   it('keeps a detail from overwriting the code', () => {
-    const answer = errorAnswer(new EngineError('CONFLICT', 'm', { code: 'OTHER', conflicts: ['workspace:/a'] }), () => {});
+    const answer = errorAnswer(
+      new EngineError('CONFLICT', 'm', { code: 'OTHER', conflicts: ['workspace:/a'] }),
+      () => {},
+    );
     expect(answer.body.error).toEqual({ code: 'CONFLICT', message: 'm', conflicts: ['workspace:/a'] });
   });
 });

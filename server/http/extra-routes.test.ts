@@ -11,11 +11,24 @@ const quiet = { info() {}, error() {} };
 
 describe('extra routes', () => {
   it('serves a route its caller added, behind the agent token like every agent route', async () => {
-    const server = await startServer({ engine: createFakeEngine(), port: 0, agentToken: 'agent', routes: [echo], log: quiet });
+    const server = await startServer({
+      engine: createFakeEngine(),
+      port: 0,
+      agentToken: 'agent',
+      routes: [echo],
+      log: quiet,
+    });
     try {
-      const answer = await send(server.port, { method: 'POST', path: '/api/agent/echo', token: 'agent', body: { a: 1 } });
+      const answer = await send(server.port, {
+        method: 'POST',
+        path: '/api/agent/echo',
+        token: 'agent',
+        body: { a: 1 },
+      });
       expect(answer).toMatchObject({ status: 200, json: { echoed: { a: 1 } } });
-      expect((await send(server.port, { method: 'POST', path: '/api/agent/echo', token: 'wrong', body: {} })).status).toBe(401);
+      expect(
+        (await send(server.port, { method: 'POST', path: '/api/agent/echo', token: 'wrong', body: {} })).status,
+      ).toBe(401);
       expect((await send(server.port, { method: 'GET', path: '/api/agent/echo', token: 'agent' })).status).toBe(405);
     } finally {
       await server.close();
@@ -24,6 +37,8 @@ describe('extra routes', () => {
 
   it('refuses a route that would shadow one of the table', async () => {
     const shadow: Route = { ...echo, pattern: '/api/agent/input' };
-    await expect(startServer({ engine: createFakeEngine(), port: 0, routes: [shadow], log: quiet })).rejects.toThrow(/already served/);
+    await expect(startServer({ engine: createFakeEngine(), port: 0, routes: [shadow], log: quiet })).rejects.toThrow(
+      /already served/,
+    );
   });
 });

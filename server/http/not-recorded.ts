@@ -5,7 +5,13 @@ import type { AgentClaudeCodeHookResponse } from '../protocol.js';
 
 /** Codes after which nothing is recorded in a workspace until a later request succeeds. */
 export const STOPS_RECORDING = new Set([
-  'NO_SPACE', 'STORE_DAMAGED', 'DATA_DIR_LOCKED', 'SQLITE_READONLY', 'SCHEMA_TOO_NEW', 'WORKSPACE_REFUSED', 'WORKSPACE_NOT_RECORDING',
+  'NO_SPACE',
+  'STORE_DAMAGED',
+  'DATA_DIR_LOCKED',
+  'SQLITE_READONLY',
+  'SCHEMA_TOO_NEW',
+  'WORKSPACE_REFUSED',
+  'WORKSPACE_NOT_RECORDING',
 ]);
 
 export function stopsRecording(error: unknown): boolean {
@@ -37,5 +43,8 @@ export class Told {
 
 /** One line without quotes or backslashes: the sh hook passes it on without a JSON parser. */
 function oneLine(text: string): string {
-  return text.replace(/[\r\n\t]+/g, ' ').replace(/["\\]/g, "'").slice(0, 400);
+  return text
+    .replace(/[\r\n\t]+/g, ' ')
+    .replace(/["\\]/g, "'")
+    .slice(0, 400);
 }

@@ -8,9 +8,7 @@ import { errorAnswer, HttpError } from './errors.js';
 import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
 import { EVENTS_PATH } from './routes/index.js';
-import {
-  accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens,
-} from './security.js';
+import { accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens } from './security.js';
 import { chooseEncoding, compressed, serveStatic } from './static.js';
 import type { EngineSource } from './engine-source.js';
 import { agentPlaceOf, isHostHookRoute, type HookPlaceReader } from './agent-place.js';
@@ -51,7 +49,10 @@ const agentEngines = new WeakMap<Engine, Engine>();
 /** The engine as a request holding the agent token sees it: sessions it opens are the agent's. */
 function asAgent(engine: Engine): Engine {
   let agent = agentEngines.get(engine);
-  if (!agent) { agent = agentEngine(engine); agentEngines.set(engine, agent); }
+  if (!agent) {
+    agent = agentEngine(engine);
+    agentEngines.set(engine, agent);
+  }
   return agent;
 }
 
@@ -74,7 +75,11 @@ async function readJsonBody(request: IncomingMessage, ctx: PipelineContext): Pro
 }
 
 async function handleApi(
-  request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  rawPath: string,
+  query: URLSearchParams,
+  ctx: PipelineContext,
 ): Promise<void> {
   // The event streams (an EventSource cannot set headers) alone take `?token=`.
   const isEvents = rawPath === EVENTS_PATH || /^\/api\/workspaces\/[^/]+\/events$/.test(rawPath);
@@ -82,7 +87,8 @@ async function handleApi(
   const method = request.method ?? 'GET';
   if (rawPath === WORKSPACES_PATH) {
     if (method === 'GET') return sendJson(response, 200, listWorkspaces(ctx.source));
-    if (method === 'POST') return sendJson(response, 200, registerWorkspace(ctx.source, await readJsonBody(request, ctx)));
+    if (method === 'POST')
+      return sendJson(response, 200, registerWorkspace(ctx.source, await readJsonBody(request, ctx)));
     throw methodNotAllowed(['GET', 'POST']);
   }
   const { workspaceId, segments } = splitWorkspacePath(decodeSegments(rawPath));
@@ -97,7 +103,8 @@ async function handleApi(
   }
   // Agent routes keep their unprefixed URIs: a session's workspace comes from its events.
   const isAgent = path.startsWith('/api/agent/');
-  const match = workspaceId !== undefined && isAgent ? { kind: 'not-found' as const } : matchRoute(ctx.routes, method, segments);
+  const match =
+    workspaceId !== undefined && isAgent ? { kind: 'not-found' as const } : matchRoute(ctx.routes, method, segments);
   if (match.kind === 'not-found') throw new HttpError('NOT_FOUND', 'no such route');
   if (match.kind === 'method-not-allowed') throw methodNotAllowed(match.allowed);
   const body = method === 'POST' ? await readJsonBody(request, ctx) : {};
@@ -125,14 +132,28 @@ async function handleApi(
 
 /** A page or asset: `headers` after the type and length; a HEAD gets the headers alone. */
 function sendFile(
-  response: ServerResponse, method: string, status: number, contentType: string, body: Buffer, headers: Record<string, string>,
+  response: ServerResponse,
+  method: string,
+  status: number,
+  contentType: string,
+  body: Buffer,
+  headers: Record<string, string>,
 ): void {
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': contentType, 'Content-Length': String(body.length), ...headers });
+  response.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'Content-Type': contentType,
+    'Content-Length': String(body.length),
+    ...headers,
+  });
   response.end(method === 'HEAD' ? undefined : body);
 }
 
 async function handlePage(
-  request: IncomingMessage, response: ServerResponse, rawPath: string, query: URLSearchParams, ctx: PipelineContext,
+  request: IncomingMessage,
+  response: ServerResponse,
+  rawPath: string,
+  query: URLSearchParams,
+  ctx: PipelineContext,
 ): Promise<void> {
   const method = request.method ?? 'GET';
   if (method !== 'GET' && method !== 'HEAD') throw methodNotAllowed(['GET', 'HEAD']);
@@ -152,7 +173,8 @@ async function handlePage(
     ...(sent.encoding ? { 'Content-Encoding': sent.encoding } : {}),
     Vary: 'Accept-Encoding',
     // Vite names assets by content hash: they never change under the same name.
-    'Cache-Control': rawPath.startsWith('/assets/') && !file.isHtml ? 'public, max-age=31536000, immutable' : 'no-cache',
+    'Cache-Control':
+      rawPath.startsWith('/assets/') && !file.isHtml ? 'public, max-age=31536000, immutable' : 'no-cache',
   });
 }
 
@@ -195,7 +217,11 @@ function sendError(request: IncomingMessage, response: ServerResponse, err: unkn
   sendJson(response, status, body, extra);
 }
 
-export async function handleRequest(request: IncomingMessage, response: ServerResponse, ctx: PipelineContext): Promise<void> {
+export async function handleRequest(
+  request: IncomingMessage,
+  response: ServerResponse,
+  ctx: PipelineContext,
+): Promise<void> {
   try {
     const host = checkHost(request.headers, ctx.port);
     checkOrigin(request.headers, host);

@@ -22,8 +22,21 @@ beforeEach(async () => {
   root = await mkdtemp(path.join(tmpdir(), 'turnback-retention-'));
   const workspace = path.join(root, 'ws');
   await mkdir(workspace);
-  engine = await openEngine({ workspace, dataDir: path.join(root, 'data'), scopes: ['webui:*'], keepSessions: 3, now: clock.now });
-  server = await startServer({ engine, port: 0, token: TOKEN, agentToken: AGENT, distDir: path.join(root, 'no-dist'), log: { info() {}, error() {} } });
+  engine = await openEngine({
+    workspace,
+    dataDir: path.join(root, 'data'),
+    scopes: ['webui:*'],
+    keepSessions: 3,
+    now: clock.now,
+  });
+  server = await startServer({
+    engine,
+    port: 0,
+    token: TOKEN,
+    agentToken: AGENT,
+    distDir: path.join(root, 'no-dist'),
+    log: { info() {}, error() {} },
+  });
 });
 
 afterEach(async () => {
@@ -33,13 +46,19 @@ afterEach(async () => {
 });
 
 async function turnIn(sessionId: string, token: string): Promise<void> {
-  const post = (route: string, body: unknown) => send(server.port, { method: 'POST', path: `/api/agent/${route}`, token, body });
-  expect((await post('input', { sessionId, platform: 'webui', sessionType: 'chat', content: `work in ${sessionId}` })).status).toBe(200);
+  const post = (route: string, body: unknown) =>
+    send(server.port, { method: 'POST', path: `/api/agent/${route}`, token, body });
+  expect(
+    (await post('input', { sessionId, platform: 'webui', sessionType: 'chat', content: `work in ${sessionId}` }))
+      .status,
+  ).toBe(200);
   expect((await post('turn-end', { sessionId })).status).toBe(200);
 }
 
 const sessionIds = async () =>
-  ((await send(server.port, { path: '/api/sessions', token: TOKEN })).json.sessions as { sessionId: string }[]).map((s) => s.sessionId).sort();
+  ((await send(server.port, { path: '/api/sessions', token: TOKEN })).json.sessions as { sessionId: string }[])
+    .map((s) => s.sessionId)
+    .sort();
 
 describe('--keep-sessions and the agent token', () => {
   it("a person's session idle 25 h outlives three new sessions the agent token opens (keep-sessions 3)", async () => {
@@ -47,9 +66,15 @@ describe('--keep-sessions and the agent token', () => {
     clock.t += 25 * HOUR;
     for (const id of ['agent-1', 'agent-2', 'agent-3']) await turnIn(id, AGENT);
     expect(await sessionIds()).toEqual(['agent-1', 'agent-2', 'agent-3', 'person-1']);
-    const sessions = (await send(server.port, { path: '/api/sessions', token: TOKEN })).json.sessions as { sessionId: string; origin: string }[];
+    const sessions = (await send(server.port, { path: '/api/sessions', token: TOKEN })).json.sessions as {
+      sessionId: string;
+      origin: string;
+    }[];
     expect(Object.fromEntries(sessions.map((s) => [s.sessionId, s.origin]))).toEqual({
-      'person-1': 'person', 'agent-1': 'agent', 'agent-2': 'agent', 'agent-3': 'agent',
+      'person-1': 'person',
+      'agent-1': 'agent',
+      'agent-2': 'agent',
+      'agent-3': 'agent',
     });
   });
 

@@ -10,13 +10,16 @@ export type RouteMatch =
 
 /** Splits a raw path into percent-decoded segments; a malformed escape is a 400. */
 export function decodeSegments(rawPath: string): string[] {
-  return rawPath.split('/').slice(1).map((segment) => {
-    try {
-      return decodeURIComponent(segment);
-    } catch {
-      throw new HttpError('BAD_REQUEST', 'malformed percent-encoding in the path');
-    }
-  });
+  return rawPath
+    .split('/')
+    .slice(1)
+    .map((segment) => {
+      try {
+        return decodeURIComponent(segment);
+      } catch {
+        throw new HttpError('BAD_REQUEST', 'malformed percent-encoding in the path');
+      }
+    });
 }
 
 function matchPattern(pattern: string, segments: string[]): Record<string, string> | null {

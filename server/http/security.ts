@@ -30,13 +30,17 @@ export function checkOrigin(headers: IncomingHttpHeaders, host: string): void {
  * EventSource cannot set headers), `?token=`. Never a cookie: a browser sends 127.0.0.1
  * cookies to every local port, so any dev server an agent starts would receive it.
  */
-export function presentedToken(headers: IncomingHttpHeaders, query: URLSearchParams, queryTokenAllowed: boolean): string | undefined {
+export function presentedToken(
+  headers: IncomingHttpHeaders,
+  query: URLSearchParams,
+  queryTokenAllowed: boolean,
+): string | undefined {
   const authorization = headers.authorization;
   if (authorization !== undefined) {
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     return match ? match[1] : undefined;
   }
-  return queryTokenAllowed ? query.get('token') ?? undefined : undefined;
+  return queryTokenAllowed ? (query.get('token') ?? undefined) : undefined;
 }
 
 /** Compares digests so neither the content nor the length of a token leaks through timing. */
@@ -62,5 +66,8 @@ export function checkToken(given: string | undefined, access: Access, tokens: To
     if (isConsole) return 'console';
     if (access === 'agent' && isAgent) return 'agent';
   }
-  throw new HttpError('UNAUTHORIZED', given === undefined ? 'a token is required' : 'this token does not open this route');
+  throw new HttpError(
+    'UNAUTHORIZED',
+    given === undefined ? 'a token is required' : 'this token does not open this route',
+  );
 }

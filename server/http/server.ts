@@ -84,10 +84,11 @@ function answerMalformed(err: NodeJS.ErrnoException, socket: Socket): void {
   const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const body = JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'malformed or incomplete request' } });
   const headers = Object.entries({ ...API_HEADERS, 'Content-Type': 'application/json; charset=utf-8' })
-    .map(([name, value]) => `${name}: ${value}\r\n`).join('');
+    .map(([name, value]) => `${name}: ${value}\r\n`)
+    .join('');
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\n${headers}` +
-    `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      `Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
   );
 }
 
@@ -123,7 +124,12 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     logError: (message) => log.error(message),
     openEvents: (_request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => {
       const stream = openEventStream(
-        response, source, workspaceId, API_HEADERS, () => streams.delete(stream), options.pingIntervalMs ?? PING_INTERVAL_MS,
+        response,
+        source,
+        workspaceId,
+        API_HEADERS,
+        () => streams.delete(stream),
+        options.pingIntervalMs ?? PING_INTERVAL_MS,
       );
       streams.add(stream);
     },
@@ -132,14 +138,17 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   // Short limits: a slow or stuck client must not hold a connection (slowloris). Node checks
   // them on an interval, so the interval must be short too.
-  const server = createServer({
-    headersTimeout,
-    requestTimeout: Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout),
-    keepAliveTimeout: 5_000,
-    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-  }, (request, response) => {
-    void handleRequest(request, response, ctx);
-  });
+  const server = createServer(
+    {
+      headersTimeout,
+      requestTimeout: Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout),
+      keepAliveTimeout: 5_000,
+      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+    },
+    (request, response) => {
+      void handleRequest(request, response, ctx);
+    },
+  );
   server.on('clientError', answerMalformed);
 
   ctx.port = await listen(server, options.port ?? 4820);

@@ -8,7 +8,14 @@ const TOKEN = 'sse-console-token';
 
 async function start(pingIntervalMs?: number) {
   const engine = createFakeEngine();
-  const server = await startServer({ engine, port: 0, token: TOKEN, agentToken: 'agent', pingIntervalMs, log: { info() {}, error() {} } });
+  const server = await startServer({
+    engine,
+    port: 0,
+    token: TOKEN,
+    agentToken: 'agent',
+    pingIntervalMs,
+    log: { info() {}, error() {} },
+  });
   return { engine, server };
 }
 
@@ -33,13 +40,13 @@ describe('GET /api/events', () => {
       await stream.waitFor('event: session-deleted');
       expect(stream.text()).toBe(
         'retry: 2000\n\n' +
-        `event: turn-begun\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
-        `event: captured\ndata: {"sessionId":"s1","turnId":"t1","uri":"workspace:/a.txt","workspaceId":"${ID}"}\n\n` +
-        `event: turn-committed\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
-        `event: rollback-done\ndata: {"sessionId":"s1","turnId":"t1","rollbackTurnId":"t2","ok":true,"workspaceId":"${ID}"}\n\n` +
-        `event: messages-deleted\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
-        `event: messages-restored\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
-        `event: session-deleted\ndata: {"sessionId":"s1","workspaceId":"${ID}"}\n\n`,
+          `event: turn-begun\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
+          `event: captured\ndata: {"sessionId":"s1","turnId":"t1","uri":"workspace:/a.txt","workspaceId":"${ID}"}\n\n` +
+          `event: turn-committed\ndata: {"sessionId":"s1","turnId":"t1","workspaceId":"${ID}"}\n\n` +
+          `event: rollback-done\ndata: {"sessionId":"s1","turnId":"t1","rollbackTurnId":"t2","ok":true,"workspaceId":"${ID}"}\n\n` +
+          `event: messages-deleted\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
+          `event: messages-restored\ndata: {"sessionId":"s1","messageIds":["m1"],"workspaceId":"${ID}"}\n\n` +
+          `event: session-deleted\ndata: {"sessionId":"s1","workspaceId":"${ID}"}\n\n`,
       );
     } finally {
       stream.close();

@@ -37,7 +37,8 @@ export function openEventStream(
   response.socket?.setNoDelay(true);
 
   const unsubscribe = source.onEvent((name, data, from) => {
-    if (workspaceId === undefined || from === workspaceId) response.write(formatEvent(name, { ...(data as object), workspaceId: from }));
+    if (workspaceId === undefined || from === workspaceId)
+      response.write(formatEvent(name, { ...(data as object), workspaceId: from }));
   });
   const ping = setInterval(() => response.write(': ping\n\n'), pingIntervalMs);
   ping.unref();

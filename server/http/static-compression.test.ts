@@ -25,7 +25,10 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-function get(target: string, acceptEncoding?: string): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
+function get(
+  target: string,
+  acceptEncoding?: string,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }> {
   const port = h.server.port;
   return new Promise((resolve, reject) => {
     const headers: Record<string, string> = { Host: `127.0.0.1:${port}` };
@@ -34,7 +37,9 @@ function get(target: string, acceptEncoding?: string): Promise<{ headers: Record
       const chunks: Buffer[] = [];
       incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
       incoming.on('end', () => resolve({ headers: incoming.headers, body: Buffer.concat(chunks) }));
-    }).on('error', reject).end();
+    })
+      .on('error', reject)
+      .end();
   });
 }
 

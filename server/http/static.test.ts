@@ -33,7 +33,10 @@ afterAll(async () => {
 });
 
 function rawGet(target: string, accept = '*/*'): Promise<string> {
-  return sendRaw(port, `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`);
+  return sendRaw(
+    port,
+    `GET ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAccept: ${accept}\r\nConnection: close\r\n\r\n`,
+  );
 }
 
 describe('static files', () => {
@@ -55,7 +58,10 @@ describe('static files', () => {
   });
 
   it('falls back to index.html for client routes asked for as HTML, 404 otherwise', async () => {
-    const page = await send(port, { path: '/sessions/s1/turns/t1', headers: { Accept: 'text/html,application/xhtml+xml' } });
+    const page = await send(port, {
+      path: '/sessions/s1/turns/t1',
+      headers: { Accept: 'text/html,application/xhtml+xml' },
+    });
     expect([page.status, page.text]).toEqual([200, INDEX]);
     const asset = await send(port, { path: '/assets/missing.js' });
     expect([asset.status, asset.json.error.code]).toEqual([404, 'NOT_FOUND']);
@@ -78,7 +84,11 @@ describe('static files', () => {
     expect(page.headers['content-encoding']).toBeUndefined();
     expect(page.headers.vary).toBeUndefined();
     const head = await send(port, { method: 'HEAD', path: '/?token=wrong', headers });
-    expect([head.status, head.text, head.headers['content-length']]).toEqual([401, '', String(Buffer.byteLength(INDEX))]);
+    expect([head.status, head.text, head.headers['content-length']]).toEqual([
+      401,
+      '',
+      String(Buffer.byteLength(INDEX)),
+    ]);
   });
 
   it('answers HEAD without a body and 405 to other methods', async () => {
@@ -89,12 +99,32 @@ describe('static files', () => {
   });
 
   const TRAVERSALS = [
-    '/../secret.txt', '/assets/../../secret.txt', '/..%2fsecret.txt', '/%2e%2e/secret.txt', '/%2E%2E/secret.txt',
-    '/%2e%2e%2fsecret.txt', '/.%2e/secret.txt', '/%252e%252e/secret.txt', '/%252e%252e%252fsecret.txt',
-    '/..%5csecret.txt', '/..\\secret.txt', '/%5c..%5csecret.txt', '/..%255csecret.txt', '/%c0%ae%c0%ae/secret.txt',
-    '/#/../secret.txt', '/%23/../secret.txt', '/index.html%00', '/%00/../secret.txt', '//secret.txt',
-    '/./secret.txt', '/assets/./../../secret.txt', '/link.txt', '/outside/secret.txt', '/outside/dist-evil/x.txt',
-    '/../dist-evil/x.txt', `/..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd`,
+    '/../secret.txt',
+    '/assets/../../secret.txt',
+    '/..%2fsecret.txt',
+    '/%2e%2e/secret.txt',
+    '/%2E%2E/secret.txt',
+    '/%2e%2e%2fsecret.txt',
+    '/.%2e/secret.txt',
+    '/%252e%252e/secret.txt',
+    '/%252e%252e%252fsecret.txt',
+    '/..%5csecret.txt',
+    '/..\\secret.txt',
+    '/%5c..%5csecret.txt',
+    '/..%255csecret.txt',
+    '/%c0%ae%c0%ae/secret.txt',
+    '/#/../secret.txt',
+    '/%23/../secret.txt',
+    '/index.html%00',
+    '/%00/../secret.txt',
+    '//secret.txt',
+    '/./secret.txt',
+    '/assets/./../../secret.txt',
+    '/link.txt',
+    '/outside/secret.txt',
+    '/outside/dist-evil/x.txt',
+    '/../dist-evil/x.txt',
+    `/..%2f..%2f..%2f..%2f..%2f..%2f..%2fetc%2fpasswd`,
   ];
 
   it.each(TRAVERSALS)('never serves anything outside dist/ for %s', async (target) => {
@@ -110,7 +140,18 @@ describe('static files', () => {
   });
 
   it('refuses dot segments, encoded separators, double encoding, NUL and # in paths', () => {
-    for (const target of ['/..', '/a/%2e%2e', '/a%2fb', '/a%5cb', '/a%252fb', '/a%00', '/a#b', '/a\\b', '/a//b', '/%ff']) {
+    for (const target of [
+      '/..',
+      '/a/%2e%2e',
+      '/a%2fb',
+      '/a%5cb',
+      '/a%252fb',
+      '/a%00',
+      '/a#b',
+      '/a\\b',
+      '/a//b',
+      '/%ff',
+    ]) {
       expect(() => safeSegments(target), target).toThrow(expect.objectContaining({ code: 'BAD_REQUEST' }));
     }
     expect(safeSegments('/assets/app%20x.js')).toEqual(['assets', 'app x.js']);

@@ -121,13 +121,17 @@ const compressedCache = new Map<string, Buffer>();
 
 /** Text files are sent compressed when the client accepts it; images and fonts are compressed already. */
 export function compressed(file: StaticFile, encoding: Encoding | null): { body: Buffer; encoding: Encoding | null } {
-  if (!encoding || file.body.length < 1024 || !COMPRESSIBLE.test(file.contentType)) return { body: file.body, encoding: null };
+  if (!encoding || file.body.length < 1024 || !COMPRESSIBLE.test(file.contentType))
+    return { body: file.body, encoding: null };
   const key = `${encoding}:${createHash('sha256').update(file.body).digest('hex')}`;
   let body = compressedCache.get(key);
   if (!body) {
-    body = encoding === 'br'
-      ? brotliCompressSync(file.body, { params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length } })
-      : gzipSync(file.body, { level: 9 });
+    body =
+      encoding === 'br'
+        ? brotliCompressSync(file.body, {
+            params: { [zlib.BROTLI_PARAM_QUALITY]: 9, [zlib.BROTLI_PARAM_SIZE_HINT]: file.body.length },
+          })
+        : gzipSync(file.body, { level: 9 });
     compressedCache.set(key, body);
   }
   return { body, encoding };

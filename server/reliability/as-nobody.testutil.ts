@@ -6,15 +6,22 @@ import { chown, readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { REPO_ROOT } from './child.testutil.js';
 
-export interface User { uid: number; gid: number }
+export interface User {
+  uid: number;
+  gid: number;
+}
 
 export function nobody(): User | null {
   if (process.getuid?.() !== 0) return null;
   try {
     const uid = Number(execFileSync('id', ['-u', 'nobody']).toString().trim());
     const gid = Number(execFileSync('id', ['-g', 'nobody']).toString().trim());
-    const canRunHere = spawnSync('setpriv', [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, '--import', 'tsx', '-e', ''],
-      { cwd: REPO_ROOT, timeout: 60_000 }).status === 0;
+    const canRunHere =
+      spawnSync(
+        'setpriv',
+        [`--reuid=${uid}`, `--regid=${gid}`, '--clear-groups', process.execPath, '--import', 'tsx', '-e', ''],
+        { cwd: REPO_ROOT, timeout: 60_000 },
+      ).status === 0;
     return canRunHere ? { uid, gid } : null;
   } catch {
     return null;
@@ -31,8 +38,20 @@ export async function chownTree(dir: string, user: User): Promise<void> {
 
 /** Runs a TypeScript script as `user`; answers its last stdout line, parsed. */
 export function runTsAs<T>(user: User, script: string, args: string[]): T {
-  const out = spawnSync('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, '--import', 'tsx',
-    script, ...args], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+  const out = spawnSync(
+    'setpriv',
+    [
+      `--reuid=${user.uid}`,
+      `--regid=${user.gid}`,
+      '--clear-groups',
+      process.execPath,
+      '--import',
+      'tsx',
+      script,
+      ...args,
+    ],
+    { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 },
+  );
   if (out.status !== 0) throw new Error(`${script} failed (${out.status ?? out.signal}): ${out.stderr}`);
   return JSON.parse(out.stdout.trim().split('\n').at(-1)!) as T;
 }

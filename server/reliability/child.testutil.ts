@@ -18,14 +18,20 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 20
   return new Promise((resolve, reject) => {
     let out = '';
     let err = '';
-    const timer = setTimeout(() => done(new Error(`no line matching ${pattern} within ${timeoutMs} ms; stderr: ${err}`)), timeoutMs);
+    const timer = setTimeout(
+      () => done(new Error(`no line matching ${pattern} within ${timeoutMs} ms; stderr: ${err}`)),
+      timeoutMs,
+    );
     const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const line = out.split('\n').find((l) => pattern.test(l));
       if (line !== undefined) done(null, line);
     };
-    const onErr = (chunk: Buffer) => { err += chunk.toString(); };
-    const onExit = (code: number | null) => done(new Error(`exited (${code}) before a line matching ${pattern}; stderr: ${err}`));
+    const onErr = (chunk: Buffer) => {
+      err += chunk.toString();
+    };
+    const onExit = (code: number | null) =>
+      done(new Error(`exited (${code}) before a line matching ${pattern}; stderr: ${err}`));
     function done(e: Error | null, line?: string) {
       clearTimeout(timer);
       child.stdout?.off('data', onData);
@@ -40,11 +46,16 @@ export function waitForLine(child: ChildProcess, pattern: RegExp, timeoutMs = 20
   });
 }
 
-export function exited(child: ChildProcess): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+export function exited(
+  child: ChildProcess,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   let stderr = '';
-  child.stderr?.on('data', (c: Buffer) => { stderr += c.toString(); });
+  child.stderr?.on('data', (c: Buffer) => {
+    stderr += c.toString();
+  });
   return new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) resolve({ code: child.exitCode, signal: child.signalCode, stderr });
+    if (child.exitCode !== null || child.signalCode !== null)
+      resolve({ code: child.exitCode, signal: child.signalCode, stderr });
     else child.on('exit', (code, signal) => resolve({ code, signal, stderr }));
   });
 }

@@ -54,7 +54,7 @@ describe('concurrency', () => {
     expect(engine.listTurns(SESSION).find((t) => t.turnId === turnId)?.status).toBe('rolled-back');
   });
 
-  it('a rollback while another session\'s agent writes other files keeps both exact', async () => {
+  it("a rollback while another session's agent writes other files keeps both exact", async () => {
     await setup();
     const start = await snapshotTree(sandbox.workspace);
     const turnId = await begin(SESSION);
@@ -62,7 +62,10 @@ describe('concurrency', () => {
     await engine.turnEnd({ sessionId: SESSION });
     const otherTurn = await begin(OTHER_SESSION);
     const writes = (async () => {
-      for (let v = 1; v <= 40; v++) await engine.storage.writeFile(`workspace:/agent/w${v % 5}.txt`, versionedContent(`w${v % 5}`, v), { sessionId: OTHER_SESSION });
+      for (let v = 1; v <= 40; v++)
+        await engine.storage.writeFile(`workspace:/agent/w${v % 5}.txt`, versionedContent(`w${v % 5}`, v), {
+          sessionId: OTHER_SESSION,
+        });
     })();
     const [result] = await Promise.all([engine.rollback(turnId), writes]);
     expect(result.ok).toBe(true);
@@ -70,10 +73,14 @@ describe('concurrency', () => {
     const now = await snapshotTree(sandbox.workspace);
     const diff = treeDiff(start, now).map((d) => d.path);
     expect(diff).toEqual(['agent', ...[0, 1, 2, 3, 4].map((i) => `agent/w${i}.txt`)]);
-    for (let i = 0; i < 5; i++) expect(await read(`agent/w${i}.txt`)).toBe(versionedContent(`w${i}`, 35 + i + (i === 0 ? 5 : 0)));
+    for (let i = 0; i < 5; i++)
+      expect(await read(`agent/w${i}.txt`)).toBe(versionedContent(`w${i}`, 35 + i + (i === 0 ? 5 : 0)));
     const rollbackUris = engine.getManifest(result.rollbackTurnId!).files.map((f) => f.uri);
     expect(rollbackUris.some((u) => u.startsWith('workspace:/agent'))).toBe(false);
-    const otherUris = engine.getManifest(otherTurn).files.map((f) => f.uri).sort();
+    const otherUris = engine
+      .getManifest(otherTurn)
+      .files.map((f) => f.uri)
+      .sort();
     expect(otherUris).toEqual(['workspace:/agent', ...[0, 1, 2, 3, 4].map((i) => `workspace:/agent/w${i}.txt`)]);
   });
 
@@ -96,9 +103,13 @@ describe('concurrency', () => {
     const newer = await begin(OTHER_SESSION);
     await engine.storage.writeFile('workspace:/a.txt', 'two\n', { sessionId: OTHER_SESSION });
     await engine.turnEnd({ sessionId: OTHER_SESSION });
-    const hashOf = (turnId: string) => engine.getManifest(turnId).files.find((f) => f.uri === 'workspace:/a.txt')?.before;
+    const hashOf = (turnId: string) =>
+      engine.getManifest(turnId).files.find((f) => f.uri === 'workspace:/a.txt')?.before;
     expect(hashOf(older)).not.toEqual(hashOf(newer));
-    await expect(engine.rollback(older)).rejects.toMatchObject({ code: 'CONFLICT', details: { conflicts: ['workspace:/a.txt'] } });
+    await expect(engine.rollback(older)).rejects.toMatchObject({
+      code: 'CONFLICT',
+      details: { conflicts: ['workspace:/a.txt'] },
+    });
     expect(await read('a.txt')).toBe('two\n');
     expect((await engine.rollback(newer)).ok).toBe(true);
     expect(await read('a.txt')).toBe('one\n');
@@ -109,7 +120,10 @@ describe('concurrency', () => {
   it('a second engine on the same data dir is refused with a clear message', async () => {
     await setup();
     const second = openTestEngine(sandbox, {});
-    await expect(second).rejects.toMatchObject({ code: 'DATA_DIR_LOCKED', details: { dataDir: sandbox.dataDir, pid: process.pid } });
+    await expect(second).rejects.toMatchObject({
+      code: 'DATA_DIR_LOCKED',
+      details: { dataDir: sandbox.dataDir, pid: process.pid },
+    });
     expect(engine.listSessions()).toEqual([]);
   });
 });

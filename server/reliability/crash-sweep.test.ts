@@ -14,44 +14,58 @@ afterAll(() => writeTally('crash sweep', tally));
 
 describe('crash sweep', () => {
   for (const scenario of scenarios) {
-    it(`${scenario.name}: every cut point leaves a store that reopens and rolls back exactly`, async () => {
-      const { total, after } = await profile(scenario);
-      if (scenario.filesystem === 'none') {
-        expect(total).toBe(0);
-        tally.notes.push(`${scenario.name}: no filesystem operation (one SQLite transaction)`);
-        return;
-      }
-      expect(total).toBeGreaterThan(0);
-      const points = sampleOf(Array.from({ length: total }, (_, i) => i + 1), 3);
-      const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
-      const { known, unexplained } = splitKnown(found.flat());
-      tally.cases += points.length;
-      tally.crashPoints += points.length;
-      tally.failures += found.filter((f) => f.length > 0).length;
-      tally.notes.push(`${scenario.name}: ${points.length} of ${total} points` + knownNote(known));
-      expect(unexplained).toEqual([]);
-    }, FULL ? 600_000 : 60_000);
+    it(
+      `${scenario.name}: every cut point leaves a store that reopens and rolls back exactly`,
+      async () => {
+        const { total, after } = await profile(scenario);
+        if (scenario.filesystem === 'none') {
+          expect(total).toBe(0);
+          tally.notes.push(`${scenario.name}: no filesystem operation (one SQLite transaction)`);
+          return;
+        }
+        expect(total).toBeGreaterThan(0);
+        const points = sampleOf(
+          Array.from({ length: total }, (_, i) => i + 1),
+          3,
+        );
+        const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
+        const { known, unexplained } = splitKnown(found.flat());
+        tally.cases += points.length;
+        tally.crashPoints += points.length;
+        tally.failures += found.filter((f) => f.length > 0).length;
+        tally.notes.push(`${scenario.name}: ${points.length} of ${total} points` + knownNote(known));
+        expect(unexplained).toEqual([]);
+      },
+      FULL ? 600_000 : 60_000,
+    );
   }
 });
 
 describe('crash while a write is in flight', () => {
   // A workspace write creates its temp file beside the file; a stop before the rename must not
   // leave that temp file in the person's workspace once the store is reopened.
-  it('no temp file is left in the workspace by a write cut before its rename', async () => {
-    const capture = scenarios.find((s) => s.name === 'capture')!;
-    const { ops, after } = await profile(capture);
-    const opened = ops.findIndex((o) => o.op === 'open' && o.path.includes('/workspace/'));
-    const renamed = ops.findIndex((o, i) => i > opened && o.op === 'rename' && o.path === ops[opened].path);
-    expect(opened).toBeGreaterThanOrEqual(0);
-    expect(renamed).toBeGreaterThan(opened);
-    // Cutting before op k (1-based) leaves ops 1..k-1 done: the temp exists from k = opened + 2.
-    const points = sampleOf(Array.from({ length: renamed - opened }, (_, i) => opened + 2 + i), 3);
-    const found = await inPool(points, POOL, (at) => crashAt(capture, at, after));
-    tally.cases += points.length;
-    tally.crashPoints += points.length;
-    tally.failures += found.filter((f) => f.length > 0).length;
-    expect(found.flat()).toEqual([]);
-  }, FULL ? 600_000 : 60_000);
+  it(
+    'no temp file is left in the workspace by a write cut before its rename',
+    async () => {
+      const capture = scenarios.find((s) => s.name === 'capture')!;
+      const { ops, after } = await profile(capture);
+      const opened = ops.findIndex((o) => o.op === 'open' && o.path.includes('/workspace/'));
+      const renamed = ops.findIndex((o, i) => i > opened && o.op === 'rename' && o.path === ops[opened].path);
+      expect(opened).toBeGreaterThanOrEqual(0);
+      expect(renamed).toBeGreaterThan(opened);
+      // Cutting before op k (1-based) leaves ops 1..k-1 done: the temp exists from k = opened + 2.
+      const points = sampleOf(
+        Array.from({ length: renamed - opened }, (_, i) => opened + 2 + i),
+        3,
+      );
+      const found = await inPool(points, POOL, (at) => crashAt(capture, at, after));
+      tally.cases += points.length;
+      tally.crashPoints += points.length;
+      tally.failures += found.filter((f) => f.length > 0).length;
+      expect(found.flat()).toEqual([]);
+    },
+    FULL ? 600_000 : 60_000,
+  );
 });
 
 describe('crash while an undo re-creates directories', () => {

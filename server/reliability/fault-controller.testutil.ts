@@ -38,7 +38,9 @@ export class FaultController {
   /** The engine freezes just before its `at`-th operation (1-based): a process killed there. */
   crashAt(at: number): Promise<void> {
     this.reset({ kind: 'crash', at });
-    return new Promise((resolve) => { this.onCrash = resolve; });
+    return new Promise((resolve) => {
+      this.onCrash = resolve;
+    });
   }
 
   /** The `at`-th operation matching `only` (default: any) fails with `code`. */

@@ -21,27 +21,44 @@ const isRename = (op: { op: string }) => /rename/i.test(op.op);
 
 describe('fault injection', () => {
   for (const scenario of scenarios) {
-    it(`${scenario.name}: each injected fault is reported with a code and loses nothing`, async () => {
-      const { total, ops, after } = await profile(scenario);
-      if (scenario.filesystem === 'none') { expect(total).toBe(0); return; }
-      const renames = ops.filter(isRename).length;
-      const cases: { at: number; code: string; only?: typeof isRename }[] = [];
-      // Full: every code at every step. Quick: a spread of steps, the codes taking turns.
-      sampleOf(Array.from({ length: total }, (_, i) => i + 1), 4).forEach((at, i) => {
-        for (const code of FULL ? ANY_STEP_CODES : [ANY_STEP_CODES[i % ANY_STEP_CODES.length]]) cases.push({ at, code });
-      });
-      for (const at of sampleOf(Array.from({ length: renames }, (_, i) => i + 1), 1)) cases.push({ at, code: 'EPERM', only: isRename });
-      const outcomes = await inPool(cases, POOL, (c) => faultAt(scenario, c.at, c.code, after, c.only));
-      const { known, unexplained: problems } = splitKnown(outcomes.flatMap((o) => o.problems));
-      const missed = outcomes.filter((o) => !o.injected).length;
-      tally.cases += cases.length;
-      tally.faults += cases.length - missed;
-      tally.failures += outcomes.filter((o) => o.problems.length > 0).length;
-      tally.notes.push(`${scenario.name}: ${cases.length} faults over ${total} steps (${renames} renames)` +
-        (known.size ? ` (known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')})` : ''));
-      expect(missed).toBe(0);
-      expect(problems).toEqual([]);
-    }, FULL ? 900_000 : 60_000);
+    it(
+      `${scenario.name}: each injected fault is reported with a code and loses nothing`,
+      async () => {
+        const { total, ops, after } = await profile(scenario);
+        if (scenario.filesystem === 'none') {
+          expect(total).toBe(0);
+          return;
+        }
+        const renames = ops.filter(isRename).length;
+        const cases: { at: number; code: string; only?: typeof isRename }[] = [];
+        // Full: every code at every step. Quick: a spread of steps, the codes taking turns.
+        sampleOf(
+          Array.from({ length: total }, (_, i) => i + 1),
+          4,
+        ).forEach((at, i) => {
+          for (const code of FULL ? ANY_STEP_CODES : [ANY_STEP_CODES[i % ANY_STEP_CODES.length]])
+            cases.push({ at, code });
+        });
+        for (const at of sampleOf(
+          Array.from({ length: renames }, (_, i) => i + 1),
+          1,
+        ))
+          cases.push({ at, code: 'EPERM', only: isRename });
+        const outcomes = await inPool(cases, POOL, (c) => faultAt(scenario, c.at, c.code, after, c.only));
+        const { known, unexplained: problems } = splitKnown(outcomes.flatMap((o) => o.problems));
+        const missed = outcomes.filter((o) => !o.injected).length;
+        tally.cases += cases.length;
+        tally.faults += cases.length - missed;
+        tally.failures += outcomes.filter((o) => o.problems.length > 0).length;
+        tally.notes.push(
+          `${scenario.name}: ${cases.length} faults over ${total} steps (${renames} renames)` +
+            (known.size ? ` (known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')})` : ''),
+        );
+        expect(missed).toBe(0);
+        expect(problems).toEqual([]);
+      },
+      FULL ? 900_000 : 60_000,
+    );
   }
 });
 
@@ -53,7 +70,12 @@ describe('faults in the capture', () => {
     const controller = new FaultController();
     controller.pause();
     const engine = await openTestEngine(sandbox, { controller });
-    const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'edit' });
+    const { turnId } = await engine.input({
+      sessionId: SESSION,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'edit',
+    });
     return { sandbox, controller, engine, turnId: turnId! };
   }
 

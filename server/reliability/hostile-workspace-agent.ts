@@ -33,7 +33,8 @@ async function call<T>(name: string, run: () => Promise<T>): Promise<T | null> {
     return await run();
   } catch (e) {
     const code = (e as { code?: string }).code;
-    if (typeof code === 'string' && /^[A-Z_]+$/.test(code)) codes[`${name}:${code}`] = (codes[`${name}:${code}`] ?? 0) + 1;
+    if (typeof code === 'string' && /^[A-Z_]+$/.test(code))
+      codes[`${name}:${code}`] = (codes[`${name}:${code}`] ?? 0) + 1;
     else problems.push(`${name}: uncoded ${(e as Error).stack}`);
     return null;
   } finally {
@@ -51,7 +52,10 @@ async function hostileCommand(round: number): Promise<void> {
   const server = net.createServer();
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(join(workspace, 'sock'), resolve));
-  if (isRoot) { await rm(join(workspace, 'dev'), { force: true }); execFileSync('mknod', [join(workspace, 'dev'), 'c', '1', '3']); }
+  if (isRoot) {
+    await rm(join(workspace, 'dev'), { force: true });
+    execFileSync('mknod', [join(workspace, 'dev'), 'c', '1', '3']);
+  }
   await writeFile(join(workspace, 'locked.txt'), `round ${round}\n`).catch(() => {});
   await chmod(join(workspace, 'locked.txt'), 0o000).catch(() => {});
   await mkdir(join(workspace, 'closed'), { recursive: true }).catch(() => {});
@@ -61,7 +65,9 @@ async function hostileCommand(round: number): Promise<void> {
 
 const started = Date.now();
 for (let round = 0; Date.now() - started < forMs; round++) {
-  const begun = await call('input', () => engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `round ${round}` }));
+  const begun = await call('input', () =>
+    engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `round ${round}` }),
+  );
   const turnId = begun?.turnId;
   const exec = await call('exec', () => engine.exec({ ...s, tool: 'Bash', command: `hostile ${round}` }));
   await hostileCommand(round);
@@ -76,23 +82,48 @@ for (let round = 0; Date.now() - started < forMs; round++) {
   if (!turnId) continue;
   if (end) {
     const uris = end.skipped.map((k) => k.uri);
-    if (new Set(uris).size !== uris.length) problems.push(`round ${round}: exec-end lists a path twice: ${uris.join(', ')}`);
+    if (new Set(uris).size !== uris.length)
+      problems.push(`round ${round}: exec-end lists a path twice: ${uris.join(', ')}`);
     const { turn, files } = engine.getManifest(turnId);
     for (const k of end.skipped) {
       const file = files.find((f) => f.uri === k.uri);
-      if (file && k.reason !== 'concurrent' && file.skipped !== k.reason) problems.push(`round ${round}: exec-end skips ${k.uri} (${k.reason}), the turn says ${file.skipped ?? 'nothing'}`);
+      if (file && k.reason !== 'concurrent' && file.skipped !== k.reason)
+        problems.push(
+          `round ${round}: exec-end skips ${k.uri} (${k.reason}), the turn says ${file.skipped ?? 'nothing'}`,
+        );
     }
-    if (turn.skippedCount !== files.filter((f) => f.skipped).length) problems.push(`round ${round}: skippedCount ${turn.skippedCount} for ${files.filter((f) => f.skipped).length} skipped files`);
-    for (const f of files) if (f.after?.type === 'file' && ['reg.txt', 'sock', 'dev'].includes(f.uri.slice('workspace:/'.length)) && f.after.hash === '') problems.push(`round ${round}: ${f.uri} shown as a file`);
+    if (turn.skippedCount !== files.filter((f) => f.skipped).length)
+      problems.push(
+        `round ${round}: skippedCount ${turn.skippedCount} for ${files.filter((f) => f.skipped).length} skipped files`,
+      );
+    for (const f of files)
+      if (
+        f.after?.type === 'file' &&
+        ['reg.txt', 'sock', 'dev'].includes(f.uri.slice('workspace:/'.length)) &&
+        f.after.hash === ''
+      )
+        problems.push(`round ${round}: ${f.uri} shown as a file`);
   }
   const result = await call('rollback', () => engine.rollback(turnId, { force: true }));
   if (result) {
     const seen = new Map<string, number>();
-    for (const uri of [...result.restored, ...result.deleted, ...result.unchanged, ...result.errors.map((e) => e.uri)]) seen.set(uri, (seen.get(uri) ?? 0) + 1);
+    for (const uri of [...result.restored, ...result.deleted, ...result.unchanged, ...result.errors.map((e) => e.uri)])
+      seen.set(uri, (seen.get(uri) ?? 0) + 1);
     for (const [uri, n] of seen) if (n > 1) problems.push(`round ${round}: the rollback reports ${uri} ${n} times`);
-    for (const r of result.replaced ?? []) if (!result.restored.includes(r.uri)) problems.push(`round ${round}: ${r.uri} replaced but not restored`);
+    for (const r of result.replaced ?? [])
+      if (!result.restored.includes(r.uri)) problems.push(`round ${round}: ${r.uri} replaced but not restored`);
   }
 }
 const store = engine.storeStats();
 await engine.close();
-process.stdout.write(JSON.stringify({ calls, slowestMs, peakRss, storeBytes: store.bytes, problems, codes, totalMs: Date.now() - started }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    calls,
+    slowestMs,
+    peakRss,
+    storeBytes: store.bytes,
+    problems,
+    codes,
+    totalMs: Date.now() - started,
+  }) + '\n',
+);

@@ -27,48 +27,92 @@ const RSS_LIMIT = 400 << 20;
 /** What rounds of small files keep, plus slack: the growing file's bytes past the limit are never stored. */
 const STORE_SLACK = 32 << 20;
 
-interface Outcome { calls: number; slowestMs: number; peakRss: number; storeBytes: number; problems: string[]; codes: Record<string, number>; totalMs: number }
+interface Outcome {
+  calls: number;
+  slowestMs: number;
+  peakRss: number;
+  storeBytes: number;
+  problems: string[];
+  codes: Record<string, number>;
+  totalMs: number;
+}
 
 /** Appends to grow.bin without end, starting over past 16 MiB (the disk is never filled). */
 function startGrower(workspace: string): ChildProcess {
   const file = join(workspace, 'grow.bin');
-  return spawn('sh', ['-c', `while :; do head -c 262144 /dev/zero >> "$1"; [ "$(stat -c %s "$1")" -gt 16777216 ] && : > "$1"; sleep 0.005; done`, 'grower', file],
-    { stdio: 'ignore' });
+  return spawn(
+    'sh',
+    [
+      '-c',
+      `while :; do head -c 262144 /dev/zero >> "$1"; [ "$(stat -c %s "$1")" -gt 16777216 ] && : > "$1"; sleep 0.005; done`,
+      'grower',
+      file,
+    ],
+    { stdio: 'ignore' },
+  );
 }
 
 describe('a hostile workspace', () => {
-  it('FIFOs, sockets, devices, growing files and 000 modes: no hang, bounded memory and store, consistent reports', async () => {
-    const sandbox = await makeSandbox({ 'reg.txt': 'a file\n', 'sock': 'a file\n', 'locked.txt': 'locked\n', 'closed/inner.txt': 'inner\n' });
-    await writeFile(join(sandbox.workspace, 'grow.bin'), '');
-    const user = nobody();
-    if (user) await chownTree(sandbox.base, user);
-    const grower = startGrower(sandbox.workspace);
-    const args = ['--import', 'tsx', 'server/reliability/hostile-workspace-agent.ts', sandbox.workspace, sandbox.dataDir, String(RUN_MS), String(MAX_FILE_SIZE)];
-    const child = user
-      ? spawn('setpriv', [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, ...args], { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout?.on('data', (c: Buffer) => { out += c.toString(); });
-    try {
-      const done = exited(child);
-      const first = await Promise.race([done, new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), DEADLINE_MS).unref())]);
-      if (first === 'hung') await kill(child);
-      expect(first, 'the agent finished within its deadline').not.toBe('hung');
-      if (first === 'hung') return;
-      expect(first.code, first.stderr).toBe(0);
-      const o = JSON.parse(out.trim().split('\n').at(-1)!) as Outcome;
-      tally.cases++;
-      tally.requests += o.calls;
-      tally.failures += o.problems.length;
-      tally.notes.push(`${o.calls} calls in ${o.totalMs} ms, slowest ${o.slowestMs} ms, peak RSS ${(o.peakRss / 2 ** 20).toFixed(0)} MiB, store ${(o.storeBytes / 2 ** 20).toFixed(1)} MiB${user ? ' (as nobody)' : ''}`);
-      expect(o.problems).toEqual([]);
-      expect(o.calls).toBeGreaterThan(0);
-      expect(o.slowestMs).toBeLessThan(CALL_MS);
-      expect(o.peakRss).toBeLessThan(RSS_LIMIT);
-      expect(o.storeBytes).toBeLessThan(MAX_FILE_SIZE + STORE_SLACK);
-    } finally {
-      await kill(grower);
-      await sandbox.cleanup();
-    }
-  }, DEADLINE_MS + 30_000);
+  it(
+    'FIFOs, sockets, devices, growing files and 000 modes: no hang, bounded memory and store, consistent reports',
+    async () => {
+      const sandbox = await makeSandbox({
+        'reg.txt': 'a file\n',
+        sock: 'a file\n',
+        'locked.txt': 'locked\n',
+        'closed/inner.txt': 'inner\n',
+      });
+      await writeFile(join(sandbox.workspace, 'grow.bin'), '');
+      const user = nobody();
+      if (user) await chownTree(sandbox.base, user);
+      const grower = startGrower(sandbox.workspace);
+      const args = [
+        '--import',
+        'tsx',
+        'server/reliability/hostile-workspace-agent.ts',
+        sandbox.workspace,
+        sandbox.dataDir,
+        String(RUN_MS),
+        String(MAX_FILE_SIZE),
+      ];
+      const child = user
+        ? spawn(
+            'setpriv',
+            [`--reuid=${user.uid}`, `--regid=${user.gid}`, '--clear-groups', process.execPath, ...args],
+            { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+          )
+        : spawn(process.execPath, args, { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+      let out = '';
+      child.stdout?.on('data', (c: Buffer) => {
+        out += c.toString();
+      });
+      try {
+        const done = exited(child);
+        const first = await Promise.race([
+          done,
+          new Promise<'hung'>((resolve) => setTimeout(() => resolve('hung'), DEADLINE_MS).unref()),
+        ]);
+        if (first === 'hung') await kill(child);
+        expect(first, 'the agent finished within its deadline').not.toBe('hung');
+        if (first === 'hung') return;
+        expect(first.code, first.stderr).toBe(0);
+        const o = JSON.parse(out.trim().split('\n').at(-1)!) as Outcome;
+        tally.cases++;
+        tally.requests += o.calls;
+        tally.failures += o.problems.length;
+        tally.notes.push(
+          `${o.calls} calls in ${o.totalMs} ms, slowest ${o.slowestMs} ms, peak RSS ${(o.peakRss / 2 ** 20).toFixed(0)} MiB, store ${(o.storeBytes / 2 ** 20).toFixed(1)} MiB${user ? ' (as nobody)' : ''}`,
+        );
+        expect(o.problems).toEqual([]);
+        expect(o.calls).toBeGreaterThan(0);
+        expect(o.slowestMs).toBeLessThan(CALL_MS);
+        expect(o.peakRss).toBeLessThan(RSS_LIMIT);
+        expect(o.storeBytes).toBeLessThan(MAX_FILE_SIZE + STORE_SLACK);
+      } finally {
+        await kill(grower);
+        await sandbox.cleanup();
+      }
+    },
+    DEADLINE_MS + 30_000,
+  );
 });

@@ -40,15 +40,23 @@ afterAll(async () => {
  */
 function responsesFor(port: number): Promise<number> {
   return new Promise((resolve, reject) => {
-    const r = request({
-      host: '127.0.0.1', port, method: 'OPTIONS', path: '/', agent: false,
-      headers: { host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` },
-    }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(1));
-    });
+    const r = request(
+      {
+        host: '127.0.0.1',
+        port,
+        method: 'OPTIONS',
+        path: '/',
+        agent: false,
+        headers: { host: `127.0.0.1:${port}`, origin: `https://127.0.0.1:${port}` },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(1));
+      },
+    );
     r.on('error', (e: NodeJS.ErrnoException & { rawPacket?: Buffer }) => {
-      if (e.code === 'HPE_CLOSED_CONNECTION') resolve(e.rawPacket?.toString('latin1').match(/HTTP\/1\.1 \d{3}/g)?.length ?? 0);
+      if (e.code === 'HPE_CLOSED_CONNECTION')
+        resolve(e.rawPacket?.toString('latin1').match(/HTTP\/1\.1 \d{3}/g)?.length ?? 0);
       else reject(e);
     });
     r.end('{}');

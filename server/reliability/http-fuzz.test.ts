@@ -38,13 +38,28 @@ beforeAll(async () => {
   await writeFile(join(distDir, 'assets', 'app.js'), 'console.log(1)');
   await symlink(sandbox.outside, join(distDir, 'assets', 'out'));
   server = await startServer({
-    engine, port: 0, token: 'fuzz-console-token', agentToken: 'fuzz-agent-token', distDir,
+    engine,
+    port: 0,
+    token: 'fuzz-console-token',
+    agentToken: 'fuzz-agent-token',
+    distDir,
     log: { info: () => {}, error: (m) => serverErrors.push(m) },
   });
-  const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'seed' });
+  const { turnId } = await engine.input({
+    sessionId: SESSION,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'seed',
+  });
   await agentEdits(engine, SESSION);
   await engine.turnEnd({ sessionId: SESSION });
-  ctx = { port: server.port, token: server.token, agentToken: server.agentToken, turnIds: [turnId!], sessionIds: [SESSION] };
+  ctx = {
+    port: server.port,
+    token: server.token,
+    agentToken: server.agentToken,
+    turnIds: [turnId!],
+    sessionIds: [SESSION],
+  };
   outsideBefore = await snapshotTree(sandbox.outside);
   baseEntries = (await readdir(sandbox.base)).sort();
 });
@@ -64,7 +79,8 @@ async function send(req: FuzzRequest): Promise<RawAnswer | string | null> {
     const code = (e as NodeJS.ErrnoException).code ?? '';
     if (/^ERR_(INVALID|UNESCAPED)/.test(code)) return null;
     // The client could not parse what the server sent back: a framing fault of the server.
-    if (code.startsWith('HPE_')) return `${req.method} ${req.target}: the answer is not valid HTTP (${code}: ${(e as { reason?: string }).reason})`;
+    if (code.startsWith('HPE_'))
+      return `${req.method} ${req.target}: the answer is not valid HTTP (${code}: ${(e as { reason?: string }).reason})`;
     throw e;
   }
 }
@@ -81,7 +97,10 @@ function answerProblem(req: FuzzRequest, answer: RawAnswer): string | null {
 
 /** A fuzzed delete or write may replace a planted link itself (inside the workspace, allowed); put it back. */
 async function replantLink(): Promise<void> {
-  for (const [name, target] of [['escape', sandbox.outside], ['secret-link', join(sandbox.outside, 'secret.txt')]]) {
+  for (const [name, target] of [
+    ['escape', sandbox.outside],
+    ['secret-link', join(sandbox.outside, 'secret.txt')],
+  ]) {
     const link = join(sandbox.workspace, name);
     const stats = await lstat(link).catch(() => null);
     if (stats?.isSymbolicLink()) continue;
@@ -91,65 +110,82 @@ async function replantLink(): Promise<void> {
 }
 
 describe('HTTP fuzz', () => {
-  it('generated requests: no 5xx, every rejection a JSON error with a code, nothing outside touched', async () => {
-    const problems: string[] = [];
-    const statuses: Record<number, number> = {};
-    await fc.assert(
-      fc.asyncProperty(fuzzRequestArb(ctx), async (req) => {
-        await replantLink();
-        const answer = await send(req);
-        if (!answer) return;
-        tally.requests++;
-        tally.cases++;
-        if (typeof answer === 'string') {
-          tally.failures++;
-          problems.push(answer);
-          return;
-        }
-        statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
-        const problem = answerProblem(req, answer);
-        if (problem) {
-          tally.failures++;
-          problems.push(problem);
-        }
-      }),
-      { numRuns: quickOrFull(100, 3000), seed: FULL ? undefined : 20261130 },
-    );
-    tally.notes.push(`statuses ${JSON.stringify(statuses)}`);
-    const { known, unexplained } = splitKnown(problems);
-    if (known.size) tally.notes.push(`known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')}`);
-    // The generators must reach the operations, not only the gate.
-    expect(statuses[200]).toBeGreaterThan(0);
-    expect(unexplained).toEqual([]);
-    expect(treeDiff(outsideBefore, await snapshotTree(sandbox.outside))).toEqual([]);
-    expect((await readdir(sandbox.base)).sort()).toEqual(baseEntries);
-    expect(serverErrors.filter((m) => /INTERNAL|Error/.test(m))).toEqual([]);
-    const health = await rawRequest(server.port, 'GET', '/api/health', { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${server.token}` });
-    expect(health.status).toBe(200);
-  }, FULL ? 600_000 : 60_000);
+  it(
+    'generated requests: no 5xx, every rejection a JSON error with a code, nothing outside touched',
+    async () => {
+      const problems: string[] = [];
+      const statuses: Record<number, number> = {};
+      await fc.assert(
+        fc.asyncProperty(fuzzRequestArb(ctx), async (req) => {
+          await replantLink();
+          const answer = await send(req);
+          if (!answer) return;
+          tally.requests++;
+          tally.cases++;
+          if (typeof answer === 'string') {
+            tally.failures++;
+            problems.push(answer);
+            return;
+          }
+          statuses[answer.status] = (statuses[answer.status] ?? 0) + 1;
+          const problem = answerProblem(req, answer);
+          if (problem) {
+            tally.failures++;
+            problems.push(problem);
+          }
+        }),
+        { numRuns: quickOrFull(100, 3000), seed: FULL ? undefined : 20261130 },
+      );
+      tally.notes.push(`statuses ${JSON.stringify(statuses)}`);
+      const { known, unexplained } = splitKnown(problems);
+      if (known.size) tally.notes.push(`known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')}`);
+      // The generators must reach the operations, not only the gate.
+      expect(statuses[200]).toBeGreaterThan(0);
+      expect(unexplained).toEqual([]);
+      expect(treeDiff(outsideBefore, await snapshotTree(sandbox.outside))).toEqual([]);
+      expect((await readdir(sandbox.base)).sort()).toEqual(baseEntries);
+      expect(serverErrors.filter((m) => /INTERNAL|Error/.test(m))).toEqual([]);
+      const health = await rawRequest(server.port, 'GET', '/api/health', {
+        host: `127.0.0.1:${server.port}`,
+        authorization: `Bearer ${server.token}`,
+      });
+      expect(health.status).toBe(200);
+    },
+    FULL ? 600_000 : 60_000,
+  );
 
-  it('malformed raw requests never crash the server', async () => {
-    const raw = fc.oneof(
-      fc.constantFrom(
-        'GET / HTTP/1.1\r\nHost: \x00\r\n\r\n', 'GARBAGE\r\n\r\n', 'GET /api/health HTTP/9.9\r\n\r\n',
-        `POST /api/agent/fs/write HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999999999\r\n\r\n`,
-        `POST /api/agent/fs/write HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n`,
-        `GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`, 'GET / HTTP/1.1\r\n' + 'X: y\r\n'.repeat(3000) + '\r\n',
-      ),
-      fc.string({ maxLength: 300 }).map((s) => `GET /${s} HTTP/1.1\r\n${s}\r\n\r\n`),
-      fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b).toString('latin1')),
-    );
-    await fc.assert(
-      fc.asyncProperty(raw, async (text) => {
-        tally.requests++;
-        tally.cases++;
-        await sendRaw(server.port, text);
-      }),
-      { numRuns: quickOrFull(40, 500), seed: FULL ? undefined : 20261130 },
-    );
-    const health = await rawRequest(server.port, 'GET', '/api/health', { host: `127.0.0.1:${server.port}`, authorization: `Bearer ${server.token}` });
-    expect(health.status).toBe(200);
-  }, FULL ? 600_000 : 60_000);
+  it(
+    'malformed raw requests never crash the server',
+    async () => {
+      const raw = fc.oneof(
+        fc.constantFrom(
+          'GET / HTTP/1.1\r\nHost: \x00\r\n\r\n',
+          'GARBAGE\r\n\r\n',
+          'GET /api/health HTTP/9.9\r\n\r\n',
+          `POST /api/agent/fs/write HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999999999999999\r\n\r\n`,
+          `POST /api/agent/fs/write HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\nzz\r\n`,
+          `GET /${'a'.repeat(70_000)} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`,
+          'GET / HTTP/1.1\r\n' + 'X: y\r\n'.repeat(3000) + '\r\n',
+        ),
+        fc.string({ maxLength: 300 }).map((s) => `GET /${s} HTTP/1.1\r\n${s}\r\n\r\n`),
+        fc.uint8Array({ maxLength: 400 }).map((b) => Buffer.from(b).toString('latin1')),
+      );
+      await fc.assert(
+        fc.asyncProperty(raw, async (text) => {
+          tally.requests++;
+          tally.cases++;
+          await sendRaw(server.port, text);
+        }),
+        { numRuns: quickOrFull(40, 500), seed: FULL ? undefined : 20261130 },
+      );
+      const health = await rawRequest(server.port, 'GET', '/api/health', {
+        host: `127.0.0.1:${server.port}`,
+        authorization: `Bearer ${server.token}`,
+      });
+      expect(health.status).toBe(200);
+    },
+    FULL ? 600_000 : 60_000,
+  );
 });
 
 /** Writes bytes on a fresh connection and waits for the server to answer or hang up. */

@@ -17,18 +17,23 @@ export function rawRequest(
   timeoutMs = 20_000,
 ): Promise<RawAnswer> {
   return new Promise((resolve, reject) => {
-    const r = request({ host: '127.0.0.1', port, method, path: target, headers, agent: false, setHost: !('host' in lower(headers)) }, (res) => {
-      // An event stream never ends by itself: its head is the answer.
-      if (String(res.headers['content-type']).startsWith('text/event-stream')) {
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
-        res.destroy();
-        return;
-      }
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
+    const r = request(
+      { host: '127.0.0.1', port, method, path: target, headers, agent: false, setHost: !('host' in lower(headers)) },
+      (res) => {
+        // An event stream never ends by itself: its head is the answer.
+        if (String(res.headers['content-type']).startsWith('text/event-stream')) {
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: '' });
+          res.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8') }),
+        );
+        res.on('error', reject);
+      },
+    );
     r.setTimeout(timeoutMs, () => r.destroy(new Error(`timeout ${method} ${target}`)));
     r.on('error', reject);
     r.end(body);

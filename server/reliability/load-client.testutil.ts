@@ -58,7 +58,8 @@ export async function runLoad(opts: LoadOptions): Promise<LoadResult> {
     agent.destroy();
   }
   latencies.sort((a, b) => a - b);
-  const at = (q: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0);
+  const at = (q: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] : 0;
   return { requests: sent, errors, statuses, p50Ms: at(0.5), p99Ms: at(0.99), maxMs: at(1), firstErrors };
 }
 

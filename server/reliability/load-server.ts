@@ -14,7 +14,12 @@ const server = await startServer({
   agentToken: 'load-agent-token',
   log: { info: () => {}, error: (m) => process.stderr.write(`${m}\n`) },
 });
-process.stdout.write(JSON.stringify({ port: server.port, token: server.token, agentToken: server.agentToken, pid: process.pid }) + '\n');
+process.stdout.write(
+  JSON.stringify({ port: server.port, token: server.token, agentToken: server.agentToken, pid: process.pid }) + '\n',
+);
 process.on('SIGTERM', () => {
-  void server.close().then(() => engine.close()).then(() => process.exit(0));
+  void server
+    .close()
+    .then(() => engine.close())
+    .then(() => process.exit(0));
 });

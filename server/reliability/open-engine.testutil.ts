@@ -10,7 +10,10 @@ import type { FaultController } from './fault-controller.testutil.js';
 import type { Sandbox } from './sandbox.testutil.js';
 
 /** Real time plus an offset a scenario moves forward (retention is about days). */
-export interface TestClock { now(): number; passDays(days: number): void }
+export interface TestClock {
+  now(): number;
+  passDays(days: number): void;
+}
 
 const clocks = new Map<string, TestClock>();
 
@@ -23,7 +26,12 @@ export function clockOf(dataDir: string): TestClock {
   let clock = clocks.get(dataDir);
   if (!clock) {
     let offsetMs = 0;
-    clock = { now: () => Date.now() + offsetMs, passDays: (days) => { offsetMs += days * 86_400_000; } };
+    clock = {
+      now: () => Date.now() + offsetMs,
+      passDays: (days) => {
+        offsetMs += days * 86_400_000;
+      },
+    };
     clocks.set(dataDir, clock);
   }
   return clock;
@@ -79,8 +87,20 @@ export async function storeLeftovers(sandbox: Sandbox): Promise<string[]> {
   return found;
 }
 
-
-const MUTATING_OPS = new Set(['mkdir', 'rmdir', 'unlink', 'rm', 'rename', 'symlink', 'chmod', 'writeFile', 'open', 'write', 'copyFile', 'cp']);
+const MUTATING_OPS = new Set([
+  'mkdir',
+  'rmdir',
+  'unlink',
+  'rm',
+  'rename',
+  'symlink',
+  'chmod',
+  'writeFile',
+  'open',
+  'write',
+  'copyFile',
+  'cp',
+]);
 
 /** Seam operations that change the filesystem (everything else only reads). */
 export function isMutatingOp(op: string): boolean {

@@ -23,12 +23,17 @@ try {
 await chmod(join(dataDir, 'store'), 0o755);
 await chmod(join(workspace, 'a.txt'), 0o644);
 await engine.turnEnd({ sessionId });
-const skipped = engine.getManifest(turnId!).files.filter((f) => f.skipped).map((f) => ({ uri: f.uri, skipped: f.skipped }));
+const skipped = engine
+  .getManifest(turnId!)
+  .files.filter((f) => f.skipped)
+  .map((f) => ({ uri: f.uri, skipped: f.skipped }));
 const rollback = await engine.rollback(turnId!);
 await engine.close();
-process.stdout.write(JSON.stringify({
-  errorCode,
-  skipped,
-  rollback: { ok: rollback.ok, errors: rollback.errors.map((e) => e.code) },
-  content: await readFile(join(workspace, 'a.txt'), 'utf8'),
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    errorCode,
+    skipped,
+    rollback: { ok: rollback.ok, errors: rollback.errors.map((e) => e.code) },
+    content: await readFile(join(workspace, 'a.txt'), 'utf8'),
+  }) + '\n',
+);

@@ -11,12 +11,23 @@ afterAll(() => writeTally('permissions (as nobody)', tally));
 
 const user = nobody();
 
-async function runAsNobody(which: string): Promise<{ errorCode: string | null; skipped: unknown[]; rollback: { ok: boolean; errors: string[] }; content: string }> {
+async function runAsNobody(
+  which: string,
+): Promise<{
+  errorCode: string | null;
+  skipped: unknown[];
+  rollback: { ok: boolean; errors: string[] };
+  content: string;
+}> {
   const sandbox = await makeSandbox({ 'a.txt': 'original\n' });
   try {
     await chownTree(sandbox.base, user!);
-    const result = runTsAs<{ errorCode: string | null; skipped: unknown[]; rollback: { ok: boolean; errors: string[] }; content: string }>(
-      user!, 'server/reliability/permission-agent.ts', [which, sandbox.workspace, sandbox.dataDir]);
+    const result = runTsAs<{
+      errorCode: string | null;
+      skipped: unknown[];
+      rollback: { ok: boolean; errors: string[] };
+      content: string;
+    }>(user!, 'server/reliability/permission-agent.ts', [which, sandbox.workspace, sandbox.dataDir]);
     tally.cases++;
     tally.faults++;
     return result;

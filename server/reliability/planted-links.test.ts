@@ -33,7 +33,12 @@ describe('planted links', () => {
     await chmod(outsideTool, 0o4755);
     engine = await openTestEngine(sandbox, {});
     const inside = join(sandbox.workspace, 'tool.sh');
-    const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'make it setuid' });
+    const { turnId } = await engine.input({
+      sessionId: SESSION,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'make it setuid',
+    });
     const { execId } = await engine.exec({ sessionId: SESSION, tool: 'Bash', command: 'chmod 4755 tool.sh' });
     await chmod(inside, 0o4755);
     await engine.execEnd({ sessionId: SESSION, execId: execId! });
@@ -63,10 +68,19 @@ describe('planted links', () => {
     const fs = new EngineFs({
       beforeOp: (op, p) => {
         if (frozen) return new Promise<void>(() => {});
-        if (armed && op === 'rename' && p.includes('.turnback-tmp-')) { frozen = true; return new Promise<void>(() => {}); }
+        if (armed && op === 'rename' && p.includes('.turnback-tmp-')) {
+          frozen = true;
+          return new Promise<void>(() => {});
+        }
       },
     });
-    engine = await openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, scopes: ['*'], keepSessions: 0, fs });
+    engine = await openEngine({
+      workspace: sandbox.workspace,
+      dataDir: sandbox.dataDir,
+      scopes: ['*'],
+      keepSessions: 0,
+      fs,
+    });
     await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'edit' });
     await engine.storage.writeFile('workspace:/sub/y.txt', 'y\n', { sessionId: SESSION });
     armed = true;
@@ -81,13 +95,14 @@ describe('planted links', () => {
     await rename(join(sandbox.workspace, 'sub'), join(sandbox.workspace, 'sub-moved'));
     await symlink(sandbox.outside, join(sandbox.workspace, 'sub'));
     const planted = [temps[0], '.turnback-tmp-1-000000000000'];
-    for (const name of planted) await writeFile(join(sandbox.outside, name), 'the person\'s own file\n');
+    for (const name of planted) await writeFile(join(sandbox.outside, name), "the person's own file\n");
     await mkdir(join(sandbox.outside, 'nested'));
 
     engine = await openTestEngine(sandbox, {});
     tally.cases++;
 
-    for (const name of planted) expect(await readFile(join(sandbox.outside, name), 'utf8')).toBe('the person\'s own file\n');
+    for (const name of planted)
+      expect(await readFile(join(sandbox.outside, name), 'utf8')).toBe("the person's own file\n");
     // Once the folder is real again, the next open removes the leftover from it.
     await engine.close();
     engine = null;

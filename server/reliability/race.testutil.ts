@@ -12,8 +12,8 @@ import { SESSION } from './scenarios.testutil.js';
 import { sha256, snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
 
 export const OUTSIDE_ONLY = 'only-outside.txt';
-export const OUTSIDE_BYTES = 'the person\'s own file: turnback must never read it\n';
-export const HOME_BASHRC = '# the person\'s real ~/.bashrc\n';
+export const OUTSIDE_BYTES = "the person's own file: turnback must never read it\n";
+export const HOME_BASHRC = "# the person's real ~/.bashrc\n";
 
 export interface Stage {
   sandbox: Sandbox;
@@ -27,7 +27,9 @@ export interface Stage {
 
 /** `files`: paths inside `sub`, with their start content. */
 export async function makeStage(files: Record<string, string>): Promise<Stage> {
-  const sandbox = await makeSandbox(Object.fromEntries(Object.entries(files).map(([rel, text]) => [`sub/${rel}`, text])));
+  const sandbox = await makeSandbox(
+    Object.fromEntries(Object.entries(files).map(([rel, text]) => [`sub/${rel}`, text])),
+  );
   const outsideFiles: Record<string, string> = { '.bashrc': HOME_BASHRC, [OUTSIDE_ONLY]: OUTSIDE_BYTES };
   for (const rel of Object.keys(files)) outsideFiles[rel] ??= `outside twin of ${rel}\n`;
   await writeWorkspace(sandbox.outside, outsideFiles);
@@ -35,9 +37,17 @@ export async function makeStage(files: Record<string, string>): Promise<Stage> {
   const engine = await openTestEngine(sandbox, {});
   const racer = await Racer.start(join(sandbox.workspace, 'sub'), join(sandbox.workspace, 'swap'));
   const outsideBefore = await snapshotTree(sandbox.outside);
-  const outsideHashes = new Set(Object.values(outsideFiles).map((t) => sha256(t)).concat(sha256('outside the workspace: never touched\n')));
+  const outsideHashes = new Set(
+    Object.values(outsideFiles)
+      .map((t) => sha256(t))
+      .concat(sha256('outside the workspace: never touched\n')),
+  );
   return {
-    sandbox, engine, racer, outsideBefore, outsideHashes,
+    sandbox,
+    engine,
+    racer,
+    outsideBefore,
+    outsideHashes,
     close: async () => {
       await racer.close();
       await engine.close().catch(() => {});
@@ -54,7 +64,11 @@ export async function outsideChanges(stage: Stage): Promise<string[]> {
 }
 
 /** The racer is stopped: `sub` is the real folder again. Paths whose bytes or mode are not `expected`. */
-export async function notInPlace(stage: Stage, expected: Map<string, { text: string; mode?: number }>, uris: string[]): Promise<string[]> {
+export async function notInPlace(
+  stage: Stage,
+  expected: Map<string, { text: string; mode?: number }>,
+  uris: string[],
+): Promise<string[]> {
   const wrong: string[] = [];
   for (const uri of uris) {
     const rel = uri.slice('workspace:/'.length);
@@ -74,8 +88,14 @@ export async function tempLeftovers(stage: Stage): Promise<string[]> {
 
 /** One agent turn through the engine's storage, with the racer stopped. */
 export async function agentTurn(engine: Engine, writes: Record<string, string>): Promise<string> {
-  const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'edit' });
-  for (const [rel, text] of Object.entries(writes)) await engine.storage.writeFile(`workspace:/${rel}`, text, { sessionId: SESSION });
+  const { turnId } = await engine.input({
+    sessionId: SESSION,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'edit',
+  });
+  for (const [rel, text] of Object.entries(writes))
+    await engine.storage.writeFile(`workspace:/${rel}`, text, { sessionId: SESSION });
   await engine.turnEnd({ sessionId: SESSION });
   return turnId!;
 }

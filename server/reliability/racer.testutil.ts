@@ -22,7 +22,8 @@ export class Racer {
         const line = buffered.slice(0, end);
         buffered = buffered.slice(end + 1);
         const waiter = this.waiters.shift();
-        if (waiter) waiter(line); else this.lines.push(line);
+        if (waiter) waiter(line);
+        else this.lines.push(line);
       }
     });
   }
@@ -41,7 +42,10 @@ export class Racer {
     return new Promise((resolve, reject) => {
       const onExit = (code: number | null) => reject(new Error(`the racer exited (${code})`));
       this.child.once('exit', onExit);
-      this.waiters.push((l) => { this.child.off('exit', onExit); resolve(l); });
+      this.waiters.push((l) => {
+        this.child.off('exit', onExit);
+        resolve(l);
+      });
     });
   }
 

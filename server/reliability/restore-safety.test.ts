@@ -30,13 +30,19 @@ async function setup(controller?: FaultController): Promise<void> {
 }
 
 async function turn(edit: () => Promise<void>): Promise<string> {
-  const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'edit' });
+  const { turnId } = await engine.input({
+    sessionId: SESSION,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'edit',
+  });
   await edit();
   await engine.turnEnd({ sessionId: SESSION });
   return turnId!;
 }
 
-const write = (rel: string, text: string) => engine.storage.writeFile(`workspace:/${rel}`, text, { sessionId: SESSION });
+const write = (rel: string, text: string) =>
+  engine.storage.writeFile(`workspace:/${rel}`, text, { sessionId: SESSION });
 
 describe('restore safety', () => {
   it('a rollback writes only inside the paths its manifest names', async () => {
@@ -46,14 +52,26 @@ describe('restore safety', () => {
     const start = await snapshotTree(sandbox.workspace);
     const outsideBefore = await snapshotTree(sandbox.outside);
     const turnId = await turn(() => agentEdits(engine, SESSION));
-    const named = new Set(engine.getManifest(turnId).entries.flatMap((e) => [e.uri, e.to].filter(Boolean)).map((u) => join(sandbox.workspace, u!.slice('workspace:/'.length))));
+    const named = new Set(
+      engine
+        .getManifest(turnId)
+        .entries.flatMap((e) => [e.uri, e.to].filter(Boolean))
+        .map((u) => join(sandbox.workspace, u!.slice('workspace:/'.length))),
+    );
     controller.count();
     const result = await engine.rollback(turnId);
     controller.pause();
     expect(result.ok).toBe(true);
     expect(controller.log.filter((o) => isMutatingOp(o.op)).length).toBeGreaterThan(0);
-    const strays = controller.log.filter((o) => isMutatingOp(o.op)).map((o) => o.path)
-      .filter((p) => !p.startsWith(sandbox.dataDir + '/') && !named.has(p) && ![...named].some((n) => isTempBeside(p, n) || n.startsWith(p + '/')));
+    const strays = controller.log
+      .filter((o) => isMutatingOp(o.op))
+      .map((o) => o.path)
+      .filter(
+        (p) =>
+          !p.startsWith(sandbox.dataDir + '/') &&
+          !named.has(p) &&
+          ![...named].some((n) => isTempBeside(p, n) || n.startsWith(p + '/')),
+      );
     expect(strays).toEqual([]);
     expect(treeDiff(start, await snapshotTree(sandbox.workspace))).toEqual([]);
     expect(treeDiff(outsideBefore, await snapshotTree(sandbox.outside))).toEqual([]);

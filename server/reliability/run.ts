@@ -26,16 +26,24 @@ async function main(): Promise<number> {
   const started = Date.now();
   // The sweeps spend most of their time waiting on fsync, so they share the machine well; the
   // load runs alone afterwards so its latencies are the server's, not the sweeps'.
-  const first = await vitest(['server/reliability', '--exclude', LOAD, '--maxWorkers=3'], join(work, 'vitest-1.json'), tallyFile);
+  const first = await vitest(
+    ['server/reliability', '--exclude', LOAD, '--maxWorkers=3'],
+    join(work, 'vitest-1.json'),
+    tallyFile,
+  );
   const second = await vitest([LOAD], join(work, 'vitest-2.json'), tallyFile);
   const tallies = await readLines(tallyFile);
-  const reports = (await Promise.all([readReport(join(work, 'vitest-1.json')), readReport(join(work, 'vitest-2.json'))]))
-    .filter((r): r is VitestReport => r !== null);
+  const reports = (
+    await Promise.all([readReport(join(work, 'vitest-1.json')), readReport(join(work, 'vitest-2.json'))])
+  ).filter((r): r is VitestReport => r !== null);
   const table = summaryTable(tallies, reports, Date.now() - started);
   console.log('\n' + table);
   const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
-  await writeGeneratedBlock('docs/reliability.md', 'reliability',
-    `Latest full run: ${new Date(started).toISOString().slice(0, 10)}, commit ${head}, on ${cpus().length} CPU cores.\n\n${table}`);
+  await writeGeneratedBlock(
+    'docs/reliability.md',
+    'reliability',
+    `Latest full run: ${new Date(started).toISOString().slice(0, 10)}, commit ${head}, on ${cpus().length} CPU cores.\n\n${table}`,
+  );
   await rm(work, { recursive: true, force: true });
   return first !== 0 ? first : second;
 }
@@ -46,9 +54,20 @@ function vitest(args: string[], reportFile: string, tallyFile: string): Promise<
   return new Promise<number>((resolve) => {
     const child = spawn(
       process.execPath,
-      ['node_modules/vitest/vitest.mjs', 'run', '--project', 'server', ...args,
-        '--reporter=default', '--reporter=json', `--outputFile.json=${reportFile}`],
-      { stdio: 'inherit', env: { ...process.env, TURNBACK_RELIABILITY: 'full', TURNBACK_RELIABILITY_TALLY: tallyFile } },
+      [
+        'node_modules/vitest/vitest.mjs',
+        'run',
+        '--project',
+        'server',
+        ...args,
+        '--reporter=default',
+        '--reporter=json',
+        `--outputFile.json=${reportFile}`,
+      ],
+      {
+        stdio: 'inherit',
+        env: { ...process.env, TURNBACK_RELIABILITY: 'full', TURNBACK_RELIABILITY_TALLY: tallyFile },
+      },
     );
     child.on('exit', (c, signal) => resolve(c ?? (signal ? 1 : 0)));
   });
@@ -56,7 +75,10 @@ function vitest(args: string[], reportFile: string, tallyFile: string): Promise<
 
 async function readLines(file: string): Promise<TallyLine[]> {
   try {
-    return (await readFile(file, 'utf8')).split('\n').filter(Boolean).map((l) => JSON.parse(l) as TallyLine);
+    return (await readFile(file, 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => JSON.parse(l) as TallyLine);
   } catch {
     return [];
   }
@@ -76,31 +98,57 @@ function summaryTable(tallies: TallyLine[], reports: VitestReport[], elapsedMs: 
     const seen = bySuite.get(t.suite);
     if (!seen) bySuite.set(t.suite, { ...t, notes: [...t.notes] });
     else {
-      seen.cases += t.cases; seen.crashPoints += t.crashPoints; seen.faults += t.faults;
-      seen.requests += t.requests; seen.failures += t.failures; seen.notes.push(...t.notes);
+      seen.cases += t.cases;
+      seen.crashPoints += t.crashPoints;
+      seen.faults += t.faults;
+      seen.requests += t.requests;
+      seen.failures += t.failures;
+      seen.notes.push(...t.notes);
     }
   }
   const rows = [...bySuite.values()].sort((a, b) => a.suite.localeCompare(b.suite));
   const total = rows.reduce(
-    (acc, r) => ({ ...acc, cases: acc.cases + r.cases, crashPoints: acc.crashPoints + r.crashPoints,
-      faults: acc.faults + r.faults, requests: acc.requests + r.requests, failures: acc.failures + r.failures }),
+    (acc, r) => ({
+      ...acc,
+      cases: acc.cases + r.cases,
+      crashPoints: acc.crashPoints + r.crashPoints,
+      faults: acc.faults + r.faults,
+      requests: acc.requests + r.requests,
+      failures: acc.failures + r.failures,
+    }),
     { suite: 'total', cases: 0, crashPoints: 0, faults: 0, requests: 0, failures: 0, notes: [] as string[] },
   );
   const header = ['suite', 'cases tried', 'crash points swept', 'faults injected', 'requests sent', 'failures'];
-  const cells = [...rows, total].map((r) => [r.suite, r.cases, r.crashPoints, r.faults, r.requests, r.failures].map(String));
+  const cells = [...rows, total].map((r) =>
+    [r.suite, r.cases, r.crashPoints, r.faults, r.requests, r.failures].map(String),
+  );
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
-  const line = (c: string[]) => '| ' + c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' | ') + ' |';
-  const out = [line(header), '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|'];
+  const line = (c: string[]) =>
+    '| ' + c.map((v, i) => (i === 0 ? v.padEnd(widths[i]) : v.padStart(widths[i]))).join(' | ') + ' |';
+  const out = [
+    line(header),
+    '|' + widths.map((w, i) => (i === 0 ? ':' : '') + '-'.repeat(w + 1) + (i === 0 ? '' : ':')).join('|') + '|',
+  ];
   for (const c of cells) out.push(line(c));
   for (const r of rows) for (const n of r.notes) out.push(`- ${r.suite}: ${n}`);
   if (reports.length) {
     const sum = (f: (r: VitestReport) => number) => reports.reduce((n, r) => n + f(r), 0);
-    const known = reports.flatMap((r) => r.testResults.flatMap((f) => f.assertionResults)).filter((a) => /known defect/i.test(a.title)).length;
-    out.push(`- vitest: ${sum((r) => r.numPassedTests)} passed, ${sum((r) => r.numFailedTests)} failed, ${sum((r) => r.numPendingTests + r.numTodoTests)} skipped` +
-      (known ? `; ${known} test(s) pin a known defect (expected to fail until it is fixed)` : ''));
+    const known = reports
+      .flatMap((r) => r.testResults.flatMap((f) => f.assertionResults))
+      .filter((a) => /known defect/i.test(a.title)).length;
+    out.push(
+      `- vitest: ${sum((r) => r.numPassedTests)} passed, ${sum((r) => r.numFailedTests)} failed, ${sum((r) => r.numPendingTests + r.numTodoTests)} skipped` +
+        (known ? `; ${known} test(s) pin a known defect (expected to fail until it is fixed)` : ''),
+    );
   }
   out.push(`- wall time: ${(elapsedMs / 1000).toFixed(0)} s`);
   return out.join('\n');
 }
 
-main().then((code) => process.exit(code), (e) => { console.error(e); process.exit(1); });
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e);
+    process.exit(1);
+  },
+);

@@ -34,7 +34,11 @@ export interface Scenario {
   name: string;
   /** Brings the store to the moment before the operation; `begin` opens the turn under test. */
   /** `begin` opens the turn under test and takes its start tree; `markStart` only takes the tree. */
-  setup(engine: Engine, begin: (sessionId: string, title: string) => Promise<string>, markStart: () => Promise<void>): Promise<ScenarioState>;
+  setup(
+    engine: Engine,
+    begin: (sessionId: string, title: string) => Promise<string>,
+    markStart: () => Promise<void>,
+  ): Promise<ScenarioState>;
   run(engine: Engine, state: ScenarioState, afterStep?: () => Promise<void>): Promise<unknown>;
   /** Engine options for the pruning and the refusal cases. */
   keepSessions?: number;
@@ -59,7 +63,11 @@ async function beginOther(engine: Engine, sessionId: string, content: string): P
  * mkdir and a second write of the first file (a chain). `afterStep` lets a profile run see
  * the intermediate trees, which a cut between two steps legitimately leaves.
  */
-export async function agentEdits(engine: Engine, sessionId: string, afterStep: () => Promise<void> = async () => {}): Promise<void> {
+export async function agentEdits(
+  engine: Engine,
+  sessionId: string,
+  afterStep: () => Promise<void> = async () => {},
+): Promise<void> {
   const opts = { sessionId };
   await engine.storage.writeFile('workspace:/a.txt', versionedContent('a.txt', 2), opts);
   await afterStep();
@@ -80,7 +88,8 @@ function shell(engine: Engine, line: string): void {
 }
 
 /** What a command does to the start files: a modify, a delete, a move of a directory, a new nested file, a chmod. */
-const COMMAND = "printf 'by a command\\n' >> a.txt && rm old/c.txt && mv src lib && mkdir -p gen/out && printf 'made\\n' > gen/out/f.txt && chmod 755 mode.sh";
+const COMMAND =
+  "printf 'by a command\\n' >> a.txt && rm old/c.txt && mv src lib && mkdir -p gen/out && printf 'made\\n' > gen/out/f.txt && chmod 755 mode.sh";
 
 /** Runs a whole command (before scan, command, after scan) in the session's active turn. */
 async function runCommand(engine: Engine, sessionId: string, line: string): Promise<void> {
@@ -93,12 +102,18 @@ async function runCommand(engine: Engine, sessionId: string, line: string): Prom
 /** After the cut: one more command in a new turn must still be undone exactly (the index is sound). */
 async function commandStillUndone(engine: Engine): Promise<string[]> {
   const before = await readFile(join(engine.workspace, 'keep/d.txt'), 'utf8');
-  const { turnId } = await engine.input({ sessionId: OTHER_SESSION, platform: 'webui', sessionType: 'chat', content: 'after the cut' });
+  const { turnId } = await engine.input({
+    sessionId: OTHER_SESSION,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'after the cut',
+  });
   await runCommand(engine, OTHER_SESSION, "printf 'later\\n' >> keep/d.txt");
   await engine.turnEnd({ sessionId: OTHER_SESSION });
   const result = await engine.rollback(turnId!);
   const after = await readFile(join(engine.workspace, 'keep/d.txt'), 'utf8');
-  if (!result.ok || after !== before) return [`a later command is not undone exactly: ok ${result.ok}, ${JSON.stringify(result.errors)}`];
+  if (!result.ok || after !== before)
+    return [`a later command is not undone exactly: ok ${result.ok}, ${JSON.stringify(result.errors)}`];
   return [];
 }
 
@@ -203,7 +218,10 @@ export const scenarios: Scenario[] = [
       await beginOther(engine, OTHER_SESSION, 'first command');
       await runCommand(engine, OTHER_SESSION, "printf 'first\\n' >> keep/d.txt");
       await engine.turnEnd({ sessionId: OTHER_SESSION });
-      shell(engine, "printf 'the person\\n' >> a.txt && rm src/b.ts && mkdir -p person && printf 'p\\n' > person/p.txt");
+      shell(
+        engine,
+        "printf 'the person\\n' >> a.txt && rm src/b.ts && mkdir -p person && printf 'p\\n' > person/p.txt",
+      );
       return { turnId: await begin(SESSION, 'second command') };
     },
     run: async (engine) => {
@@ -219,8 +237,12 @@ export const scenarios: Scenario[] = [
     filesystem: 'none',
     setup: async (engine, begin) => {
       const gone = await beginOther(engine, OTHER_SESSION, 'to be cleared');
-      await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), { sessionId: OTHER_SESSION });
-      await engine.storage.writeFile('workspace:/gone.txt', versionedContent('gone.txt', 1), { sessionId: OTHER_SESSION });
+      await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), {
+        sessionId: OTHER_SESSION,
+      });
+      await engine.storage.writeFile('workspace:/gone.txt', versionedContent('gone.txt', 1), {
+        sessionId: OTHER_SESSION,
+      });
       await engine.turnEnd({ sessionId: OTHER_SESSION });
       const turnId = await begin(SESSION, 'survives');
       await agentEdits(engine, SESSION);
@@ -233,7 +255,9 @@ export const scenarios: Scenario[] = [
     check: async (engine, s) => {
       if (!engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)) return [];
       const plan = await engine.preview(s.otherTurnId!);
-      return plan.unrestorable.length ? [`the half-cleared session lost blobs: ${JSON.stringify(plan.unrestorable)}`] : [];
+      return plan.unrestorable.length
+        ? [`the half-cleared session lost blobs: ${JSON.stringify(plan.unrestorable)}`]
+        : [];
     },
   },
   {
@@ -266,7 +290,9 @@ export const scenarios: Scenario[] = [
     name: 'gc prune on commit',
     setup: async (engine, begin) => {
       await beginOther(engine, OTHER_SESSION, 'to be pruned');
-      await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), { sessionId: OTHER_SESSION });
+      await engine.storage.writeFile('workspace:/keep/d.txt', versionedContent('d.txt', 7), {
+        sessionId: OTHER_SESSION,
+      });
       await engine.turnEnd({ sessionId: OTHER_SESSION });
       clockOf(engine.dataDir).passDays(31);
       const turnId = await begin(SESSION, 'survives');
@@ -275,7 +301,9 @@ export const scenarios: Scenario[] = [
       return { turnId };
     },
     run: (engine) => engine.turnEnd({ sessionId: SESSION }),
-    check: async (engine) => (engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)
-      ? ['the session idle past keepDays was not pruned once the turn committed'] : []),
+    check: async (engine) =>
+      engine.listSessions().some((x) => x.sessionId === OTHER_SESSION)
+        ? ['the session idle past keepDays was not pruned once the turn committed']
+        : [],
   },
 ];

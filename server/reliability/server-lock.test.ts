@@ -14,8 +14,11 @@ afterEach(async () => {
 });
 
 function serve(sandbox: Sandbox) {
-  const child = spawnTs('server/cli.ts', ['serve', '--workspace', sandbox.workspace, '--data', sandbox.dataDir, '--port', '0'],
-    { XDG_STATE_HOME: join(sandbox.base, 'state') });
+  const child = spawnTs(
+    'server/cli.ts',
+    ['serve', '--workspace', sandbox.workspace, '--data', sandbox.dataDir, '--port', '0'],
+    { XDG_STATE_HOME: join(sandbox.base, 'state') },
+  );
   cleanups.push(() => kill(child));
   return child;
 }

@@ -41,7 +41,8 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
   const problems: string[] = [];
   // What the kill left in the store, delta chains included: every named content reads back exactly.
   try {
-    for (const hash of await unreadableContents(sandbox.dataDir)) problems.push(`${label}: stored content ${hash} does not read back`);
+    for (const hash of await unreadableContents(sandbox.dataDir))
+      problems.push(`${label}: stored content ${hash} does not read back`);
   } catch (e) {
     problems.push(`${label}: the store's contents cannot be read after SIGKILL: ${String(e)}`);
   }
@@ -57,7 +58,8 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
       if (state.type === 'dir') {
         if (!/^d\d$/.test(path)) problems.push(`${label}: unexpected directory ${path}`);
       } else if (!/^(d\d\/)?f\d\.txt$/.test(path)) problems.push(`${label}: unexpected path ${path} (a temp file?)`);
-      else if (!isWhole(await readFile(join(sandbox.workspace, path), 'utf8'))) problems.push(`${label}: ${path} is torn`);
+      else if (!isWhole(await readFile(join(sandbox.workspace, path), 'utf8')))
+        problems.push(`${label}: ${path} is torn`);
     }
     for (const left of await storeLeftovers(sandbox)) problems.push(`${label}: temp file left in the store: ${left}`);
     const turns = engine.listSessions().flatMap((s) => engine.listTurns(s.sessionId));
@@ -71,10 +73,16 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
         const rel = f.uri.slice('workspace:/'.length);
         const disk = now.get(rel);
         const want = f.before;
-        const same = want === null ? disk === undefined
-          : want.type === 'file' ? disk?.type === 'file' && disk.hash === want.hash
-            : disk?.type === want.type;
-        if (!same) problems.push(`${label}: after rollback ${f.uri} is ${JSON.stringify(disk ?? null)}, recorded before-state ${JSON.stringify(want)}`);
+        const same =
+          want === null
+            ? disk === undefined
+            : want.type === 'file'
+              ? disk?.type === 'file' && disk.hash === want.hash
+              : disk?.type === want.type;
+        if (!same)
+          problems.push(
+            `${label}: after rollback ${f.uri} is ${JSON.stringify(disk ?? null)}, recorded before-state ${JSON.stringify(want)}`,
+          );
       }
     }
     tally.notes.push(`${label}: ${turns.length} turns recorded before the kill`);
@@ -87,19 +95,22 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
 }
 
 describe('SIGKILL at random moments', () => {
-  it('the store reopens, files are whole, and the latest turn rolls back', async () => {
-    const runs = quickOrFull(2, 20);
-    const problems: string[] = [];
-    for (let seed = 1; seed <= runs; seed++) {
-      const found = await killedRun(seed);
-      tally.cases++;
-      tally.crashPoints++;
-      if (found.length) tally.failures++;
-      problems.push(...found);
-    }
-    const { known, unexplained } = splitKnown(problems);
-    if (known.size) tally.notes.push(`known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')}`);
-    expect(unexplained).toEqual([]);
-  }, FULL ? 600_000 : 60_000);
+  it(
+    'the store reopens, files are whole, and the latest turn rolls back',
+    async () => {
+      const runs = quickOrFull(2, 20);
+      const problems: string[] = [];
+      for (let seed = 1; seed <= runs; seed++) {
+        const found = await killedRun(seed);
+        tally.cases++;
+        tally.crashPoints++;
+        if (found.length) tally.failures++;
+        problems.push(...found);
+      }
+      const { known, unexplained } = splitKnown(problems);
+      if (known.size) tally.notes.push(`known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')}`);
+      expect(unexplained).toEqual([]);
+    },
+    FULL ? 600_000 : 60_000,
+  );
 });
-

@@ -22,15 +22,25 @@ async function prepare(scenario: Scenario): Promise<Prepared> {
   const sandbox = await makeSandbox(START_FILES);
   const controller = new FaultController();
   controller.pause();
-  const engine = await openTestEngine(sandbox, { controller, keepSessions: scenario.keepSessions, maxFileSize: scenario.maxFileSize });
+  const engine = await openTestEngine(sandbox, {
+    controller,
+    keepSessions: scenario.keepSessions,
+    maxFileSize: scenario.maxFileSize,
+  });
   let turnStart: Tree | null = null;
-  const mark = async () => { turnStart = await snapshotTree(sandbox.workspace); };
-  const state = await scenario.setup(engine, async (sessionId, title) => {
-    await mark();
-    const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: title });
-    if (!turnId) throw new Error('no turn began: scopes do not match');
-    return turnId;
-  }, mark);
+  const mark = async () => {
+    turnStart = await snapshotTree(sandbox.workspace);
+  };
+  const state = await scenario.setup(
+    engine,
+    async (sessionId, title) => {
+      await mark();
+      const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: title });
+      if (!turnId) throw new Error('no turn began: scopes do not match');
+      return turnId;
+    },
+    mark,
+  );
   if (!turnStart) throw new Error(`scenario ${scenario.name} began no turn under test`);
   return { scenario, sandbox, engine, controller, state, turnStart, before: await snapshotTree(sandbox.workspace) };
 }
@@ -65,7 +75,12 @@ export async function profile(scenario: Scenario): Promise<Profile> {
 
 /** Reopens after the cut, checks the store and the tree, then rolls the turn back to its start. */
 async function checkAfterStop(
-  p: Prepared, after: Tree[], label: string, engine?: Engine, unreadable?: string, unlisted?: string,
+  p: Prepared,
+  after: Tree[],
+  label: string,
+  engine?: Engine,
+  unreadable?: string,
+  unlisted?: string,
 ): Promise<string[]> {
   const problems: string[] = [];
   let reopened: Engine;
@@ -80,16 +95,21 @@ async function checkAfterStop(
     reopened.listTurns(SESSION);
     reopened.getManifest(p.state.turnId);
     const now = await snapshotTree(p.sandbox.workspace);
-    for (const path of pathsNeitherOldNorNew([p.before, ...after], now)) problems.push(`${label}: ${path} is neither its old nor its new state`);
+    for (const path of pathsNeitherOldNorNew([p.before, ...after], now))
+      problems.push(`${label}: ${path} is neither its old nor its new state`);
     for (const left of await storeLeftovers(p.sandbox)) problems.push(`${label}: temp file left: ${left}`);
     await finishTurn(reopened);
     // The turn under test may hold the file the fault made unreadable, and only that one.
     const faultPath = unreadable;
-    const skipped = reopened.getManifest(p.state.turnId).files.filter((f) => f.skipped === 'unreadable').map((f) => f.uri);
+    const skipped = reopened
+      .getManifest(p.state.turnId)
+      .files.filter((f) => f.skipped === 'unreadable')
+      .map((f) => f.uri);
     const explained = unreadable !== undefined && skipped.length === 1 && skipped[0] === `workspace:/${unreadable}`;
     if (skipped.length && !explained) problems.push(`${label}: recorded as unreadable: ${skipped.join(', ')}`);
     if (!explained) unreadable = undefined;
-    const rerun = p.scenario.rerun ?? ((e: Engine, st: ScenarioState, force: boolean) => e.rollback(st.turnId, { force }));
+    const rerun =
+      p.scenario.rerun ?? ((e: Engine, st: ScenarioState, force: boolean) => e.rollback(st.turnId, { force }));
     let result: RollbackResult;
     try {
       result = await rerun(reopened, p.state, false);
@@ -102,10 +122,15 @@ async function checkAfterStop(
     }
     const expectedErrors = unreadable ? [{ uri: `workspace:/${unreadable}`, code: 'IO' }] : [];
     // Folders the turn created down to an unlisted one may hold what it could not see: left, as NOT_EMPTY.
-    const leftAsNotEmpty = (e: { uri: string; code: string }) => unlisted !== undefined && e.code === 'NOT_EMPTY'
-      && `${unlisted}/`.startsWith(`${e.uri.slice('workspace:/'.length)}/`);
+    const leftAsNotEmpty = (e: { uri: string; code: string }) =>
+      unlisted !== undefined &&
+      e.code === 'NOT_EMPTY' &&
+      `${unlisted}/`.startsWith(`${e.uri.slice('workspace:/'.length)}/`);
     const errors = result.errors.filter((e) => !leftAsNotEmpty(e)).map((e) => ({ uri: e.uri, code: e.code }));
-    if ((result.ok !== (expectedErrors.length === 0) && errors.length === result.errors.length) || JSON.stringify(errors) !== JSON.stringify(expectedErrors)) {
+    if (
+      (result.ok !== (expectedErrors.length === 0) && errors.length === result.errors.length) ||
+      JSON.stringify(errors) !== JSON.stringify(expectedErrors)
+    ) {
       problems.push(`${label}: rollback afterwards: ok ${result.ok}, errors ${JSON.stringify(result.errors)}`);
     }
     const end = await snapshotTree(p.sandbox.workspace);
@@ -115,8 +140,15 @@ async function checkAfterStop(
       problems.push(`${label}: the folder ${unlisted} could not be listed, and no command of the turn says so`);
     }
     for (const d of treeDiff(p.turnStart, end)) {
-      if (d.path === unreadable || (blind && `${unlisted}/`.startsWith(`${d.path}/`)) || (blind && d.path.startsWith(`${unlisted}/`))) continue;
-      problems.push(`${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`);
+      if (
+        d.path === unreadable ||
+        (blind && `${unlisted}/`.startsWith(`${d.path}/`)) ||
+        (blind && d.path.startsWith(`${unlisted}/`))
+      )
+        continue;
+      problems.push(
+        `${label}: after rollback ${d.path} is ${JSON.stringify(d.b)}, turn start had ${JSON.stringify(d.a)}`,
+      );
     }
     for (const found of (await p.scenario.check?.(reopened, p.state)) ?? []) problems.push(`${label}: ${found}`);
   } catch (e) {
@@ -144,7 +176,8 @@ async function reopens(sandbox: Sandbox, label: string): Promise<string[]> {
 
 /** A turn the cut left active is ended, as the agent would on its next turn. */
 async function finishTurn(engine: Engine): Promise<void> {
-  if (engine.listSessions().some((s) => s.sessionId === SESSION && s.activeTurnId)) await engine.turnEnd({ sessionId: SESSION });
+  if (engine.listSessions().some((s) => s.sessionId === SESSION && s.activeTurnId))
+    await engine.turnEnd({ sessionId: SESSION });
 }
 
 /** Freezes the engine before its `at`-th filesystem operation, then checks as after a crash. */
@@ -155,9 +188,15 @@ export async function crashAt(scenario: Scenario, at: number, after: Tree[]): Pr
     const crashed = p.controller.crashAt(at);
     const outcome = await Promise.race([
       crashed.then(() => 'crashed' as const),
-      scenario.run(p.engine, p.state).then(() => 'finished' as const, (e) => e as unknown),
+      scenario.run(p.engine, p.state).then(
+        () => 'finished' as const,
+        (e) => e as unknown,
+      ),
     ]);
-    if (outcome !== 'crashed') return [`${label}: the operation ended before the cut (${outcome === 'finished' ? 'finished' : describe(outcome)})`];
+    if (outcome !== 'crashed')
+      return [
+        `${label}: the operation ended before the cut (${outcome === 'finished' ? 'finished' : describe(outcome)})`,
+      ];
     await abandonEngine(p.sandbox, p.engine);
     return await checkAfterStop(p, after, label);
   } finally {
@@ -172,7 +211,11 @@ export interface FaultOutcome {
 
 /** Fails the `at`-th matching filesystem operation with `code`; the engine lives on. */
 export async function faultAt(
-  scenario: Scenario, at: number, code: string, after: Tree[], only?: (op: { op: string; path: string }) => boolean,
+  scenario: Scenario,
+  at: number,
+  code: string,
+  after: Tree[],
+  only?: (op: { op: string; path: string }) => boolean,
 ): Promise<FaultOutcome> {
   const p = await prepare(scenario);
   let label = `${scenario.name} ${code} at op ${at}`;
@@ -194,7 +237,8 @@ export async function faultAt(
     const unlisted = op ? unlistedFolder(p.sandbox, op, code) : undefined;
     if (thrown !== null && !hasCode(thrown)) problems.push(`${label}: error without a code: ${describe(thrown)}`);
     if (thrown === null && isResult(value) && !value.ok) {
-      for (const err of value.errors) if (!err.code) problems.push(`${label}: result error without a code: ${JSON.stringify(err)}`);
+      for (const err of value.errors)
+        if (!err.code) problems.push(`${label}: result error without a code: ${JSON.stringify(err)}`);
     }
     problems.push(...(await checkAfterStop(p, after, label, p.engine, unreadable, unlisted)));
     problems.push(...(await reopens(p.sandbox, label)));
@@ -223,7 +267,9 @@ function unlistedFolder(sandbox: Sandbox, op: { op: string; path: string }, code
 }
 
 function saidUnreadable(engine: Engine, turnId: string, rel: string): boolean {
-  return engine.getManifest(turnId).turn.execCommands.some((c) => c.skipped?.some((s) => s.uri === `workspace:/${rel}` && s.reason === 'unreadable'));
+  return engine
+    .getManifest(turnId)
+    .turn.execCommands.some((c) => c.skipped?.some((s) => s.uri === `workspace:/${rel}` && s.reason === 'unreadable'));
 }
 
 function hasCode(e: unknown): boolean {

@@ -14,7 +14,7 @@ const sessionId = 'unreadable';
 const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: which });
 const { execId } = await engine.exec({ sessionId, tool: 'Bash', command: which });
 const target = which === 'file-000' ? join(workspace, 'a.txt') : join(workspace, 'd');
-await writeFile(which === 'file-000' ? target : join(target, 'f.txt'), 'the command\'s\n');
+await writeFile(which === 'file-000' ? target : join(target, 'f.txt'), "the command's\n");
 await chmod(target, 0o000);
 const end = await engine.execEnd({ sessionId, execId: execId! });
 await engine.turnEnd({ sessionId });
@@ -23,10 +23,19 @@ const rollback = await engine.rollback(turnId!);
 const mode = (await stat(target)).mode & 0o777;
 await chmod(target, which === 'file-000' ? 0o644 : 0o755).catch(() => {});
 await engine.close();
-process.stdout.write(JSON.stringify({
-  execSkipped: end.skipped,
-  turnSkipped: { count: turn.skippedCount, files: files.filter((f) => f.skipped).map((f) => ({ uri: f.uri, skipped: f.skipped })) },
-  rollback: { ok: rollback.ok, restored: rollback.restored, errors: rollback.errors.map((e) => ({ uri: e.uri, code: e.code })) },
-  mode,
-  content: await readFile(which === 'file-000' ? target : join(target, 'f.txt'), 'utf8'),
-}) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    execSkipped: end.skipped,
+    turnSkipped: {
+      count: turn.skippedCount,
+      files: files.filter((f) => f.skipped).map((f) => ({ uri: f.uri, skipped: f.skipped })),
+    },
+    rollback: {
+      ok: rollback.ok,
+      restored: rollback.restored,
+      errors: rollback.errors.map((e) => ({ uri: e.uri, code: e.code })),
+    },
+    mode,
+    content: await readFile(which === 'file-000' ? target : join(target, 'f.txt'), 'utf8'),
+  }) + '\n',
+);

@@ -25,7 +25,11 @@ async function run(which: string): Promise<Outcome> {
   try {
     await chownTree(sandbox.base, user!);
     tally.cases++;
-    return runTsAs<Outcome>(user!, 'server/reliability/unreadable-agent.ts', [which, sandbox.workspace, sandbox.dataDir]);
+    return runTsAs<Outcome>(user!, 'server/reliability/unreadable-agent.ts', [
+      which,
+      sandbox.workspace,
+      sandbox.dataDir,
+    ]);
   } finally {
     await sandbox.cleanup();
   }
@@ -48,6 +52,6 @@ describe.skipIf(!user)('files and folders turnback may not read (as nobody)', ()
     expect(r.rollback.errors).toEqual([{ uri: 'workspace:/d', code: 'IO' }]);
     expect(r.mode).toBe(0o755);
     // What the command wrote inside could not be seen, so it stays (and the answer says so).
-    expect(r.content).toBe('the command\'s\n');
+    expect(r.content).toBe("the command's\n");
   }, 60_000);
 });

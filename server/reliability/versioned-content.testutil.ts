@@ -14,7 +14,8 @@ export function versionedContent(name: string, version: number): string {
   const lines = Array.from({ length: bodyLines(name) }, (_, i) => `${name} line ${i} ${hex(`${name}@${i}`)}`);
   // The version changes a few lines, spread by its own hash.
   const stamp = hex(`${name}@v${version}`);
-  for (let k = 0; k < 3; k++) lines[parseInt(stamp.slice(k * 8, k * 8 + 8), 16) % lines.length] = `${name} edited in v${version} (${k})`;
+  for (let k = 0; k < 3; k++)
+    lines[parseInt(stamp.slice(k * 8, k * 8 + 8), 16) % lines.length] = `${name} edited in v${version} (${k})`;
   return `turnback-test ${name} v${version}\n${lines.join('\n')}\nend ${name} v${version}\n`;
 }
 

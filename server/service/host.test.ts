@@ -30,7 +30,12 @@ afterEach(async () => {
 });
 
 function makeHost(overrides: Partial<HostOptions> = {}): WorkspaceHost {
-  const host = new WorkspaceHost({ env, engineOptions: { scopes: ['webui:*', 'claude-code:*'] }, open: openEngine, ...overrides });
+  const host = new WorkspaceHost({
+    env,
+    engineOptions: { scopes: ['webui:*', 'claude-code:*'] },
+    open: openEngine,
+    ...overrides,
+  });
   hosts.push(host);
   return host;
 }
@@ -45,14 +50,20 @@ describe('the workspace host', () => {
     expect((await host.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
     const b = await host.agentEngine({ sessionKey: 'agent:s2', cwd: repos.beta });
     expect(b.workspaceId).not.toBe(a.workspaceId);
-    expect(host.list().map((w) => [w.name, w.open, w.recording, w.isDefault])).toEqual([['alpha', true, true, false], ['beta', true, true, false]]);
+    expect(host.list().map((w) => [w.name, w.open, w.recording, w.isDefault])).toEqual([
+      ['alpha', true, true, false],
+      ['beta', true, true, false],
+    ]);
     // The store is the per-folder serve's default data dir.
     expect(a.engine.dataDir).toBe(path.join(env.XDG_STATE_HOME!, 'turnback', a.workspaceId));
 
     // After a restart: the same registry, and s1 still in alpha whatever its cwd.
     await host.close();
     const again = makeHost();
-    expect(again.list().map((w) => [w.name, w.open])).toEqual([['alpha', false], ['beta', false]]);
+    expect(again.list().map((w) => [w.name, w.open])).toEqual([
+      ['alpha', false],
+      ['beta', false],
+    ]);
     expect((await again.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
   });
 
@@ -105,9 +116,11 @@ describe('the workspace host', () => {
     expect(workspace.reason).toMatch(/damaged/);
   });
 
-  it('serves one workspace while another one\'s store is stuck opening', async () => {
+  it("serves one workspace while another one's store is stuck opening", async () => {
     const stuck = new Promise<Engine>(() => {});
-    const host = makeHost({ open: (options: OpenEngineOptions) => (options.workspace === repos.alpha ? stuck : openEngine(options)) });
+    const host = makeHost({
+      open: (options: OpenEngineOptions) => (options.workspace === repos.alpha ? stuck : openEngine(options)),
+    });
     const alpha = host.register(repos.alpha).id;
     void host.engine(alpha).catch(() => {});
     const started = Date.now();

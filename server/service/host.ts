@@ -113,7 +113,11 @@ export class WorkspaceHost implements EngineSource {
 
   private async openSlot(entry: RegisteredWorkspace, slot: Slot): Promise<Engine> {
     try {
-      const engine = await this.options.open({ ...this.options.engineOptions, workspace: entry.root, dataDir: this.dataDirOf(entry.id) });
+      const engine = await this.options.open({
+        ...this.options.engineOptions,
+        workspace: entry.root,
+        dataDir: this.dataDirOf(entry.id),
+      });
       slot.engine = engine;
       slot.unsubscribe = forwardEvents(engine, entry.id, (name, data, from) => {
         for (const listener of this.listeners) listener(name, data, from);
@@ -124,10 +128,13 @@ export class WorkspaceHost implements EngineSource {
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
       // Every event retries the open: the log says each new reason once, not each retry.
-      if (this.problems.get(entry.id) !== reason) this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
+      if (this.problems.get(entry.id) !== reason)
+        this.options.log?.(`workspace ${entry.root} is not recording: ${reason}`);
       this.problems.set(entry.id, reason);
       this.openErrors.set(entry.id, error);
-      throw new HttpError('WORKSPACE_NOT_RECORDING', `workspace ${entry.root} is not recording: ${reason}`, { workspaceId: entry.id });
+      throw new HttpError('WORKSPACE_NOT_RECORDING', `workspace ${entry.root} is not recording: ${reason}`, {
+        workspaceId: entry.id,
+      });
     } finally {
       slot.opening = undefined;
     }
@@ -137,7 +144,10 @@ export class WorkspaceHost implements EngineSource {
     if (this.defaultId !== undefined) return this.defaultId;
     const all = this.registry.list();
     if (all.length === 1) return all[0].id;
-    throw new HttpError('WORKSPACE_REQUIRED', 'this service records several workspaces: address one with /api/workspaces/<workspaceId>/…');
+    throw new HttpError(
+      'WORKSPACE_REQUIRED',
+      'this service records several workspaces: address one with /api/workspaces/<workspaceId>/…',
+    );
   }
 
   async consoleEngine(workspaceId: string | undefined): Promise<{ engine: Engine; workspaceId: string }> {
@@ -155,14 +165,19 @@ export class WorkspaceHost implements EngineSource {
   private workspaceOfAgent(place: AgentPlace): string {
     const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
     if (known !== undefined && this.registry.get(known)) return known;
-    if (place.cwd !== undefined) return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
+    if (place.cwd !== undefined)
+      return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
     return this.defaultWorkspaceId();
   }
 
   /** The deepest registered workspace holding `cwd` (`serve --workspace` may be a folder inside a repository). */
   private registeredHolding(cwd: string): RegisteredWorkspace | undefined {
     let real: string;
-    try { real = realpathSync(cwd); } catch { return undefined; }
+    try {
+      real = realpathSync(cwd);
+    } catch {
+      return undefined;
+    }
     let best: RegisteredWorkspace | undefined;
     for (const entry of this.registry.list()) {
       const inside = real === entry.root || real.startsWith(entry.root.endsWith('/') ? entry.root : `${entry.root}/`);
@@ -225,11 +240,18 @@ export class WorkspaceHost implements EngineSource {
   async close(boundMs = 10_000): Promise<void> {
     clearInterval(this.sweep);
     const bound = new Promise((resolve) => setTimeout(resolve, boundMs).unref());
-    await Promise.all([...this.slots].map(async ([id, slot]) => {
-      // A store stuck opening is given up on at the bound, as is a stuck close.
-      const opened = slot.opening ? slot.opening.then(() => undefined, () => undefined) : Promise.resolve();
-      await Promise.race([opened.then(() => this.closeSlot(id, slot)), bound]);
-    }));
+    await Promise.all(
+      [...this.slots].map(async ([id, slot]) => {
+        // A store stuck opening is given up on at the bound, as is a stuck close.
+        const opened = slot.opening
+          ? slot.opening.then(
+              () => undefined,
+              () => undefined,
+            )
+          : Promise.resolve();
+        await Promise.race([opened.then(() => this.closeSlot(id, slot)), bound]);
+      }),
+    );
   }
 }
 
@@ -237,7 +259,11 @@ export class WorkspaceHost implements EngineSource {
 function storeBytes(dataDir: string): number {
   let bytes = 0;
   for (const name of ['turnback.db', 'turnback.db-wal']) {
-    try { bytes += statSync(path.join(dataDir, 'store', name)).size; } catch { /* not there (yet) */ }
+    try {
+      bytes += statSync(path.join(dataDir, 'store', name)).size;
+    } catch {
+      /* not there (yet) */
+    }
   }
   return bytes;
 }

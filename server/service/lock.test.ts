@@ -7,8 +7,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { acquireServiceLock } from './lock.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(path.join(tmpdir(), 'turnback-lock-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'turnback-lock-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 const lockModule = fileURLToPath(new URL('./lock.ts', import.meta.url));
 
@@ -16,7 +20,9 @@ const lockModule = fileURLToPath(new URL('./lock.ts', import.meta.url));
 async function holdThenDie(): Promise<void> {
   const code = `import { acquireServiceLock } from ${JSON.stringify(lockModule)};
     const lock = await acquireServiceLock(${JSON.stringify(dir)}); process.stdout.write(lock ? 'held' : 'refused'); setInterval(() => {}, 1000);`;
-  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   expect(await acquireServiceLock(dir)).toBeNull();
   child.kill('SIGKILL');

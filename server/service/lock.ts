@@ -34,7 +34,10 @@ function listenOn(address: string): Promise<Server | null> {
 function answers(address: string): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = connect({ path: address });
-    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
     socket.once('error', () => resolve(false));
   });
 }
@@ -52,9 +55,10 @@ export async function acquireServiceLock(stateDir: string): Promise<ServiceLock 
   writeFileSync(infoFile, `${JSON.stringify({ pid: process.pid })}\n`, { mode: 0o600 });
   const held = server;
   return {
-    release: () => new Promise<void>((resolve) => {
-      rmSync(infoFile, { force: true });
-      held.close(() => resolve());
-    }),
+    release: () =>
+      new Promise<void>((resolve) => {
+        rmSync(infoFile, { force: true });
+        held.close(() => resolve());
+      }),
   };
 }

@@ -14,7 +14,10 @@ export class WorkspaceRegistry {
   private readonly byId = new Map<string, RegisteredWorkspace>();
   private readonly file: string;
 
-  constructor(env: NodeJS.ProcessEnv = process.env, private readonly now: () => number = Date.now) {
+  constructor(
+    env: NodeJS.ProcessEnv = process.env,
+    private readonly now: () => number = Date.now,
+  ) {
     this.file = statePath('workspaces', env);
     for (const entry of readEntries(this.file)) this.byId.set(entry.id, entry);
   }
@@ -48,7 +51,13 @@ function readEntries(file: string): RegisteredWorkspace[] {
     return [];
   }
   if (!Array.isArray(raw)) return [];
-  return raw.filter((entry): entry is RegisteredWorkspace =>
-    typeof entry === 'object' && entry !== null && typeof entry.id === 'string' && typeof entry.root === 'string'
-    && typeof entry.registeredAt === 'string' && entry.id === workspaceIdOf(entry.root));
+  return raw.filter(
+    (entry): entry is RegisteredWorkspace =>
+      typeof entry === 'object' &&
+      entry !== null &&
+      typeof entry.id === 'string' &&
+      typeof entry.root === 'string' &&
+      typeof entry.registeredAt === 'string' &&
+      entry.id === workspaceIdOf(entry.root),
+  );
 }

@@ -21,7 +21,6 @@ import { commandLineWarning, serviceTokens } from './service-tokens.js';
 import { TokenError } from './tokens.js';
 import { exactWorkspaceRoot } from './workspace-root.js';
 
-
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const complain = (line: string): boolean => process.stderr.write(`turnback: ${line}\n`);
 
@@ -37,7 +36,9 @@ function makeHost(flags: ServeFlags, quiet: () => boolean): WorkspaceHost {
       log: (line) => complain(line),
     },
     open: openEngine,
-    log: (line) => { if (!quiet()) complain(line); },
+    log: (line) => {
+      if (!quiet()) complain(line);
+    },
   });
 }
 
@@ -61,19 +62,31 @@ async function openDefault(host: WorkspaceHost, flags: ServeFlags): Promise<void
   }
 }
 
-async function listen(flags: ServeFlags, host: WorkspaceHost, tokens: { console: string; agent: string }): Promise<RunningServer> {
-  const start = (port: number) => startServer({
-    source: host, port, token: tokens.console, agentToken: tokens.agent,
-    routes: claudeCodeRoutes(),
-    readHookPlace: placeOfHookEvent,
-    log: { error: (line) => process.stderr.write(`${line}\n`) },
-  });
+async function listen(
+  flags: ServeFlags,
+  host: WorkspaceHost,
+  tokens: { console: string; agent: string },
+): Promise<RunningServer> {
+  const start = (port: number) =>
+    startServer({
+      source: host,
+      port,
+      token: tokens.console,
+      agentToken: tokens.agent,
+      routes: claudeCodeRoutes(),
+      readHookPlace: placeOfHookEvent,
+      log: { error: (line) => process.stderr.write(`${line}\n`) },
+    });
   try {
     return await start(flags.port);
   } catch (err) {
     // The default port taken: another one, recorded in service.json.
     if (!flags.portGiven && (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      try { return await start(0); } catch (again) { throw listenFailure(again, 0); }
+      try {
+        return await start(0);
+      } catch (again) {
+        throw listenFailure(again, 0);
+      }
     }
     throw listenFailure(err, flags.port);
   }
@@ -94,14 +107,22 @@ export async function runService(flags: ServeFlags): Promise<number> {
     lock = await acquireServiceLock(stateDir);
     if (!lock) {
       const live = readLiveService();
-      throw new StartupError(`a turnback service already runs for this user${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it with turnback stop, or use its console`);
+      throw new StartupError(
+        `a turnback service already runs for this user${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it with turnback stop, or use its console`,
+      );
     }
     let starting = true;
     host = makeHost(flags, () => starting);
     await openDefault(host, flags);
     server = await listen(flags, host, tokens);
     const origin = `${server.origin}/`;
-    entryFile = writeServiceEntry({ pid: process.pid, port: server.port, version: packageVersion(), startedAt: new Date().toISOString(), url: origin });
+    entryFile = writeServiceEntry({
+      pid: process.pid,
+      port: server.port,
+      version: packageVersion(),
+      startedAt: new Date().toISOString(),
+      url: origin,
+    });
     const written = entryFile;
     process.on('exit', () => removeServiceEntry(written));
     say(`turnback listening on ${server.url}`);
@@ -111,13 +132,18 @@ export async function runService(flags: ServeFlags): Promise<number> {
       for (const line of describeRecovery(host.recoveryOf(defaultWorkspace.id))) say(line);
     }
     starting = false;
-    say('open the address above in a browser; turnback stop (or Ctrl-C) stops the service (active turns are committed first)');
+    say(
+      'open the address above in a browser; turnback stop (or Ctrl-C) stops the service (active turns are committed first)',
+    );
   } catch (err) {
     await server?.close();
     await host?.close().catch(() => undefined);
     if (entryFile) removeServiceEntry(entryFile);
     await lock?.release();
-    const message = err instanceof StartupError || err instanceof TokenError ? err.message : `cannot start: ${(err as Error).message ?? String(err)}`;
+    const message =
+      err instanceof StartupError || err instanceof TokenError
+        ? err.message
+        : `cannot start: ${(err as Error).message ?? String(err)}`;
     complain(oneLine(message));
     return 2;
   }

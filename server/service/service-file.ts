@@ -29,7 +29,10 @@ export function isProcessAlive(pid: number): boolean {
 export function writeServiceEntry(entry: ServiceEntry, env: NodeJS.ProcessEnv = process.env): string {
   const file = statePath('service', env);
   // One line, keys in this order: bin/turnback-hook reads it with sed.
-  writePrivateFile(file, `${JSON.stringify({ pid: entry.pid, port: entry.port, version: entry.version, startedAt: entry.startedAt, url: entry.url })}\n`);
+  writePrivateFile(
+    file,
+    `${JSON.stringify({ pid: entry.pid, port: entry.port, version: entry.version, startedAt: entry.startedAt, url: entry.url })}\n`,
+  );
   return file;
 }
 
@@ -56,5 +59,11 @@ export function readLiveService(env: NodeJS.ProcessEnv = process.env): ServiceEn
   // pid 0 would name the reader's own process group: never a service.
   if (!Number.isInteger(pid) || (pid as number) <= 0 || !Number.isInteger(port) || typeof url !== 'string') return null;
   if (!isProcessAlive(pid as number)) return null;
-  return { pid: pid as number, port: port as number, version: String(version ?? ''), startedAt: String(startedAt ?? ''), url };
+  return {
+    pid: pid as number,
+    port: port as number,
+    version: String(version ?? ''),
+    startedAt: String(startedAt ?? ''),
+    url,
+  };
 }

@@ -25,7 +25,14 @@ const repo = (name: string) => path.join(root, 'home', name);
 
 async function start(open: (options: OpenEngineOptions) => Promise<Engine> = openEngine): Promise<void> {
   host = new WorkspaceHost({ env, engineOptions: { scopes: ['webui:*', 'claude-code:*'] }, open });
-  server = await startServer({ source: host, port: 0, token: TOKEN, agentToken: AGENT, routes: claudeCodeRoutes(), log: { error() {} } });
+  server = await startServer({
+    source: host,
+    port: 0,
+    token: TOKEN,
+    agentToken: AGENT,
+    routes: claudeCodeRoutes(),
+    log: { error() {} },
+  });
 }
 
 beforeEach(async () => {
@@ -43,7 +50,8 @@ afterEach(async () => {
 });
 
 const get = (route: string) => send(server.port, { path: route, token: TOKEN });
-const post = (route: string, body: unknown, token = TOKEN) => send(server.port, { method: 'POST', path: route, token, body });
+const post = (route: string, body: unknown, token = TOKEN) =>
+  send(server.port, { method: 'POST', path: route, token, body });
 const hook = (event: unknown) => post('/api/agent/hook/claude-code', event, AGENT);
 
 describe('the service over HTTP', () => {
@@ -53,7 +61,14 @@ describe('the service over HTTP', () => {
     await mkdir(path.join(repo('alpha'), 'src'));
     const added = await post('/api/workspaces', { path: path.join(repo('alpha'), 'src') });
     expect(added.status).toBe(200);
-    expect(added.json.workspace).toMatchObject({ root: repo('alpha'), name: 'alpha', recording: true, open: false, sessions: 0, isDefault: false });
+    expect(added.json.workspace).toMatchObject({
+      root: repo('alpha'),
+      name: 'alpha',
+      recording: true,
+      open: false,
+      sessions: 0,
+      isDefault: false,
+    });
     expect(added.json.workspace.id).toMatch(/^alpha-[0-9a-f]{12}$/);
     for (const refused of [env.HOME!, '/', '/usr/lib']) {
       const answer = await post('/api/workspaces', { path: refused });
@@ -65,7 +80,7 @@ describe('the service over HTTP', () => {
     expect((await get('/api/sessions')).json).toEqual({ sessions: [] });
   });
 
-  it('records two workspaces\' sessions from their hook events, each rolled back exactly through its prefix', async () => {
+  it("records two workspaces' sessions from their hook events, each rolled back exactly through its prefix", async () => {
     await start();
     const before = { alpha: await treeAsText(repo('alpha')), beta: await treeAsText(repo('beta')) };
     const sessions = { alpha: '11111111-1111-4111-8111-111111111111', beta: '22222222-2222-4222-8222-222222222222' };
@@ -79,12 +94,17 @@ describe('the service over HTTP', () => {
       expect((await hook(p.stop(c))).json.outcome).toBe('forwarded');
     }
     const { workspaces } = (await get('/api/workspaces')).json;
-    expect(workspaces.map((w: { name: string; sessions: number }) => [w.name, w.sessions])).toEqual([['alpha', 1], ['beta', 1]]);
+    expect(workspaces.map((w: { name: string; sessions: number }) => [w.name, w.sessions])).toEqual([
+      ['alpha', 1],
+      ['beta', 1],
+    ]);
     expect((await get('/api/sessions')).json.error.code).toBe('WORKSPACE_REQUIRED');
     for (const workspace of workspaces) {
       const prefix = `/api/workspaces/${workspace.id}`;
       const listed = (await get(`${prefix}/sessions`)).json.sessions;
-      expect(listed.map((s: { sessionId: string }) => s.sessionId)).toEqual([sessions[workspace.name as 'alpha' | 'beta']]);
+      expect(listed.map((s: { sessionId: string }) => s.sessionId)).toEqual([
+        sessions[workspace.name as 'alpha' | 'beta'],
+      ]);
       const [turn] = (await get(`${prefix}/sessions/${listed[0].sessionId}/turns`)).json.turns;
       expect((await post(`${prefix}/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true, errors: [] });
     }
@@ -95,14 +115,18 @@ describe('the service over HTTP', () => {
     expect((await post(`/api/workspaces/${workspaces[0].id}/agent/input`, {})).status).toBe(404);
   });
 
-  it('streams every workspace\'s events with its workspaceId, or one workspace\'s under its prefix', async () => {
+  it("streams every workspace's events with its workspaceId, or one workspace's under its prefix", async () => {
     await start();
     const alpha = (await post('/api/workspaces', { path: repo('alpha') })).json.workspace.id;
     const all = await openSse(server.port, { Authorization: `Bearer ${TOKEN}` });
     const onlyBeta = await openSse(server.port, { Authorization: `Bearer ${TOKEN}` }, '/api/workspaces/beta-x/events');
     try {
       expect(onlyBeta.status).toBe(404);
-      await post('/api/agent/input', { sessionId: 'web-1', platform: 'webui', sessionType: 'chat', content: 'hi', cwd: repo('alpha') }, AGENT);
+      await post(
+        '/api/agent/input',
+        { sessionId: 'web-1', platform: 'webui', sessionType: 'chat', content: 'hi', cwd: repo('alpha') },
+        AGENT,
+      );
       await all.waitFor('event: turn-begun');
       expect(all.text()).toContain(`"workspaceId":"${alpha}"`);
     } finally {
@@ -123,7 +147,10 @@ describe('the service over HTTP', () => {
     expect(second.json.outcome).toBe('not-recorded');
     expect(second.json.systemMessage).toBeUndefined();
     // Another session hears it too.
-    expect((await hook(p.userPromptSubmit({ ...c, sessionId: '33333333-3333-4333-8333-333333333333' }, 'x'))).json.systemMessage).toBeDefined();
+    expect(
+      (await hook(p.userPromptSubmit({ ...c, sessionId: '33333333-3333-4333-8333-333333333333' }, 'x'))).json
+        .systemMessage,
+    ).toBeDefined();
   });
 
   it('reports a damaged store as not recording, in the workspace list and to the hook', async () => {
@@ -142,7 +169,9 @@ describe('the service over HTTP', () => {
   });
 
   it('answers /api/health and another workspace while one store is stuck', async () => {
-    await start((options) => (options.workspace === repo('alpha') ? new Promise<Engine>(() => {}) : openEngine(options)));
+    await start((options) =>
+      options.workspace === repo('alpha') ? new Promise<Engine>(() => {}) : openEngine(options),
+    );
     const alpha = (await post('/api/workspaces', { path: repo('alpha') })).json.workspace.id;
     const beta = (await post('/api/workspaces', { path: repo('beta') })).json.workspace.id;
     const stuck = get(`/api/workspaces/${alpha}/sessions`);

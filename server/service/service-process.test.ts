@@ -30,14 +30,22 @@ async function api<T>(route: string, init: { method?: string; body?: unknown } =
   const { port, token } = await service();
   const response = await fetch(`http://127.0.0.1:${port}${route}`, {
     method: init.method ?? 'GET',
-    headers: { Authorization: `Bearer ${token}`, ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    headers: {
+      Authorization: `Bearer ${token}`,
+      ...(init.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
     body: init.body === undefined ? undefined : JSON.stringify(init.body),
   });
-  return await response.json() as T;
+  return (await response.json()) as T;
 }
 
 function alive(pid: number): boolean {
-  try { process.kill(pid, 0); return true; } catch { return false; }
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 async function stopService(signal: NodeJS.Signals = 'SIGTERM'): Promise<number | undefined> {
@@ -56,11 +64,18 @@ async function hook(payload: unknown): Promise<string> {
   return result.stdout;
 }
 
-const servicesStarted = async () => (await readFile(path.join(state(), 'service.log'), 'utf8')).match(/^turnback listening on /gm)?.length ?? 0;
+const servicesStarted = async () =>
+  (await readFile(path.join(state(), 'service.log'), 'utf8')).match(/^turnback listening on /gm)?.length ?? 0;
 
 beforeEach(async () => {
   root = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-service-proc-')));
-  env = { HOME: path.join(root, 'home'), XDG_STATE_HOME: path.join(root, 'state'), TURNBACK_PORT: '0', TURNBACK_TOKEN: '', TURNBACK_AGENT_TOKEN: '' };
+  env = {
+    HOME: path.join(root, 'home'),
+    XDG_STATE_HOME: path.join(root, 'state'),
+    TURNBACK_PORT: '0',
+    TURNBACK_TOKEN: '',
+    TURNBACK_AGENT_TOKEN: '',
+  };
   repo = path.join(root, 'home', 'project');
   await mkdir(path.join(repo, '.git'), { recursive: true });
   await mkdir(path.join(repo, 'src'));
@@ -79,7 +94,12 @@ describe('the service started by hooks', { timeout: 120_000 }, () => {
     const c = { cwd: path.join(repo, 'src'), sessionId: '11111111-1111-4111-8111-111111111111' };
     const other = { cwd: repo, sessionId: '22222222-2222-4222-8222-222222222222' };
     // Two sessions' first events at once, no service running.
-    expect(await Promise.all([hook(p.userPromptSubmit(c, 'Bump the answer')), hook(p.userPromptSubmit(other, 'Look around'))])).toEqual(['', '']);
+    expect(
+      await Promise.all([
+        hook(p.userPromptSubmit(c, 'Bump the answer')),
+        hook(p.userPromptSubmit(other, 'Look around')),
+      ]),
+    ).toEqual(['', '']);
     expect(await servicesStarted()).toBe(1);
     const pre = p.bash(c, "sed -i 's/41/42/' app.ts");
     await hook(pre);
@@ -115,7 +135,9 @@ describe('the service started by hooks', { timeout: 120_000 }, () => {
   it('tells Claude Code once per session and reason when a session cannot be recorded, and logs each event', async () => {
     const c = { cwd: env.HOME! };
     const told = JSON.parse(await hook(p.userPromptSubmit(c, 'hi'))) as { systemMessage: string };
-    expect(told.systemMessage).toMatch(/^turnback is not recording this session: the home folder .* itself cannot be a workspace/);
+    expect(told.systemMessage).toMatch(
+      /^turnback is not recording this session: the home folder .* itself cannot be a workspace/,
+    );
     expect(await hook(p.bash(c, 'ls'))).toBe('');
     const lines = (await readFile(path.join(state(), 'hook.log'), 'utf8')).trim().split('\n');
     expect(lines).toHaveLength(2);
@@ -125,15 +147,18 @@ describe('the service started by hooks', { timeout: 120_000 }, () => {
 });
 
 describe('a store written by the per-folder serve of old', { timeout: 120_000 }, () => {
-  it('is the service\'s store of that workspace, unchanged', async () => {
+  it("is the service's store of that workspace, unchanged", async () => {
     const before = await treeAsText(repo);
     // Today's serve, its default data dir in the state dir.
     const old = runCli(['serve', '--workspace', repo, '--port', '0'], env);
     const port = Number(/:(\d+)\//.exec(await old.firstLine)![1]);
     const agentToken = (await readFile(path.join(state(), 'agent-token'), 'utf8')).trim();
-    const agent = (route: string, body: unknown) => fetch(`http://127.0.0.1:${port}/api/agent/${route}`, {
-      method: 'POST', headers: { Authorization: `Bearer ${agentToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
-    });
+    const agent = (route: string, body: unknown) =>
+      fetch(`http://127.0.0.1:${port}/api/agent/${route}`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${agentToken}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     await agent('input', { sessionId: 'old-1', platform: 'claude-code', sessionType: 'cli', content: 'Old turn' });
     await agent('fs/write', { sessionId: 'old-1', uri: 'workspace:/src/app.ts', content: 'old change\n' });
     await agent('turn-end', { sessionId: 'old-1' });
@@ -144,7 +169,9 @@ describe('a store written by the per-folder serve of old', { timeout: 120_000 },
     await hook(p.userPromptSubmit({ cwd: repo }, 'New turn'));
     const { sessions } = await api<{ sessions: Session[] }>('/api/sessions');
     expect(sessions.map((session) => session.sessionId).sort()).toEqual(['old-1', p.SESSION_ID].sort());
-    expect(spawnSync('ls', [state()], { encoding: 'utf8' }).stdout).toContain(dataDirs.split('\n').find((name) => name.startsWith('project-')));
+    expect(spawnSync('ls', [state()], { encoding: 'utf8' }).stdout).toContain(
+      dataDirs.split('\n').find((name) => name.startsWith('project-')),
+    );
     const [turn] = (await api<{ turns: Turn[] }>('/api/sessions/old-1/turns')).turns;
     expect(turn.title).toBe('Old turn');
     await api(`/api/turns/${turn.turnId}/rollback`, { method: 'POST', body: {} });

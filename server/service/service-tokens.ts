@@ -4,9 +4,7 @@ import type { ServeFlags } from '../cli/args.js';
 import { statePath } from '../state-dir.js';
 import { checkDistinct, checkToken, keptToken, readTokenFile, type Tokens } from './tokens.js';
 
-function one(
-  name: string, value: string | undefined, file: string | undefined, kept: () => string,
-): string {
+function one(name: string, value: string | undefined, file: string | undefined, kept: () => string): string {
   if (value !== undefined) return checkToken(name, value);
   if (file !== undefined) return readTokenFile(name, file);
   return kept();
@@ -15,7 +13,9 @@ function one(
 export function serviceTokens(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Tokens {
   return checkDistinct({
     console: one('the console token', flags.token, flags.tokenFile, () => keptToken(statePath('consoleToken', env))),
-    agent: one('the agent token', flags.agentToken, flags.agentTokenFile, () => keptToken(statePath('agentToken', env))),
+    agent: one('the agent token', flags.agentToken, flags.agentTokenFile, () =>
+      keptToken(statePath('agentToken', env)),
+    ),
   });
 }
 

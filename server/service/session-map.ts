@@ -16,7 +16,8 @@ export class SessionMap {
     try {
       const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
       if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
-        for (const [session, workspace] of Object.entries(raw)) if (typeof workspace === 'string') this.map.set(session, workspace);
+        for (const [session, workspace] of Object.entries(raw))
+          if (typeof workspace === 'string') this.map.set(session, workspace);
       }
     } catch {
       // none yet, or damaged: sessions are matched again by their next event's cwd

@@ -37,8 +37,12 @@ export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: (
       // the entry's loader flags resolve.
       cwd: path.dirname(path.dirname(path.resolve(process.argv[1]))),
     });
-    child.once('exit', () => { exited = true; });
-    child.once('error', () => { exited = true; });
+    child.once('exit', () => {
+      exited = true;
+    });
+    child.once('error', () => {
+      exited = true;
+    });
     child.unref();
   } finally {
     closeSync(log);
@@ -64,7 +68,10 @@ function lockHeld(env: NodeJS.ProcessEnv): boolean {
  * while another process holds the lock: the winner, still starting.
  */
 export async function waitForService(
-  env: NodeJS.ProcessEnv, deadline: number, gaveUp: () => boolean = () => false, stale?: ServiceEntry,
+  env: NodeJS.ProcessEnv,
+  deadline: number,
+  gaveUp: () => boolean = () => false,
+  stale?: ServiceEntry,
 ): Promise<ServiceEntry | null> {
   let exitedChecks = 0;
   for (;;) {
@@ -83,7 +90,8 @@ export async function waitForService(
  * counted as no service.
  */
 export async function ensureService(
-  env: NodeJS.ProcessEnv, options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
+  env: NodeJS.ProcessEnv,
+  options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
 ): Promise<{ entry: ServiceEntry; started: boolean } | { error: string }> {
   const { stale } = options;
   const live = readLiveService(env);

@@ -5,8 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { checkDistinct, checkToken, keptToken, MIN_TOKEN_LENGTH, readTokenFile, TokenError } from './tokens.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(path.join(tmpdir(), 'turnback-tokens-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'turnback-tokens-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('tokens', () => {
   it('makes a kept token once: 64 hex (256 bits), mode 0600, the same on every later read', async () => {

@@ -19,8 +19,10 @@ export interface Tokens {
 }
 
 export function checkToken(name: string, token: string): string {
-  if (!TOKEN_SHAPE.test(token) || token.length > 512) throw new TokenError(`${name} must be visible ASCII characters (at most 512)`);
-  if (token.length < MIN_TOKEN_LENGTH) throw new TokenError(`${name} is too short: at least ${MIN_TOKEN_LENGTH} characters (128 bits)`);
+  if (!TOKEN_SHAPE.test(token) || token.length > 512)
+    throw new TokenError(`${name} must be visible ASCII characters (at most 512)`);
+  if (token.length < MIN_TOKEN_LENGTH)
+    throw new TokenError(`${name} is too short: at least ${MIN_TOKEN_LENGTH} characters (128 bits)`);
   return token;
 }
 
@@ -30,7 +32,9 @@ export function readTokenFile(name: string, file: string): string {
   try {
     text = readFileSync(file, 'utf8');
   } catch (err) {
-    throw new TokenError(`cannot read ${name} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new TokenError(
+      `cannot read ${name} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,
+    );
   }
   return checkToken(`${name} ${file}`, text.split('\n')[0].trim());
 }

@@ -11,7 +11,9 @@ beforeEach(async () => {
   await mkdir(path.join(root, 'home'));
   env = { HOME: path.join(root, 'home') };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('the workspace of a path', () => {
   it('is the git top level when there is one (a .git folder or worktree file), else the path', async () => {

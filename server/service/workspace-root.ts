@@ -16,15 +16,49 @@ export class WorkspaceRefusedError extends Error {
 }
 
 /** Folders whose whole tree belongs to the system. */
-const SYSTEM_TREES = ['/bin', '/boot', '/dev', '/etc', '/lib', '/lib32', '/lib64', '/libx32', '/proc', '/run', '/sbin', '/sys', '/usr'];
+const SYSTEM_TREES = [
+  '/bin',
+  '/boot',
+  '/dev',
+  '/etc',
+  '/lib',
+  '/lib32',
+  '/lib64',
+  '/libx32',
+  '/proc',
+  '/run',
+  '/sbin',
+  '/sys',
+  '/usr',
+];
 /** Folders that hold other people's or programs' folders: refused themselves, their sub-folders allowed. */
-const SYSTEM_FOLDERS = ['/', '/home', '/media', '/mnt', '/opt', '/root', '/srv', '/tmp', '/var', '/var/tmp', '/Users', '/Volumes', '/private', '/private/tmp', '/System', '/Library', '/Applications'];
+const SYSTEM_FOLDERS = [
+  '/',
+  '/home',
+  '/media',
+  '/mnt',
+  '/opt',
+  '/root',
+  '/srv',
+  '/tmp',
+  '/var',
+  '/var/tmp',
+  '/Users',
+  '/Volumes',
+  '/private',
+  '/private/tmp',
+  '/System',
+  '/Library',
+  '/Applications',
+];
 
 /** Why `root` (a real absolute path) cannot be a workspace, or null. */
 export function refusalOf(root: string, home: string): string | null {
   if (root === '/') return 'the root folder / cannot be a workspace';
-  if (home !== '' && root === path.resolve(home)) return `the home folder ${root} itself cannot be a workspace: use a project folder inside it`;
-  if (SYSTEM_TREES.some((tree) => root === tree || root.startsWith(`${tree}/`))) return `${root} is a system folder and cannot be a workspace`;
+  if (home !== '' && root === path.resolve(home))
+    return `the home folder ${root} itself cannot be a workspace: use a project folder inside it`;
+  if (SYSTEM_TREES.some((tree) => root === tree || root.startsWith(`${tree}/`)))
+    return `${root} is a system folder and cannot be a workspace`;
   if (SYSTEM_FOLDERS.includes(root)) return `${root} is a system folder and cannot be a workspace`;
   return null;
 }
@@ -48,7 +82,8 @@ function gitTopLevel(dir: string): string | null {
 
 /** A real, existing directory path, or a refusal. */
 function realDirectory(target: string): string {
-  if (!path.isAbsolute(target)) throw new WorkspaceRefusedError(`a workspace path must be absolute, not ${JSON.stringify(target)}`, target);
+  if (!path.isAbsolute(target))
+    throw new WorkspaceRefusedError(`a workspace path must be absolute, not ${JSON.stringify(target)}`, target);
   let real: string;
   try {
     real = realpathSync(target);

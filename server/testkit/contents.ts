@@ -29,7 +29,11 @@ export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 
     if (how === 'remove') {
       db.prepare('DELETE FROM contents WHERE id = ?').run(row.id);
     } else {
-      db.prepare('UPDATE content_parts SET data = ? WHERE id >= ? AND id < ?').run(Buffer.from('not what was kept'), row.id * PARTS_PER_CONTENT, (row.id + 1) * PARTS_PER_CONTENT);
+      db.prepare('UPDATE content_parts SET data = ? WHERE id >= ? AND id < ?').run(
+        Buffer.from('not what was kept'),
+        row.id * PARTS_PER_CONTENT,
+        (row.id + 1) * PARTS_PER_CONTENT,
+      );
     }
   } finally {
     db.close();
@@ -37,11 +41,18 @@ export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 
 }
 
 /** How a stored content is encoded now: its codec, and for a delta its depth and its base's hash. */
-export function storedEncoding(dataDir: string, hash: string): { codec: string; depth: number; base: string | null } | undefined {
+export function storedEncoding(
+  dataDir: string,
+  hash: string,
+): { codec: string; depth: number; base: string | null } | undefined {
   const db = openDb(dataDir, true);
   try {
-    return db.prepare(`SELECT c.codec AS codec, c.depth AS depth, b.hash AS base FROM contents c
-      LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = ?`).get(hash) as { codec: string; depth: number; base: string | null } | undefined;
+    return db
+      .prepare(
+        `SELECT c.codec AS codec, c.depth AS depth, b.hash AS base FROM contents c
+      LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = ?`,
+      )
+      .get(hash) as { codec: string; depth: number; base: string | null } | undefined;
   } finally {
     db.close();
   }
@@ -56,7 +67,9 @@ export async function unreadableContents(dataDir: string): Promise<string[]> {
   const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
   try {
     const contents = new ContentStore(store);
-    const hashes = (store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').all() as { hash: string }[]).map((r) => r.hash);
+    const hashes = (
+      store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').all() as { hash: string }[]
+    ).map((r) => r.hash);
     const bad: string[] = [];
     for (const hash of hashes) if (!(await contents.verify(hash))) bad.push(hash);
     return bad;
@@ -69,7 +82,9 @@ export async function unreadableContents(dataDir: string): Promise<string[]> {
 export function rawContents(dataDir: string): { raw: number; all: number } {
   const db = openDb(dataDir, true);
   try {
-    return db.prepare('SELECT COALESCE(SUM(packed = 0), 0) AS raw, COUNT(*) AS "all" FROM contents WHERE hash IS NOT NULL').get() as { raw: number; all: number };
+    return db
+      .prepare('SELECT COALESCE(SUM(packed = 0), 0) AS raw, COUNT(*) AS "all" FROM contents WHERE hash IS NOT NULL')
+      .get() as { raw: number; all: number };
   } finally {
     db.close();
   }
@@ -80,8 +95,12 @@ export function unpackAll(dataDir: string): void {
   const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
   try {
     const parts = new ContentParts(store);
-    const rows = store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL AND packed = 1').all() as { hash: string }[];
-    store.transaction(() => { for (const { hash } of rows) parts.unpack(parts.byHash(hash)!); });
+    const rows = store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL AND packed = 1').all() as {
+      hash: string;
+    }[];
+    store.transaction(() => {
+      for (const { hash } of rows) parts.unpack(parts.byHash(hash)!);
+    });
   } finally {
     store.close();
   }

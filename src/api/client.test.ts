@@ -18,15 +18,20 @@ describe('api client', () => {
     await expect(apiGet('/api/sessions')).rejects.toMatchObject({ code: 'NETWORK', status: 0 });
   });
 
-  it('sends JSON bodies same-origin with the tab\'s token as a Bearer header', async () => {
+  it("sends JSON bodies same-origin with the tab's token as a Bearer header", async () => {
     window.sessionStorage.setItem('turnback.token', 'tok-1');
     const fetchSpy = vi.fn(async () => new Response('{"ok":true}', { status: 200 }));
     vi.stubGlobal('fetch', fetchSpy);
     await apiPost('/api/turns/t1/preview', { withChat: true });
-    expect(fetchSpy).toHaveBeenCalledWith('/api/turns/t1/preview', expect.objectContaining({
-      method: 'POST', credentials: 'same-origin', body: '{"withChat":true}',
-      headers: expect.objectContaining({ 'Content-Type': 'application/json', Authorization: 'Bearer tok-1' }),
-    }));
+    expect(fetchSpy).toHaveBeenCalledWith(
+      '/api/turns/t1/preview',
+      expect.objectContaining({
+        method: 'POST',
+        credentials: 'same-origin',
+        body: '{"withChat":true}',
+        headers: expect.objectContaining({ 'Content-Type': 'application/json', Authorization: 'Bearer tok-1' }),
+      }),
+    );
   });
 
   it('leaves out undefined query parameters', () => {

@@ -42,7 +42,8 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
     const { code, message, ...details } = error;
     return new ApiError(code, response.status, message ?? code, details);
   }
-  const fallback: ApiErrorCode = response.status === 401 ? 'UNAUTHORIZED' : response.status >= 500 ? 'INTERNAL' : 'BAD_RESPONSE';
+  const fallback: ApiErrorCode =
+    response.status === 401 ? 'UNAUTHORIZED' : response.status >= 500 ? 'INTERNAL' : 'BAD_RESPONSE';
   return new ApiError(fallback, response.status, `${response.status} ${response.statusText}`.trim());
 }
 

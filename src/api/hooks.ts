@@ -7,8 +7,21 @@ import type { Turn } from '../../server/protocol';
 import { usePollingInterval } from '../features/live/usePollingInterval';
 import type { RollbackTarget } from './rollbackTarget';
 import {
-  commandQuery, compareDiffQuery, compareQuery, currentFileQuery, pinsQuery, stepsQuery, diffQuery, manifestQuery, messagesQuery, previewQuery, sessionsQuery, storeQuery, turnSearchQuery,
-  turnsQuery, workspacesQuery,
+  commandQuery,
+  compareDiffQuery,
+  compareQuery,
+  currentFileQuery,
+  pinsQuery,
+  stepsQuery,
+  diffQuery,
+  manifestQuery,
+  messagesQuery,
+  previewQuery,
+  sessionsQuery,
+  storeQuery,
+  turnSearchQuery,
+  turnsQuery,
+  workspacesQuery,
 } from './queries';
 import { useWorkspaceScope } from './workspaceScope';
 
@@ -51,13 +64,20 @@ function turnsOfPages(data: InfiniteData<Turn[]> | undefined): Turn[] {
 /** All loaded turns of a session, newest first, deduplicated across pages. */
 export function useSessionTurns(sessionId: string | null) {
   const refetchInterval = usePollingInterval();
-  const query = useInfiniteQuery({ ...turnsQuery(useWorkspaceScope(), sessionId ?? ''), enabled: sessionId !== null, refetchInterval });
+  const query = useInfiniteQuery({
+    ...turnsQuery(useWorkspaceScope(), sessionId ?? ''),
+    enabled: sessionId !== null,
+    refetchInterval,
+  });
   return { ...query, turns: turnsOfPages(query.data) };
 }
 
 /** The turns of a session matching a search (empty text: no search). */
 export function useTurnSearch(sessionId: string | null, text: string) {
-  const query = useQuery({ ...turnSearchQuery(useWorkspaceScope(), sessionId ?? '', text), enabled: sessionId !== null && text !== '' });
+  const query = useQuery({
+    ...turnSearchQuery(useWorkspaceScope(), sessionId ?? '', text),
+    enabled: sessionId !== null && text !== '',
+  });
   const turns = useMemo(() => [...(query.data ?? [])].sort((a, b) => b.number - a.number), [query.data]);
   return { ...query, turns };
 }
@@ -72,7 +92,10 @@ export function useCommandText(turnId: string, execId: string, enabled: boolean)
 }
 
 export function useTurnDiff(turnId: string | null, uri: string | null, enabled = true) {
-  return useQuery({ ...diffQuery(useWorkspaceScope(), turnId ?? '', uri ?? ''), enabled: enabled && turnId !== null && uri !== null });
+  return useQuery({
+    ...diffQuery(useWorkspaceScope(), turnId ?? '', uri ?? ''),
+    enabled: enabled && turnId !== null && uri !== null,
+  });
 }
 
 export function useCurrentFile(uri: string, enabled = true) {
@@ -97,7 +120,10 @@ export function usePins() {
 }
 
 export function useComparison(from: string | null, to: string | null) {
-  return useQuery({ ...compareQuery(useWorkspaceScope(), from ?? '', to ?? ''), enabled: from !== null && to !== null && from !== to });
+  return useQuery({
+    ...compareQuery(useWorkspaceScope(), from ?? '', to ?? ''),
+    enabled: from !== null && to !== null && from !== to,
+  });
 }
 
 export function useCompareDiff(from: string, to: string, uri: string, enabled = true) {

@@ -11,7 +11,16 @@ export function keysAfterRollback(scope: WorkspaceScope, sessionId: string): Que
   // A rewind to a pin covers the turns of every session begun after it.
   const everySession = sessionId === PINS_SESSION;
   return [
-    keys.workspaces.all, at.sessions.all, at.store.all, everySession ? at.turns.all : at.turns.ofSession(sessionId), at.manifest.all, at.diff.all,
-    at.current.all, everySession ? at.messages.all : at.messages.ofSession(sessionId), at.steps.all, at.pins.all, at.compare.all,
+    keys.workspaces.all,
+    at.sessions.all,
+    at.store.all,
+    everySession ? at.turns.all : at.turns.ofSession(sessionId),
+    at.manifest.all,
+    at.diff.all,
+    at.current.all,
+    everySession ? at.messages.all : at.messages.ofSession(sessionId),
+    at.steps.all,
+    at.pins.all,
+    at.compare.all,
   ];
 }

@@ -19,9 +19,17 @@ export function runRollback(target: RollbackTarget, force: boolean): Promise<Rol
     case 'undo':
       return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { force, ...choice });
     case 'files':
-      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { uris: target.uris ?? [], force, ...choice });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, {
+        uris: target.uris ?? [],
+        force,
+        ...choice,
+      });
     case 'steps':
-      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, { steps: target.steps ?? [], force, ...choice });
+      return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback`, {
+        steps: target.steps ?? [],
+        force,
+        ...choice,
+      });
     case 'chat':
       return apiPost<RollbackResult>(`${base}/turns/${enc(target.turnId)}/rollback-with-chat`, { force, ...choice });
     case 'rewind':

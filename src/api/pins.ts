@@ -18,5 +18,12 @@ export function deletePin(scope: WorkspaceScope, turnId: string): Promise<unknow
 /** A pin adds a turn to the pins session (and, the first time, the session itself). */
 export const pinMutation = (scope: WorkspaceScope) => ({
   mutationFn: (name: string) => createPin(scope, name),
-  meta: { invalidates: [keys.in(scope).pins.all, keys.in(scope).sessions.all, keys.in(scope).turns.ofSession(PINS_SESSION), keys.in(scope).store.all] },
+  meta: {
+    invalidates: [
+      keys.in(scope).pins.all,
+      keys.in(scope).sessions.all,
+      keys.in(scope).turns.ofSession(PINS_SESSION),
+      keys.in(scope).store.all,
+    ],
+  },
 });

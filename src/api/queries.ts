@@ -3,7 +3,18 @@
 // mutations invalidate through the same keys.
 import { infiniteQueryOptions, queryOptions, type InfiniteData, type QueryClient } from '@tanstack/react-query';
 import type {
-  AgentReadResponse, CommandResponse, Comparison, DiffResponse, PinsResponse, StepsResponse, HealthResponse, ManifestResponse, MessagesResponse, SessionsResponse, StoreStats, Turn,
+  AgentReadResponse,
+  CommandResponse,
+  Comparison,
+  DiffResponse,
+  PinsResponse,
+  StepsResponse,
+  HealthResponse,
+  ManifestResponse,
+  MessagesResponse,
+  SessionsResponse,
+  StoreStats,
+  Turn,
   TurnsResponse,
 } from '../../server/protocol';
 import { apiGet, apiPath, isApiError } from './client';
@@ -50,10 +61,15 @@ export const sessionsQuery = (client: QueryClient, scope: WorkspaceScope) => {
     retryOnMount: false,
     queryFn: async () => {
       const first = client.getQueryData(at.sessions.all) === undefined;
-      const answer = await apiGet<SessionsResponse>(apiPath(`${apiBase(scope)}/sessions`, { turns: first ? TURN_PAGE_SIZE : undefined }));
+      const answer = await apiGet<SessionsResponse>(
+        apiPath(`${apiBase(scope)}/sessions`, { turns: first ? TURN_PAGE_SIZE : undefined }),
+      );
       const seed = answer.firstTurns;
       if (seed && client.getQueryData(at.turns.list(seed.sessionId)) === undefined) {
-        client.setQueryData<InfiniteData<Turn[], number | undefined>>(at.turns.list(seed.sessionId), { pages: [seed.turns], pageParams: [undefined] });
+        client.setQueryData<InfiniteData<Turn[], number | undefined>>(at.turns.list(seed.sessionId), {
+          pages: [seed.turns],
+          pageParams: [undefined],
+        });
       }
       return answer.sessions;
     },
@@ -66,7 +82,11 @@ export const turnsQuery = (scope: WorkspaceScope, sessionId: string) =>
     queryKey: keys.in(scope).turns.list(sessionId),
     initialPageParam: undefined as number | undefined,
     queryFn: async ({ pageParam }) =>
-      (await apiGet<TurnsResponse>(apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/turns`, { limit: TURN_PAGE_SIZE, before: pageParam }))).turns,
+      (
+        await apiGet<TurnsResponse>(
+          apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/turns`, { limit: TURN_PAGE_SIZE, before: pageParam }),
+        )
+      ).turns,
     getNextPageParam: (lastPage) => {
       if (lastPage.length < TURN_PAGE_SIZE) return undefined;
       const oldest = Math.min(...lastPage.map((turn) => turn.number));
@@ -79,7 +99,11 @@ export const turnSearchQuery = (scope: WorkspaceScope, sessionId: string, text: 
   queryOptions({
     queryKey: keys.in(scope).turns.search(sessionId, text),
     queryFn: async () =>
-      (await apiGet<TurnsResponse>(apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/turns`, { q: text, limit: TURN_PAGE_SIZE }))).turns,
+      (
+        await apiGet<TurnsResponse>(
+          apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/turns`, { q: text, limit: TURN_PAGE_SIZE }),
+        )
+      ).turns,
   });
 
 export const manifestQuery = (scope: WorkspaceScope, turnId: string) =>
@@ -92,7 +116,8 @@ export const manifestQuery = (scope: WorkspaceScope, turnId: string) =>
 export const commandQuery = (scope: WorkspaceScope, turnId: string, execId: string) =>
   queryOptions({
     queryKey: keys.in(scope).command.of(turnId, execId),
-    queryFn: async () => (await apiGet<CommandResponse>(`${apiBase(scope)}/turns/${enc(turnId)}/commands/${enc(execId)}`)).command,
+    queryFn: async () =>
+      (await apiGet<CommandResponse>(`${apiBase(scope)}/turns/${enc(turnId)}/commands/${enc(execId)}`)).command,
     staleTime: Infinity,
   });
 
@@ -123,7 +148,8 @@ export const messagesQuery = (scope: WorkspaceScope, sessionId: string, turnId?:
   queryOptions({
     queryKey: keys.in(scope).messages.ofTurn(sessionId, turnId),
     queryFn: async () =>
-      (await apiGet<MessagesResponse>(apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/messages`, { turnId }))).messages,
+      (await apiGet<MessagesResponse>(apiPath(`${apiBase(scope)}/sessions/${enc(sessionId)}/messages`, { turnId })))
+        .messages,
   });
 
 export const stepsQuery = (scope: WorkspaceScope, turnId: string) =>

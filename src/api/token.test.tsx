@@ -29,7 +29,11 @@ describe('the console token', () => {
 
   it('without one the console asks for the printed URL and asks the server nothing', async () => {
     const calls = mockFetch({});
-    render(<Providers><App /></Providers>);
+    render(
+      <Providers>
+        <App />
+      </Providers>,
+    );
     expect(await screen.findByRole('heading', { name: 'Open the URL turnback printed' })).toBeInTheDocument();
     expect(screen.getByText(/turnback listening on http:\/\/.*\/\?token=/)).toBeInTheDocument();
     expect(calls).toEqual([]);

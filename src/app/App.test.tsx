@@ -6,14 +6,23 @@ import { json, mockFetch } from '../test/mockFetch';
 import { renderWithClient } from '../test/render';
 import { App } from './App';
 
-const textSide = (text: string) => ({ exists: true, binary: false, tooLarge: false, truncated: false, size: text.length, text });
+const textSide = (text: string) => ({
+  exists: true,
+  binary: false,
+  tooLarge: false,
+  truncated: false,
+  size: text.length,
+  text,
+});
 
 beforeEach(() => {
   mockFetch({
     'GET /api/sessions': json({ sessions: [session({ sessionId: 's1' }), session({ sessionId: 's2', turnCount: 2 })] }),
     'GET /api/store': json({ sessions: 2, turns: 5, blobs: 4, bytes: 100, dataDir: '/d' }),
     'GET /api/sessions/s1/turns': json({ turns: [turn(1)] }),
-    'GET /api/sessions/s2/turns': json({ turns: [turn(1, { turnId: 'u1', sessionId: 's2' }), turn(2, { turnId: 'u2', sessionId: 's2' })] }),
+    'GET /api/sessions/s2/turns': json({
+      turns: [turn(1, { turnId: 'u1', sessionId: 's2' }), turn(2, { turnId: 'u2', sessionId: 's2' })],
+    }),
     'GET /api/turns/*': (call) => {
       const turnId = call.path.split('/')[3];
       return json({
@@ -22,7 +31,11 @@ beforeEach(() => {
         entries: [],
       });
     },
-    'GET /api/turns/*/diff': json({ uri: 'workspace:/b.txt', before: { ...textSide(''), exists: false, text: null }, after: textSide('hello\n') }),
+    'GET /api/turns/*/diff': json({
+      uri: 'workspace:/b.txt',
+      before: { ...textSide(''), exists: false, text: null },
+      after: textSide('hello\n'),
+    }),
   });
 });
 

@@ -31,7 +31,9 @@ function Console() {
   const client = useQueryClient();
   // A workspace that cannot record, or a link to one the service does not know: the sidebar stays.
   const workspaceError =
-    isApiError(sessions.error, 'WORKSPACE_NOT_RECORDING') || isApiError(sessions.error, 'WORKSPACE_NOT_FOUND') ? sessions.error : null;
+    isApiError(sessions.error, 'WORKSPACE_NOT_RECORDING') || isApiError(sessions.error, 'WORKSPACE_NOT_FOUND')
+      ? sessions.error
+      : null;
   useEffect(() => {
     // The list learns why the workspace is not recording only once its store was tried.
     if (workspaceError) void client.invalidateQueries({ queryKey: keys.workspaces.all });
@@ -40,15 +42,16 @@ function Console() {
   if (unauthorized || isApiError(sessions.error, 'UNAUTHORIZED')) return <UnauthorizedPage />;
   // Switching workspaces keeps the frame: only a first load, with nothing to show yet, is a page of its own.
   if (sessions.isPending && workspaces.length === 0) return <LoadingPage />;
-  if (sessions.isError && !sessions.data && !workspaceError) return <ServerDownPage error={sessions.error} onRetry={() => void sessions.refetch()} />;
+  if (sessions.isError && !sessions.data && !workspaceError)
+    return <ServerDownPage error={sessions.error} onRetry={() => void sessions.refetch()} />;
 
   return (
     <div className="app">
       <Header />
       {(down || (sessions.isError && !workspaceError)) && (
         <div className="banner" role="alert">
-          The server is not answering{sessions.error ? ` (${sessions.error.message})` : ''}. Showing the last data received;
-          rollbacks are off until it is back.
+          The server is not answering{sessions.error ? ` (${sessions.error.message})` : ''}. Showing the last data
+          received; rollbacks are off until it is back.
         </div>
       )}
       {/* One workspace without sessions is the first-run page; with several, the sidebar still switches. */}
@@ -69,8 +72,8 @@ function Console() {
         </div>
       )}
       <footer className="key-hints" aria-label="Keyboard shortcuts">
-        <kbd>j</kbd>/<kbd>k</kbd> turns · <kbd>n</kbd>/<kbd>p</kbd> files · <kbd>↑</kbd>/<kbd>↓</kbd> in a focused list ·{' '}
-        <kbd>→</kbd>/<kbd>←</kbd> between turns and files · <kbd>Esc</kbd> closes a dialog
+        <kbd>j</kbd>/<kbd>k</kbd> turns · <kbd>n</kbd>/<kbd>p</kbd> files · <kbd>↑</kbd>/<kbd>↓</kbd> in a focused list
+        · <kbd>→</kbd>/<kbd>←</kbd> between turns and files · <kbd>Esc</kbd> closes a dialog
       </footer>
     </div>
   );

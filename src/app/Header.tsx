@@ -28,7 +28,11 @@ export function Header() {
           <span className="workspace-current__name">{workspace.name}</span>
           <span className="workspace-current__root">{workspace.root}</span>
           {/* The reason can be long (a path, an errno): the sidebar and the page below carry it whole. */}
-          {!workspace.recording && <span className="workspace-current__off" title={notRecordingText(workspace)}>Not recording</span>}
+          {!workspace.recording && (
+            <span className="workspace-current__off" title={notRecordingText(workspace)}>
+              Not recording
+            </span>
+          )}
         </div>
       )}
       <div className="store-usage" aria-label="Store usage" title={stats ? `Data dir: ${stats.dataDir}` : undefined}>

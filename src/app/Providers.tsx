@@ -11,7 +11,11 @@ export function createQueryClient(): QueryClient {
         staleTime: 2_000,
         // 4xx answers will not change by asking again, nor a workspace whose store cannot open; a dropped connection might.
         retry: (failures, error) =>
-          failures < 2 && !(isApiError(error) && ((error.status >= 400 && error.status < 500) || error.code === 'WORKSPACE_NOT_RECORDING')),
+          failures < 2 &&
+          !(
+            isApiError(error) &&
+            ((error.status >= 400 && error.status < 500) || error.code === 'WORKSPACE_NOT_RECORDING')
+          ),
         refetchOnWindowFocus: true,
       },
     },

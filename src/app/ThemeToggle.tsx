@@ -13,7 +13,12 @@ export function ThemeToggle() {
   return (
     <div className="segmented segmented--header" role="group" aria-label="Theme">
       {CHOICES.map((choice) => (
-        <button key={choice.value} type="button" aria-pressed={theme === choice.value} onClick={() => setTheme(choice.value)}>
+        <button
+          key={choice.value}
+          type="button"
+          aria-pressed={theme === choice.value}
+          onClick={() => setTheme(choice.value)}
+        >
           {choice.label}
         </button>
       ))}

@@ -6,7 +6,14 @@ import { json, mockFetch } from '../test/mockFetch';
 import { renderWithClient } from '../test/render';
 import { App } from './App';
 
-const textSide = (text: string) => ({ exists: true, binary: false, tooLarge: false, truncated: false, size: text.length, text });
+const textSide = (text: string) => ({
+  exists: true,
+  binary: false,
+  tooLarge: false,
+  truncated: false,
+  size: text.length,
+  text,
+});
 
 beforeEach(() => {
   mockFetch({
@@ -19,7 +26,12 @@ beforeEach(() => {
       files: [fileChange('workspace:/z.txt'), fileChange('workspace:/a.txt'), fileChange('workspace:/m/b.txt')],
       entries: [],
     }),
-    'GET /api/turns/t1/diff': (call) => json({ uri: new URLSearchParams(call.path.split('?')[1]).get('uri'), before: textSide('x\n'), after: textSide('y\n') }),
+    'GET /api/turns/t1/diff': (call) =>
+      json({
+        uri: new URLSearchParams(call.path.split('?')[1]).get('uri'),
+        before: textSide('x\n'),
+        after: textSide('y\n'),
+      }),
   });
 });
 
@@ -34,7 +46,9 @@ describe('n and p', () => {
   it('step through the files in the order the list displays them', async () => {
     window.history.replaceState(null, '', '/?session=s1&turn=t1&file=workspace%3A%2Fz.txt');
     renderWithClient(<App />);
-    const shown = (await screen.findAllByRole('button', { name: /^Show diff of / })).map((button) => button.getAttribute('aria-label')!.slice('Show diff of '.length));
+    const shown = (await screen.findAllByRole('button', { name: /^Show diff of / })).map((button) =>
+      button.getAttribute('aria-label')!.slice('Show diff of '.length),
+    );
     expect(shown).toHaveLength(3);
     expect(shown).not.toEqual(['z.txt', 'a.txt', 'm/b.txt']); // the server's order
     await userEvent.click(current(shown[2]));
@@ -50,7 +64,9 @@ describe('n and p', () => {
   it('the list shows folders before files, each by name', async () => {
     window.history.replaceState(null, '', '/?session=s1&turn=t1');
     renderWithClient(<App />);
-    const names = (await screen.findAllByRole('button', { name: /^Show diff of / })).map((button) => button.getAttribute('aria-label'));
+    const names = (await screen.findAllByRole('button', { name: /^Show diff of / })).map((button) =>
+      button.getAttribute('aria-label'),
+    );
     expect(names).toEqual(['Show diff of m/b.txt', 'Show diff of a.txt', 'Show diff of z.txt']);
   });
 });

@@ -7,7 +7,11 @@ import type { ResolvedSelection } from './useSelection';
 
 function isTyping(target: EventTarget | null): boolean {
   if (!(target instanceof HTMLElement)) return false;
-  return target.isContentEditable || target instanceof HTMLTextAreaElement || (target instanceof HTMLInputElement && target.type !== 'checkbox');
+  return (
+    target.isContentEditable ||
+    target instanceof HTMLTextAreaElement ||
+    (target instanceof HTMLInputElement && target.type !== 'checkbox')
+  );
 }
 
 function stepped<T>(list: T[], index: number, step: number): T {
@@ -17,7 +21,9 @@ function stepped<T>(list: T[], index: number, step: number): T {
 export function useKeyboardNavigation(selection: ResolvedSelection): void {
   const latest = useRef(selection);
   // Kept current after each render (not during it): the key handler reads the newest selection.
-  useLayoutEffect(() => { latest.current = selection; });
+  useLayoutEffect(() => {
+    latest.current = selection;
+  });
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
@@ -25,16 +31,34 @@ export function useKeyboardNavigation(selection: ResolvedSelection): void {
       const onBody = event.target === document.body || event.target === document.documentElement;
       const { turns, rows, turnId, fileUri } = latest.current;
       const store = useUiStore.getState();
-      const step = (event.key === 'j' || (onBody && event.key === 'ArrowDown')) ? 1
-        : (event.key === 'k' || (onBody && event.key === 'ArrowUp')) ? -1 : 0;
+      const step =
+        event.key === 'j' || (onBody && event.key === 'ArrowDown')
+          ? 1
+          : event.key === 'k' || (onBody && event.key === 'ArrowUp')
+            ? -1
+            : 0;
       if (step !== 0 && turns.length > 0) {
-        store.selectTurn(stepped(turns, turns.findIndex((turn) => turn.turnId === turnId), step).turnId, 'replace');
+        store.selectTurn(
+          stepped(
+            turns,
+            turns.findIndex((turn) => turn.turnId === turnId),
+            step,
+          ).turnId,
+          'replace',
+        );
         event.preventDefault();
         return;
       }
       const fileStep = event.key === 'n' ? 1 : event.key === 'p' ? -1 : 0;
       if (fileStep !== 0 && rows.length > 0) {
-        store.selectFile(stepped(rows, rows.findIndex((row) => row.uri === fileUri), fileStep).uri, 'replace');
+        store.selectFile(
+          stepped(
+            rows,
+            rows.findIndex((row) => row.uri === fileUri),
+            fileStep,
+          ).uri,
+          'replace',
+        );
         event.preventDefault();
       }
     };

@@ -42,7 +42,11 @@ function defaultTurn(turns: Turn[], openedAt: number): Turn | undefined {
 export function useSelection(): ResolvedSelection {
   const chosen = useUiStore(
     useShallow((state) => ({
-      sessionId: state.sessionId, turnId: state.turnId, fileUri: state.fileUri, openedAt: state.openedAt, checked: state.checked,
+      sessionId: state.sessionId,
+      turnId: state.turnId,
+      fileUri: state.fileUri,
+      openedAt: state.openedAt,
+      checked: state.checked,
     })),
   );
   const { data: sessions } = useSessions();
@@ -51,9 +55,13 @@ export function useSelection(): ResolvedSelection {
   const turnId = chosen.turnId ?? defaultTurn(turns, chosen.openedAt)?.turnId ?? null;
   const { data: manifest } = useTurnManifest(turnId);
   const rows = rowsOf(manifest);
-  const fileUri = rows.some((row) => row.uri === chosen.fileUri) ? chosen.fileUri : firstToShow(rows)?.uri ?? null;
+  const fileUri = rows.some((row) => row.uri === chosen.fileUri) ? chosen.fileUri : (firstToShow(rows)?.uri ?? null);
   return {
-    sessionId, turnId, fileUri, turns, rows,
+    sessionId,
+    turnId,
+    fileUri,
+    turns,
+    rows,
     session: sessions?.find((item) => item.sessionId === sessionId),
     checked: chosen.checked.turnId === turnId ? chosen.checked.uris : [],
   };

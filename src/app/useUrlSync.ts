@@ -15,7 +15,13 @@ export function useUrlSync(): void {
   useEffect(() => {
     const store = useUiStore;
     const unsubscribe = store.subscribe((state, previous) => {
-      if (state.workspaceId === previous.workspaceId && state.sessionId === previous.sessionId && state.turnId === previous.turnId && state.fileUri === previous.fileUri) return;
+      if (
+        state.workspaceId === previous.workspaceId &&
+        state.sessionId === previous.sessionId &&
+        state.turnId === previous.turnId &&
+        state.fileUri === previous.fileUri
+      )
+        return;
       const search = searchFromSelection(state);
       if (search === window.location.search) return;
       const url = `${window.location.pathname}${search}`;

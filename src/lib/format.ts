@@ -18,7 +18,12 @@ export function formatClock(iso: string | number): string {
   if (Number.isNaN(date.getTime())) return '';
   const today = new Date();
   const sameDay = date.toDateString() === today.toDateString();
-  const time = date.toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit', hour12: false });
+  const time = date.toLocaleTimeString(undefined, {
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hour12: false,
+  });
   if (sameDay) return time;
   return `${date.toLocaleDateString(undefined, { month: 'short', day: 'numeric' })} ${time.slice(0, 5)}`;
 }

@@ -24,7 +24,11 @@ export function mockFetch(routes: Record<string, Answer | ((call: Call) => Answe
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init: RequestInit = {}) => {
     const url = new URL(String(input), 'http://127.0.0.1:4820');
     const method = init.method ?? 'GET';
-    const call: Call = { method, path: url.pathname + url.search, body: init.body ? JSON.parse(String(init.body)) : undefined };
+    const call: Call = {
+      method,
+      path: url.pathname + url.search,
+      body: init.body ? JSON.parse(String(init.body)) : undefined,
+    };
     calls.push(call);
     for (const [pattern, answer] of Object.entries(routes)) {
       const [routeMethod, routePath] = pattern.split(' ');
@@ -34,14 +38,22 @@ export function mockFetch(routes: Record<string, Answer | ((call: Call) => Answe
       const { status = 200, body } = resolved as { status?: number; body: unknown };
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     }
-    return new Response(JSON.stringify({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }), { status: 404 });
+    return new Response(
+      JSON.stringify({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }),
+      { status: 404 },
+    );
   });
   return calls;
 }
 
 /** `/api/turns/*` matches one path segment per `*`. */
 function matches(pattern: string, path: string): boolean {
-  const regex = new RegExp(`^${pattern.split('*').map((part) => part.replace(/[.?+^$()[\]{}|\\]/g, '\\$&')).join('[^/]+')}$`);
+  const regex = new RegExp(
+    `^${pattern
+      .split('*')
+      .map((part) => part.replace(/[.?+^$()[\]{}|\\]/g, '\\$&'))
+      .join('[^/]+')}$`,
+  );
   return regex.test(path);
 }
 

@@ -56,7 +56,15 @@ export const TASK_NOTIFICATION = '<task-notification>';
 /** The ids of the subagents Stop says still run (`background_tasks`, 2.1.328: `{id, type: "subagent", status}`). */
 function runningSubagents(tasks: unknown): string[] {
   if (!Array.isArray(tasks)) return [];
-  return tasks.filter((task): task is Json => isObject(task) && task.type === 'subagent' && task.status === 'running' && typeof task.id === 'string' && task.id !== '')
+  return tasks
+    .filter(
+      (task): task is Json =>
+        isObject(task) &&
+        task.type === 'subagent' &&
+        task.status === 'running' &&
+        typeof task.id === 'string' &&
+        task.id !== '',
+    )
     .map((task) => task.id as string);
 }
 
@@ -76,7 +84,8 @@ export function parseHookEvent(text: string): ParsedHookEvent {
   return parseHookEventValue(raw);
 }
 
-const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+const nonEmptyString = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 ? value : null;
 
 /** The same, for an event whose JSON is already parsed (the server's hook route). */
 export function parseHookEventValue(raw: unknown): ParsedHookEvent {
@@ -92,13 +101,19 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
   }
   const cwd = raw.cwd;
   if (typeof cwd !== 'string' || cwd.length === 0) return malformed(`no cwd in ${name}`);
-  const base: EventBase = { sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path), agentId: nonEmptyString(raw.agent_id) };
+  const base: EventBase = {
+    sessionId,
+    cwd,
+    transcriptPath: nonEmptyString(raw.transcript_path),
+    agentId: nonEmptyString(raw.agent_id),
+  };
 
   switch (name) {
     case 'UserPromptSubmit':
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
       // Written by Claude Code itself when a background subagent is done (2.1.328): not the person's.
-      if (raw.prompt.trimStart().startsWith(TASK_NOTIFICATION)) return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt, continuesTurn: true } };
+      if (raw.prompt.trimStart().startsWith(TASK_NOTIFICATION))
+        return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt, continuesTurn: true } };
       return { ok: true, event: { ...base, kind: 'prompt', prompt: raw.prompt } };
     case 'PreToolUse':
       return parseToolStart(base, raw);
@@ -115,7 +130,17 @@ export function parseHookEventValue(raw: unknown): ParsedHookEvent {
       // The reply itself: the transcript may not hold it yet when Stop fires.
       const last = raw.last_assistant_message;
       const lastReply = typeof last === 'string' && last.trim() !== '' ? last : null;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply, runningAgents: runningSubagents(raw.background_tasks), ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) } };
+      return {
+        ok: true,
+        event: {
+          ...base,
+          kind: 'turn-end',
+          event: name,
+          lastReply,
+          runningAgents: runningSubagents(raw.background_tasks),
+          ...(name === 'SessionEnd' ? { sessionEnded: true } : {}),
+        },
+      };
     }
     default:
       return ignored(`event ${name} is not forwarded`);
@@ -140,7 +165,11 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
     return {
       ok: true,
       event: {
-        ...base, kind: 'exec', tool, command, callId: nonEmptyString(raw.tool_use_id),
+        ...base,
+        kind: 'exec',
+        tool,
+        command,
+        callId: nonEmptyString(raw.tool_use_id),
         // Its PostToolUse comes while it still runs: only the turn's end can see what it did.
         background: input.run_in_background === true,
       },
@@ -152,7 +181,10 @@ function parseToolStart(base: EventBase, raw: Json): ParsedHookEvent {
   if (typeof path !== 'string' || path.length === 0) {
     return malformed(`PreToolUse ${tool} without ${field}`);
   }
-  return { ok: true, event: { ...base, kind: 'before-mutate', tool, paths: [path], callId: nonEmptyString(raw.tool_use_id) } };
+  return {
+    ok: true,
+    event: { ...base, kind: 'before-mutate', tool, paths: [path], callId: nonEmptyString(raw.tool_use_id) },
+  };
 }
 
 function commandOf(tool: string, input: Json): string | null {

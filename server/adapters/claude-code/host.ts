@@ -7,7 +7,6 @@ import { CLAUDE_CODE_HOST, parseHookEventValue } from './event.js';
 import { chatOf } from './receive/chat.js';
 import { claudeCodeTranscripts } from './receive/transcript.js';
 
-
 export const claudeCodeHost: HostAdapter = {
   name: CLAUDE_CODE_HOST,
   platform: CLAUDE_CODE_HOST,

@@ -18,18 +18,39 @@ beforeEach(async () => {
   await mkdir(workspace);
   env = { XDG_STATE_HOME: join(root, 'state') };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const scanHook = `${hookBin} --max-time 120`;
-const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'SessionEnd'];
+const EVENTS = [
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+];
 const OURS: Record<string, string[]> = {
-  UserPromptSubmit: [hookBin], PreToolUse: [hookBin, scanHook], PostToolUse: [scanHook], PostToolUseFailure: [scanHook],
-  SubagentStart: [hookBin], SubagentStop: [hookBin], Stop: [hookBin], StopFailure: [hookBin], SessionEnd: [hookBin],
+  UserPromptSubmit: [hookBin],
+  PreToolUse: [hookBin, scanHook],
+  PostToolUse: [scanHook],
+  PostToolUseFailure: [scanHook],
+  SubagentStart: [hookBin],
+  SubagentStop: [hookBin],
+  Stop: [hookBin],
+  StopFailure: [hookBin],
+  SessionEnd: [hookBin],
 };
 const settingsFile = () => join(workspace, '.claude', 'settings.local.json');
 const readSettings = async () => JSON.parse(await readFile(settingsFile(), 'utf8'));
-const commandsOf = (settings: { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> }, event: string) =>
-  settings.hooks[event].flatMap((group) => group.hooks.map((hook) => hook.command));
+const commandsOf = (
+  settings: { hooks: Record<string, { matcher?: string; hooks: { command: string }[] }[]> },
+  event: string,
+) => settings.hooks[event].flatMap((group) => group.hooks.map((hook) => hook.command));
 
 describe('turnback init claude-code', { timeout: 60_000 }, () => {
   it('merges the hooks into existing settings, keeping every key and hook, and adds nothing twice', async () => {
@@ -55,7 +76,11 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(merged.env).toEqual(existing.env);
     expect(merged.hooks.SessionStart).toEqual(existing.hooks.SessionStart);
     expect(merged.hooks.PreToolUse[0]).toEqual(existing.hooks.PreToolUse[0]);
-    expect(merged.hooks.PreToolUse.map((group: { matcher: string }) => group.matcher)).toEqual(['Bash', 'Write|Edit|MultiEdit|NotebookEdit', 'Bash|mcp__.*']);
+    expect(merged.hooks.PreToolUse.map((group: { matcher: string }) => group.matcher)).toEqual([
+      'Bash',
+      'Write|Edit|MultiEdit|NotebookEdit',
+      'Bash|mcp__.*',
+    ]);
     for (const event of EVENTS) {
       const ours = commandsOf(merged, event).filter((c) => c.includes('turnback'));
       // An absolute path to this installation's sh hook, so the hook works from any cwd.
@@ -73,9 +98,16 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
   it('replaces the Node hook an earlier version installed, adding nothing', async () => {
     const hook = [{ type: 'command', command: nodeHook }];
     await mkdir(join(workspace, '.claude'));
-    await writeFile(settingsFile(), JSON.stringify({
-      hooks: { UserPromptSubmit: [{ hooks: hook }], PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: hook }], Stop: [{ hooks: hook }] },
-    }));
+    await writeFile(
+      settingsFile(),
+      JSON.stringify({
+        hooks: {
+          UserPromptSubmit: [{ hooks: hook }],
+          PreToolUse: [{ matcher: 'Write|Edit|MultiEdit|NotebookEdit|Bash', hooks: hook }],
+          Stop: [{ hooks: hook }],
+        },
+      }),
+    );
     const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
     expect(result.code).toBe(0);
     const upgraded = await readSettings();
@@ -88,7 +120,7 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(Object.keys((await readSettings()).hooks)).toEqual(EVENTS);
   });
 
-  it('--remove takes turnback\'s hooks out again and keeps everything else', async () => {
+  it("--remove takes turnback's hooks out again and keeps everything else", async () => {
     const existing = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
     await mkdir(join(workspace, '.claude'));
     await writeFile(settingsFile(), JSON.stringify(existing, null, 2));
@@ -119,13 +151,23 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     const home = join(root, 'home');
     const userSettings = join(home, '.claude', 'settings.json');
     await mkdir(join(home, '.claude'), { recursive: true });
-    const existing = { theme: 'dark', hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] } };
+    const existing = {
+      theme: 'dark',
+      hooks: { Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }] },
+    };
     await writeFile(userSettings, JSON.stringify(existing));
     const homeEnv = { ...env, HOME: home };
-    expect(await runCli(['init', 'claude-code', '--global'], { env: homeEnv, cwd: workspace })).toMatchObject({ code: 0, stdout: expect.stringContaining(userSettings) });
+    expect(await runCli(['init', 'claude-code', '--global'], { env: homeEnv, cwd: workspace })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining(userSettings),
+    });
     const merged = JSON.parse(await readFile(userSettings, 'utf8'));
     expect(merged).toMatchObject(existing);
-    for (const event of EVENTS) expect(commandsOf(merged, event).filter((c) => c.includes('turnback')), event).toEqual(OURS[event]);
+    for (const event of EVENTS)
+      expect(
+        commandsOf(merged, event).filter((c) => c.includes('turnback')),
+        event,
+      ).toEqual(OURS[event]);
     const text = await readFile(userSettings, 'utf8');
     expect((await runCli(['init', 'claude-code', '--global'], { env: homeEnv })).stdout).toContain('already in');
     expect(await readFile(userSettings, 'utf8')).toBe(text);

@@ -8,6 +8,6 @@ import { mergeHookSettings, removeHookSettings } from './settings.js';
 export const claudeCodeSettingsWriter: HostSettingsWriter = {
   host: CLAUDE_CODE_HOST,
   settingsFile: ({ workspace, home, global }) =>
-    (global ? join(home, '.claude', 'settings.json') : join(workspace, '.claude', 'settings.local.json')),
+    global ? join(home, '.claude', 'settings.json') : join(workspace, '.claude', 'settings.local.json'),
   ...jsonSettings(mergeHookSettings, removeHookSettings),
 };

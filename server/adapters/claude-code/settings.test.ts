@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER } from './event.js';
-import { isTurnbackHookCommand, mergeHookSettings, removeHookSettings, SettingsShapeError, shellQuote } from './settings.js';
+import {
+  isTurnbackHookCommand,
+  mergeHookSettings,
+  removeHookSettings,
+  SettingsShapeError,
+  shellQuote,
+} from './settings.js';
 
 const command = "'/opt/my tools/turnback/bin/turnback-hook'";
 const nodeCommand = "/usr/bin/node '/opt/my tools/turnback/bin/turnback.js' hook claude-code";
@@ -8,11 +14,24 @@ type Groups = Record<string, { matcher?: string; hooks: { command: string }[] }[
 const commandsOf = (settings: Record<string, unknown>, event: string) =>
   (settings.hooks as Groups)[event].flatMap((g) => g.hooks.map((h) => h.command));
 const scan = `${command} --max-time 120`;
-const EVENTS = ['UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'Stop', 'StopFailure', 'SessionEnd'];
+const EVENTS = [
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+];
 /** The commands turnback registers for each event: scans wait longer than the rest. */
 const OURS: Record<string, string[]> = {
-  UserPromptSubmit: [command], PreToolUse: [command, scan], PostToolUse: [scan], PostToolUseFailure: [scan],
-  Stop: [command], StopFailure: [command], SessionEnd: [command],
+  UserPromptSubmit: [command],
+  PreToolUse: [command, scan],
+  PostToolUse: [scan],
+  PostToolUseFailure: [scan],
+  Stop: [command],
+  StopFailure: [command],
+  SessionEnd: [command],
 };
 
 describe('mergeHookSettings', () => {
@@ -25,7 +44,10 @@ describe('mergeHookSettings', () => {
     expect(settings).toEqual({
       hooks: {
         UserPromptSubmit: [{ hooks: hook }],
-        PreToolUse: [{ matcher: FILE_TOOL_MATCHER, hooks: hook }, { matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
+        PreToolUse: [
+          { matcher: FILE_TOOL_MATCHER, hooks: hook },
+          { matcher: COMMAND_TOOL_MATCHER, hooks: scanHook },
+        ],
         PostToolUse: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
         PostToolUseFailure: [{ matcher: COMMAND_TOOL_MATCHER, hooks: scanHook }],
         SubagentStart: [{ hooks: hook }],
@@ -82,7 +104,12 @@ describe('mergeHookSettings', () => {
     const existing = {
       hooks: {
         Stop: [
-          { hooks: [{ type: 'command', command: nodeCommand }, { type: 'command', command: 'say done' }] },
+          {
+            hooks: [
+              { type: 'command', command: nodeCommand },
+              { type: 'command', command: 'say done' },
+            ],
+          },
           { hooks: [{ type: 'command', command }] },
           { hooks: [{ type: 'command', command: '/elsewhere/turnback-hook' }] },
         ],
@@ -109,7 +136,14 @@ describe('removeHookSettings', () => {
       model: 'opus',
       hooks: {
         PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'echo guard' }] }],
-        Stop: [{ hooks: [{ type: 'command', command: 'say done' }, { type: 'command', command: nodeCommand }] }],
+        Stop: [
+          {
+            hooks: [
+              { type: 'command', command: 'say done' },
+              { type: 'command', command: nodeCommand },
+            ],
+          },
+        ],
         Notification: [{ hooks: [{ type: 'command', command: 'notify-send hi' }] }],
       },
     };
@@ -132,13 +166,23 @@ describe('removeHookSettings', () => {
     installed.hooks.Stop[0].hooks.push({ command: 'say done' });
     const { settings, changed } = mergeHookSettings(installed, command);
     expect(changed).toBe(true);
-    expect((settings.hooks as Groups).Stop).toEqual([{ hooks: [{ command: 'say done' }] }, { hooks: [{ type: 'command', command }] }]);
+    expect((settings.hooks as Groups).Stop).toEqual([
+      { hooks: [{ command: 'say done' }] },
+      { hooks: [{ type: 'command', command }] },
+    ]);
   });
 });
 
 describe('isTurnbackHookCommand', () => {
   it('knows the sh entry and the Node entry of any installation, and nothing else', () => {
-    for (const ours of [command, scan, '/opt/turnback/bin/turnback-hook', nodeCommand, 'node bin/turnback.js hook claude-code', `${nodeCommand} --max-time 120`]) {
+    for (const ours of [
+      command,
+      scan,
+      '/opt/turnback/bin/turnback-hook',
+      nodeCommand,
+      'node bin/turnback.js hook claude-code',
+      `${nodeCommand} --max-time 120`,
+    ]) {
       expect(isTurnbackHookCommand(ours)).toBe(true);
     }
     for (const theirs of ['echo turnback-hook-done > /tmp/x', '/usr/bin/my-turnback-hook', 'say done', 42]) {

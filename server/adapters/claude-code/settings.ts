@@ -61,9 +61,15 @@ function ourGroups(command: string): { event: string; group: Json }[] {
     event,
     group: {
       ...(matcher ? { matcher } : {}),
-      hooks: [scan
-        ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_SECONDS }
-        : { type: 'command', command }],
+      hooks: [
+        scan
+          ? {
+              type: 'command',
+              command: `${command} --max-time ${SCAN_WAIT_SECONDS}`,
+              timeout: SCAN_HOOK_TIMEOUT_SECONDS,
+            }
+          : { type: 'command', command },
+      ],
     },
   }));
 }
@@ -91,7 +97,8 @@ function strip(existing: unknown): Stripped {
   const found: string[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+      if (OUR_GROUPS.some((group) => group.event === event))
+        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
     const kept = groups.filter((group) => {
@@ -117,7 +124,8 @@ export function mergeHookSettings(existing: unknown, command: string): MergeResu
   const { settings, found } = strip(existing);
   const wanted = ourGroups(command);
   const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (JSON.stringify(found) === JSON.stringify(wantedKeys))
+    return { settings: structuredClone(existing) as Json, changed: false };
   if (settings.hooks === undefined) settings.hooks = {};
   const hooks = settings.hooks as Record<string, unknown[]>;
   for (const { event, group } of wanted) (hooks[event] ??= []).push(group);

@@ -5,7 +5,8 @@ import { recordedRollout } from './test/fixtures.js';
 
 function itemsOf(prompt: string) {
   const collector = rolloutCollector(prompt);
-  for (const line of recordedRollout('/home/u', '/w').split('\n').filter(Boolean).reverse()) if (collector.take(line)) break;
+  for (const line of recordedRollout('/home/u', '/w').split('\n').filter(Boolean).reverse())
+    if (collector.take(line)) break;
   return collector.items();
 }
 

@@ -6,7 +6,13 @@ import { PATCH_TOOL, SHELL_TOOL } from './event.js';
 import { patchPaths } from './patch.js';
 
 const TARGETS: ToolTargets = {
-  fields: { [SHELL_TOOL]: 'command', [PATCH_TOOL]: 'files', spawn_agent: 'message', send_input: 'message', view_image: 'path' },
+  fields: {
+    [SHELL_TOOL]: 'command',
+    [PATCH_TOOL]: 'files',
+    spawn_agent: 'message',
+    send_input: 'message',
+    view_image: 'path',
+  },
   pathFields: new Set(['path']),
 };
 

@@ -18,8 +18,17 @@ export const CODEX_HOST = 'codex';
 
 /** Codex's tools that change nothing in the workspace: their calls are not scanned. */
 export const READ_ONLY_TOOLS: ReadonlySet<string> = new Set([
-  'view_image', 'request_user_input', 'get_goal', 'create_goal', 'update_goal', 'update_plan',
-  'tool_search', 'web_search', 'list_mcp_resources', 'list_mcp_resource_templates', 'read_mcp_resource',
+  'view_image',
+  'request_user_input',
+  'get_goal',
+  'create_goal',
+  'update_goal',
+  'update_plan',
+  'tool_search',
+  'web_search',
+  'list_mcp_resources',
+  'list_mcp_resource_templates',
+  'read_mcp_resource',
 ]);
 /** Sub-agent tools (reported as `spawn_agent`, `multi_agent_v1wait_agent`, …): the sub-agent's own calls are hooked. */
 const AGENT_TOOL = /^(multi_agent_v\d+)?(spawn_agent|wait_agent|send_input|resume_agent|close_agent)$/;
@@ -32,8 +41,10 @@ const COMMAND_LIMIT = 4000;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const stringOr = (value: unknown, fallback: string | null): string | null => (typeof value === 'string' ? value : fallback);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const stringOr = (value: unknown, fallback: string | null): string | null =>
+  typeof value === 'string' ? value : fallback;
 
 const ignored = (reason: string): ParsedHostEvent => ({ ok: false, ignored: true, reason });
 const malformed = (reason: string): ParsedHostEvent => ({ ok: false, ignored: false, reason });
@@ -73,18 +84,25 @@ export function parseCodexEvent(raw: unknown): ParsedHostEvent {
   if (typeof raw.session_id !== 'string' || raw.session_id === '') return malformed('no session_id');
   if (typeof raw.cwd !== 'string' || raw.cwd === '') return malformed('no cwd');
   const agentId = stringOr(raw.agent_id, null);
-  const base: HostEventBase = { sessionId: raw.session_id, cwd: raw.cwd, transcriptPath: stringOr(raw.transcript_path, null), agentId };
+  const base: HostEventBase = {
+    sessionId: raw.session_id,
+    cwd: raw.cwd,
+    transcriptPath: stringOr(raw.transcript_path, null),
+    agentId,
+  };
   switch (name) {
     case 'UserPromptSubmit':
       // The task its parent gave it, not a person's prompt: the sub-agent works in its parent's turn.
-      if (agentId !== null) return ignored('a sub-agent\'s prompt');
+      if (agentId !== null) return ignored("a sub-agent's prompt");
       if (typeof raw.prompt !== 'string') return malformed('UserPromptSubmit without prompt');
       return event({ ...base, kind: 'prompt', prompt: raw.prompt });
     case 'PreToolUse':
     case 'PostToolUse':
       return toolEvent(name, raw, base);
     case 'SubagentStart':
-      return agentId === null ? malformed('SubagentStart without agent_id') : event({ ...base, kind: 'subagent-start' });
+      return agentId === null
+        ? malformed('SubagentStart without agent_id')
+        : event({ ...base, kind: 'subagent-start' });
     case 'SubagentStop':
       return agentId === null ? malformed('SubagentStop without agent_id') : event({ ...base, kind: 'subagent-end' });
     case 'Stop':
@@ -95,7 +113,13 @@ export function parseCodexEvent(raw: unknown): ParsedHostEvent {
     case 'Interrupt':
       if (agentId !== null) return ignored(`a sub-agent's ${name}`);
       // A closed session's sub-agents run no more (`codex exec` ends them): nothing to wait for.
-      return event({ ...base, kind: 'turn-end', event: name, lastReply: null, ...(name === 'SessionEnd' ? { sessionEnded: true } : {}) });
+      return event({
+        ...base,
+        kind: 'turn-end',
+        event: name,
+        lastReply: null,
+        ...(name === 'SessionEnd' ? { sessionEnded: true } : {}),
+      });
     default:
       return ignored(`${name} is not recorded`);
   }

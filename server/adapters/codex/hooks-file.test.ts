@@ -10,8 +10,19 @@ describe('mergeCodexHooks', () => {
     const { settings: file, changed } = mergeCodexHooks({}, HOOK);
     expect(changed).toBe(true);
     const hooks = file.hooks as Record<string, any[]>;
-    expect(Object.keys(hooks).sort()).toEqual(['Interrupt', 'PostToolUse', 'PreToolUse', 'SessionEnd', 'Stop', 'SubagentStart', 'SubagentStop', 'UserPromptSubmit']);
-    expect(hooks.PreToolUse).toEqual([{ matcher: '*', hooks: [{ type: 'command', command: `${HOOK} --max-time 120`, timeout: 130 }] }]);
+    expect(Object.keys(hooks).sort()).toEqual([
+      'Interrupt',
+      'PostToolUse',
+      'PreToolUse',
+      'SessionEnd',
+      'Stop',
+      'SubagentStart',
+      'SubagentStop',
+      'UserPromptSubmit',
+    ]);
+    expect(hooks.PreToolUse).toEqual([
+      { matcher: '*', hooks: [{ type: 'command', command: `${HOOK} --max-time 120`, timeout: 130 }] },
+    ]);
     expect(hooks.UserPromptSubmit).toEqual([{ hooks: [{ type: 'command', command: HOOK, timeout: 10 }] }]);
     expect(hooks.SessionEnd[0].hooks[0].timeout).toBe(3);
   });
@@ -52,7 +63,9 @@ describe('removeCodexHooks', () => {
   });
 
   it("leaves another host's turnback hook alone", () => {
-    const claude = { hooks: { Stop: [{ hooks: [{ type: 'command', command: "'/opt/turn back/bin/turnback-hook'" }] }] } };
+    const claude = {
+      hooks: { Stop: [{ hooks: [{ type: 'command', command: "'/opt/turn back/bin/turnback-hook'" }] }] },
+    };
     expect(removeCodexHooks(claude).changed).toBe(false);
   });
 });

@@ -35,7 +35,8 @@ const OUR_GROUPS: readonly OurGroup[] = [
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A command some turnback installation registered for Codex: `…/turnback-hook codex`, quoted or not, maybe with `--max-time N`. */
 export function isTurnbackCodexCommand(command: unknown): boolean {
@@ -48,9 +49,15 @@ function ourGroups(command: string): { event: string; group: Json }[] {
     event,
     group: {
       ...(matcher ? { matcher } : {}),
-      hooks: [scan
-        ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_SECONDS }
-        : { type: 'command', command, timeout: timeout ?? HOOK_TIMEOUT_SECONDS }],
+      hooks: [
+        scan
+          ? {
+              type: 'command',
+              command: `${command} --max-time ${SCAN_WAIT_SECONDS}`,
+              timeout: SCAN_HOOK_TIMEOUT_SECONDS,
+            }
+          : { type: 'command', command, timeout: timeout ?? HOOK_TIMEOUT_SECONDS },
+      ],
     },
   }));
 }
@@ -67,7 +74,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
   const found: string[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+      if (OUR_GROUPS.some((group) => group.event === event))
+        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
     const kept = groups.filter((group) => {
@@ -76,7 +84,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
       const ours = all.filter((hook) => isObject(hook) && isTurnbackCodexCommand(hook.command));
       if (ours.length === 0) return true;
       // A group that holds other hooks too is not exactly ours: counted so that it is rewritten.
-      for (const hook of ours) found.push(ours.length === all.length ? key(event, group.matcher, hook) : `shared ${event}`);
+      for (const hook of ours)
+        found.push(ours.length === all.length ? key(event, group.matcher, hook) : `shared ${event}`);
       group.hooks = all.filter((hook) => !ours.includes(hook));
       return ours.length < all.length;
     });
@@ -92,7 +101,8 @@ export function mergeCodexHooks(existing: unknown, command: string): JsonMerge {
   const { settings, found } = strip(existing);
   const wanted = ourGroups(command);
   const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (JSON.stringify(found) === JSON.stringify(wantedKeys))
+    return { settings: structuredClone(existing) as Json, changed: false };
   if (settings.hooks === undefined) settings.hooks = {};
   const hooks = settings.hooks as Record<string, unknown[]>;
   for (const { event, group } of wanted) (hooks[event] ??= []).push(group);

@@ -8,7 +8,7 @@ describe('the codex host', () => {
     expect(codexHost).toMatchObject({ name: 'codex', platform: 'codex', sessionType: 'cli' });
   });
 
-  it("tells the person a line through the output field every Codex hook event reads: systemMessage on stdout", () => {
+  it('tells the person a line through the output field every Codex hook event reads: systemMessage on stdout', () => {
     const notice = codexHost.notice('turnback is not recording: the disk is full');
     expect(notice.stderr).toBeUndefined();
     expect(notice.stdout?.endsWith('\n')).toBe(true);

@@ -19,12 +19,16 @@ beforeEach(async () => {
   await mkdir(join(root, 'home'));
   env = { XDG_STATE_HOME: join(root, 'state'), HOME: join(root, 'home'), CODEX_HOME: '' };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const projectFile = () => join(workspace, '.codex', 'hooks.json');
 const read = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
 const commands = (file: { hooks: Record<string, { hooks: { command: string }[] }[]> }) =>
-  Object.entries(file.hooks).flatMap(([event, groups]) => groups.flatMap((group) => group.hooks.map((hook) => `${event} ${hook.command}`)));
+  Object.entries(file.hooks).flatMap(([event, groups]) =>
+    groups.flatMap((group) => group.hooks.map((hook) => `${event} ${hook.command}`)),
+  );
 
 describe('turnback init codex', { timeout: 60_000 }, () => {
   it("writes the project's .codex/hooks.json keeping other hooks, says how to trust them, and adds nothing twice", async () => {
@@ -57,7 +61,9 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
   it('with --global, writes $CODEX_HOME/hooks.json, else ~/.codex/hooks.json', async () => {
     const global = await runCli(['init', 'codex', '--global'], { env });
     expect(global.code).toBe(0);
-    expect(commands(await read(join(root, 'home', '.codex', 'hooks.json')))).toContain(`UserPromptSubmit ${hookBin} codex`);
+    expect(commands(await read(join(root, 'home', '.codex', 'hooks.json')))).toContain(
+      `UserPromptSubmit ${hookBin} codex`,
+    );
     const elsewhere = join(root, 'codex-home');
     const moved = await runCli(['init', 'codex', '--global'], { env: { ...env, CODEX_HOME: elsewhere } });
     expect(moved.stdout).toContain(join(elsewhere, 'hooks.json'));
@@ -71,6 +77,9 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('"hooks" is not an object') });
     expect(await readFile(projectFile(), 'utf8')).toBe('{"hooks": []}');
     const unknown = await runCli(['init', 'codex', '--everywhere'], { env });
-    expect(unknown).toMatchObject({ code: 2, stderr: expect.stringMatching(/usage: turnback init <.*codex.*> \[--workspace DIR\] \[--global\] \[--remove\]/) });
+    expect(unknown).toMatchObject({
+      code: 2,
+      stderr: expect.stringMatching(/usage: turnback init <.*codex.*> \[--workspace DIR\] \[--global\] \[--remove\]/),
+    });
   });
 });

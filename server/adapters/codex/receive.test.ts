@@ -72,7 +72,10 @@ describe('Codex events through the core receiver', () => {
     expect(session).toMatchObject({ platform: 'codex', sessionType: 'cli' });
     const [turn] = engine.listTurns(session.sessionId);
     expect(turn).toMatchObject({ title: 'Turn 1: do it', status: 'committed', execUsed: true, execCaptured: true });
-    expect(turn.execCommands.map((c) => [c.tool, c.endedAt !== null])).toEqual([['Bash', true], ['Bash', true]]);
+    expect(turn.execCommands.map((c) => [c.tool, c.endedAt !== null])).toEqual([
+      ['Bash', true],
+      ['Bash', true],
+    ]);
     expect(engine.messages(session.sessionId).map((m) => [m.role, m.content])).toEqual([
       ['user', 'Turn 1: do it'],
       ['tool', 'apply_patch(src/new.ts, a.txt)'],
@@ -87,14 +90,21 @@ describe('Codex events through the core receiver', () => {
 
   it('keeps a sub-agent in its parent turn: its prompt begins no turn', async () => {
     await replayFirstTurn();
-    const second = events.slice(events.findIndex((e) => e.prompt === 'Turn 2: sub'), events.findIndex((e) => e.prompt === 'Turn 3: mcp'));
+    const second = events.slice(
+      events.findIndex((e) => e.prompt === 'Turn 2: sub'),
+      events.findIndex((e) => e.prompt === 'Turn 3: mcp'),
+    );
     for (const event of second) {
       expect((await receiver.receive(event, engine)).ok).toBe(true);
-      if (event.agent_id && event.hook_event_name === 'PreToolUse') await writeFile(join(workspace, 'sub.txt'), 'sub\n');
+      if (event.agent_id && event.hook_event_name === 'PreToolUse')
+        await writeFile(join(workspace, 'sub.txt'), 'sub\n');
     }
     const [session] = engine.listSessions();
     const turns = engine.listTurns(session.sessionId);
-    expect(turns.map((t) => [t.title, t.status])).toEqual([['Turn 1: do it', 'committed'], ['Turn 2: sub', 'committed']]);
+    expect(turns.map((t) => [t.title, t.status])).toEqual([
+      ['Turn 1: do it', 'committed'],
+      ['Turn 2: sub', 'committed'],
+    ]);
     expect(turns[1].execCommands.map((c) => c.command)).toEqual(['echo sub > sub.txt']);
     expect(turns[1].fileCount).toBe(1);
   });

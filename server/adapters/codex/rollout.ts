@@ -14,7 +14,8 @@ import { codexHome } from './home.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The tools whose hooks report another name than the model calls them by. */
 const SHELL_FUNCTIONS = new Set(['exec_command', 'shell', 'shell_command', 'local_shell']);
@@ -32,7 +33,8 @@ function textOf(content: unknown, partType: string): string {
   if (!Array.isArray(content)) return '';
   return content
     .filter((part): part is Json => isObject(part) && part.type === partType && typeof part.text === 'string')
-    .map((part) => part.text as string).join('\n');
+    .map((part) => part.text as string)
+    .join('\n');
 }
 
 function argumentsOf(text: unknown): Json {
@@ -50,7 +52,8 @@ function functionCall(payload: Json): { name: string; input: Json } {
   const name = typeof payload.name === 'string' ? payload.name : '?';
   const args = argumentsOf(payload.arguments);
   if (SHELL_FUNCTIONS.has(name)) {
-    const command = typeof args.cmd === 'string' ? args.cmd : Array.isArray(args.command) ? args.command.join(' ') : args.command;
+    const command =
+      typeof args.cmd === 'string' ? args.cmd : Array.isArray(args.command) ? args.command.join(' ') : args.command;
     return { name: SHELL_TOOL, input: { command: typeof command === 'string' ? command : '' } };
   }
   const namespace = typeof payload.namespace === 'string' ? payload.namespace : '';
@@ -66,7 +69,9 @@ function itemOf(payload: Json): { item: TranscriptItem } | { prompt: string } | 
       if (payload.role !== 'assistant') return null;
       {
         const text = textOf(payload.content, 'output_text');
-        return text.trim() === '' ? null : { item: { kind: 'text', messageId: typeof payload.id === 'string' ? payload.id : null, text } };
+        return text.trim() === ''
+          ? null
+          : { item: { kind: 'text', messageId: typeof payload.id === 'string' ? payload.id : null, text } };
       }
     case 'function_call': {
       const { name, input } = functionCall(payload);

@@ -17,13 +17,15 @@ const userHooksFile = () => join(codexHome(process.env.HOME || homedir(), proces
 export const codexSettingsWriter: HostSettingsWriter = {
   host: CODEX_HOST,
   settingsFile: ({ workspace, home, global }) =>
-    (global ? join(codexHome(home, process.env), 'hooks.json') : join(workspace, PROJECT_HOOKS)),
+    global ? join(codexHome(home, process.env), 'hooks.json') : join(workspace, PROJECT_HOOKS),
   ...jsonSettings(mergeCodexHooks, removeCodexHooks),
   afterInstall: (file) => [
     'Codex runs these hooks only once you trust them: start `codex`, type /hooks, and trust the',
     'turnback hooks (Codex asks again whenever they change); until then nothing is recorded.',
     ...(file === userHooksFile()
       ? []
-      : ['Codex reads a project\'s .codex/hooks.json only in a project you trust (it asks when it first starts there).']),
+      : [
+          "Codex reads a project's .codex/hooks.json only in a project you trust (it asks when it first starts there).",
+        ]),
   ],
 };

@@ -29,14 +29,19 @@ function targetOf(name: string, input: Record<string, unknown>, workspace: strin
   const field = targets.fields[name];
   const value = field === undefined ? Object.values(input).find((v) => typeof v === 'string') : input[field];
   if (typeof value !== 'string') return '';
-  const shown = targets.pathFields.has(field) ? (relativeInside(workspace, value) || value) : value;
+  const shown = targets.pathFields.has(field) ? relativeInside(workspace, value) || value : value;
   // One line: a heredoc or a script shows its first line.
   const [firstLine] = shown.split('\n', 1);
   const cut = cutText(firstLine, TARGET_LIMIT);
   return firstLine !== shown && cut === firstLine ? `${cut} …` : cut;
 }
 
-export function toolLineOf(name: string, input: Record<string, unknown>, workspace: string, targets: ToolTargets): string {
+export function toolLineOf(
+  name: string,
+  input: Record<string, unknown>,
+  workspace: string,
+  targets: ToolTargets,
+): string {
   return `${name}(${targetOf(name, input, workspace, targets)})`;
 }
 
@@ -46,18 +51,28 @@ function lastMessageTexts(items: TranscriptItem[]): string[] {
   const last = texts.at(-1);
   if (last === undefined) return [];
   const sameMessage = last.messageId === null ? [last] : texts.filter((item) => item.messageId === last.messageId);
-  return [last.text, sameMessage.map((item) => item.text).join('\n\n'), sameMessage.map((item) => item.text).join('\n')];
+  return [
+    last.text,
+    sameMessage.map((item) => item.text).join('\n\n'),
+    sameMessage.map((item) => item.text).join('\n'),
+  ];
 }
 
 /**
  * The messages of a turn from its transcript items. `lastReply` (the reply the turn's end
  * event carries) is added when the transcript does not hold it yet.
  */
-export function chatOfItems(items: TranscriptItem[], lastReply: string | null, workspace: string, targets: ToolTargets): ChatMessage[] {
+export function chatOfItems(
+  items: TranscriptItem[],
+  lastReply: string | null,
+  workspace: string,
+  targets: ToolTargets,
+): ChatMessage[] {
   const messages: ChatMessage[] = items.map((item) =>
     item.kind === 'text'
       ? { role: 'assistant', content: item.text }
-      : { role: 'tool', content: toolLineOf(item.name, item.input, workspace, targets) });
+      : { role: 'tool', content: toolLineOf(item.name, item.input, workspace, targets) },
+  );
   if (lastReply !== null && !lastMessageTexts(items).some((text) => text.trim() === lastReply.trim())) {
     messages.push({ role: 'assistant', content: lastReply });
   }
@@ -65,5 +80,9 @@ export function chatOfItems(items: TranscriptItem[], lastReply: string | null, w
   // The reply at the end is what the person read last: keep it, say what was left out.
   const kept = messages.slice(0, MAX_CHAT_MESSAGES - 2);
   const omitted = messages.length - kept.length - 1;
-  return [...kept, { role: 'system', content: `(${omitted} more messages not recorded)` }, messages[messages.length - 1]];
+  return [
+    ...kept,
+    { role: 'system', content: `(${omitted} more messages not recorded)` },
+    messages[messages.length - 1],
+  ];
 }

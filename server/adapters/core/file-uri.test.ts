@@ -12,7 +12,9 @@ beforeEach(async () => {
   await mkdir(join(workspace, 'src'), { recursive: true });
   await writeFile(join(workspace, 'src', 'a.ts'), 'a');
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 describe('fileUriFor', () => {
   it('names an absolute path by its workspace URI', () => {
@@ -24,13 +26,17 @@ describe('fileUriFor', () => {
   });
 
   it('names a file in a folder that does not exist yet', () => {
-    expect(fileUriFor(workspace, join(workspace, 'lib', 'util', 'x.ts'), workspace)).toEqual({ uri: 'workspace:/lib/util/x.ts' });
+    expect(fileUriFor(workspace, join(workspace, 'lib', 'util', 'x.ts'), workspace)).toEqual({
+      uri: 'workspace:/lib/util/x.ts',
+    });
   });
 
   it('keeps a name as it is on disk, NFD or NFC', () => {
     const nfd = 'cafe\u0301.txt';
     expect(fileUriFor(workspace, nfd, workspace)).toEqual({ uri: `workspace:/${nfd}` });
-    expect(fileUriFor(workspace, nfd.normalize('NFC'), workspace)).toEqual({ uri: `workspace:/${nfd.normalize('NFC')}` });
+    expect(fileUriFor(workspace, nfd.normalize('NFC'), workspace)).toEqual({
+      uri: `workspace:/${nfd.normalize('NFC')}`,
+    });
   });
 
   it('skips paths outside the workspace, and the workspace itself', () => {

@@ -38,7 +38,13 @@ export type HostEvent =
    * The agent is done with the turn: its chat is read, then the turn ends (once its subagents
    * have ended too). `lastReply` is the reply as the event carries it (the transcript may lag).
    */
-  | (HostEventBase & { kind: 'turn-end'; event: string; lastReply: string | null; runningAgents?: string[]; sessionEnded?: boolean });
+  | (HostEventBase & {
+      kind: 'turn-end';
+      event: string;
+      lastReply: string | null;
+      runningAgents?: string[];
+      sessionEnded?: boolean;
+    });
 
 export type HostEventKind = HostEvent['kind'];
 

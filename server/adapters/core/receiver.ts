@@ -49,7 +49,10 @@ export class HostReceiver {
   private readonly subagentWaitMs: number;
   private readonly subagentPromptWaitMs: number;
 
-  constructor(readonly host: HostAdapter, options: ReceiverOptions = {}) {
+  constructor(
+    readonly host: HostAdapter,
+    options: ReceiverOptions = {},
+  ) {
     this.place = { home: options.transcripts?.home ?? homedir(), env: options.transcripts?.env ?? process.env };
     this.subagentWaitMs = options.subagentWaitMs ?? SUBAGENT_WAIT_MS;
     this.subagentPromptWaitMs = options.subagentPromptWaitMs ?? SUBAGENT_PROMPT_WAIT_MS;
@@ -57,7 +60,8 @@ export class HostReceiver {
 
   async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
     const key = this.host.deliveryKey?.(raw) ?? null;
-    if (key !== null && this.deliveries.seen(key)) return ignored('the same event again (another of its hooks delivered it)');
+    if (key !== null && this.deliveries.seen(key))
+      return ignored('the same event again (another of its hooks delivered it)');
     const parsed = this.host.parse(raw);
     if (!parsed.ok) return parsed.ignored ? ignored(parsed.reason) : { ok: false, malformed: parsed.reason };
     const event = parsed.event;
@@ -74,7 +78,9 @@ export class HostReceiver {
     const next = previous.then(work, work);
     const tail = next.catch(() => undefined);
     this.chains.set(sessionId, tail);
-    void tail.then(() => { if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId); });
+    void tail.then(() => {
+      if (this.chains.get(sessionId) === tail) this.chains.delete(sessionId);
+    });
     return next;
   }
 
@@ -82,14 +88,22 @@ export class HostReceiver {
     const late = this.lateSubagent(event);
     if (late) return Promise.resolve(late);
     switch (event.kind) {
-      case 'prompt': return this.prompt(event, engine);
-      case 'before-mutate': return this.beforeMutate(event, engine);
-      case 'exec': return this.exec(event, engine);
-      case 'exec-end': return this.execEnd(event, engine);
-      case 'reply': return this.reply(event, engine);
-      case 'subagent-start': return Promise.resolve(this.subagentStart(event));
-      case 'subagent-end': return this.subagentEnd(event, engine);
-      case 'turn-end': return this.turnEnd(event, engine);
+      case 'prompt':
+        return this.prompt(event, engine);
+      case 'before-mutate':
+        return this.beforeMutate(event, engine);
+      case 'exec':
+        return this.exec(event, engine);
+      case 'exec-end':
+        return this.execEnd(event, engine);
+      case 'reply':
+        return this.reply(event, engine);
+      case 'subagent-start':
+        return Promise.resolve(this.subagentStart(event));
+      case 'subagent-end':
+        return this.subagentEnd(event, engine);
+      case 'turn-end':
+        return this.turnEnd(event, engine);
     }
   }
 
@@ -116,12 +130,23 @@ export class HostReceiver {
     if (event.continuesTurn) return this.continueTurn(event);
     // A turn the host never ended (killed mid-turn, or its subagents still running) gets its chat before the next begins.
     const unfinished = this.sessions.end(event.sessionId);
-    const finished = unfinished ? await this.finishTurn(event, unfinished, unfinished.pendingEnd?.event.lastReply ?? null, engine) : 0;
-    await engine.input({ sessionId: event.sessionId, platform: this.host.platform, sessionType: this.host.sessionType, content: event.prompt });
+    const finished = unfinished
+      ? await this.finishTurn(event, unfinished, unfinished.pendingEnd?.event.lastReply ?? null, engine)
+      : 0;
+    await engine.input({
+      sessionId: event.sessionId,
+      platform: this.host.platform,
+      sessionType: this.host.sessionType,
+      content: event.prompt,
+    });
     this.sessions.begin(event.sessionId, event.prompt);
     if (!this.host.scansWholeTurn) return forwarded(finished + 1);
     // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
-    await engine.exec({ sessionId: event.sessionId, tool: this.host.name, command: '(the whole turn: edits reported after they happened)' });
+    await engine.exec({
+      sessionId: event.sessionId,
+      tool: this.host.name,
+      command: '(the whole turn: edits reported after they happened)',
+    });
     return forwarded(finished + 2);
   }
 
@@ -141,7 +166,10 @@ export class HostReceiver {
     const skipped: string[] = [];
     for (const path of event.paths) {
       const target = fileUriFor(event.cwd, path, engine.workspace);
-      if ('skip' in target) { skipped.push(target.skip); continue; }
+      if ('skip' in target) {
+        skipped.push(target.skip);
+        continue;
+      }
       await engine.beforeMutate({ sessionId: event.sessionId, op: 'write', uri: target.uri });
       calls++;
     }
@@ -167,7 +195,8 @@ export class HostReceiver {
   private async execEnd(event: Event<'exec-end'>, engine: Engine): Promise<ReceiveResult> {
     const commands = this.sessions.get(event.sessionId)?.commands;
     const execId = event.callId === null ? undefined : commands?.get(event.callId);
-    if (execId === undefined) return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
+    if (execId === undefined)
+      return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
     commands!.delete(event.callId!);
     await engine.execEnd({ sessionId: event.sessionId, execId });
     return forwarded(1);
@@ -190,7 +219,8 @@ export class HostReceiver {
 
   private async subagentEnd(event: Event<'subagent-end'>, engine: Engine): Promise<ReceiveResult> {
     const turn = this.sessions.get(event.sessionId);
-    if (!turn || event.agentId === null || !turn.agents.delete(event.agentId)) return ignored(`no subagent ${event.agentId ?? ''} of this turn is running`);
+    if (!turn || event.agentId === null || !turn.agents.delete(event.agentId))
+      return ignored(`no subagent ${event.agentId ?? ''} of this turn is running`);
     if (turn.agents.size > 0 || !turn.pendingEnd) return forwarded(0);
     if (this.host.promptsAfterSubagents) {
       // The host will prompt itself about them and answer: the turn ends with that answer (or soon, without).
@@ -205,14 +235,19 @@ export class HostReceiver {
 
   private async turnEnd(event: Event<'turn-end'>, engine: Engine): Promise<ReceiveResult> {
     const turn = this.sessions.get(event.sessionId);
-    for (const agentId of turn ? event.runningAgents ?? [] : []) {
+    for (const agentId of turn ? (event.runningAgents ?? []) : []) {
       if (this.sessions.endedAgent(event.sessionId, agentId)) continue;
       turn!.agents.add(agentId);
       turn!.seenAgents.add(agentId);
     }
     if (turn && turn.agents.size > 0 && !event.sessionEnded) {
       // Its subagents still work in the background: the turn ends with the last of them, or at the bound.
-      this.waitForEnd(turn, { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null }, engine, this.subagentWaitMs);
+      this.waitForEnd(
+        turn,
+        { ...event, lastReply: event.lastReply ?? turn.pendingEnd?.event.lastReply ?? null },
+        engine,
+        this.subagentWaitMs,
+      );
       return forwarded(0);
     }
     const state = this.sessions.end(event.sessionId);
@@ -235,13 +270,25 @@ export class HostReceiver {
   private async endAtBound(turn: TurnState, event: TurnEndEvent, engine: Engine): Promise<void> {
     if (this.sessions.get(event.sessionId) !== turn) return; // ended meanwhile
     this.sessions.end(event.sessionId);
-    await this.finishTurn(turn.pendingEnd?.event ?? event, turn, turn.pendingEnd?.event.lastReply ?? event.lastReply, engine).catch(() => undefined);
+    await this.finishTurn(
+      turn.pendingEnd?.event ?? event,
+      turn,
+      turn.pendingEnd?.event.lastReply ?? event.lastReply,
+      engine,
+    ).catch(() => undefined);
   }
 
   /** Records the chat of the turn `state` was (already ended in `sessions`), then ends it; answers how many calls that took. */
-  private async finishTurn(event: HostEvent, state: TurnState, lastReply: string | null, engine: Engine): Promise<number> {
+  private async finishTurn(
+    event: HostEvent,
+    state: TurnState,
+    lastReply: string | null,
+    engine: Engine,
+  ): Promise<number> {
     const items = await this.transcriptItems(event, state);
-    const chat = this.host.chat ? this.host.chat(items, lastReply, engine.workspace) : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
+    const chat = this.host.chat
+      ? this.host.chat(items, lastReply, engine.workspace)
+      : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
     for (const message of chat) await engine.message({ sessionId: event.sessionId, ...message });
     await engine.turnEnd({ sessionId: event.sessionId });
     return chat.length + 1;

@@ -12,21 +12,27 @@ import { HOOK_ROUTE_PATTERN } from './hook-path.js';
 /** The hook route of one server, for `hosts`. */
 export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverOptions = {}): Route[] {
   const receivers = new Map(hosts.map((host) => [host.name, new HostReceiver(host, options)]));
-  return [{
-    method: 'POST',
-    pattern: HOOK_ROUTE_PATTERN,
-    handler: async ({ params, body }, { engine }) => {
-      let receiver = receivers.get(params.host);
-      if (!receiver) throw new EngineError('NOT_FOUND', `no agent host ${JSON.stringify(params.host)}`, { hosts: [...receivers.keys()] });
-      // Another host's event on this host's route (Cursor runs Claude Code's hooks): that host's receiver takes it.
-      const other = receiver.host.eventOfHost?.(body);
-      if (other) receiver = receivers.get(other) ?? receiver;
-      const result = await receiver.receive(body, engine);
-      if (!result.ok) throw new BadRequestError(`malformed hook event: ${result.malformed}`);
-      const answer: AgentHookResponse = result.outcome === 'forwarded'
-        ? { ok: true, outcome: 'forwarded', calls: result.calls }
-        : { ok: true, outcome: result.outcome, ignored: result.reason };
-      return { body: answer };
+  return [
+    {
+      method: 'POST',
+      pattern: HOOK_ROUTE_PATTERN,
+      handler: async ({ params, body }, { engine }) => {
+        let receiver = receivers.get(params.host);
+        if (!receiver)
+          throw new EngineError('NOT_FOUND', `no agent host ${JSON.stringify(params.host)}`, {
+            hosts: [...receivers.keys()],
+          });
+        // Another host's event on this host's route (Cursor runs Claude Code's hooks): that host's receiver takes it.
+        const other = receiver.host.eventOfHost?.(body);
+        if (other) receiver = receivers.get(other) ?? receiver;
+        const result = await receiver.receive(body, engine);
+        if (!result.ok) throw new BadRequestError(`malformed hook event: ${result.malformed}`);
+        const answer: AgentHookResponse =
+          result.outcome === 'forwarded'
+            ? { ok: true, outcome: 'forwarded', calls: result.calls }
+            : { ok: true, outcome: result.outcome, ignored: result.reason };
+        return { body: answer };
+      },
     },
-  }];
+  ];
 }

@@ -51,7 +51,14 @@ export class SessionStates {
 
   /** A new turn of `sessionId` begins with `prompt`. */
   begin(sessionId: string, prompt: string): TurnState {
-    const turn: TurnState = { prompt, commands: new Map(), toolUses: new Set(), agents: new Set(), seenAgents: new Set(), pendingEnd: null };
+    const turn: TurnState = {
+      prompt,
+      commands: new Map(),
+      toolUses: new Set(),
+      agents: new Set(),
+      seenAgents: new Set(),
+      pendingEnd: null,
+    };
     this.entry(sessionId).turn = turn;
     return turn;
   }
@@ -73,7 +80,8 @@ export class SessionStates {
     entry.turn = null;
     if (turn.pendingEnd) clearTimeout(turn.pendingEnd.timer);
     for (const agent of turn.seenAgents) entry.endedAgents.add(agent);
-    while (entry.endedAgents.size > MAX_ENDED_AGENTS) entry.endedAgents.delete(entry.endedAgents.values().next().value as string);
+    while (entry.endedAgents.size > MAX_ENDED_AGENTS)
+      entry.endedAgents.delete(entry.endedAgents.values().next().value as string);
     return turn;
   }
 }

@@ -48,8 +48,12 @@ export function jsonSettings(
   merge: (existing: unknown, hookCommand: string) => JsonMerge,
   unmerge: (existing: unknown) => JsonMerge,
 ): Pick<HostSettingsWriter, 'install' | 'remove'> {
-  const parse = (current: string | null): unknown => (current === null || current.trim() === '' ? {} : JSON.parse(current));
-  const edit = ({ settings, changed }: JsonMerge): SettingsEdit => ({ text: changed ? `${JSON.stringify(settings, null, 2)}\n` : null, changed });
+  const parse = (current: string | null): unknown =>
+    current === null || current.trim() === '' ? {} : JSON.parse(current);
+  const edit = ({ settings, changed }: JsonMerge): SettingsEdit => ({
+    text: changed ? `${JSON.stringify(settings, null, 2)}\n` : null,
+    changed,
+  });
   return {
     install: (current, hookCommand) => edit(merge(parse(current), hookCommand)),
     remove: (current) => (current === null ? { text: null, changed: false } : edit(unmerge(parse(current)))),

@@ -14,31 +14,65 @@ export const CURSOR_HOST = 'cursor';
 
 /** The events `init cursor` registers (settings.ts), each one this parser maps. */
 export const CURSOR_EVENTS = [
-  'beforeSubmitPrompt', 'preToolUse', 'postToolUse', 'postToolUseFailure',
-  'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution',
-  'afterFileEdit', 'afterAgentResponse', 'stop',
+  'beforeSubmitPrompt',
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeShellExecution',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+  'afterFileEdit',
+  'afterAgentResponse',
+  'stop',
 ] as const;
 /** Of those, the ones a command waits on: the before scan must be done before it runs. */
-export const CURSOR_SCAN_EVENTS: ReadonlySet<string> = new Set(['preToolUse', 'postToolUse', 'postToolUseFailure', 'beforeShellExecution', 'afterShellExecution', 'beforeMCPExecution', 'afterMCPExecution']);
+export const CURSOR_SCAN_EVENTS: ReadonlySet<string> = new Set([
+  'preToolUse',
+  'postToolUse',
+  'postToolUseFailure',
+  'beforeShellExecution',
+  'afterShellExecution',
+  'beforeMCPExecution',
+  'afterMCPExecution',
+]);
 
 /** Cursor's tools that change one named file, with the input fields that may name it. */
 const FILE_TOOLS = new Set(['Write', 'Edit', 'StrReplace', 'MultiEdit', 'Delete', 'EditNotebook']);
 const PATH_FIELDS = ['file_path', 'path', 'target_file', 'target_notebook'];
 /** Tools that change nothing: no scan for them. */
-const READ_ONLY_TOOLS = new Set(['Read', 'Grep', 'Glob', 'LS', 'SemanticSearch', 'codebase_search', 'WebSearch', 'WebFetch', 'TodoWrite', 'ReadLints', 'Task']);
+const READ_ONLY_TOOLS = new Set([
+  'Read',
+  'Grep',
+  'Glob',
+  'LS',
+  'SemanticSearch',
+  'codebase_search',
+  'WebSearch',
+  'WebFetch',
+  'TodoWrite',
+  'ReadLints',
+  'Task',
+]);
 /** Shell and MCP calls come with events of their own (before/afterShellExecution, …MCPExecution). */
 const isOwnEventTool = (tool: string) => tool === 'Shell' || tool.startsWith('MCP');
 const MCP_COMMAND_LIMIT = 2000;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const nonEmpty = (value: unknown): string | null => (typeof value === 'string' && value !== '' ? value : null);
 const malformed = (reason: string): ParsedHostEvent => ({ ok: false, ignored: false, reason });
 const ignored = (reason: string): ParsedHostEvent => ({ ok: false, ignored: true, reason });
 
 /** Whether `raw` is shaped as Cursor's events are (also when it reaches Claude Code's hook). */
 export function isCursorPayload(raw: unknown): boolean {
-  return isObject(raw) && typeof raw.conversation_id === 'string' && Array.isArray(raw.workspace_roots) && raw.session_id === undefined;
+  return (
+    isObject(raw) &&
+    typeof raw.conversation_id === 'string' &&
+    Array.isArray(raw.workspace_roots) &&
+    raw.session_id === undefined
+  );
 }
 
 /** Links a shell or MCP call's before event to its after event: neither carries a call id. */
@@ -50,8 +84,11 @@ export function parseCursorEvent(raw: unknown): ParsedHostEvent {
   const name = raw.hook_event_name;
   if (typeof name !== 'string') return malformed('no hook_event_name');
   const sessionId = raw.conversation_id;
-  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) return malformed(`invalid conversation_id in ${name}`);
-  const roots = Array.isArray(raw.workspace_roots) ? raw.workspace_roots.filter((root): root is string => typeof root === 'string' && isAbsolute(root)) : [];
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId))
+    return malformed(`invalid conversation_id in ${name}`);
+  const roots = Array.isArray(raw.workspace_roots)
+    ? raw.workspace_roots.filter((root): root is string => typeof root === 'string' && isAbsolute(root))
+    : [];
   if (roots.length === 0) return malformed(`no absolute workspace_roots in ${name}`);
   const base: HostEventBase = { sessionId, cwd: roots[0], transcriptPath: null, agentId: null };
   const generation = nonEmpty(raw.generation_id) ?? '';
@@ -78,7 +115,17 @@ export function parseCursorEvent(raw: unknown): ParsedHostEvent {
       const input = typeof raw.tool_input === 'string' ? raw.tool_input : JSON.stringify(raw.tool_input ?? {});
       const callId = callKey(generation, `mcp:${tool}`, input);
       return name === 'beforeMCPExecution'
-        ? { ok: true, event: { ...base, kind: 'exec', tool: `MCP:${tool}`, command: cutText(input, MCP_COMMAND_LIMIT), callId, background: false } }
+        ? {
+            ok: true,
+            event: {
+              ...base,
+              kind: 'exec',
+              tool: `MCP:${tool}`,
+              command: cutText(input, MCP_COMMAND_LIMIT),
+              callId,
+              background: false,
+            },
+          }
         : { ok: true, event: { ...base, kind: 'exec-end', tool: `MCP:${tool}`, callId } };
     }
     case 'preToolUse':
@@ -87,15 +134,18 @@ export function parseCursorEvent(raw: unknown): ParsedHostEvent {
     case 'postToolUseFailure': {
       const tool = nonEmpty(raw.tool_name);
       if (tool === null) return malformed(`${name} without tool_name`);
-      if (isOwnEventTool(tool) || READ_ONLY_TOOLS.has(tool) || FILE_TOOLS.has(tool)) return ignored(`${name} of ${tool} is not forwarded`);
+      if (isOwnEventTool(tool) || READ_ONLY_TOOLS.has(tool) || FILE_TOOLS.has(tool))
+        return ignored(`${name} of ${tool} is not forwarded`);
       return { ok: true, event: { ...base, kind: 'exec-end', tool, callId: nonEmpty(raw.tool_use_id) } };
     }
     case 'afterFileEdit':
       // Seen only once the file has changed: the turn's own scan (scansWholeTurn) holds its original.
-      return ignored('afterFileEdit: the edit is taken from the turn\'s scan');
+      return ignored("afterFileEdit: the edit is taken from the turn's scan");
     case 'afterAgentResponse': {
       const text = nonEmpty(raw.text);
-      return text === null || text.trim() === '' ? ignored('afterAgentResponse without text') : { ok: true, event: { ...base, kind: 'reply', text } };
+      return text === null || text.trim() === ''
+        ? ignored('afterAgentResponse without text')
+        : { ok: true, event: { ...base, kind: 'reply', text } };
     }
     case 'stop':
       return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply: null } };
@@ -116,7 +166,17 @@ function parsePreTool(base: HostEventBase, raw: Json): ParsedHostEvent {
     return { ok: true, event: { ...base, kind: 'before-mutate', tool, paths: [path], callId } };
   }
   // A tool turnback does not know may change anything: scanned around.
-  return { ok: true, event: { ...base, kind: 'exec', tool, command: cutText(JSON.stringify(input), MCP_COMMAND_LIMIT), callId, background: false } };
+  return {
+    ok: true,
+    event: {
+      ...base,
+      kind: 'exec',
+      tool,
+      command: cutText(JSON.stringify(input), MCP_COMMAND_LIMIT),
+      callId,
+      background: false,
+    },
+  };
 }
 
 /**
@@ -125,7 +185,21 @@ function parsePreTool(base: HostEventBase, raw: Json): ParsedHostEvent {
  */
 export function cursorDeliveryKey(raw: unknown): string | null {
   if (!isObject(raw)) return null;
-  const fields = ['conversation_id', 'generation_id', 'tool_use_id', 'tool_name', 'tool_input', 'command', 'prompt', 'file_path', 'text', 'status', 'loop_count'];
+  const fields = [
+    'conversation_id',
+    'generation_id',
+    'tool_use_id',
+    'tool_name',
+    'tool_input',
+    'command',
+    'prompt',
+    'file_path',
+    'text',
+    'status',
+    'loop_count',
+  ];
   const name = typeof raw.hook_event_name === 'string' ? raw.hook_event_name.toLowerCase() : '';
-  return createHash('sha256').update(JSON.stringify([name, ...fields.map((field) => raw[field] ?? null)])).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify([name, ...fields.map((field) => raw[field] ?? null)]))
+    .digest('hex');
 }

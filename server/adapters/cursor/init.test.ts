@@ -23,7 +23,9 @@ beforeEach(async () => {
   await mkdir(home);
   env = { XDG_STATE_HOME: join(root, 'state'), HOME: home };
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const read = async (file: string) => JSON.parse(await readFile(file, 'utf8'));
 
@@ -31,16 +33,24 @@ describe('turnback init cursor', { timeout: 60_000 }, () => {
   it('writes .cursor/hooks.json with version 1 and every event, keeping other hooks; twice changes nothing; --remove restores it', async () => {
     const file = join(workspace, '.cursor', 'hooks.json');
     await mkdir(join(workspace, '.cursor'));
-    const existing = { version: 1, hooks: { afterFileEdit: [{ command: './format.sh' }], sessionStart: [{ command: 'echo hi' }] } };
+    const existing = {
+      version: 1,
+      hooks: { afterFileEdit: [{ command: './format.sh' }], sessionStart: [{ command: 'echo hi' }] },
+    };
     await writeFile(file, JSON.stringify(existing));
-    expect(await runCli(['init', 'cursor', '--workspace', workspace], { env })).toMatchObject({ code: 0, stdout: expect.stringContaining('Added') });
+    expect(await runCli(['init', 'cursor', '--workspace', workspace], { env })).toMatchObject({
+      code: 0,
+      stdout: expect.stringContaining('Added'),
+    });
     const merged = await read(file);
     expect(merged.version).toBe(1);
     expect(merged.hooks.sessionStart).toEqual(existing.hooks.sessionStart);
     expect(merged.hooks.afterFileEdit[0]).toEqual({ command: './format.sh' });
     for (const event of CURSOR_EVENTS) {
-      expect(merged.hooks[event].filter((entry: { command: string }) => entry.command.includes('turnback-hook')), event)
-        .toEqual([{ command: CURSOR_SCAN_EVENTS.has(event) ? `${hook} --max-time 120` : hook }]);
+      expect(
+        merged.hooks[event].filter((entry: { command: string }) => entry.command.includes('turnback-hook')),
+        event,
+      ).toEqual([{ command: CURSOR_SCAN_EVENTS.has(event) ? `${hook} --max-time 120` : hook }]);
     }
     const text = await readFile(file, 'utf8');
     expect((await runCli(['init', 'cursor', '--workspace', workspace], { env })).stdout).toContain('already in');

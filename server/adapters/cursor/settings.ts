@@ -10,15 +10,19 @@ import { CURSOR_EVENTS, CURSOR_HOST, CURSOR_SCAN_EVENTS } from './event.js';
 const SCAN_WAIT_SECONDS = 120;
 
 type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A command some turnback installation registered for Cursor: `…/turnback-hook cursor [--max-time N]`. */
 export function isTurnbackCursorCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+cursor(\s+--max-time\s+\d+)?$/.test(command.trim());
+  return (
+    typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+cursor(\s+--max-time\s+\d+)?$/.test(command.trim())
+  );
 }
 
-const ourEntry = (event: string, command: string): Json =>
-  ({ command: CURSOR_SCAN_EVENTS.has(event) ? `${command} --max-time ${SCAN_WAIT_SECONDS}` : command });
+const ourEntry = (event: string, command: string): Json => ({
+  command: CURSOR_SCAN_EVENTS.has(event) ? `${command} --max-time ${SCAN_WAIT_SECONDS}` : command,
+});
 
 function strip(existing: unknown): { settings: Json; found: string[] } {
   if (!isObject(existing)) throw new SettingsShapeError('the hooks file does not hold a JSON object');
@@ -29,7 +33,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
   const found: string[] = [];
   for (const [event, entries] of Object.entries(hooks)) {
     if (!Array.isArray(entries)) {
-      if ((CURSOR_EVENTS as readonly string[]).includes(event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+      if ((CURSOR_EVENTS as readonly string[]).includes(event))
+        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
     const kept = entries.filter((entry) => !(isObject(entry) && isTurnbackCursorCommand(entry.command)));
@@ -44,7 +49,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
 export function mergeCursorHooks(existing: unknown, command: string): JsonMerge {
   const { settings, found } = strip(existing);
   const wanted = CURSOR_EVENTS.map((event) => JSON.stringify([event, ourEntry(event, command)])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wanted)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (JSON.stringify(found) === JSON.stringify(wanted))
+    return { settings: structuredClone(existing) as Json, changed: false };
   // Cursor reads version 1 of the file's format.
   if (settings.version === undefined) settings.version = 1;
   if (settings.hooks === undefined) settings.hooks = {};
@@ -62,5 +68,7 @@ export const cursorSettingsWriter: HostSettingsWriter = {
   host: CURSOR_HOST,
   settingsFile: ({ workspace, home, global }) => join(global ? home : workspace, '.cursor', 'hooks.json'),
   ...jsonSettings(mergeCursorHooks, removeCursorHooks),
-  afterInstall: () => ['Cursor picks the hooks up when it next starts an agent; its Hooks output channel shows them running.'],
+  afterInstall: () => [
+    'Cursor picks the hooks up when it next starts an agent; its Hooks output channel shows them running.',
+  ],
 };

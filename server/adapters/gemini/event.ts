@@ -18,10 +18,26 @@ export const FILE_TOOLS = ['write_file', 'replace'] as const;
 export const SHELL_TOOL = 'run_shell_command';
 /** Tools that only read or talk: nothing to record. Every other tool (MCP `mcp_*`, unknown) is scanned. */
 export const READ_ONLY_TOOLS = [
-  'read_file', 'read_many_files', 'list_directory', 'glob', 'grep_search', 'google_web_search', 'web_fetch',
-  'write_todos', 'update_topic', 'activate_skill', 'ask_user', 'enter_plan_mode', 'exit_plan_mode',
-  'list_background_processes', 'read_background_output', 'get_internal_docs', 'complete_task',
-  'read_mcp_resource', 'list_mcp_resources', 'save_memory',
+  'read_file',
+  'read_many_files',
+  'list_directory',
+  'glob',
+  'grep_search',
+  'google_web_search',
+  'web_fetch',
+  'write_todos',
+  'update_topic',
+  'activate_skill',
+  'ask_user',
+  'enter_plan_mode',
+  'exit_plan_mode',
+  'list_background_processes',
+  'read_background_output',
+  'get_internal_docs',
+  'complete_task',
+  'read_mcp_resource',
+  'list_mcp_resources',
+  'save_memory',
 ] as const;
 // invoke_agent (a sub-agent) is not among them: it is scanned before and after, so whatever the
 // sub-agent changes is the turn's even where its own tools' hooks do not run.
@@ -34,15 +50,21 @@ const COMMAND_LIMIT = 2000;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyString = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 ? value : null;
 const malformed = (reason: string): ParsedHostEvent => ({ ok: false, ignored: false, reason });
 const ignored = (reason: string): ParsedHostEvent => ({ ok: false, ignored: true, reason });
 
 /** JSON with keys sorted at every level, so the same input names the same call wherever it is written. */
 function stableJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
-  if (isObject(value)) return `{${Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`).join(',')}}`;
+  if (isObject(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${stableJson(value[key])}`)
+      .join(',')}}`;
   return JSON.stringify(value) ?? 'null';
 }
 
@@ -59,7 +81,8 @@ export function parseGeminiEvent(raw: unknown): ParsedHostEvent {
   const name = raw.hook_event_name;
   if (typeof name !== 'string') return malformed('no hook_event_name');
   const sessionId = raw.session_id;
-  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) return malformed(`invalid session_id in ${name}`);
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId))
+    return malformed(`invalid session_id in ${name}`);
   const cwd = nonEmptyString(raw.cwd);
   if (cwd === null) return malformed(`no cwd in ${name}`);
   const base: HostEventBase = { sessionId, cwd, transcriptPath: nonEmptyString(raw.transcript_path), agentId: null };
@@ -78,7 +101,15 @@ export function parseGeminiEvent(raw: unknown): ParsedHostEvent {
     }
     case 'AfterAgent': {
       const reply = raw.prompt_response;
-      return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply: typeof reply === 'string' && reply.trim() !== '' ? reply : null } };
+      return {
+        ok: true,
+        event: {
+          ...base,
+          kind: 'turn-end',
+          event: name,
+          lastReply: typeof reply === 'string' && reply.trim() !== '' ? reply : null,
+        },
+      };
     }
     case 'SessionEnd':
       return { ok: true, event: { ...base, kind: 'turn-end', event: name, lastReply: null } };
@@ -99,9 +130,22 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
     const command = nonEmptyString(input.command);
     if (command === null) return malformed(`BeforeTool ${tool} without command`);
     // Its AfterTool comes while it still runs: only the turn's end can see what it did.
-    return { ok: true, event: { ...base, kind: 'exec', tool, command, callId, background: input.is_background === true } };
+    return {
+      ok: true,
+      event: { ...base, kind: 'exec', tool, command, callId, background: input.is_background === true },
+    };
   }
-  return { ok: true, event: { ...base, kind: 'exec', tool, command: cutText(JSON.stringify(input), COMMAND_LIMIT), callId, background: false } };
+  return {
+    ok: true,
+    event: {
+      ...base,
+      kind: 'exec',
+      tool,
+      command: cutText(JSON.stringify(input), COMMAND_LIMIT),
+      callId,
+      background: false,
+    },
+  };
 }
 
 function toolEnd(base: HostEventBase, tool: string, input: Json): ParsedHostEvent {

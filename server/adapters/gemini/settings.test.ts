@@ -9,7 +9,9 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
   const existing = {
     security: { auth: { selectedType: 'gemini-api-key' } },
     hooks: {
-      BeforeTool: [{ matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'echo check', timeout: 5000 }] }],
+      BeforeTool: [
+        { matcher: 'run_shell_command', hooks: [{ type: 'command', command: 'echo check', timeout: 5000 }] },
+      ],
       SessionStart: [{ hooks: [{ type: 'command', command: 'echo start' }] }],
     },
   };
@@ -17,11 +19,21 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
   it('adds its groups with timeouts in milliseconds, keeping every other key and hook, once', () => {
     const { settings, changed } = mergeGeminiSettings(existing, COMMAND);
     expect(changed).toBe(true);
-    const hooks = settings.hooks as Record<string, { matcher?: string; hooks: { command: string; timeout: number }[] }[]>;
+    const hooks = settings.hooks as Record<
+      string,
+      { matcher?: string; hooks: { command: string; timeout: number }[] }[]
+    >;
     expect(settings.security).toEqual(existing.security);
     expect(hooks.SessionStart).toEqual(existing.hooks.SessionStart);
     expect(hooks.BeforeTool[0]).toEqual(existing.hooks.BeforeTool[0]);
-    expect(Object.keys(hooks).sort()).toEqual(['AfterAgent', 'AfterTool', 'BeforeAgent', 'BeforeTool', 'SessionEnd', 'SessionStart']);
+    expect(Object.keys(hooks).sort()).toEqual([
+      'AfterAgent',
+      'AfterTool',
+      'BeforeAgent',
+      'BeforeTool',
+      'SessionEnd',
+      'SessionStart',
+    ]);
     const scan = hooks.BeforeTool[2];
     expect(scan.hooks[0]).toEqual({ type: 'command', command: `${HOOK} gemini --max-time 120`, timeout: 130_000 });
     expect(hooks.BeforeAgent[0].hooks[0].timeout).toBe(10_000);
@@ -30,7 +42,9 @@ describe('turnback hooks in a Gemini CLI settings.json', () => {
     const scanMatcher = new RegExp(scan.matcher!);
     expect(['write_file', 'replace'].every((tool) => fileMatcher.test(tool))).toBe(true);
     expect(fileMatcher.test('run_shell_command')).toBe(false);
-    expect(['run_shell_command', 'mcp_files_write', 'some_new_tool'].every((tool) => scanMatcher.test(tool))).toBe(true);
+    expect(['run_shell_command', 'mcp_files_write', 'some_new_tool'].every((tool) => scanMatcher.test(tool))).toBe(
+      true,
+    );
     expect(['write_file', 'replace', 'read_file', 'glob'].some((tool) => scanMatcher.test(tool))).toBe(false);
 
     expect(mergeGeminiSettings(settings, COMMAND).changed).toBe(false);

@@ -37,11 +37,14 @@ const OUR_GROUPS: readonly OurGroup[] = [
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** A command some turnback installation registered for Gemini: `…/turnback-hook gemini`, maybe with `--max-time N`. */
 export function isTurnbackGeminiCommand(command: unknown): boolean {
-  return typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+gemini(\s+--max-time\s+\d+)?$/.test(command.trim());
+  return (
+    typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+gemini(\s+--max-time\s+\d+)?$/.test(command.trim())
+  );
 }
 
 /** `hookCommand`: the hook by absolute path with its host, `…/turnback-hook gemini` (shell-quoted). */
@@ -50,9 +53,11 @@ function ourGroups(command: string): { event: string; group: Json }[] {
     event,
     group: {
       ...(matcher ? { matcher } : {}),
-      hooks: [scan
-        ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_MS }
-        : { type: 'command', command, timeout: HOOK_TIMEOUT_MS }],
+      hooks: [
+        scan
+          ? { type: 'command', command: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeout: SCAN_HOOK_TIMEOUT_MS }
+          : { type: 'command', command, timeout: HOOK_TIMEOUT_MS },
+      ],
     },
   }));
 }
@@ -74,7 +79,8 @@ function strip(existing: unknown): { settings: Json; found: string[] } {
   const found: string[] = [];
   for (const [event, groups] of Object.entries(hooks)) {
     if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event)) throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+      if (OUR_GROUPS.some((group) => group.event === event))
+        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
       continue;
     }
     const kept = groups.filter((group) => {
@@ -101,7 +107,8 @@ export function mergeGeminiSettings(existing: unknown, hookCommand: string): Mer
   const { settings, found } = strip(existing);
   const wanted = ourGroups(hookCommand);
   const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys)) return { settings: structuredClone(existing) as Json, changed: false };
+  if (JSON.stringify(found) === JSON.stringify(wantedKeys))
+    return { settings: structuredClone(existing) as Json, changed: false };
   if (settings.hooks === undefined) settings.hooks = {};
   const hooks = settings.hooks as Record<string, unknown[]>;
   for (const { event, group } of wanted) (hooks[event] ??= []).push(group);
@@ -123,6 +130,6 @@ export const geminiSettingsWriter: HostSettingsWriter = {
   },
   ...jsonSettings(mergeGeminiSettings, removeGeminiSettings),
   afterInstall: () => [
-    'Gemini CLI runs a project\'s hooks only in a trusted folder, and warns once when a project\'s hooks are new or changed: that warning names turnback-hook.',
+    "Gemini CLI runs a project's hooks only in a trusted folder, and warns once when a project's hooks are new or changed: that warning names turnback-hook.",
   ],
 };

@@ -12,16 +12,18 @@ import { callIdOf } from './event.js';
 
 type Json = Record<string, unknown>;
 type Line =
-  | { kind: 'model'; id: string | null; items: TranscriptItem[] }
-  | { kind: 'prompt'; text: string }
-  | { kind: 'other' };
+  { kind: 'model'; id: string | null; items: TranscriptItem[] } | { kind: 'prompt'; text: string } | { kind: 'other' };
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function promptText(content: unknown): string | null {
   if (typeof content === 'string') return content;
-  if (!Array.isArray(content) || content.some((part) => isObject(part) && part.functionResponse !== undefined)) return null;
-  const texts = content.filter((part) => isObject(part) && typeof part.text === 'string').map((part) => (part as { text: string }).text);
+  if (!Array.isArray(content) || content.some((part) => isObject(part) && part.functionResponse !== undefined))
+    return null;
+  const texts = content
+    .filter((part) => isObject(part) && typeof part.text === 'string')
+    .map((part) => (part as { text: string }).text);
   return texts.length > 0 ? texts.join('\n') : null;
 }
 
@@ -29,9 +31,15 @@ function modelItems(record: Json): TranscriptItem[] {
   const messageId = typeof record.id === 'string' ? record.id : null;
   const items: TranscriptItem[] = [];
   const { content } = record;
-  const text = typeof content === 'string' ? content
-    : Array.isArray(content) ? content.filter((p) => isObject(p) && typeof p.text === 'string').map((p) => (p as { text: string }).text).join('')
-      : '';
+  const text =
+    typeof content === 'string'
+      ? content
+      : Array.isArray(content)
+        ? content
+            .filter((p) => isObject(p) && typeof p.text === 'string')
+            .map((p) => (p as { text: string }).text)
+            .join('')
+        : '';
   if (text.trim() !== '') items.push({ kind: 'text', messageId, text });
   for (const call of Array.isArray(record.toolCalls) ? record.toolCalls : []) {
     if (!isObject(call) || typeof call.name !== 'string') continue;
@@ -55,7 +63,8 @@ function classify(line: string): Line {
     const text = promptText(record.content);
     return text === null ? { kind: 'other' } : { kind: 'prompt', text };
   }
-  if (record.type === 'gemini') return { kind: 'model', id: typeof record.id === 'string' ? record.id : null, items: modelItems(record) };
+  if (record.type === 'gemini')
+    return { kind: 'model', id: typeof record.id === 'string' ? record.id : null, items: modelItems(record) };
   return { kind: 'other' };
 }
 

@@ -19,16 +19,31 @@ export const FILE_TOOLS = ['edit', 'write'] as const;
 export const SHELL_TOOL = 'bash';
 /** Tools that only read, ask or delegate (a sub-agent's own tools are reported): nothing to record. */
 export const READ_ONLY_TOOLS = [
-  'read', 'glob', 'grep', 'list', 'webfetch', 'websearch', 'codesearch', 'todowrite', 'todoread', 'task', 'skill',
-  'question', 'lsp', 'plan_enter', 'plan_exit',
+  'read',
+  'glob',
+  'grep',
+  'list',
+  'webfetch',
+  'websearch',
+  'codesearch',
+  'todowrite',
+  'todoread',
+  'task',
+  'skill',
+  'question',
+  'lsp',
+  'plan_enter',
+  'plan_exit',
 ] as const;
 
 const COMMAND_LIMIT = 2000;
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-const nonEmptyString = (value: unknown): string | null => (typeof value === 'string' && value.length > 0 ? value : null);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmptyString = (value: unknown): string | null =>
+  typeof value === 'string' && value.length > 0 ? value : null;
 const malformed = (reason: string): ParsedHostEvent => ({ ok: false, ignored: false, reason });
 const ignored = (reason: string): ParsedHostEvent => ({ ok: false, ignored: true, reason });
 const isFileTool = (tool: string) => (FILE_TOOLS as readonly string[]).includes(tool);
@@ -39,7 +54,8 @@ export function parseOpencodeEvent(raw: unknown): ParsedHostEvent {
   const name = raw.event;
   if (typeof name !== 'string') return malformed('no event');
   const sessionId = raw.session_id;
-  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) return malformed(`invalid session_id in ${name}`);
+  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId))
+    return malformed(`invalid session_id in ${name}`);
   const cwd = nonEmptyString(raw.cwd);
   if (cwd === null) return malformed(`no cwd in ${name}`);
   const agentId = nonEmptyString(raw.agent_id);
@@ -63,7 +79,16 @@ export function parseOpencodeEvent(raw: unknown): ParsedHostEvent {
       return { ok: true, event: { ...base, kind: name === 'subagent.start' ? 'subagent-start' : 'subagent-end' } };
     case 'idle': {
       const reply = raw.reply;
-      return { ok: true, event: { ...base, agentId: null, kind: 'turn-end', event: 'session.idle', lastReply: typeof reply === 'string' && reply.trim() !== '' ? reply : null } };
+      return {
+        ok: true,
+        event: {
+          ...base,
+          agentId: null,
+          kind: 'turn-end',
+          event: 'session.idle',
+          lastReply: typeof reply === 'string' && reply.trim() !== '' ? reply : null,
+        },
+      };
     }
     default:
       return ignored(`event ${name} is not forwarded`);
@@ -83,7 +108,17 @@ function toolStart(base: HostEventBase, tool: string, args: Json, callId: string
     return { ok: true, event: { ...base, kind: 'exec', tool, command, callId, background: false } };
   }
   // apply_patch, MCP tools (`<server>_<tool>`) and any other: scanned before and after.
-  return { ok: true, event: { ...base, kind: 'exec', tool, command: cutText(JSON.stringify(args), COMMAND_LIMIT), callId, background: false } };
+  return {
+    ok: true,
+    event: {
+      ...base,
+      kind: 'exec',
+      tool,
+      command: cutText(JSON.stringify(args), COMMAND_LIMIT),
+      callId,
+      background: false,
+    },
+  };
 }
 
 function toolEnd(base: HostEventBase, tool: string, callId: string | null): ParsedHostEvent {

@@ -11,6 +11,7 @@ export const opencodeHost: HostAdapter = {
   platform: OPENCODE_HOST,
   sessionType: 'cli',
   parse: parseOpencodeEvent,
-  chat: (items, lastReply, workspace) => chatOfItems(items, lastReply, workspace, { fields: {}, pathFields: new Set() }),
+  chat: (items, lastReply, workspace) =>
+    chatOfItems(items, lastReply, workspace, { fields: {}, pathFields: new Set() }),
   notice: (message) => ({ stderr: `turnback: ${message}\n` }),
 };

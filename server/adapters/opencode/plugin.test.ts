@@ -22,7 +22,9 @@ beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'turnback-opencode-plugin-'));
   server = createServer((req, res) => {
     let body = '';
-    req.on('data', (chunk) => { body += chunk; });
+    req.on('data', (chunk) => {
+      body += chunk;
+    });
     req.on('end', () => {
       posts.push({ path: req.url ?? '', auth: req.headers.authorization ?? '', body: JSON.parse(body) });
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true,"outcome":"forwarded","calls":1}');
@@ -44,12 +46,18 @@ async function useState(service: boolean): Promise<void> {
   if (!service) return;
   const { port } = server.address() as AddressInfo;
   await (await import('node:fs/promises')).mkdir(join(state, 'turnback'));
-  await writeFile(join(state, 'turnback', 'service.json'), JSON.stringify({ pid: process.pid, port, version: '0', startedAt: '', url: `http://127.0.0.1:${port}/` }));
+  await writeFile(
+    join(state, 'turnback', 'service.json'),
+    JSON.stringify({ pid: process.pid, port, version: '0', startedAt: '', url: `http://127.0.0.1:${port}/` }),
+  );
   await writeFile(join(state, 'turnback', 'agent-token'), 'a'.repeat(64));
 }
 
-const fixture = async () => (await readFile(new URL('./test/fixtures/plugin-calls-1.18.33.jsonl', import.meta.url), 'utf8'))
-  .split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l) as { kind: string; a: any; b: any });
+const fixture = async () =>
+  (await readFile(new URL('./test/fixtures/plugin-calls-1.18.33.jsonl', import.meta.url), 'utf8'))
+    .split('\n')
+    .filter((l) => l.trim() !== '')
+    .map((l) => JSON.parse(l) as { kind: string; a: any; b: any });
 
 async function replay(hooks: Hooks): Promise<void> {
   for (const call of await fixture()) {
@@ -61,42 +69,101 @@ async function replay(hooks: Hooks): Promise<void> {
 }
 
 describe('the OpenCode plugin', () => {
-  it('posts each call, in order, with the agent token, to the service\'s opencode route', async () => {
+  it("posts each call, in order, with the agent token, to the service's opencode route", async () => {
     await useState(true);
     posts.length = 0;
     const hooks = await plugin({ directory: '/tmp/gx/oc1/project' });
-    await hooks.event({ event: { type: 'message.part.updated', properties: { part: { id: 'p1', type: 'text', text: 'Turn 1 done.', messageID: 'm2', sessionID: 'ses_dcba3a57cffeQDQQNXiDl7Bgas' } } } });
+    await hooks.event({
+      event: {
+        type: 'message.part.updated',
+        properties: {
+          part: {
+            id: 'p1',
+            type: 'text',
+            text: 'Turn 1 done.',
+            messageID: 'm2',
+            sessionID: 'ses_dcba3a57cffeQDQQNXiDl7Bgas',
+          },
+        },
+      },
+    });
     await replay(hooks);
-    expect(new Set(posts.map((p) => `${p.path} ${p.auth}`))).toEqual(new Set([`/api/agent/hook/opencode Bearer ${'a'.repeat(64)}`]));
+    expect(new Set(posts.map((p) => `${p.path} ${p.auth}`))).toEqual(
+      new Set([`/api/agent/hook/opencode Bearer ${'a'.repeat(64)}`]),
+    );
     expect(posts.map((p) => [p.body.event, p.body.tool ?? null])).toEqual([
       ['prompt', null],
-      ['tool.before', 'write'], ['tool.before', 'edit'],
-      ['tool.before', 'bash'], ['tool.after', 'bash'], ['tool.before', 'bash'], ['tool.after', 'bash'],
-      ['tool.before', 'edit'], ['idle', null],
+      ['tool.before', 'write'],
+      ['tool.before', 'edit'],
+      ['tool.before', 'bash'],
+      ['tool.after', 'bash'],
+      ['tool.before', 'bash'],
+      ['tool.after', 'bash'],
+      ['tool.before', 'edit'],
+      ['idle', null],
     ]);
-    for (const post of posts) expect(post.body).toMatchObject({ session_id: 'ses_dcba3a57cffeQDQQNXiDl7Bgas', cwd: '/tmp/gx/oc1/project' });
-    const kinds = posts.map((p) => { const parsed = parseOpencodeEvent(p.body); return parsed.ok ? parsed.event.kind : parsed.ignored ? 'ignored' : 'malformed'; });
-    expect(kinds).toEqual(['prompt', 'before-mutate', 'before-mutate', 'exec', 'exec-end', 'exec', 'exec-end', 'before-mutate', 'turn-end']);
+    for (const post of posts)
+      expect(post.body).toMatchObject({ session_id: 'ses_dcba3a57cffeQDQQNXiDl7Bgas', cwd: '/tmp/gx/oc1/project' });
+    const kinds = posts.map((p) => {
+      const parsed = parseOpencodeEvent(p.body);
+      return parsed.ok ? parsed.event.kind : parsed.ignored ? 'ignored' : 'malformed';
+    });
+    expect(kinds).toEqual([
+      'prompt',
+      'before-mutate',
+      'before-mutate',
+      'exec',
+      'exec-end',
+      'exec',
+      'exec-end',
+      'before-mutate',
+      'turn-end',
+    ]);
     const [start, end] = [parseOpencodeEvent(posts[3].body), parseOpencodeEvent(posts[4].body)];
-    expect(start.ok && end.ok && start.event.kind === 'exec' && end.event.kind === 'exec-end' && start.event.callId === end.event.callId).toBe(true);
+    expect(
+      start.ok &&
+        end.ok &&
+        start.event.kind === 'exec' &&
+        end.event.kind === 'exec-end' &&
+        start.event.callId === end.event.callId,
+    ).toBe(true);
     // The prompt's text part (the person's message) is not the reply.
     expect(posts.at(-1)!.body.reply).toBe('');
   });
 
-  it('sends a sub-agent\'s calls as the parent session\'s, with its id, between its start and end', async () => {
+  it("sends a sub-agent's calls as the parent session's, with its id, between its start and end", async () => {
     await useState(true);
     posts.length = 0;
     const hooks = await plugin({ directory: '/w' });
-    await hooks['chat.message']({ sessionID: 'ses_parent' }, { message: { id: 'm1' }, parts: [{ type: 'text', text: 'Go' }] });
-    await hooks.event({ event: { type: 'session.created', properties: { info: { id: 'ses_child', parentID: 'ses_parent' } } } });
-    await hooks['chat.message']({ sessionID: 'ses_child' }, { message: { id: 'm2' }, parts: [{ type: 'text', text: 'the subtask' }] });
-    await hooks['tool.execute.before']({ tool: 'bash', sessionID: 'ses_child', callID: 'c1' }, { args: { command: 'ls' } });
-    await hooks.event({ event: { type: 'message.part.updated', properties: { part: { id: 'p', type: 'text', text: 'Done.', messageID: 'm3', sessionID: 'ses_parent' } } } });
+    await hooks['chat.message'](
+      { sessionID: 'ses_parent' },
+      { message: { id: 'm1' }, parts: [{ type: 'text', text: 'Go' }] },
+    );
+    await hooks.event({
+      event: { type: 'session.created', properties: { info: { id: 'ses_child', parentID: 'ses_parent' } } },
+    });
+    await hooks['chat.message'](
+      { sessionID: 'ses_child' },
+      { message: { id: 'm2' }, parts: [{ type: 'text', text: 'the subtask' }] },
+    );
+    await hooks['tool.execute.before'](
+      { tool: 'bash', sessionID: 'ses_child', callID: 'c1' },
+      { args: { command: 'ls' } },
+    );
+    await hooks.event({
+      event: {
+        type: 'message.part.updated',
+        properties: { part: { id: 'p', type: 'text', text: 'Done.', messageID: 'm3', sessionID: 'ses_parent' } },
+      },
+    });
     await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_child' } } });
     await hooks.event({ event: { type: 'session.idle', properties: { sessionID: 'ses_parent' } } });
     expect(posts.map((p) => [p.body.event, p.body.session_id, p.body.agent_id ?? null])).toEqual([
-      ['prompt', 'ses_parent', null], ['subagent.start', 'ses_parent', 'ses_child'], ['tool.before', 'ses_parent', 'ses_child'],
-      ['subagent.end', 'ses_parent', 'ses_child'], ['idle', 'ses_parent', null],
+      ['prompt', 'ses_parent', null],
+      ['subagent.start', 'ses_parent', 'ses_child'],
+      ['tool.before', 'ses_parent', 'ses_child'],
+      ['subagent.end', 'ses_parent', 'ses_child'],
+      ['idle', 'ses_parent', null],
     ]);
     expect(posts.at(-1)!.body.reply).toBe('Done.');
   });
@@ -105,24 +172,55 @@ describe('the OpenCode plugin', () => {
     await useState(false);
     const stderr = vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
     const toasts: unknown[] = [];
-    const hooks = await plugin({ directory: '/w', client: { tui: { showToast: async (t: unknown) => { toasts.push(t); } } } });
-    await hooks['chat.message']({ sessionID: 'ses_x' }, { message: { id: 'm' }, parts: [{ type: 'text', text: 'hi' }] });
+    const hooks = await plugin({
+      directory: '/w',
+      client: {
+        tui: {
+          showToast: async (t: unknown) => {
+            toasts.push(t);
+          },
+        },
+      },
+    });
+    await hooks['chat.message'](
+      { sessionID: 'ses_x' },
+      { message: { id: 'm' }, parts: [{ type: 'text', text: 'hi' }] },
+    );
     await hooks['tool.execute.before']({ tool: 'bash', sessionID: 'ses_x', callID: 'c' }, { args: { command: 'ls' } });
     const told = stderr.mock.calls.map(([line]) => String(line)).filter((line) => line.startsWith('turnback:'));
     stderr.mockRestore();
-    expect(told).toEqual(['turnback: no turnback service is running: this session is not recorded (start it with: turnback start)\n']);
+    expect(told).toEqual([
+      'turnback: no turnback service is running: this session is not recorded (start it with: turnback start)\n',
+    ]);
     expect(toasts).toHaveLength(1);
   });
 });
 
-describe('the plugin\'s events, read by the opencode host', () => {
+describe("the plugin's events, read by the opencode host", () => {
   it('refuses what is not one, ignores what changes nothing', () => {
     const base = { session_id: 'ses_a', cwd: '/w' };
-    expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'edit', args: {} })).toMatchObject({ ok: false, ignored: false });
-    expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'glob', args: {} })).toMatchObject({ ok: false, ignored: true });
-    expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'apply_patch', call_id: 'c', args: { patchText: '*** Begin Patch' } })).toMatchObject({ ok: true, event: { kind: 'exec', tool: 'apply_patch' } });
+    expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'edit', args: {} })).toMatchObject({
+      ok: false,
+      ignored: false,
+    });
+    expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'glob', args: {} })).toMatchObject({
+      ok: false,
+      ignored: true,
+    });
+    expect(
+      parseOpencodeEvent({
+        ...base,
+        event: 'tool.before',
+        tool: 'apply_patch',
+        call_id: 'c',
+        args: { patchText: '*** Begin Patch' },
+      }),
+    ).toMatchObject({ ok: true, event: { kind: 'exec', tool: 'apply_patch' } });
     expect(parseOpencodeEvent({ ...base, event: 'subagent.start' })).toMatchObject({ ok: false, ignored: false });
-    expect(parseOpencodeEvent({ ...base, session_id: 'no spaces allowed' , event: 'idle' })).toMatchObject({ ok: false, ignored: false });
+    expect(parseOpencodeEvent({ ...base, session_id: 'no spaces allowed', event: 'idle' })).toMatchObject({
+      ok: false,
+      ignored: false,
+    });
     expect(parseOpencodeEvent({ ...base, event: 'something.else' })).toMatchObject({ ok: false, ignored: true });
   });
 });

@@ -14,7 +14,7 @@ import { FILE_TOOLS, OPENCODE_HOST, READ_ONLY_TOOLS } from './event.js';
 
 export const PLUGIN_FILE_NAME = 'turnback.js';
 /** The first line of the plugin: how `init --remove` knows its own file. */
-export const PLUGIN_MARKER = '// turnback: records what OpenCode\'s turns change, so that each can be rolled back.';
+export const PLUGIN_MARKER = "// turnback: records what OpenCode's turns change, so that each can be rolled back.";
 
 export const PLUGIN_SOURCE = `${PLUGIN_MARKER}
 // Installed by \`turnback init opencode\`; \`turnback init opencode --remove\` takes it out.
@@ -162,11 +162,13 @@ export const opencodeSettingsWriter: HostSettingsWriter = {
   },
   // The plugin finds the service itself: it needs no hook command.
   install: (current) => {
-    if (current !== null && !isOurs(current)) throw new SettingsShapeError('another plugin of that name is there, not turnback\'s: left as it is');
+    if (current !== null && !isOurs(current))
+      throw new SettingsShapeError("another plugin of that name is there, not turnback's: left as it is");
     return current === PLUGIN_SOURCE ? { text: null, changed: false } : { text: PLUGIN_SOURCE, changed: true };
   },
   remove: (current) => {
-    if (current !== null && !isOurs(current)) throw new SettingsShapeError('the plugin of that name is not turnback\'s: left as it is');
+    if (current !== null && !isOurs(current))
+      throw new SettingsShapeError("the plugin of that name is not turnback's: left as it is");
     return { text: null, changed: current !== null, deleteFile: current !== null };
   },
   afterInstall: () => ['OpenCode loads the plugin when it starts.'],

@@ -18,7 +18,10 @@ export interface CommandContext {
   tokens: ArgToken[];
 }
 
-export type ArgToken = { kind: 'option'; name: string; index: number } | { kind: 'positional'; value: string; index: number } | { kind: 'option-terminator'; index: number };
+export type ArgToken =
+  | { kind: 'option'; name: string; index: number }
+  | { kind: 'positional'; value: string; index: number }
+  | { kind: 'option-terminator'; index: number };
 
 export interface CommandSpec {
   name: string;
@@ -47,7 +50,13 @@ export async function runCommand(spec: CommandSpec, args: string[], io: Io = pro
   };
   let parsed: { values: CommandContext['values']; positionals: string[]; tokens: ArgToken[] };
   try {
-    parsed = parseArgs({ args, options: { ...SHARED, ...spec.options }, allowPositionals: true, strict: true, tokens: true }) as typeof parsed;
+    parsed = parseArgs({
+      args,
+      options: { ...SHARED, ...spec.options },
+      allowPositionals: true,
+      strict: true,
+      tokens: true,
+    }) as typeof parsed;
   } catch (err) {
     return fail(new CliError((err as Error).message, EXIT_USAGE, 'USAGE'));
   }
@@ -57,11 +66,26 @@ export async function runCommand(spec: CommandSpec, args: string[], io: Io = pro
   }
   const count = parsed.positionals.length;
   if (count < spec.positionals.min || count > spec.positionals.max) {
-    return fail(new CliError(count < spec.positionals.min ? 'missing argument' : `unexpected argument ${JSON.stringify(parsed.positionals[spec.positionals.max])}`, EXIT_USAGE, 'USAGE'));
+    return fail(
+      new CliError(
+        count < spec.positionals.min
+          ? 'missing argument'
+          : `unexpected argument ${JSON.stringify(parsed.positionals[spec.positionals.max])}`,
+        EXIT_USAGE,
+        'USAGE',
+      ),
+    );
   }
   try {
     const ws = await openWorkspace(await connectService(io.env, io.bin), io.cwd);
-    return await spec.run({ io, ws, json, values: parsed.values, positionals: parsed.positionals, tokens: parsed.tokens });
+    return await spec.run({
+      io,
+      ws,
+      json,
+      values: parsed.values,
+      positionals: parsed.positionals,
+      tokens: parsed.tokens,
+    });
   } catch (err) {
     if (err instanceof CliError) return fail(err);
     throw err;

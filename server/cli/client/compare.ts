@@ -7,7 +7,12 @@ import type { Located } from './turn-ref.js';
 import { unifiedDiff } from './unified-diff.js';
 import type { WorkspaceClient } from './workspace.js';
 
-export interface Compared { from: Located; to: Located; comparison: Comparison; diffs: FileDiff[] }
+export interface Compared {
+  from: Located;
+  to: Located;
+  comparison: Comparison;
+  diffs: FileDiff[];
+}
 
 /** `a..b` split in two; a range with either end empty is not one. */
 export function splitRange(range: string): [string, string] | undefined {
@@ -17,12 +22,20 @@ export function splitRange(range: string): [string, string] | undefined {
 }
 
 export async function comparePoints(
-  ws: WorkspaceClient, fromRef: string, toRef: string, uris: string[], sessionFlag: string | undefined, name: (uri: string) => string,
+  ws: WorkspaceClient,
+  fromRef: string,
+  toRef: string,
+  uris: string[],
+  sessionFlag: string | undefined,
+  name: (uri: string) => string,
 ): Promise<Compared> {
   const from = await locatePoint(ws, fromRef, sessionFlag);
   const to = await locatePoint(ws, toRef, sessionFlag);
   const comparison = await ws.compare(from.turn.turnId, to.turn.turnId);
-  const chosen = uris.length === 0 ? comparison.files : comparison.files.filter((file) => uris.some((uri) => file.uri === uri || file.uri.startsWith(`${uri}/`)));
+  const chosen =
+    uris.length === 0
+      ? comparison.files
+      : comparison.files.filter((file) => uris.some((uri) => file.uri === uri || file.uri.startsWith(`${uri}/`)));
   const diffs: FileDiff[] = [];
   for (const file of chosen) {
     if (file.change === 'dir-created' || file.change === 'dir-deleted') continue;

@@ -21,7 +21,10 @@ export interface ConfirmApply {
 }
 
 const summary = (located: Located) => ({
-  sessionId: located.session.sessionId, turnId: located.turn.turnId, number: located.turn.number, title: located.turn.title,
+  sessionId: located.session.sessionId,
+  turnId: located.turn.turnId,
+  number: located.turn.number,
+  title: located.turn.title,
 });
 
 export async function confirmThenApply(context: CommandContext, step: ConfirmApply): Promise<number> {
@@ -32,16 +35,27 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
   const plan = await step.plan();
   if (!json) io.out(`${p.bold(step.heading)}\n${planLines(plan, p, show).join('\n')}\n`);
   const stop = (err: CliError): number => {
-    if (json) printJson(io, { turn, plan, result: null, error: { code: err.code, message: err.message, ...err.details } });
+    if (json)
+      printJson(io, { turn, plan, result: null, error: { code: err.code, message: err.message, ...err.details } });
     else io.err(`turnback: ${err.message}\n`);
     return err.exitCode;
   };
   if (plan.conflicts.length > 0 && !step.force) {
-    return stop(new CliError(`not done: ${plan.conflicts.length} path(s) changed since the turn; --force does it anyway`, EXIT_REFUSED, 'CONFLICT', { conflicts: plan.conflicts }));
+    return stop(
+      new CliError(
+        `not done: ${plan.conflicts.length} path(s) changed since the turn; --force does it anyway`,
+        EXIT_REFUSED,
+        'CONFLICT',
+        { conflicts: plan.conflicts },
+      ),
+    );
   }
   const changes = plan.actions.some((action) => action.action !== 'none') || plan.messages.length > 0;
   if (changes && !step.yes) {
-    if (!io.interactive) return stop(new CliError('not done: confirm with --yes (no terminal to ask on)', EXIT_USAGE, 'CONFIRMATION_NEEDED'));
+    if (!io.interactive)
+      return stop(
+        new CliError('not done: confirm with --yes (no terminal to ask on)', EXIT_USAGE, 'CONFIRMATION_NEEDED'),
+      );
     const answer = (await io.ask(`${step.verb[0].toUpperCase()}${step.verb.slice(1)}? [y/N] `)).trim().toLowerCase();
     if (answer !== 'y' && answer !== 'yes') return stop(new CliError('not done', EXIT_REFUSED, 'DECLINED'));
   }
@@ -55,7 +69,9 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
   if (json) printJson(io, { turn, plan, result });
   else {
     const done = resultLines(result, p, show);
-    io.out(`${result.ok ? p.green('done') : p.red('not all restored')}${result.rollbackTurnId ? p.dim(` (recorded as ${result.rollbackTurnId}; turnback redo takes it back)`) : ''}\n${done.join('\n')}${done.length ? '\n' : ''}`);
+    io.out(
+      `${result.ok ? p.green('done') : p.red('not all restored')}${result.rollbackTurnId ? p.dim(` (recorded as ${result.rollbackTurnId}; turnback redo takes it back)`) : ''}\n${done.join('\n')}${done.length ? '\n' : ''}`,
+    );
   }
   return result.ok ? EXIT_DONE : EXIT_REFUSED;
 }

@@ -54,8 +54,16 @@ export function planLines(plan: Plan, p: Paint, show: Display): string[] {
       lines.push(p.yellow(`  keep both  ${show(action.uri)} stays, the restored version goes to ${show(action.copy)}`));
       continue;
     }
-    const what = action.action === 'restore' ? 'restore' : action.action === 'delete' ? 'remove' : action.action === 'move-back' ? 'move back' : 'keep';
-    const where = action.action === 'move-back' && action.from ? `${show(action.from)} -> ${show(action.uri)}` : show(action.uri);
+    const what =
+      action.action === 'restore'
+        ? 'restore'
+        : action.action === 'delete'
+          ? 'remove'
+          : action.action === 'move-back'
+            ? 'move back'
+            : 'keep';
+    const where =
+      action.action === 'move-back' && action.from ? `${show(action.from)} -> ${show(action.uri)}` : show(action.uri);
     let line = `  ${what.padEnd(10)} ${where}`;
     if (action.conflict) {
       const by = action.conflictStep
@@ -68,7 +76,8 @@ export function planLines(plan: Plan, p: Paint, show: Display): string[] {
     lines.push(line);
   }
   for (const folder of plan.folders ?? []) {
-    if (!folder.implied) lines.push(`  ${(folder.action === 'create' ? 'mkdir' : 'rmdir').padEnd(10)} ${show(folder.uri)}/`);
+    if (!folder.implied)
+      lines.push(`  ${(folder.action === 'create' ? 'mkdir' : 'rmdir').padEnd(10)} ${show(folder.uri)}/`);
   }
   for (const item of plan.unrestorable) lines.push(p.red(`  cannot     ${show(item.uri)} (${item.code})`));
   if (plan.messages.length > 0) lines.push(`  and ${plural(plan.messages.length, 'chat message')} deleted`);
@@ -81,7 +90,9 @@ export function resultLines(result: RollbackResult, p: Paint, show: Display): st
   const copies = new Set((result.keptBoth ?? []).map((kept) => kept.copy));
   const lines = [
     ...result.restored.filter((uri) => !copies.has(uri)).map((uri) => `  restored   ${show(uri)}`),
-    ...(result.keptBoth ?? []).map((kept) => `  kept both  ${show(kept.uri)} (as it was) and ${show(kept.copy)} (restored)`),
+    ...(result.keptBoth ?? []).map(
+      (kept) => `  kept both  ${show(kept.uri)} (as it was) and ${show(kept.copy)} (restored)`,
+    ),
     ...result.deleted.map((uri) => `  removed    ${show(uri)}`),
     ...result.movedBack.map((move) => `  moved back ${show(move.from)} -> ${show(move.to)}`),
     ...result.errors.map((error) => p.red(`  failed     ${show(error.uri)} (${error.code}: ${error.message})`)),

@@ -9,27 +9,35 @@ export interface JsonAnswer {
 }
 
 export function requestJson(
-  port: number, method: string, route: string, token: string, body: unknown, timeoutMs: number,
+  port: number,
+  method: string,
+  route: string,
+  token: string,
+  body: unknown,
+  timeoutMs: number,
 ): Promise<JsonAnswer> {
   const payload = body === undefined ? undefined : Buffer.from(JSON.stringify(body));
   const headers: Record<string, string> = { Authorization: `Bearer ${token}` };
   if (payload) Object.assign(headers, { 'Content-Type': 'application/json', 'Content-Length': String(payload.length) });
   return new Promise((resolve, reject) => {
-    const outgoing = request({ host: '127.0.0.1', port, method, path: route, headers, timeout: timeoutMs }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('error', reject);
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try {
-          json = text === '' ? {} : JSON.parse(text);
-        } catch {
-          json = undefined;
-        }
-        resolve({ status: incoming.statusCode ?? 0, json });
-      });
-    });
+    const outgoing = request(
+      { host: '127.0.0.1', port, method, path: route, headers, timeout: timeoutMs },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('error', reject);
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = text === '' ? {} : JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: incoming.statusCode ?? 0, json });
+        });
+      },
+    );
     outgoing.on('timeout', () => outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`)));
     outgoing.on('error', reject);
     outgoing.end(payload);

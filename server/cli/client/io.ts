@@ -20,8 +20,12 @@ export interface Io {
 export function processIo(): Io {
   const colour = process.stdout.isTTY === true && !process.env.NO_COLOR && process.env.TERM !== 'dumb';
   return {
-    out: (text) => { process.stdout.write(text); },
-    err: (text) => { process.stderr.write(text); },
+    out: (text) => {
+      process.stdout.write(text);
+    },
+    err: (text) => {
+      process.stderr.write(text);
+    },
     cwd: realpathSync(process.cwd()),
     env: process.env,
     colour,
@@ -29,23 +33,24 @@ export function processIo(): Io {
     bin: [process.execPath, ...process.execArgv, process.argv[1]],
     // Ctrl-D or Ctrl-C at the prompt answers "no": readline would otherwise leave the question
     // pending (on end of input) or pause the input (on SIGINT), and the command would hang.
-    ask: (question) => new Promise<string>((resolve) => {
-      const prompt = createInterface({ input: process.stdin, output: process.stderr });
-      let settled = false;
-      const decline = () => {
-        if (settled) return;
-        settled = true;
-        process.stderr.write('\n');
-        prompt.close();
-        resolve('');
-      };
-      prompt.once('close', decline).once('SIGINT', decline);
-      prompt.question(question).then((answer) => {
-        settled = true;
-        prompt.close();
-        resolve(answer);
-      }, decline);
-    }),
+    ask: (question) =>
+      new Promise<string>((resolve) => {
+        const prompt = createInterface({ input: process.stdin, output: process.stderr });
+        let settled = false;
+        const decline = () => {
+          if (settled) return;
+          settled = true;
+          process.stderr.write('\n');
+          prompt.close();
+          resolve('');
+        };
+        prompt.once('close', decline).once('SIGINT', decline);
+        prompt.question(question).then((answer) => {
+          settled = true;
+          prompt.close();
+          resolve(answer);
+        }, decline);
+      }),
   };
 }
 
@@ -60,6 +65,14 @@ export interface Paint {
 }
 
 export function paint(colour: boolean): Paint {
-  const style = (open: number, close: number) => (text: string) => (colour ? `\x1b[${open}m${text}\x1b[${close}m` : text);
-  return { red: style(31, 39), green: style(32, 39), yellow: style(33, 39), cyan: style(36, 39), dim: style(2, 22), bold: style(1, 22) };
+  const style = (open: number, close: number) => (text: string) =>
+    colour ? `\x1b[${open}m${text}\x1b[${close}m` : text;
+  return {
+    red: style(31, 39),
+    green: style(32, 39),
+    yellow: style(33, 39),
+    cyan: style(36, 39),
+    dim: style(2, 22),
+    bold: style(1, 22),
+  };
 }

@@ -1,19 +1,33 @@
 // The terminal's operations on a workspace, shared by the commands and the MCP tools: list, show,
 // diff, and the undo family (which turn, its preview, the rollback). Each is a few service calls.
-import type { Diff, FileChange, Manifest, OnConflict, Plan, RollbackResult, Session, Step, Turn } from '../../protocol.js';
+import type {
+  Diff,
+  FileChange,
+  Manifest,
+  OnConflict,
+  Plan,
+  RollbackResult,
+  Session,
+  Step,
+  Turn,
+} from '../../protocol.js';
 import { refused, usageError } from './errors.js';
 import { chooseSession, locateTurn, type Located } from './turn-ref.js';
 import { unifiedDiff } from './unified-diff.js';
 import type { WorkspaceClient } from './workspace.js';
 
-export interface LoggedTurn { session: Session; turn: Turn }
+export interface LoggedTurn {
+  session: Session;
+  turn: Turn;
+}
 
 /** The workspace's newest turns (of one session, or of all), newest first. */
 export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFlag?: string): Promise<LoggedTurn[]> {
   const sessions = sessionFlag === undefined ? await ws.sessions() : [await chooseSession(ws, sessionFlag)];
   // Ids sort by creation time too, which orders two turns begun in the same millisecond.
   const newestFirst = (a: LoggedTurn, b: LoggedTurn) =>
-    b.turn.startedAt.localeCompare(a.turn.startedAt) || (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0);
+    b.turn.startedAt.localeCompare(a.turn.startedAt) ||
+    (a.turn.turnId < b.turn.turnId ? 1 : a.turn.turnId > b.turn.turnId ? -1 : 0);
   let kept: LoggedTurn[] = [];
   // Sessions come newest activity first, and no turn begins after its session's last activity:
   // once `limit` turns are newer than a session's last activity, it and the rest add nothing.
@@ -25,18 +39,38 @@ export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFla
   return kept;
 }
 
-export async function showTurn(ws: WorkspaceClient, ref: string, sessionFlag?: string): Promise<Located & { manifest: Manifest; steps: Step[] }> {
+export async function showTurn(
+  ws: WorkspaceClient,
+  ref: string,
+  sessionFlag?: string,
+): Promise<Located & { manifest: Manifest; steps: Step[] }> {
   const located = await locateTurn(ws, ref, sessionFlag);
   const [manifest, steps] = await Promise.all([ws.manifest(located.turn.turnId), ws.steps(located.turn.turnId)]);
   return { ...located, manifest, steps };
 }
 
-export interface FileDiff { diff: Diff; change: FileChange | undefined; patch: string }
+export interface FileDiff {
+  diff: Diff;
+  change: FileChange | undefined;
+  patch: string;
+}
 
 /** The turn's diffs, of every file or of the chosen URIs (a folder's URI chooses what is below it). */
-export async function diffTurn(ws: WorkspaceClient, located: Located, uris: string[], name: (uri: string) => string): Promise<FileDiff[]> {
+export async function diffTurn(
+  ws: WorkspaceClient,
+  located: Located,
+  uris: string[],
+  name: (uri: string) => string,
+): Promise<FileDiff[]> {
   const { files } = await ws.manifest(located.turn.turnId);
-  const chosen = uris.length === 0 ? files : files.filter((file) => uris.some((uri) => [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`)))));
+  const chosen =
+    uris.length === 0
+      ? files
+      : files.filter((file) =>
+          uris.some((uri) =>
+            [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`))),
+          ),
+        );
   const diffs: FileDiff[] = [];
   for (const change of chosen) {
     if (change.change === 'dir-created' || change.change === 'dir-deleted') continue;
@@ -48,7 +82,9 @@ export async function diffTurn(ws: WorkspaceClient, located: Located, uris: stri
 
 function refuseActive(located: Located): void {
   if (located.turn.status === 'active' || located.session.activeTurnId === located.turn.turnId) {
-    throw refused(`turn #${located.turn.number} is still running: an active turn is never undone`, 'TURN_ACTIVE', { turnId: located.turn.turnId });
+    throw refused(`turn #${located.turn.number} is still running: an active turn is never undone`, 'TURN_ACTIVE', {
+      turnId: located.turn.turnId,
+    });
   }
 }
 
@@ -66,7 +102,8 @@ export async function undoTarget(ws: WorkspaceClient, ref: string | undefined, s
   const agentTurns = (await ws.turns(session.sessionId)).filter((turn) => turn.kind === 'agent').reverse();
   if (agentTurns[0]?.status === 'active') refuseActive({ session, turn: agentTurns[0] });
   const turn = agentTurns.find((candidate) => candidate.status !== 'rolled-back');
-  if (!turn) throw refused(`nothing to undo in session ${session.sessionId}: every agent turn is undone`, 'NOTHING_TO_UNDO');
+  if (!turn)
+    throw refused(`nothing to undo in session ${session.sessionId}: every agent turn is undone`, 'NOTHING_TO_UNDO');
   return { session, turn };
 }
 
@@ -80,7 +117,9 @@ export async function redoTarget(ws: WorkspaceClient, sessionFlag?: string): Pro
   const turns = (await ws.turns(session.sessionId)).reverse();
   const kinds = new Map(turns.map((turn) => [turn.turnId, turn.kind]));
   const undoesAgentWork = (turn: Turn) => (turn.rollbackOf ?? []).some((id) => kinds.get(id) === 'agent');
-  const turn = turns.find((candidate) => candidate.kind === 'rollback' && candidate.status !== 'rolled-back' && undoesAgentWork(candidate));
+  const turn = turns.find(
+    (candidate) => candidate.kind === 'rollback' && candidate.status !== 'rolled-back' && undoesAgentWork(candidate),
+  );
   if (!turn) throw refused(`nothing to redo in session ${session.sessionId}: no undo to take back`, 'NOTHING_TO_REDO');
   return { session, turn };
 }
@@ -99,33 +138,58 @@ const onConflict = (keepBoth: boolean | undefined): OnConflict | undefined => (k
 
 /** A rollback with its chat is of the whole turn; steps and paths are two ways to choose, one at a time. */
 function checkUndoOptions(options: UndoOptions): void {
-  if (options.withChat && options.uris !== undefined) throw usageError('withChat undoes a whole turn: it does not take chosen paths');
-  if (options.withChat && options.steps !== undefined) throw usageError('withChat undoes a whole turn: it does not take steps');
+  if (options.withChat && options.uris !== undefined)
+    throw usageError('withChat undoes a whole turn: it does not take chosen paths');
+  if (options.withChat && options.steps !== undefined)
+    throw usageError('withChat undoes a whole turn: it does not take steps');
   if (options.steps !== undefined && options.uris !== undefined) throw usageError('choose steps or paths, not both');
   for (const step of options.steps ?? []) {
-    if (!Number.isSafeInteger(step) || step < 1) throw usageError(`a step is its number in the turn (1, 2, …), not ${JSON.stringify(step)}`);
+    if (!Number.isSafeInteger(step) || step < 1)
+      throw usageError(`a step is its number in the turn (1, 2, …), not ${JSON.stringify(step)}`);
   }
 }
 
 export function previewUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<Plan> {
   checkUndoOptions(options);
-  return ws.preview(located.turn.turnId, { uris: options.uris, steps: options.steps, withChat: options.withChat, onConflict: onConflict(options.keepBoth) });
+  return ws.preview(located.turn.turnId, {
+    uris: options.uris,
+    steps: options.steps,
+    withChat: options.withChat,
+    onConflict: onConflict(options.keepBoth),
+  });
 }
 
 export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOptions): Promise<RollbackResult> {
   checkUndoOptions(options);
-  if (options.withChat) return ws.rollbackWithChat(located.turn.turnId, options.force === true, onConflict(options.keepBoth));
-  return ws.rollback(located.turn.turnId, { uris: options.uris, steps: options.steps, force: options.force === true, onConflict: onConflict(options.keepBoth) });
+  if (options.withChat)
+    return ws.rollbackWithChat(located.turn.turnId, options.force === true, onConflict(options.keepBoth));
+  return ws.rollback(located.turn.turnId, {
+    uris: options.uris,
+    steps: options.steps,
+    force: options.force === true,
+    onConflict: onConflict(options.keepBoth),
+  });
 }
 
-export interface RewindOptions { withChat: boolean; force?: boolean; keepBoth?: boolean }
+export interface RewindOptions {
+  withChat: boolean;
+  force?: boolean;
+  keepBoth?: boolean;
+}
 
 export function previewRewind(ws: WorkspaceClient, located: Located, options: RewindOptions): Promise<Plan> {
-  return ws.previewRewind(located.session.sessionId, { toTurnId: located.turn.turnId, withChat: options.withChat, onConflict: onConflict(options.keepBoth) });
+  return ws.previewRewind(located.session.sessionId, {
+    toTurnId: located.turn.turnId,
+    withChat: options.withChat,
+    onConflict: onConflict(options.keepBoth),
+  });
 }
 
 export function applyRewind(ws: WorkspaceClient, located: Located, options: RewindOptions): Promise<RollbackResult> {
   return ws.rewind(located.session.sessionId, {
-    toTurnId: located.turn.turnId, withChat: options.withChat, force: options.force === true, onConflict: onConflict(options.keepBoth),
+    toTurnId: located.turn.turnId,
+    withChat: options.withChat,
+    force: options.force === true,
+    onConflict: onConflict(options.keepBoth),
   });
 }

@@ -16,7 +16,11 @@ describe('uriOfPath', () => {
   it('refuses the root itself and anything outside it (a usage error, exit 2)', () => {
     for (const typed of ['.', '..', '../project-other/a', '/etc/passwd']) {
       expect(() => uriOfPath(root, root, typed)).toThrow(CliError);
-      try { uriOfPath(root, root, typed); } catch (err) { expect((err as CliError).exitCode).toBe(2); }
+      try {
+        uriOfPath(root, root, typed);
+      } catch (err) {
+        expect((err as CliError).exitCode).toBe(2);
+      }
     }
   });
 });

@@ -9,7 +9,8 @@ import type { WorkspaceClient } from './workspace.js';
 
 const NUMBER = /^[1-9][0-9]{0,8}$/;
 
-const pinNotFound = (ref: string, why: string) => new CliError(`${why}: turnback pins lists them`, EXIT_USAGE, 'PIN_NOT_FOUND', { ref });
+const pinNotFound = (ref: string, why: string) =>
+  new CliError(`${why}: turnback pins lists them`, EXIT_USAGE, 'PIN_NOT_FOUND', { ref });
 
 /** The pin `ref` names: `pin:<n>`, `pin:<name>`, its exact name, or a unique prefix of its id. */
 export async function findPin(ws: WorkspaceClient, ref: string): Promise<Pin> {
@@ -22,7 +23,13 @@ export async function findPin(ws: WorkspaceClient, ref: string): Promise<Pin> {
   }
   const named = pins.filter((pin) => pin.name === body);
   if (named.length === 1) return named[0];
-  if (named.length > 1) throw new CliError(`${named.length} pins are named ${JSON.stringify(body)}: give pin:<n> or its id`, EXIT_USAGE, 'PIN_NOT_FOUND', { ref });
+  if (named.length > 1)
+    throw new CliError(
+      `${named.length} pins are named ${JSON.stringify(body)}: give pin:<n> or its id`,
+      EXIT_USAGE,
+      'PIN_NOT_FOUND',
+      { ref },
+    );
   const byId = pins.filter((pin) => pin.turnId.startsWith(body) || pin.turnId.startsWith(`t_${body}`));
   if (byId.length === 1) return byId[0];
   throw pinNotFound(ref, byId.length === 0 ? `no pin ${ref}` : `${ref} names ${byId.length} pins: give more of its id`);
@@ -34,7 +41,11 @@ export async function locatePin(ws: WorkspaceClient, pin: Pin): Promise<Located>
 }
 
 /** A turn or a pin; `isPin` tells which, so `rewind` says "pin" and rewinds the pins' session. */
-export async function locatePoint(ws: WorkspaceClient, ref: string, sessionFlag: string | undefined): Promise<Located & { pin?: Pin }> {
+export async function locatePoint(
+  ws: WorkspaceClient,
+  ref: string,
+  sessionFlag: string | undefined,
+): Promise<Located & { pin?: Pin }> {
   if (ref.startsWith('pin:')) {
     const pin = await findPin(ws, ref);
     return { ...(await locatePin(ws, pin)), pin };

@@ -28,7 +28,10 @@ function readAddress(env: NodeJS.ProcessEnv): ServiceAddress | undefined {
 /** True when the address answers `/api/health` with this token (a stale service.json does not). */
 async function answers(address: ServiceAddress): Promise<boolean> {
   try {
-    return (await requestJson(address.port, 'GET', '/api/health', address.token, undefined, HEALTH_TIMEOUT_MS)).status === 200;
+    return (
+      (await requestJson(address.port, 'GET', '/api/health', address.token, undefined, HEALTH_TIMEOUT_MS)).status ===
+      200
+    );
   } catch {
     return false;
   }
@@ -38,9 +41,15 @@ async function answers(address: ServiceAddress): Promise<boolean> {
 function runStart(bin: readonly string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
   return new Promise((resolve) => {
     const [command, ...args] = bin;
-    const child = spawn(command, [...args, 'start'], { env, stdio: ['ignore', 'ignore', 'pipe'], timeout: START_TIMEOUT_MS });
+    const child = spawn(command, [...args, 'start'], {
+      env,
+      stdio: ['ignore', 'ignore', 'pipe'],
+      timeout: START_TIMEOUT_MS,
+    });
     let stderr = '';
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.on('error', (err) => resolve({ code: null, stderr: err.message }));
     child.on('exit', (code) => resolve({ code, stderr }));
   });
@@ -53,6 +62,12 @@ export async function connectService(env: NodeJS.ProcessEnv, bin: readonly strin
   const start = await runStart(bin, env);
   const started = start.code === 0 ? readAddress(env) : undefined;
   if (started && (await answers(started))) return started;
-  const why = start.stderr.trim().split('\n').pop()?.replace(/^turnback: /, '') || (start.code === 0 ? 'it does not answer with the console token of the state dir' : `exit code ${start.code}`);
+  const why =
+    start.stderr
+      .trim()
+      .split('\n')
+      .pop()
+      ?.replace(/^turnback: /, '') ||
+    (start.code === 0 ? 'it does not answer with the console token of the state dir' : `exit code ${start.code}`);
   throw noService(`no turnback service is running and turnback start failed: ${why}`);
 }

@@ -23,7 +23,8 @@ export async function chooseSession(ws: WorkspaceClient, wanted: string | undefi
   if (wanted === undefined) {
     const agentSessions = sessions.filter((session) => session.sessionId !== PINS_SESSION_ID);
     if (agentSessions.length > 0) return agentSessions[0];
-    if (sessions.length === 0) throw refused(`nothing is recorded in the workspace ${ws.workspace.root} yet`, 'NO_SESSIONS');
+    if (sessions.length === 0)
+      throw refused(`nothing is recorded in the workspace ${ws.workspace.root} yet`, 'NO_SESSIONS');
     return sessions[0];
   }
   const exact = sessions.find((session) => session.sessionId === wanted);
@@ -31,8 +32,11 @@ export async function chooseSession(ws: WorkspaceClient, wanted: string | undefi
   const matches = sessions.filter((session) => session.sessionId.startsWith(wanted));
   if (matches.length === 1) return matches[0];
   throw new CliError(
-    matches.length === 0 ? `no session ${wanted} in this workspace` : `${wanted} names ${matches.length} sessions: give more of its id`,
-    EXIT_USAGE, 'SESSION_NOT_FOUND',
+    matches.length === 0
+      ? `no session ${wanted} in this workspace`
+      : `${wanted} names ${matches.length} sessions: give more of its id`,
+    EXIT_USAGE,
+    'SESSION_NOT_FOUND',
   );
 }
 
@@ -62,7 +66,8 @@ export async function locateTurn(ws: WorkspaceClient, ref: string, sessionFlag: 
   if (found.length === 1) return found[0];
   throw new CliError(
     found.length === 0 ? `no turn ${ref} in this workspace` : `${ref} names ${found.length} turns: give more of its id`,
-    EXIT_USAGE, 'TURN_NOT_FOUND',
+    EXIT_USAGE,
+    'TURN_NOT_FOUND',
   );
 }
 

@@ -23,8 +23,10 @@ function linesOf(text: string): { lines: string[]; finalNewline: boolean } {
 export function wholeFileHunk(oldText: string, newText: string): string[] {
   const before = linesOf(oldText);
   const after = linesOf(newText);
-  const side = (sign: string, { lines, finalNewline }: { lines: string[]; finalNewline: boolean }) =>
-    [...lines.map((line) => sign + line), ...(finalNewline || lines.length === 0 ? [] : ['\\ No newline at end of file'])];
+  const side = (sign: string, { lines, finalNewline }: { lines: string[]; finalNewline: boolean }) => [
+    ...lines.map((line) => sign + line),
+    ...(finalNewline || lines.length === 0 ? [] : ['\\ No newline at end of file']),
+  ];
   const start = (count: number) => (count === 0 ? 0 : 1);
   return [
     `@@ -${start(before.lines.length)},${before.lines.length} +${start(after.lines.length)},${after.lines.length} @@`,
@@ -44,7 +46,12 @@ function unshowable(side: Side): string | undefined {
 const modeOf = (state: FileChange['before']) => (state && state.type !== 'symlink' ? state.mode : undefined);
 
 /** The patch text (no colour): `diff --turnback a/… b/…`, then mode, rename and hunk lines. */
-export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (uri: string) => string, timeoutMs = DIFF_TIMEOUT_MS): string {
+export function unifiedDiff(
+  diff: Diff,
+  change: FileChange | undefined,
+  name: (uri: string) => string,
+  timeoutMs = DIFF_TIMEOUT_MS,
+): string {
   const oldName = name(diff.from ?? diff.uri);
   const newName = name(diff.uri);
   const header = [`diff --turnback a/${oldName} b/${newName}`];
@@ -52,20 +59,29 @@ export function unifiedDiff(diff: Diff, change: FileChange | undefined, name: (u
   const newMode = modeOf(change?.after ?? null);
   if (!diff.before.exists && newMode !== undefined) header.push(`new file mode ${newMode.toString(8)}`);
   else if (!diff.after.exists && oldMode !== undefined) header.push(`deleted file mode ${oldMode.toString(8)}`);
-  else if (oldMode !== undefined && newMode !== undefined && oldMode !== newMode) header.push(`old mode ${oldMode.toString(8)}`, `new mode ${newMode.toString(8)}`);
+  else if (oldMode !== undefined && newMode !== undefined && oldMode !== newMode)
+    header.push(`old mode ${oldMode.toString(8)}`, `new mode ${newMode.toString(8)}`);
   if (diff.from !== undefined) header.push(`rename from ${oldName}`, `rename to ${newName}`);
   const reason = unshowable(diff.before) ?? unshowable(diff.after);
   if (reason === 'binary' || reason === 'too large to show') {
-    header.push(`Binary files ${diff.before.exists ? `a/${oldName}` : '/dev/null'} and ${diff.after.exists ? `b/${newName}` : '/dev/null'} differ (${reason})`);
+    header.push(
+      `Binary files ${diff.before.exists ? `a/${oldName}` : '/dev/null'} and ${diff.after.exists ? `b/${newName}` : '/dev/null'} differ (${reason})`,
+    );
     return `${header.join('\n')}\n`;
   }
   const oldLabel = diff.before.exists ? `a/${oldName}` : '/dev/null';
   const newLabel = diff.after.exists ? `b/${newName}` : '/dev/null';
   const oldText = diff.before.text ?? '';
   const newText = diff.after.text ?? '';
-  const patch = createTwoFilesPatch(oldLabel, newLabel, oldText, newText, undefined, undefined, { context: CONTEXT_LINES, timeout: timeoutMs });
+  const patch = createTwoFilesPatch(oldLabel, newLabel, oldText, newText, undefined, undefined, {
+    context: CONTEXT_LINES,
+    timeout: timeoutMs,
+  });
   // jsdiff starts with a '=' rule line; git's form does not, and without hunks the names add nothing.
-  const body = patch === undefined ? [`--- ${oldLabel}`, `+++ ${newLabel}`, ...wholeFileHunk(oldText, newText)] : patch.split('\n').slice(1);
+  const body =
+    patch === undefined
+      ? [`--- ${oldLabel}`, `+++ ${newLabel}`, ...wholeFileHunk(oldText, newText)]
+      : patch.split('\n').slice(1);
   const hunks = body.findIndex((line) => line.startsWith('@@'));
   const lines = hunks < 0 ? [] : body;
   if (reason) lines.push(`\\ ${reason}`);

@@ -1,7 +1,28 @@
 // The cwd's workspace in the service, and its console routes under `/api/workspaces/:id/…`.
 import type {
-  Comparison, DiffResponse, OkResponse, OnConflict, Pin, PinResponse, PinsResponse, Step, StepsResponse, ManifestResponse, Plan, PreviewRequest, RewindPreviewRequest, RewindRequest, RollbackRequest,
-  RollbackResult, Session, SessionsResponse, Turn, TurnsResponse, Uri, Workspace, WorkspaceResponse,
+  Comparison,
+  DiffResponse,
+  OkResponse,
+  OnConflict,
+  Pin,
+  PinResponse,
+  PinsResponse,
+  Step,
+  StepsResponse,
+  ManifestResponse,
+  Plan,
+  PreviewRequest,
+  RewindPreviewRequest,
+  RewindRequest,
+  RollbackRequest,
+  RollbackResult,
+  Session,
+  SessionsResponse,
+  Turn,
+  TurnsResponse,
+  Uri,
+  Workspace,
+  WorkspaceResponse,
 } from '../../protocol.js';
 import { ServiceApi } from './api.js';
 import type { ServiceAddress } from './service.js';
@@ -11,7 +32,10 @@ export type WorkspaceInfo = Pick<Workspace, 'id' | 'root'> & Partial<Workspace>;
 export class WorkspaceClient {
   private readonly prefix: string;
 
-  constructor(private readonly api: ServiceApi, readonly workspace: WorkspaceInfo) {
+  constructor(
+    private readonly api: ServiceApi,
+    readonly workspace: WorkspaceInfo,
+  ) {
     this.prefix = `/api/workspaces/${encodeURIComponent(workspace.id)}`;
   }
 
@@ -74,7 +98,9 @@ export class WorkspaceClient {
   }
 
   compareDiff(from: string, to: string, uri: Uri): Promise<DiffResponse> {
-    return this.get(`/compare/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&uri=${encodeURIComponent(uri)}`);
+    return this.get(
+      `/compare/diff?from=${encodeURIComponent(from)}&to=${encodeURIComponent(to)}&uri=${encodeURIComponent(uri)}`,
+    );
   }
 
   previewRewind(sessionId: string, body: RewindPreviewRequest): Promise<Plan> {

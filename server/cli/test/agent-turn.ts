@@ -2,9 +2,14 @@
 import type { TestService } from './real-service.js';
 
 export async function agentTurn(
-  service: TestService, workspace: string, sessionId: string, prompt: string, changes: Record<string, string | null>,
+  service: TestService,
+  workspace: string,
+  sessionId: string,
+  prompt: string,
+  changes: Record<string, string | null>,
 ): Promise<string> {
-  const call = (route: string, body: Record<string, unknown>) => service.agent(route, { sessionId, ...body }, workspace);
+  const call = (route: string, body: Record<string, unknown>) =>
+    service.agent(route, { sessionId, ...body }, workspace);
   const { turnId } = await call('input', { platform: 'claude-code', sessionType: 'chat', content: prompt });
   for (const [file, content] of Object.entries(changes)) {
     const uri = `workspace:/${file}`;

@@ -9,7 +9,11 @@ const TSX_LOADER = new URL('node_modules/tsx/dist/loader.mjs', `file://${REPO}`)
 /** The bin as a person runs it, from the TypeScript sources (no build needed). */
 export const TEST_BIN = [process.execPath, '--import', TSX_LOADER, `${REPO}server/cli.ts`];
 
-export interface Ran { code: number; stdout: string; stderr: string }
+export interface Ran {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
 
 export interface RunOptions {
   cwd: string;
@@ -34,14 +38,22 @@ const COMMANDS = {
 };
 type Command = keyof typeof COMMANDS;
 
-export async function runTerminal(command: Command, args: string[], options: RunOptions): Promise<Ran & { asked: string[] }> {
+export async function runTerminal(
+  command: Command,
+  args: string[],
+  options: RunOptions,
+): Promise<Ran & { asked: string[] }> {
   let stdout = '';
   let stderr = '';
   const asked: string[] = [];
   const answers = [...(options.answers ?? [])];
   const io: Io = {
-    out: (text) => { stdout += text; },
-    err: (text) => { stderr += text; },
+    out: (text) => {
+      stdout += text;
+    },
+    err: (text) => {
+      stderr += text;
+    },
     cwd: options.cwd,
     env: options.env,
     colour: options.colour ?? false,
@@ -60,11 +72,19 @@ export async function runTerminal(command: Command, args: string[], options: Run
 export function spawnTerminal(args: string[], options: { cwd: string; env: NodeJS.ProcessEnv }): Promise<Ran> {
   return new Promise((resolve, reject) => {
     const [command, ...rest] = TEST_BIN;
-    const child = spawn(command, [...rest, ...args], { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, [...rest, ...args], {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.on('error', reject);
     child.on('exit', (code) => resolve({ code: code ?? -1, stdout, stderr }));
   });

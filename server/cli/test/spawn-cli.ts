@@ -38,7 +38,9 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv): CliRun {
     void exited.then(({ code }) => reject(new Error(`exited with ${code} before a line: ${stderr}`)));
   });
   firstLine.catch(() => {});
-  child.stderr!.on('data', (chunk: string) => { stderr += chunk; });
+  child.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+  });
   return {
     child,
     stdout: () => stdout,

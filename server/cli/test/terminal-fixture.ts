@@ -18,7 +18,11 @@ export interface TerminalFixture {
   /** One agent turn in this test's workspace (the session given, or this test's own). */
   agentTurn(prompt: string, changes: Record<string, string | null>, sessionId?: string): Promise<string>;
   agentCall(route: string, body: Record<string, unknown>): Promise<any>;
-  run(command: Parameters<typeof runTerminal>[0], args: string[], extra?: { answers?: string[]; colour?: boolean; cwd?: string }): ReturnType<typeof runTerminal>;
+  run(
+    command: Parameters<typeof runTerminal>[0],
+    args: string[],
+    extra?: { answers?: string[]; colour?: boolean; cwd?: string },
+  ): ReturnType<typeof runTerminal>;
   tree(): ReturnType<typeof treeAsText>;
 }
 
@@ -41,13 +45,28 @@ export function useTerminalFixture(name: string): TerminalFixture {
     await mkdir(path.join(state.workspace, 'src'), { recursive: true });
   });
   return {
-    get workspace() { return state.workspace; },
-    get session() { return state.session; },
-    get env() { return service.env; },
-    get service() { return service; },
-    agentTurn: (prompt, changes, sessionId = state.session) => agentTurn(service, state.workspace, sessionId, prompt, changes),
+    get workspace() {
+      return state.workspace;
+    },
+    get session() {
+      return state.session;
+    },
+    get env() {
+      return service.env;
+    },
+    get service() {
+      return service;
+    },
+    agentTurn: (prompt, changes, sessionId = state.session) =>
+      agentTurn(service, state.workspace, sessionId, prompt, changes),
     agentCall: (route, body) => service.agent(route, body, state.workspace),
-    run: (command, args, extra = {}) => runTerminal(command, args, { cwd: extra.cwd ?? state.workspace, env: service.env, answers: extra.answers, colour: extra.colour }),
+    run: (command, args, extra = {}) =>
+      runTerminal(command, args, {
+        cwd: extra.cwd ?? state.workspace,
+        env: service.env,
+        answers: extra.answers,
+        colour: extra.colour,
+      }),
     tree: () => treeAsText(state.workspace),
   };
 }

@@ -66,14 +66,18 @@ export async function encodeDelta(raw: Buffer, base: Buffer): Promise<Buffer | n
 /** Decodes one part (`base`: the base content's decoded part, for a delta); throws on data that is not valid for its codec. */
 export function decodePart(codec: string, data: Buffer, base?: Buffer): Buffer {
   switch (codec) {
-    case 'raw': return data;
-    case 'brotli': return brotliDecompressSync(data);
-    case 'deflate': return inflateRawSync(data);
+    case 'raw':
+      return data;
+    case 'brotli':
+      return brotliDecompressSync(data);
+    case 'deflate':
+      return inflateRawSync(data);
     case 'zstd-delta': {
       if (!zstd) throw new Error('this build has no zstd: a delta cannot be decoded here');
       if (!base) throw new Error('a delta needs its base');
       return new zstd.Decoder(base.length > 0 ? base : undefined).decodeSync(data);
     }
-    default: throw new Error(`unknown codec ${codec}`);
+    default:
+      throw new Error(`unknown codec ${codec}`);
   }
 }

@@ -5,7 +5,10 @@ export class ContentCache {
   private total = 0;
   private readonly byHash = new Map<string, Buffer>();
 
-  constructor(private readonly maxEach = 256 * 1024, private readonly maxTotal = 16 * 1024 * 1024) {}
+  constructor(
+    private readonly maxEach = 256 * 1024,
+    private readonly maxTotal = 16 * 1024 * 1024,
+  ) {}
 
   keep(hash: string, data: Buffer | undefined): void {
     if (!data || !hash || this.byHash.has(hash)) return;

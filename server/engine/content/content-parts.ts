@@ -23,7 +23,14 @@ const MAX_CHAIN = 1000;
 const MOVE_RAW_LIMIT = 4096;
 
 export interface ContentRow {
-  id: number; hash: string; size: number; codec: Codec; parts: number; base_id: number | null; depth: number; packed: number;
+  id: number;
+  hash: string;
+  size: number;
+  codec: Codec;
+  parts: number;
+  base_id: number | null;
+  depth: number;
+  packed: number;
 }
 
 const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
@@ -50,7 +57,10 @@ export class ContentParts {
 
   /** The stored (encoded) bytes of a part. */
   stored(id: number, index: number): Buffer | undefined {
-    return (this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as { data: Buffer } | undefined)?.data;
+    return (
+      this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as
+        { data: Buffer } | undefined
+    )?.data;
   }
 
   /**
@@ -75,17 +85,21 @@ export class ContentParts {
     if (chain.length === 1 && row.codec === 'raw') return chain[0].data;
     // Fingerprints from the bottom up; then the nearest level to the top the cache holds.
     const prints = new Array<string>(chain.length);
-    for (let i = chain.length - 1; i >= 0; i--) prints[i] = fingerprint(chain[i].row.codec, chain[i].data, i + 1 < chain.length ? prints[i + 1] : null);
+    for (let i = chain.length - 1; i >= 0; i--)
+      prints[i] = fingerprint(chain[i].row.codec, chain[i].data, i + 1 < chain.length ? prints[i + 1] : null);
     let from = chain.length;
     let bytes: Buffer | undefined;
     for (let i = 0; i < chain.length; i++) {
       bytes = this.cache.get(prints[i]);
-      if (bytes) { from = i; break; }
+      if (bytes) {
+        from = i;
+        break;
+      }
     }
     for (let i = from - 1; i >= 0; i--) {
       const { row: level, data } = chain[i];
       try {
-        bytes = decodePart(level.codec, data, level.codec === 'zstd-delta' ? bytes ?? Buffer.alloc(0) : undefined);
+        bytes = decodePart(level.codec, data, level.codec === 'zstd-delta' ? (bytes ?? Buffer.alloc(0)) : undefined);
       } catch {
         throw new BrokenPartError('mismatch');
       }
@@ -101,7 +115,9 @@ export class ContentParts {
   }
 
   delete(id: number): void {
-    this.store.st('DELETE FROM content_parts WHERE id >= ? AND id < ?').run(id * PARTS_PER_CONTENT, (id + 1) * PARTS_PER_CONTENT);
+    this.store
+      .st('DELETE FROM content_parts WHERE id >= ? AND id < ?')
+      .run(id * PARTS_PER_CONTENT, (id + 1) * PARTS_PER_CONTENT);
   }
 
   /**
@@ -110,17 +126,28 @@ export class ContentParts {
    * the end of both tables, so packed parts sit densely together: written in place, a small
    * encoded part would be left alone in a leaf page its raw bytes had filled.
    */
-  replace(row: ContentRow, next: { codec: Codec; baseId: number | null; depth: number; parts: Buffer[] | null }): number {
-    const parts = next.parts ?? Array.from({ length: row.parts }, (_, i) => {
-      const data = this.stored(row.id, i);
-      if (!data) throw new BrokenPartError('missing');
-      return data;
-    });
+  replace(
+    row: ContentRow,
+    next: { codec: Codec; baseId: number | null; depth: number; parts: Buffer[] | null },
+  ): number {
+    const parts =
+      next.parts ??
+      Array.from({ length: row.parts }, (_, i) => {
+        const data = this.stored(row.id, i);
+        if (!data) throw new BrokenPartError('missing');
+        return data;
+      });
     const stored = parts.reduce((n, part) => n + part.length, 0);
     this.delete(row.id);
     this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
-    const id = Number(this.store.st(`INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
-      VALUES (?, ?, ?, ?, ?, 1, ?, ?)`).run(row.hash, row.size, next.codec, row.parts, stored, next.baseId, next.depth).lastInsertRowid);
+    const id = Number(
+      this.store
+        .st(
+          `INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
+      VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
+        )
+        .run(row.hash, row.size, next.codec, row.parts, stored, next.baseId, next.depth).lastInsertRowid,
+    );
     this.write(id, parts);
     this.store.st('UPDATE contents SET base_id = ? WHERE base_id = ?').run(id, row.id);
     return id;
@@ -164,6 +191,8 @@ export class ContentParts {
       this.store.st('UPDATE contents SET base_id = NULL, packed = 1 WHERE id = ?').run(row.id);
       return;
     }
-    this.store.st("UPDATE contents SET codec = 'raw', base_id = NULL, depth = 0, stored = ?, packed = 0 WHERE id = ?").run(bytes, row.id);
+    this.store
+      .st("UPDATE contents SET codec = 'raw', base_id = NULL, depth = 0, stored = ?, packed = 0 WHERE id = ?")
+      .run(bytes, row.id);
   }
 }

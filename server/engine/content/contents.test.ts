@@ -146,15 +146,22 @@ describe('content store', () => {
 
   it('packing compresses what pays, keeps the rest raw, and changes no byte', async () => {
     const text = Buffer.from('export const answer = 42;\n'.repeat(4000));
-    const noise = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919 + (i * i) % 251) & 0xff));
+    const noise = Buffer.from(Array.from({ length: 5000 }, (_, i) => (i * 7919 + ((i * i) % 251)) & 0xff));
     const big = Buffer.from('line of a large text file\n'.repeat(100_000));
     const a = keep(text);
     const b = keep(noise);
     const batch = contents.batch();
     const { hash: c } = await batch.keepStream(chunked(big, PART_SIZE / 2));
     store.transaction(() => batch.commit());
-    while ((await contents.pack(2)) > 0) { /* all of them */ }
-    const rows = store.db.prepare('SELECT hash, codec, stored, size FROM contents').all() as { hash: string; codec: string; stored: number; size: number }[];
+    while ((await contents.pack(2)) > 0) {
+      /* all of them */
+    }
+    const rows = store.db.prepare('SELECT hash, codec, stored, size FROM contents').all() as {
+      hash: string;
+      codec: string;
+      stored: number;
+      size: number;
+    }[];
     const byHash = new Map(rows.map((r) => [r.hash, r]));
     expect(byHash.get(a)).toMatchObject({ codec: 'brotli' });
     expect(byHash.get(a)!.stored).toBeLessThan(text.length / 10);
@@ -172,10 +179,22 @@ describe('content store', () => {
     const batch = contents.batch();
     const { hash: b } = await batch.keepStream(chunked(large, PART_SIZE / 2));
     store.transaction(() => batch.commit());
-    const row = (hash: string) => store.db.prepare('SELECT id, codec, parts, stored, packed, base_id, depth FROM contents WHERE hash = ?').get(hash) as
-      { id: number; codec: string; parts: number; stored: number; packed: number; base_id: number | null; depth: number };
+    const row = (hash: string) =>
+      store.db
+        .prepare('SELECT id, codec, parts, stored, packed, base_id, depth FROM contents WHERE hash = ?')
+        .get(hash) as {
+        id: number;
+        codec: string;
+        parts: number;
+        stored: number;
+        packed: number;
+        base_id: number | null;
+        depth: number;
+      };
     const [smallBefore, largeBefore] = [row(a), row(b)];
-    while ((await contents.pack(4)) > 0) { /* all of them */ }
+    while ((await contents.pack(4)) > 0) {
+      /* all of them */
+    }
     expect(row(a)).toMatchObject({ codec: 'raw', parts: 1, stored: small.length, packed: 1, base_id: null, depth: 0 });
     expect(row(a).id).toBeGreaterThan(largeBefore.id);
     expect(row(b)).toEqual({ ...largeBefore, packed: 1 });
@@ -192,7 +211,9 @@ describe('stores from before deltas', () => {
     const text = Buffer.from('a content deflated whole before deltas\n'.repeat(500));
     const db = new Database(path.join(old, 'turnback.db'));
     migrate(db, old, 4);
-    db.prepare("INSERT INTO contents (id, hash, size, codec, parts, stored, packed) VALUES (1, ?, ?, 'deflate', 1, 0, 1)").run(sha256(text), text.length);
+    db.prepare(
+      "INSERT INTO contents (id, hash, size, codec, parts, stored, packed) VALUES (1, ?, ?, 'deflate', 1, 0, 1)",
+    ).run(sha256(text), text.length);
     db.prepare('INSERT INTO content_parts (id, data) VALUES (?, ?)').run(65536, deflateRawSync(text));
     db.close();
     const migrated = new Store(path.join(old, 'turnback.db'));

@@ -22,8 +22,13 @@ const BATCH_MEMORY = 32 << 20;
 
 export class UnrestorableContentError extends Error {
   readonly code = 'UNRESTORABLE' as const;
-  constructor(readonly hash: string, readonly reason: 'missing' | 'mismatch') {
-    super(reason === 'missing' ? `the kept content ${hash} is missing` : `the kept content ${hash} does not match its hash`);
+  constructor(
+    readonly hash: string,
+    readonly reason: 'missing' | 'mismatch',
+  ) {
+    super(
+      reason === 'missing' ? `the kept content ${hash} is missing` : `the kept content ${hash} does not match its hash`,
+    );
     this.name = 'UnrestorableContentError';
   }
 }
@@ -44,7 +49,10 @@ interface Held extends PendingContent {
 }
 
 function* partsOf(bytes: Buffer): Generator<Buffer> {
-  if (bytes.length === 0) { yield bytes; return; }
+  if (bytes.length === 0) {
+    yield bytes;
+    return;
+  }
   for (let at = 0; at < bytes.length; at += PART_SIZE) yield bytes.subarray(at, Math.min(bytes.length, at + PART_SIZE));
 }
 
@@ -57,7 +65,9 @@ export class ContentStore {
     this.packer = new Packer(store, this.parts);
   }
 
-  private get db() { return this.store.db; }
+  private get db() {
+    return this.store.db;
+  }
 
   has(hash: string): boolean {
     return this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(hash) !== undefined;
@@ -69,13 +79,22 @@ export class ContentStore {
 
   /** A new, unnamed row for a content being staged part by part. */
   beginStaged(): number {
-    return this.store.relaxed(() => Number(this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (NULL, 0, 'raw', 0, 0)").run().lastInsertRowid));
+    return this.store.relaxed(() =>
+      Number(
+        this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (NULL, 0, 'raw', 0, 0)").run()
+          .lastInsertRowid,
+      ),
+    );
   }
 
   appendStaged(id: number, index: number, data: Buffer): void {
     this.store.relaxed(() => {
-      this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)').run(id * PARTS_PER_CONTENT + index, data);
-      this.store.st('UPDATE contents SET size = size + ?, parts = ?, stored = stored + ? WHERE id = ?').run(data.length, index + 1, data.length, id);
+      this.store
+        .st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)')
+        .run(id * PARTS_PER_CONTENT + index, data);
+      this.store
+        .st('UPDATE contents SET size = size + ?, parts = ?, stored = stored + ? WHERE id = ?')
+        .run(data.length, index + 1, data.length, id);
     });
   }
 
@@ -97,8 +116,11 @@ export class ContentStore {
     if (!held.bytes || this.has(held.hash)) return;
     const parts = [...partsOf(held.bytes)];
     const stored = parts.reduce((n, part) => n + part.length, 0);
-    const id = Number(this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
-      .run(held.hash, held.size, parts.length, stored).lastInsertRowid);
+    const id = Number(
+      this.store
+        .st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
+        .run(held.hash, held.size, parts.length, stored).lastInsertRowid,
+    );
     this.parts.write(id, parts);
   }
 
@@ -187,20 +209,34 @@ export class ContentStore {
 
   /** Stored contents nothing needs: no turn references them and the workspace index does not name them. */
   unreferenced(): string[] {
-    return (this.store.st(`SELECT hash FROM contents c WHERE hash IS NOT NULL
+    return (
+      this.store
+        .st(
+          `SELECT hash FROM contents c WHERE hash IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = c.hash)
-      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`).all() as { hash: string }[]).map((r) => r.hash);
+      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
+        )
+        .all() as { hash: string }[]
+    ).map((r) => r.hash);
   }
 
   /** Staged rows a crash left behind (never committed under a name). */
   removeAbandoned(): number {
-    const ids = (this.store.st('SELECT id FROM contents WHERE hash IS NULL').all() as { id: number }[]).map((r) => r.id);
-    if (ids.length > 0) this.store.relaxed(() => { for (const id of ids) this.dropStaged(id); });
+    const ids = (this.store.st('SELECT id FROM contents WHERE hash IS NULL').all() as { id: number }[]).map(
+      (r) => r.id,
+    );
+    if (ids.length > 0)
+      this.store.relaxed(() => {
+        for (const id of ids) this.dropStaged(id);
+      });
     return ids.length;
   }
 
   stats(): { blobs: number; bytes: number; storedBytes: number } {
-    const row = this.store.st('SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(stored), 0) AS stored FROM contents WHERE hash IS NOT NULL')
+    const row = this.store
+      .st(
+        'SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(stored), 0) AS stored FROM contents WHERE hash IS NOT NULL',
+      )
       .get() as { n: number; bytes: number; stored: number };
     return { blobs: row.n, bytes: row.bytes, storedBytes: row.stored };
   }
@@ -224,9 +260,14 @@ export class ContentBatch {
   private readonly held: Held[] = [];
   private memory = 0;
 
-  constructor(private readonly contents: ContentStore, private readonly budget: number) {}
+  constructor(
+    private readonly contents: ContentStore,
+    private readonly budget: number,
+  ) {}
 
-  get size(): number { return this.held.length; }
+  get size(): number {
+    return this.held.length;
+  }
 
   keepBytes(bytes: Buffer): PendingContent {
     const held: Held = { hash: sha256(bytes), size: bytes.length };

@@ -23,7 +23,12 @@ function fileHash(json: string | null): string | null {
 type EntryStates = Pick<EntryRow, 'uri' | 'to_uri' | 'before' | 'after' | 'to_before' | 'to_after'>;
 
 /** An entry's file hashes, parsed from its states the first time the entry is looked at. */
-interface Hashes { before: string | null; after: string | null; toBefore: string | null; toAfter: string | null }
+interface Hashes {
+  before: string | null;
+  after: string | null;
+  toBefore: string | null;
+  toAfter: string | null;
+}
 
 /** One turn's entries, looked up by content and by path; each state is parsed once. */
 class TurnEntries {
@@ -33,7 +38,10 @@ class TurnEntries {
   private byUri?: Map<string, { at: number; to: boolean }[]>;
   private earlierTurns?: string[];
 
-  constructor(readonly turnId: string, readonly rows: EntryStates[]) {
+  constructor(
+    readonly turnId: string,
+    readonly rows: EntryStates[],
+  ) {
     this.parsed = new Array<Hashes | undefined>(rows.length);
   }
 
@@ -41,7 +49,12 @@ class TurnEntries {
     let h = this.parsed[i];
     if (!h) {
       const e = this.rows[i];
-      h = { before: fileHash(e.before), after: fileHash(e.after), toBefore: fileHash(e.to_before), toAfter: fileHash(e.to_after) };
+      h = {
+        before: fileHash(e.before),
+        after: fileHash(e.after),
+        toBefore: fileHash(e.to_before),
+        toAfter: fileHash(e.to_after),
+      };
       this.parsed[i] = h;
     }
     return h;
@@ -54,7 +67,8 @@ class TurnEntries {
       const push = (key: string | null, ...values: (string | null)[]) => {
         if (key === null) return;
         const list = index.get(key);
-        if (list) list.push(...values); else index.set(key, values);
+        if (list) list.push(...values);
+        else index.set(key, values);
       };
       for (let i = 0; i < this.rows.length; i++) {
         const h = this.hashes(i);
@@ -73,7 +87,8 @@ class TurnEntries {
       const push = (key: string | null, uri: string) => {
         if (key === null) return;
         const list = index.get(key);
-        if (list) list.push(uri); else index.set(key, [uri]);
+        if (list) list.push(uri);
+        else index.set(key, [uri]);
       };
       for (let i = 0; i < this.rows.length; i++) {
         const e = this.rows[i];
@@ -93,7 +108,8 @@ class TurnEntries {
       const index = new Map<string, { at: number; to: boolean }[]>();
       const push = (key: string, at: number, to: boolean) => {
         const list = index.get(key);
-        if (list) list.push({ at, to }); else index.set(key, [{ at, to }]);
+        if (list) list.push({ at, to });
+        else index.set(key, [{ at, to }]);
       };
       for (let i = this.rows.length - 1; i >= 0; i--) {
         const e = this.rows[i];
@@ -115,8 +131,11 @@ class TurnEntries {
     if (!this.earlierTurns) {
       const turn = store.getTurn(this.turnId);
       this.earlierTurns = turn
-        ? (store.st('SELECT turn_id FROM turns WHERE session_id = ? AND number < ? ORDER BY number DESC LIMIT ?')
-          .all(turn.session_id, turn.number, EARLIER_TURNS) as { turn_id: string }[]).map((r) => r.turn_id)
+        ? (
+            store
+              .st('SELECT turn_id FROM turns WHERE session_id = ? AND number < ? ORDER BY number DESC LIMIT ?')
+              .all(turn.session_id, turn.number, EARLIER_TURNS) as { turn_id: string }[]
+          ).map((r) => r.turn_id)
         : [];
     }
     return this.earlierTurns;
@@ -142,7 +161,8 @@ export class TurnMemo {
       this.turns.set(turnId, turn);
       return turn;
     }
-    const rows = this.store.st('SELECT uri, to_uri, before, after, to_before, to_after FROM entries WHERE turn_id = ? ORDER BY seq')
+    const rows = this.store
+      .st('SELECT uri, to_uri, before, after, to_before, to_after FROM entries WHERE turn_id = ? ORDER BY seq')
       .all(turnId) as EntryStates[];
     turn = new TurnEntries(turnId, rows);
     this.turns.set(turnId, turn);
@@ -167,14 +187,18 @@ function previousVersion(store: Store, memo: TurnMemo, turnId: string, uri: stri
 
 /** Hashes of contents that are likely near `hash` (other versions of its paths), nearest first. */
 export function baseCandidates(store: Store, hash: string, memo: TurnMemo): string[] {
-  const turns = (store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, REFERRING_TURNS) as { turn_id: string }[])
-    .map(({ turn_id }) => memo.of(turn_id));
+  const turns = (
+    store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, REFERRING_TURNS) as { turn_id: string }[]
+  ).map(({ turn_id }) => memo.of(turn_id));
   const found = new Set<string>();
-  const add = (candidates: (string | null)[]) => { for (const c of candidates) if (c && c !== hash) found.add(c); };
+  const add = (candidates: (string | null)[]) => {
+    for (const c of candidates) if (c && c !== hash) found.add(c);
+  };
   for (const turn of turns) add(turn.nearestOf(hash));
   // Searching earlier turns costs more: only for a content that no entry shows as an after-content.
   if (found.size === 0) {
-    for (const turn of turns) for (const uri of turn.originsOf(hash)) add([previousVersion(store, memo, turn.turnId, uri, hash)]);
+    for (const turn of turns)
+      for (const uri of turn.originsOf(hash)) add([previousVersion(store, memo, turn.turnId, uri, hash)]);
   }
   return [...found];
 }

@@ -17,14 +17,22 @@ export const DECODE_BUDGET = 4 << 20;
 /** Large contents still get this many levels (a read then decodes at most this many times their size). */
 const MIN_DEPTH = 4;
 
-interface Chain { depth: number; decoded: number }
+interface Chain {
+  depth: number;
+  decoded: number;
+}
 
 /** Bytes of one part a read decodes for each content of a chain: the content itself, then its bases. */
 const partBytes = (row: ContentRow) => Math.min(row.size, PART_SIZE);
 
 function chainOf(parts: ContentParts, row: ContentRow): { rows: ContentRow[]; decoded: number[] } {
   const rows: ContentRow[] = [];
-  for (let at: ContentRow | undefined = row; at && rows.length <= DELTA_DEPTH; at = at.base_id === null ? undefined : parts.byId(at.base_id)) rows.push(at);
+  for (
+    let at: ContentRow | undefined = row;
+    at && rows.length <= DELTA_DEPTH;
+    at = at.base_id === null ? undefined : parts.byId(at.base_id)
+  )
+    rows.push(at);
   // decoded[i]: what reading rows[i] decodes (itself and everything below it).
   const decoded = new Array<number>(rows.length);
   for (let i = rows.length - 1, sum = 0; i >= 0; i--) decoded[i] = sum += partBytes(rows[i]);

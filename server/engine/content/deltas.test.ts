@@ -8,8 +8,12 @@ import { DECODE_BUDGET, DELTA_DEPTH } from './delta-chains.js';
 import { type DeltaRig, deltaRig, edited, sourceText, versions } from './deltas.testutil.js';
 
 let rig: DeltaRig;
-beforeEach(async () => { rig = await deltaRig(); });
-afterEach(async () => { await rig.close(); });
+beforeEach(async () => {
+  rig = await deltaRig();
+});
+afterEach(async () => {
+  await rig.close();
+});
 
 const URI = 'workspace:/src/app.ts';
 
@@ -65,7 +69,10 @@ describe('delta chains', () => {
     await rig.packAll();
     const decodedBy = (hash: string): number => {
       const row = rig.row(hash);
-      const base = row.base_id === null ? undefined : rig.store.db.prepare('SELECT hash FROM contents WHERE id = ?').get(row.base_id) as { hash: string };
+      const base =
+        row.base_id === null
+          ? undefined
+          : (rig.store.db.prepare('SELECT hash FROM contents WHERE id = ?').get(row.base_id) as { hash: string });
       return row.size + (base ? decodedBy(base.hash) : 0);
     };
     expect(Math.max(...hashes.map(decodedBy))).toBeLessThanOrEqual(DECODE_BUDGET);
@@ -74,7 +81,12 @@ describe('delta chains', () => {
   });
 
   it("takes an original's base from the last version of its path in earlier turns (a change made between turns)", async () => {
-    const [a, b, drifted, c] = [sourceText(3, 500), edited(sourceText(3, 500), 1), edited(edited(sourceText(3, 500), 1), 2), sourceText(4, 10)];
+    const [a, b, drifted, c] = [
+      sourceText(3, 500),
+      edited(sourceText(3, 500), 1),
+      edited(edited(sourceText(3, 500), 1), 2),
+      sourceText(4, 10),
+    ];
     const first = rig.turn(URI, a, b);
     const second = rig.turn(URI, drifted, c);
     await rig.packAll();
@@ -96,17 +108,39 @@ describe('delta chains', () => {
     const record = (on: DeltaRig) => {
       const v = [0, 1, 2, 3, 4, 5].map((p) => versions(20 + p, 4));
       on.turnOf(v.map((texts, p) => ({ uri: `workspace:/f${p}`, before: null, after: texts[0] })));
-      on.turnOf(v.map((texts, p) => ({ uri: `workspace:/f${p}`, before: texts[0], after: texts[1], to: p === 2 ? 'workspace:/g2' : undefined })));
-      on.turnOf(v.map((texts, p) => ({ uri: p === 2 ? 'workspace:/g2' : `workspace:/f${p}`, before: texts[2], after: texts[3] })));
+      on.turnOf(
+        v.map((texts, p) => ({
+          uri: `workspace:/f${p}`,
+          before: texts[0],
+          after: texts[1],
+          to: p === 2 ? 'workspace:/g2' : undefined,
+        })),
+      );
+      on.turnOf(
+        v.map((texts, p) => ({
+          uri: p === 2 ? 'workspace:/g2' : `workspace:/f${p}`,
+          before: texts[2],
+          after: texts[3],
+        })),
+      );
     };
-    const chosen = (on: DeltaRig) => (on.store.db.prepare(`SELECT c.hash, c.codec, c.depth, b.hash AS base FROM contents c
-      LEFT JOIN contents b ON b.id = c.base_id ORDER BY c.hash`).all() as { base: string | null }[]);
+    const chosen = (on: DeltaRig) =>
+      on.store.db
+        .prepare(
+          `SELECT c.hash, c.codec, c.depth, b.hash AS base FROM contents c
+      LEFT JOIN contents b ON b.id = c.base_id ORDER BY c.hash`,
+        )
+        .all() as { base: string | null }[];
     const one = await deltaRig();
     try {
       record(rig);
       record(one);
-      while ((await rig.contents.pack(256)) > 0) { /* one pass */ }
-      while ((await one.contents.pack(1)) > 0) { /* a pass per content */ }
+      while ((await rig.contents.pack(256)) > 0) {
+        /* one pass */
+      }
+      while ((await one.contents.pack(1)) > 0) {
+        /* a pass per content */
+      }
       const bases = chosen(rig);
       expect(bases.filter((r) => r.base !== null).length).toBe(18);
       expect(bases).toEqual(chosen(one));
@@ -148,7 +182,9 @@ describe('removing contents of a chain', () => {
     await rig.packAll();
     rig.store.transaction(() => rig.contents.removeAll(hashes.slice(1)));
     expect(rig.contents.stats().blobs).toBe(1);
-    expect(rig.store.db.prepare('SELECT COUNT(*) AS n FROM contents WHERE base_id IS NOT NULL').get()).toEqual({ n: 0 });
+    expect(rig.store.db.prepare('SELECT COUNT(*) AS n FROM contents WHERE base_id IS NOT NULL').get()).toEqual({
+      n: 0,
+    });
     expectExact([hashes[0]], [texts[0]]);
   });
 
@@ -159,7 +195,7 @@ describe('removing contents of a chain', () => {
     const packing = rig.contents.pack(1); // encoding against the base, in the thread pool
     rig.store.transaction(() => rig.contents.removeAll([before!]));
     await packing;
-    const after = rig.store.db.prepare("SELECT hash FROM contents WHERE hash IS NOT NULL").get() as { hash: string };
+    const after = rig.store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').get() as { hash: string };
     expect(rig.row(after.hash)).toMatchObject({ codec: 'raw', packed: 0 });
     await rig.packAll();
     expect(rig.row(after.hash)).toMatchObject({ codec: 'brotli', base_id: null });
@@ -175,7 +211,9 @@ describe('a damaged chain', () => {
     // A part replaced by a valid delta of other bytes: it decodes, to the wrong bytes.
     const other = rig.row(hashes[1]);
     const damaged = rig.row(hashes[2]);
-    const foreign = rig.store.db.prepare('SELECT data FROM content_parts WHERE id = ?').get(other.id * 65536) as { data: Buffer };
+    const foreign = rig.store.db.prepare('SELECT data FROM content_parts WHERE id = ?').get(other.id * 65536) as {
+      data: Buffer;
+    };
     rig.store.db.prepare('UPDATE content_parts SET data = ? WHERE id = ?').run(foreign.data, damaged.id * 65536);
     expectExact(hashes.slice(0, 2), texts.slice(0, 2));
     for (const hash of hashes.slice(2)) {
@@ -191,7 +229,9 @@ describe('a damaged chain', () => {
     await rig.packAll();
     expectExact(hashes, texts);
     const base = rig.row(hashes[1]);
-    rig.store.db.prepare('UPDATE content_parts SET data = ? WHERE id = ?').run(Buffer.from('not the delta that was kept'), base.id * 65536);
+    rig.store.db
+      .prepare('UPDATE content_parts SET data = ? WHERE id = ?')
+      .run(Buffer.from('not the delta that was kept'), base.id * 65536);
     expectExact([hashes[0]], [texts[0]]);
     for (const hash of hashes.slice(1)) expect(() => rig.contents.read(hash)).toThrow(UnrestorableContentError);
   });
@@ -202,46 +242,58 @@ describe('a damaged chain', () => {
     await rig.packAll();
     rig.store.db.prepare('DELETE FROM contents WHERE hash = ?').run(hashes[1]);
     expectExact([hashes[0]], [texts[0]]);
-    for (const hash of hashes.slice(2)) expect(() => rig.contents.read(hash)).toThrow(expect.objectContaining({ reason: 'missing' }));
+    for (const hash of hashes.slice(2))
+      expect(() => rig.contents.read(hash)).toThrow(expect.objectContaining({ reason: 'missing' }));
   });
 });
 
 describe('property: any history, packed and swept in any order', () => {
   it('every kept content reads back byte for byte; every removed one is missing', async () => {
     const step = fc.oneof(
-      fc.record({ kind: fc.constant('edit' as const), path: fc.integer({ min: 0, max: 2 }), seed: fc.integer({ min: 1, max: 1e6 }) }),
+      fc.record({
+        kind: fc.constant('edit' as const),
+        path: fc.integer({ min: 0, max: 2 }),
+        seed: fc.integer({ min: 1, max: 1e6 }),
+      }),
       fc.record({ kind: fc.constant('pack' as const), limit: fc.integer({ min: 1, max: 4 }) }),
       fc.record({ kind: fc.constant('remove' as const), pick: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }) }),
     );
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 40 }), async (steps) => {
-      const local = await deltaRig();
-      try {
-        const current = [0, 1, 2].map((p) => sourceText(100 + p, 200));
-        const kept = new Map<string, Buffer>();
-        const removed = new Set<string>();
-        for (const s of steps) {
-          if (s.kind === 'edit') {
-            const next = edited(current[s.path], s.seed);
-            const { before, after } = local.turn(`workspace:/f${s.path}`, current[s.path], next);
-            kept.set(before!, current[s.path]);
-            kept.set(after, next);
-            for (const h of [before!, after]) removed.delete(h);
-            current[s.path] = next;
-          } else if (s.kind === 'pack') {
-            await local.contents.pack(s.limit);
-          } else {
-            const all = [...kept.keys()];
-            const going = [...new Set(s.pick.map((i) => all[i % all.length]))].filter((h) => h !== undefined);
-            local.store.transaction(() => local.contents.removeAll(going));
-            for (const h of going) { kept.delete(h); removed.add(h); }
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 40 }), async (steps) => {
+        const local = await deltaRig();
+        try {
+          const current = [0, 1, 2].map((p) => sourceText(100 + p, 200));
+          const kept = new Map<string, Buffer>();
+          const removed = new Set<string>();
+          for (const s of steps) {
+            if (s.kind === 'edit') {
+              const next = edited(current[s.path], s.seed);
+              const { before, after } = local.turn(`workspace:/f${s.path}`, current[s.path], next);
+              kept.set(before!, current[s.path]);
+              kept.set(after, next);
+              for (const h of [before!, after]) removed.delete(h);
+              current[s.path] = next;
+            } else if (s.kind === 'pack') {
+              await local.contents.pack(s.limit);
+            } else {
+              const all = [...kept.keys()];
+              const going = [...new Set(s.pick.map((i) => all[i % all.length]))].filter((h) => h !== undefined);
+              local.store.transaction(() => local.contents.removeAll(going));
+              for (const h of going) {
+                kept.delete(h);
+                removed.add(h);
+              }
+            }
           }
+          await local.packAll();
+          for (const [hash, bytes] of kept) expect(local.contents.read(hash).equals(bytes)).toBe(true);
+          for (const hash of removed)
+            expect(() => local.contents.read(hash)).toThrow(expect.objectContaining({ reason: 'missing' }));
+        } finally {
+          await local.close();
         }
-        await local.packAll();
-        for (const [hash, bytes] of kept) expect(local.contents.read(hash).equals(bytes)).toBe(true);
-        for (const hash of removed) expect(() => local.contents.read(hash)).toThrow(expect.objectContaining({ reason: 'missing' }));
-      } finally {
-        await local.close();
-      }
-    }), { numRuns: process.env.CI ? 60 : 25 });
+      }),
+      { numRuns: process.env.CI ? 60 : 25 },
+    );
   }, 120_000);
 });

@@ -7,9 +7,23 @@ import path from 'node:path';
 import { ContentStore } from './contents.js';
 import { Store } from '../db/store.js';
 
-export interface Row { hash: string; codec: string; depth: number; base_id: number | null; id: number; stored: number; size: number; packed: number }
+export interface Row {
+  hash: string;
+  codec: string;
+  depth: number;
+  base_id: number | null;
+  id: number;
+  stored: number;
+  size: number;
+  packed: number;
+}
 
-export interface Change { uri: string; before: Buffer | null; after: Buffer; to?: string }
+export interface Change {
+  uri: string;
+  before: Buffer | null;
+  after: Buffer;
+  to?: string;
+}
 
 export interface DeltaRig {
   dir: string;
@@ -30,23 +44,50 @@ export async function deltaRig(): Promise<DeltaRig> {
   const store = new Store(path.join(dir, 'turnback.db'));
   const contents = new ContentStore(store);
   let number = 0;
-  const state = (hash: string | null, size: number) => hash ? JSON.stringify({ type: 'file', hash, size, mode: 0o644 }) : null;
+  const state = (hash: string | null, size: number) =>
+    hash ? JSON.stringify({ type: 'file', hash, size, mode: 0o644 }) : null;
   const turnOf = (changes: Change[]): { before: string | null; after: string }[] => {
     const batch = contents.batch();
-    const kept = changes.map(({ before, after }) => ({ b: before ? batch.keepBytes(before) : null, a: batch.keepBytes(after) }));
+    const kept = changes.map(({ before, after }) => ({
+      b: before ? batch.keepBytes(before) : null,
+      a: batch.keepBytes(after),
+    }));
     const turnId = `t${++number}`;
     store.transaction(() => {
       batch.commit();
       store.insertTurn({
-        turn_id: turnId, session_id: 's', number, kind: 'agent', rollback_of: null, title: '', status: 'committed', rolled_back_by: null,
-        interrupted: 0, started_at: number, ended_at: number, counts: '{}', preview: '[]', undo: null,
+        turn_id: turnId,
+        session_id: 's',
+        number,
+        kind: 'agent',
+        rollback_of: null,
+        title: '',
+        status: 'committed',
+        rolled_back_by: null,
+        interrupted: 0,
+        started_at: number,
+        ended_at: number,
+        counts: '{}',
+        preview: '[]',
+        undo: null,
       });
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];
         store.insertEntry({
-          turn_id: turnId, seq: i + 1, op: to ? 'rename' : 'write', uri, to_uri: to ?? null,
-          before: state(b?.hash ?? null, before?.length ?? 0), after: to ? null : state(a.hash, after.length),
-          to_before: null, to_after: to ? state(a.hash, after.length) : null, skipped: null, to_skipped: null, exec_id: null, step_id: null, step_title: null,
+          turn_id: turnId,
+          seq: i + 1,
+          op: to ? 'rename' : 'write',
+          uri,
+          to_uri: to ?? null,
+          before: state(b?.hash ?? null, before?.length ?? 0),
+          after: to ? null : state(a.hash, after.length),
+          to_before: null,
+          to_after: to ? state(a.hash, after.length) : null,
+          skipped: null,
+          to_skipped: null,
+          exec_id: null,
+          step_id: null,
+          step_title: null,
         });
         for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
       });
@@ -54,15 +95,22 @@ export async function deltaRig(): Promise<DeltaRig> {
     return kept.map(({ b, a }) => ({ before: b?.hash ?? null, after: a.hash }));
   };
   return {
-    dir, store, contents, turnOf,
+    dir,
+    store,
+    contents,
+    turnOf,
     turn(uri, before, after, to) {
       return turnOf([{ uri, before, after, to }])[0];
     },
     async packAll() {
-      while ((await contents.pack(7)) > 0) { /* next round */ }
+      while ((await contents.pack(7)) > 0) {
+        /* next round */
+      }
     },
     row(hash) {
-      return store.db.prepare('SELECT id, hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = ?').get(hash) as Row;
+      return store.db
+        .prepare('SELECT id, hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = ?')
+        .get(hash) as Row;
     },
     async close() {
       store.close();
@@ -86,7 +134,8 @@ function createRng(seed: number): { int(n: number): number } {
 export function sourceText(seed: number, lines: number): Buffer {
   const rng = createRng(seed);
   const out: string[] = [];
-  for (let i = 0; i < lines; i++) out.push(`  const value${rng.int(100_000)} = compute(${rng.int(1000)}, '${rng.int(1e9).toString(36)}');`);
+  for (let i = 0; i < lines; i++)
+    out.push(`  const value${rng.int(100_000)} = compute(${rng.int(1000)}, '${rng.int(1e9).toString(36)}');`);
   return Buffer.from(out.join('\n') + '\n');
 }
 

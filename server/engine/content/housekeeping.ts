@@ -23,8 +23,11 @@ export class Housekeeping {
   private readonly idleMs: number;
   private readonly checkpointAt: number;
 
-  constructor(private readonly contents: ContentStore, private readonly store: Store,
-    options: { idleMs?: number; checkpointAt?: number } = {}) {
+  constructor(
+    private readonly contents: ContentStore,
+    private readonly store: Store,
+    options: { idleMs?: number; checkpointAt?: number } = {},
+  ) {
     this.idleMs = options.idleMs ?? IDLE_MS;
     this.checkpointAt = options.checkpointAt ?? CHECKPOINT_AT;
   }
@@ -32,8 +35,13 @@ export class Housekeeping {
   /** Starts a round from a macrotask, so whoever asked (a turn end) gets its answer first. */
   schedule(): void {
     if (this.closed) return;
-    if (this.running) { this.again = true; return; }
-    this.running = this.run().finally(() => { this.running = null; });
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.run().finally(() => {
+      this.running = null;
+    });
   }
 
   private async run(): Promise<void> {
@@ -41,7 +49,9 @@ export class Housekeeping {
     do {
       this.again = false;
       try {
-        while (!this.closed && (await this.contents.pack(PACK_ROUND)) > 0) { /* next round */ }
+        while (!this.closed && (await this.contents.pack(PACK_ROUND)) > 0) {
+          /* next round */
+        }
         if (!this.closed) {
           releaseFreePages(this.store);
           checkpointIfGrown(this.store, this.checkpointAt);
@@ -65,7 +75,10 @@ export class Housekeeping {
     this.idleTimer = null;
     if (this.closed || this.running) return;
     const quiet = performance.now() - this.store.lastWriteAt;
-    if (quiet < this.idleMs) { this.armIdle(this.idleMs - quiet); return; }
+    if (quiet < this.idleMs) {
+      this.armIdle(this.idleMs - quiet);
+      return;
+    }
     try {
       tidyAtRest(this.store);
     } catch (e) {

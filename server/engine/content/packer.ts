@@ -17,18 +17,30 @@ const WHOLE_WORTH = 0.9;
 /** Raw parts of recently packed contents, by hash: the next version's base, without decoding its chain. */
 const RECENT_BYTES = 16 << 20;
 
-interface Encoded { codec: 'brotli' | 'zstd-delta'; parts: Buffer[]; bytes: number; base: ContentRow | null }
+interface Encoded {
+  codec: 'brotli' | 'zstd-delta';
+  parts: Buffer[];
+  bytes: number;
+  base: ContentRow | null;
+}
 
 export class Packer {
   private readonly recent = new Map<string, Buffer[]>();
   private recentBytes = 0;
 
-  constructor(private readonly store: Store, private readonly parts: ContentParts) {}
+  constructor(
+    private readonly store: Store,
+    private readonly parts: ContentParts,
+  ) {}
 
   /** Packs up to `limit` raw contents; answers how many it looked at. */
   async pack(limit: number): Promise<number> {
-    const rows = this.store.st(`SELECT id, hash, size, codec, parts, base_id, depth, packed FROM contents
-      WHERE packed = 0 AND hash IS NOT NULL ORDER BY id LIMIT ?`).all(limit) as ContentRow[];
+    const rows = this.store
+      .st(
+        `SELECT id, hash, size, codec, parts, base_id, depth, packed FROM contents
+      WHERE packed = 0 AND hash IS NOT NULL ORDER BY id LIMIT ?`,
+      )
+      .all(limit) as ContentRow[];
     let failure: unknown = null;
     const memo = new TurnMemo(this.store);
     for (const row of rows) {
@@ -38,7 +50,9 @@ export class Packer {
         // A damaged content stays as it is (reads report it); one a codec failed on stays raw,
         // which is always right, and the failure is reported once the round is done.
         if (!(e instanceof BrokenPartError)) failure = e;
-        this.store.relaxed(() => this.store.st('UPDATE contents SET packed = 1 WHERE id = ? AND packed = 0').run(row.id));
+        this.store.relaxed(() =>
+          this.store.st('UPDATE contents SET packed = 1 WHERE id = ? AND packed = 0').run(row.id),
+        );
       }
     }
     if (failure) throw failure;
@@ -53,7 +67,13 @@ export class Packer {
       if (!now || now.packed !== 0 || now.codec !== row.codec) return;
       const base = keep?.base ? this.parts.byHash(keep.base.hash) : null;
       if (keep?.base && !base) return; // removed meanwhile: packed again next round
-      if (keep) this.parts.replace(now, { codec: keep.codec, baseId: base?.id ?? null, depth: base ? base.depth + 1 : 0, parts: keep.parts });
+      if (keep)
+        this.parts.replace(now, {
+          codec: keep.codec,
+          baseId: base?.id ?? null,
+          depth: base ? base.depth + 1 : 0,
+          parts: keep.parts,
+        });
       else this.parts.keepRaw(now);
     });
   }

@@ -17,7 +17,14 @@ export interface StagedFile {
  * Writes the content to a temp file beside `dest` with `mode`; only verified content is ever
  * placed. Small contents are verified in memory; larger ones are streamed and verified on the way.
  */
-export async function stageContent(fs: EngineFs, contents: ContentStore, hash: string, dest: string, mode: number, knownSize?: number): Promise<StagedFile> {
+export async function stageContent(
+  fs: EngineFs,
+  contents: ContentStore,
+  hash: string,
+  dest: string,
+  mode: number,
+  knownSize?: number,
+): Promise<StagedFile> {
   const small = knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT;
   // Read (and verified) before the temp file exists, so a bad content leaves nothing behind.
   const data = small ? contents.read(hash) : null;

@@ -6,17 +6,28 @@ import type Database from 'better-sqlite3';
 import { COMMAND_PREVIEW_LIMIT, COMMAND_TEXT_LIMIT, type ExecCommand, type ExecSkipped } from '../../protocol.js';
 
 /** A command as recorded: `scanned` once its before scan has completed (never on the wire). */
-export interface StoredCommand extends ExecCommand { scanned?: boolean }
+export interface StoredCommand extends ExecCommand {
+  scanned?: boolean;
+}
 
 /** What changes once a command is recorded. */
 export type CommandProgress = Pick<StoredCommand, 'endedAt' | 'changed' | 'skipped' | 'scanned'>;
 
 interface CommandRow {
-  exec_id: string; tool: string; command: string; command_bytes: number; at: string; ended_at: string | null;
-  changed: string | null; skipped: string | null; scanned: number;
+  exec_id: string;
+  tool: string;
+  command: string;
+  command_bytes: number;
+  at: string;
+  ended_at: string | null;
+  changed: string | null;
+  skipped: string | null;
+  scanned: number;
 }
 
-interface Statements { st(sql: string): Database.Statement }
+interface Statements {
+  st(sql: string): Database.Statement;
+}
 
 /** `text` cut to at most `limit` UTF-8 bytes, never inside a character. */
 export function cutToBytes(text: string, limit: number): string {
@@ -38,7 +49,12 @@ export function boundedCommand(command: string): { command: string; commandBytes
 
 function toCommand(row: CommandRow): StoredCommand {
   const command: StoredCommand = {
-    execId: row.exec_id, tool: row.tool, command: row.command, commandBytes: row.command_bytes, at: row.at, endedAt: row.ended_at,
+    execId: row.exec_id,
+    tool: row.tool,
+    command: row.command,
+    commandBytes: row.command_bytes,
+    at: row.at,
+    endedAt: row.ended_at,
     changed: row.changed === null ? null : (JSON.parse(row.changed) as string[]),
   };
   if (Buffer.byteLength(row.command) < row.command_bytes) command.truncated = true;
@@ -55,34 +71,51 @@ export class Commands {
   /** Records a new command of the turn, its text bounded, after the turn's others. */
   add(turnId: string, command: { execId: string; tool: string; command: string; at: string }): void {
     const { command: text, commandBytes } = boundedCommand(command.command);
-    this.store.st(`INSERT INTO commands (turn_id, ord, exec_id, tool, command, command_bytes, at)
-      VALUES (?, (SELECT COALESCE(MAX(ord), 0) + 1 FROM commands WHERE turn_id = ?), ?, ?, ?, ?, ?)`)
+    this.store
+      .st(
+        `INSERT INTO commands (turn_id, ord, exec_id, tool, command, command_bytes, at)
+      VALUES (?, (SELECT COALESCE(MAX(ord), 0) + 1 FROM commands WHERE turn_id = ?), ?, ?, ?, ?, ?)`,
+      )
       .run(turnId, turnId, command.execId, command.tool, text, commandBytes, command.at);
   }
 
   /** One command with its whole kept text. */
   get(turnId: string, execId: string): StoredCommand | undefined {
-    const row = this.store.st(`SELECT ${COLUMNS} FROM commands WHERE turn_id = ? AND exec_id = ?`).get(turnId, execId) as CommandRow | undefined;
+    const row = this.store
+      .st(`SELECT ${COLUMNS} FROM commands WHERE turn_id = ? AND exec_id = ?`)
+      .get(turnId, execId) as CommandRow | undefined;
     return row && toCommand(row);
   }
 
   last(turnId: string): StoredCommand | undefined {
-    const row = this.store.st(`SELECT ${COLUMNS} FROM commands WHERE turn_id = ? ORDER BY ord DESC LIMIT 1`).get(turnId) as CommandRow | undefined;
+    const row = this.store
+      .st(`SELECT ${COLUMNS} FROM commands WHERE turn_id = ? ORDER BY ord DESC LIMIT 1`)
+      .get(turnId) as CommandRow | undefined;
     return row && toCommand(row);
   }
 
   /** The turn's commands in order, each text cut to COMMAND_PREVIEW_LIMIT characters (what a listing shows). */
   previews(turnId: string): StoredCommand[] {
-    const rows = this.store.st(`SELECT exec_id, tool, substr(command, 1, ${COMMAND_PREVIEW_LIMIT}) AS command, command_bytes, at, ended_at,
-      changed, skipped, scanned FROM commands WHERE turn_id = ? ORDER BY ord`).all(turnId) as CommandRow[];
+    const rows = this.store
+      .st(
+        `SELECT exec_id, tool, substr(command, 1, ${COMMAND_PREVIEW_LIMIT}) AS command, command_bytes, at, ended_at,
+      changed, skipped, scanned FROM commands WHERE turn_id = ? ORDER BY ord`,
+      )
+      .all(turnId) as CommandRow[];
     return rows.map(toCommand);
   }
 
   update(turnId: string, execId: string, progress: CommandProgress): void {
-    this.store.st('UPDATE commands SET ended_at = ?, changed = ?, skipped = ?, scanned = ? WHERE turn_id = ? AND exec_id = ?').run(
-      progress.endedAt, progress.changed === null ? null : JSON.stringify(progress.changed),
-      progress.skipped ? JSON.stringify(progress.skipped) : null, progress.scanned ? 1 : 0, turnId, execId,
-    );
+    this.store
+      .st('UPDATE commands SET ended_at = ?, changed = ?, skipped = ?, scanned = ? WHERE turn_id = ? AND exec_id = ?')
+      .run(
+        progress.endedAt,
+        progress.changed === null ? null : JSON.stringify(progress.changed),
+        progress.skipped ? JSON.stringify(progress.skipped) : null,
+        progress.scanned ? 1 : 0,
+        turnId,
+        execId,
+      );
   }
 
   removeTurn(turnId: string): void {

@@ -8,7 +8,9 @@ import type Database from 'better-sqlite3';
 import { PARTS_PER_CONTENT } from './part-ids.js';
 
 export function importBlobFiles(db: Database.Database, storeDir: string): void {
-  const insertContent = db.prepare('INSERT INTO contents (hash, size, codec, parts, stored, packed) VALUES (?, ?, ?, 1, ?, ?)');
+  const insertContent = db.prepare(
+    'INSERT INTO contents (hash, size, codec, parts, stored, packed) VALUES (?, ?, ?, 1, ?, ?)',
+  );
   const insertPart = db.prepare('INSERT INTO content_parts (id, data) VALUES (?, ?)');
   const insert = (hash: string, size: number, codec: string, data: Buffer) => {
     const id = Number(insertContent.run(hash, size, codec, data.length, codec === 'raw' ? 0 : 1).lastInsertRowid);
@@ -22,7 +24,10 @@ export function importBlobFiles(db: Database.Database, storeDir: string): void {
     insert(hash, size, 'deflate', readFileSync(file));
     known.add(hash);
   }
-  for (const { hash, data } of db.prepare('SELECT hash, data FROM pending_contents').all() as { hash: string; data: Buffer }[]) {
+  for (const { hash, data } of db.prepare('SELECT hash, data FROM pending_contents').all() as {
+    hash: string;
+    data: Buffer;
+  }[]) {
     if (!known.has(hash)) insert(hash, data.length, 'raw', data);
   }
   db.exec('DROP TABLE blobs; DROP TABLE pending_contents;');

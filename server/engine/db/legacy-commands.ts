@@ -4,7 +4,8 @@ import type Database from 'better-sqlite3';
 import { boundedCommand, type StoredCommand } from './commands.js';
 
 export function importCommandJson(db: Database.Database): void {
-  const insert = db.prepare(`INSERT INTO commands (turn_id, ord, exec_id, tool, command, command_bytes, at, ended_at, changed, skipped, scanned)
+  const insert =
+    db.prepare(`INSERT INTO commands (turn_id, ord, exec_id, tool, command, command_bytes, at, ended_at, changed, skipped, scanned)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
   const json = db.prepare('SELECT exec_commands FROM turns WHERE turn_id = ?').pluck();
   const turnIds = db.prepare("SELECT turn_id FROM turns WHERE exec_commands <> '[]'").pluck().all() as string[];
@@ -13,8 +14,19 @@ export function importCommandJson(db: Database.Database): void {
     const commands = JSON.parse(json.get(turnId) as string) as Omit<StoredCommand, 'commandBytes'>[];
     commands.forEach((c, i) => {
       const { command, commandBytes } = boundedCommand(c.command ?? '');
-      insert.run(turnId, i + 1, c.execId, c.tool ?? '', command, commandBytes, c.at ?? '', c.endedAt ?? null,
-        c.changed == null ? null : JSON.stringify(c.changed), c.skipped ? JSON.stringify(c.skipped) : null, c.scanned ? 1 : 0);
+      insert.run(
+        turnId,
+        i + 1,
+        c.execId,
+        c.tool ?? '',
+        command,
+        commandBytes,
+        c.at ?? '',
+        c.endedAt ?? null,
+        c.changed == null ? null : JSON.stringify(c.changed),
+        c.skipped ? JSON.stringify(c.skipped) : null,
+        c.scanned ? 1 : 0,
+      );
     });
   }
 }

@@ -7,11 +7,18 @@ import { importCommandJson } from './legacy-commands.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
-    super('SCHEMA_TOO_NEW', `the store's schema version ${found} is newer than this turnback supports (${supported}); upgrade turnback to open it`, { found, supported });
+    super(
+      'SCHEMA_TOO_NEW',
+      `the store's schema version ${found} is newer than this turnback supports (${supported}); upgrade turnback to open it`,
+      { found, supported },
+    );
   }
 }
 
-interface Migration { sql: string; /** Work SQL alone cannot do, in the same transaction. */ run?: (db: Database.Database, storeDir: string) => void }
+interface Migration {
+  sql: string;
+  /** Work SQL alone cannot do, in the same transaction. */ run?: (db: Database.Database, storeDir: string) => void;
+}
 
 const MIGRATIONS: (string | Migration)[] = [
   // 0 → 1
@@ -189,7 +196,10 @@ const MIGRATIONS: (string | Migration)[] = [
     );
     CREATE UNIQUE INDEX commands_by_exec ON commands(turn_id, exec_id);
     `,
-    run: (db) => { importCommandJson(db); db.exec('ALTER TABLE turns DROP COLUMN exec_commands'); },
+    run: (db) => {
+      importCommandJson(db);
+      db.exec('ALTER TABLE turns DROP COLUMN exec_commands');
+    },
   },
   // 7 → 8: an entry names the host's step (tool call) it was recorded for, so one step of a
   // turn can be undone; entries of older stores have none (each is a step of its own).

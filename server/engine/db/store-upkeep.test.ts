@@ -18,15 +18,21 @@ beforeEach(async () => {
   rig = await deltaRig();
   ({ dir, store, contents } = rig);
 });
-afterEach(async () => { await rig.close(); });
+afterEach(async () => {
+  await rig.close();
+});
 
-const fileBytes = (suffix = '') => statSync(path.join(dir, `turnback.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
+const fileBytes = (suffix = '') =>
+  statSync(path.join(dir, `turnback.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
 const pages = () => store.db.pragma('page_count', { simple: true }) as number;
 
 /** Compressible contents captured raw, as a turn would: `n` of `size` bytes. */
 function capture(n: number, size: number): string[] {
   const batch = contents.batch();
-  const hashes = Array.from({ length: n }, (_, i) => batch.keepBytes(Buffer.from(`content ${i} `.repeat(size / 10).slice(0, size))).hash);
+  const hashes = Array.from(
+    { length: n },
+    (_, i) => batch.keepBytes(Buffer.from(`content ${i} `.repeat(size / 10).slice(0, size))).hash,
+  );
   store.transaction(() => batch.commit());
   return hashes;
 }
@@ -36,14 +42,18 @@ describe('free pages', () => {
     expect(store.db.pragma('auto_vacuum', { simple: true })).toBe(2);
     const hashes = capture(40, 100_000);
     const before = pages();
-    while ((await contents.pack(8)) > 0) { /* all */ }
+    while ((await contents.pack(8)) > 0) {
+      /* all */
+    }
     expect(store.db.pragma('freelist_count', { simple: true })).toBeGreaterThan(before / 2);
     // A reserve larger than what is free keeps it all for the next captures.
     expect(releaseFreePages(store, 64 << 20)).toBe(0);
     expect(releaseFreePages(store, 0)).toBeGreaterThan(0);
     expect(store.db.pragma('freelist_count', { simple: true })).toBe(0);
     expect(pages()).toBeLessThan(before / 4);
-    hashes.forEach((hash, i) => expect(contents.read(hash).toString()).toBe(`content ${i} `.repeat(10_000).slice(0, 100_000)));
+    hashes.forEach((hash, i) =>
+      expect(contents.read(hash).toString()).toBe(`content ${i} `.repeat(10_000).slice(0, 100_000)),
+    );
   });
 });
 

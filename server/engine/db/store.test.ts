@@ -7,8 +7,12 @@ import { SCHEMA_VERSION, SchemaTooNewError, migrate } from './schema.js';
 import { Store } from './store.js';
 
 let dir: string;
-beforeEach(async () => { dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-store-')); });
-afterEach(async () => { await rm(dir, { recursive: true, force: true }); });
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'turnback-store-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
 
 describe('store', () => {
   it('creates the schema at the current version, in WAL mode', () => {
@@ -24,7 +28,12 @@ describe('store', () => {
     raw.pragma(`user_version = ${SCHEMA_VERSION + 1}`);
     raw.close();
     expect(() => new Store(file)).toThrow(SchemaTooNewError);
-    expect(() => new Store(file)).toThrow(expect.objectContaining({ code: 'SCHEMA_TOO_NEW', details: { found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION } }));
+    expect(() => new Store(file)).toThrow(
+      expect.objectContaining({
+        code: 'SCHEMA_TOO_NEW',
+        details: { found: SCHEMA_VERSION + 1, supported: SCHEMA_VERSION },
+      }),
+    );
     const check = new Database(file);
     expect(check.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION + 1);
     check.close();
@@ -44,7 +53,11 @@ describe('store', () => {
     const file = path.join(dir, 'db');
     const first = new Database(file);
     migrate(first, dir, 1);
-    first.prepare("INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES ('s', 'webui', 'chat', 1)").run();
+    first
+      .prepare(
+        "INSERT INTO sessions (session_id, platform, session_type, last_activity) VALUES ('s', 'webui', 'chat', 1)",
+      )
+      .run();
     first.close();
     const again = new Store(file);
     expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);

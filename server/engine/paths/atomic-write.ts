@@ -73,26 +73,50 @@ export class HeldDirs {
   }
 }
 
-export async function createAtomic(seam: AtomicSeam, dest: string, mode: number, temp: string, options: AtomicOptions = {}): Promise<WritableTarget> {
+export async function createAtomic(
+  seam: AtomicSeam,
+  dest: string,
+  mode: number,
+  temp: string,
+  options: AtomicOptions = {},
+): Promise<WritableTarget> {
   const durable = options.durable ?? true;
   options.beforeCreate?.(temp);
-  const { file: fd, home } = await seam.op('open', temp, async () => seam.via(temp, (q, dirFd) => {
-    const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
-    return { file, home: seam.held.hold(dirFd) };
-  }));
+  const { file: fd, home } = await seam.op('open', temp, async () =>
+    seam.via(temp, (q, dirFd) => {
+      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
+      return { file, home: seam.held.hold(dirFd) };
+    }),
+  );
   const created = fs.fstatSync(fd);
   let closed = false;
   let prepared: Promise<void> | null = null;
-  const close = () => { if (!closed) { closed = true; fs.closeSync(fd); } };
+  const close = () => {
+    if (!closed) {
+      closed = true;
+      fs.closeSync(fd);
+    }
+  };
   let released = home === null;
-  const release = () => { if (!released) { released = true; seam.held.release(home!); } };
+  const release = () => {
+    if (!released) {
+      released = true;
+      seam.held.release(home!);
+    }
+  };
   const discard = async () => {
-    try { close(); } catch { /* already gone */ }
+    try {
+      close();
+    } catch {
+      /* already gone */
+    }
     // Never through a link: from the held directory, or through the parent's handle.
     try {
       if (!released) fs.rmSync(at(home!, path.basename(temp)), { force: true });
       else seam.via(temp, (q) => fs.rmSync(q, { force: true }));
-    } catch { /* not followed */ }
+    } catch {
+      /* not followed */
+    }
     release();
   };
   const prepare = () => {
@@ -135,11 +159,24 @@ function place(seam: AtomicSeam, temp: string, dest: string, created: Stats): vo
     if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
   };
   if (path.dirname(temp) === path.dirname(dest)) {
-    seam.via(dest, (target, dirFd) => {
-      fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
-      check(target);
-    }, true);
+    seam.via(
+      dest,
+      (target, dirFd) => {
+        fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
+        check(target);
+      },
+      true,
+    );
     return;
   }
-  seam.via(temp, (source) => seam.via(dest, (target) => { fs.renameSync(source, target); check(target); }, true));
+  seam.via(temp, (source) =>
+    seam.via(
+      dest,
+      (target) => {
+        fs.renameSync(source, target);
+        check(target);
+      },
+      true,
+    ),
+  );
 }

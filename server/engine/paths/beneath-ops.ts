@@ -31,7 +31,10 @@ export function chmodNoFollow(dirFd: number, name: string, mode: number, tempNam
   try {
     const stats = fs.fstatSync(fd);
     if (stats.isSymbolicLink()) throw new LinkOnPathError();
-    if (stats.isFile() && stats.nlink > 1) { replaceWithCopy(dirFd, name, mode, tempName); return; }
+    if (stats.isFile() && stats.nlink > 1) {
+      replaceWithCopy(dirFd, name, mode, tempName);
+      return;
+    }
     fs.chmodSync(at(fd), mode);
   } finally {
     closeQuietly(fd);
@@ -67,10 +70,14 @@ export function removeTree(dirFd: number, name: Name, logical: string): void {
   const through = at(dirFd, name);
   const stats = fs.lstatSync(through, { throwIfNoEntry: false });
   if (!stats) return;
-  if (!stats.isDirectory()) { fs.unlinkSync(through); return; }
+  if (!stats.isDirectory()) {
+    fs.unlinkSync(through);
+    return;
+  }
   const fd = openDirAt(dirFd, name, logical);
   try {
-    for (const child of fs.readdirSync(at(fd), { encoding: 'buffer' })) removeTree(fd, child, `${logical}/${child.toString()}`);
+    for (const child of fs.readdirSync(at(fd), { encoding: 'buffer' }))
+      removeTree(fd, child, `${logical}/${child.toString()}`);
   } finally {
     closeQuietly(fd);
   }
@@ -85,12 +92,20 @@ export function copyTree(fromDir: number, from: Name, toDir: number, to: Name, l
   const source = at(fromDir, from);
   const target = at(toDir, to);
   const stats = fs.lstatSync(source);
-  if (stats.isSymbolicLink()) { fs.symlinkSync(fs.readlinkSync(source), target); return; }
+  if (stats.isSymbolicLink()) {
+    fs.symlinkSync(fs.readlinkSync(source), target);
+    return;
+  }
   if (stats.isFile()) {
     const input = openForRead(source);
     try {
       const output = fs.openSync(target, CREATE, 0o600);
-      try { copyFd(input, output); fs.fchmodSync(output, stats.mode & 0o7777); } finally { fs.closeSync(output); }
+      try {
+        copyFd(input, output);
+        fs.fchmodSync(output, stats.mode & 0o7777);
+      } finally {
+        fs.closeSync(output);
+      }
     } finally {
       fs.closeSync(input);
     }
@@ -99,13 +114,20 @@ export function copyTree(fromDir: number, from: Name, toDir: number, to: Name, l
   if (!stats.isDirectory()) return;
   fs.mkdirSync(target, { mode: 0o700 });
   const fromFd = openDirAt(fromDir, from, logical);
-  const toFd = (() => { try { return openDirAt(toDir, to, logical); } catch (e) { closeQuietly(fromFd); throw e; } })();
+  const toFd = (() => {
+    try {
+      return openDirAt(toDir, to, logical);
+    } catch (e) {
+      closeQuietly(fromFd);
+      throw e;
+    }
+  })();
   try {
-    for (const child of fs.readdirSync(at(fromFd), { encoding: 'buffer' })) copyTree(fromFd, child, toFd, child, `${logical}/${child.toString()}`);
+    for (const child of fs.readdirSync(at(fromFd), { encoding: 'buffer' }))
+      copyTree(fromFd, child, toFd, child, `${logical}/${child.toString()}`);
     fs.chmodSync(at(toFd), stats.mode & 0o7777);
   } finally {
     closeQuietly(fromFd);
     closeQuietly(toFd);
   }
 }
-

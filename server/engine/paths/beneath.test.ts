@@ -26,9 +26,15 @@ beforeEach(async () => {
   fs = new EngineFs();
   fs.addRoot(ws);
 });
-afterEach(async () => { await rm(base, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
 
-const chunksOf = async (gen: AsyncGenerator<Buffer>) => { const parts: Buffer[] = []; for await (const c of gen) parts.push(c); return Buffer.concat(parts).toString(); };
+const chunksOf = async (gen: AsyncGenerator<Buffer>) => {
+  const parts: Buffer[] = [];
+  for await (const c of gen) parts.push(c);
+  return Buffer.concat(parts).toString();
+};
 
 describe('the seam beneath a root', () => {
   it('never goes through a folder that is a symlink: reads, listings, writes, mkdir -p, removals', async () => {
@@ -51,7 +57,9 @@ describe('the seam beneath a root', () => {
     await symlink(join(ws, 'real', 'inside.txt'), join(ws, 'to-inside'));
     await symlink(join(outside, 'secret.txt'), join(ws, 'to-outside'));
     expect(await chunksOf(fs.readChunks(join(ws, 'to-inside'), Infinity, { followLink: true }))).toBe('inside\n');
-    await expect(chunksOf(fs.readChunks(join(ws, 'to-outside'), Infinity, { followLink: true }))).rejects.toBeInstanceOf(LinkOnPathError);
+    await expect(
+      chunksOf(fs.readChunks(join(ws, 'to-outside'), Infinity, { followLink: true })),
+    ).rejects.toBeInstanceOf(LinkOnPathError);
     // Reads that do not ask to follow never do.
     await expect(fs.readSmallFile(join(ws, 'to-inside'), 1 << 20)).rejects.toMatchObject({ code: 'ELOOP' });
   });
@@ -63,7 +71,10 @@ describe('the seam beneath a root', () => {
     expect((await fs.stat(join(ws, 'to-inside'))).ino).toBe(inside.ino);
     await expect(fs.stat(join(ws, 'to-outside'))).rejects.toBeInstanceOf(LinkOnPathError);
     await expect(fs.stat(join(ws, 'sub', 'secret.txt'))).rejects.toBeInstanceOf(LinkOnPathError);
-    await expect(fs.stat(join(ws, 'real', 'missing.txt'))).rejects.toMatchObject({ code: 'ENOENT', path: join(ws, 'real', 'missing.txt') });
+    await expect(fs.stat(join(ws, 'real', 'missing.txt'))).rejects.toMatchObject({
+      code: 'ENOENT',
+      path: join(ws, 'real', 'missing.txt'),
+    });
     expect((await fs.stat(ws)).isDirectory()).toBe(true);
     const lstats = vi.spyOn(nodeFs, 'lstatSync');
     try {
@@ -100,7 +111,10 @@ describe('the seam beneath a root', () => {
   });
 
   it('errors name the path asked for, not the handle it went through', async () => {
-    await expect(fs.lstat(join(ws, 'real', 'missing.txt'))).rejects.toMatchObject({ code: 'ENOENT', path: join(ws, 'real', 'missing.txt') });
+    await expect(fs.lstat(join(ws, 'real', 'missing.txt'))).rejects.toMatchObject({
+      code: 'ENOENT',
+      path: join(ws, 'real', 'missing.txt'),
+    });
     const error = await fs.readdir(join(ws, 'real', 'missing')).catch((e: Error) => e);
     expect((error as Error).message).not.toContain('/proc/self/fd');
   });

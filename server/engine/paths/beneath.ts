@@ -64,7 +64,9 @@ function openOrMakeDirAt(dirFd: number, name: string, logical: string): number {
     return openDirAt(dirFd, name, logical);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    try { fs.mkdirSync(at(dirFd, name)); } catch (m) {
+    try {
+      fs.mkdirSync(at(dirFd, name));
+    } catch (m) {
       if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw relabel(m, at(dirFd, name), logical);
     }
     return openDirAt(dirFd, name, logical);
@@ -90,16 +92,26 @@ function swappedAway(e: unknown, through: Name): boolean {
  */
 function openVerified(dir: string): number | null {
   let fd: number;
-  try { fd = fs.openSync(dir, O_PATH | constants.O_DIRECTORY); } catch { return null; }
+  try {
+    fd = fs.openSync(dir, O_PATH | constants.O_DIRECTORY);
+  } catch {
+    return null;
+  }
   try {
     if (fs.readlinkSync(at(fd)) === dir) return fd;
-  } catch { /* no /proc: walk */ }
+  } catch {
+    /* no /proc: walk */
+  }
   closeQuietly(fd);
   return null;
 }
 
 export function closeQuietly(fd: number): void {
-  try { fs.closeSync(fd); } catch { /* already closed */ }
+  try {
+    fs.closeSync(fd);
+  } catch {
+    /* already closed */
+  }
 }
 
 function isInside(child: string, parent: string): boolean {
@@ -117,8 +129,9 @@ export class Beneath {
 
   /** Paths inside `real` resolve beneath it from now on (registering again only updates `closed`). */
   addRoot(real: string, closed: string[] = []): void {
-    this.roots = [...this.roots.filter((r) => r.real !== real), { real, closed }]
-      .sort((a, b) => b.real.length - a.real.length);
+    this.roots = [...this.roots.filter((r) => r.real !== real), { real, closed }].sort(
+      (a, b) => b.real.length - a.real.length,
+    );
   }
 
   /** The innermost root holding `abs`, or null for a path no root holds (the engine's store, its lock). */

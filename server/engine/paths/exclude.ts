@@ -2,7 +2,9 @@
 // default `.git/**` and `node_modules/**`; `.gitignore` is not an exclusion).
 
 /** What the checks need of the engine's context: its compiled globs. */
-export interface Excludes { limits: { exclude: RegExp[] } }
+export interface Excludes {
+  limits: { exclude: RegExp[] };
+}
 
 /** Compiles root-relative globs: `**` spans segments, `*` and `?` stay within one. */
 export function compileGlobs(globs: string[]): RegExp[] {
@@ -13,8 +15,11 @@ export function compileGlobs(globs: string[]): RegExp[] {
     if (trailingAll) rest = rest.slice(0, -3);
     for (let i = 0; i < rest.length; i++) {
       const c = rest[i];
-      if (c === '*' && rest[i + 1] === '*') { source += '.*'; i++; if (rest[i + 1] === '/') i++; }
-      else if (c === '*') source += '[^/]*';
+      if (c === '*' && rest[i + 1] === '*') {
+        source += '.*';
+        i++;
+        if (rest[i + 1] === '/') i++;
+      } else if (c === '*') source += '[^/]*';
       else if (c === '?') source += '[^/]';
       else source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
     }

@@ -30,7 +30,10 @@ export function specialKindOf(stats: fs.Stats): SpecialKind | null {
  */
 export class NotRegularFileError extends Error {
   readonly code = 'EFTYPE';
-  constructor(readonly path: string, readonly kind: SpecialKind | 'dir' | 'other') {
+  constructor(
+    readonly path: string,
+    readonly kind: SpecialKind | 'dir' | 'other',
+  ) {
     super(`${path} is not a regular file (${kind}); it was not read`);
     this.name = 'NotRegularFileError';
   }
@@ -39,7 +42,11 @@ export class NotRegularFileError extends Error {
 /** A read went past its limit (the file grew while read): what was read is dropped. */
 export class GrewPastLimitError extends Error {
   readonly code = 'EFBIG';
-  constructor(readonly path: string, readonly size: number, readonly limit: number) {
+  constructor(
+    readonly path: string,
+    readonly size: number,
+    readonly limit: number,
+  ) {
     super(`${path} grew past ${limit} bytes while being read`);
     this.name = 'GrewPastLimitError';
   }
@@ -101,7 +108,12 @@ export function readWhole(through: Name, limit: number, chunkSize = 1 << 20): Bu
 }
 
 /** Chunks of an open file until its end, or GrewPastLimitError once past `limit`; the handle is closed after. */
-export async function* chunksOf(fd: number, logical: string, chunkSize: number, limit = Infinity): AsyncGenerator<Buffer> {
+export async function* chunksOf(
+  fd: number,
+  logical: string,
+  chunkSize: number,
+  limit = Infinity,
+): AsyncGenerator<Buffer> {
   try {
     let size = 0;
     for (;;) {

@@ -41,7 +41,11 @@ export function errnoCode(e: unknown): string | undefined {
 
 /** Synchronous realpath for path computations done before the engine exists. */
 export function realpathOrSelf(p: string): string {
-  try { return realpathSync(p); } catch { return path.resolve(p); }
+  try {
+    return realpathSync(p);
+  } catch {
+    return path.resolve(p);
+  }
 }
 
 export type { WritableTarget } from './atomic-write.js';
@@ -81,7 +85,11 @@ export class EngineFs {
     return this.beneath.inParent(root, abs, (dirFd, name) => {
       const through = at(dirFd, name);
       let result: T;
-      try { result = run(through, dirFd); } catch (e) { throw relabel(relabel(e, through, abs), at(dirFd), path.dirname(abs)); }
+      try {
+        result = run(through, dirFd);
+      } catch (e) {
+        throw relabel(relabel(e, through, abs), at(dirFd), path.dirname(abs));
+      }
       if (confirm) this.beneath.confirm(root, dirFd, path.dirname(abs));
       return result;
     });
@@ -92,21 +100,32 @@ export class EngineFs {
     const root = this.beneath.rootOf(abs);
     if (root === null) return run(abs);
     const fd = this.beneath.openDir(root, abs);
-    try { return run(at(fd)); } catch (e) { throw relabel(e, at(fd), abs); } finally { closeQuietly(fd); }
+    try {
+      return run(at(fd));
+    } catch (e) {
+      throw relabel(e, at(fd), abs);
+    } finally {
+      closeQuietly(fd);
+    }
   }
 
   /** What a read of `abs` opens: a link at its end is followed only while it stays beneath the root. */
   private readTarget(abs: string): string {
     const root = this.beneath.rootOf(abs);
     if (root === null || root === abs) return abs;
-    const isLink = this.via(abs, (through) => fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink() ?? false);
+    const isLink = this.via(
+      abs,
+      (through) => fs.lstatSync(through, { throwIfNoEntry: false })?.isSymbolicLink() ?? false,
+    );
     return isLink ? this.beneath.followFinal(root, abs) : abs;
   }
 
   // Metadata calls and small reads/writes run synchronously: a round trip through the thread
   // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
   // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
-  lstat(p: string): Promise<Stats> { return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q))); }
+  lstat(p: string): Promise<Stats> {
+    return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q)));
+  }
   /** Follows a link at the end of `p`, beneath its root only (the root itself is looked at as it is). */
   stat(p: string): Promise<Stats> {
     return this.op('stat', p, async () => {
@@ -133,60 +152,114 @@ export class EngineFs {
 
   /** lstat that answers null for a missing path. */
   async lstatOrNull(p: string): Promise<Stats | null> {
-    try { return await this.lstat(p); } catch (e) { if (isNotFound(e)) return null; throw e; }
+    try {
+      return await this.lstat(p);
+    } catch (e) {
+      if (isNotFound(e)) return null;
+      throw e;
+    }
   }
 
   /**
    * Whole-file read of the engine's own small files outside the roots (the lock, read before any
    * root is registered). Paths inside a root are read with `readSmallFile` or `readChunks`.
    */
-  readFile(p: string): Promise<Buffer> { return this.op('readFile', p, () => fsp.readFile(p)); }
+  readFile(p: string): Promise<Buffer> {
+    return this.op('readFile', p, () => fsp.readFile(p));
+  }
   /** Whole-file read of a file known to be small, at most `limit` bytes (file-read.ts); a link at the end is ELOOP. */
-  readSmallFile(p: string, limit: number): Promise<Buffer> { return this.op('readFile', p, async () => this.via(p, (q) => readWhole(q, limit))); }
-  readlink(p: string): Promise<string> { return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q))); }
+  readSmallFile(p: string, limit: number): Promise<Buffer> {
+    return this.op('readFile', p, async () => this.via(p, (q) => readWhole(q, limit)));
+  }
+  readlink(p: string): Promise<string> {
+    return this.op('readlink', p, async () => this.via(p, (q) => fs.readlinkSync(q)));
+  }
   /** The kernel's realpath (libc): a component swapped meanwhile cannot make it fail half-way (EINVAL). */
-  realpath(p: string): Promise<string> { return this.op('realpath', p, async () => fs.realpathSync.native(p)); }
-  readdir(p: string): Promise<string[]> { return this.op('readdir', p, async () => this.inDir(p, (q) => fs.readdirSync(q))); }
+  realpath(p: string): Promise<string> {
+    return this.op('realpath', p, async () => fs.realpathSync.native(p));
+  }
+  readdir(p: string): Promise<string[]> {
+    return this.op('readdir', p, async () => this.inDir(p, (q) => fs.readdirSync(q)));
+  }
   mkdir(p: string, mode?: number): Promise<void> {
-    return this.op('mkdir', p, async () => { this.via(p, (q) => { fs.mkdirSync(q, { mode }); }, true); });
+    return this.op('mkdir', p, async () => {
+      this.via(
+        p,
+        (q) => {
+          fs.mkdirSync(q, { mode });
+        },
+        true,
+      );
+    });
   }
   mkdirp(p: string): Promise<void> {
     const root = this.beneath.rootOf(p);
     // Asynchronous outside the roots: the recursive form can spin on some special paths (under /proc), and must not freeze the process.
-    if (root === null) return this.op('mkdir', p, async () => { await fsp.mkdir(p, { recursive: true }); });
+    if (root === null)
+      return this.op('mkdir', p, async () => {
+        await fsp.mkdir(p, { recursive: true });
+      });
     return this.op('mkdir', p, async () => this.beneath.makeDirs(root, p));
   }
-  rmdir(p: string): Promise<void> { return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q))); }
-  unlink(p: string): Promise<void> { return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q))); }
+  rmdir(p: string): Promise<void> {
+    return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q)));
+  }
+  unlink(p: string): Promise<void> {
+    return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q)));
+  }
   rmrf(p: string): Promise<void> {
     return this.op('rm', p, async () => {
-      const done = this.via(p, (_through, dirFd) => { if (dirFd === null) return false; removeTree(dirFd, path.basename(p), p); return true; });
+      const done = this.via(p, (_through, dirFd) => {
+        if (dirFd === null) return false;
+        removeTree(dirFd, path.basename(p), p);
+        return true;
+      });
       if (!done) await fsp.rm(p, { recursive: true, force: true });
     });
   }
   rename(from: string, to: string): Promise<void> {
-    return this.op('rename', from, async () => this.via(from, (source) => this.via(to, (target) => fs.renameSync(source, target), true)));
+    return this.op('rename', from, async () =>
+      this.via(from, (source) => this.via(to, (target) => fs.renameSync(source, target), true)),
+    );
   }
   symlink(target: string, p: string): Promise<void> {
-    return this.op('symlink', p, async () => this.via(p, (q) => {
-      fs.symlinkSync(target, q);
-      if (fs.readlinkSync(q) !== target) throw new LinkOnPathError();
-    }, true));
+    return this.op('symlink', p, async () =>
+      this.via(
+        p,
+        (q) => {
+          fs.symlinkSync(target, q);
+          if (fs.readlinkSync(q) !== target) throw new LinkOnPathError();
+        },
+        true,
+      ),
+    );
   }
   /** Through a handle on the inode itself; a file with other hard links is replaced by a copy (beneath-ops.ts). */
   chmod(p: string, mode: number): Promise<void> {
-    return this.op('chmod', p, async () => this.via(p, (q, dirFd) => {
-      if (dirFd === null) fs.chmodSync(q, mode);
-      else chmodNoFollow(dirFd, path.basename(p), mode, tempName());
-    }, true));
+    return this.op('chmod', p, async () =>
+      this.via(
+        p,
+        (q, dirFd) => {
+          if (dirFd === null) fs.chmodSync(q, mode);
+          else chmodNoFollow(dirFd, path.basename(p), mode, tempName());
+        },
+        true,
+      ),
+    );
   }
   cpRecursive(from: string, to: string): Promise<void> {
     return this.op('cp', from, async () => {
-      const done = this.via(from, (_source, fromFd) => this.via(to, (_target, toFd) => {
-        if (fromFd === null || toFd === null) return false;
-        copyTree(fromFd, path.basename(from), toFd, path.basename(to), from);
-        return true;
-      }, true));
+      const done = this.via(from, (_source, fromFd) =>
+        this.via(
+          to,
+          (_target, toFd) => {
+            if (fromFd === null || toFd === null) return false;
+            copyTree(fromFd, path.basename(from), toFd, path.basename(to), from);
+            return true;
+          },
+          true,
+        ),
+      );
       if (!done) await fsp.cp(from, to, { recursive: true, verbatimSymlinks: true, errorOnExist: true, force: false });
     });
   }
@@ -196,15 +269,25 @@ export class EngineFs {
    * bytes in all (file-read.ts); a link at the end is ELOOP, unless `followLink` (a read by
    * URI): then it is followed while it stays beneath the root.
    */
-  async *readChunks(p: string, limit: number, options: { followLink?: boolean; chunkSize?: number } = {}): AsyncGenerator<Buffer> {
-    const fd = await this.op('read', p, async () => this.via(options.followLink ? this.readTarget(p) : p, (q) => openForRead(q)));
+  async *readChunks(
+    p: string,
+    limit: number,
+    options: { followLink?: boolean; chunkSize?: number } = {},
+  ): AsyncGenerator<Buffer> {
+    const fd = await this.op('read', p, async () =>
+      this.via(options.followLink ? this.readTarget(p) : p, (q) => openForRead(q)),
+    );
     yield* chunksOf(fd, p, options.chunkSize ?? 1 << 20, limit);
   }
 
   async fsyncFile(p: string): Promise<void> {
     await this.op('fsync', p, async () => {
       const fd = this.via(p, (q) => fs.openSync(q, SYNC_OPEN));
-      try { await fsyncFd(fd); } finally { fs.closeSync(fd); }
+      try {
+        await fsyncFd(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
     });
   }
 
@@ -213,7 +296,9 @@ export class EngineFs {
    * `sync -f`): for many files at once, one call beats an fsync per file several times over.
    */
   async syncFilesystem(p: string): Promise<void> {
-    await this.op('fsync', p, async () => { await execFileAsync('sync', ['-f', p], { timeout: 60_000 }); });
+    await this.op('fsync', p, async () => {
+      await execFileAsync('sync', ['-f', p], { timeout: 60_000 });
+    });
   }
 
   async fsyncDir(dir: string): Promise<void> {

@@ -19,13 +19,20 @@ beforeEach(async () => {
   await symlink(path.join(box.root, 'outside'), path.join(box.workspace, 'out'));
   await mkdir(path.join(box.workspace, 'real'));
   await symlink(path.join(box.workspace, 'real'), path.join(box.workspace, 'inner-link'));
-  roots = await Roots.create(new EngineFs(), [
-    { name: 'workspace', kind: 'workspace', path: box.workspace },
-    { name: 'data', kind: 'data', path: path.join(dataDir, 'files') },
-    { name: 'logs', kind: 'logs', path: path.join(box.root, 'logs') },
-  ], dataDir, path.join(dataDir, 'store'));
+  roots = await Roots.create(
+    new EngineFs(),
+    [
+      { name: 'workspace', kind: 'workspace', path: box.workspace },
+      { name: 'data', kind: 'data', path: path.join(dataDir, 'files') },
+      { name: 'logs', kind: 'logs', path: path.join(box.root, 'logs') },
+    ],
+    dataDir,
+    path.join(dataDir, 'store'),
+  );
 });
-afterEach(async () => { await box.cleanup(); });
+afterEach(async () => {
+  await box.cleanup();
+});
 
 describe('URI resolution', () => {
   it('resolves plain and not-yet-existing paths inside the root', async () => {

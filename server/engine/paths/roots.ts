@@ -53,17 +53,28 @@ function isInside(child: string, parent: string): boolean {
 export class Roots {
   private readonly byName = new Map<string, Root>();
 
-  private constructor(private readonly fs: EngineFs, readonly dataReal: string, readonly storeReal: string) {}
+  private constructor(
+    private readonly fs: EngineFs,
+    readonly dataReal: string,
+    readonly storeReal: string,
+  ) {}
 
   static async create(fs: EngineFs, specs: RootSpec[], dataDir: string, storeDir: string): Promise<Roots> {
     const realOrResolved = async (p: string) => {
-      try { return await fs.realpath(p); } catch { return path.resolve(p); }
+      try {
+        return await fs.realpath(p);
+      } catch {
+        return path.resolve(p);
+      }
     };
     const roots = new Roots(fs, await realOrResolved(dataDir), await realOrResolved(storeDir));
     for (const spec of specs) {
       const real = await realOrResolved(spec.path);
       roots.byName.set(spec.name, {
-        name: spec.name, kind: spec.kind, real, tracked: isTrackedKind(spec.kind),
+        name: spec.name,
+        kind: spec.kind,
+        real,
+        tracked: isTrackedKind(spec.kind),
         insideDataDir: isInside(real, roots.dataReal),
       });
     }
@@ -72,9 +83,13 @@ export class Roots {
     return roots;
   }
 
-  get(name: string): Root | undefined { return this.byName.get(name); }
+  get(name: string): Root | undefined {
+    return this.byName.get(name);
+  }
 
-  list(): Root[] { return [...this.byName.values()]; }
+  list(): Root[] {
+    return [...this.byName.values()];
+  }
 
   /** Whether entries of this URI's root count and roll back under the current configuration. */
   isTrackedUri(uri: string): boolean {
@@ -85,7 +100,11 @@ export class Roots {
   /** Maps a URI to its path without touching the disk (for paths already validated once). */
   absOf(uri: string): { root: Root; abs: string } | null {
     let parsed;
-    try { parsed = parseUri(uri); } catch { return null; }
+    try {
+      parsed = parseUri(uri);
+    } catch {
+      return null;
+    }
     const root = this.byName.get(parsed.root);
     if (!root) return null;
     return { root, abs: path.join(root.real, ...parsed.segments) };
@@ -95,7 +114,8 @@ export class Roots {
     const { root: rootName, segments } = parseUri(uri);
     const root = this.byName.get(rootName);
     if (!root) throw new BadUriError(`unknown root ${JSON.stringify(rootName)}`, { uri });
-    if (segments.length === 0 && !options.allowRoot) throw new BadUriError('the root itself cannot be changed', { uri });
+    if (segments.length === 0 && !options.allowRoot)
+      throw new BadUriError('the root itself cannot be changed', { uri });
     const parentReal = await this.realParent(root, segments.slice(0, -1), uri);
     const abs = segments.length === 0 ? root.real : path.join(parentReal, segments[segments.length - 1]);
     if (!isInside(abs, root.real)) throw new BadUriError('the path leaves its root', { uri });
@@ -103,7 +123,15 @@ export class Roots {
     if (options.content) await this.refuseLinkOutside(root, abs, uri);
     const rel = path.relative(root.real, abs);
     const realSegments = rel === '' ? [] : rel.split(path.sep);
-    return { uri, realUri: formatUri(root.name, realSegments), realSegments, root, segments, abs, tracked: root.tracked };
+    return {
+      uri,
+      realUri: formatUri(root.name, realSegments),
+      realSegments,
+      root,
+      segments,
+      abs,
+      tracked: root.tracked,
+    };
   }
 
   /**
@@ -123,7 +151,12 @@ export class Roots {
     const stats = await this.fs.lstatOrNull(abs);
     if (!stats?.isSymbolicLink()) return;
     let real: string;
-    try { real = await this.fs.realpath(abs); } catch (e) { if (isNotFound(e)) return; throw e; }
+    try {
+      real = await this.fs.realpath(abs);
+    } catch (e) {
+      if (isNotFound(e)) return;
+      throw e;
+    }
     if (!isInside(real, root.real)) throw new BadUriError('the path is a symlink that leads outside its root', { uri });
     this.refuseEngineData(root, real, uri, false);
   }
@@ -140,7 +173,8 @@ export class Roots {
         if (isNotFound(e)) return path.join(root.real, ...parentSegments);
         throw e;
       }
-      if (!isInside(real, root.real)) throw new BadUriError('the path resolves through a symlink to outside its root', { uri });
+      if (!isInside(real, root.real))
+        throw new BadUriError('the path resolves through a symlink to outside its root', { uri });
       return path.join(real, ...parentSegments.slice(depth));
     }
     return root.real;

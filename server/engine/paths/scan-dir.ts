@@ -16,7 +16,11 @@ export interface Seam {
 }
 
 export class ScanDir {
-  constructor(private readonly seam: Seam, readonly abs: string, private readonly fd: number) {}
+  constructor(
+    private readonly seam: Seam,
+    readonly abs: string,
+    private readonly fd: number,
+  ) {}
 
   private pathOf(name: Name): string {
     return `${this.abs}${path.sep}${name.toString()}`;
@@ -25,7 +29,11 @@ export class ScanDir {
   /** Runs a call on `name` (or on the directory itself), its errors naming the path the scan knows. */
   private call<T>(name: Name | undefined, run: (through: Name) => T): T {
     const through = name === undefined ? at(this.fd) : at(this.fd, name);
-    try { return run(through); } catch (e) { throw relabel(e, through, name === undefined ? this.abs : this.pathOf(name)); }
+    try {
+      return run(through);
+    } catch (e) {
+      throw relabel(e, through, name === undefined ? this.abs : this.pathOf(name));
+    }
   }
 
   private tracked<T>(op: FsOpName, name: Name | undefined, run: (through: Name) => T): T | Promise<T> {
@@ -33,10 +41,14 @@ export class ScanDir {
     return this.seam.op(op, name === undefined ? this.abs : this.pathOf(name), async () => this.call(name, run));
   }
 
-  list(): string[] | Promise<string[]> { return this.tracked('readdir', undefined, (d) => fs.readdirSync(d)); }
+  list(): string[] | Promise<string[]> {
+    return this.tracked('readdir', undefined, (d) => fs.readdirSync(d));
+  }
   /** Names as raw bytes: for a directory holding a name that is not valid UTF-8. */
   listBytes(): Promise<Buffer[]> {
-    return this.seam.op('readdir', this.abs, async () => this.call(undefined, (d) => fs.readdirSync(d, { encoding: 'buffer' })));
+    return this.seam.op('readdir', this.abs, async () =>
+      this.call(undefined, (d) => fs.readdirSync(d, { encoding: 'buffer' })),
+    );
   }
 
   /** lstat that answers null for a missing name. */

@@ -52,14 +52,31 @@ describe('URI grammar', () => {
   it('tells a path strictly below any of a set of folders, as isSameOrBelow one by one does', () => {
     const dirs = ['workspace:/a', 'workspace:/x:/y', 'workspace:/n:', 'other:/', 'workspace:/deep/er/still'];
     const uris = [
-      'workspace:/a', 'workspace:/a/b', 'workspace:/a/b/c', 'workspace:/ab', 'workspace:/', 'workspace:/x:', 'workspace:/x:/y',
-      'workspace:/x:/y/z', 'workspace:/x:/yz', 'workspace:/n:', 'workspace:/n:/m', 'other:/', 'other:/q', 'other:/q/r',
-      'otherx:/q', 'workspace:/deep/er', 'workspace:/deep/er/still', 'workspace:/deep/er/still/1/2/3', 'work:/a/b',
+      'workspace:/a',
+      'workspace:/a/b',
+      'workspace:/a/b/c',
+      'workspace:/ab',
+      'workspace:/',
+      'workspace:/x:',
+      'workspace:/x:/y',
+      'workspace:/x:/y/z',
+      'workspace:/x:/yz',
+      'workspace:/n:',
+      'workspace:/n:/m',
+      'other:/',
+      'other:/q',
+      'other:/q/r',
+      'otherx:/q',
+      'workspace:/deep/er',
+      'workspace:/deep/er/still',
+      'workspace:/deep/er/still/1/2/3',
+      'work:/a/b',
     ];
     const naive = (uri: string, among: string[]) => among.some((dir) => uri !== dir && isSameOrBelow(uri, dir));
     for (let mask = 0; mask < 1 << dirs.length; mask++) {
       const among = dirs.filter((_, i) => mask & (1 << i));
-      for (const uri of uris) expect([uri, among, isBelowAny(uri, new Set(among))]).toEqual([uri, among, naive(uri, among)]);
+      for (const uri of uris)
+        expect([uri, among, isBelowAny(uri, new Set(among))]).toEqual([uri, among, naive(uri, among)]);
     }
     expect(isBelowAny('workspace:/a/b', new Set(['workspace:/a']))).toBe(true);
     expect(isBelowAny('workspace:/a', new Set(['workspace:/a']))).toBe(false);

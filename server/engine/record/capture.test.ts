@@ -31,11 +31,16 @@ async function stage(swapAt: (op: string, target: string, sub: string) => boolea
 describe('walkTree under a folder swapped for a symlink', () => {
   for (const [when, swapAt] of [
     ['as the folder is listed', (op: string, target: string, sub: string) => op === 'readdir' && target === sub],
-    ['as a path below it is looked at', (op: string, target: string, sub: string) => op === 'lstat' && target === join(sub, 'deeper')],
+    [
+      'as a path below it is looked at',
+      (op: string, target: string, sub: string) => op === 'lstat' && target === join(sub, 'deeper'),
+    ],
   ] as const) {
     it(`refuses a recursive delete with BAD_URI ${when}, and touches nothing`, async () => {
       const { sb, engine, turnId, sub, wasSwapped } = await stage(swapAt);
-      await expect(engine.storage.delete(ws('big'), { ...s, recursive: true })).rejects.toMatchObject({ code: 'BAD_URI' });
+      await expect(engine.storage.delete(ws('big'), { ...s, recursive: true })).rejects.toMatchObject({
+        code: 'BAD_URI',
+      });
       expect(wasSwapped()).toBe(true);
       expect(engine.getManifest(turnId).entries).toEqual([]);
       expect((await lstat(sub)).isSymbolicLink()).toBe(true);
@@ -58,15 +63,25 @@ describe('walkTree under a folder swapped for a symlink', () => {
 describe('walkTree', () => {
   it('records every path below a deleted folder, deepest first, and never lists the engine data inside it', async () => {
     const sb = await makeSandbox({ dataInsideWorkspace: 'big/.turnback' });
-    await plant(sb.workspace, { 'big/a.txt': 'a\n', 'big/sub/x.txt': 'x\n', 'big/sub/deeper/y.txt': 'y\n', 'big/z/empty/.keep': '' });
+    await plant(sb.workspace, {
+      'big/a.txt': 'a\n',
+      'big/sub/x.txt': 'x\n',
+      'big/sub/deeper/y.txt': 'y\n',
+      'big/z/empty/.keep': '',
+    });
     const engine = await sb.open();
     await mkdir(join(sb.workspace, 'big', '.turnback', 'files', 'planted'), { recursive: true });
     const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'delete' });
     await engine.storage.delete(ws('big/sub'), { ...s, recursive: true });
     expect(engine.getManifest(turnId!).entries.map((e) => [e.op, e.uri])).toEqual([
-      ['delete', ws('big/sub/x.txt')], ['delete', ws('big/sub/deeper/y.txt')], ['delete', ws('big/sub/deeper')], ['delete', ws('big/sub')],
+      ['delete', ws('big/sub/x.txt')],
+      ['delete', ws('big/sub/deeper/y.txt')],
+      ['delete', ws('big/sub/deeper')],
+      ['delete', ws('big/sub')],
     ]);
     // The data dir inside the folder is what holds the engine's store: refused whole.
-    await expect(engine.storage.delete(ws('big'), { ...s, recursive: true })).rejects.toMatchObject({ code: 'BAD_URI' });
+    await expect(engine.storage.delete(ws('big'), { ...s, recursive: true })).rejects.toMatchObject({
+      code: 'BAD_URI',
+    });
   });
 });

@@ -13,11 +13,26 @@ import type { ScanDir } from '../paths/scan-dir.js';
 import { readState, stringifyState } from './path-state.js';
 import { formatUri } from '../paths/uri.js';
 
-interface Captured { state: State; skipped?: SkipReason }
+interface Captured {
+  state: State;
+  skipped?: SkipReason;
+}
 
-interface Target { uri: string; abs: string; root: Root; segments: string[] }
+interface Target {
+  uri: string;
+  abs: string;
+  root: Root;
+  segments: string[];
+}
 
-interface PendingEntry { op: EntryOp; from: Target; fromCaptured: Captured; to?: Target; toCaptured?: Captured; execId?: string }
+interface PendingEntry {
+  op: EntryOp;
+  from: Target;
+  fromCaptured: Captured;
+  to?: Target;
+  toCaptured?: Captured;
+  execId?: string;
+}
 
 /** What one capture records: its entries and the contents they need, stored together. */
 class Recording {
@@ -27,7 +42,12 @@ class Recording {
   private readonly keeping = new Set<string>();
 
   /** `force`: go ahead where an original cannot be kept (it is recorded as skipped); else refuse. */
-  constructor(private readonly ctx: EngineContext, private readonly turn: TurnContext, batch?: ContentBatch, readonly force = true) {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly turn: TurnContext,
+    batch?: ContentBatch,
+    readonly force = true,
+  ) {
     this.batch = batch ?? ctx.contents.batch();
   }
 
@@ -45,7 +65,12 @@ class Recording {
       excluded: isExcluded(this.ctx, target.segments),
     });
     if (read.state?.type === 'file') this.turn.contents.keep(read.state.hash, read.bytes);
-    if (read.skipped === 'too-large' && !this.force) throw new TooLargeError(target.uri, read.state?.type === 'file' ? read.state.size : 0, this.ctx.limits.maxFileSize);
+    if (read.skipped === 'too-large' && !this.force)
+      throw new TooLargeError(
+        target.uri,
+        read.state?.type === 'file' ? read.state.size : 0,
+        this.ctx.limits.maxFileSize,
+      );
     return { state: read.state, skipped: read.skipped };
   }
 
@@ -80,11 +105,20 @@ class Recording {
           }
           turn.seq += 1;
           ctx.store.insertEntry({
-            turn_id: turn.turnId, seq: turn.seq, op, uri: from.uri, to_uri: to?.uri ?? null,
-            before: stringifyState(fromCaptured.state), after: null,
-            to_before: to ? stringifyState(toCaptured?.state ?? null) : null, to_after: null,
-            skipped: fromCaptured.skipped ?? null, to_skipped: toCaptured?.skipped ?? null, exec_id: execId ?? null,
-            step_id: execId ? null : turn.step?.id ?? null, step_title: execId ? null : turn.step?.title ?? null,
+            turn_id: turn.turnId,
+            seq: turn.seq,
+            op,
+            uri: from.uri,
+            to_uri: to?.uri ?? null,
+            before: stringifyState(fromCaptured.state),
+            after: null,
+            to_before: to ? stringifyState(toCaptured?.state ?? null) : null,
+            to_after: null,
+            skipped: fromCaptured.skipped ?? null,
+            to_skipped: toCaptured?.skipped ?? null,
+            exec_id: execId ?? null,
+            step_id: execId ? null : (turn.step?.id ?? null),
+            step_title: execId ? null : (turn.step?.title ?? null),
           });
         }
       });
@@ -131,7 +165,12 @@ function targetOfUri(ctx: EngineContext, uri: string): Target | null {
  * the command's record), so all of it or none lands.
  */
 export function recordExecChanges(
-  ctx: EngineContext, turn: TurnContext, execId: string, batch: ContentBatch, changes: ExecChange[], alsoInTransaction: () => void,
+  ctx: EngineContext,
+  turn: TurnContext,
+  execId: string,
+  batch: ContentBatch,
+  changes: ExecChange[],
+  alsoInTransaction: () => void,
 ): void {
   const rec = new Recording(ctx, turn, batch);
   for (const change of changes) {
@@ -150,7 +189,12 @@ export function recordExecChanges(
 }
 
 /** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */
-async function record(ctx: EngineContext, turn: TurnContext, collect: (rec: Recording) => Promise<void>, force = true): Promise<void> {
+async function record(
+  ctx: EngineContext,
+  turn: TurnContext,
+  collect: (rec: Recording) => Promise<void>,
+  force = true,
+): Promise<void> {
   const rec = new Recording(ctx, turn, undefined, force);
   try {
     await collect(rec);
@@ -173,7 +217,11 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
  * Records the current state of many paths in one go: contents read side by side, then a single
  * transaction, before any of them is touched. Paths already recorded in the turn are left out.
  */
-export async function recordStates(ctx: EngineContext, turn: TurnContext, items: { r: Resolved; op: EntryOp }[]): Promise<void> {
+export async function recordStates(
+  ctx: EngineContext,
+  turn: TurnContext,
+  items: { r: Resolved; op: EntryOp }[],
+): Promise<void> {
   const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
   await record(ctx, turn, async (rec) => {
     const pending: PendingEntry[] = new Array(todo.length);
@@ -196,7 +244,13 @@ function child(t: Target, name: string): Target {
 }
 
 /** Records every directory between the root and `t` (exclusive, or inclusive) that is missing. */
-async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, rec: Recording, t: Target, inclusive: boolean): Promise<void> {
+async function recordMissingDirs(
+  ctx: EngineContext,
+  turn: TurnContext,
+  rec: Recording,
+  t: Target,
+  inclusive: boolean,
+): Promise<void> {
   if (!t.root.tracked) return;
   const missing: Target[] = [];
   let depth = inclusive ? t.segments.length : t.segments.length - 1;
@@ -207,10 +261,15 @@ async function recordMissingDirs(ctx: EngineContext, turn: TurnContext, rec: Rec
     depth--;
     abs = path.dirname(abs);
   }
-  for (const dir of missing) if (!alreadyHeld(turn, dir)) rec.add({ op: 'mkdir', from: dir, fromCaptured: { state: null } });
+  for (const dir of missing)
+    if (!alreadyHeld(turn, dir)) rec.add({ op: 'mkdir', from: dir, fromCaptured: { state: null } });
 }
 
-interface TreeNode { rel: string[]; isDir: boolean; excluded: boolean }
+interface TreeNode {
+  rel: string[];
+  isDir: boolean;
+  excluded: boolean;
+}
 
 type TooLarge = { tooLarge: true; files: number; bytes: number };
 
@@ -231,7 +290,8 @@ async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | T
     for (const name of names) {
       const childRel = [...rel, name];
       const childAbs = `${at.abs}${path.sep}${name}`;
-      if (engineData.length > 0 && engineData.some((p) => childAbs === p || childAbs.startsWith(p + path.sep))) continue;
+      if (engineData.length > 0 && engineData.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))
+        continue;
       const looked = at.lstat(name);
       const stats = looked instanceof Promise ? await looked : looked;
       if (!stats) continue;
@@ -241,7 +301,11 @@ async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | T
         if (excluded) continue;
         const child = at.openDir(name);
         let complete: boolean;
-        try { complete = await visit(child, childRel); } finally { child.close(); }
+        try {
+          complete = await visit(child, childRel);
+        } finally {
+          child.close();
+        }
         if (!complete) return false;
         continue;
       }
@@ -268,51 +332,64 @@ function descend(t: Target, rel: string[]): Target {
  * that is deleted or moved has every path under it recorded too (at both ends).
  */
 export async function recordOp(
-  ctx: EngineContext, turn: TurnContext, op: EntryOp, r: Resolved, to?: Resolved, options: { force?: boolean } = {},
+  ctx: EngineContext,
+  turn: TurnContext,
+  op: EntryOp,
+  r: Resolved,
+  to?: Resolved,
+  options: { force?: boolean } = {},
 ): Promise<void> {
   const from = targetOf(r);
-  await record(ctx, turn, async (rec) => {
-    if (op === 'mkdir') { await recordMissingDirs(ctx, turn, rec, from, true); return; }
-    if (op === 'write') {
-      await recordMissingDirs(ctx, turn, rec, from, false);
-      if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
-      return;
-    }
-    const stats = await ctx.fs.lstatOrNull(from.abs);
-    const isDir = stats?.isDirectory() ?? false;
-    if (op === 'delete' && alreadyHeld(turn, from)) return;
-    if (op === 'delete') {
-      if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+  await record(
+    ctx,
+    turn,
+    async (rec) => {
+      if (op === 'mkdir') {
+        await recordMissingDirs(ctx, turn, rec, from, true);
+        return;
+      }
+      if (op === 'write') {
+        await recordMissingDirs(ctx, turn, rec, from, false);
+        if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
+        return;
+      }
+      const stats = await ctx.fs.lstatOrNull(from.abs);
+      const isDir = stats?.isDirectory() ?? false;
+      if (op === 'delete' && alreadyHeld(turn, from)) return;
+      if (op === 'delete') {
+        if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
+          const tree = await walkTree(ctx, from);
+          if (!Array.isArray(tree)) {
+            rec.refuseTree(from, tree.files, tree.bytes);
+            rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
+            return;
+          }
+          for (const node of tree.reverse()) {
+            const t = descend(from, node.rel);
+            rec.add({ op: 'delete', from: t, fromCaptured: await rec.state(t) });
+          }
+        }
+        rec.add({ op: 'delete', from, fromCaptured: await rec.state(from) });
+        return;
+      }
+      if (!to) return;
+      const dest = targetOf(to);
+      await recordMissingDirs(ctx, turn, rec, dest, false);
+      if (isDir && (from.root.tracked || dest.root.tracked)) {
+        // The source is walked even when untracked: its paths name what arrives at a tracked end.
         const tree = await walkTree(ctx, from);
-        if (!Array.isArray(tree)) {
-          rec.refuseTree(from, tree.files, tree.bytes);
-          rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
-          return;
-        }
-        for (const node of tree.reverse()) {
-          const t = descend(from, node.rel);
-          rec.add({ op: 'delete', from: t, fromCaptured: await rec.state(t) });
-        }
-      }
-      rec.add({ op: 'delete', from, fromCaptured: await rec.state(from) });
-      return;
-    }
-    if (!to) return;
-    const dest = targetOf(to);
-    await recordMissingDirs(ctx, turn, rec, dest, false);
-    if (isDir && (from.root.tracked || dest.root.tracked)) {
-      // The source is walked even when untracked: its paths name what arrives at a tracked end.
-      const tree = await walkTree(ctx, from);
-      if (!Array.isArray(tree)) rec.refuseTree(from, tree.files, tree.bytes);
-      else {
-        for (const node of tree) {
-          const a = descend(from, node.rel);
-          const b = descend(dest, node.rel);
-          rec.add({ op, from: a, fromCaptured: await rec.state(a), to: b, toCaptured: await rec.state(b) });
+        if (!Array.isArray(tree)) rec.refuseTree(from, tree.files, tree.bytes);
+        else {
+          for (const node of tree) {
+            const a = descend(from, node.rel);
+            const b = descend(dest, node.rel);
+            rec.add({ op, from: a, fromCaptured: await rec.state(a), to: b, toCaptured: await rec.state(b) });
+          }
         }
       }
-    }
-    const fromCaptured = await rec.state(from);
-    rec.add({ op, from, fromCaptured, to: dest, toCaptured: await rec.state(dest) });
-  }, options.force ?? false);
+      const fromCaptured = await rec.state(from);
+      rec.add({ op, from, fromCaptured, to: dest, toCaptured: await rec.state(dest) });
+    },
+    options.force ?? false,
+  );
 }

@@ -6,7 +6,11 @@
 import { parseUri } from '../paths/uri.js';
 import type { IndexEntry } from './workspace-index.js';
 
-export interface ExecMove { from: string; to: string; op: 'rename' | 'move' }
+export interface ExecMove {
+  from: string;
+  to: string;
+  op: 'rename' | 'move';
+}
 
 /** What makes two entries the same file, folder or link, apart from the inode. */
 function sameThing(a: IndexEntry, b: IndexEntry): boolean {
@@ -27,7 +31,9 @@ function parentOf(uri: string): string {
  * by content for files and links (an empty file is too common a content to tell a move by).
  */
 export function findMoves(
-  changed: readonly string[], baseline: ReadonlyMap<string, IndexEntry>, current: ReadonlyMap<string, IndexEntry>,
+  changed: readonly string[],
+  baseline: ReadonlyMap<string, IndexEntry>,
+  current: ReadonlyMap<string, IndexEntry>,
 ): ExecMove[] {
   if (changed.length < 2) return [];
   const gone: string[] = [];
@@ -37,7 +43,8 @@ export function findMoves(
     const after = current.get(uri);
     if (before && !after && !before.skipped) gone.push(uri);
     // Arrived: new here, or another file in place of the one there was (`mv a b` over an existing b).
-    else if (after && !after.skipped && (!before || before.ino !== after.ino || before.type !== after.type)) arrived.push(uri);
+    else if (after && !after.skipped && (!before || before.ino !== after.ino || before.type !== after.type))
+      arrived.push(uri);
   }
   if (gone.length === 0 || arrived.length === 0) return [];
   const taken = new Set<string>();

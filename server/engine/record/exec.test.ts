@@ -13,13 +13,18 @@ describe('exec attribution below folders a scan could not list', () => {
   it('leaves out what lies below them and names each (reason, folder) once, in the order met', async () => {
     const sb = await makeSandbox();
     await plant(sb.workspace, {
-      'a.txt': 'a\n', 'b.txt': 'b\n', 'c.txt': 'c\n',
-      'lib/x/one.txt': 'one\n', 'lib/x/deep/two.txt': 'two\n', 'zz/y/three.txt': 'three\n',
+      'a.txt': 'a\n',
+      'b.txt': 'b\n',
+      'c.txt': 'c\n',
+      'lib/x/one.txt': 'one\n',
+      'lib/x/deep/two.txt': 'two\n',
+      'zz/y/three.txt': 'three\n',
     });
     const blocked = new Set<string>();
     const fs = new EngineFs({
       beforeOp: (op, target) => {
-        if (op === 'readdir' && blocked.has(target)) throw Object.assign(new Error(`EACCES: ${target}`), { code: 'EACCES', path: target });
+        if (op === 'readdir' && blocked.has(target))
+          throw Object.assign(new Error(`EACCES: ${target}`), { code: 'EACCES', path: target });
       },
     });
     const engine = await sb.open({ fs } as never);
@@ -34,14 +39,20 @@ describe('exec attribution below folders a scan could not list', () => {
     blocked.add(join(sb.workspace, 'lib/x'));
     const end1 = await engine.execEnd({ ...s, execId: first.execId! });
     expect(end1.changed).toEqual([ws('a.txt')]);
-    expect(end1.skipped).toEqual([{ uri: ws('lib/x'), reason: 'unreadable' }, { uri: ws('zz/y'), reason: 'unreadable' }]);
+    expect(end1.skipped).toEqual([
+      { uri: ws('lib/x'), reason: 'unreadable' },
+      { uri: ws('zz/y'), reason: 'unreadable' },
+    ]);
 
     // Still unlistable: both the baseline and the scan name the folders; each is said once.
     const second = await engine.exec({ ...s, tool: 'Bash', command: 'edit' });
     await writeFile(join(sb.workspace, 'b.txt'), 'B\n');
     const end2 = await engine.execEnd({ ...s, execId: second.execId! });
     expect(end2.changed).toEqual([ws('b.txt')]);
-    expect(end2.skipped).toEqual([{ uri: ws('lib/x'), reason: 'unreadable' }, { uri: ws('zz/y'), reason: 'unreadable' }]);
+    expect(end2.skipped).toEqual([
+      { uri: ws('lib/x'), reason: 'unreadable' },
+      { uri: ws('zz/y'), reason: 'unreadable' },
+    ]);
 
     // The turn end's scan adds to the last command: what it already says is not said twice.
     await writeFile(join(sb.workspace, 'c.txt'), 'C\n');
@@ -49,8 +60,14 @@ describe('exec attribution below folders a scan could not list', () => {
     const commands = engine.getManifest(turnId!).turn.execCommands;
     expect(commands.map((c) => c.changed)).toEqual([[ws('a.txt')], [ws('b.txt'), ws('c.txt')]]);
     expect(commands.map((c) => c.skipped)).toEqual([
-      [{ uri: ws('lib/x'), reason: 'unreadable' }, { uri: ws('zz/y'), reason: 'unreadable' }],
-      [{ uri: ws('lib/x'), reason: 'unreadable' }, { uri: ws('zz/y'), reason: 'unreadable' }],
+      [
+        { uri: ws('lib/x'), reason: 'unreadable' },
+        { uri: ws('zz/y'), reason: 'unreadable' },
+      ],
+      [
+        { uri: ws('lib/x'), reason: 'unreadable' },
+        { uri: ws('zz/y'), reason: 'unreadable' },
+      ],
     ]);
   });
 });

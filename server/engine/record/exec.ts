@@ -36,8 +36,10 @@ interface OpenExec {
   concurrent: boolean;
 }
 
-export interface ExecOutcome { changed: string[]; skipped: ExecSkipped[] }
-
+export interface ExecOutcome {
+  changed: string[];
+  skipped: ExecSkipped[];
+}
 
 export class ExecScans {
   readonly index: WorkspaceIndex;
@@ -60,7 +62,8 @@ export class ExecScans {
   /** Contents only an open command's snapshot still names: the sweep must keep them. */
   heldHashes(): Set<string> {
     const held = new Set<string>();
-    for (const exec of this.open.values()) for (const entry of exec.snapshot.values()) if (entry.hash) held.add(entry.hash);
+    for (const exec of this.open.values())
+      for (const entry of exec.snapshot.values()) if (entry.hash) held.add(entry.hash);
     return held;
   }
 
@@ -71,13 +74,22 @@ export class ExecScans {
   /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
   async before(turn: TurnContext, execId: string): Promise<void> {
     await this.scanning(async () => {
-      const scan = await this.scanIntoIndex(() => this.updateCommand(turn.turnId, execId, (c) => { c.scanned = true; }));
+      const scan = await this.scanIntoIndex(() =>
+        this.updateCommand(turn.turnId, execId, (c) => {
+          c.scanned = true;
+        }),
+      );
       const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
       for (const other of others) other.concurrent = true;
       this.open.set(execId, {
         // What the scan found is what the index now holds: the command's baseline, never changed after.
-        execId, sessionId: turn.sessionId, turnId: turn.turnId, snapshot: scan.current, opaque: scan.opaque,
-        overBudget: scan.overBudget, concurrent: others.length > 0,
+        execId,
+        sessionId: turn.sessionId,
+        turnId: turn.turnId,
+        snapshot: scan.current,
+        opaque: scan.opaque,
+        overBudget: scan.overBudget,
+        concurrent: others.length > 0,
       });
     });
   }
@@ -90,16 +102,28 @@ export class ExecScans {
     let partsStored = false;
     const storePart = (fresh: Map<string, IndexEntry>) => {
       partsStored = true;
-      ctx.store.relaxed(() => { batch.commit(); index.updatePart(fresh); });
+      ctx.store.relaxed(() => {
+        batch.commit();
+        index.updatePart(fresh);
+      });
     };
     let scan: ScanResult;
     try {
       // A copy: the partial stores change the index while the scan still reads its baseline.
-      scan = await scanTree(ctx, { baseline: index.snapshot(), batch, partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart } });
+      scan = await scanTree(ctx, {
+        baseline: index.snapshot(),
+        batch,
+        partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart },
+      });
       // Synced when it stored anything: the command may change any file once this answers. A scan
       // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
-      const commit = scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
-      commit(() => { batch.commit(); index.replace(scan.current); alsoInTransaction(); });
+      const commit =
+        scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
+      commit(() => {
+        batch.commit();
+        index.replace(scan.current);
+        alsoInTransaction();
+      });
     } catch (e) {
       batch.discard();
       index.reload();
@@ -118,9 +142,18 @@ export class ExecScans {
   /** The after scan: what the command changed becomes entries of its turn. */
   async after(turn: TurnContext, execId: string): Promise<ExecOutcome> {
     const exec = this.open.get(execId);
-    if (!exec || exec.turnId !== turn.turnId) throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
+    if (!exec || exec.turnId !== turn.turnId)
+      throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
     return this.scanning(async () => {
-      const outcome = await this.attribute(turn, exec.execId, exec.snapshot, exec.opaque, exec.overBudget, exec.concurrent, false);
+      const outcome = await this.attribute(
+        turn,
+        exec.execId,
+        exec.snapshot,
+        exec.opaque,
+        exec.overBudget,
+        exec.concurrent,
+        false,
+      );
       this.open.delete(execId);
       return outcome;
     });
@@ -173,8 +206,13 @@ export class ExecScans {
    * paths the turn already recorded are left to it (their earliest state is kept already).
    */
   private async attribute(
-    turn: TurnContext, execId: string, baseline: ReadonlyMap<string, IndexEntry>, opaqueBefore: Map<string, string>,
-    overBudgetBefore: readonly OverBudget[], concurrent: boolean, settling: boolean,
+    turn: TurnContext,
+    execId: string,
+    baseline: ReadonlyMap<string, IndexEntry>,
+    opaqueBefore: Map<string, string>,
+    overBudgetBefore: readonly OverBudget[],
+    concurrent: boolean,
+    settling: boolean,
   ): Promise<ExecOutcome> {
     const { ctx, index } = this;
     const batch = ctx.contents.batch();
@@ -204,24 +242,37 @@ export class ExecScans {
       const after = scan.current.get(uri);
       // As the turn will say (commit.ts): the original not kept, or what is there now cannot be
       // captured before a rollback changes it. A special file now there is replaced, not skipped.
-      const notKept = before?.skipped ?? (after?.type === 'special' ? null : after?.skipped ?? null);
-      if (notKept && !named.has(uri)) { skipped.push({ uri, reason: notKept }); named.add(uri); }
+      const notKept = before?.skipped ?? (after?.type === 'special' ? null : (after?.skipped ?? null));
+      if (notKept && !named.has(uri)) {
+        skipped.push({ uri, reason: notKept });
+        named.add(uri);
+      }
       if (movedTo.has(uri)) continue;
       const change: ExecChange = { uri, before: stateOf(before), skipped: before?.skipped ?? undefined };
       const move = moves.get(uri);
       if (move) {
         const toBefore = baseline.get(move.to);
-        change.moved = { op: move.op, to: move.to, toBefore: stateOf(toBefore), toSkipped: toBefore?.skipped ?? undefined };
+        change.moved = {
+          op: move.op,
+          to: move.to,
+          toBefore: stateOf(toBefore),
+          toSkipped: toBefore?.skipped ?? undefined,
+        };
       }
       changes.push(change);
     }
     for (const uri of scan.unreadable) {
       // A special file is not unreadable: it has no content, and is told as what it is.
       if (scan.current.get(uri)?.type === 'special') continue;
-      if (!named.has(uri)) { skipped.push({ uri, reason: 'unreadable' }); named.add(uri); }
+      if (!named.has(uri)) {
+        skipped.push({ uri, reason: 'unreadable' });
+        named.add(uri);
+      }
     }
-    for (const [name, sig] of scan.opaque) if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
-    for (const name of opaqueBefore.keys()) if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
+    for (const [name, sig] of scan.opaque)
+      if (opaqueBefore.get(name) !== sig) skipped.push({ uri: name, reason: 'unreadable' });
+    for (const name of opaqueBefore.keys())
+      if (!scan.opaque.has(name)) skipped.push({ uri: name, reason: 'unreadable' });
     if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
     for (const { uri, files, bytes } of scan.overBudget) skipped.push({ uri, reason: 'over-budget', files, bytes });
     try {
@@ -233,7 +284,10 @@ export class ExecScans {
           // Each (reason, URI) once, where it first appears.
           const unique = new Map<string, ExecSkipped>();
           for (const list of [c.skipped ?? [], skipped]) {
-            for (const s of list) { const key = `${s.reason}\0${s.uri}`; if (!unique.has(key)) unique.set(key, s); }
+            for (const s of list) {
+              const key = `${s.reason}\0${s.uri}`;
+              if (!unique.has(key)) unique.set(key, s);
+            }
           }
           if (unique.size > 0) c.skipped = [...unique.values()];
         });

@@ -74,7 +74,10 @@ export interface OverBudget {
 }
 
 /** What a walk of `dir` (through its handle) counted, stopping as soon as the budget is crossed. */
-export async function countWithinBudget(dir: ScanDir, budget: IgnoredBudget): Promise<{ files: number; bytes: number; over: boolean }> {
+export async function countWithinBudget(
+  dir: ScanDir,
+  budget: IgnoredBudget,
+): Promise<{ files: number; bytes: number; over: boolean }> {
   const tally = { files: 0, bytes: 0, over: false };
   const walk = async (at: ScanDir): Promise<void> => {
     const listed = at.list();
@@ -85,13 +88,24 @@ export async function countWithinBudget(dir: ScanDir, budget: IgnoredBudget): Pr
       if (!stats) continue;
       if (stats.isDirectory()) {
         let child: ScanDir;
-        try { child = at.openDir(name); } catch { continue; }
-        try { await walk(child); } finally { child.close(); }
+        try {
+          child = at.openDir(name);
+        } catch {
+          continue;
+        }
+        try {
+          await walk(child);
+        } finally {
+          child.close();
+        }
       } else {
         tally.files++;
         tally.bytes += stats.size;
       }
-      if (tally.files > budget.files || tally.bytes > budget.bytes) { tally.over = true; return; }
+      if (tally.files > budget.files || tally.bytes > budget.bytes) {
+        tally.over = true;
+        return;
+      }
       if (tally.over) return;
     }
   };

@@ -39,19 +39,33 @@ export interface FileSource {
  * Hash of a file on disk, read in bounded chunks; nothing is kept. `size` is what was read (a
  * file may have changed since its lstat); past `limit` it is GrewPastLimitError (file-read.ts).
  */
-export async function hashFile(fs: FileSource, abs: string, knownSize: number, limit: number): Promise<{ hash: string; size: number; bytes?: Buffer }> {
+export async function hashFile(
+  fs: FileSource,
+  abs: string,
+  knownSize: number,
+  limit: number,
+): Promise<{ hash: string; size: number; bytes?: Buffer }> {
   if (knownSize <= IN_MEMORY_LIMIT) {
     const bytes = await fs.readSmallFile(abs, limit);
     return { hash: sha256(bytes), size: bytes.length, bytes };
   }
   const hasher = createHash('sha256');
   let size = 0;
-  for await (const chunk of fs.readChunks(abs, limit)) { hasher.update(chunk); size += chunk.length; }
+  for await (const chunk of fs.readChunks(abs, limit)) {
+    hasher.update(chunk);
+    size += chunk.length;
+  }
   return { hash: hasher.digest('hex'), size };
 }
 
 /** A file's content kept into `batch`: read whole when small (its bytes returned too), in bounded chunks otherwise; never past `limit`. */
-export async function keepFile(fs: FileSource, abs: string, knownSize: number, limit: number, batch: ContentBatch): Promise<PendingContent & { bytes?: Buffer }> {
+export async function keepFile(
+  fs: FileSource,
+  abs: string,
+  knownSize: number,
+  limit: number,
+  batch: ContentBatch,
+): Promise<PendingContent & { bytes?: Buffer }> {
   if (knownSize <= IN_MEMORY_LIMIT) {
     const bytes = await fs.readSmallFile(abs, limit);
     return { ...batch.keepBytes(bytes), bytes };
@@ -103,12 +117,15 @@ async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOption
   if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
   if (stats.isSymbolicLink()) return { state: { type: 'symlink', target: await fs.readlink(abs) } };
   if (stats.isDirectory()) {
-    return options.excluded ? { state: { type: 'dir', mode: modeOf(stats.mode) }, skipped: 'excluded' } : { state: { type: 'dir', mode: modeOf(stats.mode) } };
+    return options.excluded
+      ? { state: { type: 'dir', mode: modeOf(stats.mode) }, skipped: 'excluded' }
+      : { state: { type: 'dir', mode: modeOf(stats.mode) } };
   }
   const mode = modeOf(stats.mode);
   const unhashed = { type: 'file' as const, hash: '', size: stats.size, mode };
   // A FIFO, socket or device is told as what it is, never opened; it has no content to keep.
-  if (!stats.isFile()) return { state: { type: 'special', kind: specialKindOf(stats) ?? 'char', mode }, skipped: 'unreadable' };
+  if (!stats.isFile())
+    return { state: { type: 'special', kind: specialKindOf(stats) ?? 'char', mode }, skipped: 'unreadable' };
   if (options.excluded) return { state: unhashed, skipped: 'excluded' };
   if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
   if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
@@ -137,7 +154,9 @@ export type AncestorState = 'dirs' | 'link';
  * as a link on the way (`linkAt`: that folder). Rollback never writes below a symlink.
  */
 export async function readStateNoFollow(
-  fs: EngineFs, abs: string, options: ReadStateOptions,
+  fs: EngineFs,
+  abs: string,
+  options: ReadStateOptions,
 ): Promise<ReadState & { ancestors: AncestorState; linkAt?: string }> {
   try {
     return { ...(await readState(fs, abs, options)), ancestors: 'dirs' };

@@ -21,14 +21,24 @@ describe('scanTree partial stores', () => {
 
     // Same sizes, new contents and times: each is hashed against its known hash, then kept from those bytes.
     const later = new Date(Date.now() + 60_000);
-    for (const [name, text] of [['a.txt', 'AAAA'], ['b.txt', 'BBBB']]) {
+    for (const [name, text] of [
+      ['a.txt', 'AAAA'],
+      ['b.txt', 'BBBB'],
+    ]) {
       await writeFile(join(sb.workspace, name), text);
       await utimes(join(sb.workspace, name), later, later);
     }
     const stores: string[][] = [];
     const batch = ctx.contents.batch();
     const scan = await scanTree(ctx, {
-      baseline, batch, partial: { bytes: 1, store: (fresh: Map<string, IndexEntry>) => { stores.push([...fresh.keys()]); } },
+      baseline,
+      batch,
+      partial: {
+        bytes: 1,
+        store: (fresh: Map<string, IndexEntry>) => {
+          stores.push([...fresh.keys()]);
+        },
+      },
     });
     batch.discard();
     expect(scan.changed).toEqual(['workspace:/a.txt', 'workspace:/b.txt']);

@@ -51,7 +51,14 @@ const REPLACEMENT = '\uFFFD';
 
 export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
   const seenMs = Date.now();
-  const result: ScanResult = { current: new Map(), changed: [], fresh: new Map(), unreadable: [], opaque: new Map(), overBudget: [] };
+  const result: ScanResult = {
+    current: new Map(),
+    changed: [],
+    fresh: new Map(),
+    unreadable: [],
+    opaque: new Map(),
+    overBudget: [],
+  };
   /** URIs of the folders left out over their budget: their baseline entries below are dropped, never "gone". */
   const leftOut = new Set<string>();
   const budget = ctx.limits.ignoredBudget;
@@ -59,8 +66,16 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   let sincePartial = new Map<string, IndexEntry>();
 
   const baseOf = (stats: Stats): IndexEntry => ({
-    type: typeOf(stats), size: stats.size, mtimeMs: stats.mtimeMs, ctimeMs: stats.ctimeMs, ino: stats.ino,
-    mode: modeOf(stats.mode), hash: null, target: null, skipped: null, seenMs,
+    type: typeOf(stats),
+    size: stats.size,
+    mtimeMs: stats.mtimeMs,
+    ctimeMs: stats.ctimeMs,
+    ino: stats.ino,
+    mode: modeOf(stats.mode),
+    hash: null,
+    target: null,
+    skipped: null,
+    seenMs,
   });
 
   const read = async (dir: ScanDir, name: string, stats: Stats, known: IndexEntry | undefined): Promise<IndexEntry> => {
@@ -101,7 +116,11 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     known !== undefined && !options.rehash && sameStat(known, stats) && !isRacy(known);
 
   /** What `name` holds now (read again when it was swapped between its lstat and its read); null when gone. */
-  const look = (dir: ScanDir, name: string, known: IndexEntry | undefined): IndexEntry | null | Promise<IndexEntry | null> => {
+  const look = (
+    dir: ScanDir,
+    name: string,
+    known: IndexEntry | undefined,
+  ): IndexEntry | null | Promise<IndexEntry | null> => {
     const looked = dir.lstat(name);
     if (looked instanceof Promise) return looked.then((stats) => lookAgain(dir, name, known, stats));
     // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
@@ -109,7 +128,12 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     return lookAgain(dir, name, known, looked);
   };
 
-  const lookAgain = async (dir: ScanDir, name: string, known: IndexEntry | undefined, first: Stats | null): Promise<IndexEntry | null> => {
+  const lookAgain = async (
+    dir: ScanDir,
+    name: string,
+    known: IndexEntry | undefined,
+    first: Stats | null,
+  ): Promise<IndexEntry | null> => {
     for (let attempt = 1; ; attempt++) {
       const looked = attempt === 1 ? first : dir.lstat(name);
       const stats = looked instanceof Promise ? await looked : looked;
@@ -130,14 +154,23 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
    * it cannot be listed: what lies below it is unknown (a root that cannot be listed cannot be
    * scanned at all, and throws).
    */
-  const visit = async (root: Root, skip: string[], dir: ScanDir, rel: string, rules: IgnoreRules | null): Promise<boolean> => {
+  const visit = async (
+    root: Root,
+    skip: string[],
+    dir: ScanDir,
+    rel: string,
+    rules: IgnoreRules | null,
+  ): Promise<boolean> => {
     let names: string[];
     try {
       const listed = dir.list();
       names = Array.isArray(listed) ? listed : await listed;
     } catch (e) {
       const code = errnoCode(e);
-      if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) { result.unreadable.push(`${root.name}:/${rel}`); return false; }
+      if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) {
+        result.unreadable.push(`${root.name}:/${rel}`);
+        return false;
+      }
       throw e;
     }
     if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
@@ -147,17 +180,29 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     for (const name of names) {
       const childRel = rel === '' ? name : `${rel}/${name}`;
       const childAbs = `${dir.abs}${path.sep}${name}`;
-      if (isExcludedPath(ctx, childRel) || (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))) continue;
+      if (
+        isExcludedPath(ctx, childRel) ||
+        (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))
+      )
+        continue;
       const uri = `${root.name}:/${childRel}`;
       const known = options.baseline.get(uri);
       const looked = look(dir, name, known);
       const entry = looked instanceof Promise ? await looked : looked;
       if (!entry) continue;
-      const ignoredDir = entry.type === 'dir' && rules !== null && budget !== null && rules.ignores(childRel, true)
-        && !matchesAny(ctx.limits.protect, childRel);
+      const ignoredDir =
+        entry.type === 'dir' &&
+        rules !== null &&
+        budget !== null &&
+        rules.ignores(childRel, true) &&
+        !matchesAny(ctx.limits.protect, childRel);
       const leftBefore = options.leaveOut?.find((o) => o.uri === uri);
-      if (leftBefore) { result.overBudget.push(leftBefore); leftOut.add(uri); continue; }
-      if (ignoredDir && await overItsBudget(dir, name, uri, budget)) continue;
+      if (leftBefore) {
+        result.overBudget.push(leftBefore);
+        leftOut.add(uri);
+        continue;
+      }
+      if (ignoredDir && (await overItsBudget(dir, name, uri, budget))) continue;
       if (entry !== known) {
         result.fresh.set(uri, entry);
         sincePartial.set(uri, entry);
@@ -185,23 +230,41 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   };
 
   /** A sub-directory, entered through its parent's handle: gone is listed (empty), a link swapped in is not listable. */
-  const visitChild = async (root: Root, skip: string[], parent: ScanDir, name: string, rel: string, rules: IgnoreRules | null): Promise<boolean> => {
+  const visitChild = async (
+    root: Root,
+    skip: string[],
+    parent: ScanDir,
+    name: string,
+    rel: string,
+    rules: IgnoreRules | null,
+  ): Promise<boolean> => {
     let child: ScanDir;
     try {
       child = parent.openDir(name);
     } catch (e) {
       if (isNotFound(e)) return true;
       const code = errnoCode(e);
-      if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') { result.unreadable.push(`${root.name}:/${rel}`); return false; }
+      if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') {
+        result.unreadable.push(`${root.name}:/${rel}`);
+        return false;
+      }
       throw e;
     }
-    try { return await visit(root, skip, child, rel, rules); } finally { child.close(); }
+    try {
+      return await visit(root, skip, child, rel, rules);
+    } finally {
+      child.close();
+    }
   };
 
   /** Whether the ignored folder `name` holds more than the budget (then it is left out and said so). */
   const overItsBudget = async (parent: ScanDir, name: string, uri: string, limit: IgnoredBudget): Promise<boolean> => {
     let child: ScanDir;
-    try { child = parent.openDir(name); } catch { return false; }
+    try {
+      child = parent.openDir(name);
+    } catch {
+      return false;
+    }
     try {
       const counted = await countWithinBudget(child, limit);
       if (!counted.over) return false;
@@ -220,7 +283,10 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const namesSplittingOpaque = async (root: Root, dir: ScanDir, rel: string): Promise<string[]> => {
     const valid: string[] = [];
     for (const raw of await dir.listBytes()) {
-      if (isUtf8(raw)) { valid.push(raw.toString('utf8')); continue; }
+      if (isUtf8(raw)) {
+        valid.push(raw.toString('utf8'));
+        continue;
+      }
       const name = raw.toString('utf8');
       const lossy = `${root.name}:/${rel === '' ? name : `${rel}/${name}`}`;
       result.opaque.set(lossy, await signature(dir, raw));
@@ -235,7 +301,11 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     const own = `${typeOf(stats)}:${stats.size}:${stats.mtimeMs}:${stats.ctimeMs}:${stats.ino}:${stats.mode}`;
     if (!stats.isDirectory()) return own;
     let child: ScanDir;
-    try { child = dir.openDir(raw); } catch { return own; }
+    try {
+      child = dir.openDir(raw);
+    } catch {
+      return own;
+    }
     try {
       const children = (await child.listBytes().catch(() => [] as Buffer[])).sort(Buffer.compare);
       const parts = [own];
@@ -259,7 +329,9 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
 
   // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
-  const unlisted = new Set(result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir'));
+  const unlisted = new Set(
+    result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir'),
+  );
   for (const [uri, known] of options.baseline) {
     if (result.current.has(uri)) continue;
     // A folder left out over its budget is no longer protected: what the index held there goes, unreported as a change.

@@ -14,7 +14,8 @@ export function checkStep(step: unknown): StepRef | undefined {
   if (typeof ref !== 'object' || typeof ref.id !== 'string' || !STEP_ID.test(ref.id)) {
     throw new BadRequestError('step.id must be 1-200 visible ASCII characters', { step });
   }
-  if (ref.title !== undefined && typeof ref.title !== 'string') throw new BadRequestError('step.title must be a string', { step });
+  if (ref.title !== undefined && typeof ref.title !== 'string')
+    throw new BadRequestError('step.title must be a string', { step });
   return { id: ref.id, ...(ref.title ? { title: cut(ref.title) } : {}) };
 }
 

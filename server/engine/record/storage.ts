@@ -29,9 +29,13 @@ export class Mutations {
       // The temp file is invisible until renamed: it is written and fsynced while the capture
       // runs; only the rename waits for the entry to be committed.
       // The temp file is noted first, so a crash before its rename cannot strand it unseen.
-      const target = await this.ctx.fs.createAtomic(r.abs, existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE, {
-        beforeCreate: (temp) => this.ctx.store.addPendingTemp(temp),
-      });
+      const target = await this.ctx.fs.createAtomic(
+        r.abs,
+        existing?.isFile() ? modeOf(existing.mode) : DEFAULT_FILE_MODE,
+        {
+          beforeCreate: (temp) => this.ctx.store.addPendingTemp(temp),
+        },
+      );
       try {
         const [prepared, recorded] = await Promise.allSettled([
           target.write(data).then(() => target.prepare()),
@@ -53,9 +57,16 @@ export class Mutations {
   }
 
   /** Writes a kept content back in steps (verified on the way), for callers that flush many files side by side (content/write-back.ts). */
-  async stageContent(turn: TurnContext | null, r: Resolved, hash: string, mode: number, size?: number): Promise<StagedFile> {
+  async stageContent(
+    turn: TurnContext | null,
+    r: Resolved,
+    hash: string,
+    mode: number,
+    size?: number,
+  ): Promise<StagedFile> {
     await this.prepareFileTarget(turn, 'write', r);
-    if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory()) await this.ctx.fs.mkdirp(path.dirname(r.abs));
+    if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory())
+      await this.ctx.fs.mkdirp(path.dirname(r.abs));
     return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size);
   }
 
@@ -84,14 +95,23 @@ export class Mutations {
     else await this.ctx.fs.unlink(r.abs);
   }
 
-  async move(turn: TurnContext | null, op: 'rename' | 'move', from: Resolved, to: Resolved, force = false): Promise<void> {
+  async move(
+    turn: TurnContext | null,
+    op: 'rename' | 'move',
+    from: Resolved,
+    to: Resolved,
+    force = false,
+  ): Promise<void> {
     const fromStats = await this.ctx.fs.lstatOrNull(from.abs);
     if (!fromStats) throw new FileNotFoundError(from.uri);
     if (from.abs === to.abs) return;
-    if (to.abs.startsWith(from.abs + path.sep)) throw new BadRequestError(`cannot move ${from.uri} into itself`, { from: from.uri, to: to.uri });
+    if (to.abs.startsWith(from.abs + path.sep))
+      throw new BadRequestError(`cannot move ${from.uri} into itself`, { from: from.uri, to: to.uri });
     const toStats = await this.ctx.fs.lstatOrNull(to.abs);
-    if (toStats?.isDirectory() && !fromStats.isDirectory()) throw new BadRequestError(`${to.uri} is a directory`, { uri: to.uri });
-    if (toStats && !toStats.isDirectory() && fromStats.isDirectory()) throw new BadRequestError(`${to.uri} is not a directory`, { uri: to.uri });
+    if (toStats?.isDirectory() && !fromStats.isDirectory())
+      throw new BadRequestError(`${to.uri} is a directory`, { uri: to.uri });
+    if (toStats && !toStats.isDirectory() && fromStats.isDirectory())
+      throw new BadRequestError(`${to.uri} is not a directory`, { uri: to.uri });
     if (toStats?.isDirectory() && (await this.ctx.fs.readdir(to.abs)).length > 0) {
       throw new BadRequestError(`${to.uri} is a directory that is not empty`, { uri: to.uri });
     }
@@ -102,7 +122,13 @@ export class Mutations {
       await this.ctx.fs.rename(from.abs, to.abs);
     } catch (e) {
       if (errnoCode(e) !== 'EXDEV') throw e;
-      await this.copyAcross(from.abs, to.abs, fromStats.isDirectory(), modeOf(fromStats.mode), fromStats.isSymbolicLink());
+      await this.copyAcross(
+        from.abs,
+        to.abs,
+        fromStats.isDirectory(),
+        modeOf(fromStats.mode),
+        fromStats.isSymbolicLink(),
+      );
     }
   }
 
@@ -123,7 +149,11 @@ export class Mutations {
 
   /** The deepest existing ancestor must be a directory, or the parents cannot be created. */
   private async assertParentUsable(r: Resolved): Promise<void> {
-    for (let dir = path.dirname(r.abs); dir !== r.root.real && dir.length >= r.root.real.length; dir = path.dirname(dir)) {
+    for (
+      let dir = path.dirname(r.abs);
+      dir !== r.root.real && dir.length >= r.root.real.length;
+      dir = path.dirname(dir)
+    ) {
       const stats = await this.ctx.fs.lstatOrNull(dir);
       if (!stats) continue;
       if (!stats.isDirectory()) throw new BadRequestError(`a parent of ${r.uri} is not a directory`, { uri: r.uri });
@@ -161,7 +191,11 @@ export class Mutations {
 }
 
 /** Runs `task` with the turn's current step set to `step` (the entries it records name it), then clears it. */
-export async function inStep<T>(turn: TurnContext | null, step: StepRef | undefined, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
+export async function inStep<T>(
+  turn: TurnContext | null,
+  step: StepRef | undefined,
+  task: (turn: TurnContext | null) => Promise<T>,
+): Promise<T> {
   if (!turn) return task(turn);
   turn.step = step ?? null;
   try {
@@ -173,11 +207,14 @@ export async function inStep<T>(turn: TurnContext | null, step: StepRef | undefi
 
 /** The public `engine.storage`: serialized per session, recorded into its active agent turn. */
 export class ControlledStorage implements Storage {
-  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly mutations: Mutations,
+  ) {}
 
   private activeTurn(sessionId: string): TurnContext | null {
     const row = this.ctx.store.getSession(sessionId);
-    return row?.active_turn_id ? this.ctx.turns.get(row.active_turn_id) ?? null : null;
+    return row?.active_turn_id ? (this.ctx.turns.get(row.active_turn_id) ?? null) : null;
   }
 
   /** Async, so a bad session id or step is a rejection like every other failure. */
@@ -189,24 +226,38 @@ export class ControlledStorage implements Storage {
 
   writeFile(uri: string, data: string | Uint8Array, opts: MutationOptions): Promise<void> {
     const bytes = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
-    return this.inSession(opts, async (turn) => this.mutations.write(turn, await this.ctx.roots.resolve(uri, { content: true }), bytes, opts.force === true));
+    return this.inSession(opts, async (turn) =>
+      this.mutations.write(turn, await this.ctx.roots.resolve(uri, { content: true }), bytes, opts.force === true),
+    );
   }
 
   delete(uri: string, opts: MutationOptions & { recursive?: boolean }): Promise<void> {
     return this.inSession(opts, async (turn) =>
-      this.mutations.delete(turn, await this.ctx.roots.resolve(uri, { removes: true }), opts.recursive ?? false, opts.force === true));
+      this.mutations.delete(
+        turn,
+        await this.ctx.roots.resolve(uri, { removes: true }),
+        opts.recursive ?? false,
+        opts.force === true,
+      ),
+    );
   }
 
   rename(from: string, to: string, opts: MutationOptions): Promise<void> {
     return this.inSession(opts, async (turn) => {
-      const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
+      const [a, b] = [
+        await this.ctx.roots.resolve(from, { removes: true }),
+        await this.ctx.roots.resolve(to, { removes: true }),
+      ];
       await this.mutations.move(turn, 'rename', a, b, opts.force === true);
     });
   }
 
   move(from: string, to: string, opts: MutationOptions): Promise<void> {
     return this.inSession(opts, async (turn) => {
-      const [a, b] = [await this.ctx.roots.resolve(from, { removes: true }), await this.ctx.roots.resolve(to, { removes: true })];
+      const [a, b] = [
+        await this.ctx.roots.resolve(from, { removes: true }),
+        await this.ctx.roots.resolve(to, { removes: true }),
+      ];
       await this.mutations.move(turn, 'move', a, b, opts.force === true);
     });
   }
@@ -219,7 +270,10 @@ export class ControlledStorage implements Storage {
   async readFile(uri: string, opts: { maxBytes?: number } = {}): Promise<Uint8Array> {
     const r = await this.ctx.roots.resolve(uri, { content: true });
     // A folder swapped meanwhile stays the coded error it is, not "no file".
-    const stats = await this.ctx.fs.stat(r.abs).catch((e: unknown) => { if (isEngineError(e)) throw e; return null; });
+    const stats = await this.ctx.fs.stat(r.abs).catch((e: unknown) => {
+      if (isEngineError(e)) throw e;
+      return null;
+    });
     if (!stats?.isFile()) throw new FileNotFoundError(uri);
     const limit = opts.maxBytes ?? Infinity;
     if (stats.size > limit) throw new TooLargeError(uri, stats.size, limit, 'file to read');

@@ -54,14 +54,20 @@ export function sameStat(entry: IndexEntry, stats: Stats): boolean {
   const type = typeOf(stats);
   if (type !== entry.type || modeOf(stats.mode) !== entry.mode) return false;
   if (type === 'dir') return true;
-  return entry.size === stats.size && entry.mtimeMs === stats.mtimeMs && entry.ctimeMs === stats.ctimeMs && entry.ino === stats.ino;
+  return (
+    entry.size === stats.size &&
+    entry.mtimeMs === stats.mtimeMs &&
+    entry.ctimeMs === stats.ctimeMs &&
+    entry.ino === stats.ino
+  );
 }
 
 export function stateOf(entry: IndexEntry | undefined): State {
   if (!entry) return null;
   if (entry.type === 'dir') return { type: 'dir', mode: entry.mode };
   if (entry.type === 'symlink') return { type: 'symlink', target: entry.target ?? '' };
-  if (entry.type === 'special') return { type: 'special', kind: (entry.target ?? 'char') as SpecialKind, mode: entry.mode };
+  if (entry.type === 'special')
+    return { type: 'special', kind: (entry.target ?? 'char') as SpecialKind, mode: entry.mode };
   return { type: 'file', hash: entry.hash ?? '', size: entry.size, mode: entry.mode };
 }
 
@@ -72,18 +78,38 @@ export function sameIndexedState(a: IndexEntry | undefined, b: IndexEntry | unde
   if (a.type === 'dir') return true;
   if (a.type === 'symlink' || a.type === 'special') return a.target === b.target;
   // A file whose content could not be kept is the same only while its stat is.
-  if (a.hash === null || b.hash === null) return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
+  if (a.hash === null || b.hash === null)
+    return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
   return a.hash === b.hash;
 }
 
 function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
-  return a.type === b.type && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ctimeMs === b.ctimeMs && a.ino === b.ino
-    && a.mode === b.mode && a.hash === b.hash && a.target === b.target && a.skipped === b.skipped && a.seenMs === b.seenMs;
+  return (
+    a.type === b.type &&
+    a.size === b.size &&
+    a.mtimeMs === b.mtimeMs &&
+    a.ctimeMs === b.ctimeMs &&
+    a.ino === b.ino &&
+    a.mode === b.mode &&
+    a.hash === b.hash &&
+    a.target === b.target &&
+    a.skipped === b.skipped &&
+    a.seenMs === b.seenMs
+  );
 }
 
 interface IndexRow {
-  uri: string; type: IndexedType; size: number; mtime_ms: number; ctime_ms: number; ino: number; mode: number;
-  hash: string | null; target: string | null; skipped: IndexEntry['skipped']; seen_ms: number;
+  uri: string;
+  type: IndexedType;
+  size: number;
+  mtime_ms: number;
+  ctime_ms: number;
+  ino: number;
+  mode: number;
+  hash: string | null;
+  target: string | null;
+  skipped: IndexEntry['skipped'];
+  seen_ms: number;
 }
 
 export class WorkspaceIndex {
@@ -98,7 +124,10 @@ export class WorkspaceIndex {
    * completes.
    */
   get complete(): boolean {
-    return (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)?.value === '1';
+    return (
+      (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)
+        ?.value === '1'
+    );
   }
 
   private setComplete(complete: boolean): void {
@@ -109,10 +138,23 @@ export class WorkspaceIndex {
   map(): ReadonlyMap<string, IndexEntry> {
     if (!this.entries) {
       const rows = this.store.st('SELECT * FROM ws_index').all() as IndexRow[];
-      this.entries = new Map(rows.map((r) => [r.uri, {
-        type: r.type, size: r.size, mtimeMs: r.mtime_ms, ctimeMs: r.ctime_ms, ino: r.ino, mode: r.mode,
-        hash: r.hash, target: r.target, skipped: r.skipped, seenMs: r.seen_ms,
-      }]));
+      this.entries = new Map(
+        rows.map((r) => [
+          r.uri,
+          {
+            type: r.type,
+            size: r.size,
+            mtimeMs: r.mtime_ms,
+            ctimeMs: r.ctime_ms,
+            ino: r.ino,
+            mode: r.mode,
+            hash: r.hash,
+            target: r.target,
+            skipped: r.skipped,
+            seenMs: r.seen_ms,
+          },
+        ]),
+      );
     }
     return this.entries;
   }
@@ -127,19 +169,36 @@ export class WorkspaceIndex {
    * named keep their entries. The contents named must be stored by the same transaction.
    */
   update(found: Iterable<[string, IndexEntry | null]>): void {
-    if (!this.store.db.inTransaction) throw new Error('the index changes inside the transaction that stores its contents');
+    if (!this.store.db.inTransaction)
+      throw new Error('the index changes inside the transaction that stores its contents');
     const entries = this.map() as Map<string, IndexEntry>;
-    const upsert = this.store.st(`INSERT OR REPLACE INTO ws_index (uri, type, size, mtime_ms, ctime_ms, ino, mode, hash, target, skipped, seen_ms)
+    const upsert = this.store
+      .st(`INSERT OR REPLACE INTO ws_index (uri, type, size, mtime_ms, ctime_ms, ino, mode, hash, target, skipped, seen_ms)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
     const remove = this.store.st('DELETE FROM ws_index WHERE uri = ?');
     for (const [uri, entry] of found) {
       const known = entries.get(uri);
       if (entry === null) {
-        if (known) { remove.run(uri); entries.delete(uri); }
+        if (known) {
+          remove.run(uri);
+          entries.delete(uri);
+        }
         continue;
       }
       if (known === entry || (known && sameEntry(known, entry))) continue;
-      upsert.run(uri, entry.type, entry.size, entry.mtimeMs, entry.ctimeMs, entry.ino, entry.mode, entry.hash, entry.target, entry.skipped, entry.seenMs);
+      upsert.run(
+        uri,
+        entry.type,
+        entry.size,
+        entry.mtimeMs,
+        entry.ctimeMs,
+        entry.ino,
+        entry.mode,
+        entry.hash,
+        entry.target,
+        entry.skipped,
+        entry.seenMs,
+      );
       entries.set(uri, entry);
     }
   }

@@ -17,12 +17,16 @@ import { uriDepth } from '../paths/uri.js';
 
 class LinkOnTheWay extends Error {
   readonly code = 'SYMLINK' as const;
-  constructor() { super('a symlink appeared on the way; not followed'); }
+  constructor() {
+    super('a symlink appeared on the way; not followed');
+  }
 }
 
 /** A FIFO, socket or device as an original: the engine never makes one. */
 class SpecialNotMade extends Error {
-  constructor(kind: string) { super(`the original was a special file (${kind}); turnback does not make one`); }
+  constructor(kind: string) {
+    super(`the original was a special file (${kind}); turnback does not make one`);
+  }
 }
 
 function opFor(target: State): EntryOp {
@@ -39,9 +43,15 @@ const SYNC_FILESYSTEM_FROM = 256;
  */
 const BATCH_FILES = 512;
 
-type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'> & { replaced: NonNullable<RollbackResult['replaced']> };
+type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'> & {
+  replaced: NonNullable<RollbackResult['replaced']>;
+};
 
-interface Staged { p: EvaluatedPath; file: StagedFile; moved: boolean }
+interface Staged {
+  p: EvaluatedPath;
+  file: StagedFile;
+  moved: boolean;
+}
 
 function compatible(current: State, target: State): boolean {
   if (current === null) return true;
@@ -72,13 +82,21 @@ export class Applier {
   readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
 
-  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations, private readonly turn: TurnContext) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly mutations: Mutations,
+    private readonly turn: TurnContext,
+  ) {}
 
   /** URIs that could not be driven to their target. */
-  get failedUris(): ReadonlySet<string> { return this.failed; }
+  get failedUris(): ReadonlySet<string> {
+    return this.failed;
+  }
 
   /** Whether anything on disk was changed (a rollback that changed nothing leaves no turn). */
-  get changedAnything(): boolean { return this.touched; }
+  get changedAnything(): boolean {
+    return this.touched;
+  }
   private touched = false;
 
   /** Runs one change on disk; a failed one changed nothing, unless it is `partial` (several steps). */
@@ -97,7 +115,10 @@ export class Applier {
     const work = paths.filter((p) => p.status === 'action' || p.status === 'conflict');
     const byUri = new Map(paths.map((p) => [p.uri, p]));
     // Everything the rollback will change is recorded first, in one transaction.
-    const sources = work.filter((p) => p.moveFrom).map((p) => byUri.get(p.moveFrom!)!).filter((p) => !p.belowLink);
+    const sources = work
+      .filter((p) => p.moveFrom)
+      .map((p) => byUri.get(p.moveFrom!)!)
+      .filter((p) => !p.belowLink);
     await recordStates(this.ctx, this.turn, [
       ...work.filter((p) => !p.belowLink).map((p) => ({ r: p.resolved!, op: opFor(p.target) })),
       ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
@@ -107,13 +128,22 @@ export class Applier {
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
     const isDir = (s: State) => s?.type === 'dir';
     // Unless a move-back changed the tree, what planning saw tells which paths need removing.
-    const toRemove = this.outcome.movedBack.length > 0 ? deepestFirst : deepestFirst.filter((p) => p.current !== null && !compatible(p.current, p.target));
-    await inParallel(toRemove.filter((p) => !isDir(p.current)), (p) => this.remove(p));
+    const toRemove =
+      this.outcome.movedBack.length > 0
+        ? deepestFirst
+        : deepestFirst.filter((p) => p.current !== null && !compatible(p.current, p.target));
+    await inParallel(
+      toRemove.filter((p) => !isDir(p.current)),
+      (p) => this.remove(p),
+    );
     for (const p of toRemove.filter((q) => isDir(q.current))) await this.remove(p);
     const shallowestFirst = [...deepestFirst].reverse();
     const none: Staged[] = [];
     for (const p of shallowestFirst.filter((q) => isDir(q.target))) await this.create(p, none);
-    for (const batch of batches(shallowestFirst.filter((p) => !isDir(p.target)), this.ctx.limits.placeBatchBytes)) {
+    for (const batch of batches(
+      shallowestFirst.filter((p) => !isDir(p.target)),
+      this.ctx.limits.placeBatchBytes,
+    )) {
       const staged: Staged[] = [];
       await inParallel(batch, (p) => this.create(p, staged));
       await this.place(staged);
@@ -125,7 +155,11 @@ export class Applier {
    * The path's state now, never following a symlink on the way: below one there is nothing to
    * remove (`belowLink: 'absent'`), and nothing may be created (`'refuse'`).
    */
-  private async current(p: EvaluatedPath, belowLink: 'absent' | 'refuse' = 'refuse', hash: HashPolicy = 'always'): Promise<State> {
+  private async current(
+    p: EvaluatedPath,
+    belowLink: 'absent' | 'refuse' = 'refuse',
+    hash: HashPolicy = 'always',
+  ): Promise<State> {
     const r = p.resolved!;
     const read = await readStateNoFollow(this.ctx.fs, r.abs, { hash, maxFileSize: Infinity, excluded: false });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
@@ -143,7 +177,12 @@ export class Applier {
       this.outcome.errors.push({ uri: p.uri, code: 'TOO_LARGE', message: e.message });
     } else {
       const systemCode = errnoCode(e);
-      this.outcome.errors.push({ uri: p.uri, code: 'IO', message: (e as Error)?.message ?? String(e), ...(systemCode ? { systemCode } : {}) });
+      this.outcome.errors.push({
+        uri: p.uri,
+        code: 'IO',
+        message: (e as Error)?.message ?? String(e),
+        ...(systemCode ? { systemCode } : {}),
+      });
     }
   }
 
@@ -157,7 +196,9 @@ export class Applier {
     } catch (e) {
       // Falls back to writing the content and deleting the source in the later phases.
       p.moveFrom = undefined;
-      this.ctx.log(`moving ${source.uri} back to ${p.uri} failed (${(e as Error).message}); its content is written back instead`);
+      this.ctx.log(
+        `moving ${source.uri} back to ${p.uri} failed (${(e as Error).message}); its content is written back instead`,
+      );
     }
   }
 
@@ -170,14 +211,20 @@ export class Applier {
       if (current.type === 'dir') {
         if ((await this.ctx.fs.readdir(r.abs)).length > 0) {
           this.failed.add(p.uri);
-          if (!p.soft) this.outcome.errors.push({ uri: p.uri, code: 'NOT_EMPTY', message: 'the directory holds files the turn did not make' });
+          if (!p.soft)
+            this.outcome.errors.push({
+              uri: p.uri,
+              code: 'NOT_EMPTY',
+              message: 'the directory holds files the turn did not make',
+            });
           return;
         }
       }
       await this.changing(() => this.mutations.delete(this.turn, r, false));
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
       // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
-      if (current.type === 'special' && p.target !== null && !p.soft) this.outcome.replaced.push({ uri: p.uri, kind: current.kind });
+      if (current.type === 'special' && p.target !== null && !p.soft)
+        this.outcome.replaced.push({ uri: p.uri, kind: current.kind });
     } catch (e) {
       this.fail(p, e);
     }
@@ -189,13 +236,22 @@ export class Applier {
    */
   private async place(staged: Staged[]): Promise<void> {
     const flushed = new Map<Staged, unknown>();
-    if (!(staged.length >= SYNC_FILESYSTEM_FROM && await this.syncFilesystem(staged))) {
-      await inParallel(staged, async (s) => { try { await s.file.flush(); } catch (e) { flushed.set(s, e ?? new Error('flush failed')); } });
+    if (!(staged.length >= SYNC_FILESYSTEM_FROM && (await this.syncFilesystem(staged)))) {
+      await inParallel(staged, async (s) => {
+        try {
+          await s.file.flush();
+        } catch (e) {
+          flushed.set(s, e ?? new Error('flush failed'));
+        }
+      });
     }
     for (const s of staged) {
       try {
         const failure = flushed.get(s);
-        if (failure) { await s.file.abort(); throw failure; }
+        if (failure) {
+          await s.file.abort();
+          throw failure;
+        }
         await this.changing(() => s.file.place());
         this.notePlaced(s);
         if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
@@ -233,20 +289,31 @@ export class Applier {
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
       const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
-      const fresh = await this.current(p, 'refuse', target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never');
-      const current: State = fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
-        ? { ...fresh, hash: planned.hash } : fresh;
+      const fresh = await this.current(
+        p,
+        'refuse',
+        target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
+      );
+      const current: State =
+        fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
+          ? { ...fresh, hash: planned.hash }
+          : fresh;
       if (target.type === 'special') throw new SpecialNotMade(target.kind);
       if (target.type === 'dir') {
         if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
       } else if (target.type === 'symlink') {
-        if (current?.type === 'symlink' && current.target === target.target) { if (moved) return; }
-        else await this.changing(() => this.mutations.symlink(this.turn, r, target.target));
+        if (current?.type === 'symlink' && current.target === target.target) {
+          if (moved) return;
+        } else await this.changing(() => this.mutations.symlink(this.turn, r, target.target));
       } else if (current?.type === 'file' && current.hash === target.hash) {
         if (current.mode !== target.mode) await this.changing(() => this.mutations.chmod(this.turn, r, target.mode));
         else if (moved) return;
       } else {
-        staged.push({ p, moved, file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size) });
+        staged.push({
+          p,
+          moved,
+          file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size),
+        });
         return;
       }
       if (!moved && !p.soft) this.outcome.restored.push(p.uri);
@@ -260,7 +327,8 @@ export class Applier {
     try {
       const current = await this.current(p);
       const mode = p.target.mode;
-      if (current?.type === 'dir' && current.mode !== mode) await this.changing(() => this.mutations.chmod(this.turn, p.resolved!, mode));
+      if (current?.type === 'dir' && current.mode !== mode)
+        await this.changing(() => this.mutations.chmod(this.turn, p.resolved!, mode));
     } catch (e) {
       this.fail(p, e);
     }

@@ -20,27 +20,55 @@ export interface KeptBoth {
  * nothing now is restored in place (nothing is lost). Other conflicts stay conflicts. Answers the
  * paths to drive and what was kept.
  */
-export async function keepBoth(ctx: EngineContext, paths: EvaluatedPath[], turnNumber: number): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
+export async function keepBoth(
+  ctx: EngineContext,
+  paths: EvaluatedPath[],
+  turnNumber: number,
+): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
   const taken = new Set(paths.map((p) => p.uri));
   const kept: KeptBoth[] = [];
   const out: EvaluatedPath[] = [];
   for (const p of paths) {
-    if (p.soft || p.status !== 'conflict' || p.target?.type !== 'file') { out.push(p); continue; }
-    if (p.current === null) { out.push({ ...p, status: 'action' }); continue; }
-    if (p.current.type !== 'file') { out.push(p); continue; }
+    if (p.soft || p.status !== 'conflict' || p.target?.type !== 'file') {
+      out.push(p);
+      continue;
+    }
+    if (p.current === null) {
+      out.push({ ...p, status: 'action' });
+      continue;
+    }
+    if (p.current.type !== 'file') {
+      out.push(p);
+      continue;
+    }
     const copy = await freeName(ctx, p.uri, turnNumber, taken);
     taken.add(copy);
     kept.push({ uri: p.uri, copy, current: p.current });
-    out.push({ uri: copy, target: p.target, expected: null, current: null, status: 'action', resolved: ctx.roots.locate(copy) });
+    out.push({
+      uri: copy,
+      target: p.target,
+      expected: null,
+      current: null,
+      status: 'action',
+      resolved: ctx.roots.locate(copy),
+    });
   }
   return { paths: out, kept };
 }
 
-async function freeName(ctx: EngineContext, uri: string, turnNumber: number, taken: ReadonlySet<string>): Promise<string> {
+async function freeName(
+  ctx: EngineContext,
+  uri: string,
+  turnNumber: number,
+  taken: ReadonlySet<string>,
+): Promise<string> {
   for (let n = 1; ; n++) {
     const copy = `${uri}.turnback-${turnNumber}${n === 1 ? '' : `-${n}`}`;
     if (taken.has(copy)) continue;
-    const read = await readStateNoFollow(ctx.fs, ctx.roots.locate(copy).abs, { maxFileSize: ctx.limits.maxFileSize, excluded: false });
+    const read = await readStateNoFollow(ctx.fs, ctx.roots.locate(copy).abs, {
+      maxFileSize: ctx.limits.maxFileSize,
+      excluded: false,
+    });
     if (read.state === null && read.ancestors !== 'link') return copy;
   }
 }

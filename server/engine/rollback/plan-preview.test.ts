@@ -4,14 +4,18 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 const input = (content: string) => ({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content });
 
 describe('counts', () => {
-  it('a rename is one of the turn\'s renames, joining the two paths fileCount counts', async () => {
+  it("a rename is one of the turn's renames, joining the two paths fileCount counts", async () => {
     await writeFile(path.join(box.workspace, 'old.txt'), 'same\n');
     const engine = await open(box);
     try {
@@ -44,7 +48,10 @@ describe('preview', () => {
 
       const plan = await engine.preview(first!);
       const byUri = new Map(plan.actions.map((action) => [action.uri, action]));
-      expect(byUri.get('workspace:/a.txt')).toMatchObject({ conflict: true, conflictTurn: { turnId: second, sessionId: 's1', number: 2, title: 'Bump a' } });
+      expect(byUri.get('workspace:/a.txt')).toMatchObject({
+        conflict: true,
+        conflictTurn: { turnId: second, sessionId: 's1', number: 2, title: 'Bump a' },
+      });
       expect(byUri.get('workspace:/b.txt')?.conflict).toBe(true);
       expect(byUri.get('workspace:/b.txt')?.conflictTurn).toBeUndefined();
     } finally {
@@ -56,7 +63,8 @@ describe('preview', () => {
     const engine = await open(box);
     try {
       const { turnId: first } = await engine.input(input('Write all'));
-      for (const name of ['a', 'b', 'c', 'd']) await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}1\n`, S);
+      for (const name of ['a', 'b', 'c', 'd'])
+        await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}1\n`, S);
       await engine.turnEnd(S);
       const { turnId: second } = await engine.input(input('Bump a, b and d'));
       for (const name of ['a', 'b', 'd']) await engine.storage.writeFile(`workspace:/${name}.txt`, `${name}2\n`, S);
@@ -68,8 +76,14 @@ describe('preview', () => {
 
       const plan = await engine.preview(first!);
       const byUri = new Map(plan.actions.map((action) => [action.uri, action]));
-      expect(byUri.get('workspace:/a.txt')).toMatchObject({ conflict: true, conflictTurn: { turnId: third, number: 3, title: 'Bump a and d again' } });
-      expect(byUri.get('workspace:/b.txt')).toMatchObject({ conflict: true, conflictTurn: { turnId: second, number: 2, title: 'Bump a, b and d' } });
+      expect(byUri.get('workspace:/a.txt')).toMatchObject({
+        conflict: true,
+        conflictTurn: { turnId: third, number: 3, title: 'Bump a and d again' },
+      });
+      expect(byUri.get('workspace:/b.txt')).toMatchObject({
+        conflict: true,
+        conflictTurn: { turnId: second, number: 2, title: 'Bump a, b and d' },
+      });
       expect(byUri.get('workspace:/c.txt')).toMatchObject({ conflict: false });
       expect(byUri.get('workspace:/c.txt')?.conflictTurn).toBeUndefined();
       expect(byUri.get('workspace:/d.txt')?.conflict).toBe(true);
@@ -92,7 +106,9 @@ describe('preview', () => {
 
       const whole = await engine.preview(turnId!);
       expect(whole.folders).toEqual([{ uri: 'workspace:/assets', action: 'remove', implied: false }]);
-      const chosen = await engine.preview(turnId!, { uris: ['workspace:/assets/logo.svg', 'workspace:/assets/icon.svg'] });
+      const chosen = await engine.preview(turnId!, {
+        uris: ['workspace:/assets/logo.svg', 'workspace:/assets/icon.svg'],
+      });
       expect(chosen.actions.map((action) => action.uri)).not.toContain('workspace:/assets');
       expect(chosen.folders).toEqual([{ uri: 'workspace:/assets', action: 'remove', implied: true }]);
     } finally {

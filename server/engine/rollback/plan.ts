@@ -34,7 +34,10 @@ export interface EvaluatedPath extends PathTarget {
   belowLink?: boolean;
 }
 
-export interface MoveLink { from: string; to: string }
+export interface MoveLink {
+  from: string;
+  to: string;
+}
 
 export interface Coverage {
   turns: TurnRow[];
@@ -43,7 +46,11 @@ export interface Coverage {
   links: MoveLink[];
 }
 
-const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = { 'too-large': 'TOO_LARGE', excluded: 'EXCLUDED', unreadable: 'IO' };
+const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = {
+  'too-large': 'TOO_LARGE',
+  excluded: 'EXCLUDED',
+  unreadable: 'IO',
+};
 
 /**
  * Why a path's original was not kept, if it was not: a file's `skipped` may instead say that what
@@ -53,8 +60,11 @@ function originalSkip(change: FileChange): SkipReason | undefined {
   if (!change.skipped || change.skipped === 'excluded') return change.skipped;
   const before = change.before;
   // A folder's own too-large is its tree's (too large to record path by path); a special file is never kept.
-  const kept = before === null || before.type === 'symlink' || (before.type === 'file' && before.hash !== '')
-    || (before.type === 'dir' && change.skipped !== 'too-large');
+  const kept =
+    before === null ||
+    before.type === 'symlink' ||
+    (before.type === 'file' && before.hash !== '') ||
+    (before.type === 'dir' && change.skipped !== 'too-large');
   return kept ? undefined : change.skipped;
 }
 
@@ -67,7 +77,13 @@ export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
-      else byUri.set(change.uri, { uri: change.uri, target: change.before, expected: change.after, skipped: originalSkip(change) });
+      else
+        byUri.set(change.uri, {
+          uri: change.uri,
+          target: change.before,
+          expected: change.after,
+          skipped: originalSkip(change),
+        });
     }
     for (const e of ctx.store.entriesOf(turn.turn_id)) {
       if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
@@ -125,11 +141,16 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
     try {
       e.resolved = ctx.roots.locate(p.uri);
     } catch {
-      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: "the path leads into the engine's data; not followed" });
+      Object.assign(e, {
+        status: 'blocked',
+        code: 'SYMLINK',
+        message: "the path leads into the engine's data; not followed",
+      });
       continue;
     }
     const read = await readStateNoFollow(ctx.fs, e.resolved.abs, {
-      maxFileSize: ctx.limits.maxFileSize, excluded: false,
+      maxFileSize: ctx.limits.maxFileSize,
+      excluded: false,
     });
     e.current = read.state;
     e.belowLink = read.ancestors === 'link';
@@ -137,27 +158,56 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
       e.status = 'unchanged';
     } else if (read.ancestors === 'link' && !(await linkLeftByTurns(ctx, e.resolved.root, read.linkAt!, byUri))) {
-      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: 'a symlink was planted on the way; not followed' });
+      Object.assign(e, {
+        status: 'blocked',
+        code: 'SYMLINK',
+        message: 'a symlink was planted on the way; not followed',
+      });
     } else if (p.skipped) {
-      Object.assign(e, { status: 'blocked', code: SKIP_CODES[p.skipped], message: `not captured (${p.skipped}); left as it is` });
+      Object.assign(e, {
+        status: 'blocked',
+        code: SKIP_CODES[p.skipped],
+        message: `not captured (${p.skipped}); left as it is`,
+      });
     } else if (read.skipped === 'unreadable' && e.current?.type !== 'special') {
-      Object.assign(e, { status: 'blocked', code: 'IO', message: 'the current file cannot be read, so it cannot be captured first' });
+      Object.assign(e, {
+        status: 'blocked',
+        code: 'IO',
+        message: 'the current file cannot be read, so it cannot be captured first',
+      });
     } else if (sameForDrift(e.current, p.target) && sameMode(e.current, p.target)) {
       e.status = 'unchanged';
     } else if (sameForDrift(e.current, p.expected) || (e.current?.type === 'dir' && p.target?.type === 'dir')) {
       // A directory where a directory belongs differs at most in mode: fixing it risks nothing.
       e.status = 'action';
-    } else if (e.current && e.current.type !== 'file' && e.current.type !== 'special' && e.current.type !== p.expected?.type) {
-      Object.assign(e, { status: 'blocked', code: 'SYMLINK', message: `a ${e.current.type} was planted here; not followed` });
+    } else if (
+      e.current &&
+      e.current.type !== 'file' &&
+      e.current.type !== 'special' &&
+      e.current.type !== p.expected?.type
+    ) {
+      Object.assign(e, {
+        status: 'blocked',
+        code: 'SYMLINK',
+        message: `a ${e.current.type} was planted here; not followed`,
+      });
     } else {
       e.status = 'conflict';
     }
     if ((e.status === 'action' || e.status === 'conflict') && read.skipped === 'too-large') {
       // Changing it would lose bytes the rollback turn cannot keep, so its own undo could not bring them back.
-      Object.assign(e, { status: 'blocked', code: 'TOO_LARGE', message: 'the file on disk is too large to capture before changing it' });
+      Object.assign(e, {
+        status: 'blocked',
+        code: 'TOO_LARGE',
+        message: 'the file on disk is too large to capture before changing it',
+      });
     }
     // Verified as it will be read back (size and hash): a damaged content is known before anything is written.
-    if ((e.status === 'action' || e.status === 'conflict') && p.target?.type === 'file' && !(await ctx.contents.verify(p.target.hash))) {
+    if (
+      (e.status === 'action' || e.status === 'conflict') &&
+      p.target?.type === 'file' &&
+      !(await ctx.contents.verify(p.target.hash))
+    ) {
       Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
     }
   }
@@ -166,7 +216,12 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
 }
 
 /** A link on the way is legitimate when the covered turns left it there and the rollback replaces it. */
-async function linkLeftByTurns(ctx: EngineContext, root: Root, linkAbs: string, byUri: Map<string, PathTarget>): Promise<boolean> {
+async function linkLeftByTurns(
+  ctx: EngineContext,
+  root: Root,
+  linkAbs: string,
+  byUri: Map<string, PathTarget>,
+): Promise<boolean> {
   const rel = path.relative(root.real, linkAbs);
   const planned = byUri.get(formatUri(root.name, rel.split(path.sep)));
   if (!planned || planned.expected?.type !== 'symlink' || planned.target?.type === 'symlink') return false;
@@ -195,10 +250,20 @@ function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
         seen.add(link.to);
         frontier.push(link.to);
         const candidate = byUri.get(link.to);
-        if (!candidate || claimed.has(candidate.uri) || candidate.status === 'blocked' || candidate.status === 'unchanged') continue;
+        if (
+          !candidate ||
+          claimed.has(candidate.uri) ||
+          candidate.status === 'blocked' ||
+          candidate.status === 'unchanged'
+        )
+          continue;
         if (candidate.target !== null || !sameContent(candidate.current, p.target)) continue;
         // A directory goes back whole only when nothing under it is planned path by path.
-        if (candidate.current?.type === 'dir' && paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri))) continue;
+        if (
+          candidate.current?.type === 'dir' &&
+          paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri))
+        )
+          continue;
         p.moveFrom = candidate.uri;
         claimed.add(candidate.uri);
         break;
@@ -209,19 +274,25 @@ function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
 
 export function planActions(paths: EvaluatedPath[]): PlanAction[] {
   const movedAway = new Set(paths.filter((p) => p.moveFrom).map((p) => p.moveFrom!));
-  return paths.filter((p) => !p.soft && !movedAway.has(p.uri)).map((p) => {
-    const conflict = p.status === 'conflict';
-    if (p.status === 'unchanged' || p.status === 'blocked') return { uri: p.uri, action: 'none', conflict: false };
-    if (p.moveFrom) return { uri: p.uri, action: 'move-back', from: p.moveFrom, conflict };
-    return { uri: p.uri, action: p.target === null ? 'delete' : 'restore', conflict };
-  });
+  return paths
+    .filter((p) => !p.soft && !movedAway.has(p.uri))
+    .map((p) => {
+      const conflict = p.status === 'conflict';
+      if (p.status === 'unchanged' || p.status === 'blocked') return { uri: p.uri, action: 'none', conflict: false };
+      if (p.moveFrom) return { uri: p.uri, action: 'move-back', from: p.moveFrom, conflict };
+      return { uri: p.uri, action: p.target === null ? 'delete' : 'restore', conflict };
+    });
 }
 
 /** Folders the paths create or remove, the soft ones (pulled in by a selection) included. */
 export function planFolders(paths: EvaluatedPath[]): PlanFolder[] {
-  return paths.filter((p) => p.status === 'action' || p.status === 'conflict').flatMap((p): PlanFolder[] => {
-    if (p.target?.type === 'dir' && p.current?.type !== 'dir') return [{ uri: p.uri, action: 'create', implied: Boolean(p.soft) }];
-    if (p.target === null && p.current?.type === 'dir') return [{ uri: p.uri, action: 'remove', implied: Boolean(p.soft) }];
-    return [];
-  });
+  return paths
+    .filter((p) => p.status === 'action' || p.status === 'conflict')
+    .flatMap((p): PlanFolder[] => {
+      if (p.target?.type === 'dir' && p.current?.type !== 'dir')
+        return [{ uri: p.uri, action: 'create', implied: Boolean(p.soft) }];
+      if (p.target === null && p.current?.type === 'dir')
+        return [{ uri: p.uri, action: 'remove', implied: Boolean(p.soft) }];
+      return [];
+    });
 }

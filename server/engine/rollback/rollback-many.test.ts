@@ -7,8 +7,12 @@ import { EngineFs } from '../paths/fs.js';
 import { open, sandbox, snapshot, type Sandbox } from '../sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 const FILES = 300;
@@ -16,7 +20,8 @@ const name = (i: number) => `d${i % 7}/f${i}.txt`;
 
 async function turnOverManyFiles(fs: EngineFs) {
   for (let d = 0; d < 7; d++) await mkdir(path.join(box.workspace, `d${d}`));
-  for (let i = 0; i < FILES; i++) await writeFile(path.join(box.workspace, name(i)), `original ${i}\n`.repeat(i % 5 + 1));
+  for (let i = 0; i < FILES; i++)
+    await writeFile(path.join(box.workspace, name(i)), `original ${i}\n`.repeat((i % 5) + 1));
   const start = await snapshot(box.workspace);
   const engine = await open(box, { fs });
   const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'many' });
@@ -30,7 +35,9 @@ describe(`a rollback of ${FILES} files`, () => {
     const fs = new EngineFs();
     const { engine, turnId, start } = await turnOverManyFiles(fs);
     const flushed: string[] = [];
-    fs.beforeOp = (op, target) => { if (op === 'fsync') flushed.push(target); };
+    fs.beforeOp = (op, target) => {
+      if (op === 'fsync') flushed.push(target);
+    };
     const result = await engine.rollback(turnId);
     fs.beforeOp = undefined;
     expect(result).toMatchObject({ ok: true, errors: [] });

@@ -11,7 +11,15 @@ import { keepBoth, type KeptBoth } from './keep-both.js';
 import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
 import { type StepGroup, stepCoverage } from './steps.js';
 import { turnsSincePin } from '../turns/pins.js';
-import { type Coverage, type EvaluatedPath, coverageOf, evaluate, planActions, planFolders, selectPaths } from './plan.js';
+import {
+  type Coverage,
+  type EvaluatedPath,
+  coverageOf,
+  evaluate,
+  planActions,
+  planFolders,
+  selectPaths,
+} from './plan.js';
 import type { Mutations } from '../record/storage.js';
 import type { MessageRow, TurnRow } from '../db/store.js';
 import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents, toChange } from '../turns/turns.js';
@@ -20,7 +28,8 @@ import { sameForDrift } from '../record/path-state.js';
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
   for (const row of ctx.store.activeTurns()) {
-    if (row.session_id === sessionId && row.kind === 'rollback') await endTurnWithoutAfterContents(ctx, row.turn_id, sessionId);
+    if (row.session_id === sessionId && row.kind === 'rollback')
+      await endTurnWithoutAfterContents(ctx, row.turn_id, sessionId);
   }
 }
 
@@ -47,32 +56,57 @@ interface Job {
   title: string;
 }
 
-export interface JobOptions { withChat?: boolean; force?: boolean; onConflict?: OnConflict }
+export interface JobOptions {
+  withChat?: boolean;
+  force?: boolean;
+  onConflict?: OnConflict;
+}
 
 /** The steps to undo (their indexes) among the turn's steps. */
-export interface StepChoice { indexes: number[]; groups: StepGroup[] }
+export interface StepChoice {
+  indexes: number[];
+  groups: StepGroup[];
+}
 
 export class Rollbacks {
-  constructor(private readonly ctx: EngineContext, private readonly mutations: Mutations) {}
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly mutations: Mutations,
+  ) {}
 
   turnJob(turnId: string, opts: JobOptions & { uris?: string[]; steps?: StepChoice }): Job {
     const turn = this.ctx.store.getTurn(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
     if (opts.steps?.indexes.length) {
       if (opts.uris?.length) throw new BadRequestError('choose paths or steps, not both');
-      if (opts.withChat) throw new BadRequestError('a step is undone without the chat: rollback-with-chat takes the whole turn');
+      if (opts.withChat)
+        throw new BadRequestError('a step is undone without the chat: rollback-with-chat takes the whole turn');
       const indexes = [...new Set(opts.steps.indexes)].sort((a, b) => a - b);
       const { coverage, laterSteps } = stepCoverage(this.ctx, turn, opts.steps.groups, indexes);
       return {
-        sessionId: turn.session_id, turnId, coverage, withChat: false, force: opts.force ?? false,
-        onConflict: opts.onConflict ?? 'refuse', number: turn.number, rewind: false, laterSteps,
+        sessionId: turn.session_id,
+        turnId,
+        coverage,
+        withChat: false,
+        force: opts.force ?? false,
+        onConflict: opts.onConflict ?? 'refuse',
+        number: turn.number,
+        rewind: false,
+        laterSteps,
         title: `Undo of step${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} of #${turn.number}`,
       };
     }
     return {
-      sessionId: turn.session_id, turnId, coverage: coverageOf(this.ctx, [turn]), selection: opts.uris?.length ? opts.uris : undefined,
-      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: turn.number,
-      rewind: false, title: `Rollback of #${turn.number}`,
+      sessionId: turn.session_id,
+      turnId,
+      coverage: coverageOf(this.ctx, [turn]),
+      selection: opts.uris?.length ? opts.uris : undefined,
+      withChat: opts.withChat ?? false,
+      force: opts.force ?? false,
+      onConflict: opts.onConflict ?? 'refuse',
+      number: turn.number,
+      rewind: false,
+      title: `Rollback of #${turn.number}`,
     };
   }
 
@@ -81,17 +115,30 @@ export class Rollbacks {
     const to = this.ctx.store.getTurn(opts.toTurnId);
     if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
     if (to.kind === 'pin') {
-      if (opts.withChat) throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
+      if (opts.withChat)
+        throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
       return {
-        sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
-        withChat: false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
-        rewind: true, title: `Rewind to pin "${to.title}"`,
+        sessionId,
+        turnId: to.turn_id,
+        coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
+        withChat: false,
+        force: opts.force ?? false,
+        onConflict: opts.onConflict ?? 'refuse',
+        number: to.number,
+        rewind: true,
+        title: `Rewind to pin "${to.title}"`,
       };
     }
     return {
-      sessionId, turnId: to.turn_id, coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
-      withChat: opts.withChat ?? false, force: opts.force ?? false, onConflict: opts.onConflict ?? 'refuse', number: to.number,
-      rewind: true, title: `Rewind to #${to.number}`,
+      sessionId,
+      turnId: to.turn_id,
+      coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
+      withChat: opts.withChat ?? false,
+      force: opts.force ?? false,
+      onConflict: opts.onConflict ?? 'refuse',
+      number: to.number,
+      rewind: true,
+      title: `Rewind to #${to.number}`,
     };
   }
 
@@ -102,7 +149,9 @@ export class Rollbacks {
   private messagesToDelete(job: Job): MessageRow[] {
     if (!job.withChat) return [];
     if (!job.rewind) return this.ctx.store.liveMessagesOfTurns([job.turnId]);
-    const firsts = job.coverage.turns.map((t) => this.ctx.store.firstMessageOrd(t.turn_id)).filter((o): o is number => o !== undefined);
+    const firsts = job.coverage.turns
+      .map((t) => this.ctx.store.firstMessageOrd(t.turn_id))
+      .filter((o): o is number => o !== undefined);
     return firsts.length ? this.ctx.store.liveMessagesFrom(job.sessionId, Math.min(...firsts)) : [];
   }
 
@@ -122,7 +171,11 @@ export class Rollbacks {
       ...kept.map((k) => ({ uri: k.uri, action: 'keep-both' as const, copy: k.copy, conflict: true })),
     ];
     for (const k of kept) current.set(k.uri, k.current);
-    const authors = conflictAuthors(this.ctx, actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })), job.coverage.turns);
+    const authors = conflictAuthors(
+      this.ctx,
+      actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })),
+      job.coverage.turns,
+    );
     return {
       turnId: job.turnId,
       actions: actions.map((a) => {
@@ -161,10 +214,17 @@ export class Rollbacks {
       throw new ConflictError(conflicts);
     }
     const result: RollbackResult = {
-      ok: true, turnId: job.turnId, rollbackTurnId: null, restored: [], deleted: [], movedBack: [],
+      ok: true,
+      turnId: job.turnId,
+      rollbackTurnId: null,
+      restored: [],
+      deleted: [],
+      movedBack: [],
       ...(job.onConflict === 'keep-both' ? { keptBoth: kept.map(({ uri, copy }) => ({ uri, copy })) } : {}),
       unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
-      errors: paths.filter((p) => !p.soft && p.status === 'blocked').map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
+      errors: paths
+        .filter((p) => !p.soft && p.status === 'blocked')
+        .map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
     };
     const messages = this.messagesToDelete(job);
     const undoneRollback = !job.rewind ? this.undoRecordOf(job.coverage.turns[0]) : null;
@@ -179,7 +239,12 @@ export class Rollbacks {
       result.ok = result.errors.length === 0;
       if (result.ok) result.rollbackTurnId = await this.finishStranded(job, paths);
       if (result.rollbackTurnId === null) result.changedNothing = true;
-      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: result.rollbackTurnId, ok: result.ok });
+      ctx.events.emit('rollback-done', {
+        sessionId: job.sessionId,
+        turnId: job.turnId,
+        rollbackTurnId: result.rollbackTurnId,
+        ok: result.ok,
+      });
       return result;
     }
     const covered = job.coverage.turns.map((t) => t.turn_id);
@@ -208,14 +273,28 @@ export class Rollbacks {
     }
     nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
-    const statuses = failure === null ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted])) : new Map<string, TurnStatus>();
-    if (!applier.changedAnything && modesFirst.size === 0 && messages.length === 0 && !undoneRollback && (failure !== null || statuses.size === 0)) {
+    const statuses =
+      failure === null
+        ? await this.newStatuses(job, result.ok, paths, new Set([...applier.failedUris, ...unlisted]))
+        : new Map<string, TurnStatus>();
+    if (
+      !applier.changedAnything &&
+      modesFirst.size === 0 &&
+      messages.length === 0 &&
+      !undoneRollback &&
+      (failure !== null || statuses.size === 0)
+    ) {
       // Nothing on disk, in the chat or in a status changed: no empty "undo" in the timeline.
       this.dropRollbackTurn(rollbackTurn.turnId);
       if (failure !== null) throw failure;
       Object.assign(result, { rollbackTurnId: null, changedNothing: true });
       if (job.withChat) result.deletedMessages = 0;
-      ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: null, ok: result.ok });
+      ctx.events.emit('rollback-done', {
+        sessionId: job.sessionId,
+        turnId: job.turnId,
+        rollbackTurnId: null,
+        ok: result.ok,
+      });
       return result;
     }
     let restoredIds: string[] = [];
@@ -227,11 +306,19 @@ export class Rollbacks {
       deletedIds = [];
       if (failure !== null) return;
       if (undoneRollback) {
-        for (const [id, s] of Object.entries(undoneRollback.statuses)) ctx.store.setStatus(id, s.status, s.rolledBackBy);
+        for (const [id, s] of Object.entries(undoneRollback.statuses))
+          ctx.store.setStatus(id, s.status, s.rolledBackBy);
         restoredIds = restoreMessages(ctx, undoneRollback.deletedMessages);
         deletedIds = deleteMessages(ctx, undoneRollback.restoredMessages, rollbackTurn.turnId);
       }
-      deletedIds = [...deletedIds, ...deleteMessages(ctx, messages.map((m) => m.id), rollbackTurn.turnId)];
+      deletedIds = [
+        ...deletedIds,
+        ...deleteMessages(
+          ctx,
+          messages.map((m) => m.id),
+          rollbackTurn.turnId,
+        ),
+      ];
       for (const [id, status] of statuses) ctx.store.setStatus(id, status, rollbackTurn.turnId);
       undo.deletedMessages = deletedIds;
       undo.restoredMessages = restoredIds;
@@ -242,9 +329,16 @@ export class Rollbacks {
     await endTurnOrWithoutAfterContents(ctx, rollbackTurn.turnId, job.sessionId, failure !== null, settle);
     if (failure !== null) throw failure;
     if (job.withChat) result.deletedMessages = messages.length;
-    if (deletedIds.length) ctx.events.emit('memory:messages-deleted', { sessionId: job.sessionId, messageIds: deletedIds });
-    if (restoredIds.length) ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
-    ctx.events.emit('rollback-done', { sessionId: job.sessionId, turnId: job.turnId, rollbackTurnId: rollbackTurn.turnId, ok: result.ok });
+    if (deletedIds.length)
+      ctx.events.emit('memory:messages-deleted', { sessionId: job.sessionId, messageIds: deletedIds });
+    if (restoredIds.length)
+      ctx.events.emit('memory:messages-restored', { sessionId: job.sessionId, messageIds: restoredIds });
+    ctx.events.emit('rollback-done', {
+      sessionId: job.sessionId,
+      turnId: job.turnId,
+      rollbackTurnId: rollbackTurn.turnId,
+      ok: result.ok,
+    });
     return result;
   }
 
@@ -282,9 +376,11 @@ export class Rollbacks {
       const row = store.getTurn(id);
       return row !== undefined && (row.status !== s.status || row.rolled_back_by !== s.rolledBackBy);
     });
-    return statusDiffers
-      || undo.deletedMessages.some((id) => !!store.messageDeletedBy(id))
-      || undo.restoredMessages.some((id) => store.messageDeletedBy(id) === null);
+    return (
+      statusDiffers ||
+      undo.deletedMessages.some((id) => !!store.messageDeletedBy(id)) ||
+      undo.restoredMessages.some((id) => store.messageDeletedBy(id) === null)
+    );
   }
 
   private undoRecordOf(turn: TurnRow | undefined): UndoRecord | null {
@@ -299,11 +395,17 @@ export class Rollbacks {
   }
 
   /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
-  private async newStatuses(job: Job, ok: boolean, done: EvaluatedPath[], failed: ReadonlySet<string>): Promise<Map<string, TurnStatus>> {
+  private async newStatuses(
+    job: Job,
+    ok: boolean,
+    done: EvaluatedPath[],
+    failed: ReadonlySet<string>,
+  ): Promise<Map<string, TurnStatus>> {
     const statuses = new Map<string, TurnStatus>();
     if (job.laterSteps) {
       // A step undone leaves the rest of the turn as it was: the turn is rolled back in part.
-      if (done.some((p) => (p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri))) statuses.set(job.turnId, 'partially-rolled-back');
+      if (done.some((p) => (p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri)))
+        statuses.set(job.turnId, 'partially-rolled-back');
       return statuses;
     }
     if (job.rewind) {
@@ -311,9 +413,14 @@ export class Rollbacks {
       return statuses;
     }
     const known = new Map(done.map((p) => [p.uri, p]));
-    const rest = await evaluate(this.ctx, job.coverage.paths.filter((p) => !known.has(p.uri)), job.coverage.links);
+    const rest = await evaluate(
+      this.ctx,
+      job.coverage.paths.filter((p) => !known.has(p.uri)),
+      job.coverage.links,
+    );
     const driven = job.coverage.paths.map((p) => known.get(p.uri)).filter((p): p is EvaluatedPath => !!p);
-    const drivenBack = (p: EvaluatedPath) => p.status === 'unchanged' || ((p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri));
+    const drivenBack = (p: EvaluatedPath) =>
+      p.status === 'unchanged' || ((p.status === 'action' || p.status === 'conflict') && !failed.has(p.uri));
     const back = driven.filter(drivenBack).length + rest.filter((p) => p.status === 'unchanged').length;
     const total = driven.length + rest.length;
     if (total === 0 || back === total) statuses.set(job.turnId, 'rolled-back');

@@ -29,7 +29,7 @@ export function stepGroups(ctx: EngineContext, turnId: string, commands: readonl
           index: groups.size + 1,
           stepId: e.exec_id ?? e.step_id ?? `entry-${e.seq}`,
           kind: e.exec_id ? 'command' : 'tool',
-          title: command ? cut(`${command.tool}(${command.command.split('\n')[0]})`) : e.step_title ?? titleOf(e),
+          title: command ? cut(`${command.tool}(${command.command.split('\n')[0]})`) : (e.step_title ?? titleOf(e)),
           paths: [],
         },
         entries: [],
@@ -46,10 +46,14 @@ export function stepGroups(ctx: EngineContext, turnId: string, commands: readonl
 
 /** What undoing the chosen steps covers, and the later step behind each path changed again since. */
 export function stepCoverage(
-  ctx: EngineContext, turn: TurnRow, groups: StepGroup[], indexes: number[],
+  ctx: EngineContext,
+  turn: TurnRow,
+  groups: StepGroup[],
+  indexes: number[],
 ): { coverage: Coverage; laterSteps: Map<string, Step> } {
   for (const i of indexes) {
-    if (!Number.isInteger(i) || i < 1 || i > groups.length) throw new BadRequestError(`no step ${i} in turn #${turn.number} (it has ${groups.length})`, { step: i });
+    if (!Number.isInteger(i) || i < 1 || i > groups.length)
+      throw new BadRequestError(`no step ${i} in turn #${turn.number} (it has ${groups.length})`, { step: i });
   }
   const chosen = new Set(indexes);
   const stepOf = new Map<number, Step>();
@@ -73,7 +77,13 @@ export function stepCoverage(
       if (!ctx.roots.isTrackedUri(uri)) continue;
       if (!finals.has(uri)) finals.set(uri, parseState(after));
       if (chosen.has(step.index)) {
-        if (!byUri.has(uri)) byUri.set(uri, { uri, target: parseState(before), expected: null, ...(skipped ? { skipped: skipped as PathTarget['skipped'] } : {}) });
+        if (!byUri.has(uri))
+          byUri.set(uri, {
+            uri,
+            target: parseState(before),
+            expected: null,
+            ...(skipped ? { skipped: skipped as PathTarget['skipped'] } : {}),
+          });
         open.add(uri);
       } else if (open.has(uri)) {
         // The state a later step found is the state the chosen step left.
@@ -82,7 +92,8 @@ export function stepCoverage(
         if (!laterSteps.has(uri)) laterSteps.set(uri, step);
       }
     }
-    if (chosen.has(step.index) && (e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
+    if (chosen.has(step.index) && (e.op === 'rename' || e.op === 'move') && e.to_uri)
+      links.push({ from: e.uri, to: e.to_uri });
   }
   for (const uri of open) byUri.get(uri)!.expected = finals.get(uri) ?? null;
   return { coverage: { turns: [turn], paths: [...byUri.values()], links: links.reverse() }, laterSteps };

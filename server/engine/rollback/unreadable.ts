@@ -13,7 +13,11 @@ import type { EvaluatedPath, PathTarget } from './plan.js';
 const OWNER_READ = 0o400;
 const OWNER_SEARCH = 0o100;
 
-export interface ModeGivenBack { uri: string; abs: string; was: number }
+export interface ModeGivenBack {
+  uri: string;
+  abs: string;
+  was: number;
+}
 
 /**
  * Gives each path the engine owns but may not read the mode its target has, shallowest first
@@ -30,7 +34,11 @@ export async function restoreModesFirst(ctx: EngineContext, paths: PathTarget[])
     const target = p.target;
     if (target?.type !== 'file' && target?.type !== 'dir') continue;
     let abs: string;
-    try { abs = ctx.roots.locate(p.uri).abs; } catch { continue; }
+    try {
+      abs = ctx.roots.locate(p.uri).abs;
+    } catch {
+      continue;
+    }
     const stats = await ctx.fs.lstatOrNull(abs).catch(() => null);
     if (!stats || stats.uid !== uid) continue;
     const isDir = stats.isDirectory();
@@ -61,13 +69,25 @@ export function givenBackIsNoDrift(paths: EvaluatedPath[], given: ModeGivenBack[
   const uris = new Set(given.map((g) => g.uri));
   for (const p of paths) {
     if (p.status !== 'conflict' || !uris.has(p.uri)) continue;
-    if (p.expected?.type === 'file' && p.expected.hash === '' && p.current?.type === 'file' && p.current.size === p.expected.size) p.status = 'action';
+    if (
+      p.expected?.type === 'file' &&
+      p.expected.hash === '' &&
+      p.current?.type === 'file' &&
+      p.current.size === p.expected.size
+    )
+      p.status = 'action';
   }
 }
 
 /** Folders the covered turns' commands could not list, among the paths a rollback drives. */
-export function unlistedFolders(turns: TurnRow[], paths: PathTarget[], commandsOf: (turnId: string) => readonly ExecCommand[]): string[] {
-  const folders = new Set(paths.filter((p) => p.target?.type === 'dir' || p.expected?.type === 'dir').map((p) => p.uri));
+export function unlistedFolders(
+  turns: TurnRow[],
+  paths: PathTarget[],
+  commandsOf: (turnId: string) => readonly ExecCommand[],
+): string[] {
+  const folders = new Set(
+    paths.filter((p) => p.target?.type === 'dir' || p.expected?.type === 'dir').map((p) => p.uri),
+  );
   const named = new Set<string>();
   for (const turn of turns) {
     for (const command of commandsOf(turn.turn_id)) {
@@ -85,6 +105,10 @@ export function nameUnlisted(result: RollbackResult, folders: string[]): void {
   result.unchanged = result.unchanged.filter((uri) => !named.has(uri));
   for (const uri of folders) {
     if (reported.has(uri)) continue;
-    result.errors.push({ uri, code: 'IO', message: 'the folder could not be read when the command ran: what the command changed inside it is not restored' });
+    result.errors.push({
+      uri,
+      code: 'IO',
+      message: 'the folder could not be read when the command ran: what the command changed inside it is not restored',
+    });
   }
 }

@@ -17,7 +17,6 @@ beforeEach(async () => {
   engine = await sandbox.open();
 });
 
-
 async function turnChangingA(): Promise<{ turnId: string; hash: string }> {
   const turnId = await runTurn(engine, async () => {
     await engine.storage.writeFile(ws('a'), 'a1\n', s);
@@ -32,20 +31,23 @@ describe('blob verification', () => {
   it.each([
     ['damaged', 'overwrite'],
     ['missing', 'remove'],
-  ] as const)('a %s blob is UNRESTORABLE: listed, never written; the other paths still roll back', async (_label, how) => {
-    const { turnId, hash } = await turnChangingA();
-    await engine.settled();
-    damageContent(sandbox.dataDir, hash, how);
+  ] as const)(
+    'a %s blob is UNRESTORABLE: listed, never written; the other paths still roll back',
+    async (_label, how) => {
+      const { turnId, hash } = await turnChangingA();
+      await engine.settled();
+      damageContent(sandbox.dataDir, hash, how);
 
-    // Known before anything is written: preview verifies what it would restore.
-    const plan = await engine.preview(turnId);
-    expect(plan.unrestorable).toEqual([{ uri: ws('a'), code: 'UNRESTORABLE' }]);
+      // Known before anything is written: preview verifies what it would restore.
+      const plan = await engine.preview(turnId);
+      expect(plan.unrestorable).toEqual([{ uri: ws('a'), code: 'UNRESTORABLE' }]);
 
-    const result = await engine.rollback(turnId);
-    expect(result.ok).toBe(false);
-    expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'UNRESTORABLE' })]);
-    expect(result.restored).toEqual([ws('b')]);
-    expect(await readFile(join(sandbox.workspace, 'a'), 'utf8')).toBe('a1\n');
-    expect(await readFile(join(sandbox.workspace, 'b'), 'utf8')).toBe('b0\n');
-  });
+      const result = await engine.rollback(turnId);
+      expect(result.ok).toBe(false);
+      expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'UNRESTORABLE' })]);
+      expect(result.restored).toEqual([ws('b')]);
+      expect(await readFile(join(sandbox.workspace, 'a'), 'utf8')).toBe('a1\n');
+      expect(await readFile(join(sandbox.workspace, 'b'), 'utf8')).toBe('b0\n');
+    },
+  );
 });

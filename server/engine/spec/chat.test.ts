@@ -18,7 +18,12 @@ beforeEach(async () => {
 describe('messages', () => {
   it('belong to the active turn (the input that begins it included), else to no turn', async () => {
     const before = await engine.message({ ...s, role: 'system', content: 'before any turn' });
-    const input = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'Fix the bug\nin detail' });
+    const input = await engine.input({
+      ...s,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'Fix the bug\nin detail',
+    });
     const reply = await engine.message({ ...s, role: 'assistant', content: 'on it' });
     await engine.turnEnd(s);
     const after = await engine.message({ ...s, role: 'assistant', content: 'one more thing' });
@@ -30,20 +35,33 @@ describe('messages', () => {
       [reply.messageId, 'assistant', input.turnId],
       [after.messageId, 'assistant', null],
     ]);
-    expect(engine.messages(SESSION, { turnId: input.turnId as string }).map((m) => m.id)).toEqual([input.messageId, reply.messageId]);
+    expect(engine.messages(SESSION, { turnId: input.turnId as string }).map((m) => m.id)).toEqual([
+      input.messageId,
+      reply.messageId,
+    ]);
     const turn = engine.getManifest(input.turnId as string).turn;
     expect(turn.messageCount).toBe(2);
     expect(turn.title).toBe('Fix the bug');
   });
 
   it('a title is the first line of the user message, at most 120 characters', async () => {
-    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `${'x'.repeat(300)}\nsecond line` });
+    const { turnId } = await engine.input({
+      ...s,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: `${'x'.repeat(300)}\nsecond line`,
+    });
     expect(engine.getManifest(turnId as string).turn.title.length).toBeLessThanOrEqual(120);
     expect(engine.getManifest(turnId as string).turn.title.startsWith('x'.repeat(100))).toBe(true);
   });
 
   it('a title skips blank lines and is cut by code points, never inside a surrogate pair', async () => {
-    const first = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: '\n  \n  Fix the bug  \nmore' });
+    const first = await engine.input({
+      ...s,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: '\n  \n  Fix the bug  \nmore',
+    });
     expect(engine.getManifest(first.turnId as string).turn.title).toBe('Fix the bug');
     const emoji = `${'a'.repeat(119)}😀😀tail`;
     const second = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: emoji });
@@ -55,17 +73,25 @@ describe('messages', () => {
 });
 
 describe('rollbackWithChat', () => {
-  it('deletes exactly that turn\'s messages, and its undo restores them (same ids, same order) and the files', async () => {
-    await runTurn(engine, async () => {
-      await engine.message({ ...s, role: 'assistant', content: 'reply one' });
-      await engine.storage.writeFile(ws('a'), 'a1\n', s);
-    }, { content: 'one' });
+  it("deletes exactly that turn's messages, and its undo restores them (same ids, same order) and the files", async () => {
+    await runTurn(
+      engine,
+      async () => {
+        await engine.message({ ...s, role: 'assistant', content: 'reply one' });
+        await engine.storage.writeFile(ws('a'), 'a1\n', s);
+      },
+      { content: 'one' },
+    );
     const afterOne = await sandbox.tree();
-    const t2 = await runTurn(engine, async () => {
-      await engine.message({ ...s, role: 'tool', content: 'tool output' });
-      await engine.message({ ...s, role: 'assistant', content: 'reply two' });
-      await engine.storage.writeFile(ws('b'), 'b2\n', s);
-    }, { content: 'two' });
+    const t2 = await runTurn(
+      engine,
+      async () => {
+        await engine.message({ ...s, role: 'tool', content: 'tool output' });
+        await engine.message({ ...s, role: 'assistant', content: 'reply two' });
+        await engine.storage.writeFile(ws('b'), 'b2\n', s);
+      },
+      { content: 'two' },
+    );
     await engine.message({ ...s, role: 'assistant', content: 'after two, no turn' });
     const end = await sandbox.tree();
     const all = engine.messages(SESSION);

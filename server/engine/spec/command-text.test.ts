@@ -12,7 +12,11 @@ const MiB = 1 << 20;
 
 async function storeBytes(dataDir: string): Promise<number> {
   let total = 0;
-  for (const name of ['turnback.db', 'turnback.db-wal']) total += await stat(join(dataDir, 'store', name)).then((s) => s.size, () => 0);
+  for (const name of ['turnback.db', 'turnback.db-wal'])
+    total += await stat(join(dataDir, 'store', name)).then(
+      (s) => s.size,
+      () => 0,
+    );
   return total;
 }
 
@@ -21,7 +25,12 @@ describe('command text', () => {
     const sandbox = await makeSandbox();
     await plant(sandbox.workspace, { 'a.txt': 'a\n' });
     const engine = await sandbox.open();
-    const { turnId } = await engine.input({ ...who(), platform: 'webui', sessionType: 'chat', content: 'huge heredocs' });
+    const { turnId } = await engine.input({
+      ...who(),
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'huge heredocs',
+    });
     const storeBefore = await storeBytes(sandbox.dataDir);
     const execIds: string[] = [];
     const rssBefore = process.memoryUsage().rss;
@@ -61,7 +70,9 @@ describe('command text', () => {
 
     // Each command is a row of its own, its text bounded; the turn's row holds none of them.
     const db = new Database(join(sandbox.dataDir, 'store', 'turnback.db'), { readonly: true });
-    const rows = db.prepare('SELECT length(CAST(command AS BLOB)) AS n FROM commands WHERE turn_id = ?').all(turnId) as { n: number }[];
+    const rows = db
+      .prepare('SELECT length(CAST(command AS BLOB)) AS n FROM commands WHERE turn_id = ?')
+      .all(turnId) as { n: number }[];
     expect(rows).toHaveLength(8);
     for (const { n } of rows) expect(n).toBeLessThanOrEqual(COMMAND_TEXT_LIMIT);
     const columns = (db.prepare('PRAGMA table_info(turns)').all() as { name: string }[]).map((c) => c.name);

@@ -18,7 +18,12 @@ const SESSION = 'crash';
 const ws = (path: string): string => `workspace:/${path}`;
 
 async function endlessTurn(engine: Engine): Promise<never> {
-  const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'endless' });
+  const { turnId } = await engine.input({
+    sessionId: SESSION,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'endless',
+  });
   process.stdout.write(`turn ${turnId}\n`);
   const s = { sessionId: SESSION };
   for (let k = 0; ; k++) {

@@ -11,20 +11,34 @@ import { makeSandbox, plant, runTurn, type Sandbox, ws } from './harness.testuti
 import { assertSameTree, type Tree } from './tree.js';
 
 let sandbox: Sandbox;
-beforeEach(async () => { sandbox = await makeSandbox(); });
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+});
 
-const lines = (n: number, tag: string) => Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${(i * 7919) % 10007};\n`).join('');
+const lines = (n: number, tag: string) =>
+  Array.from({ length: n }, (_, i) => `export const ${tag}${i} = ${(i * 7919) % 10007};\n`).join('');
 /** Version k of the file: the same long text with a few lines changed. */
 const version = (k: number) => lines(400, 'value').replace(`value${k} =`, `changed${k} =`) + `// version ${k}\n`;
 
-async function editTurns(engine: Engine, sessionId: string, from: number, to: number): Promise<{ turns: string[]; trees: Tree[] }> {
+async function editTurns(
+  engine: Engine,
+  sessionId: string,
+  from: number,
+  to: number,
+): Promise<{ turns: string[]; trees: Tree[] }> {
   const turns: string[] = [];
   const trees: Tree[] = [await sandbox.tree()];
   for (let k = from; k <= to; k++) {
-    turns.push(await runTurn(engine, async () => {
-      await engine.storage.writeFile(ws('src/app.ts'), version(k), { sessionId });
-      await engine.storage.writeFile(ws(`notes/n${k % 3}.md`), `note ${k}\n${lines(50, `n${k}_`)}`, { sessionId });
-    }, { sessionId }));
+    turns.push(
+      await runTurn(
+        engine,
+        async () => {
+          await engine.storage.writeFile(ws('src/app.ts'), version(k), { sessionId });
+          await engine.storage.writeFile(ws(`notes/n${k % 3}.md`), `note ${k}\n${lines(50, `n${k}_`)}`, { sessionId });
+        },
+        { sessionId },
+      ),
+    );
     await engine.settled();
     trees.push(await sandbox.tree());
   }
@@ -61,11 +75,18 @@ describe('delta chains through the engine', () => {
     const engine = await sandbox.open({ keepSessions: 1, now: () => now } as never);
     const { trees } = await editTurns(engine, 'old', 1, 6);
     now += 2 * 86_400_000;
-    const kept = await runTurn(engine, () => engine.storage.writeFile(ws('src/app.ts'), version(7), { sessionId: 'new' }), { sessionId: 'new' });
+    const kept = await runTurn(
+      engine,
+      () => engine.storage.writeFile(ws('src/app.ts'), version(7), { sessionId: 'new' }),
+      { sessionId: 'new' },
+    );
     expect(engine.listSessions().map((s) => s.sessionId)).toEqual(['new']);
     await engine.settled();
     // version 6 (the kept turn's before) was a delta of version 5, which went with the old session.
-    expect(storedEncoding(sandbox.dataDir, beforeHash(engine, kept, ws('src/app.ts')))).toMatchObject({ depth: 0, base: null });
+    expect(storedEncoding(sandbox.dataDir, beforeHash(engine, kept, ws('src/app.ts')))).toMatchObject({
+      depth: 0,
+      base: null,
+    });
     expect(await engine.rollback(kept)).toMatchObject({ ok: true, errors: [] });
     expect(await readFile(join(sandbox.workspace, 'src/app.ts'), 'utf8')).toBe(version(6));
     assertSameTree(trees[6], await sandbox.tree(), 'after rolling back the kept turn');

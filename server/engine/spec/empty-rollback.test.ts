@@ -28,15 +28,23 @@ async function openFaulty(fail: (op: string, target: string, count: number) => E
     },
   });
   const engine = await sandbox.open({ fs });
-  return { engine, arm: () => { armed = true; } };
+  return {
+    engine,
+    arm: () => {
+      armed = true;
+    },
+  };
 }
 
-const kinds = (engine: Awaited<ReturnType<typeof openFaulty>>['engine']) => engine.listTurns(SESSION).map((t) => t.kind);
+const kinds = (engine: Awaited<ReturnType<typeof openFaulty>>['engine']) =>
+  engine.listTurns(SESSION).map((t) => t.kind);
 
 describe('a rollback that changes nothing leaves no turn', () => {
   it('refused with BAD_URI before anything changed (its capture met a race): no rollback turn', async () => {
     // The plan's read of a.txt is the first; the rollback turn's capture of it, the second, meets the race.
-    const { engine, arm } = await openFaulty((op, _target, count) => (op === 'readFile' && count === 2 ? new LinkOnPathError() : null));
+    const { engine, arm } = await openFaulty((op, _target, count) =>
+      op === 'readFile' && count === 2 ? new LinkOnPathError() : null,
+    );
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1\n', s));
     arm();
     await expectCode(engine.rollback(turnId), 'BAD_URI');
@@ -46,7 +54,9 @@ describe('a rollback that changes nothing leaves no turn', () => {
   });
 
   it('forced, every path failing: ok false, changedNothing, no rollback turn', async () => {
-    const { engine, arm } = await openFaulty((op) => (op === 'rename' ? Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) : null));
+    const { engine, arm } = await openFaulty((op) =>
+      op === 'rename' ? Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) : null,
+    );
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1\n', s));
     await writeFile(join(sandbox.workspace, 'a.txt'), 'the person changed it\n');
     await expectCode(engine.rollback(turnId), 'CONFLICT');

@@ -46,7 +46,9 @@ async function turnOf(line: string, setup?: string): Promise<string> {
 function rows(turnId: string): [string, string, string?][] {
   const files = engine.getManifest(turnId).files;
   const origins = new Set(files.filter((f) => f.from).map((f) => f.from));
-  return files.filter((f) => !(origins.has(f.uri) && f.after === null)).map((f: FileChange) => (f.from ? [f.uri, f.change, f.from] : [f.uri, f.change]));
+  return files
+    .filter((f) => !(origins.has(f.uri) && f.after === null))
+    .map((f: FileChange) => (f.from ? [f.uri, f.change, f.from] : [f.uri, f.change]));
 }
 
 async function rollsBackExactly(turnId: string, moved: { from: string; to: string }[]): Promise<void> {
@@ -76,8 +78,14 @@ describe('a move a shell command makes', () => {
     // The console counts a turn's files as fileCount − renameCount (both ends of a move are changed paths): one.
     expect(turn.fileCount - turn.renameCount!).toBe(1);
     const diff = await engine.diff(turnId, ws('b.txt'));
-    expect(diff).toMatchObject({ from: ws('a.txt'), before: { exists: true, text: 'alpha\nbeta\ngamma\n' }, after: { exists: true, text: 'alpha\nbeta\ngamma\n' } });
-    expect(entries).toEqual([expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('b.txt'), execId: turn.execCommands[0].execId })]);
+    expect(diff).toMatchObject({
+      from: ws('a.txt'),
+      before: { exists: true, text: 'alpha\nbeta\ngamma\n' },
+      after: { exists: true, text: 'alpha\nbeta\ngamma\n' },
+    });
+    expect(entries).toEqual([
+      expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('b.txt'), execId: turn.execCommands[0].execId }),
+    ]);
     await rollsBackExactly(turnId, [{ from: ws('b.txt'), to: ws('a.txt') }]);
     expect((await stat(join(sandbox.workspace, 'b.txt'))).ino).toBe(inode);
   });
@@ -94,13 +102,15 @@ describe('a move a shell command makes', () => {
   it('mv of a folder: the folder and every path under it, each one row with from', async () => {
     start = await tree();
     const turnId = await turnOf('mv lib/x lib/y');
-    expect(rows(turnId).sort()).toEqual([
-      [ws('lib/y'), 'renamed', ws('lib/x')],
-      [ws('lib/y/deep'), 'renamed', ws('lib/x/deep')],
-      [ws('lib/y/deep/two.txt'), 'renamed', ws('lib/x/deep/two.txt')],
-      [ws('lib/y/one.txt'), 'renamed', ws('lib/x/one.txt')],
-      [ws('lib/y/run.sh'), 'renamed', ws('lib/x/run.sh')],
-    ].sort());
+    expect(rows(turnId).sort()).toEqual(
+      [
+        [ws('lib/y'), 'renamed', ws('lib/x')],
+        [ws('lib/y/deep'), 'renamed', ws('lib/x/deep')],
+        [ws('lib/y/deep/two.txt'), 'renamed', ws('lib/x/deep/two.txt')],
+        [ws('lib/y/one.txt'), 'renamed', ws('lib/x/one.txt')],
+        [ws('lib/y/run.sh'), 'renamed', ws('lib/x/run.sh')],
+      ].sort(),
+    );
     expect(engine.getManifest(turnId).turn).toMatchObject({ renameCount: 3, fileCount: 6 });
     await rollsBackExactly(turnId, [
       { from: ws('lib/y/one.txt'), to: ws('lib/x/one.txt') },
@@ -135,8 +145,13 @@ describe('a move a shell command makes', () => {
   it('mv onto an existing file is recorded as a storage rename onto it is, and both come back', async () => {
     start = await tree();
     const turnId = await turnOf('mv a.txt other.txt');
-    expect(engine.getManifest(turnId).entries).toEqual([expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('other.txt') })]);
-    expect(rows(turnId).sort()).toEqual([[ws('a.txt'), 'deleted'], [ws('other.txt'), 'modified']]);
+    expect(engine.getManifest(turnId).entries).toEqual([
+      expect.objectContaining({ op: 'rename', uri: ws('a.txt'), to: ws('other.txt') }),
+    ]);
+    expect(rows(turnId).sort()).toEqual([
+      [ws('a.txt'), 'deleted'],
+      [ws('other.txt'), 'modified'],
+    ]);
     // As for a storage rename onto a file: the replaced file's content is placed back, a.txt's restored.
     await rollsBackExactly(turnId, []);
   });
@@ -144,7 +159,10 @@ describe('a move a shell command makes', () => {
   it('a delete and an unrelated new file stay a delete and a create', async () => {
     start = await tree();
     const turnId = await turnOf("rm a.txt && printf 'fresh\\n' > b.txt");
-    expect(rows(turnId).sort()).toEqual([[ws('a.txt'), 'deleted'], [ws('b.txt'), 'created']]);
+    expect(rows(turnId).sort()).toEqual([
+      [ws('a.txt'), 'deleted'],
+      [ws('b.txt'), 'created'],
+    ]);
     expect(engine.getManifest(turnId).turn.renameCount).toBe(0);
     await rollsBackExactly(turnId, []);
   });
@@ -159,23 +177,35 @@ describe('any sequence of moves, copies, deletes and writes in one command', () 
       fc.tuple(fc.constant('rm'), fc.constantFrom(...names), fc.constant('')),
       fc.tuple(fc.constant('write'), fc.constantFrom(...names), fc.constantFrom('x', 'alpha\nbeta\ngamma\n')),
     );
-    const line = (steps: [string, string, string][]) => steps.map(([op, a, b]) => {
-      if (op === 'mv') return `mv -T ${a} ${b} 2>/dev/null`;
-      if (op === 'cp') return `cp -a ${a} ${b} 2>/dev/null`;
-      if (op === 'rm') return `rm -rf ${a}`;
-      return `printf '%s' '${b}' > ${a} 2>/dev/null`;
-    }).join('; ') + '; true';
-    await fc.assert(fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
-      await engine.close();
-      sandbox = await makeSandbox();
-      await plant(sandbox.workspace, {
-        'a.txt': 'alpha\nbeta\ngamma\n', 'other.txt': 'other\n', 'lib/x/one.txt': 'one\n', 'lib/x/deep/two.txt': 'two\n',
-      });
-      engine = await sandbox.open();
-      start = await tree();
-      const turnId = await turnOf(line(steps));
-      if (engine.getManifest(turnId).files.length === 0) { assertSameTree(start, await tree()); return; }
-      await rollsBackExactly(turnId, []);
-    }), { numRuns: 25 });
+    const line = (steps: [string, string, string][]) =>
+      steps
+        .map(([op, a, b]) => {
+          if (op === 'mv') return `mv -T ${a} ${b} 2>/dev/null`;
+          if (op === 'cp') return `cp -a ${a} ${b} 2>/dev/null`;
+          if (op === 'rm') return `rm -rf ${a}`;
+          return `printf '%s' '${b}' > ${a} 2>/dev/null`;
+        })
+        .join('; ') + '; true';
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 5 }), async (steps) => {
+        await engine.close();
+        sandbox = await makeSandbox();
+        await plant(sandbox.workspace, {
+          'a.txt': 'alpha\nbeta\ngamma\n',
+          'other.txt': 'other\n',
+          'lib/x/one.txt': 'one\n',
+          'lib/x/deep/two.txt': 'two\n',
+        });
+        engine = await sandbox.open();
+        start = await tree();
+        const turnId = await turnOf(line(steps));
+        if (engine.getManifest(turnId).files.length === 0) {
+          assertSameTree(start, await tree());
+          return;
+        }
+        await rollsBackExactly(turnId, []);
+      }),
+      { numRuns: 25 },
+    );
   });
 });

@@ -84,25 +84,51 @@ describe('shell commands', () => {
     expect(turn.execCommands[0]).toMatchObject({ tool: 'Bash', command: line, endedAt: expect.any(String) });
     expect(turn.execCommands[0].changed!.length).toBeGreaterThan(0);
     // Each entry is the command's: a path it changed (exec), or a path it moved (rename, move; exec-moves.test.ts).
-    expect(engine.getManifest(turnId).entries.every((e) => ['exec', 'rename', 'move'].includes(e.op) && e.execId === turn.execCommands[0].execId)).toBe(true);
+    expect(
+      engine
+        .getManifest(turnId)
+        .entries.every((e) => ['exec', 'rename', 'move'].includes(e.op) && e.execId === turn.execCommands[0].execId),
+    ).toBe(true);
     await rollsBackAndRedoes(turnId, start, end);
   });
 
   it('reports what each command changed, directories included', async () => {
     let outcome!: Awaited<ReturnType<typeof command>>;
-    const turnId = await turnOf(async () => { outcome = await command('mv lib/x lib/y && rm src/c.ts && mkdir -p gen/a'); });
+    const turnId = await turnOf(async () => {
+      outcome = await command('mv lib/x lib/y && rm src/c.ts && mkdir -p gen/a');
+    });
     expect(outcome.skipped).toEqual([]);
-    expect(outcome.changed.sort()).toEqual([
-      'lib/x', 'lib/x/deep', 'lib/x/deep/two.txt', 'lib/x/one.txt', 'lib/y', 'lib/y/deep', 'lib/y/deep/two.txt', 'lib/y/one.txt',
-      'src/c.ts', 'gen', 'gen/a',
-    ].map(ws).sort());
+    expect(outcome.changed.sort()).toEqual(
+      [
+        'lib/x',
+        'lib/x/deep',
+        'lib/x/deep/two.txt',
+        'lib/x/one.txt',
+        'lib/y',
+        'lib/y/deep',
+        'lib/y/deep/two.txt',
+        'lib/y/one.txt',
+        'src/c.ts',
+        'gen',
+        'gen/a',
+      ]
+        .map(ws)
+        .sort(),
+    );
     const kinds = Object.fromEntries(engine.getManifest(turnId).files.map((f) => [f.uri, f.change]));
     // The moved folder is one move (its origin's row folded into it by the console), as a storage rename is.
-    expect(kinds).toMatchObject({ [ws('lib/x')]: 'dir-deleted', [ws('lib/y')]: 'renamed', [ws('src/c.ts')]: 'deleted', [ws('gen/a')]: 'dir-created' });
+    expect(kinds).toMatchObject({
+      [ws('lib/x')]: 'dir-deleted',
+      [ws('lib/y')]: 'renamed',
+      [ws('src/c.ts')]: 'deleted',
+      [ws('gen/a')]: 'dir-created',
+    });
   });
 
   it('a change under node_modules is neither recorded nor touched by rollback', async () => {
-    const turnId = await turnOf(() => command("echo 'changed' > node_modules/dep/index.js && echo 'a changed' >> src/a.ts"));
+    const turnId = await turnOf(() =>
+      command("echo 'changed' > node_modules/dep/index.js && echo 'a changed' >> src/a.ts"),
+    );
     const files = engine.getManifest(turnId).files.map((f) => f.uri);
     expect(files).toEqual([ws('src/a.ts')]);
     expect((await engine.rollback(turnId)).ok).toBe(true);
@@ -114,12 +140,20 @@ describe('shell commands', () => {
     const start = await sandbox.tree();
     const turnId = await turnOf(async () => {
       const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'later' });
-      const writer = spawn('/bin/bash', ['-c', 'sleep 0.3; echo late >> src/b.ts; mkdir late-dir'], { cwd: sandbox.workspace, stdio: 'ignore' });
+      const writer = spawn('/bin/bash', ['-c', 'sleep 0.3; echo late >> src/b.ts; mkdir late-dir'], {
+        cwd: sandbox.workspace,
+        stdio: 'ignore',
+      });
       expect((await engine.execEnd({ ...s, execId: execId! })).changed).toEqual([]);
       await new Promise((resolve) => writer.on('exit', resolve));
     });
     const end = await sandbox.tree();
-    expect(engine.getManifest(turnId).files.map((f) => f.uri).sort()).toEqual([ws('late-dir'), ws('src/b.ts')]);
+    expect(
+      engine
+        .getManifest(turnId)
+        .files.map((f) => f.uri)
+        .sort(),
+    ).toEqual([ws('late-dir'), ws('src/b.ts')]);
     await rollsBackAndRedoes(turnId, start, end);
   });
 
@@ -154,7 +188,9 @@ describe('shell commands', () => {
     await writeFile(join(sandbox.workspace, 'big.log'), 'x'.repeat(4096));
     engine = await sandbox.open({ maxFileSize: 1024 });
     let outcome!: Awaited<ReturnType<typeof command>>;
-    const turnId = await turnOf(async () => { outcome = await command("echo more >> big.log && echo 'a2' >> src/a.ts"); });
+    const turnId = await turnOf(async () => {
+      outcome = await command("echo more >> big.log && echo 'a2' >> src/a.ts");
+    });
     expect(outcome.skipped).toEqual([{ uri: ws('big.log'), reason: 'too-large' }]);
     const turn = engine.getManifest(turnId).turn;
     expect(turn.execCaptured).toBe(false);

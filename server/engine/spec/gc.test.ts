@@ -17,19 +17,31 @@ beforeEach(async () => {
 });
 
 const SHARED = 'content both sessions write\n';
-const ids = (engine: Engine) => engine.listSessions().map((x) => x.sessionId).sort();
+const ids = (engine: Engine) =>
+  engine
+    .listSessions()
+    .map((x) => x.sessionId)
+    .sort();
 
 /** s1: u modified, sh created (3 blobs: u0, u1, SHARED) · s2: v modified, sh2 created (v0, v1, SHARED). */
 async function twoSessions(engine: Engine): Promise<{ t1: string; t2: string }> {
-  const t1 = await runTurn(engine, async () => {
-    await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
-    await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
-  }, { sessionId: 's1' });
+  const t1 = await runTurn(
+    engine,
+    async () => {
+      await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
+      await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
+    },
+    { sessionId: 's1' },
+  );
   expect(engine.storeStats().blobs).toBe(3);
-  const t2 = await runTurn(engine, async () => {
-    await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
-    await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
-  }, { sessionId: 's2' });
+  const t2 = await runTurn(
+    engine,
+    async () => {
+      await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
+      await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
+    },
+    { sessionId: 's2' },
+  );
   return { t1, t2 };
 }
 
@@ -40,7 +52,6 @@ async function blobFilesOnDisk(engine: Engine, dataDir: string): Promise<number>
 }
 
 const DAY = 86_400_000;
-
 
 describe('retention', () => {
   it('keeps everything with keepDays 0 and keepSessions 0, and every blob', async () => {
@@ -59,22 +70,35 @@ describe('retention', () => {
     const lines: string[] = [];
     const engine = await sandbox.open({ now: time.now, log: (line: string) => lines.push(line) } as never);
     expect(engine.storeStats().retention).toEqual({ keepDays: 30, keepSessions: 0 });
-    const t1 = await runTurn(engine, async () => {
-      await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
-      await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
-    }, { sessionId: 's1' });
+    const t1 = await runTurn(
+      engine,
+      async () => {
+        await engine.storage.writeFile(ws('u'), 'u1 unique to the first session\n', { sessionId: 's1' });
+        await engine.storage.writeFile(ws('sh'), SHARED, { sessionId: 's1' });
+      },
+      { sessionId: 's1' },
+    );
     time.pass(29 * DAY);
-    const t2 = await runTurn(engine, async () => {
-      await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
-      await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
-    }, { sessionId: 's2' });
+    const t2 = await runTurn(
+      engine,
+      async () => {
+        await engine.storage.writeFile(ws('v'), 'v1 unique to the second session\n', { sessionId: 's2' });
+        await engine.storage.writeFile(ws('sh2'), SHARED, { sessionId: 's2' });
+      },
+      { sessionId: 's2' },
+    );
     expect(ids(engine)).toEqual(['s1', 's2']);
     time.pass(2 * DAY);
     await runTurn(engine, async () => undefined, { sessionId: 's2' });
     expect(ids(engine)).toEqual(['s2']);
     expect(engine.storeStats()).toMatchObject({ sessions: 1, blobs: 3, pruned: 1 });
-    expect(lines).toEqual([expect.stringMatching(/^pruned session s1 \(last active 2026-01-01T.*idle more than 30 days\)$/)]);
-    await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
+    expect(lines).toEqual([
+      expect.stringMatching(/^pruned session s1 \(last active 2026-01-01T.*idle more than 30 days\)$/),
+    ]);
+    await expectCode(
+      Promise.resolve().then(() => engine.getManifest(t1)),
+      'TURN_NOT_FOUND',
+    );
     expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(3);
 
     // The workspace itself is never touched by pruning; s2's blobs still restore exactly.
@@ -90,7 +114,9 @@ describe('retention', () => {
     const engine = await sandbox.open({ keepSessions: 2, now: time.now } as never);
     const turn = async (sessionId: string) => {
       time.pass(2 * DAY);
-      return runTurn(engine, () => engine.storage.writeFile(ws(`f-${sessionId}`), sessionId, { sessionId }), { sessionId });
+      return runTurn(engine, () => engine.storage.writeFile(ws(`f-${sessionId}`), sessionId, { sessionId }), {
+        sessionId,
+      });
     };
     await turn('s1');
     await turn('s2');
@@ -99,7 +125,12 @@ describe('retention', () => {
     expect(ids(engine)).toEqual(['s1', 's3']);
 
     // s4's turn stays active while s5 and s6 commit: it must survive every sweep.
-    const { turnId: active } = await engine.input({ sessionId: 's4', platform: 'webui', sessionType: 'chat', content: 'long turn' });
+    const { turnId: active } = await engine.input({
+      sessionId: 's4',
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'long turn',
+    });
     await turn('s5');
     await turn('s6');
     expect(ids(engine)).toContain('s4');
@@ -112,7 +143,9 @@ describe('retention', () => {
   it('an agent opening many throwaway sessions prunes no session active in the last 24 hours', async () => {
     const time = testClock();
     const engine = await sandbox.open({ keepSessions: 20, now: time.now } as never);
-    const kept = await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), { sessionId: 'person' });
+    const kept = await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), {
+      sessionId: 'person',
+    });
     time.pass(23 * 60 * 60 * 1000);
     for (let i = 0; i < 25; i++) await runTurn(engine, async () => undefined, { sessionId: `throwaway-${i}` });
     expect(ids(engine)).toContain('person');
@@ -123,9 +156,13 @@ describe('retention', () => {
   it("sessions the agent opens are ranked apart: a person's session idle 25 h outlives three new agent sessions (keepSessions 3)", async () => {
     const time = testClock();
     const engine = await sandbox.open({ keepSessions: 3, now: time.now } as never);
-    const agentTurn = (sessionId: string) => engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: 'go', origin: 'agent' })
-      .then(() => engine.turnEnd({ sessionId }));
-    await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), { sessionId: 'person' });
+    const agentTurn = (sessionId: string) =>
+      engine
+        .input({ sessionId, platform: 'webui', sessionType: 'chat', content: 'go', origin: 'agent' })
+        .then(() => engine.turnEnd({ sessionId }));
+    await runTurn(engine, () => engine.storage.writeFile(ws('u'), 'u1 kept\n', { sessionId: 'person' }), {
+      sessionId: 'person',
+    });
     time.pass(25 * 60 * 60 * 1000);
     for (const id of ['a1', 'a2', 'a3']) await agentTurn(id);
     expect(ids(engine)).toEqual(['a1', 'a2', 'a3', 'person']);
@@ -139,7 +176,13 @@ describe('retention', () => {
     const time = testClock();
     const engine = await sandbox.open({ keepSessions: 1, now: time.now } as never);
     const agentTurn = async (sessionId: string, write = false) => {
-      const { turnId } = await engine.input({ sessionId, platform: 'webui', sessionType: 'chat', content: 'go', origin: 'agent' });
+      const { turnId } = await engine.input({
+        sessionId,
+        platform: 'webui',
+        sessionType: 'chat',
+        content: 'go',
+        origin: 'agent',
+      });
       if (write) await engine.storage.writeFile(ws('u'), `by ${sessionId}\n`, { sessionId });
       await engine.turnEnd({ sessionId });
       return turnId as string;
@@ -157,7 +200,7 @@ describe('retention', () => {
 });
 
 describe('blob sweep', () => {
-  it('never races a capture: blobs kept by an active turn survive sweeps run by other sessions\' commits', async () => {
+  it("never races a capture: blobs kept by an active turn survive sweeps run by other sessions' commits", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 20; i++) files[`c/f${i}`] = `original content ${i}\n`;
     await plant(sandbox.workspace, files);
@@ -169,10 +212,14 @@ describe('blob sweep', () => {
       for (let i = 0; i < 4; i++) {
         // Each one old enough to be pruned by the next commit: sweeps run while s1 captures.
         time.pass(2 * DAY);
-        await runTurn(engine, () => engine.storage.writeFile(ws(`other-${i}`), `other ${i}`, { sessionId: `o${i}` }), { sessionId: `o${i}` });
+        await runTurn(engine, () => engine.storage.writeFile(ws(`other-${i}`), `other ${i}`, { sessionId: `o${i}` }), {
+          sessionId: `o${i}`,
+        });
       }
     })();
-    const captures = Promise.all(Object.keys(files).map((path) => engine.storage.writeFile(ws(path), 'overwritten\n', { sessionId: 's1' })));
+    const captures = Promise.all(
+      Object.keys(files).map((path) => engine.storage.writeFile(ws(path), 'overwritten\n', { sessionId: 's1' })),
+    );
     await Promise.all([otherTurns, captures]);
     await engine.turnEnd({ sessionId: 's1' });
     for (let i = 0; i < 4; i++) await engine.storage.delete(ws(`other-${i}`), { sessionId: 'nobody' });
@@ -203,7 +250,7 @@ describe('turn numbers', () => {
 });
 
 describe('clearSession', () => {
-  it('drops the session\'s turns, messages and unshared blobs, emits session-deleted, touches no file', async () => {
+  it("drops the session's turns, messages and unshared blobs, emits session-deleted, touches no file", async () => {
     const engine = await sandbox.open({ keepSessions: 0 });
     const { t1 } = await twoSessions(engine);
     await engine.message({ sessionId: 's1', role: 'assistant', content: 'hello' });
@@ -215,7 +262,10 @@ describe('clearSession', () => {
     expect(events).toEqual([{ sessionId: 's1' }]);
     expect(ids(engine)).toEqual(['s2']);
     expect(orNone(() => engine.messages('s1'))).toEqual([]);
-    await expectCode(Promise.resolve().then(() => engine.getManifest(t1)), 'TURN_NOT_FOUND');
+    await expectCode(
+      Promise.resolve().then(() => engine.getManifest(t1)),
+      'TURN_NOT_FOUND',
+    );
     expect(engine.storeStats()).toMatchObject({ sessions: 1, turns: 1, blobs: 3 });
     expect(await blobFilesOnDisk(engine, sandbox.dataDir)).toBe(3);
     assertSameTree(before, await sandbox.tree());

@@ -36,7 +36,9 @@ describe('a file that grows past maxFileSize while it is read', () => {
   for (const name of Object.keys(FILES)) {
     it(`${name}, captured by a forced write: skipped as too-large, nothing of it stored`, async () => {
       const engine = await openGrowing([name]);
-      const turnId = await runTurn(engine, () => engine.storage.writeFile(ws(name), 'replaced\n', { ...s, force: true }));
+      const turnId = await runTurn(engine, () =>
+        engine.storage.writeFile(ws(name), 'replaced\n', { ...s, force: true }),
+      );
       const file = engine.getManifest(turnId).files.find((f) => f.uri === ws(name));
       expect(file?.skipped).toBe('too-large');
       expect(engine.getManifest(turnId).turn.skippedCount).toBe(1);

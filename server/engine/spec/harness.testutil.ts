@@ -89,7 +89,13 @@ export const ws = (path: string): string => `workspace:/${path}`;
 
 /** A clock the test moves (the engine's `now`): what is about time is tested without waiting for it. */
 export function testClock(start = Date.UTC(2026, 0, 1)) {
-  const c = { t: start, now: () => c.t, pass: (ms: number) => { c.t += ms; } };
+  const c = {
+    t: start,
+    now: () => c.t,
+    pass: (ms: number) => {
+      c.t += ms;
+    },
+  };
   return c;
 }
 
@@ -104,7 +110,10 @@ export async function runTurn(
 ): Promise<string> {
   const sessionId = options.sessionId ?? SESSION;
   const { turnId } = await engine.input({
-    sessionId, platform: 'webui', sessionType: 'chat', content: options.content ?? 'do something',
+    sessionId,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: options.content ?? 'do something',
   });
   expect(turnId, 'the turn begins').toBeTypeOf('string');
   await body();
@@ -114,7 +123,10 @@ export async function runTurn(
 }
 
 /** Expects the promise to reject with an engine error of `code`; returns that error. */
-export async function expectCode(promise: Promise<unknown>, code: string): Promise<Error & { code: string; details?: Record<string, unknown> }> {
+export async function expectCode(
+  promise: Promise<unknown>,
+  code: string,
+): Promise<Error & { code: string; details?: Record<string, unknown> }> {
   let caught: unknown;
   try {
     await promise;

@@ -57,11 +57,16 @@ describe('git-ignored folders', () => {
     const turnId = await turnOf(async () => {
       outcome = await command('rm .env && rm -rf cache && echo more > target/debug/new.o && rm target/debug/f1.o');
     });
-    expect(outcome.skipped).toEqual([{ uri: ws('target'), reason: 'over-budget', files: 21, bytes: expect.any(Number) }]);
+    expect(outcome.skipped).toEqual([
+      { uri: ws('target'), reason: 'over-budget', files: 21, bytes: expect.any(Number) },
+    ]);
     const turn = engine.getManifest(turnId).turn;
     expect(turn.execCaptured).toBe(true);
     expect(turn.execCommands[0].skipped).toEqual(outcome.skipped);
-    const files = engine.getManifest(turnId).files.map((f) => f.uri).sort();
+    const files = engine
+      .getManifest(turnId)
+      .files.map((f) => f.uri)
+      .sort();
     expect(files).toEqual([ws('.env'), ws('cache'), ws('cache/one.json')]);
 
     const result = await engine.rollback(turnId);
@@ -125,7 +130,9 @@ describe('git-ignored folders', () => {
     await manyFiles('target', 40);
     engine = await sandbox.open(BUDGET);
     let cleaned!: Awaited<ReturnType<typeof command>>;
-    const turnId = await turnOf(async () => { cleaned = await command('rm target/f1*.o target/f2*.o target/f3*.o'); });
+    const turnId = await turnOf(async () => {
+      cleaned = await command('rm target/f1*.o target/f2*.o target/f3*.o');
+    });
     expect(cleaned.changed).toEqual([]);
     expect(engine.getManifest(turnId).files).toEqual([]);
     const before = await sandbox.tree();
@@ -148,11 +155,25 @@ describe('IgnoreRules', () => {
   it('agrees with git check-ignore on nested .gitignore files and negations', async () => {
     const tree: Record<string, string> = {
       '.gitignore': '*.log\n/build/\nvendor/\n!keep.log\ndist\n# a comment\n\\#hash\n',
-      'a.log': '', 'keep.log': '', '#hash': '', 'src/app.ts': '', 'src/debug.log': '',
+      'a.log': '',
+      'keep.log': '',
+      '#hash': '',
+      'src/app.ts': '',
+      'src/debug.log': '',
       'src/.gitignore': '!debug.log\ngen/\n*.tmp\n',
-      'src/gen/out.ts': '', 'src/x.tmp': '', 'src/sub/.gitignore': '!*.tmp\n', 'src/sub/y.tmp': '',
-      'build/a.o': '', 'lib/build/a.o': '', 'vendor/pkg/index.js': '', 'lib/vendor/x.js': '',
-      'dist/bundle.js': '', 'pkg/dist': '', 'docs/.gitignore': '*\n!*.md\n!/sub/\n', 'docs/readme.md': '', 'docs/note.txt': '',
+      'src/gen/out.ts': '',
+      'src/x.tmp': '',
+      'src/sub/.gitignore': '!*.tmp\n',
+      'src/sub/y.tmp': '',
+      'build/a.o': '',
+      'lib/build/a.o': '',
+      'vendor/pkg/index.js': '',
+      'lib/vendor/x.js': '',
+      'dist/bundle.js': '',
+      'pkg/dist': '',
+      'docs/.gitignore': '*\n!*.md\n!/sub/\n',
+      'docs/readme.md': '',
+      'docs/note.txt': '',
       'docs/sub/inner.md': '',
     };
     await plant(sandbox.workspace, tree);
@@ -164,7 +185,9 @@ describe('IgnoreRules', () => {
     }
     const dirs = new Set([...paths].filter((p) => !(p in tree)));
     const gitIgnored = new Set(
-      sh(`git check-ignore ${[...paths].map((p) => `'${p}'`).join(' ')} || true`).split('\n').filter(Boolean),
+      sh(`git check-ignore ${[...paths].map((p) => `'${p}'`).join(' ')} || true`)
+        .split('\n')
+        .filter(Boolean),
     );
     const ours = new Set<string>();
     for (const rel of paths) {

@@ -37,8 +37,12 @@ describe('onConflict: keep-both', () => {
 
     const plan = await engine.preview(turnId, { onConflict: 'keep-both' });
     expect(plan.conflicts).toEqual([]);
-    expect(plan.actions).toContainEqual(expect.objectContaining({ uri: ws('a.txt'), action: 'keep-both', copy: ws('a.txt.turnback-1'), conflict: true }));
-    expect(plan.actions).toContainEqual(expect.objectContaining({ uri: ws('b.txt'), action: 'restore', conflict: false }));
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ uri: ws('a.txt'), action: 'keep-both', copy: ws('a.txt.turnback-1'), conflict: true }),
+    );
+    expect(plan.actions).toContainEqual(
+      expect.objectContaining({ uri: ws('b.txt'), action: 'restore', conflict: false }),
+    );
 
     const result = await engine.rollback(turnId, { onConflict: 'keep-both' });
     expect(result.keptBoth).toEqual([{ uri: ws('a.txt'), copy: ws('a.txt.turnback-1') }]);

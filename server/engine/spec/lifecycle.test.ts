@@ -5,7 +5,19 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
-import { expectCode, makeSandbox, orNone, plant, runTurn, SESSION, statusOf, testClock, who, ws, type Sandbox } from './harness.testutil.js';
+import {
+  expectCode,
+  makeSandbox,
+  orNone,
+  plant,
+  runTurn,
+  SESSION,
+  statusOf,
+  testClock,
+  who,
+  ws,
+  type Sandbox,
+} from './harness.testutil.js';
 import { assertSameTree } from './tree.js';
 
 let sandbox: Sandbox;
@@ -28,19 +40,38 @@ describe('turn lifecycle', () => {
     await engine.storage.writeFile(ws('a'), 'a1\n', s);
     const second = await input(engine, 'second');
     await engine.storage.writeFile(ws('b'), 'b1\n', s);
-    expect(engine.getManifest(first.turnId as string).turn).toMatchObject({ status: 'committed', fileCount: 1, number: 1 });
-    expect(engine.getManifest(second.turnId as string).turn).toMatchObject({ status: 'active', number: 2, endedAt: null });
-    expect(engine.listSessions()[0]).toMatchObject({ sessionId: SESSION, activeTurnId: second.turnId, platform: 'webui', sessionType: 'chat' });
+    expect(engine.getManifest(first.turnId as string).turn).toMatchObject({
+      status: 'committed',
+      fileCount: 1,
+      number: 1,
+    });
+    expect(engine.getManifest(second.turnId as string).turn).toMatchObject({
+      status: 'active',
+      number: 2,
+      endedAt: null,
+    });
+    expect(engine.listSessions()[0]).toMatchObject({
+      sessionId: SESSION,
+      activeTurnId: second.turnId,
+      platform: 'webui',
+      sessionType: 'chat',
+    });
     expect(await engine.turnEnd(s)).toEqual({ turnId: second.turnId });
     expect(await engine.turnEnd(s)).toEqual({ turnId: null });
-    expect(events).toEqual([`begun ${first.turnId}`, `committed ${first.turnId}`, `begun ${second.turnId}`, `committed ${second.turnId}`]);
+    expect(events).toEqual([
+      `begun ${first.turnId}`,
+      `committed ${first.turnId}`,
+      `begun ${second.turnId}`,
+      `committed ${second.turnId}`,
+    ]);
     expect(engine.listTurns(SESSION).map((t) => t.number)).toEqual([1, 2]);
   });
 
   it('listTurns pages by number: before excludes that number and later, limit bounds the page, oldest first', async () => {
     const engine = await sandbox.open();
     for (let i = 0; i < 4; i++) await runTurn(engine, async () => undefined);
-    const numbers = (opts?: { limit?: number; before?: number }) => engine.listTurns(SESSION, opts).map((t) => t.number);
+    const numbers = (opts?: { limit?: number; before?: number }) =>
+      engine.listTurns(SESSION, opts).map((t) => t.number);
     expect(numbers()).toEqual([1, 2, 3, 4]);
     expect(numbers({ before: 4 })).toEqual([1, 2, 3]);
     const page = numbers({ before: 4, limit: 2 });
@@ -75,7 +106,11 @@ describe('turn lifecycle', () => {
     await engine.storage.writeFile(ws('a'), 'a1\n', s);
     await engine.close();
     engine = await sandbox.open();
-    expect(engine.getManifest(turnId as string).turn).toMatchObject({ status: 'committed', interrupted: false, fileCount: 1 });
+    expect(engine.getManifest(turnId as string).turn).toMatchObject({
+      status: 'committed',
+      interrupted: false,
+      fileCount: 1,
+    });
     expect(engine.recovery).toMatchObject({ interruptedTurns: [], interruptedRollbacks: [] });
     expect((await engine.rollback(turnId as string)).ok).toBe(true);
     assertSameTree(start, await sandbox.tree());
@@ -159,12 +194,14 @@ describe('concurrency', () => {
   it('mutations of one session apply in the order they were issued', async () => {
     const engine = await sandbox.open();
     const start = await sandbox.tree();
-    const turnId = await runTurn(engine, () => Promise.all([
-      engine.storage.writeFile(ws('a'), 'one\n', s),
-      engine.storage.rename(ws('a'), ws('c'), s),
-      engine.storage.writeFile(ws('c'), 'three\n', s),
-      engine.storage.writeFile(ws('a'), 'four\n', s),
-    ]));
+    const turnId = await runTurn(engine, () =>
+      Promise.all([
+        engine.storage.writeFile(ws('a'), 'one\n', s),
+        engine.storage.rename(ws('a'), ws('c'), s),
+        engine.storage.writeFile(ws('c'), 'three\n', s),
+        engine.storage.writeFile(ws('a'), 'four\n', s),
+      ]),
+    );
     expect(await readFile(join(sandbox.workspace, 'c'), 'utf8')).toBe('three\n');
     expect(await readFile(join(sandbox.workspace, 'a'), 'utf8')).toBe('four\n');
     expect((await engine.rollback(turnId)).ok).toBe(true);
@@ -192,7 +229,13 @@ describe('concurrency', () => {
     const result = await engine.rollback(t1);
     expect(done).toEqual([{ sessionId: SESSION, turnId: t1, rollbackTurnId: result.rollbackTurnId, ok: true }]);
     const rollbackTurn = engine.getManifest(result.rollbackTurnId as string).turn;
-    expect(rollbackTurn).toMatchObject({ kind: 'rollback', rollbackOf: [t1], status: 'committed', number: 2, sessionId: SESSION });
+    expect(rollbackTurn).toMatchObject({
+      kind: 'rollback',
+      rollbackOf: [t1],
+      status: 'committed',
+      number: 2,
+      sessionId: SESSION,
+    });
     expect(engine.getManifest(t1).turn.rolledBackBy).toBe(result.rollbackTurnId);
   });
 });

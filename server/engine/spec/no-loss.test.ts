@@ -24,11 +24,19 @@ beforeEach(async () => {
 function smallDisk(dir: string, size: string): { unmount(): void } | null {
   if (process.getuid?.() !== 0) return null;
   const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
-  return mounted ? { unmount: () => { execFileSync('umount', ['-l', dir]); } } : null;
+  return mounted
+    ? {
+        unmount: () => {
+          execFileSync('umount', ['-l', dir]);
+        },
+      }
+    : null;
 }
 
 const mounted: { unmount(): void }[] = [];
-afterEach(() => { for (const m of mounted.splice(0)) m.unmount(); });
+afterEach(() => {
+  for (const m of mounted.splice(0)) m.unmount();
+});
 
 describe('a full disk', () => {
   it('under the workspace: the write answers NO_SPACE, the original stays, the turn still rolls back', async (t) => {
@@ -136,10 +144,15 @@ describe('names and sizes', () => {
     await handle.truncate(700 * 1024 * 1024);
     await handle.close();
     const rssBefore = process.memoryUsage().rss;
-    const refused = await expectCode(engine.storage.readFile(ws('huge.bin'), { maxBytes: 16 * 1024 * 1024 }), 'TOO_LARGE');
+    const refused = await expectCode(
+      engine.storage.readFile(ws('huge.bin'), { maxBytes: 16 * 1024 * 1024 }),
+      'TOO_LARGE',
+    );
     expect(refused.details).toMatchObject({ uri: ws('huge.bin'), size: 700 * 1024 * 1024, limit: 16 * 1024 * 1024 });
     expect(process.memoryUsage().rss - rssBefore).toBeLessThan(64 * 1024 * 1024);
-    expect(Buffer.from(await engine.storage.readFile(ws('a'), { maxBytes: 1024 })).toString()).toBe('a0 the original\n');
+    expect(Buffer.from(await engine.storage.readFile(ws('a'), { maxBytes: 1024 })).toString()).toBe(
+      'a0 the original\n',
+    );
   });
 });
 
@@ -153,15 +166,22 @@ describe('a damaged store', () => {
     // Scribble over every page after the first: the header stays, the tree pages do not.
     for (let at = 4096; at < bytes.length; at += 4096) bytes.fill(0x5a, at + 8, at + 2048);
     await writeFile(file, bytes);
-    await expect(openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir }))
-      .rejects.toMatchObject({ code: 'STORE_DAMAGED', message: expect.stringContaining(file) });
+    await expect(openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir })).rejects.toMatchObject({
+      code: 'STORE_DAMAGED',
+      message: expect.stringContaining(file),
+    });
     expect((await readFile(file)).equals(bytes)).toBe(true);
   });
 
   it('a file that is not a database at all is refused the same way', async () => {
     await mkdir(join(sandbox.dataDir, 'store'), { recursive: true });
-    await writeFile(join(sandbox.dataDir, 'store', 'turnback.db'), 'this is not a database, it is a note\n'.repeat(200));
-    await expect(openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir })).rejects.toMatchObject({ code: 'STORE_DAMAGED' });
+    await writeFile(
+      join(sandbox.dataDir, 'store', 'turnback.db'),
+      'this is not a database, it is a note\n'.repeat(200),
+    );
+    await expect(openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir })).rejects.toMatchObject({
+      code: 'STORE_DAMAGED',
+    });
   });
 });
 
@@ -172,15 +192,30 @@ describe('contents two sessions share', () => {
     const fs = new EngineFs();
     const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs } as never);
     // s1 keeps SAME (its original of `shared`); s2 will capture the same bytes (its original of `copy`).
-    await runTurn(engine, () => engine.storage.writeFile(ws('shared'), 'changed by s1\n', who('s1')), { sessionId: 's1' });
-    const { turnId } = await engine.input({ sessionId: 's2', platform: 'webui', sessionType: 'chat', content: 'capture' });
+    await runTurn(engine, () => engine.storage.writeFile(ws('shared'), 'changed by s1\n', who('s1')), {
+      sessionId: 's1',
+    });
+    const { turnId } = await engine.input({
+      sessionId: 's2',
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'capture',
+    });
     // s2's capture is held right after it has read the file, before its transaction.
     let release!: () => void;
     let reached!: () => void;
-    const atRead = new Promise<void>((resolve) => { reached = resolve; });
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const atRead = new Promise<void>((resolve) => {
+      reached = resolve;
+    });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     fs.beforeOp = async (op, target) => {
-      if (op === 'readFile' && target.endsWith('/copy')) { fs.beforeOp = undefined; reached(); await gate; }
+      if (op === 'readFile' && target.endsWith('/copy')) {
+        fs.beforeOp = undefined;
+        reached();
+        await gate;
+      }
     };
     const write = engine.storage.writeFile(ws('copy'), 'changed by s2\n', who('s2'));
     await atRead;
@@ -201,7 +236,12 @@ describe('a commit that fails', () => {
   it("does not leave a rollback's turn active: it is committed interrupted, the turn it rolled back says so, and its undo works", async () => {
     const fs = new EngineFs();
     const lines: string[] = [];
-    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs, log: (line: string) => lines.push(line) } as never);
+    const engine: Engine = await openTracked({
+      workspace: sandbox.workspace,
+      dataDir: sandbox.dataDir,
+      fs,
+      log: (line: string) => lines.push(line),
+    } as never);
     const start = await sandbox.tree();
     const turnId = await runTurn(engine, async () => {
       await engine.storage.writeFile(ws('a'), 'a1\n', s);
@@ -225,7 +265,9 @@ describe('a commit that fails', () => {
     assertSameTree(start, await sandbox.tree());
     const rollbackTurn = engine.getManifest(result.rollbackTurnId!).turn;
     expect(rollbackTurn).toMatchObject({ status: 'committed', interrupted: true });
-    expect(lines).toContain(`the commit of rollback turn ${result.rollbackTurnId} failed (EIO: injected, lstat); committed without its after-contents, as interrupted`);
+    expect(lines).toContain(
+      `the commit of rollback turn ${result.rollbackTurnId} failed (EIO: injected, lstat); committed without its after-contents, as interrupted`,
+    );
     expect(engine.getManifest(turnId).turn.status).toBe('rolled-back');
     expect(await engine.rollback(turnId)).toMatchObject({ ok: true, rollbackTurnId: null });
     const undo = await engine.rollback(result.rollbackTurnId!);
@@ -237,7 +279,12 @@ describe('a commit that fails', () => {
   it("does not leave an agent's turn active when its after-contents cannot be kept", async () => {
     const fs = new EngineFs();
     const lines: string[] = [];
-    const engine: Engine = await openTracked({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs, log: (line: string) => lines.push(line) } as never);
+    const engine: Engine = await openTracked({
+      workspace: sandbox.workspace,
+      dataDir: sandbox.dataDir,
+      fs,
+      log: (line: string) => lines.push(line),
+    } as never);
     const start = await sandbox.tree();
     const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'edit' });
     await engine.storage.writeFile(ws('a'), 'a1\n', s);
@@ -252,11 +299,15 @@ describe('a commit that fails', () => {
     fs.beforeOp = undefined;
     expect(engine.listSessions()[0].activeTurnId).toBeNull();
     expect(engine.getManifest(turnId!).turn).toMatchObject({ status: 'committed', interrupted: true, fileCount: 1 });
-    expect(lines).toContain(`the commit of turn ${turnId} failed (EIO: injected, read); committed without its after-contents, as interrupted`);
+    expect(lines).toContain(
+      `the commit of turn ${turnId} failed (EIO: injected, read); committed without its after-contents, as interrupted`,
+    );
     expect((await engine.rollback(turnId!)).ok).toBe(true);
     assertSameTree(start, await sandbox.tree());
     await engine.close();
   });
 });
 
-afterEach(async () => { await rm(join(sandbox.base, 'small-workspace'), { recursive: true, force: true }).catch(() => undefined); });
+afterEach(async () => {
+  await rm(join(sandbox.base, 'small-workspace'), { recursive: true, force: true }).catch(() => undefined);
+});

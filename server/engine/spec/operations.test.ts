@@ -92,10 +92,11 @@ describe('each operation and its undo', () => {
 
   it('a rename goes back by rename (same inode)', async () => {
     let inode = 0;
-    const trip = await roundTrip(
-      sandbox, engine, () => engine.storage.rename(ws('a.txt'), ws('b.txt'), who()),
-      { afterTurn: async () => { inode = (await stat(join(sandbox.workspace, 'b.txt'))).ino; } },
-    );
+    const trip = await roundTrip(sandbox, engine, () => engine.storage.rename(ws('a.txt'), ws('b.txt'), who()), {
+      afterTurn: async () => {
+        inode = (await stat(join(sandbox.workspace, 'b.txt'))).ino;
+      },
+    });
     expect(change(trip.turnId, ws('b.txt'))).toMatchObject({ change: 'renamed', from: ws('a.txt') });
     expect(trip.rollback.movedBack).toEqual([{ from: ws('b.txt'), to: ws('a.txt') }]);
     const diff = await engine.diff(trip.turnId, ws('b.txt'));
@@ -108,21 +109,30 @@ describe('each operation and its undo', () => {
 
   it('a move into new directories goes back and leaves no directory behind', async () => {
     const trip = await roundTrip(sandbox, engine, () =>
-      engine.storage.move(ws('a.txt'), ws('new/deeper/a.txt'), who()));
+      engine.storage.move(ws('a.txt'), ws('new/deeper/a.txt'), who()),
+    );
     expect(change(trip.turnId, ws('new/deeper/a.txt'))).toMatchObject({ change: 'moved', from: ws('a.txt') });
-    const created = engine.getManifest(trip.turnId).files.filter((f) => f.change === 'dir-created').map((f) => f.uri);
+    const created = engine
+      .getManifest(trip.turnId)
+      .files.filter((f) => f.change === 'dir-created')
+      .map((f) => f.uri);
     expect(created.sort()).toEqual([ws('new'), ws('new/deeper')]);
   });
 
   it('mkdir (with parents) is undone, and directories are not counted as files', async () => {
     const trip = await roundTrip(sandbox, engine, () => engine.storage.mkdir(ws('m/n/o'), who()));
-    const created = engine.getManifest(trip.turnId).files.filter((f) => f.change === 'dir-created').map((f) => f.uri);
+    const created = engine
+      .getManifest(trip.turnId)
+      .files.filter((f) => f.change === 'dir-created')
+      .map((f) => f.uri);
     expect(created.sort()).toEqual([ws('m'), ws('m/n'), ws('m/n/o')]);
     expect(engine.getManifest(trip.turnId).turn.fileCount).toBe(0);
   });
 
   it('a recursive delete comes back whole: files, modes, symlinks, empty directories', async () => {
-    const trip = await roundTrip(sandbox, engine, () => engine.storage.delete(ws('dir'), { ...who(), recursive: true }));
+    const trip = await roundTrip(sandbox, engine, () =>
+      engine.storage.delete(ws('dir'), { ...who(), recursive: true }),
+    );
     const files = engine.getManifest(trip.turnId).files;
     expect(files.find((f) => f.uri === ws('dir/inner.txt'))?.change).toBe('deleted');
     expect(files.find((f) => f.uri === ws('dir/sub/deep.txt'))?.change).toBe('deleted');

@@ -46,11 +46,23 @@ export type ShellStep =
   | { kind: 'ln'; p: number; target: string };
 
 const shellStepArb: fc.Arbitrary<ShellStep> = fc.oneof(
-  { arbitrary: fc.record({ kind: fc.constantFrom('write' as const, 'append' as const), p: pathIndex, data: content }), weight: 4 },
-  { arbitrary: fc.record({ kind: fc.constantFrom('rm' as const, 'rmrf' as const, 'mkdir' as const), p: pathIndex }), weight: 3 },
-  { arbitrary: fc.record({ kind: fc.constantFrom('mv' as const, 'cp' as const), p: pathIndex, q: pathIndex }), weight: 3 },
+  {
+    arbitrary: fc.record({ kind: fc.constantFrom('write' as const, 'append' as const), p: pathIndex, data: content }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constantFrom('rm' as const, 'rmrf' as const, 'mkdir' as const), p: pathIndex }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constantFrom('mv' as const, 'cp' as const), p: pathIndex, q: pathIndex }),
+    weight: 3,
+  },
   { arbitrary: fc.record({ kind: fc.constant('chmod' as const), p: pathIndex, mode }), weight: 1 },
-  { arbitrary: fc.record({ kind: fc.constant('ln' as const), p: pathIndex, target: fc.constantFrom(...LINK_TARGETS) }), weight: 1 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('ln' as const), p: pathIndex, target: fc.constantFrom(...LINK_TARGETS) }),
+    weight: 1,
+  },
 );
 
 const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
@@ -58,20 +70,32 @@ const quote = (word: string) => `'${word.replace(/'/g, `'\\''`)}'`;
 const printable = (data: Uint8Array) => [...data].map((b) => `\\${b.toString(8).padStart(3, '0')}`).join('');
 
 export function shellCommand(steps: ShellStep[]): string {
-  return steps.map((step) => {
-    const p = quote(PATHS[step.p]);
-    switch (step.kind) {
-      case 'write': return `printf ${quote(printable(step.data))} > ${p}`;
-      case 'append': return `printf ${quote(printable(step.data))} >> ${p}`;
-      case 'rm': return `rm -f ${p}`;
-      case 'rmrf': return `rm -rf ${p}`;
-      case 'mkdir': return `mkdir -p ${p}`;
-      case 'mv': return `mv -f ${p} ${quote(PATHS[step.q])}`;
-      case 'cp': return `cp -a ${p} ${quote(PATHS[step.q])}`;
-      case 'chmod': return `chmod ${step.mode.toString(8)} ${p}`;
-      case 'ln': return `ln -sfn ${quote(step.target)} ${p}`;
-    }
-  }).map((line) => `${line} 2>/dev/null`).join('; ');
+  return steps
+    .map((step) => {
+      const p = quote(PATHS[step.p]);
+      switch (step.kind) {
+        case 'write':
+          return `printf ${quote(printable(step.data))} > ${p}`;
+        case 'append':
+          return `printf ${quote(printable(step.data))} >> ${p}`;
+        case 'rm':
+          return `rm -f ${p}`;
+        case 'rmrf':
+          return `rm -rf ${p}`;
+        case 'mkdir':
+          return `mkdir -p ${p}`;
+        case 'mv':
+          return `mv -f ${p} ${quote(PATHS[step.q])}`;
+        case 'cp':
+          return `cp -a ${p} ${quote(PATHS[step.q])}`;
+        case 'chmod':
+          return `chmod ${step.mode.toString(8)} ${p}`;
+        case 'ln':
+          return `ln -sfn ${quote(step.target)} ${p}`;
+      }
+    })
+    .map((line) => `${line} 2>/dev/null`)
+    .join('; ');
 }
 
 export const opArb: fc.Arbitrary<Op> = fc.oneof(
@@ -86,7 +110,13 @@ export const opArb: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: fc.record({ op: fc.constant('import' as const), p: pathIndex, data: content }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('hostWrite' as const), p: pathIndex, data: content }), weight: 1 },
   { arbitrary: fc.record({ op: fc.constant('hostRename' as const), p: pathIndex, q: pathIndex }), weight: 1 },
-  { arbitrary: fc.record({ op: fc.constant('shell' as const), steps: fc.array(shellStepArb, { minLength: 1, maxLength: 4 }) }), weight: 3 },
+  {
+    arbitrary: fc.record({
+      op: fc.constant('shell' as const),
+      steps: fc.array(shellStepArb, { minLength: 1, maxLength: 4 }),
+    }),
+    weight: 3,
+  },
 );
 
 /** Names in the untracked `tmp` root, unique across runs sharing a data dir. */
@@ -97,7 +127,8 @@ export const initialTreeArb: fc.Arbitrary<Record<string, PlantSpec>> = fc
   .record({
     files: fc.tuple(...INITIAL_FILES.map(() => fc.option(fc.record({ content, mode }), { nil: undefined }))),
     links: fc.uniqueArray(fc.record({ at: fc.constantFrom(...LINK_PATHS), target: fc.constantFrom(...LINK_TARGETS) }), {
-      maxLength: 2, selector: (l) => l.at,
+      maxLength: 2,
+      selector: (l) => l.at,
     }),
     emptyDir: fc.boolean(),
   })
@@ -143,7 +174,13 @@ const parentExists = (root: string, rel: string) => ancestorsOk(root, rel, false
 const within = (inner: string, outer: string): boolean => inner === outer || inner.startsWith(`${outer}/`);
 
 /** Applies `op` through the engine when it is valid on the current tree; returns what it did. */
-export async function applyOp(engine: Engine, root: string, sessionId: string, op: Op, step?: StepRef): Promise<string | null> {
+export async function applyOp(
+  engine: Engine,
+  root: string,
+  sessionId: string,
+  op: Op,
+  step?: StepRef,
+): Promise<string | null> {
   const p = PATHS['p' in op ? op.p : 0];
   const at = (rel: string) => `workspace:/${rel}`;
   const s = step ? { sessionId, step } : { sessionId };
@@ -213,7 +250,8 @@ export async function applyOp(engine: Engine, root: string, sessionId: string, o
       if (kind === null || within(q, p) || within(p, q)) return null;
       if (!(await ancestorsOk(root, p, false))) return null;
       if (!(await ancestorsOk(root, q, op.op === 'move'))) return null;
-      if (op.op === 'rename' && q.includes('/') && (await kindAt(root, q.slice(0, q.lastIndexOf('/')))) !== 'dir') return null;
+      if (op.op === 'rename' && q.includes('/') && (await kindAt(root, q.slice(0, q.lastIndexOf('/')))) !== 'dir')
+        return null;
       const target = await kindAt(root, q);
       if (target === 'dir' || (target !== null && kind === 'dir')) return null;
       if (op.op === 'rename') await engine.storage.rename(at(p), at(q), s);

@@ -19,21 +19,36 @@ beforeEach(async () => {
 describe('pins', () => {
   it('a rewind to a pin takes back what every session changed since; its undo brings it all back', async () => {
     engine = await sandbox.open();
-    await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1 before the pin\n', who('s1')), { sessionId: 's1' });
+    await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1 before the pin\n', who('s1')), {
+      sessionId: 's1',
+    });
     const pin = await engine.pin({ name: 'Known good' });
     expect(pin).toMatchObject({ sessionId: PINS_SESSION, name: 'Known good', number: 1 });
     expect(engine.pins().map((p) => p.turnId)).toEqual([pin.turnId]);
-    expect(engine.getManifest(pin.turnId).turn).toMatchObject({ kind: 'pin', title: 'Known good', pinned: true, fileCount: 0 });
+    expect(engine.getManifest(pin.turnId).turn).toMatchObject({
+      kind: 'pin',
+      title: 'Known good',
+      pinned: true,
+      fileCount: 0,
+    });
     const atPin = await sandbox.tree();
 
-    await runTurn(engine, async () => {
-      await engine.storage.writeFile(ws('a.txt'), 'a2\n', who('s1'));
-      await engine.storage.delete(ws('old.txt'), who('s1'));
-    }, { sessionId: 's1' });
-    await runTurn(engine, async () => {
-      await engine.storage.writeFile(ws('src/new.txt'), 'new\n', who('s2'));
-      await engine.storage.rename(ws('src/b.txt'), ws('src/c.txt'), who('s2'));
-    }, { sessionId: 's2' });
+    await runTurn(
+      engine,
+      async () => {
+        await engine.storage.writeFile(ws('a.txt'), 'a2\n', who('s1'));
+        await engine.storage.delete(ws('old.txt'), who('s1'));
+      },
+      { sessionId: 's1' },
+    );
+    await runTurn(
+      engine,
+      async () => {
+        await engine.storage.writeFile(ws('src/new.txt'), 'new\n', who('s2'));
+        await engine.storage.rename(ws('src/b.txt'), ws('src/c.txt'), who('s2'));
+      },
+      { sessionId: 's2' },
+    );
     const end = await sandbox.tree();
 
     const plan = await engine.previewRewind(PINS_SESSION, { toTurnId: pin.turnId });
@@ -51,14 +66,20 @@ describe('pins', () => {
   it('survives retention that prunes its neighbours, with every session since; unpinned, it goes back to retention', async () => {
     const time = testClock();
     engine = await sandbox.open({ now: time.now, keepDays: 30 } as never);
-    await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'before\n', who('before')), { sessionId: 'before' });
+    await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'before\n', who('before')), {
+      sessionId: 'before',
+    });
     time.pass(DAY);
     const pin = await engine.pin({ name: 'Before the refactor' });
     time.pass(DAY);
     await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'after\n', who('after')), { sessionId: 'after' });
     time.pass(60 * DAY);
     await runTurn(engine, async () => undefined, { sessionId: 'now' });
-    const ids = () => engine.listSessions().map((s) => s.sessionId).sort();
+    const ids = () =>
+      engine
+        .listSessions()
+        .map((s) => s.sessionId)
+        .sort();
     // 'before' was idle 62 days and holds nothing the pin needs; 'after' was idle 60 days but came after the pin.
     expect(ids()).toEqual(['after', 'now', PINS_SESSION].sort());
     const result = await engine.rewind(PINS_SESSION, { toTurnId: pin.turnId });

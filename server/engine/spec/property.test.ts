@@ -48,7 +48,8 @@ async function openRig(): Promise<Rig & { dispose(): Promise<void> }> {
 
 /** A fresh workspace tree and a session of its own for the next run. */
 async function freshRun(rig: Rig, initial: Parameters<typeof plant>[1]) {
-  for (const name of await readdir(rig.workspace)) await rm(join(rig.workspace, name), { recursive: true, force: true });
+  for (const name of await readdir(rig.workspace))
+    await rm(join(rig.workspace, name), { recursive: true, force: true });
   await plant(rig.workspace, initial);
   return { engine: rig.engine, session: `run-${++rig.runs}`, tree: () => snapshot(rig.workspace), root: rig.workspace };
 }
@@ -60,7 +61,12 @@ async function checkSequence(rig: Rig, initial: Parameters<typeof plant>[1], tur
   const turnIds: string[] = [];
   for (const ops of turns) {
     starts.push(await tree());
-    const { turnId } = await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'turn' });
+    const { turnId } = await engine.input({
+      sessionId: SESSION,
+      platform: 'webui',
+      sessionType: 'chat',
+      content: 'turn',
+    });
     for (const op of ops) await applyOp(engine, root, SESSION, op);
     await engine.turnEnd({ sessionId: SESSION });
     turnIds.push(turnId as string);

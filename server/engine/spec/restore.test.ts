@@ -3,7 +3,17 @@ import { readdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
-import { expectCode, makeSandbox, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
+import {
+  expectCode,
+  makeSandbox,
+  plant,
+  runTurn,
+  SESSION,
+  statusOf,
+  who,
+  ws,
+  type Sandbox,
+} from './harness.testutil.js';
 import { assertSameTree, type Tree } from './tree.js';
 
 let sandbox: Sandbox;
@@ -119,7 +129,7 @@ describe('drift and force', () => {
     expect(statusOf(engine, turnId)).toBe('committed');
   });
 
-  it('force on a file the turn created and a person then edited never loses the person\'s bytes', async () => {
+  it("force on a file the turn created and a person then edited never loses the person's bytes", async () => {
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('made'), 'by the turn\n', s));
     await writeFile(join(sandbox.workspace, 'made'), 'edited by a person\n');
     const drifted = await sandbox.tree();
@@ -151,12 +161,12 @@ describe('drift and force', () => {
       await engine.storage.mkdir(ws('n'), s);
       await engine.storage.writeFile(ws('n/f'), 'made by the turn\n', s);
     });
-    await writeFile(join(sandbox.workspace, 'n/person.txt'), 'not the turn\'s\n');
+    await writeFile(join(sandbox.workspace, 'n/person.txt'), "not the turn's\n");
     const result = await engine.rollback(turnId, { force: true });
     expect(result.ok).toBe(false);
     expect(result.errors).toEqual([expect.objectContaining({ uri: ws('n'), code: 'NOT_EMPTY' })]);
     expect(await readdir(join(sandbox.workspace, 'n'))).toEqual(['person.txt']);
-    expect(await read('n/person.txt')).toBe('not the turn\'s\n');
+    expect(await read('n/person.txt')).toBe("not the turn's\n");
   });
 
   it('force never overwrites a file it cannot capture first (too large)', async () => {

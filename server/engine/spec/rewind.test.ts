@@ -4,7 +4,17 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
-import { expectCode, makeSandbox, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
+import {
+  expectCode,
+  makeSandbox,
+  plant,
+  runTurn,
+  SESSION,
+  statusOf,
+  who,
+  ws,
+  type Sandbox,
+} from './harness.testutil.js';
 import { assertSameTree, type Tree } from './tree.js';
 
 let sandbox: Sandbox;
@@ -21,15 +31,23 @@ beforeEach(async () => {
   await plant(sandbox.workspace, { a: 'a0\n' });
   engine = await sandbox.open();
   startTree = await sandbox.tree();
-  t1 = await runTurn(engine, async () => {
-    await engine.message({ ...s, role: 'assistant', content: 'did one' });
-    await engine.storage.writeFile(ws('a'), 'a1\n', s);
-  }, { content: 'one' });
+  t1 = await runTurn(
+    engine,
+    async () => {
+      await engine.message({ ...s, role: 'assistant', content: 'did one' });
+      await engine.storage.writeFile(ws('a'), 'a1\n', s);
+    },
+    { content: 'one' },
+  );
   afterT1 = await sandbox.tree();
-  t2 = await runTurn(engine, async () => {
-    await engine.message({ ...s, role: 'assistant', content: 'did two' });
-    await engine.storage.writeFile(ws('b'), 'b2\n', s);
-  }, { content: 'two' });
+  t2 = await runTurn(
+    engine,
+    async () => {
+      await engine.message({ ...s, role: 'assistant', content: 'did two' });
+      await engine.storage.writeFile(ws('b'), 'b2\n', s);
+    },
+    { content: 'two' },
+  );
   await engine.message({ ...s, role: 'assistant', content: 'said between turns' });
   t3 = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a3\n', s), { content: 'three' });
   r3 = (await engine.rollback(t3)).rollbackTurnId as string;
@@ -41,7 +59,13 @@ describe('rewind', () => {
   it('rewinds every turn numbered N or higher, of either kind and any status, with chat; the undo restores all', async () => {
     const messagesBefore = engine.messages(SESSION);
     const statusesBefore = engine.listTurns(SESSION).map((t) => [t.turnId, t.status]);
-    expect(statusesBefore.map(([, status]) => status)).toEqual(['committed', 'committed', 'rolled-back', 'committed', 'committed']);
+    expect(statusesBefore.map(([, status]) => status)).toEqual([
+      'committed',
+      'committed',
+      'rolled-back',
+      'committed',
+      'committed',
+    ]);
 
     const plan = await engine.previewRewind(SESSION, { toTurnId: t2, withChat: true });
     expect(plan.conflicts).toEqual([]);
@@ -77,7 +101,7 @@ describe('rewind', () => {
     expect(statusesAfter.map((t) => [t.turnId, t.status])).toEqual(statusesBefore);
   });
 
-  it('rewinding to a rolled-back turn goes back to that turn\'s start', async () => {
+  it("rewinding to a rolled-back turn goes back to that turn's start", async () => {
     const result = await engine.rewind(SESSION, { toTurnId: t3 });
     expect(result.ok).toBe(true);
     const expected = new Map(endTree);

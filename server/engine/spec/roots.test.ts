@@ -96,7 +96,10 @@ describe('tracked and untracked roots', () => {
     process.env.XDG_STATE_HOME = join(sandbox.base, 'state');
     try {
       const engine = await openTracked({ workspace: sandbox.workspace });
-      const hash = createHash('sha256').update(await realpath(sandbox.workspace)).digest('hex').slice(0, 12);
+      const hash = createHash('sha256')
+        .update(await realpath(sandbox.workspace))
+        .digest('hex')
+        .slice(0, 12);
       expect(engine.dataDir).toBe(join(sandbox.base, 'state', 'turnback', `workspace-${hash}`));
       const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
       expect((await engine.rollback(turnId)).ok).toBe(true);

@@ -65,15 +65,18 @@ describe('scopes', () => {
 });
 
 describe('exec', () => {
-  it.each(['exec', 'exec_background', 'run_shell', 'run_python', 'Bash', 'bash', 'shell', 'mcp__db__query'])('%s during an active turn sets execUsed and logs the command', async (tool) => {
-    const engine = await sandbox.open();
-    const turnId = await runTurn(engine, async () => {
-      expect(await engine.exec({ ...s, tool, command: 'make all' })).toMatchObject({ turnId: expect.any(String) });
-    });
-    const turn = engine.getManifest(turnId).turn;
-    expect(turn.execUsed).toBe(true);
-    expect(turn.execCommands).toEqual([expect.objectContaining({ tool, command: 'make all' })]);
-  });
+  it.each(['exec', 'exec_background', 'run_shell', 'run_python', 'Bash', 'bash', 'shell', 'mcp__db__query'])(
+    '%s during an active turn sets execUsed and logs the command',
+    async (tool) => {
+      const engine = await sandbox.open();
+      const turnId = await runTurn(engine, async () => {
+        expect(await engine.exec({ ...s, tool, command: 'make all' })).toMatchObject({ turnId: expect.any(String) });
+      });
+      const turn = engine.getManifest(turnId).turn;
+      expect(turn.execUsed).toBe(true);
+      expect(turn.execCommands).toEqual([expect.objectContaining({ tool, command: 'make all' })]);
+    },
+  );
 
   it('an exec outside an active turn records nothing', async () => {
     const engine = await sandbox.open();

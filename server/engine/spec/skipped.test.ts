@@ -22,7 +22,11 @@ beforeEach(async () => {
     'dir/big.txt': BIG,
     '.git/config': '[core]\n',
     'node_modules/pkg/index.js': 'module.exports = 1;\n',
-    'many/1': '1', 'many/2': '2', 'many/3': '3', 'many/4': '4', 'many/5': '5',
+    'many/1': '1',
+    'many/2': '2',
+    'many/3': '3',
+    'many/4': '4',
+    'many/5': '5',
   });
 });
 
@@ -60,14 +64,17 @@ describe('skipped paths', () => {
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(result.errors.map((e) => [e.uri, e.code]).sort()).toEqual([
-      [ws('.git/config'), 'EXCLUDED'], [ws('node_modules/pkg/index.js'), 'EXCLUDED'],
+      [ws('.git/config'), 'EXCLUDED'],
+      [ws('node_modules/pkg/index.js'), 'EXCLUDED'],
     ]);
     expect(await read('.git/config')).toBe('[core]\nbare = true\n');
   });
 
   it('a recursive delete, forced, restores what it captured and reports the file it could not', async () => {
     const engine = await sandbox.open({ maxFileSize: 64 });
-    const turnId = await runTurn(engine, () => engine.storage.delete(ws('dir'), { ...s, recursive: true, force: true }));
+    const turnId = await runTurn(engine, () =>
+      engine.storage.delete(ws('dir'), { ...s, recursive: true, force: true }),
+    );
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(result.errors).toEqual([expect.objectContaining({ uri: ws('dir/big.txt'), code: 'TOO_LARGE' })]);
@@ -77,7 +84,9 @@ describe('skipped paths', () => {
 
   it('a recursive delete beyond maxDeleteFiles, forced, happens; the directory is skipped too-large', async () => {
     const engine = await sandbox.open({ maxDeleteFiles: 3 });
-    const turnId = await runTurn(engine, () => engine.storage.delete(ws('many'), { ...s, recursive: true, force: true }));
+    const turnId = await runTurn(engine, () =>
+      engine.storage.delete(ws('many'), { ...s, recursive: true, force: true }),
+    );
     expect((await sandbox.tree()).has('many')).toBe(false);
     const manifest = engine.getManifest(turnId);
     expect(manifest.files.find((f) => f.uri === ws('many'))?.skipped).toBe('too-large');
@@ -90,7 +99,9 @@ describe('skipped paths', () => {
 
   it('a recursive delete beyond maxDeleteBytes, forced, is skipped the same way', async () => {
     const engine = await sandbox.open({ maxDeleteBytes: 100 });
-    const turnId = await runTurn(engine, () => engine.storage.delete(ws('dir'), { ...s, recursive: true, force: true }));
+    const turnId = await runTurn(engine, () =>
+      engine.storage.delete(ws('dir'), { ...s, recursive: true, force: true }),
+    );
     expect(engine.getManifest(turnId).files.find((f) => f.uri === ws('dir'))?.skipped).toBe('too-large');
     const result = await engine.rollback(turnId);
     expect(result.errors).toEqual([expect.objectContaining({ uri: ws('dir'), code: 'TOO_LARGE' })]);
@@ -99,13 +110,48 @@ describe('skipped paths', () => {
 
 describe('refusals of what cannot be captured', () => {
   it.each([
-    ['an overwrite of a file over maxFileSize', { maxFileSize: 64 }, (e: Engine) => e.storage.writeFile(ws('big'), 'now small\n', s), ws('big')],
-    ['a delete of a file over maxFileSize', { maxFileSize: 64 }, (e: Engine) => e.storage.delete(ws('big'), s), ws('big')],
-    ['a recursive delete holding a file over maxFileSize', { maxFileSize: 64 }, (e: Engine) => e.storage.delete(ws('dir'), { ...s, recursive: true }), ws('dir/big.txt')],
-    ['a recursive delete beyond maxDeleteFiles', { maxDeleteFiles: 3 }, (e: Engine) => e.storage.delete(ws('many'), { ...s, recursive: true }), ws('many')],
-    ['a recursive delete beyond maxDeleteBytes', { maxDeleteBytes: 100 }, (e: Engine) => e.storage.delete(ws('dir'), { ...s, recursive: true }), ws('dir')],
-    ['a rename over a file over maxFileSize', { maxFileSize: 64 }, (e: Engine) => e.storage.rename(ws('a'), ws('big'), s), ws('big')],
-    ['a move of a directory beyond maxDeleteFiles', { maxDeleteFiles: 3 }, (e: Engine) => e.storage.move(ws('many'), ws('elsewhere/many'), s), ws('many')],
+    [
+      'an overwrite of a file over maxFileSize',
+      { maxFileSize: 64 },
+      (e: Engine) => e.storage.writeFile(ws('big'), 'now small\n', s),
+      ws('big'),
+    ],
+    [
+      'a delete of a file over maxFileSize',
+      { maxFileSize: 64 },
+      (e: Engine) => e.storage.delete(ws('big'), s),
+      ws('big'),
+    ],
+    [
+      'a recursive delete holding a file over maxFileSize',
+      { maxFileSize: 64 },
+      (e: Engine) => e.storage.delete(ws('dir'), { ...s, recursive: true }),
+      ws('dir/big.txt'),
+    ],
+    [
+      'a recursive delete beyond maxDeleteFiles',
+      { maxDeleteFiles: 3 },
+      (e: Engine) => e.storage.delete(ws('many'), { ...s, recursive: true }),
+      ws('many'),
+    ],
+    [
+      'a recursive delete beyond maxDeleteBytes',
+      { maxDeleteBytes: 100 },
+      (e: Engine) => e.storage.delete(ws('dir'), { ...s, recursive: true }),
+      ws('dir'),
+    ],
+    [
+      'a rename over a file over maxFileSize',
+      { maxFileSize: 64 },
+      (e: Engine) => e.storage.rename(ws('a'), ws('big'), s),
+      ws('big'),
+    ],
+    [
+      'a move of a directory beyond maxDeleteFiles',
+      { maxDeleteFiles: 3 },
+      (e: Engine) => e.storage.move(ws('many'), ws('elsewhere/many'), s),
+      ws('many'),
+    ],
   ] as const)('%s is refused with TOO_LARGE and changes nothing', async (_label, options, change, uri) => {
     const engine = await sandbox.open(options);
     const start = await sandbox.tree();
@@ -126,9 +172,14 @@ describe('refusals of what cannot be captured', () => {
   it('before-mutate of such a path answers skipped (the host decides) and records it as skipped', async () => {
     const engine = await sandbox.open({ maxFileSize: 64 });
     const turnId = await runTurn(engine, async () => {
-      expect(await engine.beforeMutate({ ...s, op: 'write', uri: ws('big') })).toEqual({ recorded: false, skipped: 'too-large' });
+      expect(await engine.beforeMutate({ ...s, op: 'write', uri: ws('big') })).toEqual({
+        recorded: false,
+        skipped: 'too-large',
+      });
       await writeFile(join(sandbox.workspace, 'big'), 'the host wrote it anyway\n');
     });
-    expect(engine.getManifest(turnId).files).toEqual([expect.objectContaining({ uri: ws('big'), skipped: 'too-large' })]);
+    expect(engine.getManifest(turnId).files).toEqual([
+      expect.objectContaining({ uri: ws('big'), skipped: 'too-large' }),
+    ]);
   });
 });

@@ -63,20 +63,29 @@ describe('special files', () => {
       expect(turn.skippedCount).toBe(0);
 
       const result = await engine.rollback(turnId);
-      expect(result).toMatchObject({ ok: true, restored: [ws('reg.txt')], replaced: [{ uri: ws('reg.txt'), kind }], errors: [] });
+      expect(result).toMatchObject({
+        ok: true,
+        restored: [ws('reg.txt')],
+        replaced: [{ uri: ws('reg.txt'), kind }],
+        errors: [],
+      });
       expect(await readFile(join(sandbox.workspace, 'reg.txt'), 'utf8')).toBe('the original\n');
     });
   }
 
   it('a FIFO planted where the agent wrote: a conflict; forced, it is replaced by what the turn began with', async () => {
     const engine = await sandbox.open();
-    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('reg.txt'), 'the agent\'s\n', s));
+    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('reg.txt'), "the agent's\n", s));
     await makeSpecial(join(sandbox.workspace, 'reg.txt'), 'fifo');
     const plan = await engine.preview(turnId);
     expect(plan.conflicts).toEqual([ws('reg.txt')]);
     await expectCode(engine.rollback(turnId), 'CONFLICT');
     const result = await engine.rollback(turnId, { force: true });
-    expect(result).toMatchObject({ ok: true, restored: [ws('reg.txt')], replaced: [{ uri: ws('reg.txt'), kind: 'fifo' }] });
+    expect(result).toMatchObject({
+      ok: true,
+      restored: [ws('reg.txt')],
+      replaced: [{ uri: ws('reg.txt'), kind: 'fifo' }],
+    });
     expect(await readFile(join(sandbox.workspace, 'reg.txt'), 'utf8')).toBe('the original\n');
   });
 
@@ -93,7 +102,9 @@ describe('special files', () => {
     expect(skipped).toEqual([{ uri: ws('pipe'), reason: 'unreadable' }]);
     const { turn, files } = engine.getManifest(turnId);
     expect(turn.skippedCount).toBe(1);
-    expect(files.filter((f) => f.skipped).map((f) => [f.uri, f.skipped, f.before?.type])).toEqual([[ws('pipe'), 'unreadable', 'special']]);
+    expect(files.filter((f) => f.skipped).map((f) => [f.uri, f.skipped, f.before?.type])).toEqual([
+      [ws('pipe'), 'unreadable', 'special'],
+    ]);
     const result = await engine.rollback(turnId);
     expect(result.restored).toEqual([ws('other.txt')]);
     expect(result.errors.map((e) => e.uri)).toEqual([ws('pipe')]);

@@ -17,19 +17,33 @@ import { assertSameTree, snapshot, type Node, type Tree } from './tree.js';
 const NUM_RUNS = process.env.CI ? 60 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
 const SHARDS = 2;
 
-const sameNode = (a: Node | undefined, b: Node | undefined): boolean => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+const sameNode = (a: Node | undefined, b: Node | undefined): boolean =>
+  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-async function checkStepUndo(engine: Engine, workspace: string, session: string, initial: Parameters<typeof plant>[1], ops: Op[], pick: number): Promise<void> {
+async function checkStepUndo(
+  engine: Engine,
+  workspace: string,
+  session: string,
+  initial: Parameters<typeof plant>[1],
+  ops: Op[],
+  pick: number,
+): Promise<void> {
   for (const name of await readdir(workspace)) await rm(join(workspace, name), { recursive: true, force: true });
   await plant(workspace, initial);
   const tree = () => snapshot(workspace);
-  const { turnId } = await engine.input({ sessionId: session, platform: 'webui', sessionType: 'chat', content: 'steps' });
+  const { turnId } = await engine.input({
+    sessionId: session,
+    platform: 'webui',
+    sessionType: 'chat',
+    content: 'steps',
+  });
   /** The trees before and after each operation that did something, and the step it recorded as. */
   const done: { before: Tree; after: Tree; shell: boolean; stepId: string }[] = [];
   for (const [i, op] of ops.entries()) {
     const before = await tree();
     const stepId = `op-${i}`;
-    if ((await applyOp(engine, workspace, session, op, { id: stepId })) !== null) done.push({ before, after: await tree(), shell: op.op === 'shell', stepId });
+    if ((await applyOp(engine, workspace, session, op, { id: stepId })) !== null)
+      done.push({ before, after: await tree(), shell: op.op === 'shell', stepId });
   }
   await engine.turnEnd({ sessionId: session });
   const end = await tree();
@@ -39,13 +53,18 @@ async function checkStepUndo(engine: Engine, workspace: string, session: string,
   // A command's step is its execId: the n-th command of the turn is the n-th shell operation.
   const commands = engine.getManifest(turnId!).turn.execCommands.map((c) => c.execId);
   const shells = done.filter((d) => d.shell);
-  const model = step.kind === 'command' ? shells[commands.indexOf(step.stepId)] : done.find((d) => d.stepId === step.stepId);
+  const model =
+    step.kind === 'command' ? shells[commands.indexOf(step.stepId)] : done.find((d) => d.stepId === step.stepId);
   expect(model, `the operation behind step ${step.index}`).toBeDefined();
 
   const result = await engine.rollback(turnId!, { steps: [step.index], force: true });
   if (!result.ok) return; // a path the later steps made unreachable (NOT_EMPTY, SYMLINK) is said so, not modelled
   const now = await tree();
-  const changed = new Set([...model!.before.keys(), ...model!.after.keys()].filter((rel) => !sameNode(model!.before.get(rel), model!.after.get(rel))));
+  const changed = new Set(
+    [...model!.before.keys(), ...model!.after.keys()].filter(
+      (rel) => !sameNode(model!.before.get(rel), model!.after.get(rel)),
+    ),
+  );
   for (const rel of new Set([...now.keys(), ...end.keys(), ...model!.before.keys()])) {
     const expected = changed.has(rel) ? model!.before.get(rel) : end.get(rel);
     // Folders come and go with what they hold: the files, links and modes are what is modelled.
@@ -60,21 +79,29 @@ async function checkStepUndo(engine: Engine, workspace: string, session: string,
 }
 
 describe.concurrent('property: one step of a random turn undone', () => {
-  it.each(Array.from({ length: SHARDS }, (_, i) => i + 1))(`matches the model (shard %i of ${SHARDS})`, async () => {
-    const base = await realpath(await mkdtemp(join(tmpdir(), 'turnback-step-property-')));
-    const workspace = join(base, 'workspace');
-    await mkdir(workspace);
-    const engine = await openEngine({ workspace, dataDir: join(base, 'data') });
-    let runs = 0;
-    try {
-      await fc.assert(
-        fc.asyncProperty(initialTreeArb, fc.array(opArb, { minLength: 2, maxLength: 8 }), fc.nat(), (initial, ops, pick) =>
-          checkStepUndo(engine, workspace, `run-${++runs}`, initial, ops, pick)),
-        { numRuns: Math.ceil(NUM_RUNS / SHARDS) },
-      );
-    } finally {
-      await engine.close();
-      await rm(base, { recursive: true, force: true });
-    }
-  }, 300_000);
+  it.each(Array.from({ length: SHARDS }, (_, i) => i + 1))(
+    `matches the model (shard %i of ${SHARDS})`,
+    async () => {
+      const base = await realpath(await mkdtemp(join(tmpdir(), 'turnback-step-property-')));
+      const workspace = join(base, 'workspace');
+      await mkdir(workspace);
+      const engine = await openEngine({ workspace, dataDir: join(base, 'data') });
+      let runs = 0;
+      try {
+        await fc.assert(
+          fc.asyncProperty(
+            initialTreeArb,
+            fc.array(opArb, { minLength: 2, maxLength: 8 }),
+            fc.nat(),
+            (initial, ops, pick) => checkStepUndo(engine, workspace, `run-${++runs}`, initial, ops, pick),
+          ),
+          { numRuns: Math.ceil(NUM_RUNS / SHARDS) },
+        );
+      } finally {
+        await engine.close();
+        await rm(base, { recursive: true, force: true });
+      }
+    },
+    300_000,
+  );
 });

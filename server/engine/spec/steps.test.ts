@@ -17,8 +17,11 @@ const read = (rel: string) => readFile(join(sandbox.workspace, rel), 'utf8');
 beforeEach(async () => {
   sandbox = await makeSandbox();
   await plant(sandbox.workspace, {
-    'a.txt': 'a start\n', 'b.txt': 'x marks\n', 'c.txt': 'c start\n',
-    'build/out.js': 'built\n', 'build/deep/map.js': 'map\n',
+    'a.txt': 'a start\n',
+    'b.txt': 'x marks\n',
+    'c.txt': 'c start\n',
+    'build/out.js': 'built\n',
+    'build/deep/map.js': 'map\n',
   });
   engine = await sandbox.open();
 });
@@ -83,7 +86,9 @@ describe('steps', () => {
     });
     const plan = await engine.preview(turnId, { steps: [1] });
     expect(plan.conflicts).toEqual([ws('a.txt')]);
-    expect(plan.actions).toEqual([expect.objectContaining({ uri: ws('a.txt'), conflict: true, conflictStep: { index: 2, title: 'Edit(a.txt)' } })]);
+    expect(plan.actions).toEqual([
+      expect.objectContaining({ uri: ws('a.txt'), conflict: true, conflictStep: { index: 2, title: 'Edit(a.txt)' } }),
+    ]);
     await expectCode(engine.rollback(turnId, { steps: [1] }), 'CONFLICT');
     expect(await read('a.txt')).toBe('two\n');
     expect((await engine.rollback(turnId, { steps: [1], force: true })).ok).toBe(true);

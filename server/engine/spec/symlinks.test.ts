@@ -29,7 +29,13 @@ describe('writes through symlinks that lead outside the root', () => {
     const outsideBefore = await snapshot(sandbox.outside);
     const start = await sandbox.tree();
     const turnId = await runTurn(engine, async () => {
-      for (const uri of [ws('out/secret.txt'), ws('out/new.txt'), ws('out-rel/inner.txt'), ws('out/dir/new/deep.txt'), ws('to-data/store/x')]) {
+      for (const uri of [
+        ws('out/secret.txt'),
+        ws('out/new.txt'),
+        ws('out-rel/inner.txt'),
+        ws('out/dir/new/deep.txt'),
+        ws('to-data/store/x'),
+      ]) {
         await expectCode(engine.storage.writeFile(uri, 'escaped', s), 'BAD_URI');
       }
       await expectCode(engine.storage.delete(ws('out/secret.txt'), s), 'BAD_URI');
@@ -50,10 +56,13 @@ describe('writes through symlinks that lead outside the root', () => {
     await expectCode(engine.storage.readFile(ws('out-file')), 'BAD_URI');
     await runTurn(engine, async () => {
       // Either reading of docs/api.md keeps the outside intact: refuse (BAD_URI), or replace the link itself.
-      const refused = await engine.storage.writeFile(ws('out-file'), 'replaced\n', s).then(() => false, (e: { code?: string }) => {
-        expect(e.code).toBe('BAD_URI');
-        return true;
-      });
+      const refused = await engine.storage.writeFile(ws('out-file'), 'replaced\n', s).then(
+        () => false,
+        (e: { code?: string }) => {
+          expect(e.code).toBe('BAD_URI');
+          return true;
+        },
+      );
       const node = (await sandbox.tree()).get('out-file');
       expect(node?.type).toBe(refused ? 'symlink' : 'file');
     });

@@ -26,8 +26,22 @@ describe('tree snapshots', () => {
     ['a byte', () => writeFile(join(root, 'd/f'), Buffer.from([0, 1, 3])), 'd/f'],
     ['a mode', () => chmod(join(root, 'g'), 0o755), 'g'],
     ['a directory mode', () => chmod(join(root, 'd/empty'), 0o700), 'd/empty'],
-    ['a symlink target', async () => { await unlink(join(root, 'l')); await symlink('g', join(root, 'l')); }, 'l'],
-    ['a type', async () => { await unlink(join(root, 'l')); await writeFile(join(root, 'l'), 'd/f'); }, 'l'],
+    [
+      'a symlink target',
+      async () => {
+        await unlink(join(root, 'l'));
+        await symlink('g', join(root, 'l'));
+      },
+      'l',
+    ],
+    [
+      'a type',
+      async () => {
+        await unlink(join(root, 'l'));
+        await writeFile(join(root, 'l'), 'd/f');
+      },
+      'l',
+    ],
     ['an extra empty directory', () => mkdir(join(root, 'new')), 'new'],
     ['a missing empty directory', () => rm(join(root, 'd/empty'), { recursive: true }), 'd/empty'],
   ])('notice %s', async (_label, change, path) => {

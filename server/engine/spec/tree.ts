@@ -20,9 +20,12 @@ export async function snapshot(root: string, options: SnapshotOptions = {}): Pro
   const ignore = new Set(options.ignore ?? []);
   const tree: Tree = new Map();
   for (const [rel, node] of await walkTree(root, { skip: (rel) => ignore.has(rel) })) {
-    tree.set(rel, node.type === 'file'
-      ? { type: 'file', mode: node.mode, size: node.size, sha256: node.sha256, preview: describeBytes(node.bytes) }
-      : node);
+    tree.set(
+      rel,
+      node.type === 'file'
+        ? { type: 'file', mode: node.mode, size: node.size, sha256: node.sha256, preview: describeBytes(node.bytes) }
+        : node,
+    );
   }
   return tree;
 }

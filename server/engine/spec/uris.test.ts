@@ -13,7 +13,7 @@ const s = who();
 
 beforeEach(async () => {
   sandbox = await makeSandbox();
-  await plant(sandbox.workspace, { a: 'a0\n', 'd/b': 'b0\n', 'café': 'nfc\n' });
+  await plant(sandbox.workspace, { a: 'a0\n', 'd/b': 'b0\n', café: 'nfc\n' });
   engine = await sandbox.open();
 });
 
@@ -50,7 +50,7 @@ describe('BAD_URI: non-canonical or unknown URIs change nothing', () => {
   });
 });
 
-describe('the engine\'s own store', () => {
+describe("the engine's own store", () => {
   it('is never reachable, even through a root whose directory holds it', async () => {
     await engine.close();
     engine = await sandbox.open({ roots: [{ name: 'state', kind: 'custom', path: sandbox.dataDir }] });
@@ -73,7 +73,12 @@ describe('canonical URIs', () => {
       await engine.storage.writeFile(ws('café'), 'changed\n', s);
       await engine.storage.writeFile(ws('d/b'), 'b1\n', s);
     });
-    expect(engine.getManifest(turnId).files.map((f) => f.uri).sort()).toEqual([ws('café'), ws('d/b')].sort());
+    expect(
+      engine
+        .getManifest(turnId)
+        .files.map((f) => f.uri)
+        .sort(),
+    ).toEqual([ws('café'), ws('d/b')].sort());
   });
 
   it('names are taken as they are on disk: an NFD name and its NFC twin are two files, both undone', async () => {
@@ -85,7 +90,12 @@ describe('canonical URIs', () => {
       await engine.storage.writeFile(ws(nfd), 'nfd two\n', s);
       await engine.storage.delete(ws(nfc), s);
     });
-    expect(engine.getManifest(turnId).files.map((f) => f.uri).sort()).toEqual([ws(nfc), ws(nfd)].sort());
+    expect(
+      engine
+        .getManifest(turnId)
+        .files.map((f) => f.uri)
+        .sort(),
+    ).toEqual([ws(nfc), ws(nfd)].sort());
     expect(await readFile(join(sandbox.workspace, nfd), 'utf8')).toBe('nfd two\n');
     expect((await engine.rollback(turnId)).ok).toBe(true);
     assertSameTree(start, await sandbox.tree());
@@ -95,7 +105,10 @@ describe('canonical URIs', () => {
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
     await expectCode(engine.rollback('t_does_not_exist'), 'TURN_NOT_FOUND');
     await expectCode(engine.preview('t_does_not_exist'), 'TURN_NOT_FOUND');
-    await expectCode(Promise.resolve().then(() => engine.getManifest('t_does_not_exist')), 'TURN_NOT_FOUND');
+    await expectCode(
+      Promise.resolve().then(() => engine.getManifest('t_does_not_exist')),
+      'TURN_NOT_FOUND',
+    );
     await expectCode(engine.diff(turnId, ws('d/b')), 'FILE_NOT_FOUND');
     await expectCode(engine.storage.readFile(ws('missing')), 'FILE_NOT_FOUND');
   });

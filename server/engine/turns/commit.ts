@@ -13,13 +13,20 @@ import { inParallel } from '../parallel.js';
 import { parseUri } from '../paths/uri.js';
 
 /** Per root: changed non-directory paths, skipped paths, lines added and removed in its text files, and renames or moves among its files. */
-export interface TurnCounts { [root: string]: { files: number; skipped: number; added?: number; removed?: number; renames?: number } }
+export interface TurnCounts {
+  [root: string]: { files: number; skipped: number; added?: number; removed?: number; renames?: number };
+}
 
 function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
   const records = new Map<string, PathRecord>();
   const note = (uri: string, before: string | null, skipped: string | null) => {
     if (records.has(uri) || !isTracked(uri)) return;
-    records.set(uri, { uri, before: parseState(before), after: null, skipped: (skipped ?? undefined) as SkipReason | undefined });
+    records.set(uri, {
+      uri,
+      before: parseState(before),
+      after: null,
+      skipped: (skipped ?? undefined) as SkipReason | undefined,
+    });
   };
   for (const e of entries) {
     note(e.uri, e.before, e.skipped);
@@ -44,11 +51,21 @@ function sideContent(ctx: EngineContext, state: State, contents: ContentCache): 
   if (!state.hash) return undefined;
   const known = contents.get(state.hash);
   if (known) return known;
-  try { return ctx.contents.read(state.hash); } catch (e) { if (e instanceof UnrestorableContentError) return undefined; throw e; }
+  try {
+    return ctx.contents.read(state.hash);
+  } catch (e) {
+    if (e instanceof UnrestorableContentError) return undefined;
+    throw e;
+  }
 }
 
-function withLines(ctx: EngineContext, change: FileChange, records: Map<string, PathRecord>, contents: ContentCache): FileChange {
-  const before = change.from ? records.get(change.from)?.before ?? null : change.before;
+function withLines(
+  ctx: EngineContext,
+  change: FileChange,
+  records: Map<string, PathRecord>,
+  contents: ContentCache,
+): FileChange {
+  const before = change.from ? (records.get(change.from)?.before ?? null) : change.before;
   const after = change.after;
   const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '' && s.size <= TEXT_LIMIT);
   if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
@@ -71,7 +88,11 @@ async function canList(ctx: EngineContext, abs: string): Promise<boolean> {
 }
 
 export async function commitTurn(
-  ctx: EngineContext, turnId: string, interrupted: boolean, alsoInTransaction?: () => void, options: { keepContents?: boolean } = {},
+  ctx: EngineContext,
+  turnId: string,
+  interrupted: boolean,
+  alsoInTransaction?: () => void,
+  options: { keepContents?: boolean } = {},
 ): Promise<void> {
   const keep = options.keepContents ?? true;
   const entries = ctx.store.entriesOf(turnId);
@@ -88,11 +109,19 @@ export async function commitTurn(
       if (placed?.type === 'file') {
         // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
         // A folder swapped meanwhile: read below, where a link on the way means absent.
-        const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => { if (e instanceof LinkOnPathError) return null; throw e; });
-        if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) { record.after = placed; return; }
+        const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => {
+          if (e instanceof LinkOnPathError) return null;
+          throw e;
+        });
+        if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) {
+          record.after = placed;
+          return;
+        }
       }
       const read = await readStateNoFollow(ctx.fs, located.abs, {
-        keep: keep ? batch : undefined, maxFileSize: ctx.limits.maxFileSize, excluded: isExcluded(ctx, parseUri(record.uri).segments),
+        keep: keep ? batch : undefined,
+        maxFileSize: ctx.limits.maxFileSize,
+        excluded: isExcluded(ctx, parseUri(record.uri).segments),
       });
       record.after = read.state;
       // A special file now there is replaced by a rollback, not skipped (it has no content to keep).
@@ -117,13 +146,20 @@ export async function commitTurn(
     ctx.store.clearRefs(turnId);
     for (const e of entries) {
       const after = records.get(e.uri)?.after ?? null;
-      const toAfter = e.to_uri ? records.get(e.to_uri)?.after ?? null : null;
+      const toAfter = e.to_uri ? (records.get(e.to_uri)?.after ?? null) : null;
       const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
-      if (!keep) { ctx.store.deleteEntry(turnId, e.seq); continue; }
+      if (!keep) {
+        ctx.store.deleteEntry(turnId, e.seq);
+        continue;
+      }
       ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
-      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter)) ctx.store.addRef(hash, turnId);
+      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter))
+        ctx.store.addRef(hash, turnId);
     }
-    ctx.store.replaceChanges(turnId, changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })));
+    ctx.store.replaceChanges(
+      turnId,
+      changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })),
+    );
     ctx.store.markCommitted(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
     alsoInTransaction?.();
   });
@@ -139,8 +175,8 @@ function summarize(changes: FileChange[]): { counts: TurnCounts; preview: string
     counts[root] ??= { files: 0, skipped: 0, added: 0, removed: 0 };
     if (c.skipped) counts[root].skipped++;
     const moved = movedAway.has(c.uri) && c.after === null;
-    counts[root].added! += moved ? 0 : c.lines?.added ?? 0;
-    counts[root].removed! += moved ? 0 : c.lines?.removed ?? 0;
+    counts[root].added! += moved ? 0 : (c.lines?.added ?? 0);
+    counts[root].removed! += moved ? 0 : (c.lines?.removed ?? 0);
     const isDir = c.before?.type === 'dir' || c.after?.type === 'dir';
     if (!isDir) counts[root].files++;
     if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;

@@ -44,7 +44,12 @@ export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: s
 }
 
 /** The side-by-side diff of one path of a comparison. */
-export async function compareDiff(ctx: EngineContext, fromTurnId: string, toTurnId: string, uri: string): Promise<Diff> {
+export async function compareDiff(
+  ctx: EngineContext,
+  fromTurnId: string,
+  toTurnId: string,
+  uri: string,
+): Promise<Diff> {
   const file = compareTurns(ctx, fromTurnId, toTurnId).files.find((f) => f.uri === uri);
   if (!file) throw new FileNotFoundError(uri);
   const image = imageTypeOf(uri);

@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 const PNG_A = Buffer.from('89504e470d0a1a0a0000000d4948445200000001', 'hex');
@@ -23,7 +27,10 @@ describe('diff of an image', () => {
 
       const created = await engine.diff(turnId!, 'workspace:/logo.PNG');
       expect(created.before.image).toBeUndefined();
-      expect(created.after).toMatchObject({ binary: true, image: { type: 'image/png', base64: PNG_A.toString('base64') } });
+      expect(created.after).toMatchObject({
+        binary: true,
+        image: { type: 'image/png', base64: PNG_A.toString('base64') },
+      });
       const changed = await engine.diff(second!, 'workspace:/logo.PNG');
       expect(changed.before.image?.base64).toBe(PNG_A.toString('base64'));
       expect(changed.after.image?.base64).toBe(PNG_B.toString('base64'));

@@ -6,13 +6,12 @@ import { FileNotFoundError, TurnNotFoundError } from '../errors.js';
 import { TEXT_LIMIT, isBinary } from './summary.js';
 import { toChange } from './turns.js';
 
-
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
-
 
 export async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
   if (state === null) return ABSENT;
-  if (state.type !== 'file') return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+  if (state.type !== 'file')
+    return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
   const side: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: state.size, text: null };
   if (!state.hash) return { ...side, tooLarge: state.size > ctx.limits.maxFileSize };
   let data: Buffer;
@@ -22,8 +21,10 @@ export async function sideOf(ctx: EngineContext, state: State, imageType?: strin
     if (e instanceof UnrestorableContentError) return side;
     throw e;
   }
-  if (state.size <= TEXT_LIMIT && isBinary(data) && imageType) return { ...side, binary: true, image: { type: imageType, base64: data.toString('base64') } };
-  if (state.size <= TEXT_LIMIT) return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };
+  if (state.size <= TEXT_LIMIT && isBinary(data) && imageType)
+    return { ...side, binary: true, image: { type: imageType, base64: data.toString('base64') } };
+  if (state.size <= TEXT_LIMIT)
+    return isBinary(data) ? { ...side, binary: true } : { ...side, text: data.toString('utf8') };
   // The cut at 1 MiB may split a multi-byte character: drop up to 3 trailing bytes before deciding.
   const head = trimPartialCharacter(data);
   if (isBinary(head)) return { ...side, binary: true };

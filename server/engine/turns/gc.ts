@@ -20,7 +20,10 @@ export function dropSession(ctx: EngineContext, sessionId: string): void {
 export function sweepContents(ctx: EngineContext): number {
   const held = ctx.holders.heldHashes();
   const unused = ctx.contents.unreferenced().filter((hash) => !held.has(hash));
-  if (unused.length > 0) ctx.store.transaction(() => { ctx.contents.removeAll(unused); });
+  if (unused.length > 0)
+    ctx.store.transaction(() => {
+      ctx.contents.removeAll(unused);
+    });
   return unused.length;
 }
 
@@ -59,7 +62,9 @@ export function pruneSessions(ctx: EngineContext): number {
     dropSession(ctx, s.session_id);
     dropped++;
     ctx.retention.pruned++;
-    const why = old ? `idle more than ${keepDays} days` : `beyond the ${keepSessions} most recently active of the ${s.origin === 'agent' ? "agents'" : "person's"} sessions`;
+    const why = old
+      ? `idle more than ${keepDays} days`
+      : `beyond the ${keepSessions} most recently active of the ${s.origin === 'agent' ? "agents'" : "person's"} sessions`;
     ctx.log(`pruned session ${s.session_id} (last active ${new Date(s.last_activity).toISOString()}, ${why})`);
   }
   if (dropped > 0) sweepContents(ctx);

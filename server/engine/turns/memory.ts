@@ -7,10 +7,23 @@ import type { MessageRow } from '../db/store.js';
 import { newId } from '../ids.js';
 
 export function toMessage(row: MessageRow): Message {
-  return { id: row.id, sessionId: row.session_id, turnId: row.turn_id, role: row.role, content: row.content, ts: row.ts };
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    turnId: row.turn_id,
+    role: row.role,
+    content: row.content,
+    ts: row.ts,
+  };
 }
 
-export function appendMessage(ctx: EngineContext, sessionId: string, turnId: string | null, role: Role, content: string): string {
+export function appendMessage(
+  ctx: EngineContext,
+  sessionId: string,
+  turnId: string | null,
+  role: Role,
+  content: string,
+): string {
   const id = newId('m_');
   ctx.store.insertMessage({ id, session_id: sessionId, turn_id: turnId, role, content, ts: ctx.now() });
   return id;
@@ -27,7 +40,11 @@ export function restoreMessages(ctx: EngineContext, ids: string[]): string[] {
   return ctx.store.restoreMessages(ids).map((m) => m.id);
 }
 
-export function listMessages(ctx: EngineContext, sessionId: string, opts: { turnId?: string; limit?: number; before?: number } = {}): Message[] {
+export function listMessages(
+  ctx: EngineContext,
+  sessionId: string,
+  opts: { turnId?: string; limit?: number; before?: number } = {},
+): Message[] {
   const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
   return ctx.store.listMessages(sessionId, opts.turnId, opts.before, limit).map(toMessage);
 }

@@ -14,14 +14,19 @@ export const PINS_SESSION = 'turnback-pins';
 const NAME_LIMIT = 120;
 
 export async function pinHere(ctx: EngineContext, name: string | undefined): Promise<Pin> {
-  if (name !== undefined && (typeof name !== 'string' || name.trim() === '')) throw new BadRequestError('a pin name must be a non-empty string');
+  if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
+    throw new BadRequestError('a pin name must be a non-empty string');
   // A turn being recorded leaves no settled state to mark.
   const active = ctx.store.activeTurns().find((t) => t.kind === 'agent');
   if (active) throw new TurnActiveError(active.session_id);
-  const title = [...(name?.trim() ?? `Pinned ${new Date(ctx.now()).toISOString().slice(0, 16).replace('T', ' ')}`)].slice(0, NAME_LIMIT).join('');
+  const title = [...(name?.trim() ?? `Pinned ${new Date(ctx.now()).toISOString().slice(0, 16).replace('T', ' ')}`)]
+    .slice(0, NAME_LIMIT)
+    .join('');
   ctx.store.relaxed(() => ctx.store.upsertSession(PINS_SESSION, 'turnback', 'pins', ctx.now(), 'person'));
   const turn = beginTurn(ctx, PINS_SESSION, 'pin', title);
-  await endTurnOrWithoutAfterContents(ctx, turn.turnId, PINS_SESSION, false, () => ctx.store.setPinned(turn.turnId, true));
+  await endTurnOrWithoutAfterContents(ctx, turn.turnId, PINS_SESSION, false, () =>
+    ctx.store.setPinned(turn.turnId, true),
+  );
   return pinOf(ctx.store.getTurn(turn.turnId)!);
 }
 
@@ -51,5 +56,11 @@ export function pinnedSince(ctx: EngineContext): number | null {
 }
 
 function pinOf(row: TurnRow): Pin {
-  return { turnId: row.turn_id, sessionId: row.session_id, number: row.number, name: row.title, at: new Date(row.started_at).toISOString() };
+  return {
+    turnId: row.turn_id,
+    sessionId: row.session_id,
+    number: row.number,
+    name: row.title,
+    at: new Date(row.started_at).toISOString(),
+  };
 }

@@ -7,8 +7,12 @@ import type { EngineContext } from '../context.js';
 import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const child = fileURLToPath(new URL('./recovery-child.testutil.ts', import.meta.url));
 
@@ -51,7 +55,10 @@ describe('a rollback cut short after its last write', () => {
 
     const again = await engine.rollback(turnId!);
     expect(again).toMatchObject({ ok: true, rollbackTurnId: first.rollbackTurnId, restored: [], errors: [] });
-    expect(engine.listTurns('s1').find((t) => t.turnId === turnId)).toMatchObject({ status: 'rolled-back', rolledBackBy: first.rollbackTurnId });
+    expect(engine.listTurns('s1').find((t) => t.turnId === turnId)).toMatchObject({
+      status: 'rolled-back',
+      rolledBackBy: first.rollbackTurnId,
+    });
     expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('a0');
     // A third run has nothing left to complete.
     expect((await engine.rollback(turnId!)).rollbackTurnId).toBeNull();

@@ -19,11 +19,21 @@ function isOutOfReach(e: unknown): boolean {
 
 async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
   let names: string[];
-  try { names = await ctx.fs.readdir(dir); } catch (e) { if (isOutOfReach(e)) return 0; throw e; }
+  try {
+    names = await ctx.fs.readdir(dir);
+  } catch (e) {
+    if (isOutOfReach(e)) return 0;
+    throw e;
+  }
   let removed = 0;
   for (const name of names) {
     if (!name.startsWith(TEMP_PREFIX)) continue;
-    try { await ctx.fs.unlink(path.join(dir, name)); removed++; } catch (e) { if (!isOutOfReach(e)) throw e; }
+    try {
+      await ctx.fs.unlink(path.join(dir, name));
+      removed++;
+    } catch (e) {
+      if (!isOutOfReach(e)) throw e;
+    }
   }
   return removed;
 }
@@ -61,7 +71,10 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
     await endTurn(ctx, turn.turn_id, turn.session_id, true);
     report.interruptedTurns.push(turn.turn_id);
     if (turn.kind === 'rollback') {
-      report.interruptedRollbacks.push({ rollbackTurnId: turn.turn_id, rollbackOf: turn.rollback_of ? JSON.parse(turn.rollback_of) as string[] : [] });
+      report.interruptedRollbacks.push({
+        rollbackTurnId: turn.turn_id,
+        rollbackOf: turn.rollback_of ? (JSON.parse(turn.rollback_of) as string[]) : [],
+      });
     }
   }
   // The commits recovery made are commits like any other: retention follows them (an open

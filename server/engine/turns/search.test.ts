@@ -2,8 +2,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
 
 let box: Sandbox;
-beforeEach(async () => { box = await sandbox(); });
-afterEach(async () => { await box.cleanup(); });
+beforeEach(async () => {
+  box = await sandbox();
+});
+afterEach(async () => {
+  await box.cleanup();
+});
 
 const S = { sessionId: 's1' };
 const input = (content: string, sessionId = 's1') => ({ sessionId, platform: 'webui', sessionType: 'chat', content });
@@ -54,7 +58,8 @@ describe('searchTurns', () => {
   it('answers within a few milliseconds at 10,000 turns', async () => {
     const engine = await open(box);
     try {
-      for (let n = 1; n <= 10_000; n++) await engine.input(input(n === 4321 ? 'Rename the needle module' : `Request number ${n}`));
+      for (let n = 1; n <= 10_000; n++)
+        await engine.input(input(n === 4321 ? 'Rename the needle module' : `Request number ${n}`));
       await engine.turnEnd(S);
       const started = performance.now();
       const found = engine.searchTurns('s1', 'needle');

@@ -6,7 +6,12 @@ import { SessionNotFoundError } from '../errors.js';
 import { searchTurnRows } from '../db/store.js';
 import { toTurn } from './turns.js';
 
-export function searchTurns(ctx: EngineContext, sessionId: string, text: string, opts: { limit?: number; before?: number } = {}): Turn[] {
+export function searchTurns(
+  ctx: EngineContext,
+  sessionId: string,
+  text: string,
+  opts: { limit?: number; before?: number } = {},
+): Turn[] {
   if (!ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
   const before = opts.before && opts.before > 0 ? opts.before : Number.MAX_SAFE_INTEGER;

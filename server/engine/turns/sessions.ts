@@ -3,7 +3,6 @@ import { SESSION_ID_PATTERN, type Session } from '../../protocol.js';
 import { BadRequestError } from '../errors.js';
 import type { SessionRow } from '../db/store.js';
 
-
 export function checkSessionId(sessionId: unknown): string {
   if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
     throw new BadRequestError('a sessionId is 1-200 characters of [A-Za-z0-9._:@-]', { sessionId });
@@ -24,7 +23,13 @@ export function scopeMatches(scopes: readonly string[], platform: string, sessio
 
 export function toSession(row: SessionRow & { turn_count: number; title: string | null }): Session {
   return {
-    sessionId: row.session_id, platform: row.platform, sessionType: row.session_type, title: row.title ?? '', turnCount: row.turn_count,
-    lastActivity: new Date(row.last_activity).toISOString(), activeTurnId: row.active_turn_id, origin: row.origin,
+    sessionId: row.session_id,
+    platform: row.platform,
+    sessionType: row.session_type,
+    title: row.title ?? '',
+    turnCount: row.turn_count,
+    lastActivity: new Date(row.last_activity).toISOString(),
+    activeTurnId: row.active_turn_id,
+    origin: row.origin,
   };
 }

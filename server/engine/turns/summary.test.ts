@@ -4,11 +4,19 @@ import { isBinary, lineDelta } from './summary.js';
 
 /** The plain definition: both sides as whole multisets of lines. */
 function naiveDelta(before: string, after: string): { added: number; removed: number } {
-  const split = (t: string) => { const parts = t === '' ? [] : t.split('\n'); if (parts.at(-1) === '') parts.pop(); return parts; };
+  const split = (t: string) => {
+    const parts = t === '' ? [] : t.split('\n');
+    if (parts.at(-1) === '') parts.pop();
+    return parts;
+  };
   const counts = new Map<string, number>();
   for (const line of split(before)) counts.set(line, (counts.get(line) ?? 0) + 1);
   let added = 0;
-  for (const line of split(after)) { const n = counts.get(line) ?? 0; if (n > 0) counts.set(line, n - 1); else added++; }
+  for (const line of split(after)) {
+    const n = counts.get(line) ?? 0;
+    if (n > 0) counts.set(line, n - 1);
+    else added++;
+  }
   return { added, removed: [...counts.values()].reduce((a, b) => a + b, 0) };
 }
 
@@ -24,10 +32,15 @@ describe('line counts', () => {
   it('agree with comparing the whole files, for any pair of texts', () => {
     // Few distinct lines and characters, so prefixes, suffixes and repeats are shared often.
     const line = fc.constantFrom('', 'a', 'ab', 'b', 'x y', '}', 'ab\r');
-    const text = fc.tuple(fc.array(line, { maxLength: 12 }), fc.boolean()).map(([ls, nl]) => ls.join('\n') + (nl && ls.length ? '\n' : ''));
-    fc.assert(fc.property(text, text, (before, after) => {
-      expect(lineDelta(Buffer.from(before), Buffer.from(after))).toEqual(naiveDelta(before, after));
-    }), { numRuns: 2000 });
+    const text = fc
+      .tuple(fc.array(line, { maxLength: 12 }), fc.boolean())
+      .map(([ls, nl]) => ls.join('\n') + (nl && ls.length ? '\n' : ''));
+    fc.assert(
+      fc.property(text, text, (before, after) => {
+        expect(lineDelta(Buffer.from(before), Buffer.from(after))).toEqual(naiveDelta(before, after));
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it('give none for binary content', () => {

@@ -49,7 +49,8 @@ export function lineDelta(before: Buffer | null, after: Buffer | null): { added:
   let added = 0;
   for (const line of lines(b.toString('utf8'))) {
     const n = counts.get(line) ?? 0;
-    if (n > 0) counts.set(line, n - 1); else added++;
+    if (n > 0) counts.set(line, n - 1);
+    else added++;
   }
   let removed = 0;
   for (const n of counts.values()) removed += n;
@@ -60,7 +61,8 @@ export function changeKind(before: State, after: State): ChangeKind {
   if (before === null) return after?.type === 'dir' ? 'dir-created' : 'created';
   if (after === null) return before.type === 'dir' ? 'dir-deleted' : 'deleted';
   if (before.type === 'dir' && after.type === 'dir') return 'mode-changed';
-  if (before.type === 'file' && after.type === 'file' && before.hash !== '' && before.hash === after.hash) return 'mode-changed';
+  if (before.type === 'file' && after.type === 'file' && before.hash !== '' && before.hash === after.hash)
+    return 'mode-changed';
   return 'modified';
 }
 
@@ -83,16 +85,26 @@ export function renameOrigins(entries: EntryRow[]): Map<string, { origin: string
   for (const [uri, link] of cameFrom) {
     let origin = link.from;
     const seen = new Set([uri]);
-    while (cameFrom.has(origin) && !seen.has(origin)) { seen.add(origin); origin = cameFrom.get(origin)!.from; }
+    while (cameFrom.has(origin) && !seen.has(origin)) {
+      seen.add(origin);
+      origin = cameFrom.get(origin)!.from;
+    }
     origins.set(uri, { origin, op: link.op });
   }
   return origins;
 }
 
 export function buildChange(
-  record: PathRecord, records: Map<string, PathRecord>, origins: Map<string, { origin: string; op: 'rename' | 'move' }>,
+  record: PathRecord,
+  records: Map<string, PathRecord>,
+  origins: Map<string, { origin: string; op: 'rename' | 'move' }>,
 ): FileChange {
-  const change: FileChange = { uri: record.uri, change: changeKind(record.before, record.after), before: record.before, after: record.after };
+  const change: FileChange = {
+    uri: record.uri,
+    change: changeKind(record.before, record.after),
+    before: record.before,
+    after: record.after,
+  };
   const link = origins.get(record.uri);
   if (link && record.before === null && record.after !== null && link.origin !== record.uri) {
     const origin = records.get(link.origin);

@@ -10,7 +10,11 @@ import { newId } from '../ids.js';
 
 /** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
 export function titleOf(content: string): string {
-  const line = content.split(/\r\n|\r|\n/).find((l) => l.trim() !== '')?.trim() ?? '';
+  const line =
+    content
+      .split(/\r\n|\r|\n/)
+      .find((l) => l.trim() !== '')
+      ?.trim() ?? '';
   const points = Array.from(line);
   return points.length > TITLE_LIMIT ? points.slice(0, TITLE_LIMIT).join('') : line;
 }
@@ -32,11 +36,23 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
   // Previews only: a listing stays small however long the commands were (the command route has their text).
   const execCommands = ctx.store.commands.previews(row.turn_id).map(({ scanned: _scanned, ...command }) => command);
   const turn: Turn = {
-    turnId: row.turn_id, sessionId: row.session_id, number: row.number, kind: row.kind, title: row.title,
-    status: row.status, interrupted: row.interrupted === 1,
-    startedAt: new Date(row.started_at).toISOString(), endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
-    fileCount, skippedCount, execUsed: execCommands.length > 0,
-    execCaptured: execCommands.length > 0 && execCommands.every((c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget')),
+    turnId: row.turn_id,
+    sessionId: row.session_id,
+    number: row.number,
+    kind: row.kind,
+    title: row.title,
+    status: row.status,
+    interrupted: row.interrupted === 1,
+    startedAt: new Date(row.started_at).toISOString(),
+    endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+    fileCount,
+    skippedCount,
+    execUsed: execCommands.length > 0,
+    execCaptured:
+      execCommands.length > 0 &&
+      execCommands.every(
+        (c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget'),
+      ),
     execCommands,
     preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
     messageCount: row.message_count ?? 0,
@@ -50,7 +66,13 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
 }
 
 export function toEntry(row: EntryRow): Entry {
-  const entry: Entry = { seq: row.seq, op: row.op as EntryOp, uri: row.uri, before: parseState(row.before), after: parseState(row.after) };
+  const entry: Entry = {
+    seq: row.seq,
+    op: row.op as EntryOp,
+    uri: row.uri,
+    before: parseState(row.before),
+    after: parseState(row.after),
+  };
   if (row.to_uri) {
     entry.to = row.to_uri;
     entry.toBefore = parseState(row.to_before);
@@ -67,22 +89,46 @@ export function toChange(row: ChangeRow): FileChange {
 }
 
 export function beginTurn(
-  ctx: EngineContext, sessionId: string, kind: TurnKind, title: string, rollbackOf?: string[],
+  ctx: EngineContext,
+  sessionId: string,
+  kind: TurnKind,
+  title: string,
+  rollbackOf?: string[],
 ): TurnContext {
   const turnId = newId('t_');
   ctx.store.relaxed(() => {
     const number = ctx.store.nextNumber(sessionId);
     ctx.store.insertTurn({
-      turn_id: turnId, session_id: sessionId, number, kind, rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
-      title, status: 'active', rolled_back_by: null, interrupted: 0, started_at: ctx.now(), ended_at: null,
-      counts: '{}', preview: '[]', undo: null,
+      turn_id: turnId,
+      session_id: sessionId,
+      number,
+      kind,
+      rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
+      title,
+      status: 'active',
+      rolled_back_by: null,
+      interrupted: 0,
+      started_at: ctx.now(),
+      ended_at: null,
+      counts: '{}',
+      preview: '[]',
+      undo: null,
     });
     if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
     // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
     else ctx.store.claimSession(sessionId);
     ctx.store.touchSession(sessionId, ctx.now());
   });
-  const turn: TurnContext = { turnId, sessionId, kind, seq: 0, captured: new Set(), contents: new ContentCache(), placed: new Map(), step: null };
+  const turn: TurnContext = {
+    turnId,
+    sessionId,
+    kind,
+    seq: 0,
+    captured: new Set(),
+    contents: new ContentCache(),
+    placed: new Map(),
+    step: null,
+  };
   ctx.turns.set(turnId, turn);
   ctx.events.emit('turn-begun', { sessionId, turnId });
   return turn;
@@ -92,9 +138,19 @@ export function beginTurn(
 export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
   const entries = ctx.store.entriesOf(row.turn_id);
   const captured = new Set<string>();
-  for (const e of entries) { captured.add(e.uri); if (e.to_uri) captured.add(e.to_uri); }
+  for (const e of entries) {
+    captured.add(e.uri);
+    if (e.to_uri) captured.add(e.to_uri);
+  }
   const turn: TurnContext = {
-    turnId: row.turn_id, sessionId: row.session_id, kind: row.kind, seq: ctx.store.maxSeq(row.turn_id), captured, contents: new ContentCache(), placed: new Map(), step: null,
+    turnId: row.turn_id,
+    sessionId: row.session_id,
+    kind: row.kind,
+    seq: ctx.store.maxSeq(row.turn_id),
+    captured,
+    contents: new ContentCache(),
+    placed: new Map(),
+    step: null,
   };
   ctx.turns.set(row.turn_id, turn);
   return turn;
@@ -112,17 +168,26 @@ function releaseActiveTurn(ctx: EngineContext, sessionId: string, turnId: string
  * diffs lack the after side.
  */
 export async function endTurnWithoutAfterContents(
-  ctx: EngineContext, turnId: string, sessionId: string, alsoInTransaction?: () => void,
+  ctx: EngineContext,
+  turnId: string,
+  sessionId: string,
+  alsoInTransaction?: () => void,
 ): Promise<void> {
   if (!ctx.turns.has(turnId)) {
     const row = ctx.store.getTurn(turnId);
     if (!row || row.status !== 'active') return;
     resumeTurn(ctx, row);
   }
-  await commitTurn(ctx, turnId, true, () => {
-    releaseActiveTurn(ctx, sessionId, turnId);
-    alsoInTransaction?.();
-  }, { keepContents: false });
+  await commitTurn(
+    ctx,
+    turnId,
+    true,
+    () => {
+      releaseActiveTurn(ctx, sessionId, turnId);
+      alsoInTransaction?.();
+    },
+    { keepContents: false },
+  );
   ctx.turns.delete(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
@@ -131,7 +196,13 @@ export async function endTurnWithoutAfterContents(
  * Commits a turn: after-states from disk, summary, status `committed`; `alsoInTransaction`
  * lands with it or not at all (a rollback's statuses and messages).
  */
-export async function endTurn(ctx: EngineContext, turnId: string, sessionId: string, interrupted = false, alsoInTransaction?: () => void): Promise<void> {
+export async function endTurn(
+  ctx: EngineContext,
+  turnId: string,
+  sessionId: string,
+  interrupted = false,
+  alsoInTransaction?: () => void,
+): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
     releaseActiveTurn(ctx, sessionId, turnId);
     ctx.store.touchSession(sessionId, ctx.now());
@@ -150,13 +221,19 @@ export async function endTurn(ctx: EngineContext, turnId: string, sessionId: str
  * and the turn stays for the next attempt.
  */
 export async function endTurnOrWithoutAfterContents(
-  ctx: EngineContext, turnId: string, sessionId: string, interrupted = false, alsoInTransaction?: () => void,
+  ctx: EngineContext,
+  turnId: string,
+  sessionId: string,
+  interrupted = false,
+  alsoInTransaction?: () => void,
 ): Promise<void> {
   try {
     await endTurn(ctx, turnId, sessionId, interrupted, alsoInTransaction);
   } catch (e) {
     const kind = ctx.turns.get(turnId)?.kind ?? ctx.store.getTurn(turnId)?.kind;
-    ctx.log(`the commit of ${kind === 'rollback' ? 'rollback turn' : 'turn'} ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`);
+    ctx.log(
+      `the commit of ${kind === 'rollback' ? 'rollback turn' : 'turn'} ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`,
+    );
     await endTurnWithoutAfterContents(ctx, turnId, sessionId, alsoInTransaction);
   }
 }

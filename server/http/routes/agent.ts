@@ -2,12 +2,25 @@
 import { AGENT_ROLES, MUTATION_OPS } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type {
-  AgentBeforeMutateResponse, AgentExecEndResponse, AgentExecResponse, AgentInputResponse, AgentMessageResponse, AgentReadResponse,
-  AgentTurnEndResponse, OkResponse, StepRef,
+  AgentBeforeMutateResponse,
+  AgentExecEndResponse,
+  AgentExecResponse,
+  AgentInputResponse,
+  AgentMessageResponse,
+  AgentReadResponse,
+  AgentTurnEndResponse,
+  OkResponse,
+  StepRef,
 } from '../../protocol.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, oneOf, optionalBoolean, optionalString, queryRequired, requiredString, sessionIdFrom,
+  objectBody,
+  oneOf,
+  optionalBoolean,
+  optionalString,
+  queryRequired,
+  requiredString,
+  sessionIdFrom,
 } from '../validate.js';
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -97,7 +110,11 @@ export const fsWrite: RouteHandler<OkResponse> = async ({ body }, { engine }) =>
   const uri = requiredString(fields, 'uri');
   const content = requiredString(fields, 'content');
   const encoding = fields.encoding === undefined ? 'utf8' : oneOf(fields, 'encoding', ['utf8', 'base64'] as const);
-  await engine.storage.writeFile(uri, decodeContent(content, encoding), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
+  await engine.storage.writeFile(uri, decodeContent(content, encoding), {
+    sessionId,
+    force: optionalBoolean(fields, 'force'),
+    step: stepOf(fields),
+  });
   return OK;
 };
 
@@ -106,21 +123,34 @@ export const fsDelete: RouteHandler<OkResponse> = async ({ body }, { engine }) =
   const sessionId = sessionIdFrom(fields.sessionId);
   const uri = requiredString(fields, 'uri');
   const recursive = optionalBoolean(fields, 'recursive');
-  await engine.storage.delete(uri, { sessionId, recursive, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
+  await engine.storage.delete(uri, {
+    sessionId,
+    recursive,
+    force: optionalBoolean(fields, 'force'),
+    step: stepOf(fields),
+  });
   return OK;
 };
 
 export const fsRename: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
+  await engine.storage.rename(requiredString(fields, 'from'), requiredString(fields, 'to'), {
+    sessionId,
+    force: optionalBoolean(fields, 'force'),
+    step: stepOf(fields),
+  });
   return OK;
 };
 
 export const fsMove: RouteHandler<OkResponse> = async ({ body }, { engine }) => {
   const fields = objectBody(body);
   const sessionId = sessionIdFrom(fields.sessionId);
-  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), { sessionId, force: optionalBoolean(fields, 'force'), step: stepOf(fields) });
+  await engine.storage.move(requiredString(fields, 'from'), requiredString(fields, 'to'), {
+    sessionId,
+    force: optionalBoolean(fields, 'force'),
+    step: stepOf(fields),
+  });
   return OK;
 };
 
@@ -140,7 +170,10 @@ function encodeContent(bytes: Uint8Array): { content: string; encoding: 'utf8' |
       // not UTF-8: fall through to base64
     }
   }
-  return { content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'), encoding: 'base64' };
+  return {
+    content: Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64'),
+    encoding: 'base64',
+  };
 }
 
 export const fsRead: RouteHandler<AgentReadResponse> = async ({ query }, { engine }) => {

@@ -1,13 +1,35 @@
 // Console routes (docs/api.md "Console API"): thin mappings of the engine's library calls.
 import type {
-  CommandResponse, Comparison, DiffResponse, HealthResponse, PinResponse, PinsResponse, ManifestResponse, MessagesResponse, OkResponse, OnConflict, Plan, StepsResponse, RollbackResult, SessionsResponse, StoreStats,
+  CommandResponse,
+  Comparison,
+  DiffResponse,
+  HealthResponse,
+  PinResponse,
+  PinsResponse,
+  ManifestResponse,
+  MessagesResponse,
+  OkResponse,
+  OnConflict,
+  Plan,
+  StepsResponse,
+  RollbackResult,
+  SessionsResponse,
+  StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
-  objectBody, optionalBoolean, optionalOneOf, optionalString, optionalUriList, queryBefore, queryLimit, queryRequired,
-  requiredString, sessionIdFrom,
+  objectBody,
+  optionalBoolean,
+  optionalOneOf,
+  optionalString,
+  optionalUriList,
+  queryBefore,
+  queryLimit,
+  queryRequired,
+  requiredString,
+  sessionIdFrom,
 } from '../validate.js';
 
 export const health: RouteHandler<HealthResponse> = (_request, { version }) => ({ body: { ok: true, version } });
@@ -130,12 +152,18 @@ const ON_CONFLICT: readonly OnConflict[] = ['refuse', 'keep-both'];
 function optionalStepList(fields: Record<string, unknown>): number[] | undefined {
   const value = fields.steps;
   if (value === undefined || value === null) return undefined;
-  if (!Array.isArray(value) || value.length === 0 || value.length > 10_000 || !value.every((n) => Number.isInteger(n) && n >= 1)) {
+  if (
+    !Array.isArray(value) ||
+    value.length === 0 ||
+    value.length > 10_000 ||
+    !value.every((n) => Number.isInteger(n) && n >= 1)
+  ) {
     throw new HttpError('BAD_REQUEST', 'steps must be a non-empty list of step numbers (1, 2, …)');
   }
   return value as number[];
 }
-const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined => optionalOneOf(fields, 'onConflict', ON_CONFLICT);
+const onConflictOf = (fields: Record<string, unknown>): OnConflict | undefined =>
+  optionalOneOf(fields, 'onConflict', ON_CONFLICT);
 
 export const deleteSession: RouteHandler<OkResponse> = async ({ params }, { engine }) => {
   await engine.clearSession(sessionIdFrom(params.sessionId));

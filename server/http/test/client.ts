@@ -24,21 +24,31 @@ export function send(port: number, req: TestRequest): Promise<TestAnswer> {
   if (req.token !== undefined) headers.Authorization = `Bearer ${req.token}`;
   let payload: Buffer | undefined;
   if (req.body !== undefined) {
-    payload = Buffer.isBuffer(req.body) ? req.body : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
-    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['Content-Type'] = 'application/json';
+    payload = Buffer.isBuffer(req.body)
+      ? req.body
+      : Buffer.from(typeof req.body === 'string' ? req.body : JSON.stringify(req.body));
+    if (!Object.keys(headers).some((name) => name.toLowerCase() === 'content-type'))
+      headers['Content-Type'] = 'application/json';
     headers['Content-Length'] = String(payload.length);
   }
   return new Promise((resolve, reject) => {
-    const outgoing = httpRequest({ host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers, setHost: false }, (incoming) => {
-      const chunks: Buffer[] = [];
-      incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-      incoming.on('end', () => {
-        const text = Buffer.concat(chunks).toString('utf8');
-        let json: unknown;
-        try { json = JSON.parse(text); } catch { json = undefined; }
-        resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, json });
-      });
-    });
+    const outgoing = httpRequest(
+      { host: '127.0.0.1', port, method: req.method ?? 'GET', path: req.path, headers, setHost: false },
+      (incoming) => {
+        const chunks: Buffer[] = [];
+        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
+        incoming.on('end', () => {
+          const text = Buffer.concat(chunks).toString('utf8');
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = undefined;
+          }
+          resolve({ status: incoming.statusCode ?? 0, headers: incoming.headers, text, json });
+        });
+      },
+    );
     outgoing.on('error', reject);
     outgoing.end(payload);
   });

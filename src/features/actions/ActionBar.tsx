@@ -41,12 +41,19 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
   const blocked = sessionBusy || offline;
   const reason = offline
     ? 'The server is not answering; rollbacks wait until it is back.'
-    : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
+    : sessionBusy
+      ? 'An agent turn is in progress in this session; rollbacks wait until it ends.'
+      : undefined;
   const undoId = undoableRollback(turn);
-  const dialogNumber = target?.mode === 'undo' ? turnOf(target.turnId)?.number ?? turn.number : turn.number;
+  const dialogNumber = target?.mode === 'undo' ? (turnOf(target.turnId)?.number ?? turn.number) : turn.number;
   const compare = (
     <>
-      <button type="button" className="btn" title="See each path as it was at the end of this turn against another turn or pin" onClick={() => setComparing(true)}>
+      <button
+        type="button"
+        className="btn"
+        title="See each path as it was at the end of this turn against another turn or pin"
+        onClick={() => setComparing(true)}
+      >
         Compare with…
       </button>
       {comparing && <CompareDialog turn={turn} onClose={() => setComparing(false)} />}

@@ -46,7 +46,10 @@ export function Modal({ title, onClose, dismissible = true, children, footer, wi
   };
 
   return (
-    <div className="modal-backdrop" onMouseDown={(event) => event.target === event.currentTarget && dismissible && onClose()}>
+    <div
+      className="modal-backdrop"
+      onMouseDown={(event) => event.target === event.currentTarget && dismissible && onClose()}
+    >
       <div
         ref={dialogRef}
         className={wide ? 'modal modal--wide' : 'modal'}

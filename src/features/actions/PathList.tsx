@@ -19,7 +19,12 @@ function Item({ item }: { item: PathItem }) {
       {item.detail && (
         <>
           {' '}
-          <button type="button" className="link-button link-button--text" aria-expanded={open} onClick={() => setOpen(!open)}>
+          <button
+            type="button"
+            className="link-button link-button--text"
+            aria-expanded={open}
+            onClick={() => setOpen(!open)}
+          >
             {open ? 'Hide' : item.detail.open}
           </button>
           {open && <div className="plan-detail">{item.detail.render()}</div>}
@@ -28,7 +33,13 @@ function Item({ item }: { item: PathItem }) {
       {item.action && (
         <>
           {' '}
-          <button type="button" className="btn btn--small" title={item.action.title} aria-label={item.action.ariaLabel ?? item.action.label} onClick={item.action.run}>
+          <button
+            type="button"
+            className="btn btn--small"
+            title={item.action.title}
+            aria-label={item.action.ariaLabel ?? item.action.label}
+            onClick={item.action.run}
+          >
             {item.action.label}
           </button>
         </>
@@ -37,7 +48,17 @@ function Item({ item }: { item: PathItem }) {
   );
 }
 
-export function PathList({ title, items, tone, note }: { title: string; items: (string | PathItem)[]; tone?: 'danger' | 'warn'; note?: string }) {
+export function PathList({
+  title,
+  items,
+  tone,
+  note,
+}: {
+  title: string;
+  items: (string | PathItem)[];
+  tone?: 'danger' | 'warn';
+  note?: string;
+}) {
   if (items.length === 0) return null;
   return (
     <section className={`plan-group${tone ? ` plan-group--${tone}` : ''}`} aria-label={title}>
@@ -46,7 +67,13 @@ export function PathList({ title, items, tone, note }: { title: string; items: (
       </h3>
       {note && <p className="muted plan-group__note">{note}</p>}
       <ul>
-        {items.map((item) => (typeof item === 'string' ? <Item key={item} item={{ key: item, label: item }} /> : <Item key={item.key} item={item} />))}
+        {items.map((item) =>
+          typeof item === 'string' ? (
+            <Item key={item} item={{ key: item, label: item }} />
+          ) : (
+            <Item key={item.key} item={item} />
+          ),
+        )}
       </ul>
     </section>
   );

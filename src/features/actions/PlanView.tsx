@@ -19,13 +19,20 @@ interface PlanViewProps {
   onKeepBoth?: () => void;
 }
 
-const KEEP_BOTH_TITLE = 'Leave this file as it is now and write the version the rollback restores beside it (<name>.turnback-<turn>)';
+const KEEP_BOTH_TITLE =
+  'Leave this file as it is now and write the version the rollback restores beside it (<name>.turnback-<turn>)';
 
-function actionItems(actions: PlanAction[], diffTurnId: string | null, label: (action: PlanAction) => string): PathItem[] {
+function actionItems(
+  actions: PlanAction[],
+  diffTurnId: string | null,
+  label: (action: PlanAction) => string,
+): PathItem[] {
   return actions.map((action) => ({
     key: action.uri,
     label: label(action),
-    detail: diffTurnId ? { open: 'Show diff', render: () => <RestoreDiff turnId={diffTurnId} uri={action.uri} from={action.from} /> } : undefined,
+    detail: diffTurnId
+      ? { open: 'Show diff', render: () => <RestoreDiff turnId={diffTurnId} uri={action.uri} from={action.from} /> }
+      : undefined,
   }));
 }
 
@@ -35,14 +42,25 @@ function conflictItems(conflicts: string[], actions: PlanAction[], onKeepBoth?: 
     const author = byUri.get(uri)?.conflictTurn;
     const step = byUri.get(uri)?.conflictStep;
     const path = displayPath(uri);
-    const keepBoth = onKeepBoth ? { label: 'Keep both', ariaLabel: `Keep both versions of ${path}`, title: KEEP_BOTH_TITLE, run: onKeepBoth } : undefined;
-    if (step) return { key: uri, label: `${path} — changed again by step ${step.index} “${step.title}” of this turn`, action: keepBoth };
-    if (!author) return { key: uri, label: `${path} — changed outside any turn (an editor or another program)`, action: keepBoth };
+    const keepBoth = onKeepBoth
+      ? { label: 'Keep both', ariaLabel: `Keep both versions of ${path}`, title: KEEP_BOTH_TITLE, run: onKeepBoth }
+      : undefined;
+    if (step)
+      return {
+        key: uri,
+        label: `${path} — changed again by step ${step.index} “${step.title}” of this turn`,
+        action: keepBoth,
+      };
+    if (!author)
+      return { key: uri, label: `${path} — changed outside any turn (an editor or another program)`, action: keepBoth };
     const name = `#${author.number}${author.title.trim() ? ` “${author.title.trim()}”` : ''}`;
     return {
       key: uri,
       label: `${path} — changed since by ${name}`,
-      detail: { open: `Show #${author.number}'s change`, render: () => <LaterTurnDiff turnId={author.turnId} uri={uri} number={author.number} /> },
+      detail: {
+        open: `Show #${author.number}'s change`,
+        render: () => <LaterTurnDiff turnId={author.turnId} uri={uri} number={author.number} />,
+      },
       action: keepBoth,
     };
   });
@@ -56,8 +74,8 @@ function CommandsNote({ commands }: { commands: ExecCommand[] }) {
         Shell commands in this turn <span className="pane-count">{commands.length}</span>
       </h3>
       <p className="muted plan-group__note">
-        The files they changed in the workspace are restored with the rest; anything else they did (packages, services, the network,
-        files outside the workspace) stays as it is.
+        The files they changed in the workspace are restored with the rest; anything else they did (packages, services,
+        the network, files outside the workspace) stays as it is.
       </p>
       <ul>
         {commands.map((command) => (
@@ -77,29 +95,54 @@ function CommandsNote({ commands }: { commands: ExecCommand[] }) {
   );
 }
 
-export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, commands = [], onKeepBoth }: PlanViewProps) {
+export function PlanView({
+  plan,
+  conflicts,
+  showMessages,
+  diffTurnId = null,
+  commands = [],
+  onKeepBoth,
+}: PlanViewProps) {
   const folderUris = new Set((plan.folders ?? []).map((folder) => folder.uri));
   const pathActions = plan.actions.filter((action) => !folderUris.has(action.uri));
   const of = (kind: PlanAction['action']) => pathActions.filter((action) => action.action === kind);
   const created = (plan.folders ?? []).filter((folder) => folder.action === 'create');
   const removed = (plan.folders ?? []).filter((folder) => folder.action === 'remove');
   const untouched = of('none').length;
-  const nothingToDo = of('keep-both').length + of('restore').length + of('delete').length + of('move-back').length + created.length + removed.length === 0;
+  const nothingToDo =
+    of('keep-both').length +
+      of('restore').length +
+      of('delete').length +
+      of('move-back').length +
+      created.length +
+      removed.length ===
+    0;
 
   return (
     <div className="plan">
       {nothingToDo && <p className="notice">Every file is already as it was before: there is nothing to restore.</p>}
-      <PathList title="Restore to their earlier content" items={actionItems(of('restore'), diffTurnId, (a) => displayPath(a.uri))} />
-      <PathList title="Delete (did not exist before)" items={actionItems(of('delete'), diffTurnId, (a) => displayPath(a.uri))} />
+      <PathList
+        title="Restore to their earlier content"
+        items={actionItems(of('restore'), diffTurnId, (a) => displayPath(a.uri))}
+      />
+      <PathList
+        title="Delete (did not exist before)"
+        items={actionItems(of('delete'), diffTurnId, (a) => displayPath(a.uri))}
+      />
       <PathList
         title="Move back"
-        items={actionItems(of('move-back'), diffTurnId, (a) => (a.from ? `${displayPath(a.from)} → ${displayPath(a.uri)}` : displayPath(a.uri)))}
+        items={actionItems(of('move-back'), diffTurnId, (a) =>
+          a.from ? `${displayPath(a.from)} → ${displayPath(a.uri)}` : displayPath(a.uri),
+        )}
       />
       <PathList title="Folders created" items={created.map((folder) => `${displayPath(folder.uri)}/`)} />
       <PathList
         title="Folders removed"
         note="A folder is removed only when nothing else is left in it."
-        items={removed.map((folder) => `${displayPath(folder.uri)}/${folder.implied ? ' (the turn created it for the chosen files)' : ''}`)}
+        items={removed.map(
+          (folder) =>
+            `${displayPath(folder.uri)}/${folder.implied ? ' (the turn created it for the chosen files)' : ''}`,
+        )}
       />
       {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
       <PathList
@@ -107,10 +150,16 @@ export function PlanView({ plan, conflicts, showMessages, diffTurnId = null, com
         note="Each stays as it is now; the version the rollback restores is written beside it, and undoing the rollback removes that copy."
         items={of('keep-both').map((a) => `${displayPath(a.uri)} — restored version to ${displayPath(a.copy ?? '')}`)}
       />
-      <PathList title="Changed since the turn (conflicts)" items={conflictItems(conflicts, plan.actions, onKeepBoth)} tone="warn" />
+      <PathList
+        title="Changed since the turn (conflicts)"
+        items={conflictItems(conflicts, plan.actions, onKeepBoth)}
+        tone="warn"
+      />
       <PathList
         title="Cannot be restored"
-        items={plan.unrestorable.map((item) => `${displayPath(item.uri)} — ${RESTORE_ERROR_TEXT[item.code] ?? item.code} (${item.code})`)}
+        items={plan.unrestorable.map(
+          (item) => `${displayPath(item.uri)} — ${RESTORE_ERROR_TEXT[item.code] ?? item.code} (${item.code})`,
+        )}
         tone="danger"
       />
       <CommandsNote commands={commands} />

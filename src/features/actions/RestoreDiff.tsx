@@ -14,24 +14,63 @@ const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated:
 /** The file on disk now, as a diff side. */
 function sideOfCurrent(read: AgentReadResponse | null, uri: string): Side {
   if (!read) return ABSENT;
-  const side: Side = { exists: true, binary: read.encoding === 'base64', tooLarge: false, truncated: false, size: read.size, text: null };
+  const side: Side = {
+    exists: true,
+    binary: read.encoding === 'base64',
+    tooLarge: false,
+    truncated: false,
+    size: read.size,
+    text: null,
+  };
   if (read.encoding === 'utf8') return { ...side, text: read.content };
   const type = imageTypeOf(uri);
   return type ? { ...side, image: { type, base64: read.content } } : side;
 }
 
-function SidesDiff({ before, after, uri, beforeLabel, afterLabel }: { before: Side; after: Side; uri: string; beforeLabel: string; afterLabel: string }) {
+function SidesDiff({
+  before,
+  after,
+  uri,
+  beforeLabel,
+  afterLabel,
+}: {
+  before: Side;
+  after: Side;
+  uri: string;
+  beforeLabel: string;
+  afterLabel: string;
+}) {
   const dark = useIsDark();
-  if (isImageDiff(before, after, uri)) return <ImageDiff before={before} after={after} uri={uri} beforeLabel={beforeLabel} afterLabel={afterLabel} />;
+  if (isImageDiff(before, after, uri))
+    return <ImageDiff before={before} after={after} uri={uri} beforeLabel={beforeLabel} afterLabel={afterLabel} />;
   if (!bothSidesRenderable(before, after)) {
     const describe = (side: Side, which: 'before' | 'after') => sidePlaceholder(side, which) ?? formatBytes(side.size);
-    return <p className="muted">{beforeLabel}: {describe(before, 'before')}. {afterLabel}: {describe(after, 'after')}.</p>;
+    return (
+      <p className="muted">
+        {beforeLabel}: {describe(before, 'before')}. {afterLabel}: {describe(after, 'after')}.
+      </p>
+    );
   }
-  if (before.text === after.text) return <p className="muted">{beforeLabel} and {afterLabel.toLowerCase()} are the same.</p>;
+  if (before.text === after.text)
+    return (
+      <p className="muted">
+        {beforeLabel} and {afterLabel.toLowerCase()} are the same.
+      </p>
+    );
   return (
     <div className="plan-diff">
-      <p className="plan-diff__caption">{beforeLabel} → {afterLabel}</p>
-      <LazyTextDiff oldValue={before.text ?? ''} newValue={after.text ?? ''} split={false} wrap dark={dark} language={languageOf(uri)} virtual={false} />
+      <p className="plan-diff__caption">
+        {beforeLabel} → {afterLabel}
+      </p>
+      <LazyTextDiff
+        oldValue={before.text ?? ''}
+        newValue={after.text ?? ''}
+        split={false}
+        wrap
+        dark={dark}
+        language={languageOf(uri)}
+        virtual={false}
+      />
     </div>
   );
 }
@@ -40,15 +79,47 @@ function SidesDiff({ before, after, uri, beforeLabel, afterLabel }: { before: Si
 export function RestoreDiff({ turnId, uri, from }: { turnId: string; uri: string; from?: string }) {
   const current = useCurrentFile(from ?? uri);
   const turn = useTurnDiff(turnId, uri);
-  if (current.isPending || turn.isPending) return <p className="muted" role="status">Reading both sides…</p>;
-  if (current.isError || turn.isError) return <p className="notice notice--danger">Could not read: {(current.error ?? turn.error)?.message}</p>;
-  return <SidesDiff before={sideOfCurrent(current.data, from ?? uri)} after={turn.data.before} uri={uri} beforeLabel="Now" afterLabel="After the restore" />;
+  if (current.isPending || turn.isPending)
+    return (
+      <p className="muted" role="status">
+        Reading both sides…
+      </p>
+    );
+  if (current.isError || turn.isError)
+    return <p className="notice notice--danger">Could not read: {(current.error ?? turn.error)?.message}</p>;
+  return (
+    <SidesDiff
+      before={sideOfCurrent(current.data, from ?? uri)}
+      after={turn.data.before}
+      uri={uri}
+      beforeLabel="Now"
+      afterLabel="After the restore"
+    />
+  );
 }
 
 /** What a later turn did to `uri`: the change a forced rollback would discard. */
 export function LaterTurnDiff({ turnId, uri, number }: { turnId: string; uri: string; number: number }) {
   const diff = useTurnDiff(turnId, uri);
-  if (diff.isPending) return <p className="muted" role="status">Reading #{number}'s change…</p>;
-  if (diff.isError) return <p className="notice notice--danger">Could not read #{number}'s change: {diff.error.message}</p>;
-  return <SidesDiff before={diff.data.before} after={diff.data.after} uri={uri} beforeLabel={`Before #${number}`} afterLabel={`After #${number}`} />;
+  if (diff.isPending)
+    return (
+      <p className="muted" role="status">
+        Reading #{number}'s change…
+      </p>
+    );
+  if (diff.isError)
+    return (
+      <p className="notice notice--danger">
+        Could not read #{number}'s change: {diff.error.message}
+      </p>
+    );
+  return (
+    <SidesDiff
+      before={diff.data.before}
+      after={diff.data.after}
+      uri={uri}
+      beforeLabel={`Before #${number}`}
+      afterLabel={`After #${number}`}
+    />
+  );
 }

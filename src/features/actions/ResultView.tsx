@@ -17,8 +17,16 @@ export function ResultView({ result, undone = false }: { result: RollbackResult;
       <p className={`notice ${result.ok ? 'notice--ok' : 'notice--danger'}`}>{headline}</p>
       <PathList title="Restored" items={result.restored.map(displayPath)} />
       <PathList title="Deleted" items={result.deleted.map(displayPath)} />
-      <PathList title="Moved back" items={result.movedBack.map((move) => `${displayPath(move.from)} → ${displayPath(move.to)}`)} />
-      <PathList title="Kept both" items={(result.keptBoth ?? []).map((kept) => `${displayPath(kept.uri)} — the restored version is ${displayPath(kept.copy)}`)} />
+      <PathList
+        title="Moved back"
+        items={result.movedBack.map((move) => `${displayPath(move.from)} → ${displayPath(move.to)}`)}
+      />
+      <PathList
+        title="Kept both"
+        items={(result.keptBoth ?? []).map(
+          (kept) => `${displayPath(kept.uri)} — the restored version is ${displayPath(kept.copy)}`,
+        )}
+      />
       <PathList title="Already in place" items={result.unchanged.map(displayPath)} />
       {result.deletedMessages !== undefined && (
         <p className="muted">

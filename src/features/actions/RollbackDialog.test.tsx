@@ -20,13 +20,15 @@ afterEach(() => vi.unstubAllGlobals());
 describe('RollbackDialog', () => {
   it('lists what will be restored, deleted and moved back, then shows the result', async () => {
     const calls = mockFetch({
-      'POST /api/turns/t1/preview': json(plan({
-        actions: [
-          { uri: 'workspace:/a.txt', action: 'restore', conflict: false },
-          { uri: 'workspace:/new.txt', action: 'delete', conflict: false },
-          { uri: 'workspace:/old.txt', from: 'workspace:/moved.txt', action: 'move-back', conflict: false },
-        ],
-      })),
+      'POST /api/turns/t1/preview': json(
+        plan({
+          actions: [
+            { uri: 'workspace:/a.txt', action: 'restore', conflict: false },
+            { uri: 'workspace:/new.txt', action: 'delete', conflict: false },
+            { uri: 'workspace:/old.txt', from: 'workspace:/moved.txt', action: 'move-back', conflict: false },
+          ],
+        }),
+      ),
       'POST /api/turns/t1/rollback': json(result({ restored: ['workspace:/a.txt'], deleted: ['workspace:/new.txt'] })),
     });
     open();
@@ -43,14 +45,18 @@ describe('RollbackDialog', () => {
 
   it('requires an explicit "overwrite anyway" when files changed since the turn, then forces', async () => {
     const calls = mockFetch({
-      'POST /api/turns/t1/preview': json(plan({
-        actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: true }],
-        conflicts: ['workspace:/a.txt'],
-      })),
+      'POST /api/turns/t1/preview': json(
+        plan({
+          actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: true }],
+          conflicts: ['workspace:/a.txt'],
+        }),
+      ),
       'POST /api/turns/t1/rollback': json(result({ restored: ['workspace:/a.txt'] })),
     });
     open();
-    expect(await screen.findByRole('region', { name: 'Changed since the turn (conflicts)' })).toHaveTextContent('a.txt');
+    expect(await screen.findByRole('region', { name: 'Changed since the turn (conflicts)' })).toHaveTextContent(
+      'a.txt',
+    );
     const confirm = screen.getByRole('button', { name: 'Roll back' });
     expect(confirm).toBeDisabled();
     await userEvent.click(screen.getByRole('checkbox', { name: /Overwrite anyway/ }));
@@ -63,9 +69,13 @@ describe('RollbackDialog', () => {
   it('turns a conflict found at confirm time into the overwrite choice', async () => {
     let attempts = 0;
     mockFetch({
-      'POST /api/turns/t1/preview': json(plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] })),
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
       'POST /api/turns/t1/rollback': () =>
-        ++attempts === 1 ? apiError('CONFLICT', 409, { conflicts: ['workspace:/a.txt'] }) : json(result({ restored: ['workspace:/a.txt'] })),
+        ++attempts === 1
+          ? apiError('CONFLICT', 409, { conflicts: ['workspace:/a.txt'] })
+          : json(result({ restored: ['workspace:/a.txt'] })),
     });
     open();
     await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
@@ -89,7 +99,11 @@ describe('RollbackDialog', () => {
 
   it('rollback with chat lists the messages to delete and warns that an external agent keeps its context', async () => {
     const calls = mockFetch({
-      'POST /api/turns/t1/preview': json(plan({ messages: [message('m1', 'Please add a README'), message('m2', 'Done, added it', { role: 'assistant' })] })),
+      'POST /api/turns/t1/preview': json(
+        plan({
+          messages: [message('m1', 'Please add a README'), message('m2', 'Done, added it', { role: 'assistant' })],
+        }),
+      ),
       'POST /api/turns/t1/rollback-with-chat': json(result({ deletedMessages: 2 })),
     });
     open({ ...turnTarget, mode: 'chat' }, 'claude-code');
@@ -102,7 +116,7 @@ describe('RollbackDialog', () => {
     expect(calls[0].body).toEqual({ withChat: true });
   });
 
-  it('does not show the external-agent note for the console\'s own sessions', async () => {
+  it("does not show the external-agent note for the console's own sessions", async () => {
     mockFetch({ 'POST /api/turns/t1/preview': json(plan()) });
     open({ ...turnTarget, mode: 'chat' }, 'webui');
     await screen.findByRole('region', { name: 'Messages to delete' });
@@ -121,20 +135,25 @@ describe('RollbackDialog', () => {
     expect(await screen.findByText('First request')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Rewind' }));
     await screen.findByText(/^Done/);
-    expect(calls.at(-1)).toMatchObject({ path: '/api/sessions/s1/rewind', body: { toTurnId: 't1', withChat: true, force: false } });
+    expect(calls.at(-1)).toMatchObject({
+      path: '/api/sessions/s1/rewind',
+      body: { toTurnId: 't1', withChat: true, force: false },
+    });
   });
 
   it('reports every error of a partial rollback', async () => {
     mockFetch({
       'POST /api/turns/t1/preview': json(plan()),
-      'POST /api/turns/t1/rollback': json(result({
-        ok: false,
-        restored: ['workspace:/a.txt'],
-        errors: [
-          { uri: 'workspace:/big.bin', code: 'TOO_LARGE', message: 'not captured: over the size limit' },
-          { uri: 'workspace:/dir', code: 'NOT_EMPTY', message: 'holds files the turn did not make' },
-        ],
-      })),
+      'POST /api/turns/t1/rollback': json(
+        result({
+          ok: false,
+          restored: ['workspace:/a.txt'],
+          errors: [
+            { uri: 'workspace:/big.bin', code: 'TOO_LARGE', message: 'not captured: over the size limit' },
+            { uri: 'workspace:/dir', code: 'NOT_EMPTY', message: 'holds files the turn did not make' },
+          ],
+        }),
+      ),
     });
     open();
     await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
@@ -148,7 +167,9 @@ describe('RollbackDialog', () => {
     const calls = mockFetch({
       'POST /api/turns/t1/preview': json(plan()),
       'POST /api/turns/t1/rollback': json(result({ rollbackTurnId: 't9', deleted: ['workspace:/a.txt'] })),
-      'POST /api/turns/t9/rollback': json(result({ turnId: 't9', rollbackTurnId: 't10', restored: ['workspace:/a.txt'] })),
+      'POST /api/turns/t9/rollback': json(
+        result({ turnId: 't9', rollbackTurnId: 't10', restored: ['workspace:/a.txt'] }),
+      ),
     });
     open();
     await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));

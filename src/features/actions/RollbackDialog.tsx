@@ -25,7 +25,15 @@ export interface RollbackDialogProps {
   onClose: () => void;
 }
 
-export function RollbackDialog({ target: initialTarget, turnNumber, platform, commands = [], offline = false, pinName, onClose }: RollbackDialogProps) {
+export function RollbackDialog({
+  target: initialTarget,
+  turnNumber,
+  platform,
+  commands = [],
+  offline = false,
+  pinName,
+  onClose,
+}: RollbackDialogProps) {
   const [target, setTarget] = useState(initialTarget);
   const [overwrite, setOverwrite] = useState(false);
   const [result, setResult] = useState<RollbackResult | null>(null);
@@ -53,7 +61,8 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
   const withChat = target.mode === 'chat' || (target.mode === 'rewind' && target.withChat === true);
   const busy = rollback.isPending || undo.isPending;
   const steps = target.steps ?? [];
-  const title = pinName !== undefined ? `Rewind to pin “${pinName}”` : dialogTitle(target.mode, turnNumber, fileCount, steps);
+  const title =
+    pinName !== undefined ? `Rewind to pin “${pinName}”` : dialogTitle(target.mode, turnNumber, fileCount, steps);
   // Keep both is chosen per conflict row, and asks for a new preview that writes the copies.
   const keepBoth = () => setTarget({ ...target, onConflict: 'keep-both' });
 
@@ -83,7 +92,12 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
     footer = (
       <>
         {result.rollbackTurnId && !undoResult && (
-          <button type="button" className="btn" disabled={busy || offline} onClick={() => undo.mutate(undoConflicts.length > 0)}>
+          <button
+            type="button"
+            className="btn"
+            disabled={busy || offline}
+            onClick={() => undo.mutate(undoConflicts.length > 0)}
+          >
             {undo.isPending ? 'Undoing…' : undoConflicts.length > 0 ? 'Undo anyway' : 'Undo'}
           </button>
         )}
@@ -101,12 +115,16 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
         )}
         {target.mode === 'steps' && (
           <p>
-            The paths {stepsText(steps)} changed return to their state before it; everything else stays as the turn left it.
+            The paths {stepsText(steps)} changed return to their state before it; everything else stays as the turn left
+            it.
           </p>
         )}
         {target.mode === 'rewind' && pinName === undefined && (
           <>
-            <p>Every turn from #{turnNumber} on is rolled back: each file they touched returns to its state before #{turnNumber}.</p>
+            <p>
+              Every turn from #{turnNumber} on is rolled back: each file they touched returns to its state before #
+              {turnNumber}.
+            </p>
             <label className="checkbox-label">
               <input
                 type="checkbox"
@@ -119,13 +137,21 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
           </>
         )}
         {(target.mode === 'turn' || target.mode === 'chat') && (
-          <RestoreChoice withChat={target.mode === 'chat'} disabled={busy} onChange={(chat) => setTarget({ ...target, mode: chat ? 'chat' : 'turn' })} />
+          <RestoreChoice
+            withChat={target.mode === 'chat'}
+            disabled={busy}
+            onChange={(chat) => setTarget({ ...target, mode: chat ? 'chat' : 'turn' })}
+          />
         )}
         {withChat && platform === 'claude-code' && <p className="notice notice--warn">{EXTERNAL_AGENT_NOTE}</p>}
         {preview.isPending ? (
-          <p className="muted" role="status">Reading what will change…</p>
+          <p className="muted" role="status">
+            Reading what will change…
+          </p>
         ) : preview.isError ? (
-          <p className="notice notice--danger" role="alert">Could not preview: {preview.error.message}</p>
+          <p className="notice notice--danger" role="alert">
+            Could not preview: {preview.error.message}
+          </p>
         ) : (
           <PlanView
             plan={preview.data}
@@ -139,13 +165,20 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
         )}
         {conflicts.length > 0 && (
           <label className="checkbox-label overwrite">
-            <input type="checkbox" checked={overwrite} disabled={busy} onChange={(event) => setOverwrite(event.target.checked)} />
+            <input
+              type="checkbox"
+              checked={overwrite}
+              disabled={busy}
+              onChange={(event) => setOverwrite(event.target.checked)}
+            />
             <span>Overwrite anyway: discard the changes made to these files since the turn</span>
           </label>
         )}
         {runError && (
           <p className="notice notice--danger" role="alert">
-            {isApiError(runError, 'TURN_ACTIVE') ? 'An agent turn is in progress in this session; try again when it ends.' : `Rollback failed: ${runError.message}`}
+            {isApiError(runError, 'TURN_ACTIVE')
+              ? 'An agent turn is in progress in this session; try again when it ends.'
+              : `Rollback failed: ${runError.message}`}
           </p>
         )}
       </>
@@ -161,7 +194,11 @@ export function RollbackDialog({ target: initialTarget, turnNumber, platform, co
           disabled={busy || offline || !preview.isSuccess || needsOverwrite}
           onClick={() => rollback.mutate(conflicts.length > 0 && overwrite)}
         >
-          {rollback.isPending ? 'Working…' : pinName !== undefined ? 'Rewind to the pin' : confirmLabel(target.mode, fileCount, steps)}
+          {rollback.isPending
+            ? 'Working…'
+            : pinName !== undefined
+              ? 'Rewind to the pin'
+              : confirmLabel(target.mode, fileCount, steps)}
         </button>
       </>
     );

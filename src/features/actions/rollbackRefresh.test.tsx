@@ -18,16 +18,29 @@ function serve() {
     'GET /api/sessions/s1/turns': () => json({ turns }),
     'GET /api/turns/*': (call) => {
       const id = call.path.split('/')[3];
-      return json({ turn: turns.find((item) => item.turnId === id), files: [fileChange('workspace:/a.txt')], entries: [] });
+      return json({
+        turn: turns.find((item) => item.turnId === id),
+        files: [fileChange('workspace:/a.txt')],
+        entries: [],
+      });
     },
     'GET /api/turns/*/diff': json({ uri: 'workspace:/a.txt', before: side, after: side }),
-    'POST /api/turns/t1/preview': json(plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] })),
+    'POST /api/turns/t1/preview': json(
+      plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+    ),
     'POST /api/turns/t1/rollback': () => {
-      turns = [turn(1, { status: 'rolled-back', rolledBackBy: 't2' }), turn(2, { kind: 'rollback', rollbackOf: ['t1'], title: '' })];
+      turns = [
+        turn(1, { status: 'rolled-back', rolledBackBy: 't2' }),
+        turn(2, { kind: 'rollback', rollbackOf: ['t1'], title: '' }),
+      ];
       return json(result({ rollbackTurnId: 't2', restored: ['workspace:/a.txt'] }));
     },
     'POST /api/turns/t2/rollback': () => {
-      turns = [turn(1), turn(2, { kind: 'rollback', rollbackOf: ['t1'], title: '', status: 'rolled-back', rolledBackBy: 't3' }), turn(3, { kind: 'rollback', rollbackOf: ['t2'], title: '' })];
+      turns = [
+        turn(1),
+        turn(2, { kind: 'rollback', rollbackOf: ['t1'], title: '', status: 'rolled-back', rolledBackBy: 't3' }),
+        turn(3, { kind: 'rollback', rollbackOf: ['t2'], title: '' }),
+      ];
       return json(result({ turnId: 't2', rollbackTurnId: 't3', restored: ['workspace:/a.txt'] }));
     },
   });
@@ -50,12 +63,16 @@ describe('after a rollback', () => {
     await within(dialog).findByRole('region', { name: 'Restored' });
 
     // Nothing else asks again (data never goes stale in these tests): only the rollback's invalidation refreshes.
-    await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).toHaveTextContent('rolled back'));
+    await waitFor(() =>
+      expect(within(timeline).getByRole('option', { name: /^#1 / })).toHaveTextContent('rolled back'),
+    );
     expect(within(timeline).getByRole('option', { name: /^#2 / })).toHaveTextContent('rollback of #1');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
     await within(dialog).findByText(/^Undone/);
-    await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).not.toHaveTextContent('rolled back'));
+    await waitFor(() =>
+      expect(within(timeline).getByRole('option', { name: /^#1 / })).not.toHaveTextContent('rolled back'),
+    );
     expect(within(timeline).getByRole('option', { name: /^#3 / })).toHaveTextContent('rollback of #2');
   });
 });

@@ -23,25 +23,46 @@ function usePoints(turn: Turn): Point[] {
   const { turns: own } = useSessionTurns(turn.sessionId);
   const { data: sessions = [] } = useSessions();
   const fromPin = turn.sessionId === PINS_SESSION;
-  const agentSession = fromPin ? sessions.find((session) => session.sessionId !== PINS_SESSION)?.sessionId ?? null : null;
+  const agentSession = fromPin
+    ? (sessions.find((session) => session.sessionId !== PINS_SESSION)?.sessionId ?? null)
+    : null;
   const { turns: recent } = useSessionTurns(agentSession);
   const { data: pins = [] } = usePins();
   const turns = fromPin ? [...recent, ...own] : own;
   const points: Point[] = turns
     .filter((item) => item.status !== 'active')
-    .map((item) => ({ turnId: item.turnId, label: item.kind === 'pin' ? `pin “${item.title}”` : `#${item.number} ${item.title.trim() || '(no message)'}` }));
+    .map((item) => ({
+      turnId: item.turnId,
+      label: item.kind === 'pin' ? `pin “${item.title}”` : `#${item.number} ${item.title.trim() || '(no message)'}`,
+    }));
   const seen = new Set(points.map((point) => point.turnId));
-  for (const pin of [...pins].reverse()) if (!seen.has(pin.turnId)) points.push({ turnId: pin.turnId, label: `pin “${pin.name}”` });
-  if (!seen.has(turn.turnId) && !points.some((point) => point.turnId === turn.turnId)) points.unshift({ turnId: turn.turnId, label: `#${turn.number} ${turn.title}` });
+  for (const pin of [...pins].reverse())
+    if (!seen.has(pin.turnId)) points.push({ turnId: pin.turnId, label: `pin “${pin.name}”` });
+  if (!seen.has(turn.turnId) && !points.some((point) => point.turnId === turn.turnId))
+    points.unshift({ turnId: turn.turnId, label: `#${turn.number} ${turn.title}` });
   return points;
 }
 
-function PointPicker({ label, value, points, onChange }: { label: string; value: string; points: Point[]; onChange: (turnId: string) => void }) {
+function PointPicker({
+  label,
+  value,
+  points,
+  onChange,
+}: {
+  label: string;
+  value: string;
+  points: Point[];
+  onChange: (turnId: string) => void;
+}) {
   return (
     <label>
       {label}
       <select value={value} onChange={(event) => onChange(event.target.value)}>
-        {points.map((point) => <option key={point.turnId} value={point.turnId}>{point.label}</option>)}
+        {points.map((point) => (
+          <option key={point.turnId} value={point.turnId}>
+            {point.label}
+          </option>
+        ))}
       </select>
     </label>
   );
@@ -65,23 +86,49 @@ export function CompareDialog({ turn, onClose }: { turn: Turn; onClose: () => vo
       title={turn.kind === 'pin' ? `Compare pin “${turn.title}”` : `Compare turn #${turn.number}`}
       onClose={onClose}
       wide
-      footer={<button type="button" className="btn btn--primary" onClick={onClose}>Close</button>}
+      footer={
+        <button type="button" className="btn btn--primary" onClick={onClose}>
+          Close
+        </button>
+      }
     >
       <div className="compare-pick">
-        <PointPicker label="From (the end of)" value={fromId} points={points} onChange={(id) => { setFrom(id); setUri(null); }} />
-        <PointPicker label="To (the end of)" value={to} points={points} onChange={(id) => { setTo(id); setUri(null); }} />
+        <PointPicker
+          label="From (the end of)"
+          value={fromId}
+          points={points}
+          onChange={(id) => {
+            setFrom(id);
+            setUri(null);
+          }}
+        />
+        <PointPicker
+          label="To (the end of)"
+          value={to}
+          points={points}
+          onChange={(id) => {
+            setTo(id);
+            setUri(null);
+          }}
+        />
       </div>
       {fromId === to ? (
         <p className="muted">Choose two different points.</p>
       ) : comparison.isPending ? (
-        <p className="muted" role="status">Comparing…</p>
+        <p className="muted" role="status">
+          Comparing…
+        </p>
       ) : comparison.isError ? (
-        <p className="notice notice--danger" role="alert">Could not compare: {comparison.error.message}</p>
+        <p className="notice notice--danger" role="alert">
+          Could not compare: {comparison.error.message}
+        </p>
       ) : files.length === 0 ? (
         <p className="notice">Every path is the same at both points.</p>
       ) : (
         <>
-          <p className="muted">{files.length === 1 ? '1 path differs' : `${plural(files.length, 'path')} differ`} between them.</p>
+          <p className="muted">
+            {files.length === 1 ? '1 path differs' : `${plural(files.length, 'path')} differ`} between them.
+          </p>
           <ul className="compare-files" aria-label="Paths that differ">
             {files.map((file) => (
               <li key={file.uri}>
@@ -92,7 +139,9 @@ export function CompareDialog({ turn, onClose }: { turn: Turn; onClose: () => vo
                   aria-label={`Compare ${displayPath(file.uri)}`}
                   onClick={() => setUri(file.uri)}
                 >
-                  <span className={`change change--${file.change}`}>{changeLabel({ uri: file.uri, change: file.change, before: file.before, after: file.after })}</span>
+                  <span className={`change change--${file.change}`}>
+                    {changeLabel({ uri: file.uri, change: file.change, before: file.before, after: file.after })}
+                  </span>
                   <code>{displayPath(file.uri)}</code>
                 </button>
               </li>

@@ -6,7 +6,15 @@ import { json, mockFetch } from '../../test/mockFetch';
 import { renderWithClient } from '../../test/render';
 import { DiffPanel } from './DiffPanel';
 
-const side = (overrides: Partial<Side>): Side => ({ exists: true, binary: false, tooLarge: false, truncated: false, size: 10, text: 'x\n', ...overrides });
+const side = (overrides: Partial<Side>): Side => ({
+  exists: true,
+  binary: false,
+  tooLarge: false,
+  truncated: false,
+  size: 10,
+  text: 'x\n',
+  ...overrides,
+});
 
 function showDiff(before: Side, after: Side, file = fileChange('workspace:/f.bin')) {
   mockFetch({ 'GET /api/turns/t1/diff': json({ uri: file.uri, before, after }) });
@@ -41,7 +49,15 @@ describe('DiffPanel placeholders', () => {
   it('describes directory changes without asking for a text diff', async () => {
     const calls = mockFetch({});
     renderWithClient(
-      <DiffPanel turnId="t1" turnNumber={3} file={fileChange('workspace:/src', { change: 'dir-created', before: null, after: { type: 'dir', mode: 0o755 } })} />,
+      <DiffPanel
+        turnId="t1"
+        turnNumber={3}
+        file={fileChange('workspace:/src', {
+          change: 'dir-created',
+          before: null,
+          after: { type: 'dir', mode: 0o755 },
+        })}
+      />,
     );
     expect(screen.getByText('Before the turn: absent. After it: a directory (mode 755).')).toBeInTheDocument();
     expect(calls).toHaveLength(0);
@@ -50,11 +66,19 @@ describe('DiffPanel placeholders', () => {
   it('describes a file replaced by a special file (a FIFO) without asking for a text diff', async () => {
     const calls = mockFetch({});
     renderWithClient(
-      <DiffPanel turnId="t1" turnNumber={3} file={fileChange('workspace:/reg.txt', {
-        change: 'modified', before: { type: 'file', hash: 'a'.repeat(64), size: 3, mode: 0o644 }, after: { type: 'special', kind: 'fifo', mode: 0o644 },
-      })} />,
+      <DiffPanel
+        turnId="t1"
+        turnNumber={3}
+        file={fileChange('workspace:/reg.txt', {
+          change: 'modified',
+          before: { type: 'file', hash: 'a'.repeat(64), size: 3, mode: 0o644 },
+          after: { type: 'special', kind: 'fifo', mode: 0o644 },
+        })}
+      />,
     );
-    expect(screen.getByText('Before the turn: a file (mode 644). After it: a special file (a FIFO, mode 644).')).toBeInTheDocument();
+    expect(
+      screen.getByText('Before the turn: a file (mode 644). After it: a special file (a FIFO, mode 644).'),
+    ).toBeInTheDocument();
     expect(calls).toHaveLength(0);
   });
 

@@ -39,7 +39,17 @@ export function sidePlaceholder(side: Side, which: 'before' | 'after', compare?:
   return null;
 }
 
-function SideNote({ side, which, turnNumber, compare }: { side: Side; which: 'before' | 'after'; turnNumber: number; compare?: ComparePoints }) {
+function SideNote({
+  side,
+  which,
+  turnNumber,
+  compare,
+}: {
+  side: Side;
+  which: 'before' | 'after';
+  turnNumber: number;
+  compare?: ComparePoints;
+}) {
   const text = sidePlaceholder(side, which, compare);
   const point = compare ? (which === 'before' ? compare.fromLabel : compare.toLabel) : null;
   return (
@@ -47,7 +57,9 @@ function SideNote({ side, which, turnNumber, compare }: { side: Side; which: 'be
       className={`side-note${text === null ? ' side-note--text' : side.exists ? '' : ' side-note--absent'}`}
       aria-label={point !== null ? `At ${point}` : `${which === 'before' ? 'Before' : 'After'} turn #${turnNumber}`}
     >
-      <span className="side-note__label">{point !== null ? `At ${point}` : `${which === 'before' ? 'Before' : 'After'} #${turnNumber}`}</span>
+      <span className="side-note__label">
+        {point !== null ? `At ${point}` : `${which === 'before' ? 'Before' : 'After'} #${turnNumber}`}
+      </span>
       <span>{text ?? formatBytes(side.size)}</span>
       {side.truncated && <span className="badge badge--warn">truncated to 1 MiB</span>}
     </div>
@@ -100,11 +112,12 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false, 
     return (
       <section className="diff-panel" aria-label={`Diff of ${path}`}>
         <header className="diff-panel__head">
-          <h3 className="diff-panel__path" title={uri}>{path}{fromNote}</h3>
+          <h3 className="diff-panel__path" title={uri}>
+            {path}
+            {fromNote}
+          </h3>
         </header>
-        <p className="pane-empty">
-          {structural ?? unchangedNote}
-        </p>
+        <p className="pane-empty">{structural ?? unchangedNote}</p>
       </section>
     );
 
@@ -124,9 +137,13 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false, 
         </div>
       </header>
       {isPending ? (
-        <p className="pane-empty" role="status">Loading diff…</p>
+        <p className="pane-empty" role="status">
+          Loading diff…
+        </p>
       ) : isError ? (
-        <p className="pane-empty pane-empty--error" role="alert">Could not load the diff: {error.message}</p>
+        <p className="pane-empty pane-empty--error" role="alert">
+          Could not load the diff: {error.message}
+        </p>
       ) : (
         <>
           <div className="side-notes">
@@ -134,14 +151,23 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false, 
             <SideNote side={data.after} which="after" turnNumber={turnNumber} compare={compare} />
           </div>
           {isImageDiff(data.before, data.after, uri) ? (
-            <ImageDiff before={data.before} after={data.after} uri={uri} beforeLabel={compare ? `At ${compare.fromLabel}` : `Before #${turnNumber}`} afterLabel={compare ? `At ${compare.toLabel}` : `After #${turnNumber}`} />
+            <ImageDiff
+              before={data.before}
+              after={data.after}
+              uri={uri}
+              beforeLabel={compare ? `At ${compare.fromLabel}` : `Before #${turnNumber}`}
+              afterLabel={compare ? `At ${compare.toLabel}` : `After #${turnNumber}`}
+            />
           ) : !bothSidesRenderable(data.before, data.after) ? (
             <p className="pane-empty">No text diff to show for this path.</p>
           ) : file.from && data.before.text === data.after.text ? (
             <p className="pane-empty">{unchangedNote}</p>
           ) : folded ? (
             <div className="diff-folded">
-              <p>This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it, and shows without syntax colours.</p>
+              <p>
+                This diff is large: {lines.toLocaleString('en-US')} lines. It stays folded until you open it, and shows
+                without syntax colours.
+              </p>
               <button type="button" className="btn" onClick={() => setOpenLarge(true)}>
                 Show the diff
               </button>
@@ -167,21 +193,34 @@ export function DiffPanel({ turnId, file, turnNumber, contentUnchanged = false, 
   );
 }
 
-const SPECIAL_NAMES = { fifo: 'a FIFO', socket: 'a socket', char: 'a character device', block: 'a block device' } as const;
+const SPECIAL_NAMES = {
+  fifo: 'a FIFO',
+  socket: 'a socket',
+  char: 'a character device',
+  block: 'a block device',
+} as const;
 
 function describeState(state: State): string {
   if (state === null) return 'absent';
   if (state.type === 'dir') return `a directory (mode ${(state.mode & 0o7777).toString(8)})`;
   if (state.type === 'symlink') return `a symlink to ${state.target}`;
-  if (state.type === 'special') return `a special file (${SPECIAL_NAMES[state.kind]}, mode ${(state.mode & 0o7777).toString(8)})`;
+  if (state.type === 'special')
+    return `a special file (${SPECIAL_NAMES[state.kind]}, mode ${(state.mode & 0o7777).toString(8)})`;
   return `a file (mode ${(state.mode & 0o7777).toString(8)})`;
 }
 
 /** Directories, symlinks and mode-only changes have no text to compare: say what changed instead. */
 function structuralChange(file: FileChange, compare?: ComparePoints): string | null {
   const kinds = [file.before?.type, file.after?.type];
-  if (!kinds.includes('dir') && !kinds.includes('symlink') && !kinds.includes('special') && file.change !== 'mode-changed') return null;
-  if (compare) return `At ${compare.fromLabel}: ${describeState(file.before)}. At ${compare.toLabel}: ${describeState(file.after)}.`;
+  if (
+    !kinds.includes('dir') &&
+    !kinds.includes('symlink') &&
+    !kinds.includes('special') &&
+    file.change !== 'mode-changed'
+  )
+    return null;
+  if (compare)
+    return `At ${compare.fromLabel}: ${describeState(file.before)}. At ${compare.toLabel}: ${describeState(file.after)}.`;
   return `Before the turn: ${describeState(file.before)}. After it: ${describeState(file.after)}.`;
 }
 

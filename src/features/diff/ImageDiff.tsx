@@ -15,21 +15,38 @@ function imageSource(side: Side, uri: string): string | null {
 }
 
 export function isImageDiff(before: Side, after: Side, uri: string): boolean {
-  return [before, after].some((side) => imageSource(side, uri) !== null)
-    && [before, after].every((side) => !side.exists || imageSource(side, uri) !== null);
+  return (
+    [before, after].some((side) => imageSource(side, uri) !== null) &&
+    [before, after].every((side) => !side.exists || imageSource(side, uri) !== null)
+  );
 }
 
 function Picture({ side, uri, label }: { side: Side; uri: string; label: string }) {
   const source = imageSource(side, uri);
   return (
     <figure className="image-diff__side">
-      <figcaption>{label}{side.exists ? ` · ${formatBytes(side.size)}` : ''}</figcaption>
+      <figcaption>
+        {label}
+        {side.exists ? ` · ${formatBytes(side.size)}` : ''}
+      </figcaption>
       {source ? <img src={source} alt={label} /> : <p className="pane-empty">Absent</p>}
     </figure>
   );
 }
 
-export function ImageDiff({ before, after, uri, beforeLabel, afterLabel }: { before: Side; after: Side; uri: string; beforeLabel: string; afterLabel: string }) {
+export function ImageDiff({
+  before,
+  after,
+  uri,
+  beforeLabel,
+  afterLabel,
+}: {
+  before: Side;
+  after: Side;
+  uri: string;
+  beforeLabel: string;
+  afterLabel: string;
+}) {
   return (
     <div className="image-diff" role="group" aria-label="Image diff">
       <Picture side={before} uri={uri} label={beforeLabel} />

@@ -4,7 +4,6 @@ import type { TextDiffProps } from './TextDiff';
 
 const TextDiff = lazy(() => import('./TextDiff'));
 
-
 /**
  * A one-line diff rendered out of sight while a large diff waits folded: the viewer's first
  * mount in a page injects its stylesheet (a few hundred ms of style work here), so paying it
@@ -22,7 +21,13 @@ export function WarmTextDiff(props: Pick<TextDiffProps, 'split' | 'wrap' | 'dark
 
 export function LazyTextDiff(props: TextDiffProps) {
   return (
-    <Suspense fallback={<p className="pane-empty" role="status">Loading the diff viewer…</p>}>
+    <Suspense
+      fallback={
+        <p className="pane-empty" role="status">
+          Loading the diff viewer…
+        </p>
+      }
+    >
       <TextDiff {...props} />
     </Suspense>
   );

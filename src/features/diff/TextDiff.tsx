@@ -1,7 +1,11 @@
 // The line diff itself (react-diff-viewer-continued): virtualized rows, syntax colours from
 // its refractor grammars, light or dark. Loaded as its own chunk the first time a diff shows.
 import { useEffect, useState } from 'react';
-import DiffViewer, { DiffMethod, type HighlightTheme, type ReactDiffViewerStylesOverride } from 'react-diff-viewer-continued';
+import DiffViewer, {
+  DiffMethod,
+  type HighlightTheme,
+  type ReactDiffViewerStylesOverride,
+} from 'react-diff-viewer-continued';
 
 export interface TextDiffProps {
   oldValue: string;
@@ -15,20 +19,44 @@ export interface TextDiffProps {
 }
 
 const LIGHT = {
-  diffViewerBackground: '#ffffff', diffViewerColor: '#1f2328',
-  addedBackground: '#e6ffec', addedColor: '#1f2328', addedGutterBackground: '#ccffd8', addedGutterColor: '#1f2328',
-  removedBackground: '#ffebe9', removedColor: '#1f2328', removedGutterBackground: '#ffd7d5', removedGutterColor: '#1f2328',
-  wordAddedBackground: '#abf2bc', wordRemovedBackground: '#ffcecb',
-  gutterBackground: '#f6f8fa', gutterColor: '#57606a', emptyLineBackground: '#fafbfc',
-  codeFoldBackground: '#ddf4ff', codeFoldGutterBackground: '#c8e6fb', codeFoldContentColor: '#0a3069',
+  diffViewerBackground: '#ffffff',
+  diffViewerColor: '#1f2328',
+  addedBackground: '#e6ffec',
+  addedColor: '#1f2328',
+  addedGutterBackground: '#ccffd8',
+  addedGutterColor: '#1f2328',
+  removedBackground: '#ffebe9',
+  removedColor: '#1f2328',
+  removedGutterBackground: '#ffd7d5',
+  removedGutterColor: '#1f2328',
+  wordAddedBackground: '#abf2bc',
+  wordRemovedBackground: '#ffcecb',
+  gutterBackground: '#f6f8fa',
+  gutterColor: '#57606a',
+  emptyLineBackground: '#fafbfc',
+  codeFoldBackground: '#ddf4ff',
+  codeFoldGutterBackground: '#c8e6fb',
+  codeFoldContentColor: '#0a3069',
 };
 const DARK = {
-  diffViewerBackground: '#0d1117', diffViewerColor: '#e6edf3',
-  addedBackground: '#12261e', addedColor: '#e6edf3', addedGutterBackground: '#1b4721', addedGutterColor: '#e6edf3',
-  removedBackground: '#25171c', removedColor: '#e6edf3', removedGutterBackground: '#4c1e24', removedGutterColor: '#e6edf3',
-  wordAddedBackground: '#1f6f3a', wordRemovedBackground: '#8e2d2d',
-  gutterBackground: '#161b22', gutterColor: '#9198a1', emptyLineBackground: '#0d1117',
-  codeFoldBackground: '#10243e', codeFoldGutterBackground: '#0c2d55', codeFoldContentColor: '#9ecbff',
+  diffViewerBackground: '#0d1117',
+  diffViewerColor: '#e6edf3',
+  addedBackground: '#12261e',
+  addedColor: '#e6edf3',
+  addedGutterBackground: '#1b4721',
+  addedGutterColor: '#e6edf3',
+  removedBackground: '#25171c',
+  removedColor: '#e6edf3',
+  removedGutterBackground: '#4c1e24',
+  removedGutterColor: '#e6edf3',
+  wordAddedBackground: '#1f6f3a',
+  wordRemovedBackground: '#8e2d2d',
+  gutterBackground: '#161b22',
+  gutterColor: '#9198a1',
+  emptyLineBackground: '#0d1117',
+  codeFoldBackground: '#10243e',
+  codeFoldGutterBackground: '#0c2d55',
+  codeFoldContentColor: '#9ecbff',
 };
 
 function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
@@ -36,7 +64,12 @@ function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
     // The library's default min-width of 1000px overflows the detail column.
     diffContainer: { minWidth: 0, ...(wrap ? {} : { width: 'max-content', minWidth: '100%' }) },
     variables: { light: LIGHT, dark: DARK },
-    contentText: { fontFamily: 'var(--mono)', fontSize: '13px', lineHeight: '19px', ...(wrap ? {} : { whiteSpace: 'pre', lineBreak: 'auto' as const }) },
+    contentText: {
+      fontFamily: 'var(--mono)',
+      fontSize: '13px',
+      lineHeight: '19px',
+      ...(wrap ? {} : { whiteSpace: 'pre', lineBreak: 'auto' as const }),
+    },
     lineContent: wrap ? {} : { overflow: 'visible' },
     gutter: { minWidth: '40px', padding: '0 8px', fontSize: '12px' },
     titleBlock: { fontSize: '12px', padding: '6px 10px', fontWeight: 600 },
@@ -45,12 +78,29 @@ function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
 
 /** The library's light token colours, darkened where they fell under 4.5:1 on the change backgrounds. */
 const LIGHT_TOKENS: HighlightTheme = {
-  comment: '#505a64', prolog: '#505a64', doctype: '#505a64', cdata: '#505a64',
-  property: '#0550ae', boolean: '#0550ae', number: '#0550ae', constant: '#0550ae', symbol: '#0550ae', builtin: '#0550ae',
-  tag: '#116329', inserted: '#116329', entity: '#116329', deleted: '#a40e26',
-  operator: '#a0111f', keyword: '#a0111f', atrule: '#a0111f',
-  selector: '#6639ba', 'attr-name': '#6639ba', 'class-name': '#6639ba', function: '#6639ba',
-  important: '#953800', variable: '#953800',
+  comment: '#505a64',
+  prolog: '#505a64',
+  doctype: '#505a64',
+  cdata: '#505a64',
+  property: '#0550ae',
+  boolean: '#0550ae',
+  number: '#0550ae',
+  constant: '#0550ae',
+  symbol: '#0550ae',
+  builtin: '#0550ae',
+  tag: '#116329',
+  inserted: '#116329',
+  entity: '#116329',
+  deleted: '#a40e26',
+  operator: '#a0111f',
+  keyword: '#a0111f',
+  atrule: '#a0111f',
+  selector: '#6639ba',
+  'attr-name': '#6639ba',
+  'class-name': '#6639ba',
+  function: '#6639ba',
+  important: '#953800',
+  variable: '#953800',
 };
 
 const WRAPPED = stylesFor(true);

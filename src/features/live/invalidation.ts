@@ -7,7 +7,11 @@ import { keys } from '../../api/keys';
 import type { WorkspaceScope } from '../../api/workspaceScope';
 
 /** The keys an event makes stale in the workspace it happened in (`scope`). */
-export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], scope: WorkspaceScope = null): QueryKey[] {
+export function keysForEvent<N extends EventName>(
+  name: N,
+  data: EventMap[N],
+  scope: WorkspaceScope = null,
+): QueryKey[] {
   const { sessionId } = data;
   const at = keys.in(scope);
   switch (name) {
@@ -21,8 +25,17 @@ export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], sc
     case 'turn-committed': {
       const { turnId } = data as EventMap['turn-committed'];
       return [
-        keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.manifest.ofTurn(turnId),
-        at.diff.ofTurn(turnId), at.current.all, at.messages.ofSession(sessionId), at.steps.ofTurn(turnId), at.pins.all, at.compare.all,
+        keys.workspaces.all,
+        at.sessions.all,
+        at.store.all,
+        at.turns.ofSession(sessionId),
+        at.manifest.ofTurn(turnId),
+        at.diff.ofTurn(turnId),
+        at.current.all,
+        at.messages.ofSession(sessionId),
+        at.steps.ofTurn(turnId),
+        at.pins.all,
+        at.compare.all,
       ];
     }
     case 'rollback-done':
@@ -31,7 +44,13 @@ export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], sc
     case 'messages-restored':
       return [at.messages.ofSession(sessionId), at.turns.ofSession(sessionId), at.manifest.all];
     case 'session-deleted':
-      return [keys.workspaces.all, at.sessions.all, at.store.all, at.turns.ofSession(sessionId), at.messages.ofSession(sessionId)];
+      return [
+        keys.workspaces.all,
+        at.sessions.all,
+        at.store.all,
+        at.turns.ofSession(sessionId),
+        at.messages.ofSession(sessionId),
+      ];
     default:
       return [];
   }
@@ -42,7 +61,11 @@ export function keysForEvent<N extends EventName>(name: N, data: EventMap[N], sc
  * is the default workspace (read through the unprefixed routes before one is chosen). A server
  * without workspaces names none: its events are the one workspace's, `current`.
  */
-export function scopesOfEvent(workspaceId: string | undefined, current: WorkspaceScope, defaultId: string | undefined): WorkspaceScope[] {
+export function scopesOfEvent(
+  workspaceId: string | undefined,
+  current: WorkspaceScope,
+  defaultId: string | undefined,
+): WorkspaceScope[] {
   if (workspaceId === undefined) return [current];
   return workspaceId === defaultId ? [workspaceId, null] : [workspaceId];
 }

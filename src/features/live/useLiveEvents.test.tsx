@@ -31,7 +31,8 @@ class FakeEventSource {
     this.onopen?.();
   }
   emit(name: string, data: unknown) {
-    for (const listener of this.listeners.get(name) ?? []) listener(new MessageEvent(name, { data: JSON.stringify(data) }));
+    for (const listener of this.listeners.get(name) ?? [])
+      listener(new MessageEvent(name, { data: JSON.stringify(data) }));
   }
   fail() {
     this.readyState = FakeEventSource.CLOSED;
@@ -44,7 +45,8 @@ function serve(turnCount: number) {
     'GET /api/sessions': json({ sessions: [session({ turnCount })] }),
     'GET /api/store': json({ sessions: 1, turns: turnCount, blobs: 0, bytes: 0, dataDir: '/d' }),
     'GET /api/sessions/s1/turns': json({ turns: Array.from({ length: turnCount }, (_, index) => turn(index + 1)) }),
-    'GET /api/turns/*': (call) => json({ turn: turn(Number(call.path.split('/')[3].slice(1))), files: [], entries: [] }),
+    'GET /api/turns/*': (call) =>
+      json({ turn: turn(Number(call.path.split('/')[3].slice(1))), files: [], entries: [] }),
   });
 }
 

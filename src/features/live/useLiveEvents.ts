@@ -44,7 +44,9 @@ export function useLiveEvents(): void {
         }
         const { workspaceId } = data as { workspaceId?: string };
         const ui = useUiStore.getState();
-        const defaultId = client.getQueryData<Workspace[]>(keys.workspaces.all)?.find((workspace) => workspace.isDefault)?.id;
+        const defaultId = client
+          .getQueryData<Workspace[]>(keys.workspaces.all)
+          ?.find((workspace) => workspace.isDefault)?.id;
         const scopes = scopesOfEvent(workspaceId, ui.workspaceId, defaultId);
         for (const scope of scopes) schedule(keysForEvent(name, data, scope));
         if (name === 'session-deleted' && scopes.includes(ui.workspaceId) && ui.sessionId === data.sessionId) {

@@ -10,6 +10,10 @@ const OUTAGE_POLL_MS = 1000;
 
 export function useOutage(): boolean {
   const live = useUiStore((state) => state.liveStatus === 'live');
-  const health = useQuery({ ...healthQuery(), refetchInterval: live ? false : OUTAGE_POLL_MS, refetchIntervalInBackground: true });
+  const health = useQuery({
+    ...healthQuery(),
+    refetchInterval: live ? false : OUTAGE_POLL_MS,
+    refetchIntervalInBackground: true,
+  });
   return health.isError && isApiError(health.error, 'NETWORK');
 }

@@ -20,7 +20,13 @@ export function PinActions({ turn, blockedReason, offline }: PinActionsProps) {
   const [target, setTarget] = useState<RollbackTarget | null>(null);
   const unpin = useMutation({
     mutationFn: () => deletePin(workspace, turn.turnId),
-    meta: { invalidates: [keys.in(workspace).pins.all, keys.in(workspace).turns.ofSession(PINS_SESSION), keys.in(workspace).manifest.ofTurn(turn.turnId)] },
+    meta: {
+      invalidates: [
+        keys.in(workspace).pins.all,
+        keys.in(workspace).turns.ofSession(PINS_SESSION),
+        keys.in(workspace).manifest.ofTurn(turn.turnId),
+      ],
+    },
   });
   const pinned = turn.pinned !== false;
   return (
@@ -29,8 +35,12 @@ export function PinActions({ turn, blockedReason, offline }: PinActionsProps) {
         type="button"
         className="btn btn--primary"
         disabled={blockedReason !== undefined}
-        title={blockedReason ?? 'Take back every turn begun after this pin: each path they changed returns to its state here'}
-        onClick={() => setTarget({ workspace, mode: 'rewind', sessionId: PINS_SESSION, turnId: turn.turnId, withChat: false })}
+        title={
+          blockedReason ?? 'Take back every turn begun after this pin: each path they changed returns to its state here'
+        }
+        onClick={() =>
+          setTarget({ workspace, mode: 'rewind', sessionId: PINS_SESSION, turnId: turn.turnId, withChat: false })
+        }
       >
         Rewind to this pin
       </button>
@@ -45,9 +55,20 @@ export function PinActions({ turn, blockedReason, offline }: PinActionsProps) {
           Unpin
         </button>
       )}
-      {unpin.isError && <span className="action-bar__note" role="alert">Could not unpin: {unpin.error.message}</span>}
+      {unpin.isError && (
+        <span className="action-bar__note" role="alert">
+          Could not unpin: {unpin.error.message}
+        </span>
+      )}
       {target && (
-        <RollbackDialog target={target} turnNumber={turn.number} platform="" pinName={turn.title} offline={offline} onClose={() => setTarget(null)} />
+        <RollbackDialog
+          target={target}
+          turnNumber={turn.number}
+          platform=""
+          pinName={turn.title}
+          offline={offline}
+          onClose={() => setTarget(null)}
+        />
       )}
     </>
   );

@@ -32,7 +32,9 @@ function PinDialog({ onClose }: { onClose: () => void }) {
       dismissible={!pin.isPending}
       footer={
         <>
-          <button type="button" className="btn" disabled={pin.isPending} onClick={onClose}>Cancel</button>
+          <button type="button" className="btn" disabled={pin.isPending} onClick={onClose}>
+            Cancel
+          </button>
           <button type="submit" form="pin-form" className="btn btn--primary" disabled={pin.isPending}>
             {pin.isPending ? 'Pinning…' : 'Pin'}
           </button>
@@ -40,13 +42,23 @@ function PinDialog({ onClose }: { onClose: () => void }) {
       }
     >
       <form id="pin-form" className="pin-form" onSubmit={submit}>
-        <p>The workspace as it is now becomes a named point you can rewind to. Retention keeps it until you unpin it.</p>
+        <p>
+          The workspace as it is now becomes a named point you can rewind to. Retention keeps it until you unpin it.
+        </p>
         <label htmlFor="pin-name">Name</label>
-        <input id="pin-name" value={name} placeholder="Known good" autoComplete="off" onChange={(event) => setName(event.target.value)} />
+        <input
+          id="pin-name"
+          value={name}
+          placeholder="Known good"
+          autoComplete="off"
+          onChange={(event) => setName(event.target.value)}
+        />
       </form>
       {pin.isError && (
         <p className="notice notice--danger" role="alert">
-          {isApiError(pin.error, 'TURN_ACTIVE') ? 'An agent turn is being recorded; pin when it ends.' : `Could not pin: ${pin.error.message}`}
+          {isApiError(pin.error, 'TURN_ACTIVE')
+            ? 'An agent turn is being recorded; pin when it ends.'
+            : `Could not pin: ${pin.error.message}`}
         </p>
       )}
     </Modal>
@@ -57,7 +69,12 @@ export function PinButton() {
   const [open, setOpen] = useState(false);
   return (
     <>
-      <button type="button" className="btn btn--small header-pin" title="Mark the workspace's current state as a named point" onClick={() => setOpen(true)}>
+      <button
+        type="button"
+        className="btn btn--small header-pin"
+        title="Mark the workspace's current state as a named point"
+        onClick={() => setOpen(true)}
+      >
         Pin this point
       </button>
       {open && <PinDialog onClose={() => setOpen(false)} />}

@@ -28,8 +28,12 @@ export function PinList() {
               aria-label={`Pin ${pin.name}`}
               onClick={() => open(pin.turnId)}
             >
-              <span className="pin-item__name" title={pin.name}>{pin.name}</span>
-              <span className="pin-item__at" title={new Date(pin.at).toLocaleString()}>{formatRelative(pin.at)}</span>
+              <span className="pin-item__name" title={pin.name}>
+                {pin.name}
+              </span>
+              <span className="pin-item__at" title={new Date(pin.at).toLocaleString()}>
+                {formatRelative(pin.at)}
+              </span>
             </button>
           </li>
         ))}

@@ -45,9 +45,17 @@ function SessionList({ nested = false, quiet = false }: { nested?: boolean; quie
   const selectSession = useUiStore((state) => state.selectSession);
   if (nested && sessions.length === 0) return quiet ? null : <p className="session-list__empty">No sessions yet.</p>;
   return (
-    <ul className={`session-list${nested ? ' session-list--nested' : ''}`} aria-label={nested ? 'Sessions of this workspace' : undefined}>
+    <ul
+      className={`session-list${nested ? ' session-list--nested' : ''}`}
+      aria-label={nested ? 'Sessions of this workspace' : undefined}
+    >
       {sessions.map((session) => (
-        <SessionItem key={session.sessionId} session={session} selected={session.sessionId === selectedId} onSelect={() => selectSession(session.sessionId)} />
+        <SessionItem
+          key={session.sessionId}
+          session={session}
+          selected={session.sessionId === selectedId}
+          onSelect={() => selectSession(session.sessionId)}
+        />
       ))}
     </ul>
   );

@@ -15,8 +15,8 @@ export function EmptyState() {
     <section className="empty-state" aria-labelledby="empty-title">
       <h2 id="empty-title">No sessions yet</h2>
       <p>
-        A session appears here as soon as an agent sends its first message. Agents connect through the agent API
-        with the agent token: each user message begins a turn, file changes go through <code>fs/*</code>, and{' '}
+        A session appears here as soon as an agent sends its first message. Agents connect through the agent API with
+        the agent token: each user message begins a turn, file changes go through <code>fs/*</code>, and{' '}
         <code>turn-end</code> commits the turn.
       </p>
       <ol className="empty-steps">

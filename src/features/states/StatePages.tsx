@@ -17,8 +17,8 @@ export function UnauthorizedPage() {
   return (
     <StatePage title="This console is not signed in" tone="danger">
       <p>
-        The server did not accept this tab's token (401). The console token changes every time the server
-        starts unless it is fixed with <code>--token</code>.
+        The server did not accept this tab's token (401). The console token changes every time the server starts unless
+        it is fixed with <code>--token</code>.
       </p>
       <p>
         Reopen the tokenized URL that <code>turnback serve</code> printed when it started, the first line of its output:
@@ -47,7 +47,8 @@ export function NoTokenPage() {
 }
 
 export function ServerDownPage({ error, onRetry }: { error: unknown; onRetry: () => void }) {
-  const detail = error instanceof ApiError && error.code !== 'NETWORK' ? `${error.status} ${error.code}: ${error.message}` : null;
+  const detail =
+    error instanceof ApiError && error.code !== 'NETWORK' ? `${error.status} ${error.code}: ${error.message}` : null;
   return (
     <StatePage title="The turnback server is not answering" tone="danger">
       <p>

@@ -21,13 +21,19 @@ describe('console states', () => {
     networkDown();
     renderWithClient(<App />);
     expect(await screen.findByRole('heading', { name: 'The turnback server is not answering' })).toBeInTheDocument();
-    mockFetch({ 'GET /api/sessions': json({ sessions: [] }), 'GET /api/store': json({ sessions: 0, turns: 0, blobs: 0, bytes: 0, dataDir: '/d' }) });
+    mockFetch({
+      'GET /api/sessions': json({ sessions: [] }),
+      'GET /api/store': json({ sessions: 0, turns: 0, blobs: 0, bytes: 0, dataDir: '/d' }),
+    });
     await userEvent.click(screen.getByRole('button', { name: 'Try again' }));
     expect(await screen.findByRole('heading', { name: 'No sessions yet' })).toBeInTheDocument();
   });
 
   it('with no sessions yet it shows how an agent connects, with the first calls', async () => {
-    mockFetch({ 'GET /api/sessions': json({ sessions: [] }), 'GET /api/store': json({ sessions: 0, turns: 0, blobs: 0, bytes: 0, dataDir: '/d' }) });
+    mockFetch({
+      'GET /api/sessions': json({ sessions: [] }),
+      'GET /api/store': json({ sessions: 0, turns: 0, blobs: 0, bytes: 0, dataDir: '/d' }),
+    });
     renderWithClient(<App />);
     expect(await screen.findByRole('heading', { name: 'No sessions yet' })).toBeInTheDocument();
     const example = screen.getByLabelText('Example agent calls');
@@ -39,7 +45,9 @@ describe('console states', () => {
 
   it('shows sessions and the store usage when there is data', async () => {
     mockFetch({
-      'GET /api/sessions': json({ sessions: [session({ sessionId: 'abc', platform: 'claude-code', sessionType: 'cli', turnCount: 0 })] }),
+      'GET /api/sessions': json({
+        sessions: [session({ sessionId: 'abc', platform: 'claude-code', sessionType: 'cli', turnCount: 0 })],
+      }),
       'GET /api/store': json({ sessions: 1, turns: 0, blobs: 3, bytes: 2048, dataDir: '/data' }),
       'GET /api/sessions/abc/turns': json({ turns: [] }),
     });

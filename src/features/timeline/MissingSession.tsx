@@ -11,8 +11,8 @@ export function MissingSession({ sessionId }: { sessionId: string }) {
       <div className="missing-session" role="alert">
         <h2>This session no longer exists</h2>
         <p>
-          <code>{sessionId}</code> was pruned (sessions idle longer than the retention period are removed) or deleted. Its turns and
-          checkpoints are gone.
+          <code>{sessionId}</code> was pruned (sessions idle longer than the retention period are removed) or deleted.
+          Its turns and checkpoints are gone.
         </p>
         {sessions.length > 0 ? (
           <>

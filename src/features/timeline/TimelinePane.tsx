@@ -43,7 +43,9 @@ export function TimelinePane() {
       <h2 className="pane-title">
         Turns{' '}
         <span className="pane-count">
-          {searching ? `${turns.length} of ${Math.max(session?.turnCount ?? 0, all.turns.length)}` : Math.max(session?.turnCount ?? 0, turns.length)}
+          {searching
+            ? `${turns.length} of ${Math.max(session?.turnCount ?? 0, all.turns.length)}`
+            : Math.max(session?.turnCount ?? 0, turns.length)}
         </span>
       </h2>
       {sessionId && <TurnSearchBox />}
@@ -58,7 +60,9 @@ export function TimelinePane() {
           Could not load turns: {error?.message}
         </p>
       ) : turns.length === 0 ? (
-        <p className="pane-empty">{searching ? `No turn’s prompt or paths contain “${search}”.` : 'No turns in this session yet.'}</p>
+        <p className="pane-empty">
+          {searching ? `No turn’s prompt or paths contain “${search}”.` : 'No turns in this session yet.'}
+        </p>
       ) : (
         <TurnTimeline
           turns={turns}

@@ -3,8 +3,8 @@ import type { Turn } from '../../../server/protocol';
 import type { TurnOf } from './turnNames';
 
 export const EXEC_CAPTURED_TOOLTIP =
-  'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; '
-  + 'what they did outside it (global packages, databases, the network) is not undone.';
+  'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; ' +
+  'what they did outside it (global packages, databases, the network) is not undone.';
 export const EXEC_UNPROTECTED_TOOLTIP =
   'Shell commands ran in this turn and some of what they changed was not captured (see Steps): that part is not covered by rollback.';
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
@@ -17,7 +17,10 @@ interface Badge {
 }
 
 function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
-  const numbers = (turn.rollbackOf ?? []).map((turnId) => turnOf(turnId)?.number).filter((n): n is number => n !== undefined).sort((a, b) => a - b);
+  const numbers = (turn.rollbackOf ?? [])
+    .map((turnId) => turnOf(turnId)?.number)
+    .filter((n): n is number => n !== undefined)
+    .sort((a, b) => a - b);
   if (numbers.length === 0) return 'rollback';
   if (numbers.length === 1) return `rollback of #${numbers[0]}`;
   return `rewind to #${numbers[0]} (${numbers.length} turns)`;
@@ -26,13 +29,23 @@ function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
 export function turnBadges(turn: Turn, turnOf: TurnOf): Badge[] {
   const badges: Badge[] = [];
   if (turn.status === 'active') badges.push({ key: 'live', text: 'live', tone: 'live' });
-  if (turn.kind === 'pin') badges.push({ key: 'pin', text: 'pin', tone: 'pin', title: 'A point marked by hand: rewind to it to take every later turn back' });
+  if (turn.kind === 'pin')
+    badges.push({
+      key: 'pin',
+      text: 'pin',
+      tone: 'pin',
+      title: 'A point marked by hand: rewind to it to take every later turn back',
+    });
   if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, turnOf), tone: 'rollback' });
   if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
-  if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
-  if (turn.interrupted) badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
-  if (turn.execUsed && turn.execCaptured) badges.push({ key: 'exec', text: 'shell changes captured', tone: 'quiet', title: EXEC_CAPTURED_TOOLTIP });
-  else if (turn.execUsed) badges.push({ key: 'exec', text: 'partially unprotected', tone: 'warn', title: EXEC_UNPROTECTED_TOOLTIP });
+  if (turn.status === 'partially-rolled-back')
+    badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
+  if (turn.interrupted)
+    badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
+  if (turn.execUsed && turn.execCaptured)
+    badges.push({ key: 'exec', text: 'shell changes captured', tone: 'quiet', title: EXEC_CAPTURED_TOOLTIP });
+  else if (turn.execUsed)
+    badges.push({ key: 'exec', text: 'partially unprotected', tone: 'warn', title: EXEC_UNPROTECTED_TOOLTIP });
   return badges;
 }
 

@@ -61,8 +61,16 @@ export function TurnRow({ turn, selected, style, turnOf, onSelect, measureRef, i
         </time>
       </div>
       <div className="turn-row__line turn-row__line--meta">
-        <span className="turn-row__count">{turn.kind === 'pin' ? 'named point' : turn.status === 'active' && turn.fileCount === 0 ? 'in progress' : plural(files, 'file')}</span>
-        {(added > 0 || removed > 0) && <LineDelta added={added} removed={removed} className="turn-row__lines" labelled={false} />}
+        <span className="turn-row__count">
+          {turn.kind === 'pin'
+            ? 'named point'
+            : turn.status === 'active' && turn.fileCount === 0
+              ? 'in progress'
+              : plural(files, 'file')}
+        </span>
+        {(added > 0 || removed > 0) && (
+          <LineDelta added={added} removed={removed} className="turn-row__lines" labelled={false} />
+        )}
         {turn.skippedCount > 0 && <span className="turn-row__skipped">{turn.skippedCount} skipped</span>}
         <TurnBadges turn={turn} turnOf={turnOf} />
       </div>

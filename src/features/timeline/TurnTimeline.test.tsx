@@ -18,7 +18,13 @@ describe('TurnTimeline', () => {
   });
 
   it('shows number, title, file and skipped counts', () => {
-    render(<TurnTimeline turns={[turn(7, { title: 'Add a login form', fileCount: 3, skippedCount: 2 })]} selectedTurnId={null} onSelect={() => {}} />);
+    render(
+      <TurnTimeline
+        turns={[turn(7, { title: 'Add a login form', fileCount: 3, skippedCount: 2 })]}
+        selectedTurnId={null}
+        onSelect={() => {}}
+      />,
+    );
     const row = screen.getByRole('option', { name: /^#7 /i });
     expect(row).toHaveTextContent('Add a login form');
     expect(row).toHaveTextContent('3 files');
@@ -34,7 +40,13 @@ describe('TurnTimeline', () => {
   });
 
   it('gives a turn whose shell commands were all captured a quieter mark, never the warning', () => {
-    render(<TurnTimeline turns={[turn(3, { execUsed: true, execCaptured: true })]} selectedTurnId={null} onSelect={() => {}} />);
+    render(
+      <TurnTimeline
+        turns={[turn(3, { execUsed: true, execCaptured: true })]}
+        selectedTurnId={null}
+        onSelect={() => {}}
+      />,
+    );
     const row = screen.getByRole('option', { name: /^#3 /i });
     expect(within(row).getByText('shell changes captured')).toHaveAttribute('title', EXEC_CAPTURED_TOOLTIP);
     expect(within(row).queryByText('partially unprotected')).toBeNull();
@@ -84,17 +96,35 @@ describe('TurnTimeline', () => {
   it('End keeps following the oldest turn while older pages arrive', async () => {
     const onSelect = vi.fn();
     const page = (from: number, to: number) => Array.from({ length: to - from + 1 }, (_, index) => turn(to - index));
-    const { rerender } = render(<TurnTimeline turns={page(11, 30)} selectedTurnId="t30" onSelect={onSelect} hasMore onLoadMore={() => {}} />);
+    const { rerender } = render(
+      <TurnTimeline turns={page(11, 30)} selectedTurnId="t30" onSelect={onSelect} hasMore onLoadMore={() => {}} />,
+    );
     screen.getByRole('listbox', { name: 'Turns' }).focus();
     await userEvent.keyboard('{End}');
     expect(onSelect).toHaveBeenLastCalledWith('t11', true);
-    rerender(<TurnTimeline turns={page(1, 30)} selectedTurnId="t11" onSelect={onSelect} hasMore={false} onLoadMore={() => {}} />);
+    rerender(
+      <TurnTimeline
+        turns={page(1, 30)}
+        selectedTurnId="t11"
+        onSelect={onSelect}
+        hasMore={false}
+        onLoadMore={() => {}}
+      />,
+    );
     expect(onSelect).toHaveBeenLastCalledWith('t1', true);
   });
 
   it('asks for older turns when scrolled near the end of what is loaded', () => {
     const onLoadMore = vi.fn();
-    render(<TurnTimeline turns={newestFirst(15)} selectedTurnId={null} onSelect={() => {}} hasMore onLoadMore={onLoadMore} />);
+    render(
+      <TurnTimeline
+        turns={newestFirst(15)}
+        selectedTurnId={null}
+        onSelect={() => {}}
+        hasMore
+        onLoadMore={onLoadMore}
+      />,
+    );
     expect(onLoadMore).toHaveBeenCalled();
   });
 });

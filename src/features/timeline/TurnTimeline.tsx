@@ -31,7 +31,10 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
 
   const byId = useMemo(() => new Map(turns.map((turn) => [turn.turnId, turn])), [turns]);
   const turnOf = useCallback((turnId: string) => byId.get(turnId), [byId]);
-  const selectedIndex = useMemo(() => turns.findIndex((turn) => turn.turnId === selectedTurnId), [turns, selectedTurnId]);
+  const selectedIndex = useMemo(
+    () => turns.findIndex((turn) => turn.turnId === selectedTurnId),
+    [turns, selectedTurnId],
+  );
 
   // The selected row is brought into view when the selection changes (or first shows), never
   // because rows moved: a live turn arriving must not pull a reader back to the top.
@@ -122,7 +125,14 @@ export function TurnTimeline({ turns, selectedTurnId, onSelect, hasMore = false,
                 followEnd.current = false;
                 onSelect(turn.turnId, false);
               }}
-              style={{ position: 'absolute', top: 0, left: 0, right: 0, minHeight: TURN_ROW_HEIGHT, transform: `translateY(${item.start}px)` }}
+              style={{
+                position: 'absolute',
+                top: 0,
+                left: 0,
+                right: 0,
+                minHeight: TURN_ROW_HEIGHT,
+                transform: `translateY(${item.start}px)`,
+              }}
             />
           );
         })}

@@ -20,8 +20,18 @@ export function MessageList({ messages, label }: { messages: Message[]; label: s
 
 export function ChatMessages({ sessionId, turnId, live }: { sessionId: string; turnId: string; live: boolean }) {
   const { data, isPending, isError, error } = useTurnMessages(sessionId, turnId, live);
-  if (isPending) return <p className="pane-empty" role="status">Loading messages…</p>;
-  if (isError) return <p className="pane-empty pane-empty--error" role="alert">Could not load messages: {error.message}</p>;
+  if (isPending)
+    return (
+      <p className="pane-empty" role="status">
+        Loading messages…
+      </p>
+    );
+  if (isError)
+    return (
+      <p className="pane-empty pane-empty--error" role="alert">
+        Could not load messages: {error.message}
+      </p>
+    );
   if (data.length === 0) return <p className="pane-empty">No chat messages belong to this turn.</p>;
   return <MessageList messages={data} label="Chat messages of this turn" />;
 }

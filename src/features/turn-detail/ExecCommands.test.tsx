@@ -10,7 +10,13 @@ afterEach(() => vi.unstubAllGlobals());
 
 const base = { tool: 'Bash', at: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:01.000Z', changed: [] };
 const short: ExecCommand = { ...base, execId: 'x1', command: 'ls -la', commandBytes: 6 };
-const long: ExecCommand = { ...base, execId: 'x2', command: 'cat > big <<EOF', commandBytes: 16 << 20, truncated: true };
+const long: ExecCommand = {
+  ...base,
+  execId: 'x2',
+  command: 'cat > big <<EOF',
+  commandBytes: 16 << 20,
+  truncated: true,
+};
 
 describe('the Commands tab', () => {
   it('shows listed commands as they come, and fetches a long one whole only when asked', async () => {

@@ -23,23 +23,35 @@ function reasonText(s: ExecSkipped): string {
 
 function CommandOutcome({ command }: { command: ExecCommand }) {
   if (command.endedAt === null || command.changed === null) {
-    return <p className="command__outcome command__outcome--warn">Its changes were never scanned: they are not covered by rollback.</p>;
+    return (
+      <p className="command__outcome command__outcome--warn">
+        Its changes were never scanned: they are not covered by rollback.
+      </p>
+    );
   }
   return (
     <>
-      {command.changed.length === 0
-        ? <p className="command__outcome">Changed nothing in the workspace.</p>
-        : (
-          <details className="command__changed">
-            <summary>Changed {plural(command.changed.length, 'path')}</summary>
-            <ul aria-label={`Paths changed by ${command.command}`}>
-              {command.changed.map((uri) => <li key={uri}><code>{displayPath(uri)}</code></li>)}
-            </ul>
-          </details>
-        )}
+      {command.changed.length === 0 ? (
+        <p className="command__outcome">Changed nothing in the workspace.</p>
+      ) : (
+        <details className="command__changed">
+          <summary>Changed {plural(command.changed.length, 'path')}</summary>
+          <ul aria-label={`Paths changed by ${command.command}`}>
+            {command.changed.map((uri) => (
+              <li key={uri}>
+                <code>{displayPath(uri)}</code>
+              </li>
+            ))}
+          </ul>
+        </details>
+      )}
       {command.skipped && command.skipped.length > 0 && (
         <ul className="command__skipped" aria-label={`Not captured for ${command.command}`}>
-          {command.skipped.map((s) => <li key={`${s.uri}-${s.reason}`}><code>{displayPath(s.uri)}</code>: {reasonText(s)}</li>)}
+          {command.skipped.map((s) => (
+            <li key={`${s.uri}-${s.reason}`}>
+              <code>{displayPath(s.uri)}</code>: {reasonText(s)}
+            </li>
+          ))}
         </ul>
       )}
     </>
@@ -53,13 +65,23 @@ function CommandText({ turnId, command }: { turnId: string; command: ExecCommand
   const shown = open && whole.data ? whole.data : command;
   return (
     <div className="command__body">
-      <code className={open ? 'command__text command__text--whole' : 'command__text'}>{shown.command}{shown.truncated && '…'}</code>
+      <code className={open ? 'command__text command__text--whole' : 'command__text'}>
+        {shown.command}
+        {shown.truncated && '…'}
+      </code>
       {command.truncated && (
-        <button type="button" className="link-button link-button--text" onClick={() => setOpen(!open)} aria-expanded={open}>
+        <button
+          type="button"
+          className="link-button link-button--text"
+          onClick={() => setOpen(!open)}
+          aria-expanded={open}
+        >
           {open ? 'Show less' : `Show the whole command (${formatBytes(command.commandBytes)})`}
         </button>
       )}
-      {open && whole.isError && <p className="command__outcome command__outcome--warn">The whole command could not be loaded.</p>}
+      {open && whole.isError && (
+        <p className="command__outcome command__outcome--warn">The whole command could not be loaded.</p>
+      )}
       {open && shown.truncated && whole.data && (
         <p className="command__outcome">Only its first {formatBytes(COMMAND_TEXT_LIMIT)} are kept.</p>
       )}
@@ -67,11 +89,21 @@ function CommandText({ turnId, command }: { turnId: string; command: ExecCommand
   );
 }
 
-export function ExecCommands({ turnId, commands, captured }: { turnId: string; commands: ExecCommand[]; captured: boolean }) {
+export function ExecCommands({
+  turnId,
+  commands,
+  captured,
+}: {
+  turnId: string;
+  commands: ExecCommand[];
+  captured: boolean;
+}) {
   if (commands.length === 0) return <p className="pane-empty">No shell commands ran in this turn.</p>;
   return (
     <div>
-      <p className={captured ? 'notice' : 'notice notice--warn'}>{captured ? EXEC_CAPTURED_TOOLTIP : EXEC_UNPROTECTED_TOOLTIP}</p>
+      <p className={captured ? 'notice' : 'notice notice--warn'}>
+        {captured ? EXEC_CAPTURED_TOOLTIP : EXEC_UNPROTECTED_TOOLTIP}
+      </p>
       <ol className="commands" aria-label="Shell commands of this turn">
         {commands.map((command, index) => (
           <li key={command.execId ?? `${command.at}-${index}`} className="command">

@@ -8,9 +8,18 @@ import { FileList } from './FileList';
 const files = [
   fileChange('workspace:/src/app.ts', { before: fileState(1024), lines: { added: 12, removed: 4 } }),
   fileChange('workspace:/src/new.ts', { change: 'created', before: null, lines: { added: 30, removed: 0 } }),
-  fileChange('workspace:/src/helpers.ts', { change: 'renamed', from: 'workspace:/src/utils.ts', before: fileState(2048) }),
+  fileChange('workspace:/src/helpers.ts', {
+    change: 'renamed',
+    from: 'workspace:/src/utils.ts',
+    before: fileState(2048),
+  }),
   fileChange('workspace:/big.bin', { change: 'created', before: null, skipped: 'too-large', lines: undefined }),
-  fileChange('workspace:/bin/run.sh', { change: 'mode-changed', before: { ...fileState(10), mode: 0o644 }, after: { ...fileState(10), mode: 0o755 }, lines: undefined }),
+  fileChange('workspace:/bin/run.sh', {
+    change: 'mode-changed',
+    before: { ...fileState(10), mode: 0o644 },
+    after: { ...fileState(10), mode: 0o755 },
+    lines: undefined,
+  }),
 ];
 
 function Harness({ onSelect = () => {} }: { onSelect?: (uri: string, viaKeyboard: boolean) => void }) {
@@ -25,7 +34,9 @@ function Harness({ onSelect = () => {} }: { onSelect?: (uri: string, viaKeyboard
         setSelected(uri);
         onSelect(uri, viaKeyboard);
       }}
-      onToggle={(uri) => setChecked((list) => (list.includes(uri) ? list.filter((item) => item !== uri) : [...list, uri]))}
+      onToggle={(uri) =>
+        setChecked((list) => (list.includes(uri) ? list.filter((item) => item !== uri) : [...list, uri]))
+      }
       onSetChecked={setChecked}
     />
   );

@@ -22,8 +22,17 @@ function Lines({ file }: { file: FileChange }) {
   // A move or a mode change that kept every line has no line count worth a "+0 −0".
   const sameLines = file.change === 'renamed' || file.change === 'moved' || file.change === 'mode-changed';
   if (sameLines && file.lines?.added === 0 && file.lines.removed === 0) return <span />;
-  if (file.skipped) return <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>skipped: {SKIP_REASONS[file.skipped]}</span>;
-  return file.lines ? <LineDelta added={file.lines.added} removed={file.lines.removed} /> : <span className="file-row__lines" />;
+  if (file.skipped)
+    return (
+      <span className="file-row__skip" title={SKIP_HELP[file.skipped]}>
+        skipped: {SKIP_REASONS[file.skipped]}
+      </span>
+    );
+  return file.lines ? (
+    <LineDelta added={file.lines.added} removed={file.lines.removed} />
+  ) : (
+    <span className="file-row__lines" />
+  );
 }
 
 export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSetChecked }: FileListProps) {
@@ -45,7 +54,10 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
     }
   }
   const isHidden = (row: TreeRow) =>
-    row.path.split('/').slice(0, row.depth).some((_, i, all) => collapsed.has(all.slice(0, i + 1).join('/')));
+    row.path
+      .split('/')
+      .slice(0, row.depth)
+      .some((_, i, all) => collapsed.has(all.slice(0, i + 1).join('/')));
   const visible = rows.filter((row) => !isHidden(row));
   const steps = visible.filter((row) => row.change).map((row) => row.change!.uri);
   const counts = countRows(files);
@@ -105,13 +117,33 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           if (row.kind === 'folder') {
             const open = !collapsed.has(row.path);
             return (
-              <li key={`folder:${row.path}`} className={`file-row file-row--folder${file?.uri === selectedUri ? ' is-selected' : ''}`} style={indent}>
+              <li
+                key={`folder:${row.path}`}
+                className={`file-row file-row--folder${file?.uri === selectedUri ? ' is-selected' : ''}`}
+                style={indent}
+              >
                 {file ? (
-                  <input type="checkbox" checked={checkedSet.has(file.uri)} disabled={Boolean(file.skipped)} onChange={() => onToggle(file.uri)} aria-label={`Select ${row.path} for restore`} />
-                ) : <span />}
-                <button type="button" className="file-row__folder" aria-expanded={open} data-uri={file?.uri} onClick={() => toggleFolder(row.path)}>
-                  <span aria-hidden="true" className="file-row__chevron">{open ? '▾' : '▸'}</span> {row.name}/
-                  <span className="file-row__count"> {plural(row.files, 'file')}</span>
+                  <input
+                    type="checkbox"
+                    checked={checkedSet.has(file.uri)}
+                    disabled={Boolean(file.skipped)}
+                    onChange={() => onToggle(file.uri)}
+                    aria-label={`Select ${row.path} for restore`}
+                  />
+                ) : (
+                  <span />
+                )}
+                <button
+                  type="button"
+                  className="file-row__folder"
+                  aria-expanded={open}
+                  data-uri={file?.uri}
+                  onClick={() => toggleFolder(row.path)}
+                >
+                  <span aria-hidden="true" className="file-row__chevron">
+                    {open ? '▾' : '▸'}
+                  </span>{' '}
+                  {row.name}/<span className="file-row__count"> {plural(row.files, 'file')}</span>
                 </button>
                 {file ? <span className={`change change--${file.change}`}>{changeLabel(file)}</span> : <span />}
                 <span />
@@ -122,7 +154,11 @@ export function FileList({ files, selectedUri, checked, onSelect, onToggle, onSe
           const selected = row.change.uri === selectedUri;
           const from = fromText(row.change);
           return (
-            <li key={row.change.uri} className={`file-row${selected ? ' is-selected' : ''}${row.change.skipped ? ' is-skipped' : ''}`} style={indent}>
+            <li
+              key={row.change.uri}
+              className={`file-row${selected ? ' is-selected' : ''}${row.change.skipped ? ' is-skipped' : ''}`}
+              style={indent}
+            >
               <input
                 type="checkbox"
                 checked={checkedSet.has(row.change.uri)}

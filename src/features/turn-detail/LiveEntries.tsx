@@ -7,8 +7,8 @@ export function LiveEntries({ entries }: { entries: Entry[] }) {
   return (
     <div>
       <p className="notice notice--live">
-        <span className="live-dot" aria-hidden="true" /> The agent is working: these are the operations recorded so far. Diffs
-        and restore appear when the turn ends.
+        <span className="live-dot" aria-hidden="true" /> The agent is working: these are the operations recorded so far.
+        Diffs and restore appear when the turn ends.
       </p>
       {entries.length === 0 ? (
         <p className="pane-empty">No file changes yet.</p>

@@ -22,7 +22,9 @@ function StepRow({ step, onUndo, blockedReason }: { step: Step; onUndo: () => vo
     <li className="step">
       <div className="step__line">
         <span className="step__index">{step.index}</span>
-        <span className={`badge badge--${step.kind === 'command' ? 'quiet' : 'rollback'}`}>{step.kind === 'command' ? 'command' : 'tool'}</span>
+        <span className={`badge badge--${step.kind === 'command' ? 'quiet' : 'rollback'}`}>
+          {step.kind === 'command' ? 'command' : 'tool'}
+        </span>
         <code className="step__title">{step.title}</code>
         <button
           type="button"
@@ -36,7 +38,11 @@ function StepRow({ step, onUndo, blockedReason }: { step: Step; onUndo: () => vo
         </button>
       </div>
       <ul className="step__paths" aria-label={`Paths changed by step ${step.index}`}>
-        {step.paths.map((uri) => <li key={uri}><code>{displayPath(uri)}</code></li>)}
+        {step.paths.map((uri) => (
+          <li key={uri}>
+            <code>{displayPath(uri)}</code>
+          </li>
+        ))}
       </ul>
     </li>
   );
@@ -46,13 +52,24 @@ export function StepsList({ turn, platform, blockedReason, offline }: StepsListP
   const workspace = useWorkspaceScope();
   const steps = useTurnSteps(turn.turnId);
   const [target, setTarget] = useState<RollbackTarget | null>(null);
-  if (steps.isPending) return <p className="pane-empty" role="status">Loading steps…</p>;
-  if (steps.isError) return <p className="pane-empty pane-empty--error" role="alert">Could not load the steps: {steps.error.message}</p>;
+  if (steps.isPending)
+    return (
+      <p className="pane-empty" role="status">
+        Loading steps…
+      </p>
+    );
+  if (steps.isError)
+    return (
+      <p className="pane-empty pane-empty--error" role="alert">
+        Could not load the steps: {steps.error.message}
+      </p>
+    );
   if (steps.data.length === 0) return <p className="pane-empty">No step of this turn changed anything.</p>;
   return (
     <section aria-label="Steps">
       <p className="muted steps__note">
-        {plural(steps.data.length, 'step')}, in the order they first changed something. Undoing one puts back only the paths it changed.
+        {plural(steps.data.length, 'step')}, in the order they first changed something. Undoing one puts back only the
+        paths it changed.
       </p>
       <ol className="steps" aria-label="Steps of this turn">
         {steps.data.map((step) => (
@@ -60,12 +77,26 @@ export function StepsList({ turn, platform, blockedReason, offline }: StepsListP
             key={step.stepId}
             step={step}
             blockedReason={blockedReason}
-            onUndo={() => setTarget({ workspace, mode: 'steps', sessionId: turn.sessionId, turnId: turn.turnId, steps: [step.index] })}
+            onUndo={() =>
+              setTarget({
+                workspace,
+                mode: 'steps',
+                sessionId: turn.sessionId,
+                turnId: turn.turnId,
+                steps: [step.index],
+              })
+            }
           />
         ))}
       </ol>
       {target && (
-        <RollbackDialog target={target} turnNumber={turn.number} platform={platform} offline={offline} onClose={() => setTarget(null)} />
+        <RollbackDialog
+          target={target}
+          turnNumber={turn.number}
+          platform={platform}
+          offline={offline}
+          onClose={() => setTarget(null)}
+        />
       )}
     </section>
   );

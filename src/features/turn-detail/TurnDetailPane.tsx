@@ -19,7 +19,15 @@ import { countRows, formatRowCounts, renameKeptContent } from './fileRows';
 import { useOutage } from '../live/useOutage';
 
 export function TurnDetailPane() {
-  const { sessionId, turnId, fileUri, checked: checkedFiles, rows: files, session, turns: sessionTurns } = useSelection();
+  const {
+    sessionId,
+    turnId,
+    fileUri,
+    checked: checkedFiles,
+    rows: files,
+    session,
+    turns: sessionTurns,
+  } = useSelection();
   const detailTab = useUiStore((state) => state.detailTab);
   const { selectFile, selectTurn, toggleChecked, setChecked, setDetailTab } = useUiStore.getState();
   const manifest = useTurnManifest(turnId);
@@ -28,17 +36,33 @@ export function TurnDetailPane() {
 
   // The tab title tells which turn a console window shows when it sits beside the agent.
   const titleTurn = manifest.data?.turn;
-  const tabTitle = titleTurn ? `#${titleTurn.number} ${turnTitle(titleTurn, (id) => sessionTurns.find((item) => item.turnId === id))} · turnback` : 'turnback';
+  const tabTitle = titleTurn
+    ? `#${titleTurn.number} ${turnTitle(titleTurn, (id) => sessionTurns.find((item) => item.turnId === id))} · turnback`
+    : 'turnback';
   useEffect(() => {
     document.title = tabTitle;
   }, [tabTitle]);
 
-  if (!turnId) return <section className="detail" aria-label="Turn detail"><p className="pane-empty">Select a turn.</p></section>;
-  if (manifest.isPending) return <section className="detail" aria-label="Turn detail"><p className="pane-empty" role="status">Loading turn…</p></section>;
+  if (!turnId)
+    return (
+      <section className="detail" aria-label="Turn detail">
+        <p className="pane-empty">Select a turn.</p>
+      </section>
+    );
+  if (manifest.isPending)
+    return (
+      <section className="detail" aria-label="Turn detail">
+        <p className="pane-empty" role="status">
+          Loading turn…
+        </p>
+      </section>
+    );
   if (manifest.isError && !manifest.data)
     return (
       <section className="detail" aria-label="Turn detail">
-        <p className="pane-empty pane-empty--error" role="alert">Could not load this turn: {manifest.error.message}</p>
+        <p className="pane-empty pane-empty--error" role="alert">
+          Could not load this turn: {manifest.error.message}
+        </p>
       </section>
     );
 
@@ -47,7 +71,10 @@ export function TurnDetailPane() {
   // A running turn has no per-file summary yet, only the operations recorded so far.
   const showLive = turn.status === 'active' && files.length === 0;
   const tabs: { id: DetailTab; label: string }[] = [
-    { id: 'files', label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : counts.files})` },
+    {
+      id: 'files',
+      label: `Files (${showLive ? new Set(manifest.data.entries.map((entry) => entry.uri)).size : counts.files})`,
+    },
     { id: 'chat', label: `Chat (${turn.messageCount})` },
     // The Steps tab: each tool call and shell command, with what it changed.
     { id: 'commands', label: `Steps (${steps.data?.length ?? '…'})` },
@@ -55,7 +82,9 @@ export function TurnDetailPane() {
   const sessionBusy = Boolean(session?.activeTurnId) || turn.status === 'active';
   const blockedReason = offline
     ? 'The server is not answering; rollbacks wait until it is back.'
-    : sessionBusy ? 'An agent turn is in progress in this session; rollbacks wait until it ends.' : undefined;
+    : sessionBusy
+      ? 'An agent turn is in progress in this session; rollbacks wait until it ends.'
+      : undefined;
   const turnOf: TurnOf = (id) => (id === turn.turnId ? turn : sessionTurns.find((item) => item.turnId === id));
   const selectedFile = files.find((file) => file.uri === fileUri);
 
@@ -70,14 +99,17 @@ export function TurnDetailPane() {
           <time dateTime={turn.startedAt}>{formatClock(turn.startedAt)}</time>
           {turn.endedAt ? <span>ended {formatClock(turn.endedAt)}</span> : <span>in progress</span>}
           <span>{formatRowCounts(counts)}</span>
-          {(turn.lines.added > 0 || turn.lines.removed > 0) && <LineDelta added={turn.lines.added} removed={turn.lines.removed} />}
+          {(turn.lines.added > 0 || turn.lines.removed > 0) && (
+            <LineDelta added={turn.lines.added} removed={turn.lines.removed} />
+          )}
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
           <TurnBadges turn={turn} turnOf={turnOf} />
           <TurnRelations turn={turn} turnOf={turnOf} onOpen={(id) => selectTurn(id)} />
         </div>
         {turn.kind === 'pin' && (
           <p className="notice pin-note">
-            A named point: the workspace as it was at {formatClock(turn.startedAt)}. Rewinding to it takes back every turn begun since, in any session.
+            A named point: the workspace as it was at {formatClock(turn.startedAt)}. Rewinding to it takes back every
+            turn begun since, in any session.
           </p>
         )}
         <ActionBar
@@ -106,9 +138,7 @@ export function TurnDetailPane() {
         ))}
       </div>
       <div className="detail__upper" role="tabpanel" id={`tabpanel-${detailTab}`} aria-labelledby={`tab-${detailTab}`}>
-        {detailTab === 'files' && showLive && (
-          <LiveEntries entries={manifest.data.entries} />
-        )}
+        {detailTab === 'files' && showLive && <LiveEntries entries={manifest.data.entries} />}
         {detailTab === 'files' && !showLive && (
           <FileList
             files={files}
@@ -126,7 +156,9 @@ export function TurnDetailPane() {
           <>
             <StepsList turn={turn} platform={session?.platform ?? ''} blockedReason={blockedReason} offline={offline} />
             {turn.execCommands.length > 0 && <h3 className="steps__heading">Shell commands</h3>}
-            {turn.execCommands.length > 0 && <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />}
+            {turn.execCommands.length > 0 && (
+              <ExecCommands turnId={turn.turnId} commands={turn.execCommands} captured={turn.execCaptured} />
+            )}
           </>
         )}
       </div>

@@ -44,7 +44,8 @@ function changeKindLabel(file: FileChange): string {
 /** Both sides are files (or both folders) whose permission bits differ. */
 export function modeChanged(file: FileChange): boolean {
   const { before, after } = file;
-  if (!before || !after || before.type === 'symlink' || after.type === 'symlink' || before.type !== after.type) return false;
+  if (!before || !after || before.type === 'symlink' || after.type === 'symlink' || before.type !== after.type)
+    return false;
   return (before.mode & 0o7777) !== (after.mode & 0o7777);
 }
 
@@ -66,7 +67,12 @@ export function restoreSize(file: FileChange): number {
 }
 
 export function isDirectoryChange(file: FileChange): boolean {
-  return file.change === 'dir-created' || file.change === 'dir-deleted' || file.before?.type === 'dir' || file.after?.type === 'dir';
+  return (
+    file.change === 'dir-created' ||
+    file.change === 'dir-deleted' ||
+    file.before?.type === 'dir' ||
+    file.after?.type === 'dir'
+  );
 }
 
 export function fromText(file: FileChange): string | null {

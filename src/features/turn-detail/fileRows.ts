@@ -41,7 +41,10 @@ export function firstToShow(rows: FileChange[]): FileChange | undefined {
   return rows.find((file) => !isDirectoryChange(file) && !file.skipped) ?? rows[0];
 }
 
-interface RowCounts { files: number; folders: number }
+interface RowCounts {
+  files: number;
+  folders: number;
+}
 
 /** The numbers the console shows for a turn's rows: files (a rename counts once) and folders. */
 export function countRows(rows: FileChange[]): RowCounts {
@@ -53,7 +56,13 @@ export function countRows(rows: FileChange[]): RowCounts {
 export function renameKeptContent(row: FileChange, files: FileChange[]): boolean {
   if (!row.from) return false;
   const origin = files.find((file) => file.uri === row.from)?.before;
-  return origin?.type === 'file' && row.after?.type === 'file' && origin.hash !== '' && origin.hash === row.after.hash && origin.mode === row.after.mode;
+  return (
+    origin?.type === 'file' &&
+    row.after?.type === 'file' &&
+    origin.hash !== '' &&
+    origin.hash === row.after.hash &&
+    origin.mode === row.after.mode
+  );
 }
 
 /** "2 of 3 selected", or "1 of 3 files · 0 of 1 folder selected": counted as the list counts its rows. */

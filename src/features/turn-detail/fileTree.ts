@@ -18,10 +18,17 @@ export function treeRows(files: FileChange[]): TreeRow[] {
     const isFolder = isDirectoryChange(change);
     const folderSegments = isFolder ? segments : segments.slice(0, -1);
     let shared = 0;
-    while (shared < stack.length && shared < folderSegments.length && stack[shared] === folderSegments[shared]) shared++;
+    while (shared < stack.length && shared < folderSegments.length && stack[shared] === folderSegments[shared])
+      shared++;
     // A folder's own change leads its rows: a header already shown for it takes the change.
-    const reused = isFolder && shared === folderSegments.length ? headers.find((h) => h.path === folderSegments.join('/')) : undefined;
-    if (reused) { reused.change ??= change; continue; }
+    const reused =
+      isFolder && shared === folderSegments.length
+        ? headers.find((h) => h.path === folderSegments.join('/'))
+        : undefined;
+    if (reused) {
+      reused.change ??= change;
+      continue;
+    }
     stack = stack.slice(0, shared);
     for (let depth = shared; depth < folderSegments.length; depth++) {
       stack.push(folderSegments[depth]);
@@ -34,7 +41,14 @@ export function treeRows(files: FileChange[]): TreeRow[] {
     if (isFolder) continue;
     const folders = folderSegments.map((_, i) => folderSegments.slice(0, i + 1).join('/'));
     for (const folder of folders) counts.set(folder, (counts.get(folder) ?? 0) + 1);
-    rows.push({ kind: 'file', path: segments.join('/'), depth: folderSegments.length, name: segments[segments.length - 1], change, folders });
+    rows.push({
+      kind: 'file',
+      path: segments.join('/'),
+      depth: folderSegments.length,
+      name: segments[segments.length - 1],
+      change,
+      folders,
+    });
   }
   for (const header of headers) header.files = counts.get(header.path) ?? 0;
   return rows;

@@ -18,23 +18,37 @@ export function notRecordingText(workspace: Workspace): string {
 
 export function WorkspaceItem({ workspace, current, onSelect, children }: WorkspaceItemProps) {
   const label = [
-    `Workspace ${workspace.name}`, workspace.root, plural(workspace.sessions, 'session'),
+    `Workspace ${workspace.name}`,
+    workspace.root,
+    plural(workspace.sessions, 'session'),
     ...(workspace.recording ? [] : [notRecordingText(workspace)]),
   ].join(', ');
   return (
     <li className={`workspace${current ? ' is-current' : ''}`}>
-      <button type="button" className="workspace-item" aria-current={current ? 'true' : undefined} aria-label={label} onClick={onSelect}>
+      <button
+        type="button"
+        className="workspace-item"
+        aria-current={current ? 'true' : undefined}
+        aria-label={label}
+        onClick={onSelect}
+      >
         <span className="workspace-item__top">
-          <span className="workspace-item__name" title={workspace.name}>{workspace.name}</span>
+          <span className="workspace-item__name" title={workspace.name}>
+            {workspace.name}
+          </span>
           <span className="workspace-item__count">{plural(workspace.sessions, 'session')}</span>
         </span>
-        <span className="workspace-item__root" title={workspace.root}>{workspace.root}</span>
+        <span className="workspace-item__root" title={workspace.root}>
+          {workspace.root}
+        </span>
         {!workspace.recording && (
           <span className="workspace-item__off" title={workspace.reason}>
             {notRecordingText(workspace)}
           </span>
         )}
-        {workspace.recording && workspace.storeBytes > 0 && <span className="workspace-item__meta">{formatBytes(workspace.storeBytes)} kept</span>}
+        {workspace.recording && workspace.storeBytes > 0 && (
+          <span className="workspace-item__meta">{formatBytes(workspace.storeBytes)} kept</span>
+        )}
       </button>
       {children}
     </li>

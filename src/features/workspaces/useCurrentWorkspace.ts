@@ -14,7 +14,10 @@ export interface CurrentWorkspace {
 export function useCurrentWorkspace(): CurrentWorkspace {
   const { data: workspaces = [] } = useWorkspaces();
   const chosen = useUiStore((state) => state.workspaceId);
-  const current = chosen === null ? workspaces.find((workspace) => workspace.isDefault) : workspaces.find((workspace) => workspace.id === chosen);
+  const current =
+    chosen === null
+      ? workspaces.find((workspace) => workspace.isDefault)
+      : workspaces.find((workspace) => workspace.id === chosen);
   return { workspaces, current };
 }
 
@@ -22,7 +25,10 @@ export function useCurrentWorkspace(): CurrentWorkspace {
 export function useWorkspaceFallback(): void {
   const { workspaces } = useCurrentWorkspace();
   const chosen = useUiStore((state) => state.workspaceId);
-  const first = chosen === null && workspaces.length > 0 && !workspaces.some((workspace) => workspace.isDefault) ? workspaces[0].id : null;
+  const first =
+    chosen === null && workspaces.length > 0 && !workspaces.some((workspace) => workspace.isDefault)
+      ? workspaces[0].id
+      : null;
   useEffect(() => {
     if (first) useUiStore.getState().selectWorkspace(first, 'replace');
   }, [first]);

@@ -10,7 +10,14 @@ import { scopesOfEvent } from '../live/invalidation';
 
 function workspace(id: string, overrides: Partial<Workspace> = {}): Workspace {
   return {
-    id, root: `/home/ada/${id}`, name: id, recording: true, open: true, sessions: 1, storeBytes: 2048, isDefault: false,
+    id,
+    root: `/home/ada/${id}`,
+    name: id,
+    recording: true,
+    open: true,
+    sessions: 1,
+    storeBytes: 2048,
+    isDefault: false,
     ...overrides,
   };
 }
@@ -18,13 +25,31 @@ function workspace(id: string, overrides: Partial<Workspace> = {}): Workspace {
 const side = { exists: true, binary: false, tooLarge: false, truncated: false, size: 2, text: 'a\n' };
 
 /** A service with `api` (a default workspace holding s1) and `web` (holding s9, not recording). */
-function serve(workspaces: Workspace[] = [workspace('api', { isDefault: true }), workspace('web', { recording: false, reason: 'the disk is full' })]): Call[] {
-  const sessionsOf = { api: [session({ sessionId: 's1', title: 'Session of api' })], web: [session({ sessionId: 's9', title: 'Session of web' })] };
-  const turnsOf = { s1: [turn(1, { title: 'Turn of api' })], s9: [turn(1, { turnId: 'w1', sessionId: 's9', title: 'First turn of web' }), turn(2, { turnId: 'w2', sessionId: 's9', title: 'Second turn of web' })] };
+function serve(
+  workspaces: Workspace[] = [
+    workspace('api', { isDefault: true }),
+    workspace('web', { recording: false, reason: 'the disk is full' }),
+  ],
+): Call[] {
+  const sessionsOf = {
+    api: [session({ sessionId: 's1', title: 'Session of api' })],
+    web: [session({ sessionId: 's9', title: 'Session of web' })],
+  };
+  const turnsOf = {
+    s1: [turn(1, { title: 'Turn of api' })],
+    s9: [
+      turn(1, { turnId: 'w1', sessionId: 's9', title: 'First turn of web' }),
+      turn(2, { turnId: 'w2', sessionId: 's9', title: 'Second turn of web' }),
+    ],
+  };
   const manifest = (call: Call) => {
     const turnId = call.path.split('/').at(-1)!.split('?')[0];
     const all = [...turnsOf.s1, ...turnsOf.s9];
-    return json({ turn: all.find((item) => item.turnId === turnId), files: [fileChange('workspace:/a.txt')], entries: [] });
+    return json({
+      turn: all.find((item) => item.turnId === turnId),
+      files: [fileChange('workspace:/a.txt')],
+      entries: [],
+    });
   };
   const store = json({ sessions: 1, turns: 1, blobs: 1, bytes: 10, dataDir: '/d' });
   return mockFetch({
@@ -78,7 +103,10 @@ describe('workspaces in the console', () => {
     await userEvent.click(await screen.findByRole('button', { name: /^Workspace web,/ }));
     expect(await screen.findByRole('button', { name: /^Session s9,/ })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /^Session s1,/ })).toBeNull();
-    expect(await screen.findByRole('option', { name: /^#2 Second turn of web/ })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('option', { name: /^#2 Second turn of web/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     expect(new URLSearchParams(window.location.search).get('workspace')).toBe('web');
     expect(screen.getByLabelText('Workspace web')).toHaveTextContent('Not recording');
     expect(paths(calls)).toContain('/api/workspaces/web/sessions');
@@ -90,7 +118,10 @@ describe('workspaces in the console', () => {
     const calls = serve();
     window.history.replaceState(null, '', '/?workspace=web&session=s9&turn=w1');
     renderWithClient(<App />);
-    expect(await screen.findByRole('option', { name: /^#1 First turn of web/ })).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('option', { name: /^#1 First turn of web/ })).toHaveAttribute(
+      'aria-selected',
+      'true',
+    );
     expect(await screen.findByRole('heading', { level: 2, name: 'First turn of web' })).toBeInTheDocument();
     expect(await screen.findByRole('button', { name: /^Workspace web,/ })).toHaveAttribute('aria-current', 'true');
     expect(paths(calls)).toContain('/api/workspaces/web/turns/w1');
@@ -105,7 +136,11 @@ describe('workspaces in the console', () => {
     await waitFor(() => expect(paths(calls)).toContain('/api/workspaces/api/sessions'));
     // The unprefixed sessions route may be asked once before the list arrives, never after.
     const firstPrefixed = paths(calls).indexOf('/api/workspaces/api/sessions');
-    expect(paths(calls).slice(firstPrefixed).filter((path) => path === '/api/sessions')).toEqual([]);
+    expect(
+      paths(calls)
+        .slice(firstPrefixed)
+        .filter((path) => path === '/api/sessions'),
+    ).toEqual([]);
   });
 
   it('a server without workspaces shows its sessions as before', async () => {

@@ -52,7 +52,9 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     const first = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), startEnv);
     expect(first.code).toBe(0);
     const told = JSON.parse(first.stdout) as { systemMessage: string };
-    expect(told.systemMessage).toMatch(/^turnback is not recording this session: the turnback service did not start \(turnback: the token file .* is too short/);
+    expect(told.systemMessage).toMatch(
+      /^turnback is not recording this session: the turnback service did not start \(turnback: the token file .* is too short/,
+    );
     const second = await runHook(p.bash({ cwd: workspace }, 'ls'), startEnv);
     expect(second).toMatchObject({ code: 0, stdout: '' });
     const lines = await logLines();
@@ -66,25 +68,36 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     await register(port);
     const startEnv = { ...env, HOME: root, TURNBACK_PORT: '0' };
     const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), startEnv);
-    const entry = JSON.parse(await readFile(join(root, 'state', 'turnback', 'service.json'), 'utf8')) as { pid: number; port: number };
+    const entry = JSON.parse(await readFile(join(root, 'state', 'turnback', 'service.json'), 'utf8')) as {
+      pid: number;
+      port: number;
+    };
     try {
       expect(result).toMatchObject({ code: 0, stdout: '' });
       expect(entry.port).not.toBe(port);
       const token = (await readFile(join(root, 'state', 'turnback', 'console-token'), 'utf8')).trim();
-      const sessions = await (await fetch(`http://127.0.0.1:${entry.port}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } })).json();
+      const sessions = await (
+        await fetch(`http://127.0.0.1:${entry.port}/api/sessions`, { headers: { Authorization: `Bearer ${token}` } })
+      ).json();
       expect(sessions.sessions.map((s: { title: string }) => s.title)).toEqual(['hello']);
       expect(await logLines()).toEqual([]);
     } finally {
       process.kill(entry.pid, 'SIGTERM');
       for (let i = 0; i < 400; i++) {
-        try { process.kill(entry.pid, 0); } catch { break; }
+        try {
+          process.kill(entry.pid, 0);
+        } catch {
+          break;
+        }
         await new Promise((resolve) => setTimeout(resolve, 25));
       }
     }
   });
 
   it('gives up on a server that never answers, exits 0 and logs it', async () => {
-    const port = await listen(() => { /* never answers */ });
+    const port = await listen(() => {
+      /* never answers */
+    });
     await register(port);
     const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
     expect(result.code).toBe(0);
@@ -116,7 +129,10 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
 
   it('exits 0 without logging or forwarding an event it does not use', async () => {
     let requests = 0;
-    const port = await listen((_req, res) => { requests++; res.end('{}'); });
+    const port = await listen((_req, res) => {
+      requests++;
+      res.end('{}');
+    });
     await register(port);
     const sessionStart = { ...p.stop({ cwd: workspace }), hook_event_name: 'SessionStart', source: 'startup' };
     const read = p.preToolUse({ cwd: workspace }, 'Read', { file_path: join(workspace, 'a.ts') });

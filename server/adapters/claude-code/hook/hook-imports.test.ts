@@ -42,12 +42,25 @@ describe('what `turnback hook claude-code` loads', () => {
     // protocol.ts imports nothing: its constants (the session-id pattern) cost nothing to load.
     // Of the host-neutral core, only its path and text helpers and the route's path; Cursor's
     // parser, for the Cursor-shaped events Cursor sends through Claude Code's hooks.
-    const core = ['adapters/core/paths.ts', 'adapters/core/text.ts', 'adapters/core/hook-path.ts', 'adapters/cursor/event.ts'];
+    const core = [
+      'adapters/core/paths.ts',
+      'adapters/core/text.ts',
+      'adapters/core/hook-path.ts',
+      'adapters/cursor/event.ts',
+    ];
     const adapter = (file: string) =>
-      file.startsWith('adapters/claude-code/') || core.includes(file) || file === 'state-dir.ts' || file === 'protocol.ts';
+      file.startsWith('adapters/claude-code/') ||
+      core.includes(file) ||
+      file === 'state-dir.ts' ||
+      file === 'protocol.ts';
     // Finding and starting the service: small modules of node built-ins, never the service itself.
     expect(files.filter((file) => !adapter(file))).toEqual([
-      'cli.ts', 'cli/hook.ts', 'cli/usage.ts', 'service/private-file.ts', 'service/service-file.ts', 'service/spawn-service.ts',
+      'cli.ts',
+      'cli/hook.ts',
+      'cli/usage.ts',
+      'service/private-file.ts',
+      'service/service-file.ts',
+      'service/spawn-service.ts',
     ]);
     expect(files).toContain('adapters/claude-code/hook/run.ts');
     // The server's side of the adapter (the route, the transcript) is never the hook's.

@@ -15,7 +15,9 @@ beforeEach(async () => {
   t = await startHookTestServer({ files: { 'src/app.ts': 'export const answer = 41;\n', 'README.md': '# app\n' } });
   c = t.context;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 async function hook(payload: unknown): Promise<void> {
   const result = await runHook(payload, t.env);
@@ -26,7 +28,8 @@ const hookLog = () => readFile(join(t.env.XDG_STATE_HOME!, 'turnback', 'hook.log
 const sessions = async () => (await t.api<{ sessions: Session[] }>('GET', '/api/sessions')).json.sessions;
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
 const manifest = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json;
-const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+const messages = async () =>
+  (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
 
 // Each hook is its own process started through tsx: slow on a loaded machine.
 describe('turnback hook claude-code against a running server', { timeout: 90_000 }, () => {
@@ -35,7 +38,9 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     expect(await sessions()).toMatchObject([{ sessionId: p.SESSION_ID, platform: 'claude-code', sessionType: 'cli' }]);
     const [turn] = await turns();
     expect(turn).toMatchObject({ number: 1, status: 'active', title: 'Bump the answer' });
-    expect(await messages()).toMatchObject([{ role: 'user', content: 'Bump the answer\nand explain why', turnId: turn.turnId }]);
+    expect(await messages()).toMatchObject([
+      { role: 'user', content: 'Bump the answer\nand explain why', turnId: turn.turnId },
+    ]);
     expect(await hookLog()).toBe('');
   });
 
@@ -43,7 +48,9 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     await hook(p.userPromptSubmit(c, 'Edit things'));
     await hook(p.write(c, join(t.workspace, 'src', 'new.ts'), 'export {};\n'));
     await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
-    await hook(p.multiEdit({ ...c, cwd: join(t.workspace, 'src') }, '../README.md', [{ old_string: 'app', new_string: 'App' }]));
+    await hook(
+      p.multiEdit({ ...c, cwd: join(t.workspace, 'src') }, '../README.md', [{ old_string: 'app', new_string: 'App' }]),
+    );
     await hook(p.notebookEdit(c, join(t.workspace, 'notes', 'analysis.ipynb'), 'print(1)'));
     const [turn] = await turns();
     const { entries } = await manifest(turn.turnId);
@@ -73,12 +80,15 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     expect(turn.execCommands).toMatchObject([{ tool: 'Bash', command: 'npm test -- --run' }]);
   });
 
-  it('on stop, records the turn\'s chat from the transcript and commits the turn', async () => {
+  it("on stop, records the turn's chat from the transcript and commits the turn", async () => {
     await hook(p.userPromptSubmit(c, 'Bump the answer'));
     const edit = p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42');
     await hook(edit);
     await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump the answer', reply: ['Bumped it to 42.'], tools: [edit] }]));
+    await writeFile(
+      c.transcriptPath,
+      p.transcriptLines([{ prompt: 'Bump the answer', reply: ['Bumped it to 42.'], tools: [edit] }]),
+    );
     await hook(p.stop(c));
     const [turn] = await turns();
     expect(turn).toMatchObject({ status: 'committed', fileCount: 1 });

@@ -5,8 +5,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { logHookProblem } from './log.js';
 
 let state: string;
-beforeEach(async () => { state = await mkdtemp(join(tmpdir(), 'turnback-hooklog-')); });
-afterEach(async () => { await rm(state, { recursive: true, force: true }); });
+beforeEach(async () => {
+  state = await mkdtemp(join(tmpdir(), 'turnback-hooklog-'));
+});
+afterEach(async () => {
+  await rm(state, { recursive: true, force: true });
+});
 
 describe('logHookProblem', () => {
   it('appends one line per problem, newlines flattened', async () => {

@@ -49,7 +49,10 @@ function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
     if (answer.outcome === 'ignored' || answer.outcome === 'outside-workspace') return { outcome: answer.outcome };
     if (answer.outcome === 'not-recorded') {
       logHookProblem(`not recorded: ${String(answer.ignored)}`, env);
-      return { outcome: 'not-recorded', ...(typeof answer.systemMessage === 'string' ? { systemMessage: answer.systemMessage } : {}) };
+      return {
+        outcome: 'not-recorded',
+        ...(typeof answer.systemMessage === 'string' ? { systemMessage: answer.systemMessage } : {}),
+      };
     }
   } catch {
     // a 2xx without JSON is still a delivered event
@@ -58,13 +61,19 @@ function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
 }
 
 /** The live service's address and agent token, started first when none runs (or only `stale` does). */
-async function serviceTarget(env: NodeJS.ProcessEnv, deadline: number, stale?: ServiceEntry): Promise<Target | { error: string }> {
+async function serviceTarget(
+  env: NodeJS.ProcessEnv,
+  deadline: number,
+  stale?: ServiceEntry,
+): Promise<Target | { error: string }> {
   const live = readLiveService(env);
   const usable = live && !(stale && live.pid === stale.pid && live.port === stale.port) ? live : null;
-  const entry = usable ?? await (async () => {
-    const started = await ensureService(env, { waitMs: Math.max(deadline - Date.now(), 0), stale });
-    return 'error' in started ? started : started.entry;
-  })();
+  const entry =
+    usable ??
+    (await (async () => {
+      const started = await ensureService(env, { waitMs: Math.max(deadline - Date.now(), 0), stale });
+      return 'error' in started ? started : started.entry;
+    })());
   if ('error' in entry) return entry;
   const agentToken = readStateToken('agentToken', env);
   if (!agentToken) return { error: 'the agent token file of the state dir is missing' };
@@ -113,7 +122,10 @@ export async function runClaudeCodeHook(
         target = again;
         continue;
       }
-      const reason = options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError' ? `gave up after ${timeoutMs} ms` : (error as Error).message;
+      const reason =
+        options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
+          ? `gave up after ${timeoutMs} ms`
+          : (error as Error).message;
       logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${target.port} failed: ${reason}`, env);
       return { outcome: 'unreachable' };
     }

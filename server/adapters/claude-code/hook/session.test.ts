@@ -15,13 +15,18 @@ let t: HookTestServer;
 beforeEach(async () => {
   t = await startHookTestServer();
   await mkdir(join(t.workspace, 'src'));
-  await writeFile(join(t.workspace, 'src', 'app.ts'), 'import { greet } from "./greet";\nconsole.log(greet("world"));\n');
+  await writeFile(
+    join(t.workspace, 'src', 'app.ts'),
+    'import { greet } from "./greet";\nconsole.log(greet("world"));\n',
+  );
   await writeFile(join(t.workspace, 'src', 'greet.ts'), 'export const greet = (name: string) => `hi ${name}`;\n');
   await writeFile(join(t.workspace, 'run.sh'), '#!/bin/sh\nnode src/app.ts\n');
   await chmod(join(t.workspace, 'run.sh'), 0o755);
   await writeFile(join(t.workspace, 'README.md'), '# greeter\n');
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 async function hook(payload: unknown): Promise<void> {
   expect((await runHook(payload, t.env)).code).toBe(0);
@@ -37,15 +42,26 @@ describe('a simulated Claude Code session', () => {
 
     // Turn 1: a new file in a new folder, an edit, a test run.
     let tools: ReturnType<typeof p.preToolUse>[] = [];
-    const tool = async (payload: ReturnType<typeof p.preToolUse>) => { tools.push(payload); await hook(payload); };
+    const tool = async (payload: ReturnType<typeof p.preToolUse>) => {
+      tools.push(payload);
+      await hook(payload);
+    };
     await hook(p.userPromptSubmit(c, 'Add a formatter and use it'));
     await tool(p.write(c, ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim();\n'));
     await mkdir(ws('src', 'lib'));
     await writeFile(ws('src', 'lib', 'format.ts'), 'export const format = (s: string) => s.trim();\n');
     await tool(p.edit(c, ws('src', 'app.ts'), 'greet("world")', 'format(greet("world"))'));
-    await writeFile(ws('src', 'app.ts'), 'import { greet } from "./greet";\nimport { format } from "./lib/format";\nconsole.log(format(greet("world")));\n');
+    await writeFile(
+      ws('src', 'app.ts'),
+      'import { greet } from "./greet";\nimport { format } from "./lib/format";\nconsole.log(format(greet("world")));\n',
+    );
     await tool(p.bash(c, 'npx tsc --noEmit'));
-    await writeFile(transcript, p.transcriptLines([{ prompt: 'Add a formatter and use it', reply: ['Added `format` and used it in app.ts.'], tools }]));
+    await writeFile(
+      transcript,
+      p.transcriptLines([
+        { prompt: 'Add a formatter and use it', reply: ['Added `format` and used it in app.ts.'], tools },
+      ]),
+    );
     await hook(p.stop(c));
     const afterTurn1 = await treeAsText(t.workspace);
 
@@ -62,7 +78,10 @@ describe('a simulated Claude Code session', () => {
     await tool(p.edit(c, ws('README.md'), '# greeter', '# greeter\n\nSee docs/usage.md.'));
     await appendFile(ws('README.md'), '\nSee docs/usage.md.\n');
     await tool(p.bash(c, 'sh run.sh'));
-    await appendFile(transcript, p.transcriptLines([{ prompt: 'Document it', reply: ['Wrote docs/usage.md.'], tools }]));
+    await appendFile(
+      transcript,
+      p.transcriptLines([{ prompt: 'Document it', reply: ['Wrote docs/usage.md.'], tools }]),
+    );
     await hook(p.stop(c));
     expect(await treeAsText(t.workspace)).not.toEqual(afterTurn1);
 
@@ -71,7 +90,8 @@ describe('a simulated Claude Code session', () => {
       [1, 'Add a formatter and use it', 'committed', 2, true],
       [2, 'Document it', 'committed', 4, true],
     ]);
-    const messages = (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+    const messages = (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json
+      .messages;
     expect(messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'Add a formatter and use it'],
       ['assistant', 'I will write it.'],

@@ -24,7 +24,11 @@ const received: IncomingMessage[] = [];
 beforeAll(async () => {
   root = await mkdtemp(join(tmpdir(), 'turnback-sh-constants-'));
   hookBin = await installShHook(join(root, 'bin'));
-  stub = createServer((req, res) => { received.push(req); req.resume(); res.end('{"ok":true,"outcome":"forwarded","calls":1}'); });
+  stub = createServer((req, res) => {
+    received.push(req);
+    req.resume();
+    res.end('{"ok":true,"outcome":"forwarded","calls":1}');
+  });
   await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
 });
 afterAll(async () => {
@@ -40,7 +44,8 @@ describe('bin/turnback-hook and the Node side agree', () => {
     expect(CLAUDE_CODE_HOOK_PATH).toBe('/api/agent/hook/claude-code');
     expect(text).toContain(`[ "\${#input}" -gt ${SLIM_ABOVE_BYTES} ]`);
     expect(text).toContain(`\nmax_time=${HOOK_TIMEOUT_MS / 1000}\n`);
-    for (const file of [STATE_FILES.service, STATE_FILES.agentToken, STATE_FILES.hookLog]) expect(text).toContain(`$state/${file}`);
+    for (const file of [STATE_FILES.service, STATE_FILES.agentToken, STATE_FILES.hookLog])
+      expect(text).toContain(`$state/${file}`);
     expect(text).toContain('state=$XDG_STATE_HOME/turnback');
     expect(text).toContain('state=$HOME/.local/state/turnback');
   });
@@ -54,18 +59,39 @@ describe('bin/turnback-hook and the Node side agree', () => {
     await mkdir(home, { recursive: true });
     const env = makeEnv(home);
     const port = (stub.address() as AddressInfo).port;
-    writeServiceEntry({ pid: process.pid, port, version: '1.2.3', startedAt: new Date().toISOString(), url: `http://127.0.0.1:${port}/` }, env);
+    writeServiceEntry(
+      {
+        pid: process.pid,
+        port,
+        version: '1.2.3',
+        startedAt: new Date().toISOString(),
+        url: `http://127.0.0.1:${port}/`,
+      },
+      env,
+    );
     await writeFile(statePath('agentToken', env), 'agent-token-for-the-sh-constants\n');
     const seen = received.length;
-    const result = await runShHook(hookBin, p.userPromptSubmit({ cwd: home }, 'x'), { ...env, TURNBACK_NODE: '/nonexistent/node' });
+    const result = await runShHook(hookBin, p.userPromptSubmit({ cwd: home }, 'x'), {
+      ...env,
+      TURNBACK_NODE: '/nonexistent/node',
+    });
     expect(result).toEqual({ code: 0, stdout: '', stderr: '' });
     expect(received).toHaveLength(seen + 1);
     expect(received[seen].url).toBe(CLAUDE_CODE_HOOK_PATH);
     expect(received[seen].headers.authorization).toBe('Bearer agent-token-for-the-sh-constants');
     // Another host names its own route.
-    const other = await runShHook(hookBin, p.userPromptSubmit({ cwd: home }, 'x'), { ...env, TURNBACK_NODE: '/nonexistent/node' }, ['gemini', '--max-time', '5']);
+    const other = await runShHook(
+      hookBin,
+      p.userPromptSubmit({ cwd: home }, 'x'),
+      { ...env, TURNBACK_NODE: '/nonexistent/node' },
+      ['gemini', '--max-time', '5'],
+    );
     expect(other.code).toBe(0);
     expect(received[seen + 1].url).toBe('/api/agent/hook/gemini');
-    expect(turnbackStateDir(env)).toBe(env.XDG_STATE_HOME?.startsWith('/') ? join(env.XDG_STATE_HOME, 'turnback') : join(home, '.local', 'state', 'turnback'));
+    expect(turnbackStateDir(env)).toBe(
+      env.XDG_STATE_HOME?.startsWith('/')
+        ? join(env.XDG_STATE_HOME, 'turnback')
+        : join(home, '.local', 'state', 'turnback'),
+    );
   });
 });

@@ -27,7 +27,9 @@ beforeEach(async () => {
   await mkdir(join(t.workspace, 'src'));
   await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 41;\n');
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 async function hook(payload: unknown, env: NodeJS.ProcessEnv = {}): Promise<void> {
   const result = await runShHook(hookBin, payload, { ...t.env, ...env });
@@ -35,10 +37,13 @@ async function hook(payload: unknown, env: NodeJS.ProcessEnv = {}): Promise<void
 }
 
 const logLines = async () =>
-  (await readFile(join(t.env.XDG_STATE_HOME!, 'turnback', 'hook.log'), 'utf8').catch(() => '')).split('\n').filter(Boolean);
+  (await readFile(join(t.env.XDG_STATE_HOME!, 'turnback', 'hook.log'), 'utf8').catch(() => ''))
+    .split('\n')
+    .filter(Boolean);
 const sessions = async () => (await t.api<{ sessions: Session[] }>('GET', '/api/sessions')).json.sessions;
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
-const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+const messages = async () =>
+  (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
 
 /** Rewrites service.json (and the agent token file) as a service would have left them. */
 async function registerAgain(fields: { port?: number; pid?: number; agentToken?: string }): Promise<void> {
@@ -55,7 +60,9 @@ async function fakeNode(): Promise<{ node: string; started: () => boolean }> {
 
 /** The pid of a process that has exited. */
 async function deadPid(): Promise<number> {
-  return Number(spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout);
+  return Number(
+    spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout,
+  );
 }
 
 async function closedPort(): Promise<number> {
@@ -81,12 +88,19 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     await hook(tools[1], NO_NODE);
     await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
     await hook(tools[2], NO_NODE);
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Add a helper', reply: ['Added `helper.ts`.'], tools }]));
+    await writeFile(
+      c.transcriptPath,
+      p.transcriptLines([{ prompt: 'Add a helper', reply: ['Added `helper.ts`.'], tools }]),
+    );
     await hook(p.stop(c), NO_NODE);
 
     const [turn] = await turns();
     expect(turn).toMatchObject({
-      number: 1, title: 'Add a helper', status: 'committed', fileCount: 2, execUsed: true,
+      number: 1,
+      title: 'Add a helper',
+      status: 'committed',
+      fileCount: 2,
+      execUsed: true,
       execCommands: [{ tool: 'Bash', command: 'npm test -- "it\'s" $HOME `id`' }],
     });
     const { entries } = (await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json;
@@ -107,7 +121,9 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
   });
 
   it('waits --max-time seconds for a server that takes longer than 2 s (a scan)', async () => {
-    const slow = createHttpServer((_req, res) => setTimeout(() => res.end('{"ok":true,"outcome":"forwarded","calls":1}'), 2500));
+    const slow = createHttpServer((_req, res) =>
+      setTimeout(() => res.end('{"ok":true,"outcome":"forwarded","calls":1}'), 2500),
+    );
     await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
     try {
       await registerAgain({ port: (slow.address() as AddressInfo).port });
@@ -130,7 +146,7 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(await logLines()).toEqual([]);
   });
 
-  it('hands the event to the Node hook when nothing listens on the service\'s port (it starts the service again)', async () => {
+  it("hands the event to the Node hook when nothing listens on the service's port (it starts the service again)", async () => {
     await registerAgain({ port: await closedPort() });
     const { node, started } = await fakeNode();
     await hook(p.userPromptSubmit(c, 'hello'), { TURNBACK_NODE: node });
@@ -175,15 +191,23 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
   });
 
   it('prints the systemMessage of a not-recorded answer for Claude Code, and logs the reason', async () => {
-    const answer = '{"ok":true,"outcome":"not-recorded","ignored":"the home folder /h itself cannot be a workspace","systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}';
+    const answer =
+      '{"ok":true,"outcome":"not-recorded","ignored":"the home folder /h itself cannot be a workspace","systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}';
     const stub = createHttpServer((_req, res) => res.end(answer));
     await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
     try {
       await registerAgain({ port: (stub.address() as AddressInfo).port });
       const result = await runShHook(hookBin, p.userPromptSubmit(c, 'x'), { ...t.env, ...NO_NODE });
-      expect(result).toEqual({ code: 0, stdout: '{"systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}\n', stderr: '' });
+      expect(result).toEqual({
+        code: 0,
+        stdout:
+          '{"systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}\n',
+        stderr: '',
+      });
       expect(JSON.parse(result.stdout)).toEqual({ systemMessage: expect.stringContaining('not recording') });
-      expect(await logLines()).toEqual([expect.stringMatching(/claude-code not recorded: the home folder \/h itself cannot be a workspace$/)]);
+      expect(await logLines()).toEqual([
+        expect.stringMatching(/claude-code not recorded: the home folder \/h itself cannot be a workspace$/),
+      ]);
     } finally {
       stub.closeAllConnections();
       await new Promise((resolve) => stub.close(resolve));
@@ -212,7 +236,9 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     await hook(p.stop(c));
     const [turn] = await turns();
     const { entries } = (await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json;
-    expect(entries.map((e) => [e.op, e.uri, e.before?.type ?? null])).toEqual([['write', 'workspace:/src/app.ts', 'file']]);
+    expect(entries.map((e) => [e.op, e.uri, e.before?.type ?? null])).toEqual([
+      ['write', 'workspace:/src/app.ts', 'file'],
+    ]);
     expect(await logLines()).toEqual([]);
   });
 });

@@ -7,9 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Block =
-  | { type: 'text'; text: string }
-  | { type: 'tool_use'; name: string; input: Record<string, unknown> };
+export type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> };
 
 export type Step = Block[] | { error: { status: number; type: string; message: string } };
 
@@ -34,18 +32,30 @@ type Message = { role: string; content: string | { type: string; text?: string }
 
 const isToolResults = (m: Message) => Array.isArray(m.content) && m.content.some((part) => part.type === 'tool_result');
 const textOf = (m: Message) =>
-  typeof m.content === 'string' ? m.content : m.content.filter((part) => part.type === 'text').map((part) => part.text).join('\n');
+  typeof m.content === 'string'
+    ? m.content
+    : m.content
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text)
+        .join('\n');
 
 let ids = 0;
 const nextId = (prefix: string) => `${prefix}${(++ids).toString(36).padStart(8, '0')}`;
 
 function writeSse(res: ServerResponse, blocks: Block[]): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send('message_start', {
     message: {
-      id: nextId('msg_'), type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [],
-      stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 },
+      id: nextId('msg_'),
+      type: 'message',
+      role: 'assistant',
+      model: 'claude-sonnet-4-5',
+      content: [],
+      stop_reason: null,
+      stop_sequence: null,
+      usage: { input_tokens: 10, output_tokens: 1 },
     },
   });
   blocks.forEach((block, index) => {
@@ -53,8 +63,14 @@ function writeSse(res: ServerResponse, blocks: Block[]): void {
       send('content_block_start', { index, content_block: { type: 'text', text: '' } });
       send('content_block_delta', { index, delta: { type: 'text_delta', text: block.text } });
     } else {
-      send('content_block_start', { index, content_block: { type: 'tool_use', id: nextId('toolu_'), name: block.name, input: {} } });
-      send('content_block_delta', { index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      send('content_block_start', {
+        index,
+        content_block: { type: 'tool_use', id: nextId('toolu_'), name: block.name, input: {} },
+      });
+      send('content_block_delta', {
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     }
     send('content_block_stop', { index });
   });
@@ -123,9 +139,10 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -21,18 +21,28 @@ const PACKAGE = '@anthropic-ai/claude-code';
 /** The placeholder is a few hundred bytes; the native binary is hundreds of MB. */
 const PLACEHOLDER_MAX_BYTES = 4096;
 
-export function claudeCacheDir(version: ClaudeCodeVersion = CLAUDE_CODE_VERSION, env: NodeJS.ProcessEnv = process.env): string {
+export function claudeCacheDir(
+  version: ClaudeCodeVersion = CLAUDE_CODE_VERSION,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   const base = env.XDG_CACHE_HOME || join(env.HOME || homedir(), '.cache');
   return join(base, 'turnback', `claude-code-${version}`);
 }
 
-export function claudeBinPath(version: ClaudeCodeVersion = CLAUDE_CODE_VERSION, env: NodeJS.ProcessEnv = process.env): string {
+export function claudeBinPath(
+  version: ClaudeCodeVersion = CLAUDE_CODE_VERSION,
+  env: NodeJS.ProcessEnv = process.env,
+): string {
   return join(claudeCacheDir(version, env), 'node_modules', ...PACKAGE.split('/'), 'bin', 'claude.exe');
 }
 
 function versionOf(bin: string): string | null {
   try {
-    return execFileSync(bin, ['--version'], { encoding: 'utf8', timeout: 60_000, env: { ...process.env, DISABLE_AUTOUPDATER: '1' } }).trim();
+    return execFileSync(bin, ['--version'], {
+      encoding: 'utf8',
+      timeout: 60_000,
+      env: { ...process.env, DISABLE_AUTOUPDATER: '1' },
+    }).trim();
   } catch {
     return null;
   }
@@ -42,7 +52,8 @@ const isNative = (bin: string) => existsSync(bin) && statSync(bin).size > PLACEH
 
 /** The path of a working `claude` of `version`, installing it first when needed. */
 export function ensureClaudeCode(
-  version: ClaudeCodeVersion = CLAUDE_CODE_VERSION, log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+  version: ClaudeCodeVersion = CLAUDE_CODE_VERSION,
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): string {
   const bin = claudeBinPath(version);
   if (isNative(bin) && versionOf(bin)?.startsWith(version)) return bin;
@@ -51,11 +62,26 @@ export function ensureClaudeCode(
   log(`installing ${PACKAGE}@${version} into ${dir}`);
   mkdirSync(dir, { recursive: true });
   // A package.json of its own, so npm installs here and never walks up into a project.
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-    name: 'turnback-claude-code-cache', private: true, dependencies: { [PACKAGE]: version },
-  }, null, 2)}\n`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
-  execFileSync(process.execPath, ['install.cjs'], { cwd: join(dir, 'node_modules', ...PACKAGE.split('/')), stdio: 'inherit' });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'turnback-claude-code-cache',
+        private: true,
+        dependencies: { [PACKAGE]: version },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
+  execFileSync(process.execPath, ['install.cjs'], {
+    cwd: join(dir, 'node_modules', ...PACKAGE.split('/')),
+    stdio: 'inherit',
+  });
 
   const answered = versionOf(bin);
   if (!isNative(bin) || !answered?.startsWith(version)) {

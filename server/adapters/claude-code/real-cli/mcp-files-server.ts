@@ -7,16 +7,26 @@ import { createInterface } from 'node:readline';
 
 type Request = { jsonrpc: '2.0'; id?: number | string; method: string; params?: Record<string, any> };
 
-const TOOLS = [{
-  name: 'write',
-  description: 'Writes text to a file under the current folder.',
-  inputSchema: { type: 'object', properties: { path: { type: 'string' }, text: { type: 'string' } }, required: ['path', 'text'] },
-}];
+const TOOLS = [
+  {
+    name: 'write',
+    description: 'Writes text to a file under the current folder.',
+    inputSchema: {
+      type: 'object',
+      properties: { path: { type: 'string' }, text: { type: 'string' } },
+      required: ['path', 'text'],
+    },
+  },
+];
 
 function answer(request: Request): unknown {
   switch (request.method) {
     case 'initialize':
-      return { protocolVersion: request.params?.protocolVersion ?? '2025-06-18', capabilities: { tools: {} }, serverInfo: { name: 'files', version: '1.0.0' } };
+      return {
+        protocolVersion: request.params?.protocolVersion ?? '2025-06-18',
+        capabilities: { tools: {} },
+        serverInfo: { name: 'files', version: '1.0.0' },
+      };
     case 'tools/list':
       return { tools: TOOLS };
     case 'tools/call': {

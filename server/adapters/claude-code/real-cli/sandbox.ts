@@ -15,8 +15,18 @@ const repo = fileURLToPath(new URL('../../../../', import.meta.url));
 const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
 const mcpServer = fileURLToPath(new URL('./mcp-files-server.ts', import.meta.url));
 const cli = join(repo, 'bin', 'turnback.js');
-const RAW_EVENTS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure',
-  'SubagentStart', 'SubagentStop', 'Stop', 'StopFailure', 'SessionEnd'];
+const RAW_EVENTS = [
+  'SessionStart',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PostToolUse',
+  'PostToolUseFailure',
+  'SubagentStart',
+  'SubagentStop',
+  'Stop',
+  'StopFailure',
+  'SessionEnd',
+];
 
 export interface Sandbox {
   root: string;
@@ -47,7 +57,11 @@ export async function openSandbox(options: {
   await options.setup(workspace);
   // Nothing of the machine's own Claude Code or turnback set-up reaches the run.
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, XDG_STATE_HOME: join(root, 'state'), TMPDIR: tmpdir(),
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    HOME: home,
+    XDG_STATE_HOME: join(root, 'state'),
+    TMPDIR: tmpdir(),
     // A hook that finds no service starts one: on a free port, never the machine's 4820.
     TURNBACK_PORT: '0',
   };
@@ -55,44 +69,77 @@ export async function openSandbox(options: {
   const eventsFile = join(root, 'events.jsonl');
   const logger = join(root, 'log-event.sh');
   await writeFile(logger, `#!/bin/sh\n{ cat; echo; } >> '${eventsFile}'\n`, { mode: 0o755 });
-  const loggerGroup = (event: string) => ({ ...(/Tool/.test(event) ? { matcher: '*' } : {}), hooks: [{ type: 'command', command: logger }] });
+  const loggerGroup = (event: string) => ({
+    ...(/Tool/.test(event) ? { matcher: '*' } : {}),
+    hooks: [{ type: 'command', command: logger }],
+  });
   await mkdir(join(workspace, '.claude'));
-  await writeFile(join(workspace, '.claude', 'settings.local.json'),
-    JSON.stringify({ hooks: Object.fromEntries(RAW_EVENTS.map((event) => [event, [loggerGroup(event)]])) }, null, 2));
+  await writeFile(
+    join(workspace, '.claude', 'settings.local.json'),
+    JSON.stringify({ hooks: Object.fromEntries(RAW_EVENTS.map((event) => [event, [loggerGroup(event)]])) }, null, 2),
+  );
   const init = await runCommand(process.execPath, [cli, 'init', 'claude-code', '--workspace', workspace], { env });
   if (init.code !== 0) throw new Error(`turnback init failed: ${init.stderr}`);
 
   // The MCP server's config lives outside the workspace, so the tree holds only what turns did.
   const mcpConfig = join(root, 'mcp.json');
-  await writeFile(mcpConfig, JSON.stringify({ mcpServers: { files: { command: process.execPath, args: ['--import', tsx, mcpServer] } } }));
+  await writeFile(
+    mcpConfig,
+    JSON.stringify({ mcpServers: { files: { command: process.execPath, args: ['--import', tsx, mcpServer] } } }),
+  );
   const serve = await startServe(cli, workspace, join(root, 'data'), env);
   const api = await startFakeApi(options.script(workspace));
   let turns = 0;
   const claudeEnv: NodeJS.ProcessEnv = {
     ...env,
-    ANTHROPIC_BASE_URL: api.url, ANTHROPIC_API_KEY: 'x',
-    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DISABLE_TELEMETRY: '1', DISABLE_AUTOUPDATER: '1',
+    ANTHROPIC_BASE_URL: api.url,
+    ANTHROPIC_API_KEY: 'x',
+    CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+    DISABLE_TELEMETRY: '1',
+    DISABLE_AUTOUPDATER: '1',
     // As root, --permission-mode bypassPermissions is refused outside a sandbox.
     IS_SANDBOX: '1',
   };
 
   return {
-    root, workspace, api,
+    root,
+    workspace,
+    api,
     console: async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${serve.origin}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${serve.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${serve.token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: response.status, json: (await response.json()) as T };
     },
-    claude: (prompt, extraArgs = []) => runCommand(options.claudeBin, [
-      ...(turns++ > 0 ? ['--continue'] : []), '-p', prompt,
-      '--permission-mode', 'bypassPermissions', '--output-format', 'stream-json', '--verbose',
-      '--mcp-config', mcpConfig, '--strict-mcp-config', ...extraArgs,
-    ], { env: claudeEnv, cwd: workspace, cleanEnv: true }),
-    rawEvents: async () => (await readFile(eventsFile, 'utf8').catch(() => ''))
-      .split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line)),
+    claude: (prompt, extraArgs = []) =>
+      runCommand(
+        options.claudeBin,
+        [
+          ...(turns++ > 0 ? ['--continue'] : []),
+          '-p',
+          prompt,
+          '--permission-mode',
+          'bypassPermissions',
+          '--output-format',
+          'stream-json',
+          '--verbose',
+          '--mcp-config',
+          mcpConfig,
+          '--strict-mcp-config',
+          ...extraArgs,
+        ],
+        { env: claudeEnv, cwd: workspace, cleanEnv: true },
+      ),
+    rawEvents: async () =>
+      (await readFile(eventsFile, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line)),
     hookLog: () => readFile(join(root, 'state', 'turnback', 'hook.log'), 'utf8').catch(() => ''),
     close: async () => {
       await api.close();

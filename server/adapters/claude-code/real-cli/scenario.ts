@@ -19,10 +19,17 @@ const SUBTASK = 'SUBTASK: fix the NFD note';
 const TASK_NOTIFICATION = '<task-notification>';
 export const SUBAGENT_REPORTED = 'The subagent reported back.';
 
-const notebook = (source: string) => `${JSON.stringify({
-  cells: [{ cell_type: 'code', id: 'intro', metadata: {}, execution_count: null, outputs: [], source: [source] }],
-  metadata: {}, nbformat: 4, nbformat_minor: 5,
-}, null, 1)}\n`;
+const notebook = (source: string) =>
+  `${JSON.stringify(
+    {
+      cells: [{ cell_type: 'code', id: 'intro', metadata: {}, execution_count: null, outputs: [], source: [source] }],
+      metadata: {},
+      nbformat: 4,
+      nbformat_minor: 5,
+    },
+    null,
+    1,
+  )}\n`;
 
 export async function setUpWorkspace(ws: string): Promise<void> {
   await mkdir(join(ws, 'src'));
@@ -48,7 +55,13 @@ export function script(ws: string): Script {
       // A failing Edit: 2.1.197 refuses it before any hook runs (the file was not read); 2.1.328
       // runs its hooks and the tool fails (the string is not in the file).
       [tool('Edit', { file_path: at('src/util.ts'), old_string: 'not in the file', new_string: 'never' })],
-      [text('I\'ll add a helper first.'), tool('Write', { file_path: at('src/helper.ts'), content: 'export const shout = (s: string) => s.toUpperCase();\n' })],
+      [
+        text("I'll add a helper first."),
+        tool('Write', {
+          file_path: at('src/helper.ts'),
+          content: 'export const shout = (s: string) => s.toUpperCase();\n',
+        }),
+      ],
       [tool('Read', { file_path: at('src/app.ts') })],
       [tool('Edit', { file_path: at('src/app.ts'), old_string: '"hello"', new_string: '"hello, world"' })],
       [tool('Read', { file_path: at('notes/analysis.ipynb') })],
@@ -56,9 +69,17 @@ export function script(ws: string): Script {
       [text('Turn 1 done: helper added.')],
     ],
     'Turn 2:': [
-      [text('Running sed.'), tool('Bash', { command: "sed -i 's/debug/release/' src/util.ts", description: 'Switch to release' })],
+      [
+        text('Running sed.'),
+        tool('Bash', { command: "sed -i 's/debug/release/' src/util.ts", description: 'Switch to release' }),
+      ],
       [tool('Bash', { command: 'rm scratch.txt && mv docs/old.md docs/renamed.md', description: 'Tidy' })],
-      [tool('Bash', { command: "mkdir -p gen && cat > gen/config.json <<'EOF'\n{\"release\": true}\nEOF", description: 'Generate' })],
+      [
+        tool('Bash', {
+          command: 'mkdir -p gen && cat > gen/config.json <<\'EOF\'\n{"release": true}\nEOF',
+          description: 'Generate',
+        }),
+      ],
       [tool('mcp__files__write', { path: 'mcp/out.txt', text: 'written by an MCP tool\n' })],
       [text('Turn 2 done.')],
     ],
@@ -74,7 +95,9 @@ export function script(ws: string): Script {
       [tool('Write', { file_path: at('src/sub.ts'), content: 'export const sub = 1;\n' })],
       [text('Subagent done.')],
     ],
-    'Turn 4:': [{ error: { status: 400, type: 'invalid_request_error', message: 'the scripted API refuses this turn' } }],
+    'Turn 4:': [
+      { error: { status: 400, type: 'invalid_request_error', message: 'the scripted API refuses this turn' } },
+    ],
     'Turn 5:': [
       [tool('Bash', { command: 'echo 1 >> loop.txt' })],
       [tool('Bash', { command: 'echo 2 >> loop.txt' })],

@@ -17,7 +17,9 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
   const background = version !== '2.1.197';
   /** Its chat: on 2.1.328, Claude Code's answer to its own task-notification prompt too. */
   const subagentChat = [
-    ['user', PROMPTS.subagent], ['tool', 'Agent(fix the accents)'], ['assistant', 'Turn 3 done: the subagent fixed it.'],
+    ['user', PROMPTS.subagent],
+    ['tool', 'Agent(fix the accents)'],
+    ['assistant', 'Turn 3 done: the subagent fixed it.'],
     ...(background ? [['assistant', SUBAGENT_REPORTED]] : []),
   ];
   let s: Sandbox;
@@ -30,14 +32,20 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
     s = await openSandbox({ claudeBin, script, setup: setUpWorkspace });
     trees.push(await treeAsText(s.workspace));
     for (const [prompt, args] of [
-      [PROMPTS.files, []], [PROMPTS.shell, []], [PROMPTS.subagent, []], [PROMPTS.failure, []], [PROMPTS.maxTurns, ['--max-turns', '2']],
+      [PROMPTS.files, []],
+      [PROMPTS.shell, []],
+      [PROMPTS.subagent, []],
+      [PROMPTS.failure, []],
+      [PROMPTS.maxTurns, ['--max-turns', '2']],
     ] as const) {
       const run = await s.claude(prompt, [...args]);
       exits.push(run.code);
       trees.push(await treeAsText(s.workspace));
     }
   }, 600_000);
-  afterAll(async () => { await s?.close(); });
+  afterAll(async () => {
+    await s?.close();
+  });
 
   const ws = (path: string) => `workspace:/${path}`;
   let sessionId = '';
@@ -45,8 +53,9 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
   const agentTurns = async () => (await turns()).filter((turn) => turn.kind === 'agent');
   const manifest = async (turnId: string) => (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json;
   const chatOf = async (turnId: string) =>
-    (await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)).json.messages
-      .map((m) => [m.role, m.content]);
+    (
+      await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
+    ).json.messages.map((m) => [m.role, m.content]);
   const changed = async (turnId: string) => (await manifest(turnId)).files.map((f) => [f.change, f.uri]).sort();
   const rollback = async (turnId: string, body: unknown = {}) =>
     (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
@@ -54,7 +63,9 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
   describe(`Claude Code ${version}, for real, with turnback recording`, () => {
     it('ran the five prompts in one session: four ended normally or by their error, one by --max-turns', async () => {
       expect(exits).toEqual([0, 0, 0, 1, 1]);
-      const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')).json.sessions;
+      const sessions = (
+        await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')
+      ).json.sessions;
       expect(sessions).toHaveLength(1);
       sessionId = sessions[0].sessionId;
       expect(sessions[0].platform).toBe('claude-code');
@@ -73,9 +84,13 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
     it('records the files of Write, Edit and NotebookEdit', async () => {
       const [turn] = await agentTurns();
       expect(turn.execUsed).toBe(false);
-      expect(await changed(turn.turnId)).toEqual([
-        ['created', ws('src/helper.ts')], ['modified', ws('notes/analysis.ipynb')], ['modified', ws('src/app.ts')],
-      ].sort());
+      expect(await changed(turn.turnId)).toEqual(
+        [
+          ['created', ws('src/helper.ts')],
+          ['modified', ws('notes/analysis.ipynb')],
+          ['modified', ws('src/app.ts')],
+        ].sort(),
+      );
     });
 
     it('keeps the chat the person saw: the prompt, every text block, a line per tool call', async () => {
@@ -84,7 +99,7 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
         ['user', PROMPTS.files],
         // Refused by Claude Code (the file was not read), but shown to the person all the same.
         ['tool', 'Edit(src/util.ts)'],
-        ['assistant', 'I\'ll add a helper first.'],
+        ['assistant', "I'll add a helper first."],
         ['tool', 'Write(src/helper.ts)'],
         ['tool', 'Read(src/app.ts)'],
         ['tool', 'Edit(src/app.ts)'],
@@ -98,30 +113,45 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
       const turn = (await agentTurns())[1];
       expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
       expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
-        ['Bash', 'sed', true], ['Bash', 'rm', true], ['Bash', 'mkdir', true],
+        ['Bash', 'sed', true],
+        ['Bash', 'rm', true],
+        ['Bash', 'mkdir', true],
         ['mcp__files__write', '{"path":"mcp/out.txt","text":"written', true],
       ]);
       expect(turn.execCommands[3].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
       expect(turn.execCommands[0].changed).toEqual([ws('src/util.ts')]);
       const files = await changed(turn.turnId);
-      for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('gen/config.json')]]) {
+      for (const file of [
+        ['modified', ws('src/util.ts')],
+        ['deleted', ws('scratch.txt')],
+        ['created', ws('gen/config.json')],
+      ]) {
         expect(files).toContainEqual(file);
       }
       expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
-      expect(await chatOf(turn.turnId)).toContainEqual(['tool', "Bash(mkdir -p gen && cat > gen/config.json <<'EOF' …)"]);
+      expect(await chatOf(turn.turnId)).toContainEqual([
+        'tool',
+        "Bash(mkdir -p gen && cat > gen/config.json <<'EOF' …)",
+      ]);
     });
 
     // On 2.1.328 the subagent edits after its parent's Stop: the turn holds those edits all the same.
-    it('records a subagent\'s edits, an NFD file name as it is on disk', async () => {
+    it("records a subagent's edits, an NFD file name as it is on disk", async () => {
       const turn = (await agentTurns())[2];
-      expect(await changed(turn.turnId)).toEqual([['created', ws('src/sub.ts')], ['modified', ws(NFD_NOTE)]]);
+      expect(await changed(turn.turnId)).toEqual([
+        ['created', ws('src/sub.ts')],
+        ['modified', ws(NFD_NOTE)],
+      ]);
       expect(await chatOf(turn.turnId)).toEqual(subagentChat);
     });
 
     it('closes the StopFailure turn with the error in its chat, and the --max-turns one with SessionEnd', async () => {
       const [, , , failed, stopped] = await agentTurns();
       expect(failed.fileCount).toBe(0);
-      expect(await chatOf(failed.turnId)).toEqual([['user', PROMPTS.failure], ['assistant', expect.stringMatching(/^API Error: 400/)]]);
+      expect(await chatOf(failed.turnId)).toEqual([
+        ['user', PROMPTS.failure],
+        ['assistant', expect.stringMatching(/^API Error: 400/)],
+      ]);
       expect(stopped).toMatchObject({ execUsed: true, fileCount: 1 });
       expect(await readFile(join(s.workspace, 'loop.txt'), 'utf8')).toBe('1\n2\n');
       // Closed, so a person's edit now is drift, never the turn's end state.
@@ -142,7 +172,13 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
 
     it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
       const subagent = (await agentTurns())[2];
-      const withChat = (await s.console<RollbackResult & { deletedMessages: number }>('POST', `/api/turns/${subagent.turnId}/rollback-with-chat`, {})).json;
+      const withChat = (
+        await s.console<RollbackResult & { deletedMessages: number }>(
+          'POST',
+          `/api/turns/${subagent.turnId}/rollback-with-chat`,
+          {},
+        )
+      ).json;
       expect(withChat).toMatchObject({ ok: true, deletedMessages: subagentChat.length });
       expect(await chatOf(subagent.turnId)).toEqual([]);
       expect(await readFile(join(s.workspace, NFD_NOTE), 'utf8')).toBe('déjà vu\n');
@@ -170,20 +206,27 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
       const events = await s.rawEvents();
       expect(events.length).toBeGreaterThan(20);
       for (const event of events) {
-        expect(Object.keys(event)).toEqual(expect.arrayContaining(['session_id', 'transcript_path', 'cwd', 'hook_event_name']));
+        expect(Object.keys(event)).toEqual(
+          expect.arrayContaining(['session_id', 'transcript_path', 'cwd', 'hook_event_name']),
+        );
       }
       expect(new Set(events.map((event) => event.session_id))).toEqual(new Set([sessionId]));
     });
 
-    it('links PreToolUse to PostToolUse (or PostToolUseFailure) by tool_use_id; a subagent\'s carry agent_id', async () => {
+    it("links PreToolUse to PostToolUse (or PostToolUseFailure) by tool_use_id; a subagent's carry agent_id", async () => {
       const events = await s.rawEvents();
       const pre = events.filter((event) => event.hook_event_name === 'PreToolUse');
-      for (const event of pre) expect(Object.keys(event)).toEqual(expect.arrayContaining(['tool_name', 'tool_input', 'tool_use_id', 'permission_mode']));
+      for (const event of pre)
+        expect(Object.keys(event)).toEqual(
+          expect.arrayContaining(['tool_name', 'tool_input', 'tool_use_id', 'permission_mode']),
+        );
       const post = events.filter((event) => /^PostToolUse/.test(event.hook_event_name));
       expect(post.map((event) => event.tool_use_id).sort()).toEqual(pre.map((event) => event.tool_use_id).sort());
       const sub = pre.filter((event) => event.agent_id !== undefined);
       expect(sub.map((event) => [event.tool_name, event.agent_type])).toEqual([
-        ['Read', 'general-purpose'], ['Edit', 'general-purpose'], ['Write', 'general-purpose'],
+        ['Read', 'general-purpose'],
+        ['Edit', 'general-purpose'],
+        ['Write', 'general-purpose'],
       ]);
       // A failing Edit (a file not read first, a string not in it) is refused before any hook runs.
       expect(pre.filter((event) => event.tool_input.file_path?.endsWith('src/util.ts'))).toEqual([]);
@@ -191,41 +234,64 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
 
     it('ends a turn with Stop (with last_assistant_message), StopFailure on an API error, SessionEnd alone on --max-turns', async () => {
       const events = await s.rawEvents();
-      const ends = events.filter((event) => ['UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd'].includes(event.hook_event_name))
+      const ends = events
+        .filter((event) => ['UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd'].includes(event.hook_event_name))
         .map((event) => event.hook_event_name);
       expect(ends).toEqual([
-        'UserPromptSubmit', 'Stop', 'SessionEnd',
-        'UserPromptSubmit', 'Stop', 'SessionEnd',
+        'UserPromptSubmit',
+        'Stop',
+        'SessionEnd',
+        'UserPromptSubmit',
+        'Stop',
+        'SessionEnd',
         // 2.1.328: the subagent's end prompts Claude Code itself (a <task-notification>), which answers.
-        ...(background ? ['UserPromptSubmit', 'Stop', 'UserPromptSubmit', 'Stop', 'SessionEnd'] : ['UserPromptSubmit', 'Stop', 'SessionEnd']),
-        'UserPromptSubmit', 'StopFailure', 'SessionEnd',
-        'UserPromptSubmit', 'SessionEnd',
+        ...(background
+          ? ['UserPromptSubmit', 'Stop', 'UserPromptSubmit', 'Stop', 'SessionEnd']
+          : ['UserPromptSubmit', 'Stop', 'SessionEnd']),
+        'UserPromptSubmit',
+        'StopFailure',
+        'SessionEnd',
+        'UserPromptSubmit',
+        'SessionEnd',
       ]);
       for (const stop of events.filter((event) => event.hook_event_name === 'Stop')) {
         expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: expect.any(String) });
       }
     });
 
-    it.runIf(background)('runs a subagent in the background: Stop names it running, then comes its SubagentStop and its task-notification', async () => {
-      const events = await s.rawEvents();
-      const third = events.slice(events.findIndex((event) => event.prompt === PROMPTS.subagent));
-      const upTo = third.slice(0, third.findIndex((event) => event.hook_event_name === 'SessionEnd') + 1);
-      const name = (event: (typeof events)[number]) =>
-        `${event.hook_event_name}${event.tool_name ? ` ${event.tool_name}` : ''}${event.agent_id ? ' (sub)' : ''}`;
-      const main = upTo.filter((event) => !event.agent_id).map(name);
-      // The parent's Stop comes while the subagent still works (its calls interleave from there on).
-      expect(main).toEqual(['UserPromptSubmit', 'PreToolUse Agent', 'PostToolUse Agent', 'Stop', 'UserPromptSubmit', 'Stop', 'SessionEnd']);
-      const agentId = upTo.find((event) => event.hook_event_name === 'SubagentStart')?.agent_id;
-      expect(typeof agentId).toBe('string');
-      const stopAt = upTo.findIndex((event) => event.hook_event_name === 'Stop');
-      const subagentStopAt = upTo.findIndex((event) => event.hook_event_name === 'SubagentStop');
-      expect(upTo[stopAt].background_tasks).toEqual([expect.objectContaining({ id: agentId, type: 'subagent', status: 'running' })]);
-      expect(subagentStopAt).toBeGreaterThan(stopAt);
-      expect(upTo.filter((event) => event.agent_id).every((event) => event.agent_id === agentId)).toBe(true);
-      // Then Claude Code prompts itself about the subagent, and answers.
-      expect(upTo.slice(subagentStopAt + 1).map(name)).toEqual(['UserPromptSubmit', 'Stop', 'SessionEnd']);
-      expect(upTo[subagentStopAt + 1].prompt.startsWith('<task-notification>')).toBe(true);
-    });
+    it.runIf(background)(
+      'runs a subagent in the background: Stop names it running, then comes its SubagentStop and its task-notification',
+      async () => {
+        const events = await s.rawEvents();
+        const third = events.slice(events.findIndex((event) => event.prompt === PROMPTS.subagent));
+        const upTo = third.slice(0, third.findIndex((event) => event.hook_event_name === 'SessionEnd') + 1);
+        const name = (event: (typeof events)[number]) =>
+          `${event.hook_event_name}${event.tool_name ? ` ${event.tool_name}` : ''}${event.agent_id ? ' (sub)' : ''}`;
+        const main = upTo.filter((event) => !event.agent_id).map(name);
+        // The parent's Stop comes while the subagent still works (its calls interleave from there on).
+        expect(main).toEqual([
+          'UserPromptSubmit',
+          'PreToolUse Agent',
+          'PostToolUse Agent',
+          'Stop',
+          'UserPromptSubmit',
+          'Stop',
+          'SessionEnd',
+        ]);
+        const agentId = upTo.find((event) => event.hook_event_name === 'SubagentStart')?.agent_id;
+        expect(typeof agentId).toBe('string');
+        const stopAt = upTo.findIndex((event) => event.hook_event_name === 'Stop');
+        const subagentStopAt = upTo.findIndex((event) => event.hook_event_name === 'SubagentStop');
+        expect(upTo[stopAt].background_tasks).toEqual([
+          expect.objectContaining({ id: agentId, type: 'subagent', status: 'running' }),
+        ]);
+        expect(subagentStopAt).toBeGreaterThan(stopAt);
+        expect(upTo.filter((event) => event.agent_id).every((event) => event.agent_id === agentId)).toBe(true);
+        // Then Claude Code prompts itself about the subagent, and answers.
+        expect(upTo.slice(subagentStopAt + 1).map(name)).toEqual(['UserPromptSubmit', 'Stop', 'SessionEnd']);
+        expect(upTo[subagentStopAt + 1].prompt.startsWith('<task-notification>')).toBe(true);
+      },
+    );
 
     it('offers no MultiEdit tool, and calls POST /v1/messages?beta=true', () => {
       const calls = s.api.requests;
@@ -233,7 +299,9 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
       expect(new Set(calls.map((call) => call.path))).toEqual(new Set(['/v1/messages?beta=true']));
       expect(calls.flatMap((call) => call.tools)).not.toContain('MultiEdit');
       // 2.1.328 defers some tools (ToolSearch) and offers them in later calls.
-      expect([...new Set(calls.flatMap((call) => call.tools))]).toEqual(expect.arrayContaining(['Bash', 'Write', 'Edit', 'NotebookEdit', 'Agent']));
+      expect([...new Set(calls.flatMap((call) => call.tools))]).toEqual(
+        expect.arrayContaining(['Bash', 'Write', 'Edit', 'NotebookEdit', 'Agent']),
+      );
     });
   });
 }

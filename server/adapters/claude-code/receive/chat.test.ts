@@ -4,7 +4,12 @@ import type { TranscriptItem } from '../../core/chat.js';
 
 const ws = '/home/dev/project';
 const text = (t: string, messageId: string | null = 'm1'): TranscriptItem => ({ kind: 'text', messageId, text: t });
-const tool = (name: string, input: Record<string, unknown>): TranscriptItem => ({ kind: 'tool', id: null, name, input });
+const tool = (name: string, input: Record<string, unknown>): TranscriptItem => ({
+  kind: 'tool',
+  id: null,
+  name,
+  input,
+});
 
 describe('toolLine', () => {
   it('names a tool and its target as Claude Code prints them', () => {
@@ -27,7 +32,9 @@ describe('chatOf', () => {
   it('keeps every text block and a line per tool call, in order', () => {
     const items = [text('Looking.', 'm1'), tool('Read', { file_path: `${ws}/a.ts` }), text('Fixed it.', 'm2')];
     expect(chatOf(items, 'Fixed it.', ws)).toEqual([
-      { role: 'assistant', content: 'Looking.' }, { role: 'tool', content: 'Read(a.ts)' }, { role: 'assistant', content: 'Fixed it.' },
+      { role: 'assistant', content: 'Looking.' },
+      { role: 'tool', content: 'Read(a.ts)' },
+      { role: 'assistant', content: 'Fixed it.' },
     ]);
   });
 
@@ -35,14 +42,20 @@ describe('chatOf', () => {
     const split = [text('Done:', 'm2'), text('all of it.', 'm2')];
     expect(chatOf(split, 'Done:\n\nall of it.', ws)).toHaveLength(2);
     expect(chatOf(split, 'all of it.', ws)).toHaveLength(2);
-    expect(chatOf([tool('Bash', { command: 'ls' })], 'Not written yet.', ws).at(-1)).toEqual({ role: 'assistant', content: 'Not written yet.' });
+    expect(chatOf([tool('Bash', { command: 'ls' })], 'Not written yet.', ws).at(-1)).toEqual({
+      role: 'assistant',
+      content: 'Not written yet.',
+    });
   });
 
   it('sums up a turn of thousands of tool calls, keeping the last reply', () => {
     const items = [...Array.from({ length: 3000 }, () => tool('Bash', { command: 'ls' })), text('Finally.')];
     const chat = chatOf(items, null, ws);
     expect(chat).toHaveLength(MAX_CHAT_MESSAGES);
-    expect(chat.at(-2)).toEqual({ role: 'system', content: `(${3001 - (MAX_CHAT_MESSAGES - 2) - 1} more messages not recorded)` });
+    expect(chat.at(-2)).toEqual({
+      role: 'system',
+      content: `(${3001 - (MAX_CHAT_MESSAGES - 2) - 1} more messages not recorded)`,
+    });
     expect(chat.at(-1)).toEqual({ role: 'assistant', content: 'Finally.' });
   });
 });

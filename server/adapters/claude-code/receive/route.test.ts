@@ -13,12 +13,15 @@ beforeEach(async () => {
   t = await startHookTestServer({ files: { 'src/app.ts': 'export const answer = 41;\n' } });
   c = t.context;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const sessions = async () => (await t.api<{ sessions: unknown[] }>('GET', '/api/sessions')).json.sessions;
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
 const entries = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json.entries;
-const messages = async () => (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
+const messages = async () =>
+  (await t.api<{ messages: Message[] }>('GET', `/api/sessions/${p.SESSION_ID}/messages`)).json.messages;
 const chat = async () => (await messages()).map((m) => [m.role, m.content]);
 
 async function forwarded(event: unknown, calls = 1): Promise<void> {
@@ -62,8 +65,13 @@ describe('POST /api/agent/hook/claude-code', () => {
     await writeFile(join(t.workspace, nfd), 'changed\n');
     await forwarded(p.stop(c));
     const [turn] = await turns();
-    expect((await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json.files.map((f) => f.uri)).toEqual([`workspace:/${nfd}`]);
-    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true, restored: [`workspace:/${nfd}`] });
+    expect((await t.api<Manifest>('GET', `/api/turns/${turn.turnId}`)).json.files.map((f) => f.uri)).toEqual([
+      `workspace:/${nfd}`,
+    ]);
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({
+      ok: true,
+      restored: [`workspace:/${nfd}`],
+    });
     expect(await readFile(join(t.workspace, nfd), 'utf8')).toBe('decomposed\n');
     expect(await readFile(join(t.workspace, nfc), 'utf8')).toBe('composed\n');
   });
@@ -74,7 +82,10 @@ describe('POST /api/agent/hook/claude-code', () => {
     await forwarded(p.preToolUse(c, 'mcp__db__query', { sql: 'select 1' }));
     expect((await turns())[0]).toMatchObject({
       execUsed: true,
-      execCommands: [{ tool: 'Bash', command: 'npm test' }, { tool: 'mcp__db__query', command: '{"sql":"select 1"}' }],
+      execCommands: [
+        { tool: 'Bash', command: 'npm test' },
+        { tool: 'mcp__db__query', command: '{"sql":"select 1"}' },
+      ],
     });
   });
 
@@ -88,7 +99,11 @@ describe('POST /api/agent/hook/claude-code', () => {
     await forwarded(p.postToolUse(first));
     // Told twice, or of a tool_use_id never started: nothing is running under it.
     for (const again of [p.postToolUse(first), p.postToolUse(p.bash(c, 'ls'))]) {
-      expect((await t.postHook(again)).json).toMatchObject({ ok: true, outcome: 'ignored', ignored: expect.stringMatching(/no command/) });
+      expect((await t.postHook(again)).json).toMatchObject({
+        ok: true,
+        outcome: 'ignored',
+        ignored: expect.stringMatching(/no command/),
+      });
     }
   });
 
@@ -107,7 +122,10 @@ describe('POST /api/agent/hook/claude-code', () => {
     const [turn] = await turns();
     expect(turn.status).toBe('committed');
     expect(await chat()).toEqual([
-      ['user', 'Explain'], ['assistant', 'I will write it.'], ['tool', 'Write()'], ['assistant', 'Here is why.'],
+      ['user', 'Explain'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Write()'],
+      ['assistant', 'Here is why.'],
     ]);
     expect((await messages()).every((m) => m.turnId === turn.turnId)).toBe(true);
   });
@@ -121,22 +139,32 @@ describe('POST /api/agent/hook/claude-code', () => {
     // Relative to the server's cwd it names the very file; only an absolute path is read.
     await forwarded(p.stop({ ...c, transcriptPath: relative(process.cwd(), c.transcriptPath) }));
     expect(await chat()).toEqual([
-      ['user', 'One'], ['assistant', 'I will write it.'], ['tool', 'Write()'], ['assistant', 'From the event.'], ['user', 'Two'],
+      ['user', 'One'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Write()'],
+      ['assistant', 'From the event.'],
+      ['user', 'Two'],
     ]);
     expect((await turns()).map((turn) => turn.status)).toEqual(['committed', 'committed']);
   });
 
-  it('on stop, waits for the transcript to hold every tool call the turn\'s hooks announced', async () => {
+  it("on stop, waits for the transcript to hold every tool call the turn's hooks announced", async () => {
     await forwarded(p.userPromptSubmit(c, 'Bump'));
     const edit = p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42');
     await forwarded(edit);
     // Claude Code can fire Stop before its last transcript lines are written.
     await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: [], tools: [] }]));
     const late = new Promise((resolve) => setTimeout(resolve, 150)).then(() =>
-      writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: ['Bumped.'], tools: [edit] }])));
+      writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: ['Bumped.'], tools: [edit] }])),
+    );
     await forwarded({ ...p.stop(c), last_assistant_message: 'Bumped.' }, 4);
     await late;
-    expect(await chat()).toEqual([['user', 'Bump'], ['assistant', 'I will write it.'], ['tool', 'Edit(src/app.ts)'], ['assistant', 'Bumped.']]);
+    expect(await chat()).toEqual([
+      ['user', 'Bump'],
+      ['assistant', 'I will write it.'],
+      ['tool', 'Edit(src/app.ts)'],
+      ['assistant', 'Bumped.'],
+    ]);
   });
 
   it('on stop, waits for the transcript a bounded time only: the turn commits with what it holds', async () => {
@@ -145,19 +173,34 @@ describe('POST /api/agent/hook/claude-code', () => {
     await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'Bump', reply: [], tools: [] }]));
     await forwarded({ ...p.stop(c), last_assistant_message: 'Bumped.' }, 3);
     expect((await turns()).map((turn) => turn.status)).toEqual(['committed']);
-    expect(await chat()).toEqual([['user', 'Bump'], ['assistant', 'I will write it.'], ['assistant', 'Bumped.']]);
+    expect(await chat()).toEqual([
+      ['user', 'Bump'],
+      ['assistant', 'I will write it.'],
+      ['assistant', 'Bumped.'],
+    ]);
   });
 
   it('closes a turn that ends in StopFailure (an API error), once, with the error in its chat', async () => {
     await forwarded(p.userPromptSubmit(c, 'Explode'));
-    await writeFile(c.transcriptPath, `${JSON.stringify({ type: 'user', message: { content: 'Explode' } })}\n${
-      JSON.stringify({ type: 'assistant', message: { id: 'synthetic', content: [{ type: 'text', text: 'API Error: 400 boom' }] } })}\n`);
+    await writeFile(
+      c.transcriptPath,
+      `${JSON.stringify({ type: 'user', message: { content: 'Explode' } })}\n${JSON.stringify({
+        type: 'assistant',
+        message: { id: 'synthetic', content: [{ type: 'text', text: 'API Error: 400 boom' }] },
+      })}\n`,
+    );
     await forwarded(p.stopFailure(c), 2);
     // Claude Code sends SessionEnd next: nothing is left to end.
-    expect((await t.postHook(p.sessionEnd(c))).json).toMatchObject({ outcome: 'ignored', ignored: expect.stringMatching(/no turn/) });
+    expect((await t.postHook(p.sessionEnd(c))).json).toMatchObject({
+      outcome: 'ignored',
+      ignored: expect.stringMatching(/no turn/),
+    });
     const [turn] = await turns();
     expect(turn.status).toBe('committed');
-    expect(await chat()).toEqual([['user', 'Explode'], ['assistant', 'API Error: 400 boom']]);
+    expect(await chat()).toEqual([
+      ['user', 'Explode'],
+      ['assistant', 'API Error: 400 boom'],
+    ]);
     expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).status).toBe(200);
   });
 
@@ -174,10 +217,17 @@ describe('POST /api/agent/hook/claude-code', () => {
 
   it('gives a turn Claude Code never ended its chat when the next prompt comes', async () => {
     await forwarded(p.userPromptSubmit(c, 'First'));
-    await writeFile(c.transcriptPath, p.transcriptLines([{ prompt: 'First', reply: ['Half done.'] }, { prompt: 'Second', reply: [] }]));
+    await writeFile(
+      c.transcriptPath,
+      p.transcriptLines([
+        { prompt: 'First', reply: ['Half done.'] },
+        { prompt: 'Second', reply: [] },
+      ]),
+    );
     await forwarded(p.userPromptSubmit(c, 'Second'), 5);
     expect((await turns()).map((turn) => [turn.title, turn.status, turn.messageCount])).toEqual([
-      ['First', 'committed', 4], ['Second', 'active', 1],
+      ['First', 'committed', 4],
+      ['Second', 'active', 1],
     ]);
   });
 
@@ -185,7 +235,10 @@ describe('POST /api/agent/hook/claude-code', () => {
     const sessionStart = { ...p.stop(c), hook_event_name: 'SessionStart', source: 'startup' };
     const read = p.preToolUse(c, 'Read', { file_path: join(t.workspace, 'src', 'app.ts') });
     for (const event of [sessionStart, read]) {
-      expect(await t.postHook(event)).toEqual({ status: 200, json: { ok: true, outcome: 'ignored', ignored: expect.any(String) } });
+      expect(await t.postHook(event)).toEqual({
+        status: 200,
+        json: { ok: true, outcome: 'ignored', ignored: expect.any(String) },
+      });
     }
     expect(await sessions()).toEqual([]);
   });

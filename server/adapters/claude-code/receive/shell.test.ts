@@ -13,12 +13,17 @@ let c: { cwd: string; transcriptPath: string };
 beforeEach(async () => {
   t = await startHookTestServer({
     files: {
-      'src/a.ts': 'export const a = "old";\n', 'src/b.ts': 'export const b = "old";\n', 'notes.txt': 'keep me\n', 'docs/guide.md': '# Guide\n',
+      'src/a.ts': 'export const a = "old";\n',
+      'src/b.ts': 'export const b = "old";\n',
+      'notes.txt': 'keep me\n',
+      'docs/guide.md': '# Guide\n',
     },
   });
   c = t.context;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
 
@@ -37,7 +42,8 @@ describe('Bash calls through the hook route', () => {
     await bash(`sed -i 's/old/new/' src/a.ts src/b.ts`);
     // Its PostToolUse has ended it: the turn, still active, shows what it changed.
     expect((await turns())[0]).toMatchObject({
-      status: 'active', execCommands: [{ endedAt: expect.any(String), changed: ['workspace:/src/a.ts', 'workspace:/src/b.ts'] }],
+      status: 'active',
+      execCommands: [{ endedAt: expect.any(String), changed: ['workspace:/src/a.ts', 'workspace:/src/b.ts'] }],
     });
     await bash('rm notes.txt && mv docs manual');
     await bash(`cat > src/c.ts <<'EOF'\nexport const c = 1;\nEOF`);
@@ -45,9 +51,20 @@ describe('Bash calls through the hook route', () => {
     const after = await treeAsText(t.workspace);
 
     const [turn] = await turns();
-    expect(turn.execCommands.map((command) => [command.command.split(' ')[0], [...(command.changed ?? [])].sort()])).toEqual([
+    expect(
+      turn.execCommands.map((command) => [command.command.split(' ')[0], [...(command.changed ?? [])].sort()]),
+    ).toEqual([
       ['sed', ['workspace:/src/a.ts', 'workspace:/src/b.ts']],
-      ['rm', ['workspace:/docs', 'workspace:/docs/guide.md', 'workspace:/manual', 'workspace:/manual/guide.md', 'workspace:/notes.txt']],
+      [
+        'rm',
+        [
+          'workspace:/docs',
+          'workspace:/docs/guide.md',
+          'workspace:/manual',
+          'workspace:/manual/guide.md',
+          'workspace:/notes.txt',
+        ],
+      ],
       ['cat', ['workspace:/src/c.ts']],
     ]);
     expect(turn.execCommands.every((command) => command.endedAt !== null)).toBe(true);
@@ -74,7 +91,9 @@ describe('Bash calls through the hook route', () => {
     await t.postHook(p.stop(c));
     const [turn] = await turns();
     expect(turn.execCommands[0].changed).toEqual(['workspace:/notes.txt']);
-    expect((await t.api<RollbackResult>('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({ ok: true });
+    expect((await t.api<RollbackResult>('POST', `/api/turns/${turn.turnId}/rollback`, {})).json).toMatchObject({
+      ok: true,
+    });
     expect(await treeAsText(t.workspace)).toEqual(start);
   });
 });

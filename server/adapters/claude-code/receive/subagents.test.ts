@@ -13,13 +13,20 @@ let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
 const AGENT = 'ad93383d3f6342d5b';
 beforeEach(async () => {
-  t = await startHookTestServer({ files: { 'notes.txt': 'déjà vu\n' }, subagentPromptWaitMs: 300, subagentWaitMs: 1500 });
+  t = await startHookTestServer({
+    files: { 'notes.txt': 'déjà vu\n' },
+    subagentPromptWaitMs: 300,
+    subagentWaitMs: 1500,
+  });
   c = t.context;
 });
-afterEach(async () => { await t.close(); });
+afterEach(async () => {
+  await t.close();
+});
 
 const turns = async () => (await t.api<{ turns: Turn[] }>('GET', `/api/sessions/${p.SESSION_ID}/turns`)).json.turns;
-const files = async (turnId: string) => (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]);
+const files = async (turnId: string) =>
+  (await t.api<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]);
 const hook = async (event: unknown) => (await t.postHook(event)).json;
 
 /** The subagent edits notes.txt and writes sub.ts, each announced by its PreToolUse first. */
@@ -31,7 +38,7 @@ async function subagentEdits(): Promise<void> {
 }
 
 describe('a background subagent', () => {
-  it('keeps its turn open past the parent\'s Stop: its edits are the turn\'s, and roll back with it', async () => {
+  it("keeps its turn open past the parent's Stop: its edits are the turn's, and roll back with it", async () => {
     await hook(p.userPromptSubmit(c, 'Ask a subagent'));
     await hook(p.subagentStart(c, AGENT));
     expect(await hook(p.stopWithBackground(c, [AGENT]))).toEqual({ ok: true, outcome: 'forwarded', calls: 0 });
@@ -44,12 +51,18 @@ describe('a background subagent', () => {
     await hook({ ...p.stop(c), last_assistant_message: 'The subagent reported back.' });
     const all = await turns();
     expect(all.map((turn) => [turn.title, turn.status])).toEqual([['Ask a subagent', 'committed']]);
-    expect((await files(all[0].turnId)).sort()).toEqual([['created', 'workspace:/sub.ts'], ['modified', 'workspace:/notes.txt']]);
-    expect((await t.api('POST', `/api/turns/${all[0].turnId}/rollback`, {})).json).toMatchObject({ ok: true, errors: [] });
+    expect((await files(all[0].turnId)).sort()).toEqual([
+      ['created', 'workspace:/sub.ts'],
+      ['modified', 'workspace:/notes.txt'],
+    ]);
+    expect((await t.api('POST', `/api/turns/${all[0].turnId}/rollback`, {})).json).toMatchObject({
+      ok: true,
+      errors: [],
+    });
     expect(await readFile(join(t.workspace, 'notes.txt'), 'utf8')).toBe('déjà vu\n');
   });
 
-  it('learns of a subagent from Stop\'s background_tasks alone (no SubagentStart hook)', async () => {
+  it("learns of a subagent from Stop's background_tasks alone (no SubagentStart hook)", async () => {
     await hook(p.userPromptSubmit(c, 'Ask a subagent'));
     await hook(p.stopWithBackground(c, [AGENT]));
     await subagentEdits();
@@ -69,7 +82,7 @@ describe('a background subagent', () => {
     expect((await turns())[0].status).toBe('committed');
   });
 
-  it('ends the turn at the bound when the subagent never stops; its late calls are ignored, never a later turn\'s', async () => {
+  it("ends the turn at the bound when the subagent never stops; its late calls are ignored, never a later turn's", async () => {
     await hook(p.userPromptSubmit(c, 'Ask a subagent'));
     await hook(p.subagentStart(c, AGENT));
     await hook(p.stopWithBackground(c, [AGENT]));
@@ -82,7 +95,7 @@ describe('a background subagent', () => {
     expect(await files((await turns())[1].turnId)).toEqual([]);
   });
 
-  it('is ended by the person\'s next prompt, which begins a new turn', async () => {
+  it("is ended by the person's next prompt, which begins a new turn", async () => {
     await hook(p.userPromptSubmit(c, 'Ask a subagent'));
     await hook(p.subagentStart(c, AGENT));
     await hook(p.stopWithBackground(c, [AGENT]));

@@ -16,31 +16,54 @@ beforeEach(async () => {
   dir = join(home, '.claude', 'projects', '-home-dev-project');
   await mkdir(dir, { recursive: true });
 });
-afterEach(async () => { await rm(home, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(home, { recursive: true, force: true });
+});
 
 const place = () => ({ home, env: {} });
-const readTurnTranscript = (path: string, prompt: string | null) => readTranscriptTurn(claudeCodeTranscripts, path, prompt, place());
+const readTurnTranscript = (path: string, prompt: string | null) =>
+  readTranscriptTurn(claudeCodeTranscripts, path, prompt, place());
 const readSettledTurnTranscript = (path: string, prompt: string | null, ids: Set<string>) =>
   readSettledTurn(claudeCodeTranscripts, path, prompt, ids, place());
 
 const texts = (items: { kind: string; text?: string; name?: string }[] | null) =>
   items?.map((item) => (item.kind === 'text' ? item.text : `tool ${item.name}`)) ?? null;
-const turnItems = async (path: string, prompt: string | null) => (await readTurnTranscript(path, prompt))?.items ?? null;
+const turnItems = async (path: string, prompt: string | null) =>
+  (await readTurnTranscript(path, prompt))?.items ?? null;
 
 describe('readTurnTranscript', () => {
   it('returns every text part and tool call of the turn, in order, and nothing of earlier turns', async () => {
     const file = join(dir, 't.jsonl');
-    await writeFile(file, transcriptLines([
-      { prompt: 'one', reply: ['First reply.'] },
-      { prompt: 'two', reply: ['Done: I added', 'the tests.'] },
-    ]));
-    expect(texts(await turnItems(file, 'two'))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
-    expect(texts(await turnItems(file, null))).toEqual(['I will write it.', 'tool Write', 'Done: I added', 'the tests.']);
+    await writeFile(
+      file,
+      transcriptLines([
+        { prompt: 'one', reply: ['First reply.'] },
+        { prompt: 'two', reply: ['Done: I added', 'the tests.'] },
+      ]),
+    );
+    expect(texts(await turnItems(file, 'two'))).toEqual([
+      'I will write it.',
+      'tool Write',
+      'Done: I added',
+      'the tests.',
+    ]);
+    expect(texts(await turnItems(file, null))).toEqual([
+      'I will write it.',
+      'tool Write',
+      'Done: I added',
+      'the tests.',
+    ]);
   });
 
   it('finds the named turn when a later prompt is already written', async () => {
     const file = join(dir, 't.jsonl');
-    await writeFile(file, transcriptLines([{ prompt: 'one', reply: ['First reply.'] }, { prompt: 'two', reply: [] }]));
+    await writeFile(
+      file,
+      transcriptLines([
+        { prompt: 'one', reply: ['First reply.'] },
+        { prompt: 'two', reply: [] },
+      ]),
+    );
     expect(texts(await turnItems(file, 'one'))).toEqual(['I will write it.', 'tool Write', 'First reply.']);
   });
 
@@ -57,12 +80,21 @@ describe('readTurnTranscript', () => {
       JSON.stringify({ type: 'user', isSidechain: true, message: { content: 'a subagent task' } }),
       JSON.stringify({ type: 'assistant', message: { id: 'm1', content: 'Plain reply' } }),
       '{"type":"assistant", broken',
-      JSON.stringify({ type: 'assistant', message: { id: 'm2', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] } }),
-      JSON.stringify({ type: 'user', message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'out' }] }] } }),
+      JSON.stringify({
+        type: 'assistant',
+        message: { id: 'm2', content: [{ type: 'tool_use', name: 'Bash', input: { command: 'ls' } }] },
+      }),
+      JSON.stringify({
+        type: 'user',
+        message: { content: [{ type: 'tool_result', tool_use_id: 't', content: [{ type: 'text', text: 'out' }] }] },
+      }),
     ];
     expect(turnOfLines(lines, 'question')).toEqual({
       found: true,
-      items: [{ kind: 'text', messageId: 'm1', text: 'Plain reply' }, { kind: 'tool', id: null, name: 'Bash', input: { command: 'ls' } }],
+      items: [
+        { kind: 'text', messageId: 'm1', text: 'Plain reply' },
+        { kind: 'tool', id: null, name: 'Bash', input: { command: 'ls' } },
+      ],
     });
   });
 

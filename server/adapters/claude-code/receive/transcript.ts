@@ -12,10 +12,7 @@ import type { HostTranscripts, TurnCollector } from '../../core/host.js';
 
 export type { TranscriptItem } from '../../core/chat.js';
 
-type Line =
-  | { kind: 'assistant'; items: TranscriptItem[] }
-  | { kind: 'prompt'; text: string }
-  | { kind: 'other' };
+type Line = { kind: 'assistant'; items: TranscriptItem[] } | { kind: 'prompt'; text: string } | { kind: 'other' };
 
 type Json = Record<string, unknown>;
 
@@ -27,7 +24,9 @@ function promptText(message: Json): string | null {
   const { content } = message;
   if (typeof content === 'string') return content;
   if (!Array.isArray(content) || content.some((part) => isPart(part, 'tool_result'))) return null;
-  const texts = content.filter((part) => isPart(part, 'text') && typeof part.text === 'string').map((part) => part.text as string);
+  const texts = content
+    .filter((part) => isPart(part, 'text') && typeof part.text === 'string')
+    .map((part) => part.text as string);
   return texts.length > 0 ? texts.join('\n') : null;
 }
 
@@ -61,7 +60,9 @@ function classify(line: string): Line {
   if (typeof message !== 'object' || message === null || isSidechain === true) return { kind: 'other' };
   if (type === 'user') {
     // Claude Code's own prompt when a background subagent is done: part of the turn, not a new one.
-    const own = isMeta === true || (typeof origin === 'object' && origin !== null && (origin as Json).kind === 'task-notification');
+    const own =
+      isMeta === true ||
+      (typeof origin === 'object' && origin !== null && (origin as Json).kind === 'task-notification');
     const text = own ? null : promptText(message as Json);
     return text === null ? { kind: 'other' } : { kind: 'prompt', text };
   }

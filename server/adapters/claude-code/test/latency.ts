@@ -70,13 +70,18 @@ function timeProcess(command: string, args: string[], env: NodeJS.ProcessEnv, st
  * for every call of both entries, and nothing may have been logged. (Checked while the turn
  * is active: files that did not change are dropped when it commits.)
  */
-async function checkRecorded(serve: Serve, sessionId: string, expectedEntries: number, stateHome: string): Promise<void> {
+async function checkRecorded(
+  serve: Serve,
+  sessionId: string,
+  expectedEntries: number,
+  stateHome: string,
+): Promise<void> {
   const log = join(stateHome, 'turnback', 'hook.log');
   if (existsSync(log)) throw new Error(`the hook logged problems: ${readFileSync(log, 'utf8').slice(0, 500)}`);
   const get = async (path: string) =>
     (await fetch(`${serve.origin}${path}`, { headers: { Authorization: `Bearer ${serve.token}` } })).json();
-  const { turns } = await get(`/api/sessions/${sessionId}/turns`) as { turns: { turnId: string; status: string }[] };
-  const manifest = await get(`/api/turns/${turns[0]?.turnId}`) as { entries?: unknown[] };
+  const { turns } = (await get(`/api/sessions/${sessionId}/turns`)) as { turns: { turnId: string; status: string }[] };
+  const manifest = (await get(`/api/turns/${turns[0]?.turnId}`)) as { entries?: unknown[] };
   if (turns.length !== 1 || turns[0].status !== 'active' || manifest.entries?.length !== expectedEntries) {
     throw new Error(`the hook did not record what it was sent (${JSON.stringify(manifest).slice(0, 300)})`);
   }
@@ -97,14 +102,18 @@ export async function measureHookLatency(options: { calls?: number; bin?: string
   const files = Math.min(20, calls);
   try {
     const common = { session_id: sessionId, transcript_path: join(root, 'none.jsonl'), cwd: workspace };
-    const installed = (payload: unknown) => timeProcess('/bin/sh', ['-c', installedCommand], env, JSON.stringify(payload));
+    const installed = (payload: unknown) =>
+      timeProcess('/bin/sh', ['-c', installedCommand], env, JSON.stringify(payload));
     const nodeEntry = (payload: unknown) =>
       timeProcess(process.execPath, [bin, 'hook', 'claude-code'], env, JSON.stringify(payload));
     await installed({ ...common, hook_event_name: 'UserPromptSubmit', prompt: 'measure the hook' });
     const times = { installed: [] as number[], node: [] as number[], bare: [] as number[] };
     // The commonest event of a turn: a file about to be written.
     const payload = (n: number) => ({
-      ...common, hook_event_name: 'PreToolUse', tool_name: 'Write', tool_use_id: `toolu_${n}`,
+      ...common,
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Write',
+      tool_use_id: `toolu_${n}`,
       tool_input: { file_path: join(workspace, `file-${n % files}.ts`), content: 'export {};\n' },
     });
     for (let i = 0; i < calls; i++) {

@@ -21,7 +21,13 @@ export function userPromptSubmit(c: Common, prompt: string) {
 }
 
 export function preToolUse(c: Common, toolName: string, toolInput: Record<string, unknown>) {
-  return { ...common(c), hook_event_name: 'PreToolUse', tool_name: toolName, tool_input: toolInput, tool_use_id: toolUseId() };
+  return {
+    ...common(c),
+    hook_event_name: 'PreToolUse',
+    tool_name: toolName,
+    tool_input: toolInput,
+    tool_use_id: toolUseId(),
+  };
 }
 
 export const write = (c: Common, filePath: string, content: string) =>
@@ -34,10 +40,14 @@ export const multiEdit = (c: Common, filePath: string, edits: { old_string: stri
   preToolUse(c, 'MultiEdit', { file_path: filePath, edits });
 
 export const notebookEdit = (c: Common, notebookPath: string, newSource: string) =>
-  preToolUse(c, 'NotebookEdit', { notebook_path: notebookPath, new_source: newSource, cell_id: 'cell-1', edit_mode: 'replace' });
+  preToolUse(c, 'NotebookEdit', {
+    notebook_path: notebookPath,
+    new_source: newSource,
+    cell_id: 'cell-1',
+    edit_mode: 'replace',
+  });
 
-export const bash = (c: Common, command: string) =>
-  preToolUse(c, 'Bash', { command, description: 'Run a command' });
+export const bash = (c: Common, command: string) => preToolUse(c, 'Bash', { command, description: 'Run a command' });
 
 export function stop(c: Common) {
   return { ...common(c), hook_event_name: 'Stop', stop_hook_active: false };
@@ -77,29 +87,42 @@ export function transcriptLines(turns: { prompt: string; reply: string[]; tools?
     lines.push({ type: 'user', uuid: parent, sessionId: SESSION_ID, message: { role: 'user', content: turn.prompt } });
     const messageId = `msg_${n++}`;
     lines.push({
-      type: 'assistant', uuid: `uuid-${n++}`, parentUuid: parent,
+      type: 'assistant',
+      uuid: `uuid-${n++}`,
+      parentUuid: parent,
       message: { id: messageId, role: 'assistant', content: [{ type: 'thinking', thinking: 'planning' }] },
     });
     lines.push({
-      type: 'assistant', uuid: `uuid-${n++}`,
+      type: 'assistant',
+      uuid: `uuid-${n++}`,
       message: { id: messageId, role: 'assistant', content: [{ type: 'text', text: 'I will write it.' }] },
     });
     const tools = turn.tools ?? [{ tool_use_id: toolUseId(), tool_name: 'Write', tool_input: { content: 'x' } }];
     for (const tool of tools) {
       lines.push({
-        type: 'assistant', uuid: `uuid-${n++}`,
-        message: { id: messageId, role: 'assistant', content: [{ type: 'tool_use', id: tool.tool_use_id, name: tool.tool_name, input: tool.tool_input }] },
+        type: 'assistant',
+        uuid: `uuid-${n++}`,
+        message: {
+          id: messageId,
+          role: 'assistant',
+          content: [{ type: 'tool_use', id: tool.tool_use_id, name: tool.tool_name, input: tool.tool_input }],
+        },
       });
     }
     for (const tool of tools) {
       lines.push({
-        type: 'user', uuid: `uuid-${n++}`,
+        type: 'user',
+        uuid: `uuid-${n++}`,
         message: { role: 'user', content: [{ type: 'tool_result', tool_use_id: tool.tool_use_id, content: 'ok' }] },
       });
     }
     const finalId = `msg_${n++}`;
     for (const text of turn.reply) {
-      lines.push({ type: 'assistant', uuid: `uuid-${n++}`, message: { id: finalId, role: 'assistant', content: [{ type: 'text', text }] } });
+      lines.push({
+        type: 'assistant',
+        uuid: `uuid-${n++}`,
+        message: { id: finalId, role: 'assistant', content: [{ type: 'text', text }] },
+      });
     }
     lines.push({ type: 'system', uuid: `uuid-${n++}`, content: 'Stop hook ran' });
   }
@@ -107,25 +130,48 @@ export function transcriptLines(turns: { prompt: string; reply: string[]; tools?
 }
 
 /** A subagent's event: the parent's session_id, its own agent_id and agent_type. */
-export const bySubagent = <T extends object>(payload: T, agentId: string) => ({ ...payload, agent_id: agentId, agent_type: 'general-purpose' });
+export const bySubagent = <T extends object>(payload: T, agentId: string) => ({
+  ...payload,
+  agent_id: agentId,
+  agent_type: 'general-purpose',
+});
 
 export function subagentStart(c: Common, agentId: string) {
   return bySubagent({ ...common(c), hook_event_name: 'SubagentStart' }, agentId);
 }
 
 export function subagentStop(c: Common, agentId: string) {
-  return bySubagent({ ...common(c), hook_event_name: 'SubagentStop', stop_hook_active: false, last_assistant_message: 'Subagent done.' }, agentId);
+  return bySubagent(
+    {
+      ...common(c),
+      hook_event_name: 'SubagentStop',
+      stop_hook_active: false,
+      last_assistant_message: 'Subagent done.',
+    },
+    agentId,
+  );
 }
 
 /** Stop while background subagents run (2.1.328): it names them in background_tasks. */
 export function stopWithBackground(c: Common, running: string[], lastReply = 'Started it in the background.') {
   return {
-    ...stop(c), last_assistant_message: lastReply, session_crons: [],
-    background_tasks: running.map((id) => ({ id, type: 'subagent', status: 'running', description: 'fix it', agent_type: 'general-purpose' })),
+    ...stop(c),
+    last_assistant_message: lastReply,
+    session_crons: [],
+    background_tasks: running.map((id) => ({
+      id,
+      type: 'subagent',
+      status: 'running',
+      description: 'fix it',
+      agent_type: 'general-purpose',
+    })),
   };
 }
 
 /** The prompt Claude Code writes itself once a background subagent is done (2.1.328). */
 export function taskNotification(c: Common, agentId: string) {
-  return userPromptSubmit(c, `<task-notification>\n<task-id>${agentId}</task-id>\n<status>completed</status>\n<result>Subagent done.</result>\n</task-notification>`);
+  return userPromptSubmit(
+    c,
+    `<task-notification>\n<task-id>${agentId}</task-id>\n<status>completed</status>\n<result>Subagent done.</result>\n</task-notification>`,
+  );
 }

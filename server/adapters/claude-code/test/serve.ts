@@ -12,9 +12,15 @@ export interface Serve {
 }
 
 /** `env.XDG_STATE_HOME` holds the service.json the hook reads. */
-export async function startServe(cli: string, workspace: string, dataDir: string, env: NodeJS.ProcessEnv): Promise<Serve> {
+export async function startServe(
+  cli: string,
+  workspace: string,
+  dataDir: string,
+  env: NodeJS.ProcessEnv,
+): Promise<Serve> {
   const child = spawn(process.execPath, [cli, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
-    env, stdio: ['ignore', 'pipe', 'inherit'],
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
   });
   const firstLine = await new Promise<string>((ready, fail) => {
     let out = '';

@@ -54,18 +54,31 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
     await mkdir(dirname(join(workspace, path)), { recursive: true });
     await writeFile(join(workspace, path), content);
   }
-  const engine = await openEngine({ workspace, dataDir: join(root, 'data'), scopes: ['webui:*', 'claude-code:*', 'cursor:*'] });
+  const engine = await openEngine({
+    workspace,
+    dataDir: join(root, 'data'),
+    scopes: ['webui:*', 'claude-code:*', 'cursor:*'],
+  });
   const server = await startServer({
-    engine, port: 0, distDir: dist, routes: claudeCodeRoutes({
-      transcripts: { home, env: {} }, subagentWaitMs: options.subagentWaitMs, subagentPromptWaitMs: options.subagentPromptWaitMs,
-    }), log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
+    engine,
+    port: 0,
+    distDir: dist,
+    routes: claudeCodeRoutes({
+      transcripts: { home, env: {} },
+      subagentWaitMs: options.subagentWaitMs,
+      subagentPromptWaitMs: options.subagentPromptWaitMs,
+    }),
+    log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
   await writeServiceFiles(stateHome, { port: server.port, agentToken: server.agentToken });
 
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(`${server.origin}${path}`, {
       method,
-      headers: { Authorization: `Bearer ${server.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      headers: {
+        Authorization: `Bearer ${server.token}`,
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     return { status: response.status, json: await response.json() };
@@ -83,7 +96,15 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   };
 
   return {
-    root, workspace, home, env: { XDG_STATE_HOME: stateHome }, server, engine, api, postHook, postHostHook,
+    root,
+    workspace,
+    home,
+    env: { XDG_STATE_HOME: stateHome },
+    server,
+    engine,
+    api,
+    postHook,
+    postHostHook,
     context: { cwd: workspace, transcriptPath: join(projects, 'transcript.jsonl') },
     close: async () => {
       await server.close();

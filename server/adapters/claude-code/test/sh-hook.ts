@@ -19,7 +19,10 @@ export async function installShHook(dir: string): Promise<string> {
   await copyFile(hookSource, hook);
   await chmod(hook, 0o755);
   await writeFile(join(dir, 'package.json'), '{"type":"module"}\n');
-  await writeFile(join(dir, 'turnback.js'), `await import(${JSON.stringify(tsxLoader)});\nawait import(${JSON.stringify(cliEntry)});\n`);
+  await writeFile(
+    join(dir, 'turnback.js'),
+    `await import(${JSON.stringify(tsxLoader)});\nawait import(${JSON.stringify(cliEntry)});\n`,
+  );
   return hook;
 }
 
@@ -46,7 +49,12 @@ export async function toolPath(dir: string, without: string[]): Promise<string> 
   return dir;
 }
 
-export function runShHook(hook: string, payload: unknown, env: NodeJS.ProcessEnv, args: string[] = []): Promise<CommandResult> {
+export function runShHook(
+  hook: string,
+  payload: unknown,
+  env: NodeJS.ProcessEnv,
+  args: string[] = [],
+): Promise<CommandResult> {
   const stdin = typeof payload === 'string' ? payload : JSON.stringify(payload);
   return runCommand(hook, args, { env, stdin });
 }

@@ -17,7 +17,9 @@ export interface CommandResult {
 
 /** Runs a command to its end with `stdin` fed in, collecting what it printed. */
 export function runCommand(
-  command: string, args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string; cleanEnv?: boolean },
+  command: string,
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string; cleanEnv?: boolean },
 ): Promise<CommandResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
@@ -28,15 +30,22 @@ export function runCommand(
     });
     let stdout = '';
     let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
     child.stdin.end(options.stdin ?? '');
   });
 }
 
-export function runCli(args: string[], options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string }): Promise<CommandResult> {
+export function runCli(
+  args: string[],
+  options: { env: NodeJS.ProcessEnv; stdin?: string; cwd?: string },
+): Promise<CommandResult> {
   return runCommand(process.execPath, ['--import', tsxLoader, cliEntry, ...args], options);
 }
 

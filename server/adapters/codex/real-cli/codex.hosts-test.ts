@@ -27,16 +27,21 @@ beforeAll(async () => {
     trees.push(await treeAsText(s.workspace));
   }
 }, 600_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const ws = (path: string) => `workspace:/${path}`;
 let sessionId = '';
 const agentTurns = async () =>
-  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter((turn) => turn.kind === 'agent');
+  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter(
+    (turn) => turn.kind === 'agent',
+  );
 const manifest = async (turnId: string) => (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json;
 const chatOf = async (turnId: string) =>
-  (await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)).json.messages
-    .map((m) => [m.role, m.content]);
+  (
+    await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
+  ).json.messages.map((m) => [m.role, m.content]);
 const changed = async (turnId: string) => (await manifest(turnId)).files.map((f) => [f.change, f.uri]).sort();
 const rollback = async (turnId: string, body: unknown = {}) =>
   (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
@@ -44,7 +49,8 @@ const rollback = async (turnId: string, body: unknown = {}) =>
 describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
   it('ran the four prompts in one session: three ended normally, the refused one with an error', async () => {
     expect(exits).toEqual([0, 0, 0, 1]);
-    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')).json.sessions;
+    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions'))
+      .json.sessions;
     expect(sessions).toHaveLength(1);
     sessionId = sessions[0].sessionId;
     expect(sessions[0].platform).toBe('codex');
@@ -59,13 +65,18 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
     ]);
   });
 
-  it("records every file an apply_patch adds, updates, moves and deletes, with no scan", async () => {
+  it('records every file an apply_patch adds, updates, moves and deletes, with no scan', async () => {
     const [turn] = await agentTurns();
     expect(turn.execUsed).toBe(false);
-    expect(await changed(turn.turnId)).toEqual([
-      ['created', ws('src/helper.ts')], ['modified', ws('src/app.ts')],
-      ['deleted', ws('docs/guide.md')], ['created', ws('docs/guide-v2.md')], ['deleted', ws('docs/obsolete.txt')],
-    ].sort());
+    expect(await changed(turn.turnId)).toEqual(
+      [
+        ['created', ws('src/helper.ts')],
+        ['modified', ws('src/app.ts')],
+        ['deleted', ws('docs/guide.md')],
+        ['created', ws('docs/guide-v2.md')],
+        ['deleted', ws('docs/obsolete.txt')],
+      ].sort(),
+    );
     expect(await chatOf(turn.turnId)).toEqual([
       ['user', PROMPTS.files],
       ['tool', 'apply_patch(src/helper.ts, src/app.ts, docs/guide.md, docs/guide-v2.md, docs/obsolete.txt)'],
@@ -77,8 +88,12 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
     expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
-      ['Bash', 'sed', true], ['Bash', 'rm', true], ['Bash', 'mkdir', true], ['Bash', 'cat', true],
-      ['mcp__files__write', 'mcp__files__write', true], ['Bash', 'sleep', true],
+      ['Bash', 'sed', true],
+      ['Bash', 'rm', true],
+      ['Bash', 'mkdir', true],
+      ['Bash', 'cat', true],
+      ['mcp__files__write', 'mcp__files__write', true],
+      ['Bash', 'sleep', true],
     ]);
     // Its PostToolUse came when it ended, while Codex polled it: the after scan saw its file.
     expect(turn.execCommands[5].changed).toEqual([ws('gen/late.txt')]);
@@ -86,7 +101,13 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
     expect(turn.execCommands[3].changed).toEqual([]);
     expect(turn.execCommands[4].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
     const files = await changed(turn.turnId);
-    for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('gen/config.json')], ['created', ws('mcp/out.txt')], ['created', ws('gen/late.txt')]]) {
+    for (const file of [
+      ['modified', ws('src/util.ts')],
+      ['deleted', ws('scratch.txt')],
+      ['created', ws('gen/config.json')],
+      ['created', ws('mcp/out.txt')],
+      ['created', ws('gen/late.txt')],
+    ]) {
       expect(files).toContainEqual(file);
     }
     expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
@@ -100,7 +121,10 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
 
   it("records a sub-agent's patch and shell edits in its parent's turn, an NFD name as it is on disk", async () => {
     const turn = (await agentTurns())[2];
-    expect(await changed(turn.turnId)).toEqual([['created', ws('src/sub.ts')], ['modified', ws(NFD_NOTE)]]);
+    expect(await changed(turn.turnId)).toEqual([
+      ['created', ws('src/sub.ts')],
+      ['modified', ws(NFD_NOTE)],
+    ]);
     const chat = await chatOf(turn.turnId);
     expect(chat[0]).toEqual(['user', PROMPTS.subagent]);
     expect(chat).toContainEqual(['tool', 'spawn_agent(SUBTASK: fix the NFD note)']);
@@ -126,7 +150,13 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
   it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
     const subagent = (await agentTurns())[2];
     const before = await chatOf(subagent.turnId);
-    const withChat = (await s.console<RollbackResult & { deletedMessages: number }>('POST', `/api/turns/${subagent.turnId}/rollback-with-chat`, {})).json;
+    const withChat = (
+      await s.console<RollbackResult & { deletedMessages: number }>(
+        'POST',
+        `/api/turns/${subagent.turnId}/rollback-with-chat`,
+        {},
+      )
+    ).json;
     expect(withChat).toMatchObject({ ok: true, deletedMessages: before.length });
     expect(await chatOf(subagent.turnId)).toEqual([]);
     expect(await readFile(join(s.workspace, NFD_NOTE), 'utf8')).toBe('déjà vu\n');
@@ -152,10 +182,22 @@ describe(`Codex ${CODEX_VERSION}, for real, with turnback recording`, () => {
 describe(`what Codex ${CODEX_VERSION} sends (the facts the adapter relies on)`, () => {
   it("lists init's hooks as untrusted until trusted by hash, with their timeouts in seconds", () => {
     const ours = s.hooksBeforeTrust.filter((hook) => hook.command?.includes('turnback-hook codex'));
-    expect(ours.map((hook) => hook.eventName).sort()).toEqual(
-      ['interrupt', 'postToolUse', 'preToolUse', 'sessionEnd', 'stop', 'subagentStart', 'subagentStop', 'userPromptSubmit']);
+    expect(ours.map((hook) => hook.eventName).sort()).toEqual([
+      'interrupt',
+      'postToolUse',
+      'preToolUse',
+      'sessionEnd',
+      'stop',
+      'subagentStart',
+      'subagentStop',
+      'userPromptSubmit',
+    ]);
     for (const hook of ours) {
-      expect(hook).toMatchObject({ trustStatus: 'untrusted', source: 'project', currentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/) });
+      expect(hook).toMatchObject({
+        trustStatus: 'untrusted',
+        source: 'project',
+        currentHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+      });
     }
     expect(ours.find((hook) => hook.eventName === 'preToolUse')?.timeoutSec).toBe(130);
     expect(ours.find((hook) => hook.eventName === 'sessionEnd')?.timeoutSec).toBe(3);
@@ -180,34 +222,53 @@ describe(`what Codex ${CODEX_VERSION} sends (the facts the adapter relies on)`, 
     const events = await s.rawEvents();
     const pre = events.filter((event) => event.hook_event_name === 'PreToolUse');
     // write_stdin (polling a running command) sends none.
-    expect(new Set(pre.map((event) => event.tool_name))).toEqual(new Set(['apply_patch', 'Bash', 'mcp__files__write', 'spawn_agent', 'multi_agent_v1wait_agent']));
+    expect(new Set(pre.map((event) => event.tool_name))).toEqual(
+      new Set(['apply_patch', 'Bash', 'mcp__files__write', 'spawn_agent', 'multi_agent_v1wait_agent']),
+    );
     expect(s.api.requests.some((call) => call.matched === 'Turn 2:' && call.step === 9)).toBe(true);
-    for (const event of pre.filter((e) => e.tool_name === 'apply_patch')) expect(event.tool_input.command).toMatch(/^\*\*\* Begin Patch\n/);
-    for (const event of pre.filter((e) => e.tool_name === 'Bash')) expect(typeof event.tool_input.command).toBe('string');
+    for (const event of pre.filter((e) => e.tool_name === 'apply_patch'))
+      expect(event.tool_input.command).toMatch(/^\*\*\* Begin Patch\n/);
+    for (const event of pre.filter((e) => e.tool_name === 'Bash'))
+      expect(typeof event.tool_input.command).toBe('string');
     const post = events.filter((event) => event.hook_event_name === 'PostToolUse');
     const unanswered = pre.filter((event) => !post.some((p) => p.tool_use_id === event.tool_use_id));
     // Only the patch that did not apply: a tool that fails to run gets no PostToolUse.
-    expect(unanswered.map((event) => event.tool_input.command)).toEqual([expect.stringContaining('*** Update File: missing.txt')]);
+    expect(unanswered.map((event) => event.tool_input.command)).toEqual([
+      expect.stringContaining('*** Update File: missing.txt'),
+    ]);
   });
 
   it("sends a sub-agent's events with its agent_id, its prompt as a UserPromptSubmit", async () => {
     const events = await s.rawEvents();
     const sub = events.filter((event) => event.agent_id !== undefined);
     expect(sub.map((event) => [event.hook_event_name, event.tool_name ?? null])).toEqual([
-      ['SubagentStart', null], ['UserPromptSubmit', null], ['PreToolUse', 'apply_patch'], ['PostToolUse', 'apply_patch'],
-      ['PreToolUse', 'Bash'], ['PostToolUse', 'Bash'], ['SubagentStop', null],
+      ['SubagentStart', null],
+      ['UserPromptSubmit', null],
+      ['PreToolUse', 'apply_patch'],
+      ['PostToolUse', 'apply_patch'],
+      ['PreToolUse', 'Bash'],
+      ['PostToolUse', 'Bash'],
+      ['SubagentStop', null],
     ]);
   });
 
   it('ends a turn with Stop (with last_assistant_message) then SessionEnd, a refused one with SessionEnd alone', async () => {
     const events = (await s.rawEvents()).filter((event) => event.agent_id === undefined);
-    const ends = events.filter((event) => ['UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd'].includes(event.hook_event_name))
+    const ends = events
+      .filter((event) => ['UserPromptSubmit', 'Stop', 'StopFailure', 'SessionEnd'].includes(event.hook_event_name))
       .map((event) => event.hook_event_name);
     expect(ends).toEqual([
-      'UserPromptSubmit', 'Stop', 'SessionEnd',
-      'UserPromptSubmit', 'Stop', 'SessionEnd',
-      'UserPromptSubmit', 'Stop', 'SessionEnd',
-      'UserPromptSubmit', 'SessionEnd',
+      'UserPromptSubmit',
+      'Stop',
+      'SessionEnd',
+      'UserPromptSubmit',
+      'Stop',
+      'SessionEnd',
+      'UserPromptSubmit',
+      'Stop',
+      'SessionEnd',
+      'UserPromptSubmit',
+      'SessionEnd',
     ]);
     for (const stop of events.filter((event) => event.hook_event_name === 'Stop')) {
       expect(stop).toMatchObject({ stop_hook_active: false, last_assistant_message: expect.any(String) });

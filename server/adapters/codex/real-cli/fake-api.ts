@@ -53,7 +53,8 @@ function textOf(item: Item): string {
   return item.content.map((part: { text?: unknown }) => (typeof part.text === 'string' ? part.text : '')).join('\n');
 }
 
-const outputText = (item: Item & { output?: unknown }) => (typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? ''));
+const outputText = (item: Item & { output?: unknown }) =>
+  typeof item.output === 'string' ? item.output : JSON.stringify(item.output ?? '');
 
 let ids = 0;
 const nextId = (prefix: string) => `${prefix}${(++ids).toString(36).padStart(8, '0')}`;
@@ -62,30 +63,64 @@ type Answer = Exclude<Step, { error: unknown }>;
 
 function outputItem(step: Answer, outputs: string[]): Record<string, unknown> {
   if ('text' in step) {
-    return { type: 'message', role: 'assistant', id: nextId('msg_'), content: [{ type: 'output_text', text: step.text, annotations: [] }] };
+    return {
+      type: 'message',
+      role: 'assistant',
+      id: nextId('msg_'),
+      content: [{ type: 'output_text', text: step.text, annotations: [] }],
+    };
   }
   if ('search' in step) {
-    return { type: 'tool_search_call', id: nextId('ts_'), call_id: nextId('call_'), execution: 'client', arguments: { query: step.search, limit: 8 }, status: 'completed' };
+    return {
+      type: 'tool_search_call',
+      id: nextId('ts_'),
+      call_id: nextId('call_'),
+      execution: 'client',
+      arguments: { query: step.search, limit: 8 },
+      status: 'completed',
+    };
   }
   if ('custom' in step) {
-    return { type: 'custom_tool_call', id: nextId('ctc_'), call_id: nextId('call_'), name: step.custom, input: step.input, status: 'completed' };
+    return {
+      type: 'custom_tool_call',
+      id: nextId('ctc_'),
+      call_id: nextId('call_'),
+      name: step.custom,
+      input: step.input,
+      status: 'completed',
+    };
   }
   return {
-    type: 'function_call', id: nextId('fc_'), call_id: nextId('call_'), name: step.call,
-    ...(step.namespace ? { namespace: step.namespace } : {}), arguments: JSON.stringify(typeof step.args === 'function' ? step.args(outputs) : step.args), status: 'completed',
+    type: 'function_call',
+    id: nextId('fc_'),
+    call_id: nextId('call_'),
+    name: step.call,
+    ...(step.namespace ? { namespace: step.namespace } : {}),
+    arguments: JSON.stringify(typeof step.args === 'function' ? step.args(outputs) : step.args),
+    status: 'completed',
   };
 }
 
 function writeSse(res: ServerResponse, step: Answer, outputs: string[]): void {
   res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
-  const send = (type: string, data: Record<string, unknown>) => res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
+  const send = (type: string, data: Record<string, unknown>) =>
+    res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   const id = nextId('resp_');
   send('response.created', { response: { id } });
   const item = outputItem(step, outputs);
   send('response.output_item.added', { output_index: 0, item });
   send('response.output_item.done', { output_index: 0, item });
   send('response.completed', {
-    response: { id, usage: { input_tokens: 10, input_tokens_details: null, output_tokens: 5, output_tokens_details: null, total_tokens: 15 } },
+    response: {
+      id,
+      usage: {
+        input_tokens: 10,
+        input_tokens_details: null,
+        output_tokens: 5,
+        output_tokens_details: null,
+        total_tokens: 15,
+      },
+    },
   });
   res.end();
 }
@@ -96,10 +131,16 @@ function stepFor(script: Script, input: Item[]): { key: string | null; step: num
   for (let i = input.length - 1; i >= 0; i--) {
     if (input[i].type !== 'message' || input[i].role !== 'user') continue;
     const text = textOf(input[i]);
-    const key = keys.filter((candidate) => text.includes(candidate)).sort((a, b) => text.lastIndexOf(b) - text.lastIndexOf(a))[0];
+    const key = keys
+      .filter((candidate) => text.includes(candidate))
+      .sort((a, b) => text.lastIndexOf(b) - text.lastIndexOf(a))[0];
     if (key === undefined) continue;
     const after = input.slice(i + 1);
-    return { key, step: after.filter(isModelOutput).length, outputs: after.filter((item) => /_output$/.test(item.type ?? '')).map(outputText) };
+    return {
+      key,
+      step: after.filter(isModelOutput).length,
+      outputs: after.filter((item) => /_output$/.test(item.type ?? '')).map(outputText),
+    };
   }
   return { key: null, step: 0, outputs: [] };
 }
@@ -119,7 +160,11 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
 }
 
 const toolNames = (tools: Item[]): string[] =>
-  tools.flatMap((tool) => (tool.type === 'namespace' ? (tool.tools ?? []).map((inner) => `${tool.name}.${inner.name}`) : [tool.name ?? tool.type ?? '?']));
+  tools.flatMap((tool) =>
+    tool.type === 'namespace'
+      ? (tool.tools ?? []).map((inner) => `${tool.name}.${inner.name}`)
+      : [tool.name ?? tool.type ?? '?'],
+  );
 
 export async function startFakeApi(script: Script): Promise<FakeApi> {
   const requests: ApiRequest[] = [];
@@ -133,7 +178,12 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
     }
     const input = Array.isArray(body.input) ? (body.input as Item[]) : [];
     const { key, step, outputs } = stepFor(script, input);
-    requests.push({ path, tools: toolNames(Array.isArray(body.tools) ? (body.tools as Item[]) : []), matched: key, step });
+    requests.push({
+      path,
+      tools: toolNames(Array.isArray(body.tools) ? (body.tools as Item[]) : []),
+      matched: key,
+      step,
+    });
     const planned = key === null ? undefined : script[key][step];
     if (planned !== undefined && 'error' in planned) {
       res.writeHead(planned.error.status, { 'Content-Type': 'application/json' });
@@ -147,9 +197,10 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -44,13 +44,26 @@ export function ensureCodex(log: (line: string) => void = (line) => process.stde
   log(`installing ${PACKAGE}@${CODEX_VERSION} into ${dir}`);
   mkdirSync(dir, { recursive: true });
   // A package.json of its own, so npm installs here and never walks up into a project.
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-    name: 'turnback-codex-cache', private: true, dependencies: { [PACKAGE]: CODEX_VERSION },
-  }, null, 2)}\n`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'turnback-codex-cache',
+        private: true,
+        dependencies: { [PACKAGE]: CODEX_VERSION },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
 
   const version = versionOf(bin);
-  if (!isPinned(version)) throw new Error(`${bin} is not Codex ${CODEX_VERSION} after installing (it answered ${JSON.stringify(version)})`);
+  if (!isPinned(version))
+    throw new Error(`${bin} is not Codex ${CODEX_VERSION} after installing (it answered ${JSON.stringify(version)})`);
   log(`installed ${bin} (${version})`);
   return bin;
 }

@@ -33,45 +33,66 @@ export async function setUpWorkspace(ws: string): Promise<void> {
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');
 const shell = (cmd: string) => ({ call: 'exec_command', args: { cmd } });
 /** The agent ids `spawn_agent` answered in this conversation. */
-const spawned = (outputs: string[]) => outputs.flatMap((output) => {
-  try {
-    const { agent_id: id } = JSON.parse(output) as { agent_id?: unknown };
-    return typeof id === 'string' ? [id] : [];
-  } catch {
-    return [];
-  }
-});
+const spawned = (outputs: string[]) =>
+  outputs.flatMap((output) => {
+    try {
+      const { agent_id: id } = JSON.parse(output) as { agent_id?: unknown };
+      return typeof id === 'string' ? [id] : [];
+    } catch {
+      return [];
+    }
+  });
 
 /** The id of the command session Codex left running (`Process running with session ID 123`). */
-const runningSession = (outputs: string[]) => Number(/Process running with session ID (\d+)/.exec(outputs.join('\n'))?.[1] ?? 0);
+const runningSession = (outputs: string[]) =>
+  Number(/Process running with session ID (\d+)/.exec(outputs.join('\n'))?.[1] ?? 0);
 
 export function script(): Script {
   return {
     'Turn 1:': [
-      { custom: 'apply_patch', input: patch(
-        '*** Add File: src/helper.ts', '+export const shout = (s: string) => s.toUpperCase();',
-        '*** Update File: src/app.ts', '@@', '-export const greeting = "hello";', '+export const greeting = "hello, world";',
-        '*** Update File: docs/guide.md', '*** Move to: docs/guide-v2.md', '@@', ' # Guide', '-step one', '+step two',
-        '*** Delete File: docs/obsolete.txt',
-      ) },
+      {
+        custom: 'apply_patch',
+        input: patch(
+          '*** Add File: src/helper.ts',
+          '+export const shout = (s: string) => s.toUpperCase();',
+          '*** Update File: src/app.ts',
+          '@@',
+          '-export const greeting = "hello";',
+          '+export const greeting = "hello, world";',
+          '*** Update File: docs/guide.md',
+          '*** Move to: docs/guide-v2.md',
+          '@@',
+          ' # Guide',
+          '-step one',
+          '+step two',
+          '*** Delete File: docs/obsolete.txt',
+        ),
+      },
       { text: 'Turn 1 done: helper added.' },
     ],
     'Turn 2:': [
       shell("sed -i 's/debug/release/' src/util.ts"),
       shell('rm scratch.txt && mv docs/old.md docs/renamed.md'),
-      shell("mkdir -p gen && cat > gen/config.json <<'EOF'\n{\"release\": true}\nEOF"),
+      shell('mkdir -p gen && cat > gen/config.json <<\'EOF\'\n{"release": true}\nEOF'),
       shell('cat missing.txt'),
       { custom: 'apply_patch', input: patch('*** Update File: missing.txt', '@@', '-a', '+b') },
       { search: 'files write' },
       { call: 'write', namespace: 'mcp__files', args: { path: 'mcp/out.txt', text: 'written by an MCP tool\n' } },
       // Still running when its yield time is up: Codex answers with a session id to poll.
       { call: 'exec_command', args: { cmd: 'sleep 1; echo late > gen/late.txt', yield_time_ms: 250 } },
-      { call: 'write_stdin', args: (outputs) => ({ session_id: runningSession(outputs), chars: '', yield_time_ms: 10_000 }) },
+      {
+        call: 'write_stdin',
+        args: (outputs) => ({ session_id: runningSession(outputs), chars: '', yield_time_ms: 10_000 }),
+      },
       { text: 'Turn 2 done.' },
     ],
     'Turn 3:': [
       { call: 'spawn_agent', namespace: 'multi_agent_v1', args: { message: SUBTASK } },
-      { call: 'wait_agent', namespace: 'multi_agent_v1', args: (outputs) => ({ targets: spawned(outputs), timeout_ms: 60_000 }) },
+      {
+        call: 'wait_agent',
+        namespace: 'multi_agent_v1',
+        args: (outputs) => ({ targets: spawned(outputs), timeout_ms: 60_000 }),
+      },
       { text: 'Turn 3 done: the sub-agent fixed it.' },
     ],
     [SUBTASK]: [

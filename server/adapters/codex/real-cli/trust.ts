@@ -25,7 +25,10 @@ const toml = (text: string) => JSON.stringify(text);
 export function listHooks(codexBin: string, env: NodeJS.ProcessEnv, cwd: string): Promise<ListedHook[]> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [codexBin, 'app-server'], { env, cwd, stdio: ['pipe', 'pipe', 'ignore'] });
-    const timer = setTimeout(() => { child.kill(); reject(new Error('codex app-server did not answer hooks/list')); }, 30_000);
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error('codex app-server did not answer hooks/list'));
+    }, 30_000);
     const send = (message: unknown) => child.stdin.write(`${JSON.stringify(message)}\n`);
     createInterface({ input: child.stdout }).on('line', (line) => {
       let message: { id?: number; result?: { data?: { hooks: ListedHook[] }[] }; error?: unknown };
@@ -46,7 +49,12 @@ export function listHooks(codexBin: string, env: NodeJS.ProcessEnv, cwd: string)
       }
     });
     child.on('error', reject);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { clientInfo: { name: 'turnback-tests', version: '1' } } });
+    send({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { clientInfo: { name: 'turnback-tests', version: '1' } },
+    });
   });
 }
 
@@ -56,9 +64,16 @@ export async function trustProject(codexHome: string, project: string): Promise<
 }
 
 /** Trusts every hook Codex lists for `cwd` as it is now; answers what was trusted. */
-export async function trustHooks(codexBin: string, env: NodeJS.ProcessEnv, codexHome: string, cwd: string): Promise<ListedHook[]> {
+export async function trustHooks(
+  codexBin: string,
+  env: NodeJS.ProcessEnv,
+  codexHome: string,
+  cwd: string,
+): Promise<ListedHook[]> {
   const untrusted = (await listHooks(codexBin, env, cwd)).filter((hook) => hook.trustStatus !== 'trusted');
-  const entries = untrusted.map((hook) => `\n[hooks.state.${toml(hook.key)}]\ntrusted_hash = ${toml(hook.currentHash)}\n`);
+  const entries = untrusted.map(
+    (hook) => `\n[hooks.state.${toml(hook.key)}]\ntrusted_hash = ${toml(hook.currentHash)}\n`,
+  );
   await appendFile(join(codexHome, 'config.toml'), entries.join(''));
   return untrusted;
 }

@@ -5,12 +5,16 @@
 import { readFileSync } from 'node:fs';
 
 const read = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8');
-const place = (text: string, home: string, workspace: string) => text.split('$HOME').join(home).split('$WORKSPACE').join(workspace);
+const place = (text: string, home: string, workspace: string) =>
+  text.split('$HOME').join(home).split('$WORKSPACE').join(workspace);
 
 export type RawEvent = Record<string, any>;
 
 export function recordedEvents(home = '/home/u', workspace = '/w'): RawEvent[] {
-  return place(read('events-0.169.0.jsonl'), home, workspace).split('\n').filter((line) => line.trim() !== '').map((line) => JSON.parse(line) as RawEvent);
+  return place(read('events-0.169.0.jsonl'), home, workspace)
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as RawEvent);
 }
 
 export function recordedRollout(home = '/home/u', workspace = '/w'): string {

@@ -7,15 +7,17 @@ describe('ReadQueue', () => {
     let running = 0;
     let most = 0;
     const order: number[] = [];
-    const jobs = Array.from({ length: 10 }, (_, i) => queue.run(async () => {
-      running++;
-      most = Math.max(most, running);
-      await new Promise((resolve) => setTimeout(resolve, 5));
-      running--;
-      order.push(i);
-      if (i === 3) throw new Error('boom');
-      return i;
-    }));
+    const jobs = Array.from({ length: 10 }, (_, i) =>
+      queue.run(async () => {
+        running++;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+        running--;
+        order.push(i);
+        if (i === 3) throw new Error('boom');
+        return i;
+      }),
+    );
     const results = await Promise.allSettled(jobs);
     expect(most).toBe(2);
     expect(results.filter((r) => r.status === 'rejected')).toHaveLength(1);

@@ -18,11 +18,14 @@ beforeEach(async () => {
   projects = join(home, '.claude', 'projects', '-work-project');
   await mkdir(projects, { recursive: true });
 });
-afterEach(async () => { await rm(root, { recursive: true, force: true }); });
+afterEach(async () => {
+  await rm(root, { recursive: true, force: true });
+});
 
 const place = () => ({ home, env: {} });
 const read = (path: string, prompt: string | null) => readTranscriptTurn(claudeCodeTranscripts, path, prompt, place());
-const texts = (items: { kind: string; text?: string }[] | undefined) => items?.filter((i) => i.kind === 'text').map((i) => i.text);
+const texts = (items: { kind: string; text?: string }[] | undefined) =>
+  items?.filter((i) => i.kind === 'text').map((i) => i.text);
 
 /** A sparse file of `size` bytes (holes read as zeros) ending with `tail`. */
 async function sparse(path: string, size: number, tail = ''): Promise<void> {
@@ -34,7 +37,7 @@ async function sparse(path: string, size: number, tail = ''): Promise<void> {
 }
 
 describe('where a transcript is read from', () => {
-  it('only inside the host\'s folder: a path elsewhere, holding a matching turn, is never read', async () => {
+  it("only inside the host's folder: a path elsewhere, holding a matching turn, is never read", async () => {
     const outside = join(root, 'elsewhere.jsonl');
     const lines = transcriptLines([{ prompt: 'hi', reply: ['Secret.'] }]);
     await writeFile(outside, lines);
@@ -56,7 +59,10 @@ describe('where a transcript is read from', () => {
     const file = join(config, 'projects', 'p', 's.jsonl');
     await writeFile(file, transcriptLines([{ prompt: 'hi', reply: ['There.'] }]));
     expect(await read(file, 'hi')).toBeNull();
-    const withConfig = await readTranscriptTurn(claudeCodeTranscripts, file, 'hi', { home, env: { CLAUDE_CONFIG_DIR: config } });
+    const withConfig = await readTranscriptTurn(claudeCodeTranscripts, file, 'hi', {
+      home,
+      env: { CLAUDE_CONFIG_DIR: config },
+    });
     expect(texts(withConfig?.items)).toContain('There.');
   });
 });
@@ -77,7 +83,11 @@ describe('how much of a transcript is read', () => {
   it('a turn whose prompt lies past the bound gets nothing of the turns before', async () => {
     const file = join(projects, 'long.jsonl');
     const filler = `${JSON.stringify({ type: 'progress', data: 'x'.repeat(1000) })}\n`;
-    await writeFile(file, transcriptLines([{ prompt: 'early', reply: ['Early.'] }]) + filler.repeat(Math.ceil(MAX_TRANSCRIPT_BYTES / filler.length) + 10));
+    await writeFile(
+      file,
+      transcriptLines([{ prompt: 'early', reply: ['Early.'] }]) +
+        filler.repeat(Math.ceil(MAX_TRANSCRIPT_BYTES / filler.length) + 10),
+    );
     expect(await read(file, 'early')).toMatchObject({ items: [], bytesRead: MAX_TRANSCRIPT_BYTES });
   });
 
@@ -91,7 +101,9 @@ describe('how much of a transcript is read', () => {
     global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
-    const sampler = setInterval(() => { peak = Math.max(peak, process.memoryUsage().rss); }, 5);
+    const sampler = setInterval(() => {
+      peak = Math.max(peak, process.memoryUsage().rss);
+    }, 5);
     // Each asks for a prompt it does not hold: every read goes back to the bound.
     const reads = await Promise.all(files.map((file) => read(file, 'not there')));
     clearInterval(sampler);

@@ -54,7 +54,10 @@ export function allowedTranscript(transcripts: HostTranscripts, path: string, pl
 
 /** The turn prompted by `prompt` (null: the last) of the transcript at `path`, or null when it is not to be read. */
 export async function readTranscriptTurn(
-  transcripts: HostTranscripts, path: string, prompt: string | null, place: TranscriptPlace,
+  transcripts: HostTranscripts,
+  path: string,
+  prompt: string | null,
+  place: TranscriptPlace,
 ): Promise<TranscriptRead | null> {
   const real = allowedTranscript(transcripts, path, place);
   if (real === null) return null;
@@ -69,7 +72,9 @@ export async function readTranscriptTurn(
       const stats = await file.stat();
       if (!stats.isFile()) return null;
       const collector = transcripts.collector(prompt);
-      const { bytesRead } = await readLinesBackwards(file, stats.size, MAX_TRANSCRIPT_BYTES, (line) => collector.take(line));
+      const { bytesRead } = await readLinesBackwards(file, stats.size, MAX_TRANSCRIPT_BYTES, (line) =>
+        collector.take(line),
+      );
       return { items: collector.items(), size: stats.size, mtimeMs: stats.mtimeMs, bytesRead };
     } catch {
       return null;

@@ -23,7 +23,11 @@ const missingTools = (items: TranscriptItem[], callIds: ReadonlySet<string>): nu
  * poll that finds the file as it was reads nothing. Null: the transcript is not to be read.
  */
 export async function readSettledTurn(
-  transcripts: HostTranscripts, path: string, prompt: string | null, callIds: ReadonlySet<string>, place: TranscriptPlace,
+  transcripts: HostTranscripts,
+  path: string,
+  prompt: string | null,
+  callIds: ReadonlySet<string>,
+  place: TranscriptPlace,
 ): Promise<TranscriptItem[] | null> {
   const deadline = Date.now() + TRANSCRIPT_SETTLE_MS;
   let read = await readTranscriptTurn(transcripts, path, prompt, place);

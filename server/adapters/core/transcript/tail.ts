@@ -19,7 +19,11 @@ export interface TailRead {
  * a line cut by the bound is not passed on.
  */
 export async function readLinesBackwards(
-  file: FileHandle, size: number, maxBytes: number, take: (line: string) => boolean, chunkBytes = TAIL_CHUNK_BYTES,
+  file: FileHandle,
+  size: number,
+  maxBytes: number,
+  take: (line: string) => boolean,
+  chunkBytes = TAIL_CHUNK_BYTES,
 ): Promise<TailRead> {
   let position = size;
   let bytesRead = 0;
@@ -38,7 +42,11 @@ export async function readLinesBackwards(
     position -= length;
     bytesRead += length;
     let end = length;
-    for (let at = chunk.lastIndexOf(NEWLINE, end - 1); at !== -1; at = end > 0 ? chunk.lastIndexOf(NEWLINE, end - 1) : -1) {
+    for (
+      let at = chunk.lastIndexOf(NEWLINE, end - 1);
+      at !== -1;
+      at = end > 0 ? chunk.lastIndexOf(NEWLINE, end - 1) : -1
+    ) {
       const line = Buffer.concat([chunk.subarray(at + 1, end), ...carry]);
       carry = [];
       end = at;

@@ -9,9 +9,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Part =
-  | { text: string }
-  | { functionCall: { name: string; args: Record<string, unknown> } };
+export type Part = { text: string } | { functionCall: { name: string; args: Record<string, unknown> } };
 
 export type Step = Part[] | { error: { status: number; message: string } };
 
@@ -34,8 +32,10 @@ export interface FakeApi {
 
 type Content = { role?: string; parts?: { text?: string; functionResponse?: unknown }[] };
 
-const isPrompt = (c: Content) => c.role === 'user' && (c.parts ?? []).some((p) => typeof p.text === 'string')
-  && !(c.parts ?? []).some((p) => p.functionResponse !== undefined);
+const isPrompt = (c: Content) =>
+  c.role === 'user' &&
+  (c.parts ?? []).some((p) => typeof p.text === 'string') &&
+  !(c.parts ?? []).some((p) => p.functionResponse !== undefined);
 const textOf = (c: Content) => (c.parts ?? []).map((p) => p.text ?? '').join('\n');
 
 /** The step a request asks for: its conversation's prompt and how far past it the conversation is. */
@@ -47,7 +47,8 @@ function stepFor(script: Script, contents: Content[]): { key: string | null; ste
     if (!isPrompt(contents[i])) continue;
     const text = textOf(contents[i]);
     for (const candidate of Object.keys(script)) {
-      if (text.includes(candidate) && (key === null || text.lastIndexOf(candidate) > text.lastIndexOf(key))) key = candidate;
+      if (text.includes(candidate) && (key === null || text.lastIndexOf(candidate) > text.lastIndexOf(key)))
+        key = candidate;
     }
     if (key !== null) prompt = i;
   }
@@ -70,8 +71,9 @@ function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
 }
 
 const toolNames = (body: Record<string, unknown>): string[] =>
-  (Array.isArray(body.tools) ? body.tools as { functionDeclarations?: { name: string }[] }[] : [])
-    .flatMap((tool) => (tool.functionDeclarations ?? []).map((declaration) => declaration.name));
+  (Array.isArray(body.tools) ? (body.tools as { functionDeclarations?: { name: string }[] }[]) : []).flatMap((tool) =>
+    (tool.functionDeclarations ?? []).map((declaration) => declaration.name),
+  );
 
 const answer = (parts: Part[]) => ({
   candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
@@ -100,7 +102,9 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
     requests.push({ path, tools, matched: key, step });
     const planned = key === null ? undefined : script[key][step];
     if (planned !== undefined && !Array.isArray(planned)) {
-      return json(planned.error.status, { error: { code: planned.error.status, message: planned.error.message, status: 'INVALID_ARGUMENT' } });
+      return json(planned.error.status, {
+        error: { code: planned.error.status, message: planned.error.message, status: 'INVALID_ARGUMENT' },
+      });
     }
     const parts = planned ?? [{ text: key === null ? 'OK.' : 'Nothing more to do.' }];
     if (!streaming) return json(200, answer(parts));
@@ -111,9 +115,10 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

@@ -24,35 +24,52 @@ beforeAll(async () => {
     trees.push(await treeAsText(s.workspace));
   }
 }, 600_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const ws = (path: string) => `workspace:/${path}`;
 let sessionId = '';
-const agentTurns = async () => (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter((t) => t.kind === 'agent');
-const changed = async (turnId: string) => (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
+const agentTurns = async () =>
+  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter(
+    (t) => t.kind === 'agent',
+  );
+const changed = async (turnId: string) =>
+  (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
 const chatOf = async (turnId: string) =>
-  (await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)).json.messages.map((m) => [m.role, m.content]);
-const rollback = async (turnId: string, body: unknown = {}) => (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
+  (
+    await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
+  ).json.messages.map((m) => [m.role, m.content]);
+const rollback = async (turnId: string, body: unknown = {}) =>
+  (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
 
 describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, () => {
   it('ran the three prompts in one session', async () => {
     expect(exits).toEqual([0, 0, 0]);
     expect(s.initOutput).toContain('Added the turnback hooks');
-    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')).json.sessions;
+    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions'))
+      .json.sessions;
     expect(sessions.map((session) => session.platform)).toEqual(['gemini']);
     sessionId = sessions[0].sessionId;
     expect((await agentTurns()).map((turn) => [turn.number, turn.title, turn.status])).toEqual([
-      [1, PROMPTS.files, 'committed'], [2, PROMPTS.shell, 'committed'], [3, PROMPTS.mixed, 'committed'],
+      [1, PROMPTS.files, 'committed'],
+      [2, PROMPTS.shell, 'committed'],
+      [3, PROMPTS.mixed, 'committed'],
     ]);
   });
 
   it('records the files of write_file and replace, and the chat from the session file', async () => {
     const [turn] = await agentTurns();
     expect(turn.execUsed).toBe(false);
-    expect(await changed(turn.turnId)).toEqual([['created', ws('src/helper.ts')], ['modified', ws('src/app.ts')]].sort());
+    expect(await changed(turn.turnId)).toEqual(
+      [
+        ['created', ws('src/helper.ts')],
+        ['modified', ws('src/app.ts')],
+      ].sort(),
+    );
     expect(await chatOf(turn.turnId)).toEqual([
       ['user', PROMPTS.files],
-      ['assistant', 'I\'ll add a helper first.'],
+      ['assistant', "I'll add a helper first."],
       ['tool', 'write_file(src/helper.ts)'],
       ['tool', 'replace(src/app.ts)'],
       ['tool', 'replace(src/app.ts)'],
@@ -64,23 +81,38 @@ describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, 
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
     expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
-      ['run_shell_command', 'sed', true], ['run_shell_command', 'rm', true], ['run_shell_command', 'cat', true],
+      ['run_shell_command', 'sed', true],
+      ['run_shell_command', 'rm', true],
+      ['run_shell_command', 'cat', true],
       ['mcp_files_write', '{"path":"mcp/out.txt","text":"written', true],
     ]);
     expect(turn.execCommands[0].changed).toEqual([ws('src/util.ts')]);
     expect(turn.execCommands[2].changed).toEqual([]);
     expect(turn.execCommands[3].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
     const files = await changed(turn.turnId);
-    for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('mcp/out.txt')]]) expect(files).toContainEqual(file);
+    for (const file of [
+      ['modified', ws('src/util.ts')],
+      ['deleted', ws('scratch.txt')],
+      ['created', ws('mcp/out.txt')],
+    ])
+      expect(files).toContainEqual(file);
     expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
   });
 
-  it('records a sub-agent\'s edit in the turn that started it, invoke_agent scanned around it', async () => {
+  it("records a sub-agent's edit in the turn that started it, invoke_agent scanned around it", async () => {
     const turn = (await agentTurns())[2];
-    expect(await changed(turn.turnId)).toEqual([
-      ['created', ws('docs/notes.md')], ['created', ws('gen/config.json')], ['dir-created', ws('gen')], ['created', ws('src/sub.ts')],
-    ].sort());
-    expect(turn.execCommands.map((c) => [c.tool, c.endedAt !== null])).toEqual([['run_shell_command', true], ['invoke_agent', true]]);
+    expect(await changed(turn.turnId)).toEqual(
+      [
+        ['created', ws('docs/notes.md')],
+        ['created', ws('gen/config.json')],
+        ['dir-created', ws('gen')],
+        ['created', ws('src/sub.ts')],
+      ].sort(),
+    );
+    expect(turn.execCommands.map((c) => [c.tool, c.endedAt !== null])).toEqual([
+      ['run_shell_command', true],
+      ['invoke_agent', true],
+    ]);
     expect(turn.execCommands[1].changed).toEqual([ws('src/sub.ts')]);
   });
 
@@ -98,7 +130,13 @@ describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, 
     const mixed = (await agentTurns())[2];
     const before = await chatOf(mixed.turnId);
     expect(before).toContainEqual(['assistant', 'Turn 3 done.']);
-    const withChat = (await s.console<RollbackResult & { deletedMessages: number }>('POST', `/api/turns/${mixed.turnId}/rollback-with-chat`, {})).json;
+    const withChat = (
+      await s.console<RollbackResult & { deletedMessages: number }>(
+        'POST',
+        `/api/turns/${mixed.turnId}/rollback-with-chat`,
+        {},
+      )
+    ).json;
     expect(withChat).toMatchObject({ ok: true, deletedMessages: before.length });
     expect(await chatOf(mixed.turnId)).toEqual([]);
     expect(await treeAsText(s.workspace)).toEqual(trees[2]);
@@ -121,36 +159,69 @@ describe(`what Gemini CLI ${GEMINI_CLI_VERSION} sends (the facts the adapter rel
     const events = await s.rawEvents();
     expect(events.length).toBeGreaterThan(20);
     for (const event of events) {
-      expect(event).toMatchObject({ session_id: sessionId, cwd: s.workspace, transcript_path: expect.stringContaining(join(s.root, 'home', '.gemini', 'tmp')) });
+      expect(event).toMatchObject({
+        session_id: sessionId,
+        cwd: s.workspace,
+        transcript_path: expect.stringContaining(join(s.root, 'home', '.gemini', 'tmp')),
+      });
       expect(event.tool_call_id ?? event.tool_use_id ?? event.call_id).toBeUndefined();
     }
   });
 
-  it('runs BeforeAgent, the tools\' BeforeTool/AfterTool in pairs, and AfterAgent with every text of the turn, per prompt', async () => {
+  it("runs BeforeAgent, the tools' BeforeTool/AfterTool in pairs, and AfterAgent with every text of the turn, per prompt", async () => {
     const events = await s.rawEvents();
     // SessionEnd's hooks are started as the CLI exits, not waited for: AfterAgent is the turn's end.
-    const flow = events.filter((e) => e.hook_event_name !== 'SessionStart' && e.hook_event_name !== 'SessionEnd')
+    const flow = events
+      .filter((e) => e.hook_event_name !== 'SessionStart' && e.hook_event_name !== 'SessionEnd')
       .map((e) => (e.tool_name ? `${e.hook_event_name}:${e.tool_name}` : e.hook_event_name));
     expect(flow).toEqual([
-      'BeforeAgent', 'BeforeTool:write_file', 'AfterTool:write_file', 'BeforeTool:replace', 'AfterTool:replace',
-      'BeforeTool:replace', 'AfterTool:replace', 'AfterAgent',
-      'BeforeAgent', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command',
-      'BeforeTool:run_shell_command', 'AfterTool:run_shell_command', 'BeforeTool:mcp_files_write', 'AfterTool:mcp_files_write', 'AfterAgent',
-      'BeforeAgent', 'BeforeTool:write_file', 'AfterTool:write_file', 'BeforeTool:run_shell_command', 'AfterTool:run_shell_command',
+      'BeforeAgent',
+      'BeforeTool:write_file',
+      'AfterTool:write_file',
+      'BeforeTool:replace',
+      'AfterTool:replace',
+      'BeforeTool:replace',
+      'AfterTool:replace',
+      'AfterAgent',
+      'BeforeAgent',
+      'BeforeTool:run_shell_command',
+      'AfterTool:run_shell_command',
+      'BeforeTool:run_shell_command',
+      'AfterTool:run_shell_command',
+      'BeforeTool:run_shell_command',
+      'AfterTool:run_shell_command',
+      'BeforeTool:mcp_files_write',
+      'AfterTool:mcp_files_write',
+      'AfterAgent',
+      'BeforeAgent',
+      'BeforeTool:write_file',
+      'AfterTool:write_file',
+      'BeforeTool:run_shell_command',
+      'AfterTool:run_shell_command',
       // A sub-agent's tools run inside invoke_agent, with the session's id and hooks.
-      'BeforeTool:invoke_agent', 'BeforeTool:write_file', 'AfterTool:write_file', 'AfterTool:invoke_agent', 'AfterAgent',
+      'BeforeTool:invoke_agent',
+      'BeforeTool:write_file',
+      'AfterTool:write_file',
+      'AfterTool:invoke_agent',
+      'AfterAgent',
     ]);
     const ends = events.filter((e) => e.hook_event_name === 'AfterAgent').map((e) => e.prompt_response);
-    expect(ends).toEqual(['I\'ll add a helper first.\nTurn 1 done: helper added.', 'Turn 2 done.', 'Turn 3 done.']);
+    expect(ends).toEqual(["I'll add a helper first.\nTurn 1 done: helper added.", 'Turn 2 done.', 'Turn 3 done.']);
     const failedReplace = events.filter((e) => e.hook_event_name === 'AfterTool' && e.tool_name === 'replace')[1];
     expect(failedReplace.tool_response.error).toMatchObject({ type: expect.any(String) });
-    const failedShell = events.find((e) => e.hook_event_name === 'AfterTool' && e.tool_input.command === 'cat missing.txt');
+    const failedShell = events.find(
+      (e) => e.hook_event_name === 'AfterTool' && e.tool_input.command === 'cat missing.txt',
+    );
     expect(failedShell!.tool_response.error).toBeUndefined();
   });
 
   it('offers write_file, replace, run_shell_command and the MCP tool as mcp_<server>_<tool>, over streamGenerateContent', () => {
     const calls = s.api.requests.filter((call) => call.matched !== null);
-    expect(new Set(calls.map((call) => call.path))).toEqual(new Set(['/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse']));
-    expect(calls[0].tools).toEqual(expect.arrayContaining(['write_file', 'replace', 'run_shell_command', 'mcp_files_write']));
+    expect(new Set(calls.map((call) => call.path))).toEqual(
+      new Set(['/v1beta/models/gemini-2.5-pro:streamGenerateContent?alt=sse']),
+    );
+    expect(calls[0].tools).toEqual(
+      expect.arrayContaining(['write_file', 'replace', 'run_shell_command', 'mcp_files_write']),
+    );
   });
 });

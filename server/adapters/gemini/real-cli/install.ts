@@ -34,13 +34,28 @@ export function ensureGeminiCli(log: (line: string) => void = (line) => process.
   log(`installing ${PACKAGE}@${GEMINI_CLI_VERSION} into ${dir}`);
   mkdirSync(dir, { recursive: true });
   // A package.json of its own, so npm installs here and never walks up into a project.
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-    name: 'turnback-gemini-cli-cache', private: true, dependencies: { [PACKAGE]: GEMINI_CLI_VERSION },
-  }, null, 2)}\n`);
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'turnback-gemini-cli-cache',
+        private: true,
+        dependencies: { [PACKAGE]: GEMINI_CLI_VERSION },
+      },
+      null,
+      2,
+    )}\n`,
+  );
   // Its install scripts only build an optional native pty, which `-p` runs do not use.
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const version = versionOf(entry);
-  if (version !== GEMINI_CLI_VERSION) throw new Error(`${entry} is not Gemini CLI ${GEMINI_CLI_VERSION} after installing (it answered ${JSON.stringify(version)})`);
+  if (version !== GEMINI_CLI_VERSION)
+    throw new Error(
+      `${entry} is not Gemini CLI ${GEMINI_CLI_VERSION} after installing (it answered ${JSON.stringify(version)})`,
+    );
   log(`installed ${entry} (${version})`);
   return entry;
 }

@@ -8,9 +8,7 @@
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Block =
-  | { type: 'text'; text: string }
-  | { type: 'tool'; name: string; input: Record<string, unknown> };
+export type Block = { type: 'text'; text: string } | { type: 'tool'; name: string; input: Record<string, unknown> };
 
 export type Step = Block[] | { error: { status: number; message: string } };
 
@@ -32,9 +30,13 @@ export interface FakeApi {
 
 type Message = { role: string; content?: string | { type: string; text?: string }[] | null };
 
-const textOf = (m: Message) => typeof m.content === 'string'
-  ? m.content
-  : (m.content ?? []).filter((part) => part.type === 'text').map((part) => part.text ?? '').join('\n');
+const textOf = (m: Message) =>
+  typeof m.content === 'string'
+    ? m.content
+    : (m.content ?? [])
+        .filter((part) => part.type === 'text')
+        .map((part) => part.text ?? '')
+        .join('\n');
 
 function stepFor(script: Script, messages: Message[]): { key: string | null; step: number } {
   for (let i = messages.length - 1; i >= 0; i--) {
@@ -42,7 +44,8 @@ function stepFor(script: Script, messages: Message[]): { key: string | null; ste
     const text = textOf(messages[i]);
     let key: string | null = null;
     for (const candidate of Object.keys(script)) {
-      if (text.includes(candidate) && (key === null || text.lastIndexOf(candidate) > text.lastIndexOf(key))) key = candidate;
+      if (text.includes(candidate) && (key === null || text.lastIndexOf(candidate) > text.lastIndexOf(key)))
+        key = candidate;
     }
     if (key !== null) return { key, step: messages.slice(i + 1).filter((m) => m.role === 'assistant').length };
   }
@@ -69,7 +72,10 @@ const nextId = (prefix: string) => `${prefix}${(++ids).toString(36).padStart(8, 
 function chunks(blocks: Block[]): unknown[] {
   const id = nextId('chatcmpl_');
   const chunk = (delta: unknown, finish: string | null = null) => ({
-    id, object: 'chat.completion.chunk', created: 0, model: 'fake-model',
+    id,
+    object: 'chat.completion.chunk',
+    created: 0,
+    model: 'fake-model',
     choices: [{ index: 0, delta, finish_reason: finish }],
   });
   const out: unknown[] = [chunk({ role: 'assistant', content: '' })];
@@ -77,10 +83,24 @@ function chunks(blocks: Block[]): unknown[] {
   for (const block of blocks) {
     if (block.type === 'text') out.push(chunk({ content: block.text }));
     else {
-      out.push(chunk({ tool_calls: [{ index: tools++, id: nextId('call_'), type: 'function', function: { name: block.name, arguments: JSON.stringify(block.input) } }] }));
+      out.push(
+        chunk({
+          tool_calls: [
+            {
+              index: tools++,
+              id: nextId('call_'),
+              type: 'function',
+              function: { name: block.name, arguments: JSON.stringify(block.input) },
+            },
+          ],
+        }),
+      );
     }
   }
-  out.push({ ...(chunk({}, tools > 0 ? 'tool_calls' : 'stop') as object), usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 } });
+  out.push({
+    ...(chunk({}, tools > 0 ? 'tool_calls' : 'stop') as object),
+    usage: { prompt_tokens: 10, completion_tokens: 5, total_tokens: 15 },
+  });
   return out;
 }
 
@@ -95,7 +115,9 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
       return;
     }
     const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
-    const tools = Array.isArray(body.tools) ? (body.tools as { function?: { name: string } }[]).map((tool) => tool.function?.name ?? '') : [];
+    const tools = Array.isArray(body.tools)
+      ? (body.tools as { function?: { name: string } }[]).map((tool) => tool.function?.name ?? '')
+      : [];
     const { key, step } = tools.length === 0 ? { key: null, step: 0 } : stepFor(script, messages);
     requests.push({ path, tools, matched: key, step });
     const planned = key === null ? undefined : script[key][step];
@@ -113,9 +135,10 @@ export async function startFakeApi(script: Script): Promise<FakeApi> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    close: () => new Promise((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

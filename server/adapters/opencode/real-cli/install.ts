@@ -20,7 +20,11 @@ export function opencodeCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 /** The platform packages that may hold this machine's binary, preferred first. */
 const platformPackages = (): string[] => {
   const os = process.platform === 'win32' ? 'windows' : process.platform;
-  return [`opencode-${os}-${process.arch}`, `opencode-${os}-${process.arch}-baseline`, `opencode-${os}-${process.arch}-musl`];
+  return [
+    `opencode-${os}-${process.arch}`,
+    `opencode-${os}-${process.arch}-baseline`,
+    `opencode-${os}-${process.arch}-musl`,
+  ];
 };
 
 function versionOf(bin: string): string | null {
@@ -46,12 +50,27 @@ export function ensureOpencode(log: (line: string) => void = (line) => process.s
   const dir = opencodeCacheDir();
   log(`installing ${PACKAGE}@${OPENCODE_VERSION} into ${dir}`);
   mkdirSync(dir, { recursive: true });
-  writeFileSync(join(dir, 'package.json'), `${JSON.stringify({
-    name: 'turnback-opencode-cache', private: true, dependencies: { [PACKAGE]: OPENCODE_VERSION },
-  }, null, 2)}\n`);
-  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
+  writeFileSync(
+    join(dir, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'turnback-opencode-cache',
+        private: true,
+        dependencies: { [PACKAGE]: OPENCODE_VERSION },
+      },
+      null,
+      2,
+    )}\n`,
+  );
+  execFileSync('npm', ['install', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], {
+    cwd: dir,
+    stdio: 'inherit',
+  });
   const bin = findBinary();
-  if (!bin) throw new Error(`no OpenCode ${OPENCODE_VERSION} binary for ${process.platform}-${process.arch} in ${dir} after installing`);
+  if (!bin)
+    throw new Error(
+      `no OpenCode ${OPENCODE_VERSION} binary for ${process.platform}-${process.arch} in ${dir} after installing`,
+    );
   log(`installed ${bin}`);
   return bin;
 }

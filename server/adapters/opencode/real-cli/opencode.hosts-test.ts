@@ -24,37 +24,55 @@ beforeAll(async () => {
     trees.push(await treeAsText(s.workspace));
   }
 }, 600_000);
-afterAll(async () => { await s?.close(); });
+afterAll(async () => {
+  await s?.close();
+});
 
 const ws = (path: string) => `workspace:/${path}`;
 /** `opencode run` hands the model (and plugins) a message with spaces in double quotes. */
 const asRun = (prompt: string) => `"${prompt}"`;
 let sessionId = '';
-const agentTurns = async () => (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter((t) => t.kind === 'agent');
-const changed = async (turnId: string) => (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
+const agentTurns = async () =>
+  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter(
+    (t) => t.kind === 'agent',
+  );
+const changed = async (turnId: string) =>
+  (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
 const chatOf = async (turnId: string) =>
-  (await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)).json.messages.map((m) => [m.role, m.content]);
-const rollback = async (turnId: string, body: unknown = {}) => (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
+  (
+    await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
+  ).json.messages.map((m) => [m.role, m.content]);
+const rollback = async (turnId: string, body: unknown = {}) =>
+  (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
 
 describe(`OpenCode ${OPENCODE_VERSION}, for real, with turnback's plugin recording`, () => {
   it('ran the three prompts in one session, the plugin telling nothing', async () => {
     expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
     for (const run of runs) expect(run.stderr).not.toContain('turnback:');
     expect(s.initOutput).toMatch(/Added the turnback hooks to .*\/opencode\/plugins\/turnback.js/);
-    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')).json.sessions;
+    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions'))
+      .json.sessions;
     expect(sessions.map((session) => session.platform)).toEqual(['opencode']);
     sessionId = sessions[0].sessionId;
     expect((await agentTurns()).map((turn) => [turn.number, turn.title, turn.status])).toEqual([
-      [1, asRun(PROMPTS.files), 'committed'], [2, asRun(PROMPTS.shell), 'committed'], [3, asRun(PROMPTS.subagent), 'committed'],
+      [1, asRun(PROMPTS.files), 'committed'],
+      [2, asRun(PROMPTS.shell), 'committed'],
+      [3, asRun(PROMPTS.subagent), 'committed'],
     ]);
   });
 
   it('records the files of write and edit, and the reply', async () => {
     const [turn] = await agentTurns();
     expect(turn.execUsed).toBe(false);
-    expect(await changed(turn.turnId)).toEqual([['created', ws('src/helper.ts')], ['modified', ws('src/app.ts')]].sort());
+    expect(await changed(turn.turnId)).toEqual(
+      [
+        ['created', ws('src/helper.ts')],
+        ['modified', ws('src/app.ts')],
+      ].sort(),
+    );
     expect(await chatOf(turn.turnId)).toEqual([
-      ['user', asRun(PROMPTS.files)], ['assistant', 'I\'ll add a helper first.\n\nTurn 1 done: helper added.'],
+      ['user', asRun(PROMPTS.files)],
+      ['assistant', "I'll add a helper first.\n\nTurn 1 done: helper added."],
     ]);
   });
 
@@ -62,20 +80,33 @@ describe(`OpenCode ${OPENCODE_VERSION}, for real, with turnback's plugin recordi
     const turn = (await agentTurns())[1];
     expect(turn).toMatchObject({ execUsed: true, execCaptured: true });
     expect(turn.execCommands.map((c) => [c.tool, c.command.split(' ')[0], c.endedAt !== null])).toEqual([
-      ['bash', 'sed', true], ['bash', 'rm', true], ['bash', 'cat', true], ['files_write', '{"path":"mcp/out.txt","text":"written', true],
+      ['bash', 'sed', true],
+      ['bash', 'rm', true],
+      ['bash', 'cat', true],
+      ['files_write', '{"path":"mcp/out.txt","text":"written', true],
     ]);
     expect(turn.execCommands[0].changed).toEqual([ws('src/util.ts')]);
     expect(turn.execCommands[3].changed).toEqual([ws('mcp'), ws('mcp/out.txt')]);
     const files = await changed(turn.turnId);
-    for (const file of [['modified', ws('src/util.ts')], ['deleted', ws('scratch.txt')], ['created', ws('mcp/out.txt')]]) expect(files).toContainEqual(file);
+    for (const file of [
+      ['modified', ws('src/util.ts')],
+      ['deleted', ws('scratch.txt')],
+      ['created', ws('mcp/out.txt')],
+    ])
+      expect(files).toContainEqual(file);
     expect(files.map(([, uri]) => uri)).toEqual(expect.arrayContaining([ws('docs/old.md'), ws('docs/renamed.md')]));
   });
 
-  it('records a sub-agent\'s write and bash in the turn that started it', async () => {
+  it("records a sub-agent's write and bash in the turn that started it", async () => {
     const turn = (await agentTurns())[2];
     expect(await changed(turn.turnId)).toEqual([['created', ws('docs/notes.md')]]);
-    expect(turn.execCommands.map((c) => [c.tool, c.command, c.endedAt !== null])).toEqual([['bash', 'echo noted >> docs/notes.md', true]]);
-    expect(await chatOf(turn.turnId)).toEqual([['user', asRun(PROMPTS.subagent)], ['assistant', 'Turn 3 done: the sub-agent wrote them.']]);
+    expect(turn.execCommands.map((c) => [c.tool, c.command, c.endedAt !== null])).toEqual([
+      ['bash', 'echo noted >> docs/notes.md', true],
+    ]);
+    expect(await chatOf(turn.turnId)).toEqual([
+      ['user', asRun(PROMPTS.subagent)],
+      ['assistant', 'Turn 3 done: the sub-agent wrote them.'],
+    ]);
     expect(await readFile(join(s.workspace, 'docs', 'notes.md'), 'utf8')).toBe('# Notes\nnoted\n');
   });
 
@@ -91,7 +122,13 @@ describe(`OpenCode ${OPENCODE_VERSION}, for real, with turnback's plugin recordi
   it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
     const first = (await agentTurns())[0];
     const before = await chatOf(first.turnId);
-    const withChat = (await s.console<RollbackResult & { deletedMessages: number }>('POST', `/api/turns/${first.turnId}/rollback-with-chat`, {})).json;
+    const withChat = (
+      await s.console<RollbackResult & { deletedMessages: number }>(
+        'POST',
+        `/api/turns/${first.turnId}/rollback-with-chat`,
+        {},
+      )
+    ).json;
     expect(withChat).toMatchObject({ ok: true, deletedMessages: before.length });
     expect(await chatOf(first.turnId)).toEqual([]);
     expect(await rollback(withChat.rollbackTurnId!)).toMatchObject({ ok: true });
@@ -113,19 +150,36 @@ describe(`what OpenCode ${OPENCODE_VERSION} hands a plugin (the facts the plugin
     const calls = await s.probe();
     const before = calls.filter((c) => c.kind === 'before');
     const after = calls.filter((c) => c.kind === 'after');
-    for (const call of before) expect(call.a).toMatchObject({ tool: expect.any(String), sessionID: expect.stringMatching(/^ses_/), callID: expect.any(String) });
+    for (const call of before)
+      expect(call.a).toMatchObject({
+        tool: expect.any(String),
+        sessionID: expect.stringMatching(/^ses_/),
+        callID: expect.any(String),
+      });
     const failed = before.filter((c) => c.b.args.oldString === 'not there').map((c) => c.a.callID);
     expect(failed).toHaveLength(1);
-    expect(after.map((c) => c.a.callID).sort()).toEqual(before.map((c) => c.a.callID).filter((id) => !failed.includes(id)).sort());
+    expect(after.map((c) => c.a.callID).sort()).toEqual(
+      before
+        .map((c) => c.a.callID)
+        .filter((id) => !failed.includes(id))
+        .sort(),
+    );
   });
 
   it('runs a sub-agent as a child session (parentID), whose tools carry its own sessionID', async () => {
     const calls = await s.probe();
-    const children = calls.filter((c) => c.kind === 'event' && c.a.type === 'session.created' && c.a.properties.info.parentID);
+    const children = calls.filter(
+      (c) => c.kind === 'event' && c.a.type === 'session.created' && c.a.properties.info.parentID,
+    );
     expect(children).toHaveLength(1);
     const child = children[0].a.properties.info.id;
-    expect(calls.filter((c) => c.kind === 'before' && c.a.sessionID === child).map((c) => c.a.tool)).toEqual(['write', 'bash']);
-    expect(calls.some((c) => c.kind === 'event' && c.a.type === 'session.idle' && c.a.properties.sessionID === child)).toBe(true);
+    expect(calls.filter((c) => c.kind === 'before' && c.a.sessionID === child).map((c) => c.a.tool)).toEqual([
+      'write',
+      'bash',
+    ]);
+    expect(
+      calls.some((c) => c.kind === 'event' && c.a.type === 'session.idle' && c.a.properties.sessionID === child),
+    ).toBe(true);
   });
 
   it('offers write, edit, bash, task and the MCP tool as <server>_<tool>, over chat completions', () => {

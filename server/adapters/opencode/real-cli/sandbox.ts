@@ -42,7 +42,11 @@ export const Probe = async () => ({
 });
 `;
 
-export async function openSandbox(options: { bin: string; script: (workspace: string) => Script; setup: (workspace: string) => Promise<void> }): Promise<Sandbox> {
+export async function openSandbox(options: {
+  bin: string;
+  script: (workspace: string) => Script;
+  setup: (workspace: string) => Promise<void>;
+}): Promise<Sandbox> {
   const root = await mkdtemp(join(tmpdir(), 'turnback-opencode-'));
   const workspace = join(root, 'project');
   const home = join(root, 'home');
@@ -52,44 +56,91 @@ export async function openSandbox(options: { bin: string; script: (workspace: st
   await options.setup(workspace);
   execFileSync('git', ['init', '-q', workspace]);
   const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH, LANG: 'C.UTF-8', HOME: home, XDG_STATE_HOME: join(root, 'state'), XDG_CONFIG_HOME: config,
-    XDG_DATA_HOME: join(home, '.local', 'share'), XDG_CACHE_HOME: join(home, '.cache'), TMPDIR: tmpdir(),
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    HOME: home,
+    XDG_STATE_HOME: join(root, 'state'),
+    XDG_CONFIG_HOME: config,
+    XDG_DATA_HOME: join(home, '.local', 'share'),
+    XDG_CACHE_HOME: join(home, '.cache'),
+    TMPDIR: tmpdir(),
   };
-  const init = await runCommand(process.execPath, [cli, 'init', 'opencode', '--global', '--workspace', workspace], { env });
+  const init = await runCommand(process.execPath, [cli, 'init', 'opencode', '--global', '--workspace', workspace], {
+    env,
+  });
   if (init.code !== 0) throw new Error(`turnback init opencode failed: ${init.stderr}`);
 
   // OpenCode installs @opencode-ai/plugin into its config folder unless the lock file already lists it.
   const dependencies = { '@opencode-ai/plugin': OPENCODE_VERSION };
   await writeFile(join(config, 'opencode', 'package.json'), JSON.stringify({ dependencies }));
-  await writeFile(join(config, 'opencode', 'package-lock.json'), JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }));
+  await writeFile(
+    join(config, 'opencode', 'package-lock.json'),
+    JSON.stringify({ lockfileVersion: 3, packages: { '': { dependencies } } }),
+  );
   const probeFile = join(root, 'probe.jsonl');
   await writeFile(join(config, 'opencode', 'plugins', 'probe.js'), probePlugin(probeFile));
 
   const serve = await startServe(cli, workspace, join(root, 'data'), env);
   const api = await startFakeApi(options.script(workspace));
-  await writeFile(join(config, 'opencode', 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json',
-    provider: { fake: { npm: '@ai-sdk/openai-compatible', name: 'Fake', options: { baseURL: `${api.url}/v1`, apiKey: 'x' }, models: { m: { name: 'M', tool_call: true } } } },
-    model: 'fake/m', small_model: 'fake/m', autoupdate: false, share: 'disabled',
-    permission: { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' },
-    mcp: { files: { type: 'local', command: [process.execPath, '--import', tsx, mcpServer], enabled: true } },
-  }, null, 2));
+  await writeFile(
+    join(config, 'opencode', 'opencode.json'),
+    JSON.stringify(
+      {
+        $schema: 'https://opencode.ai/config.json',
+        provider: {
+          fake: {
+            npm: '@ai-sdk/openai-compatible',
+            name: 'Fake',
+            options: { baseURL: `${api.url}/v1`, apiKey: 'x' },
+            models: { m: { name: 'M', tool_call: true } },
+          },
+        },
+        model: 'fake/m',
+        small_model: 'fake/m',
+        autoupdate: false,
+        share: 'disabled',
+        permission: { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' },
+        mcp: { files: { type: 'local', command: [process.execPath, '--import', tsx, mcpServer], enabled: true } },
+      },
+      null,
+      2,
+    ),
+  );
   const opencodeEnv: NodeJS.ProcessEnv = {
-    ...env, OPENCODE_DISABLE_AUTOUPDATE: '1', OPENCODE_DISABLE_MODELS_FETCH: '1', OPENCODE_DISABLE_LSP_DOWNLOAD: '1', OPENCODE_DISABLE_SHARE: '1',
+    ...env,
+    OPENCODE_DISABLE_AUTOUPDATE: '1',
+    OPENCODE_DISABLE_MODELS_FETCH: '1',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
+    OPENCODE_DISABLE_SHARE: '1',
   };
   let turns = 0;
   return {
-    root, workspace, api, initOutput: init.stdout,
+    root,
+    workspace,
+    api,
+    initOutput: init.stdout,
     console: async <T>(method: string, path: string, body?: unknown) => {
       const response = await fetch(`${serve.origin}${path}`, {
         method,
-        headers: { Authorization: `Bearer ${serve.token}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+        headers: {
+          Authorization: `Bearer ${serve.token}`,
+          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       return { status: response.status, json: (await response.json()) as T };
     },
-    opencode: (prompt) => runCommand(options.bin, ['run', ...(turns++ > 0 ? ['--continue'] : []), '--format', 'json', prompt], { env: opencodeEnv, cwd: workspace, cleanEnv: true }),
-    probe: async () => (await readFile(probeFile, 'utf8').catch(() => '')).split('\n').filter((l) => l.trim() !== '').map((l) => JSON.parse(l)),
+    opencode: (prompt) =>
+      runCommand(options.bin, ['run', ...(turns++ > 0 ? ['--continue'] : []), '--format', 'json', prompt], {
+        env: opencodeEnv,
+        cwd: workspace,
+        cleanEnv: true,
+      }),
+    probe: async () =>
+      (await readFile(probeFile, 'utf8').catch(() => ''))
+        .split('\n')
+        .filter((l) => l.trim() !== '')
+        .map((l) => JSON.parse(l)),
     close: async () => {
       await api.close();
       await stopServe(serve);

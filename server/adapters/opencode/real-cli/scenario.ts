@@ -30,7 +30,13 @@ export function script(ws: string): Script {
   const at = (path: string) => join(ws, path);
   return {
     'Turn 1:': [
-      [text('I\'ll add a helper first.'), tool('write', { filePath: at('src/helper.ts'), content: 'export const shout = (s: string) => s.toUpperCase();\n' })],
+      [
+        text("I'll add a helper first."),
+        tool('write', {
+          filePath: at('src/helper.ts'),
+          content: 'export const shout = (s: string) => s.toUpperCase();\n',
+        }),
+      ],
       [tool('read', { filePath: at('src/app.ts') })],
       [tool('edit', { filePath: at('src/app.ts'), oldString: '"hello"', newString: '"hello, world"' })],
       // Fails: no such text (OpenCode reports no tool.execute.after for it).
