@@ -11,9 +11,7 @@ afterAll(() => writeTally('permissions (as nobody)', tally));
 
 const user = nobody();
 
-async function runAsNobody(
-  which: string,
-): Promise<{
+async function runAsNobody(which: string): Promise<{
   errorCode: string | null;
   skipped: unknown[];
   rollback: { ok: boolean; errors: string[] };
