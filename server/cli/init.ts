@@ -107,8 +107,8 @@ export async function run(args: string[]): Promise<number> {
         ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
         : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
             (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
-            'Start the console with the command below, open the URL it prints, then use the agent as usual:\n' +
-            `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} serve --workspace ${shellQuote(workspace)}\n`,
+            'Use the agent as usual: its first hook starts your turnback service. The console, for every workspace:\n' +
+            `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} url\n`,
     );
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);

@@ -69,7 +69,8 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     const first = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Added the turnback hooks');
-    expect(first.stdout).toMatch(/serve --workspace '.*my project'/);
+    expect(first.stdout).toMatch(/first hook starts your turnback service/);
+    expect(first.stdout).toMatch(/turnback\.js'? url\n/);
 
     const merged = await readSettings();
     expect(merged.permissions).toEqual(existing.permissions);
