@@ -8,11 +8,14 @@ import { HOOK_TIMEOUT_MS, runClaudeCodeHook } from '../adapters/claude-code/hook
 import { readStdin } from '../adapters/claude-code/hook/stdin.js';
 import { START_WAIT_MS } from '../service/spawn-service.js';
 
-const USAGE = 'usage: turnback hook claude-code [--max-time SECONDS]   (reads one Claude Code hook event on stdin)';
+const USAGE = 'usage: turnback hook [claude-code|<host>] [--max-time SECONDS]   (reads one hook event on stdin)';
+
+/** A host's name as the hook routes spell it (`claude-code`, `codex`, `gemini`, …). */
+const HOST_NAME = /^[a-z][a-z-]{0,30}$/;
 
 /** How long to wait for the server, or null for a command line that is not this command's. */
 function timeoutOf(args: string[]): number | null {
-  if (args[0] !== 'claude-code') return null;
+  if (args[0] === undefined || !HOST_NAME.test(args[0])) return null;
   if (args.length === 1) return HOOK_TIMEOUT_MS;
   if (args.length === 3 && args[1] === '--max-time' && /^[1-9][0-9]{0,4}$/.test(args[2])) return Number(args[2]) * 1000;
   return null;
@@ -36,7 +39,7 @@ export async function run(args: string[]): Promise<number> {
     process.stdin.destroy();
     clearTimeout(giveUp);
     // The delivery has its own deadline, from when it starts.
-    const result = await runClaudeCodeHook(input, { signal: new AbortController().signal, timeoutMs });
+    const result = await runClaudeCodeHook(input, { signal: new AbortController().signal, timeoutMs, host: args[0] });
     // Claude Code shows a hook's `systemMessage` to the person.
     if (result.systemMessage) process.stdout.write(`${JSON.stringify({ systemMessage: result.systemMessage })}\n`);
   } catch (error) {

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
-import { runHook } from '../test/spawn.js';
+import { runCli, runHook } from '../test/spawn.js';
+import { recordedEvents } from '../../codex/test/fixtures.js';
 
 let t: HookTestServer;
 let c: { cwd: string; transcriptPath: string };
@@ -105,5 +106,22 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     await hook(p.stop({ ...c, transcriptPath: join(t.root, 'missing.jsonl') }));
     expect((await turns())[0].status).toBe('committed');
     expect((await messages()).map((m) => m.role)).toEqual(['user']);
+  });
+
+  it("hands another host's event to that host's route: `turnback hook codex` begins a Codex turn", async () => {
+    const prompt = recordedEvents(t.env.HOME ?? '/home/u', t.workspace).find(
+      (e) => e.hook_event_name === 'UserPromptSubmit',
+    )!;
+    const result = await runCli(['hook', 'codex'], { env: t.env, stdin: JSON.stringify(prompt) });
+    expect(result.code).toBe(0);
+    const codex = (await sessions()).find((s) => s.sessionId === prompt.session_id);
+    expect(codex).toMatchObject({ platform: 'codex' });
+    expect(await hookLog()).toBe('');
+  });
+
+  it('refuses a host name that is no name, and logs an event of another host without a session', async () => {
+    expect((await runCli(['hook', 'Codex!'], { env: t.env, stdin: '{}' })).code).toBe(1);
+    expect((await runCli(['hook', 'codex'], { env: t.env, stdin: '{"hook_event_name":"Stop"}' })).code).toBe(0);
+    expect(await hookLog()).toContain('malformed input: no session id');
   });
 });

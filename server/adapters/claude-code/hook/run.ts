@@ -82,23 +82,47 @@ async function serviceTarget(
 
 type Target = AgentTarget & { entry: ServiceEntry };
 
+/** Another host's event, as far as the hook needs it: its session (the server reads the rest). */
+function parseOtherHostEvent(
+  input: string,
+): { ok: true; sessionId: string } | { ok: false; ignored: false; reason: string } {
+  let event: unknown;
+  try {
+    event = JSON.parse(input);
+  } catch {
+    return { ok: false, ignored: false, reason: 'not JSON' };
+  }
+  const fields = event !== null && typeof event === 'object' ? (event as Record<string, unknown>) : {};
+  const id = ['session_id', 'conversation_id', 'sessionID', 'sessionId']
+    .map((key) => fields[key])
+    .find((v) => typeof v === 'string' && v !== '');
+  return typeof id === 'string' ? { ok: true, sessionId: id } : { ok: false, ignored: false, reason: 'no session id' };
+}
+
+/**
+ * `host`: whose event this is (default Claude Code, whose events are checked here in full);
+ * another host's event goes to `/api/agent/hook/<host>` as it is.
+ */
 export async function runClaudeCodeHook(
   input: string,
-  options: { env?: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs?: number },
+  options: { env?: NodeJS.ProcessEnv; signal: AbortSignal; timeoutMs?: number; host?: string },
 ): Promise<HookResult> {
+  const host = options.host ?? 'claude-code';
+  const route = host === 'claude-code' ? CLAUDE_CODE_HOOK_PATH : `/api/agent/hook/${host}`;
   const env = options.env ?? process.env;
   const timeoutMs = options.timeoutMs ?? HOOK_TIMEOUT_MS;
   // Checked here too: a malformed event is logged even with no server up, and an event of no
   // use to turnback costs no request.
-  const parsed = parseHookEvent(input);
-  if (!parsed.ok) {
-    if (parsed.ignored) return { outcome: 'ignored' };
-    logHookProblem(`malformed input: ${parsed.reason}`, env);
+  const checked = host === 'claude-code' ? parseHookEvent(input) : parseOtherHostEvent(input);
+  if (!checked.ok) {
+    if (checked.ignored) return { outcome: 'ignored' };
+    logHookProblem(`malformed input: ${checked.reason}`, env);
     return { outcome: 'malformed' };
   }
+  const sessionId = 'event' in checked ? checked.event.sessionId : checked.sessionId;
   const tell = (outcome: HookOutcome, reason: string): HookResult => {
     logHookProblem(reason, env);
-    return firstTelling(parsed.event.sessionId, reason, env)
+    return firstTelling(sessionId, reason, env)
       ? { outcome, systemMessage: `turnback is not recording this session: ${reason}` }
       : { outcome };
   };
@@ -107,9 +131,9 @@ export async function runClaudeCodeHook(
   for (let attempt = 0; ; attempt++) {
     try {
       const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
-      const answer = await postAgent(target, CLAUDE_CODE_HOOK_PATH, forwardable(input), signal);
+      const answer = await postAgent(target, route, forwardable(input), signal);
       if (answer.status < 200 || answer.status >= 300) {
-        logHookProblem(`${CLAUDE_CODE_HOOK_PATH} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
+        logHookProblem(`${route} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
         return { outcome: 'server-error' };
       }
       return answered(answer.body, env);
@@ -126,7 +150,7 @@ export async function runClaudeCodeHook(
         options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
           ? `gave up after ${timeoutMs} ms`
           : (error as Error).message;
-      logHookProblem(`${CLAUDE_CODE_HOOK_PATH} on port ${target.port} failed: ${reason}`, env);
+      logHookProblem(`${route} on port ${target.port} failed: ${reason}`, env);
       return { outcome: 'unreachable' };
     }
   }
