@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     await writeGeneratedBlock(
       'docs/performance.md',
       'bench',
-      `${stamp}\n\n${renderMarkdown(results, machine, header)}`,
+      `${stamp}\n\n${renderMarkdown(results, machine, header)}\n\nEvery item of the run, as it printed them:\n\n\`\`\`\n${renderTable(results, machine, header)}\n\`\`\``,
     );
     log('wrote docs/performance.md');
   }
