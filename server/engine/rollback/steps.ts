@@ -7,7 +7,7 @@ import type { EngineContext } from '../context.js';
 import type { EntryRow, TurnRow } from '../db/store.js';
 import { BadRequestError } from '../errors.js';
 import { cut } from '../record/step-ref.js';
-import { parseState } from '../record/path-state.js';
+import { parseState, sameState } from '../record/path-state.js';
 import type { Coverage, MoveLink, PathTarget } from './plan.js';
 import { toChange } from '../turns/turns.js';
 
@@ -96,7 +96,10 @@ export function stepCoverage(
       links.push({ from: e.uri, to: e.to_uri });
   }
   for (const uri of open) byUri.get(uri)!.expected = finals.get(uri) ?? null;
-  return { coverage: { turns: [turn], paths: [...byUri.values()], links: links.reverse() }, laterSteps };
+  // A path the chosen steps touched but left as they found it (a host announcing a change it did
+  // not make) is not theirs to take back: a later step's change to it stays.
+  const changed = [...byUri.values()].filter((p) => !sameState(p.target, p.expected));
+  return { coverage: { turns: [turn], paths: changed, links: links.reverse() }, laterSteps };
 }
 
 function titleOf(e: EntryRow): string {

@@ -31,6 +31,7 @@ async function checkStepUndo(
   for (const name of await readdir(workspace)) await rm(join(workspace, name), { recursive: true, force: true });
   await plant(workspace, initial);
   const tree = () => snapshot(workspace);
+  const start = await tree();
   const { turnId } = await engine.input({
     sessionId: session,
     platform: 'webui',
@@ -65,7 +66,11 @@ async function checkStepUndo(
       (rel) => !sameNode(model!.before.get(rel), model!.after.get(rel)),
     ),
   );
+  // A path the step changed but the turn as a whole left as it found it may have lost its
+  // entries at commit (a turn drops what ended where it began): not modelled, see docs/api.md.
+  const settled = (rel: string) => changed.has(rel) && sameNode(start.get(rel), end.get(rel));
   for (const rel of new Set([...now.keys(), ...end.keys(), ...model!.before.keys()])) {
+    if (settled(rel)) continue;
     const expected = changed.has(rel) ? model!.before.get(rel) : end.get(rel);
     // Folders come and go with what they hold: the files, links and modes are what is modelled.
     if (expected?.type === 'dir' || now.get(rel)?.type === 'dir') continue;

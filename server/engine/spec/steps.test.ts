@@ -113,4 +113,20 @@ describe('steps', () => {
     expect(next).toBeTypeOf('string');
     await expectCode(engine.storage.writeFile(ws('a.txt'), 'z', { ...s, step: { id: 'has space' } }), 'BAD_REQUEST');
   });
+
+  it('a step that touched a path but left it as it was takes nothing back: a later step keeps its change', async () => {
+    const turnId = await runTurn(engine, async () => {
+      // A host announces a change it then does not make (a chmod to the mode the file has).
+      await engine.beforeMutate({
+        ...s,
+        op: 'write',
+        uri: ws('a.txt'),
+        step: { id: 'toolu_1', title: 'Bash(chmod 644 a.txt)' },
+      });
+      await command("printf 'changed' > a.txt");
+    });
+    const result = await engine.rollback(turnId, { steps: [1] });
+    expect(result).toMatchObject({ ok: true, rollbackTurnId: null });
+    expect(await read('a.txt')).toBe('changed');
+  });
 });
