@@ -3,13 +3,13 @@
 // change: a path's state at the end of the earlier turn is its before-state in the first turn
 // after it that changed the path, and at the end of the later turn its after-state in the last
 // one. Changes the person made outside any turn are not in the store, so they are not compared.
-import { imageTypeOf, type Comparison, type Diff, type State } from '../../protocol.js';
+import { imageTypeOf, type Comparison, type Diff } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { BadRequestError, FileNotFoundError, TurnNotFoundError } from '../errors.js';
 import { sameState } from '../record/path-state.js';
 import { sideOf } from './diff.js';
 import { changeKind } from './summary.js';
-import { toChange } from './turns.js';
+import { coverageOf } from '../rollback/plan.js';
 
 export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: string): Comparison {
   const turns = ctx.store.endedTurnsInOrder();
@@ -24,18 +24,10 @@ export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: s
   const [a, b] = [at(fromTurnId), at(toTurnId)];
   const forward = a <= b;
   const between = turns.slice(Math.min(a, b) + 1, Math.max(a, b) + 1);
-  /** Per path: its state at the earlier end (first before) and at the later end (last after). */
-  const states = new Map<string, { earlier: State; later: State }>();
-  for (const turn of between) {
-    for (const change of ctx.store.changesOf(turn.turn_id).map(toChange)) {
-      if (!ctx.roots.isTrackedUri(change.uri)) continue;
-      const known = states.get(change.uri);
-      if (known) known.later = change.after;
-      else states.set(change.uri, { earlier: change.before, later: change.after });
-    }
-  }
+  // The turns between, merged as a rollback covers them: each path's earliest before-state and latest after-state.
+  const paths = coverageOf(ctx, between).paths.sort((x, y) => (x.uri < y.uri ? -1 : x.uri > y.uri ? 1 : 0));
   const files: Comparison['files'] = [];
-  for (const [uri, { earlier, later }] of [...states].sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0))) {
+  for (const { uri, target: earlier, expected: later } of paths) {
     const [before, after] = forward ? [earlier, later] : [later, earlier];
     if (sameState(before, after)) continue;
     files.push({ uri, change: changeKind(before, after), before, after });
