@@ -18,6 +18,7 @@ import {
   evaluate,
   planActions,
   planFolders,
+  type PathTarget,
   selectPaths,
 } from './plan.js';
 import type { Mutations } from '../record/storage.js';
@@ -156,8 +157,10 @@ export class Rollbacks {
   }
 
   /** The paths to drive, with what `keep-both` turned from conflicts into copies beside them. */
-  private async evaluateJob(job: Job): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
-    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+  private async evaluateJob(
+    job: Job,
+    selected = selectedPaths(job),
+  ): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
     const paths = await evaluate(this.ctx, selected, job.coverage.links);
     return job.onConflict === 'keep-both' ? keepBoth(this.ctx, paths, job.number) : { paths, kept: [] };
   }
@@ -203,10 +206,10 @@ export class Rollbacks {
     const { ctx } = this;
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
-    const selected = job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+    const selected = selectedPaths(job);
     // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
     const modesGiven = await restoreModesFirst(ctx, selected);
-    const { paths, kept } = await this.evaluateJob(job);
+    const { paths, kept } = await this.evaluateJob(job, selected);
     givenBackIsNoDrift(paths, modesGiven);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
     if (conflicts.length > 0 && !job.force) {
@@ -427,4 +430,9 @@ export class Rollbacks {
     else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');
     return statuses;
   }
+}
+
+/** The paths a job drives: its selection with what is chained to it, or all it covers. */
+function selectedPaths(job: Job): PathTarget[] {
+  return job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
 }
