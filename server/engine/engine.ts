@@ -125,13 +125,15 @@ export class TurnbackEngine implements Engine {
     }
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
-      return this.ctx.store.relaxed(() => {
+      const begun = this.ctx.store.relaxed(() => {
         this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now(), originOf(req.origin));
         const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
           ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
           : null;
         return { turnId, messageId: appendMessage(this.ctx, sessionId, turnId, 'user', content) };
       });
+      if (begun.turnId) this.execs.turnStarted(begun.turnId);
+      return begun;
     });
   }
 
@@ -416,6 +418,7 @@ export class TurnbackEngine implements Engine {
       await this.closeCommands(session.active_turn_id);
       await endTurn(this.ctx, session.active_turn_id, session.session_id);
     }
+    await this.execs.close();
     await this.ctx.housekeeping.close();
     this.ctx.store.close();
     await this.lock.release();

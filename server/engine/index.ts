@@ -20,6 +20,8 @@ import { Roots } from './paths/roots.js';
 import { ControlledStorage, Mutations } from './record/storage.js';
 import { withCodedErrors } from './system-errors.js';
 import { Store } from './db/store.js';
+import type { WatcherFactory } from './record/watch/tree-watcher.js';
+import { watchSpecOf } from './record/watch/watch-spec.js';
 
 export * from './errors.js';
 export { ForbiddenError, NoSpaceError } from './system-errors.js';
@@ -51,6 +53,11 @@ export interface OpenEngineOptions extends EngineOptions {
   placeBatchBytes?: number;
   /** Where the engine's log lines go (the CLI: stderr). */
   log?: (line: string) => void;
+  /**
+   * Keeps a command's scans to the paths that changed (the service passes `fsTreeWatcher`).
+   * Without one, every command scans the whole tree, as the library always has.
+   */
+  watcher?: WatcherFactory;
 }
 
 export async function openEngine(options: OpenEngineOptions): Promise<Engine & TurnbackEngine> {
@@ -108,7 +115,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       log: options.log ?? (() => undefined),
       now: options.now ?? Date.now,
     } as Omit<EngineContext, 'holders'> as EngineContext;
-    const execs = new ExecScans(ctx);
+    const execs = new ExecScans(ctx, options.watcher?.(watchSpecOf(ctx)) ?? null);
     ctx.holders = execs;
     const recovery = await recover(ctx, execs);
     const mutations = new Mutations(ctx);

@@ -7,6 +7,11 @@
 // still open, then one more scan for what a background process changed since.
 // Scans run one at a time (the index is one); commands of two sessions open at once are
 // attributed to both turns and said so (`concurrent`).
+// With a filesystem watcher, a turn's start and end are still scanned in full, but a command's
+// before and after scans look only at the paths the watcher named since the last scan: a path
+// it missed (an mmap write) is found by the next full scan, so it may move to another command
+// of the turn, never out of it. Whenever the watcher cannot tell (it overflowed, failed or
+// restarted), or a scan failed half-way, the next scan is a full one.
 import type { ExecSkipped } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type ExecChange, recordExecChanges } from './capture.js';
@@ -19,6 +24,9 @@ import { type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
+import { type DirtyRoots, dirtyRoots } from './watch/dirty-tree.js';
+import type { LayeredMap } from './watch/layered-map.js';
+import type { TreeWatcher } from './watch/tree-watcher.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
 const PARTIAL_COMMIT_BYTES = 8 << 20;
@@ -27,8 +35,8 @@ interface OpenExec {
   execId: string;
   sessionId: string;
   turnId: string;
-  /** The index as the before scan left it: what the command found. */
-  snapshot: Map<string, IndexEntry>;
+  /** The index as the before scan left it (what the command found), kept while later scans move the index on. */
+  baseline: { map: LayeredMap; stale(): boolean; release(): void };
   opaque: Map<string, string>;
   /** Ignored folders the before scan left out over their budget. */
   overBudget: OverBudget[];
@@ -50,9 +58,67 @@ export class ExecScans {
   private lastOpaque = new Map<string, string>();
   /** Ignored folders the last scan left out over their budget (not protected). */
   private lastOverBudget: OverBudget[] = [];
+  /** Whether the index and what the watcher names since its last answer tell the disk (the last scan took that answer and succeeded). */
+  private continuous = false;
+  /** Turns whose start was scanned in full while the watcher ran: their commands may scan dirty paths only. */
+  private readonly startScanned = new Set<string>();
+  /** A turn-start scan running in the background. */
+  private background: Promise<void> = Promise.resolve();
 
-  constructor(private readonly ctx: EngineContext) {
+  constructor(
+    private readonly ctx: EngineContext,
+    private readonly watcher: TreeWatcher | null = null,
+  ) {
     this.index = new WorkspaceIndex(ctx.store);
+  }
+
+  /** Why per-command scans are full ones although a watcher was asked for (null: they follow it, or none was). */
+  watcherProblem(): string | null {
+    return this.watcher?.unavailable() ?? null;
+  }
+
+  /**
+   * The paths to look at in place of the whole tree, or null for a full scan. Always asks the
+   * watcher (so that what it names next starts here); `continuous` is set again once the scan
+   * that follows succeeds.
+   */
+  private async dirtySince(turnId: string | null): Promise<DirtyRoots | null> {
+    if (!this.watcher) return null;
+    const taken = await this.watcher.take();
+    const continuous = this.continuous;
+    this.continuous = false;
+    if (!taken || !continuous || !this.index.complete || this.lastOpaque.size > 0) return null;
+    if (turnId === null || !this.startScanned.has(turnId)) return null;
+    return dirtyRoots(this.ctx.roots.list(), taken);
+  }
+
+  /** A scan that took the watcher's answer, done: what the watcher names next is all that changes the disk from the index. */
+  private followed(): void {
+    if (this.watcher) this.continuous = true;
+  }
+
+  /**
+   * With a watcher: a turn starts with a full scan, in the background (the agent thinks before
+   * its first command; that command's before scan waits for it if it is not done).
+   */
+  turnStarted(turnId: string): void {
+    if (!this.watcher) return;
+    this.background = this.scanning(async () => {
+      await this.dirtySince(null);
+      await this.scanIntoIndex(() => undefined);
+      this.followed();
+      this.startScanned.add(turnId);
+    }).catch((e: unknown) => {
+      // The first command's before scan is then a full one, and fails to the caller if the cause remains.
+      this.ctx.log(`the turn's start scan failed: ${(e as Error).message}`);
+    });
+  }
+
+  /** Waits for background scans and stops the watcher. */
+  async close(): Promise<void> {
+    await this.background;
+    await this.scanning(async () => undefined);
+    await this.watcher?.close();
   }
 
   private scanning<T>(task: () => Promise<T>): Promise<T> {
@@ -62,8 +128,9 @@ export class ExecScans {
   /** Contents only an open command's snapshot still names: the sweep must keep them. */
   heldHashes(): Set<string> {
     const held = new Set<string>();
+    // What a baseline shares with the index is held by the index; only what changed since is the baseline's own.
     for (const exec of this.open.values())
-      for (const entry of exec.snapshot.values()) if (entry.hash) held.add(entry.hash);
+      for (const entry of exec.baseline.map.layer.values()) if (entry?.hash) held.add(entry.hash);
     return held;
   }
 
@@ -74,11 +141,14 @@ export class ExecScans {
   /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
   async before(turn: TurnContext, execId: string): Promise<void> {
     await this.scanning(async () => {
-      const scan = await this.scanIntoIndex(() =>
+      const dirty = await this.dirtySince(turn.turnId);
+      const scanned = () =>
         this.updateCommand(turn.turnId, execId, (c) => {
           c.scanned = true;
-        }),
-      );
+        });
+      const scan = await this.scanIntoIndex(scanned, dirty);
+      this.followed();
+      if (!dirty && this.watcher) this.startScanned.add(turn.turnId);
       const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
       for (const other of others) other.concurrent = true;
       this.open.set(execId, {
@@ -86,7 +156,7 @@ export class ExecScans {
         execId,
         sessionId: turn.sessionId,
         turnId: turn.turnId,
-        snapshot: scan.current,
+        baseline: this.index.view(),
         opaque: scan.opaque,
         overBudget: scan.overBudget,
         concurrent: others.length > 0,
@@ -95,7 +165,7 @@ export class ExecScans {
   }
 
   /** Brings the index to the disk, storing as it goes; the last store is synced. */
-  private async scanIntoIndex(alsoInTransaction: () => void): Promise<ScanResult> {
+  private async scanIntoIndex(alsoInTransaction: () => void, dirty: DirtyRoots | null = null): Promise<ScanResult> {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
@@ -108,12 +178,14 @@ export class ExecScans {
       });
     };
     let scan: ScanResult;
+    // Copy-on-write: the partial stores change the index while the scan still reads its baseline.
+    const baseline = index.view();
     try {
-      // A copy: the partial stores change the index while the scan still reads its baseline.
       scan = await scanTree(ctx, {
-        baseline: index.snapshot(),
+        baseline: baseline.map,
         batch,
         partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart },
+        dirty: dirty ? this.dirtyOptions(dirty) : undefined,
       });
       // Synced when it stored anything: the command may change any file once this answers. A scan
       // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
@@ -121,17 +193,30 @@ export class ExecScans {
         scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
       commit(() => {
         batch.commit();
-        index.replace(scan.current);
+        if (scan.delta) index.apply(scan.delta);
+        else index.replace(scan.current);
         alsoInTransaction();
       });
     } catch (e) {
       batch.discard();
       index.reload();
       throw e;
+    } finally {
+      baseline.release();
     }
     this.lastOpaque = scan.opaque;
     this.lastOverBudget = scan.overBudget;
     return scan;
+  }
+
+  private dirtyOptions(roots: DirtyRoots): NonNullable<Parameters<typeof scanTree>[1]['dirty']> {
+    const { index } = this;
+    return {
+      roots,
+      below: (uri) => index.below(uri),
+      unreadable: index.unreadable(),
+      overBudget: this.lastOverBudget,
+    };
   }
 
   /** The ignored folders the latest scan found over their budget: not protected, said so. */
@@ -145,15 +230,21 @@ export class ExecScans {
     if (!exec || exec.turnId !== turn.turnId)
       throw new BadRequestError(`no open command ${JSON.stringify(execId)} in this turn`, { execId });
     return this.scanning(async () => {
+      const dirty = await this.dirtySince(turn.turnId);
+      // Another scan moved the index on since this command's before scan: the dirty paths no longer tell its change.
+      const useDirty = dirty !== null && !exec.baseline.stale();
       const outcome = await this.attribute(
         turn,
         exec.execId,
-        exec.snapshot,
+        exec.baseline.map,
         exec.opaque,
         exec.overBudget,
         exec.concurrent,
         false,
+        useDirty ? dirty : null,
       );
+      this.followed();
+      exec.baseline.release();
       this.open.delete(execId);
       return outcome;
     });
@@ -170,9 +261,13 @@ export class ExecScans {
     const last = this.lastCommand(turn.turnId);
     if (!last?.scanned || !this.index.complete) return;
     await this.scanning(async () => {
+      // The turn's end is scanned in full, whatever the watcher says.
+      await this.dirtySince(null);
       const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
       await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, this.lastOverBudget, concurrent, true);
+      this.followed();
     });
+    this.startScanned.delete(turn.turnId);
   }
 
   /** After a crash: a turn's commands left open are scanned against the index the before scan persisted. */
@@ -213,12 +308,14 @@ export class ExecScans {
     overBudgetBefore: readonly OverBudget[],
     concurrent: boolean,
     settling: boolean,
+    dirty: DirtyRoots | null = null,
   ): Promise<ExecOutcome> {
     const { ctx, index } = this;
     const batch = ctx.contents.batch();
     let scan: ScanResult;
     try {
-      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore });
+      const only = dirty ? this.dirtyOptions(dirty) : undefined;
+      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore, dirty: only });
     } catch (e) {
       batch.discard();
       throw e;
@@ -226,8 +323,16 @@ export class ExecScans {
     // Below a folder one of the two scans could not list, a path's state is unknown on one side:
     // never attributed (its absence would read as "created" or "deleted"), said so instead.
     const blind = new Set<string>();
-    for (const entries of [baseline, scan.current]) {
-      for (const [uri, e] of entries) if (e.type === 'dir' && e.skipped === 'unreadable') blind.add(uri);
+    const blindIn = (entries: Iterable<[string, IndexEntry | null | undefined]>) => {
+      for (const [uri, e] of entries) if (e?.type === 'dir' && e.skipped === 'unreadable') blind.add(uri);
+    };
+    if (scan.delta) {
+      // The baseline is the index here: its unreadable entries are known without a walk.
+      blindIn([...index.unreadable()].map((uri) => [uri, baseline.get(uri)]));
+      blindIn(scan.delta);
+    } else {
+      blindIn(baseline);
+      blindIn(scan.current);
     }
     const changed = scan.changed.filter((uri) => !(settling && turn.captured.has(uri)) && !isBelowAny(uri, blind));
     const skipped: ExecSkipped[] = [...blind].map((uri) => ({ uri, reason: 'unreadable' as const }));
@@ -277,7 +382,8 @@ export class ExecScans {
     for (const { uri, files, bytes } of scan.overBudget) skipped.push({ uri, reason: 'over-budget', files, bytes });
     try {
       recordExecChanges(ctx, turn, execId, batch, changes, () => {
-        index.replace(scan.current);
+        if (scan.delta) index.apply(scan.delta);
+        else index.replace(scan.current);
         this.updateCommand(turn.turnId, execId, (c) => {
           c.endedAt ??= new Date(ctx.now()).toISOString();
           c.changed = [...new Set([...(c.changed ?? []), ...changed])];

@@ -16,10 +16,14 @@ import { grewPastLimit, hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES
 import { isBelowAny } from '../paths/uri.js';
 import { countWithinBudget, type IgnoredBudget, IgnoreRules, type OverBudget } from './ignored-folders.js';
 import { type IndexEntry, isRacy, sameIndexedState, sameStat, specialTarget, typeOf } from './workspace-index.js';
+import type { DirtyNode, DirtyRoots } from './watch/dirty-tree.js';
+import { LayeredMap } from './watch/layered-map.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */
-  current: Map<string, IndexEntry>;
+  current: ReadonlyMap<string, IndexEntry>;
+  /** A scan of dirty paths: what it found there (null: gone), all that differs from the baseline. */
+  delta?: Map<string, IndexEntry | null>;
   /** Paths whose state differs from the baseline's (new, changed or gone), in walk order. */
   changed: string[];
   /** Entries read afresh (not trusted from the baseline by their stat). */
@@ -45,14 +49,28 @@ export interface ScanOptions {
    * hold now, so a folder that shrank under its budget during a command is not taken for new.
    */
   leaveOut?: readonly OverBudget[];
+  /**
+   * Only these paths are looked at (and everything below those marked `tree`); the rest is
+   * the baseline's. `below` names what the baseline holds below a folder; what the baseline
+   * said unreadable or over budget and the scan did not reach is said so again.
+   */
+  dirty?: {
+    roots: DirtyRoots;
+    below(uri: string): Iterable<string>;
+    unreadable: ReadonlySet<string>;
+    overBudget: readonly OverBudget[];
+  };
 }
 
 const REPLACEMENT = '\uFFFD';
 
 export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
   const seenMs = Date.now();
+  const current = new Map<string, IndexEntry>();
+  /** Dirty paths whose baseline entry, and what it held below (`true`), were looked at again. */
+  const reached = new Map<string, boolean>();
   const result: ScanResult = {
-    current: new Map(),
+    current,
     changed: [],
     fresh: new Map(),
     unreadable: [],
@@ -160,23 +178,29 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     dir: ScanDir,
     rel: string,
     rules: IgnoreRules | null,
+    /** Only these names of the folder (a scan of dirty paths); null: all it holds. */
+    dirtyHere: DirtyNode | null = null,
   ): Promise<boolean> => {
     let names: string[];
-    try {
-      const listed = dir.list();
-      names = Array.isArray(listed) ? listed : await listed;
-    } catch (e) {
-      const code = errnoCode(e);
-      if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) {
-        result.unreadable.push(`${root.name}:/${rel}`);
-        return false;
+    if (dirtyHere) names = [...dirtyHere.children.keys()];
+    else {
+      try {
+        const listed = dir.list();
+        names = Array.isArray(listed) ? listed : await listed;
+      } catch (e) {
+        const code = errnoCode(e);
+        if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) {
+          result.unreadable.push(`${root.name}:/${rel}`);
+          return false;
+        }
+        throw e;
       }
-      throw e;
+      if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
     }
-    if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
     names.sort();
     // Inside a folder git ignores (within its budget), git reads no further rules: neither do we.
-    if (rules && names.includes('.gitignore')) rules = rules.within(rel, await gitignoreText(dir, '.gitignore'));
+    if (rules && (dirtyHere !== null || names.includes('.gitignore')))
+      rules = rules.within(rel, await gitignoreText(dir, '.gitignore'));
     for (const name of names) {
       const childRel = rel === '' ? name : `${rel}/${name}`;
       const childAbs = `${dir.abs}${path.sep}${name}`;
@@ -187,8 +211,10 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         continue;
       const uri = `${root.name}:/${childRel}`;
       const known = options.baseline.get(uri);
+      const dirtyChild = dirtyHere?.children.get(name) ?? null;
       const looked = look(dir, name, known);
       const entry = looked instanceof Promise ? await looked : looked;
+      if (dirtyHere) reached.set(uri, true);
       if (!entry) continue;
       const ignoredDir =
         entry.type === 'dir' &&
@@ -207,7 +233,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         result.fresh.set(uri, entry);
         sincePartial.set(uri, entry);
       }
-      result.current.set(uri, entry);
+      current.set(uri, entry);
       if (!sameIndexedState(known, entry)) result.changed.push(uri);
       if (entry.skipped === 'unreadable') result.unreadable.push(uri);
       if (options.partial && pendingBytes >= options.partial.bytes) {
@@ -215,12 +241,18 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         sincePartial = new Map();
         pendingBytes = 0;
       }
-      if (entry.type === 'dir') {
-        const listed = await visitChild(root, skip, dir, name, childRel, ignoredDir ? null : rules);
+      // A dirty folder the baseline knew as it is now is entered only for its dirty names; a
+      // new, changed or unreadable one, or one marked, is walked whole.
+      const whole =
+        !dirtyHere || dirtyChild!.tree || entry !== known || known!.skipped === 'unreadable' || entry.type !== 'dir';
+      if (dirtyHere && !whole) reached.set(uri, false);
+      if (entry.type === 'dir' && (whole || dirtyChild!.children.size > 0)) {
+        const childRules = ignoredDir ? null : rules;
+        const listed = await visitChild(root, skip, dir, name, childRel, childRules, whole ? null : dirtyChild);
         // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
         if (listed !== (entry.skipped !== 'unreadable')) {
           const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
-          result.current.set(uri, seen);
+          current.set(uri, seen);
           result.fresh.set(uri, seen);
           sincePartial.set(uri, seen);
         }
@@ -237,6 +269,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     name: string,
     rel: string,
     rules: IgnoreRules | null,
+    dirtyHere: DirtyNode | null,
   ): Promise<boolean> => {
     let child: ScanDir;
     try {
@@ -251,7 +284,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       throw e;
     }
     try {
-      return await visit(root, skip, child, rel, rules);
+      return await visit(root, skip, child, rel, rules, dirtyHere);
     } finally {
       child.close();
     }
@@ -318,10 +351,12 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
 
   for (const root of ctx.roots.list()) {
     if (!root.tracked) continue;
+    const dirtyRoot = options.dirty ? options.dirty.roots.get(root.name) : null;
+    if (dirtyRoot === undefined) continue;
     const dir = ctx.fs.openScanDir(root.real);
     try {
       const rules = budget === null ? null : IgnoreRules.none().within('', await gitInfoExclude(dir));
-      await visit(root, ctx.roots.engineDataIn(root), dir, '', rules);
+      await visit(root, ctx.roots.engineDataIn(root), dir, '', rules, dirtyRoot);
     } finally {
       dir.close();
     }
@@ -332,17 +367,60 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const unlisted = new Set(
     result.unreadable.filter((uri) => !result.current.has(uri) || result.current.get(uri)!.type === 'dir'),
   );
-  for (const [uri, known] of options.baseline) {
-    if (result.current.has(uri)) continue;
+  for (const [uri, known] of options.dirty
+    ? reachedBaseline(options.baseline, reached, options.dirty.below)
+    : options.baseline) {
+    if (current.has(uri)) continue;
     // A folder left out over its budget is no longer protected: what the index held there goes, unreported as a change.
     if (leftOut.has(uri) || isBelowAny(uri, leftOut)) continue;
     if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || isBelowAny(uri, unlisted)) {
-      result.current.set(uri, known);
+      current.set(uri, known);
       continue;
     }
     result.changed.push(uri);
   }
+  if (options.dirty) onlyReached(result, options.baseline, reached, options.dirty);
   return result;
+}
+
+/** The baseline's entries a scan of dirty paths looked at again: each path reached, and what it held below when walked whole. */
+function* reachedBaseline(
+  baseline: ReadonlyMap<string, IndexEntry>,
+  reached: ReadonlyMap<string, boolean>,
+  below: (uri: string) => Iterable<string>,
+): Generator<[string, IndexEntry]> {
+  for (const [uri, whole] of reached) {
+    const known = baseline.get(uri);
+    if (known) yield [uri, known];
+    if (!whole || known?.type !== 'dir') continue;
+    for (const under of below(uri)) {
+      const entry = baseline.get(under);
+      if (entry) yield [under, entry];
+    }
+  }
+}
+
+/**
+ * A scan of dirty paths: `current` becomes the baseline with what was found laid over it, and
+ * what the baseline said unreadable or over budget where the scan did not reach is said again.
+ */
+function onlyReached(
+  result: ScanResult,
+  baseline: ReadonlyMap<string, IndexEntry>,
+  reached: ReadonlyMap<string, boolean>,
+  dirty: NonNullable<ScanOptions['dirty']>,
+): void {
+  const found = result.current as Map<string, IndexEntry>;
+  const delta = new Map<string, IndexEntry | null>(found);
+  for (const uri of result.changed) if (!found.has(uri)) delta.set(uri, null);
+  const walked = new Set([...reached].filter(([, whole]) => whole).map(([uri]) => uri));
+  const notReached = (uri: string) => !reached.has(uri) && !isBelowAny(uri, walked);
+  const unreadable = new Set(result.unreadable);
+  for (const uri of dirty.unreadable) if (notReached(uri) && !unreadable.has(uri)) result.unreadable.push(uri);
+  const over = new Set(result.overBudget.map((o) => o.uri));
+  for (const o of dirty.overBudget) if (notReached(o.uri) && !over.has(o.uri)) result.overBudget.push(o);
+  result.delta = delta;
+  result.current = new LayeredMap(() => baseline, new Map([...delta].map(([uri, entry]) => [uri, entry ?? undefined])));
 }
 
 /** The text of a small ignore file in `dir`, or null (absent, not a plain file, too large to be one). */

@@ -8,6 +8,8 @@ import type { SpecialKind, State } from '../../protocol.js';
 import { specialKindOf } from '../paths/file-read.js';
 import { modeOf } from './path-state.js';
 import type { Store } from '../db/store.js';
+import { IndexTree } from './watch/index-tree.js';
+import { LayeredMap } from './watch/layered-map.js';
 
 /** `special`: a FIFO, socket or device (its kind kept in `target`). */
 export type IndexedType = 'file' | 'dir' | 'symlink' | 'special';
@@ -114,6 +116,12 @@ interface IndexRow {
 
 export class WorkspaceIndex {
   private entries: Map<string, IndexEntry> | null = null;
+  /** What lies below each folder, built on first use (scans of dirty paths ask it). */
+  private tree: IndexTree | null = null;
+  /** URIs whose entry says unreadable, built with the tree. */
+  private unreadableUris: Set<string> | null = null;
+  /** Open copy-on-write views: each keeps the entries changed since it was taken. */
+  private readonly views = new Set<LayeredMap>();
 
   constructor(private readonly store: Store) {}
 
@@ -165,6 +173,44 @@ export class WorkspaceIndex {
   }
 
   /**
+   * The index as it is now, unchanged by later scans until `release` (an open command's
+   * baseline): copy-on-write, it keeps only the entries changed since. `stale` tells whether any was.
+   */
+  view(): { map: LayeredMap; stale(): boolean; release(): void } {
+    const map = new LayeredMap(() => this.map());
+    this.views.add(map);
+    return { map, stale: () => map.layer.size > 0, release: () => this.views.delete(map) };
+  }
+
+  /** Every URI the index holds strictly below `uri`. */
+  below(uri: string): Iterable<string> {
+    return this.shape().tree.below(uri);
+  }
+
+  /** The URIs whose entry says they could not be read. */
+  unreadable(): ReadonlySet<string> {
+    return this.shape().unreadable;
+  }
+
+  private shape(): { tree: IndexTree; unreadable: Set<string> } {
+    if (!this.tree || !this.unreadableUris) {
+      const map = this.map();
+      this.tree = new IndexTree(map.keys());
+      this.unreadableUris = new Set([...map].filter(([, e]) => e.skipped === 'unreadable').map(([uri]) => uri));
+    }
+    return { tree: this.tree, unreadable: this.unreadableUris };
+  }
+
+  /** Before an entry changes: the views keep what it was, the tree and the unreadable set follow. */
+  private changing(uri: string, known: IndexEntry | undefined, next: IndexEntry | null): void {
+    for (const view of this.views) if (!view.layer.has(uri)) view.layer.set(uri, known);
+    if (!known && next) this.tree?.add(uri);
+    if (known && !next) this.tree?.remove(uri);
+    if (next?.skipped === 'unreadable') this.unreadableUris?.add(uri);
+    else this.unreadableUris?.delete(uri);
+  }
+
+  /**
    * Inside a transaction: brings these paths to what a scan found (null: gone). Paths not
    * named keep their entries. The contents named must be stored by the same transaction.
    */
@@ -181,6 +227,7 @@ export class WorkspaceIndex {
       if (entry === null) {
         if (known) {
           remove.run(uri);
+          this.changing(uri, known, null);
           entries.delete(uri);
         }
         continue;
@@ -199,6 +246,7 @@ export class WorkspaceIndex {
         entry.skipped,
         entry.seenMs,
       );
+      this.changing(uri, known, entry);
       entries.set(uri, entry);
     }
   }
@@ -212,6 +260,12 @@ export class WorkspaceIndex {
     this.setComplete(true);
   }
 
+  /** Inside a transaction: what a scan of dirty paths found (null: gone) over a whole index; whole again. */
+  apply(delta: Iterable<[string, IndexEntry | null]>): void {
+    this.update(delta);
+    this.setComplete(true);
+  }
+
   /** Inside a transaction: part of a scan, stored before the scan is done. */
   updatePart(found: Iterable<[string, IndexEntry]>): void {
     this.setComplete(false);
@@ -221,5 +275,7 @@ export class WorkspaceIndex {
   /** Forgets what was loaded (a transaction that failed may have changed it half-way). */
   reload(): void {
     this.entries = null;
+    this.tree = null;
+    this.unreadableUris = null;
   }
 }

@@ -1,0 +1,37 @@
+// Which URIs the workspace index holds below a folder, kept beside it as it changes: a scan of
+// the dirty paths asks it what a removed or renamed folder held, without walking the index.
+import { parentUri } from '../../paths/uri.js';
+
+export class IndexTree {
+  private readonly children = new Map<string, Set<string>>();
+
+  constructor(uris: Iterable<string>) {
+    for (const uri of uris) this.add(uri);
+  }
+
+  add(uri: string): void {
+    const parent = parentUri(uri);
+    if (parent === null) return;
+    let set = this.children.get(parent);
+    if (!set) this.children.set(parent, (set = new Set()));
+    set.add(uri);
+  }
+
+  remove(uri: string): void {
+    const parent = parentUri(uri);
+    if (parent === null) return;
+    const set = this.children.get(parent);
+    set?.delete(uri);
+    if (set?.size === 0) this.children.delete(parent);
+  }
+
+  /** Every URI strictly below `uri` in the order a walk meets them: parents first, names sorted. */
+  *below(uri: string): Generator<string> {
+    const set = this.children.get(uri);
+    if (!set) return;
+    for (const child of [...set].sort()) {
+      yield child;
+      yield* this.below(child);
+    }
+  }
+}

@@ -1,0 +1,23 @@
+// What the engine's watcher watches: every tracked root, less what the scans never look at
+// (the engine's own data, excluded paths such as `.git` and `node_modules`).
+import path from 'node:path';
+import type { EngineContext } from '../../context.js';
+import { isExcludedPath } from '../../paths/exclude.js';
+import type { WatchSpec } from './tree-watcher.js';
+
+export function watchSpecOf(ctx: EngineContext): WatchSpec {
+  const roots = ctx.roots.list().filter((root) => root.tracked);
+  const inside = (abs: string, dir: string) => abs === dir || abs.startsWith(dir + path.sep);
+  return {
+    roots: roots.map((root) => root.real),
+    barrierDir: path.join(ctx.dataDir, 'watch'),
+    log: (line) => ctx.log(line),
+    skip: (abs) =>
+      roots.some((root) => {
+        if (!inside(abs, root.real)) return false;
+        if (ctx.roots.engineDataIn(root).some((data) => inside(abs, data))) return true;
+        const rel = path.relative(root.real, abs).split(path.sep).join('/');
+        return rel !== '' && isExcludedPath(ctx, rel);
+      }),
+  };
+}
