@@ -62,6 +62,8 @@ export class ExecScans {
   private continuous = false;
   /** Turns whose start was scanned in full while the watcher ran: their commands may scan dirty paths only. */
   private readonly startScanned = new Set<string>();
+  /** The last command of each turn whose after scan is done (a later before scan may hand it what it missed). */
+  private readonly lastEnded = new Map<string, string>();
   /** A turn-start scan running in the background. */
   private background: Promise<void> = Promise.resolve();
 
@@ -146,7 +148,16 @@ export class ExecScans {
         this.updateCommand(turn.turnId, execId, (c) => {
           c.scanned = true;
         });
-      const scan = await this.scanIntoIndex(scanned, dirty);
+      const previous = this.lastEnded.get(turn.turnId);
+      let scan: ScanResult;
+      if (dirty && previous && this.openIn(turn.turnId).length === 0) {
+        // What the watcher named since the previous command's after scan may be that command's own
+        // (an event it handed over late): the before scan hands it to that command, as the turn
+        // end does with what a command left running changes, so no change leaves the turn.
+        const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+        const map = this.index.map();
+        scan = (await this.attribute(turn, previous, map, this.lastOpaque, [], concurrent, true, dirty, scanned)).scan;
+      } else scan = await this.scanIntoIndex(scanned, dirty);
       this.followed();
       if (!dirty && this.watcher) this.startScanned.add(turn.turnId);
       const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
@@ -233,7 +244,7 @@ export class ExecScans {
       const dirty = await this.dirtySince(turn.turnId);
       // Another scan moved the index on since this command's before scan: the dirty paths no longer tell its change.
       const useDirty = dirty !== null && !exec.baseline.stale();
-      const outcome = await this.attribute(
+      const { changed, skipped } = await this.attribute(
         turn,
         exec.execId,
         exec.baseline.map,
@@ -246,7 +257,8 @@ export class ExecScans {
       this.followed();
       exec.baseline.release();
       this.open.delete(execId);
-      return outcome;
+      this.lastEnded.set(turn.turnId, execId);
+      return { changed, skipped };
     });
   }
 
@@ -268,6 +280,7 @@ export class ExecScans {
       this.followed();
     });
     this.startScanned.delete(turn.turnId);
+    this.lastEnded.delete(turn.turnId);
   }
 
   /** After a crash: a turn's commands left open are scanned against the index the before scan persisted. */
@@ -309,7 +322,8 @@ export class ExecScans {
     concurrent: boolean,
     settling: boolean,
     dirty: DirtyRoots | null = null,
-  ): Promise<ExecOutcome> {
+    alsoInTransaction: () => void = () => undefined,
+  ): Promise<ExecOutcome & { scan: ScanResult }> {
     const { ctx, index } = this;
     const batch = ctx.contents.batch();
     let scan: ScanResult;
@@ -397,6 +411,7 @@ export class ExecScans {
           }
           if (unique.size > 0) c.skipped = [...unique.values()];
         });
+        alsoInTransaction();
       });
     } catch (e) {
       index.reload();
@@ -404,7 +419,7 @@ export class ExecScans {
     }
     this.lastOpaque = scan.opaque;
     this.lastOverBudget = scan.overBudget;
-    return { changed, skipped };
+    return { changed, skipped, scan };
   }
 
   private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {

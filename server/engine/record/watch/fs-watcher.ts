@@ -47,9 +47,14 @@ export class FsTreeWatcher implements TreeWatcher {
   private readonly barrier: FSWatcher | null = null;
   private readonly pending = new Map<string, () => void>();
   private seq = 0;
-  private readonly overflow = overflowAt();
+  private readonly overflow: number;
 
-  constructor(private readonly spec: WatchSpec) {
+  /** `overflow`: how many events since a barrier count as an overflow (tests make it small). */
+  constructor(
+    private readonly spec: WatchSpec,
+    overflow = overflowAt(),
+  ) {
+    this.overflow = overflow;
     try {
       rmSync(spec.barrierDir, { recursive: true, force: true });
       mkdirSync(spec.barrierDir, { recursive: true });

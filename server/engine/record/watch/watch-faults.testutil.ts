@@ -23,8 +23,9 @@ export class FaultyWatcher implements TreeWatcher {
   constructor(
     spec: WatchSpec,
     public faults: Faults = {},
+    overflow?: number,
   ) {
-    this.real = new FsTreeWatcher(spec);
+    this.real = new FsTreeWatcher(spec, overflow);
   }
 
   /** Stops it for good, as a crash of its thread or an fd closed under it would. */
@@ -64,12 +65,15 @@ export class FaultyWatcher implements TreeWatcher {
 }
 
 /** A factory that keeps the watcher it made, for the test to reach. */
-export function faultyFactory(faults: Faults = {}): { make(spec: WatchSpec): FaultyWatcher; made: FaultyWatcher[] } {
+export function faultyFactory(
+  faults: Faults = {},
+  overflow?: number,
+): { make(spec: WatchSpec): FaultyWatcher; made: FaultyWatcher[] } {
   const made: FaultyWatcher[] = [];
   return {
     made,
     make: (spec) => {
-      const watcher = new FaultyWatcher(spec, faults);
+      const watcher = new FaultyWatcher(spec, faults, overflow);
       made.push(watcher);
       return watcher;
     },

@@ -1,0 +1,105 @@
+// The watcher is never trusted alone: whatever it drops, delays, names twice, or when it dies
+// mid-turn or overflows, every change of the turn is in the turn (the turn end's full scan, and
+// a before scan handing what it finds to the command before it), only which command a change
+// is attributed to may move, and the rollback brings back the turn's start.
+import { createHash } from 'node:crypto';
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Engine } from '../../api.js';
+import { makeSandbox, plant, who } from '../../spec/harness.testutil.js';
+import { type Faults, faultyFactory, type FaultyWatcher } from './watch-faults.testutil.js';
+
+const s = who();
+
+const START = { 'a.txt': 'a\n', 'lib/b.txt': 'b\n', 'lib/deep/c.txt': 'c\n', 'old/d.txt': 'd\n', 'tmp/e.txt': 'e\n' };
+
+const COMMANDS: ((root: string) => Promise<void>)[] = [
+  (root) => writeFile(join(root, 'a.txt'), 'A\n'),
+  async (root) => {
+    await mkdir(join(root, 'made/inner'), { recursive: true });
+    for (let i = 0; i < 12; i++) await writeFile(join(root, `made/inner/n${i}.txt`), `${i}\n`);
+  },
+  (root) => rename(join(root, 'old'), join(root, 'renamed')),
+  async (root) => {
+    await rm(join(root, 'tmp'), { recursive: true });
+    await writeFile(join(root, 'lib/deep/c.txt'), 'C\n');
+  },
+  (root) => writeFile(join(root, 'made/inner/n3.txt'), 'three\n'),
+];
+
+async function runTurn(engine: Engine, root: string, between?: (i: number) => Promise<void>) {
+  const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'commands' });
+  for (const [i, command] of COMMANDS.entries()) {
+    const { execId } = await engine.exec({ ...s, tool: 'Bash', command: `c${i}` });
+    await command(root);
+    await engine.execEnd({ ...s, execId: execId! });
+    await between?.(i);
+  }
+  await engine.turnEnd(s);
+  const manifest = engine.getManifest(turnId!);
+  return {
+    turnId: turnId!,
+    paths: manifest.files.map((f) => f.uri).sort(),
+    byCommand: manifest.turn.execCommands.map((c) => c.changed),
+  };
+}
+
+/** The turn as full scans record it. */
+async function reference() {
+  const sb = await makeSandbox();
+  await plant(sb.workspace, START);
+  return runTurn(await sb.open(), sb.workspace);
+}
+
+async function withFaults(faults: Faults, overflow?: number, between?: (w: FaultyWatcher, i: number) => Promise<void>) {
+  const sb = await makeSandbox();
+  await plant(sb.workspace, START);
+  const start = await sb.tree();
+  const factory = faultyFactory(faults, overflow);
+  const engine = await sb.open({ watcher: factory.make } as never);
+  const turn = await runTurn(engine, sb.workspace, between && ((i) => between(factory.made[0]!, i)));
+  await engine.rollback(turn.turnId, { force: true });
+  expect(await sb.tree(), 'the rollback brings back the start').toEqual(start);
+  return { ...turn, watcher: factory.made[0]! };
+}
+
+const unique = (lists: string[][]) => [...new Set(lists.flat())].sort();
+const half = (p: { abs: string }) => createHash('sha1').update(p.abs).digest()[0]! % 2 === 0;
+
+describe('the watcher under faults', () => {
+  it('loses no change of the turn when it drops every event, some events, or hands them late', async () => {
+    const expected = await reference();
+    for (const faults of [{ drop: () => true }, { drop: half }, { delayTakes: 1 }, { delayTakes: 3 }]) {
+      const got = await withFaults(faults);
+      expect(got.paths, JSON.stringify(Object.keys(faults))).toEqual(expected.paths);
+      // Every changed path is some command's; which one may move (one command may then hold two changes of a path).
+      expect(unique(got.byCommand)).toEqual(unique(expected.byCommand));
+    }
+  });
+
+  it('attributes exactly as full scans do when it names paths twice', async () => {
+    const expected = await reference();
+    const got = await withFaults({ duplicate: true });
+    expect(got.byCommand).toEqual(expected.byCommand);
+    expect(got.watcher.answers.some((a) => a !== null && a > 0)).toBe(true);
+  });
+
+  it('falls back to full scans when it is killed mid-turn, and still records every change', async () => {
+    const expected = await reference();
+    const got = await withFaults({}, undefined, async (watcher, i) => {
+      if (i === 1) await watcher.kill();
+    });
+    expect(got.byCommand).toEqual(expected.byCommand);
+    expect(got.watcher.answers.slice(-3)).toEqual([null, null, null]);
+  });
+
+  it('takes many events since a barrier for an overflow: a full scan, the same attribution', async () => {
+    const expected = await reference();
+    const got = await withFaults({}, 6);
+    expect(got.byCommand).toEqual(expected.byCommand);
+    // The 12 files of the second command overflow it; the edits of one file do not.
+    expect(got.watcher.answers).toContain(null);
+    expect(got.watcher.answers.filter((a) => a !== null).length).toBeGreaterThan(2);
+  });
+});
