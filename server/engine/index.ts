@@ -30,6 +30,8 @@ export { EngineFs, TEMP_PREFIX, type BeforeOp, type FsOpName } from './paths/fs.
 export type { RecoveryReport } from './turns/recovery.js';
 export type { TurnbackEngine } from './engine.js';
 export type * from './api.js';
+export { fsTreeWatcher } from './record/watch/fs-watcher.js';
+export type { DirtyPath, TreeWatcher, WatcherFactory, WatchSpec } from './record/watch/tree-watcher.js';
 
 export const DEFAULT_MAX_FILE_SIZE = 64 * 1024 * 1024;
 export const DEFAULT_EXCLUDE = ['.git/**', 'node_modules/**'];

@@ -10,7 +10,7 @@ import { waitForSignal } from '../cli/launch.js';
 import { describeRecovery } from '../cli/recovery.js';
 import { engineFailure, listenFailure, oneLine, StartupError } from '../cli/startup-errors.js';
 import { checkWorkspace } from '../cli/workspace.js';
-import { openEngine } from '../engine/index.js';
+import { fsTreeWatcher, openEngine } from '../engine/index.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { packageVersion } from '../http/version.js';
 import { turnbackStateDir } from '../state-dir.js';
@@ -34,6 +34,8 @@ function makeHost(flags: ServeFlags, quiet: () => boolean): WorkspaceHost {
       keepSessions: flags.keepSessions,
       exclude: flags.exclude,
       log: (line) => complain(line),
+      // One watcher per open workspace: a command's scans cost what it changed.
+      watcher: fsTreeWatcher,
     },
     open: openEngine,
     log: (line) => {
