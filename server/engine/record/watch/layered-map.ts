@@ -12,7 +12,9 @@ export class LayeredMap implements ReadonlyMap<string, IndexEntry> {
   ) {}
 
   get(uri: string): IndexEntry | undefined {
-    return this.layer.has(uri) ? this.layer.get(uri) : this.below().get(uri);
+    // A full scan asks once per path: the empty layer (nothing changed since) costs no lookup.
+    if (this.layer.size !== 0 && this.layer.has(uri)) return this.layer.get(uri);
+    return this.below().get(uri);
   }
 
   has(uri: string): boolean {
