@@ -26,6 +26,8 @@ export interface BenchConfig {
   hookCalls: number;
   /** Item 10: turns the real history is replayed as (its whole span of commits, or evenly spaced snapshots of it). */
   historyTurns: number;
+  /** Item 9: the larger tree the scans are measured on too (besides W2). */
+  scanLarge: WorkloadSpec;
   /** Item 11: the git-ignored build folder. */
   ignoredBuild: { files: number; bytes: number };
 }
@@ -49,6 +51,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       hookCalls: 20,
       historyTurns: 40,
       ignoredBuild: { files: 5000, bytes: 50 * MB },
+      scanLarge: { name: 'S3k', files: 3000, bytes: 6 * MB },
     };
   }
   return {
@@ -68,5 +71,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     hookCalls: 100,
     historyTurns: 190,
     ignoredBuild: { files: 50000, bytes: 500 * MB },
+    scanLarge: { name: 'S100k', files: 100000, bytes: 200 * MB },
   };
 }

@@ -85,10 +85,12 @@ export class TurnbackEngine implements Engine {
 
   /**
    * Resolves once the background work a turn end starts (writing captured contents as blob
-   * files) is done. For benchmarks and tests that must not measure it inside something else.
+   * files), and a turn start's background scan, are done. For benchmarks and tests that must not measure it inside something else.
    */
   async settled(): Promise<void> {
-    if (!this.closed) await this.ctx.housekeeping.settled();
+    if (this.closed) return;
+    await this.execs.idle();
+    await this.ctx.housekeeping.settled();
   }
 
   private open(): EngineContext {

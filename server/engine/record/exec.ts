@@ -116,6 +116,11 @@ export class ExecScans {
     });
   }
 
+  /** Resolves once the turn-start scan running in the background (if any) is done. */
+  idle(): Promise<void> {
+    return this.background;
+  }
+
   /** Waits for background scans and stops the watcher. */
   async close(): Promise<void> {
     await this.background;
