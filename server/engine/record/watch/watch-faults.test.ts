@@ -64,7 +64,7 @@ async function withFaults(faults: Faults, overflow?: number, between?: (w: Fault
   return { ...turn, watcher: factory.made[0]! };
 }
 
-const unique = (lists: string[][]) => [...new Set(lists.flat())].sort();
+const unique = (lists: (string[] | null)[]) => [...new Set(lists.flatMap((l) => l ?? []))].sort();
 const half = (p: { abs: string }) => createHash('sha1').update(p.abs).digest()[0]! % 2 === 0;
 
 describe('the watcher under faults', () => {
