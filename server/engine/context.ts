@@ -60,6 +60,8 @@ export interface EngineContext {
   turns: Map<string, TurnContext>;
   /** What keeps contents alive besides turns and the index (open commands' snapshots): the sweep asks. */
   holders: { heldHashes(): ReadonlySet<string> };
+  /** The command scans, when a watcher keeps them to what changed: a capture asks them to catch up on its paths first. */
+  scans?: { catchUp(turn: TurnContext, uris: string[]): Promise<void> };
   /** Sessions pruned by retention since the engine opened. */
   retention: { pruned: number };
   /** One line for the host's log (pruning, problems the engine got past). */

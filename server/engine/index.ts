@@ -119,6 +119,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     } as Omit<EngineContext, 'holders'> as EngineContext;
     const execs = new ExecScans(ctx, options.watcher?.(watchSpecOf(ctx)) ?? null);
     ctx.holders = execs;
+    ctx.scans = execs;
     const recovery = await recover(ctx, execs);
     const mutations = new Mutations(ctx);
     const engine = new TurnbackEngine(

@@ -339,6 +339,8 @@ export async function recordOp(
   to?: Resolved,
   options: { force?: boolean } = {},
 ): Promise<void> {
+  // What a command changed there and its scans missed is the command's, before this capture takes the path's state.
+  await ctx.scans?.catchUp(turn, to ? [r.realUri, to.realUri] : [r.realUri]);
   const from = targetOf(r);
   await record(
     ctx,

@@ -116,6 +116,35 @@ export class ExecScans {
     });
   }
 
+  /**
+   * Before a capture of `uris` in a turn whose commands ran: a change a command made there that
+   * its scans missed (an event the watcher dropped or has not handed over) is given to the turn's
+   * last command first, so the capture cannot take the command's result for the path's state at
+   * the turn's start. Without a watcher the after scans saw everything: nothing to do.
+   */
+  async catchUp(turn: TurnContext, uris: string[]): Promise<void> {
+    const previous = this.lastEnded.get(turn.turnId);
+    if (!this.watcher || !previous || this.openIn(turn.turnId).length > 0) return;
+    const paths = uris
+      .filter((uri) => !turn.captured.has(uri))
+      .flatMap((uri) => {
+        const found = this.ctx.roots.absOf(uri);
+        return found ? [{ abs: found.abs, tree: true }] : [];
+      });
+    if (paths.length === 0) return;
+    await this.scanning(async () => {
+      const dirty = dirtyRoots(this.ctx.roots.list(), paths);
+      if (!dirty || !this.index.complete) return;
+      // Looked at first on its own: a capture whose paths hold what the index says costs no transaction.
+      const batch = this.ctx.contents.batch();
+      const options = { baseline: this.index.map(), batch, dirty: this.dirtyOptions(dirty) };
+      const look = await scanTree(this.ctx, options).finally(() => batch.discard());
+      if (look.changed.length === 0) return;
+      const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+      await this.attribute(turn, previous, this.index.map(), this.lastOpaque, [], concurrent, true, dirty);
+    });
+  }
+
   /** Resolves once the turn-start scan running in the background (if any) is done. */
   idle(): Promise<void> {
     return this.background;

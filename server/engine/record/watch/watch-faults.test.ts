@@ -103,3 +103,24 @@ describe('the watcher under faults', () => {
     expect(got.watcher.answers.filter((a) => a !== null).length).toBeGreaterThan(2);
   });
 });
+
+describe('a capture after a command whose change the watcher missed', () => {
+  it('gives the change to the command first, so the capture does not take it for the turn start', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { a: '', 'd/e/keep.txt': 'k\n' });
+    const start = await sb.tree();
+    const factory = faultyFactory({ drop: () => true });
+    const engine = await sb.open({ watcher: factory.make } as never);
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'missed' });
+    const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'touch d/c' });
+    await writeFile(join(sb.workspace, 'd/c'), '');
+    expect((await engine.execEnd({ ...s, execId: execId! })).changed).toEqual([]);
+    // The host renames a onto d/c: d/c's state at the turn start is "absent", not the command's empty file.
+    await engine.beforeMutate({ ...s, op: 'rename', uri: 'workspace:/a', to: 'workspace:/d/c' });
+    await rename(join(sb.workspace, 'a'), join(sb.workspace, 'd/c'));
+    await engine.turnEnd(s);
+    expect(engine.getManifest(turnId!).turn.execCommands[0]!.changed).toEqual(['workspace:/d/c']);
+    await engine.rollback(turnId!, { force: true });
+    expect(await sb.tree()).toEqual(start);
+  });
+});

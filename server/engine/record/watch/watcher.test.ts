@@ -54,7 +54,11 @@ async function runTurn(engine: Engine, workspace: string) {
   }
   await engine.turnEnd(s);
   const manifest = engine.getManifest(turnId!);
-  return { turnId: turnId!, changed, entries: manifest.entries.map((e) => [e.op, e.uri, e.to ?? null, e.before, e.after]) };
+  return {
+    turnId: turnId!,
+    changed,
+    entries: manifest.entries.map((e) => [e.op, e.uri, e.to ?? null, e.before, e.after]),
+  };
 }
 
 describe('per-command scans with the watcher', () => {
