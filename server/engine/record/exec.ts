@@ -15,7 +15,7 @@ import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
 import { newId } from '../ids.js';
-import { type ScanResult, scanTree } from './scan.js';
+import { type ScanOptions, type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
@@ -94,8 +94,17 @@ export class ExecScans {
     });
   }
 
+  /**
+   * The index built in the background (index-build.ts): the before scan's own scan, paced by
+   * `pace`, in the same queue, so a command's before scan that comes meanwhile waits for it and
+   * then reads only what changed since.
+   */
+  async build(pace: NonNullable<ScanOptions['pace']>): Promise<void> {
+    await this.scanning(() => this.scanIntoIndex(() => undefined, pace));
+  }
+
   /** Brings the index to the disk, storing as it goes; the last store is synced. */
-  private async scanIntoIndex(alsoInTransaction: () => void): Promise<ScanResult> {
+  private async scanIntoIndex(alsoInTransaction: () => void, pace?: ScanOptions['pace']): Promise<ScanResult> {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
@@ -114,6 +123,7 @@ export class ExecScans {
         baseline: index.snapshot(),
         batch,
         partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart },
+        pace,
       });
       // Synced when it stored anything: the command may change any file once this answers. A scan
       // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
