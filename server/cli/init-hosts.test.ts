@@ -46,15 +46,21 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
       'SessionEnd',
     ]);
     expect(settings.hooks.BeforeAgent[0].hooks[0].command).toMatch(/turnback-hook'? gemini$/);
-    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env })).stdout).toContain('already in');
+    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(file, 'utf8')).toBe(`${JSON.stringify(settings, null, 2)}\n`);
-    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ model: { name: 'gemini-2.5-pro' } });
   });
 
   it('writes the user settings with --global, and refuses a file that is no JSON object', async () => {
     await mkdir(join(root, 'home'));
-    expect((await runCli(['init', 'gemini', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'gemini', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(existsSync(join(root, 'home', '.gemini', 'settings.json'))).toBe(true);
     expect(existsSync(join(workspace, '.gemini'))).toBe(false);
     await mkdir(join(workspace, '.gemini'));
@@ -73,20 +79,28 @@ describe('turnback init opencode', { timeout: 60_000 }, () => {
       `Added the turnback hooks to ${file}`,
     );
     expect(await readFile(file, 'utf8')).toBe(PLUGIN_SOURCE);
-    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env })).stdout).toContain('already');
-    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already',
+    );
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      0,
+    );
     expect(existsSync(file)).toBe(false);
     await writeFile(file, 'export const Mine = async () => ({});\n');
     const refused = await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("not turnback's");
-    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      2,
+    );
     expect(await readFile(file, 'utf8')).toBe('export const Mine = async () => ({});\n');
   });
 
   it('writes the user config with --global', async () => {
     await mkdir(join(root, 'home'));
-    expect((await runCli(['init', 'opencode', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'opencode', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(await readFile(join(root, 'config', 'opencode', 'plugins', 'turnback.js'), 'utf8')).toBe(PLUGIN_SOURCE);
   });
 

@@ -66,7 +66,9 @@ describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, ()
   });
 
   it('creates ~/.claude.json (0600) when there is none', async () => {
-    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(claudeJson(), 'utf8'))).toEqual({ mcpServers: { turnback: ENTRY } });
     expect((await stat(claudeJson())).mode & 0o777).toBe(0o600);
   });
@@ -79,7 +81,9 @@ describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, ()
     expect(ran.stderr).toContain(`claude mcp add -s user turnback -- ${BIN} mcp`);
     expect(await readFile(claudeJson(), 'utf8')).toBe('{"numStartups": 3,');
     await writeFile(claudeJson(), '{"mcpServers": []}');
-    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(
+      2,
+    );
     expect(await readFile(claudeJson(), 'utf8')).toBe('{"mcpServers": []}');
   });
 

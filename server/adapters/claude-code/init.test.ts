@@ -143,7 +143,9 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
   });
 
   it('refuses a missing workspace or an unknown agent with exit code 2', async () => {
-    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', join(root, 'nope')], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', join(root, 'nope')], { env })).code).toBe(
+      2,
+    );
     expect((await runCli(['init', 'nonesuch', '--no-start'], { env })).code).toBe(2);
     expect((await runCli(['init', 'claude-code', '--no-start', '--globally'], { env })).code).toBe(2);
   });
@@ -158,7 +160,9 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     };
     await writeFile(userSettings, JSON.stringify(existing));
     const homeEnv = { ...env, HOME: home };
-    expect(await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv, cwd: workspace })).toMatchObject({
+    expect(
+      await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv, cwd: workspace }),
+    ).toMatchObject({
       code: 0,
       stdout: expect.stringContaining(userSettings),
     });
@@ -170,11 +174,15 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
         event,
       ).toEqual(OURS[event]);
     const text = await readFile(userSettings, 'utf8');
-    expect((await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv })).stdout).toContain('already in');
+    expect((await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(userSettings, 'utf8')).toBe(text);
     // The project's settings are not touched by --global.
     await expect(readFile(settingsFile(), 'utf8')).rejects.toThrow();
-    expect((await runCli(['init', 'claude-code', '--no-start', '--global', '--remove'], { env: homeEnv })).code).toBe(0);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--global', '--remove'], { env: homeEnv })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(userSettings, 'utf8'))).toEqual(existing);
   });
 });

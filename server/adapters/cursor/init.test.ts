@@ -53,9 +53,13 @@ describe('turnback init cursor', { timeout: 60_000 }, () => {
       ).toEqual([{ command: CURSOR_SCAN_EVENTS.has(event) ? `${hook} --max-time 120` : hook }]);
     }
     const text = await readFile(file, 'utf8');
-    expect((await runCli(['init', 'cursor', '--no-start', '--workspace', workspace], { env })).stdout).toContain('already in');
+    expect((await runCli(['init', 'cursor', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(file, 'utf8')).toBe(text);
-    expect((await runCli(['init', 'cursor', '--no-start', '--remove', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'cursor', '--no-start', '--remove', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(await read(file)).toEqual(existing);
   });
 
