@@ -28,6 +28,8 @@ export interface BenchConfig {
   historyTurns: number;
   /** Item 11: the git-ignored build folder. */
   ignoredBuild: { files: number; bytes: number };
+  /** Item 13: the files of the tree whose index is built in the background. */
+  indexBuildFiles: number;
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -49,6 +51,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       hookCalls: 20,
       historyTurns: 40,
       ignoredBuild: { files: 5000, bytes: 50 * MB },
+      indexBuildFiles: 5000,
     };
   }
   return {
@@ -68,5 +71,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     hookCalls: 100,
     historyTurns: 190,
     ignoredBuild: { files: 50000, bytes: 500 * MB },
+    indexBuildFiles: 100_000,
   };
 }
