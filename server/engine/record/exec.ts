@@ -22,6 +22,11 @@ import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
 const PARTIAL_COMMIT_BYTES = 8 << 20;
+/**
+ * The background build stores smaller parts: each is one synchronous transaction, during which
+ * a hook's request waits, and a stopped build resumes from the last one.
+ */
+const BUILD_PARTIAL_COMMIT_BYTES = 1 << 20;
 
 interface OpenExec {
   execId: string;
@@ -100,11 +105,14 @@ export class ExecScans {
    * then reads only what changed since.
    */
   async build(pace: NonNullable<ScanOptions['pace']>): Promise<void> {
-    await this.scanning(() => this.scanIntoIndex(() => undefined, pace));
+    await this.scanning(() => this.scanIntoIndex(() => undefined, { pace, partialBytes: BUILD_PARTIAL_COMMIT_BYTES }));
   }
 
   /** Brings the index to the disk, storing as it goes; the last store is synced. */
-  private async scanIntoIndex(alsoInTransaction: () => void, pace?: ScanOptions['pace']): Promise<ScanResult> {
+  private async scanIntoIndex(
+    alsoInTransaction: () => void,
+    { pace, partialBytes = PARTIAL_COMMIT_BYTES }: { pace?: ScanOptions['pace']; partialBytes?: number } = {},
+  ): Promise<ScanResult> {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
@@ -122,7 +130,7 @@ export class ExecScans {
       scan = await scanTree(ctx, {
         baseline: index.snapshot(),
         batch,
-        partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart },
+        partial: { bytes: partialBytes, store: storePart },
         pace,
       });
       // Synced when it stored anything: the command may change any file once this answers. A scan
