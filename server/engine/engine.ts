@@ -312,6 +312,7 @@ export class TurnbackEngine implements Engine {
   }
 
   indexStatus(): IndexBuildStatus {
+    this.open();
     return this.indexBuild.status();
   }
 
