@@ -3,7 +3,8 @@
 // keeping every other setting and hook. Running it twice changes nothing. What the settings look
 // like is each host's (server/adapters/settings-writers.ts); this is only the command line. For
 // Claude Code it offers the MCP server too (init-mcp.ts): the command that registers it, or with
-// --mcp the registration itself.
+// --mcp the registration itself. One workspace's hooks also register it with the service
+// (init-register.ts), whose index build then starts (--no-start: the settings only).
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
