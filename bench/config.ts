@@ -30,6 +30,8 @@ export interface BenchConfig {
   scanLarge: WorkloadSpec;
   /** Item 11: the git-ignored build folder. */
   ignoredBuild: { files: number; bytes: number };
+  /** Item 13: the files of the tree whose index is built in the background. */
+  indexBuildFiles: number;
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -52,6 +54,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       historyTurns: 40,
       ignoredBuild: { files: 5000, bytes: 50 * MB },
       scanLarge: { name: 'S3k', files: 3000, bytes: 6 * MB },
+      indexBuildFiles: 5000,
     };
   }
   return {
@@ -72,5 +75,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     historyTurns: 190,
     ignoredBuild: { files: 50000, bytes: 500 * MB },
     scanLarge: { name: 'S100k', files: 100000, bytes: 200 * MB },
+    indexBuildFiles: 100_000,
   };
 }

@@ -346,6 +346,35 @@ export interface StoreStats {
   pruned: number;
   /** Git-ignored folders the latest scan left out over their budget: not protected. */
   unprotected: { uri: Uri; files: number; bytes: number }[];
+  /** The workspace index and its background build. */
+  index: IndexBuildStatus;
+}
+
+/**
+ * The workspace index (what a command's before scan compares the disk with) and its build in the
+ * background. `whole`: a command's scans read only what changed. `building`: a command's before
+ * scan waits for the build. `partial`: no build is running and the index is not whole (a build
+ * cut short by a stop, resumed by the next one). `failed`: `reason` says why; the first command
+ * then runs a full before scan.
+ */
+export interface IndexBuildStatus {
+  state: 'building' | 'whole' | 'partial' | 'failed';
+  /** Files (not folders) the build's count found so far: the total the percentage is of, an estimate. */
+  filesFound: number;
+  /** Files the build's scan has brought into the index (their contents stored). */
+  filesIndexed: number;
+  /** Bytes of content the build read and stored. */
+  bytesStored: number;
+  /** filesIndexed of filesFound, 0–99 while building; 100 when whole. */
+  percent: number;
+  /** The build resumed an index a stopped build left part-way (what it held is not read again). */
+  resumed?: boolean;
+  /** ISO times of the latest build's start and end, and its duration. */
+  startedAt?: string;
+  finishedAt?: string;
+  durationMs?: number;
+  /** With `failed`: why (an unreadable root, a full disk). */
+  reason?: string;
 }
 
 export type ErrorCode =
@@ -526,6 +555,8 @@ export interface Workspace {
   sessions: number;
   storeBytes: number;
   isDefault: boolean;
+  /** Its index build, while its engine is open or once one was built; absent when never opened by this service. */
+  index?: IndexBuildStatus;
 }
 export interface WorkspacesResponse {
   workspaces: Workspace[];

@@ -6,6 +6,7 @@ import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
 import { historyScenario } from './history.js';
 import { ignoredBuildScenario } from './ignored-build.js';
+import { indexBuildScenario } from './index-build.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
 import { rollbackScenario } from './rollback.js';
@@ -27,6 +28,7 @@ export const SECTIONS: [string, string][] = [
   ['10', 'Real history: commander.js commits replayed as turns'],
   ['11', 'Build output: a git-ignored target/ folder'],
   ['12', 'The always-on service: cold start and memory'],
+  ['13', 'Index build in the background'],
 ];
 
 export interface RunOptions {
@@ -64,6 +66,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('9')) await scanScenario(ctx);
   if (wants('10')) await historyScenario(ctx);
   if (wants('11')) await ignoredBuildScenario(ctx);
+  if (wants('13')) await indexBuildScenario(ctx);
   if (wants('7'))
     await guarded(ctx, '7', async () => {
       await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));

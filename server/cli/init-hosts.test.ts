@@ -32,7 +32,7 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
     const file = join(workspace, '.gemini', 'settings.json');
     await mkdir(join(workspace, '.gemini'));
     await writeFile(file, JSON.stringify({ model: { name: 'gemini-2.5-pro' } }));
-    const first = await runCli(['init', 'gemini', '--workspace', workspace], { env });
+    const first = await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env });
     expect(first).toMatchObject({ code: 0 });
     expect(first.stdout).toContain(`Added the turnback hooks to ${file}`);
     expect(first.stdout).toContain('trusted folder');
@@ -46,20 +46,26 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
       'SessionEnd',
     ]);
     expect(settings.hooks.BeforeAgent[0].hooks[0].command).toMatch(/turnback-hook'? gemini$/);
-    expect((await runCli(['init', 'gemini', '--workspace', workspace], { env })).stdout).toContain('already in');
+    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(file, 'utf8')).toBe(`${JSON.stringify(settings, null, 2)}\n`);
-    expect((await runCli(['init', 'gemini', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'gemini', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ model: { name: 'gemini-2.5-pro' } });
   });
 
   it('writes the user settings with --global, and refuses a file that is no JSON object', async () => {
     await mkdir(join(root, 'home'));
-    expect((await runCli(['init', 'gemini', '--global', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'gemini', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(existsSync(join(root, 'home', '.gemini', 'settings.json'))).toBe(true);
     expect(existsSync(join(workspace, '.gemini'))).toBe(false);
     await mkdir(join(workspace, '.gemini'));
     await writeFile(join(workspace, '.gemini', 'settings.json'), '[1]');
-    const refused = await runCli(['init', 'gemini', '--workspace', workspace], { env });
+    const refused = await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('does not hold a JSON object');
     expect(await readFile(join(workspace, '.gemini', 'settings.json'), 'utf8')).toBe('[1]');
@@ -69,29 +75,37 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
 describe('turnback init opencode', { timeout: 60_000 }, () => {
   it('writes the plugin into the project, once, removes it, and never overwrites another plugin', async () => {
     const file = join(workspace, '.opencode', 'plugins', 'turnback.js');
-    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain(
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
       `Added the turnback hooks to ${file}`,
     );
     expect(await readFile(file, 'utf8')).toBe(PLUGIN_SOURCE);
-    expect((await runCli(['init', 'opencode', '--workspace', workspace], { env })).stdout).toContain('already');
-    expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already',
+    );
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      0,
+    );
     expect(existsSync(file)).toBe(false);
     await writeFile(file, 'export const Mine = async () => ({});\n');
-    const refused = await runCli(['init', 'opencode', '--workspace', workspace], { env });
+    const refused = await runCli(['init', 'opencode', '--no-start', '--workspace', workspace], { env });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("not turnback's");
-    expect((await runCli(['init', 'opencode', '--workspace', workspace, '--remove'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'opencode', '--no-start', '--workspace', workspace, '--remove'], { env })).code).toBe(
+      2,
+    );
     expect(await readFile(file, 'utf8')).toBe('export const Mine = async () => ({});\n');
   });
 
   it('writes the user config with --global', async () => {
     await mkdir(join(root, 'home'));
-    expect((await runCli(['init', 'opencode', '--global', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'opencode', '--no-start', '--global', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(await readFile(join(root, 'config', 'opencode', 'plugins', 'turnback.js'), 'utf8')).toBe(PLUGIN_SOURCE);
   });
 
   it('answers bad arguments with its usage', async () => {
-    const bad = await runCli(['init', 'opencode', '--bogus'], { env });
+    const bad = await runCli(['init', 'opencode', '--no-start', '--bogus'], { env });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/usage: turnback init <[^>]*gemini\|opencode>/);
   });

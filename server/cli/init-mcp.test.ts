@@ -30,7 +30,7 @@ const ENTRY = { type: 'stdio', command: BIN, args: ['mcp'], env: {} };
 
 describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, () => {
   it('prints the exact command to register it, and writes nothing of Claude Code’s own', async () => {
-    const ran = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    const ran = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env });
     expect(ran.code).toBe(0);
     expect(ran.stdout).toContain(`\n  claude mcp add -s user turnback -- ${BIN} mcp\n`);
     await expect(stat(claudeJson())).rejects.toMatchObject({ code: 'ENOENT' });
@@ -47,7 +47,7 @@ describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, ()
     };
     await writeFile(claudeJson(), JSON.stringify(existing), { mode: 0o600 });
 
-    const first = await runCli(['init', 'claude-code', '--global', '--mcp'], { env });
+    const first = await runCli(['init', 'claude-code', '--no-start', '--global', '--mcp'], { env });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Registered the turnback MCP server in ${claudeJson()}`);
     const written = JSON.parse(await readFile(claudeJson(), 'utf8'));
@@ -55,36 +55,40 @@ describe('turnback init claude-code and the MCP server', { timeout: 60_000 }, ()
     expect((await stat(claudeJson())).mode & 0o777).toBe(0o600);
 
     const text = await readFile(claudeJson(), 'utf8');
-    const second = await runCli(['init', 'claude-code', '--global', '--mcp'], { env });
+    const second = await runCli(['init', 'claude-code', '--no-start', '--global', '--mcp'], { env });
     expect(second.stdout).toContain('The turnback MCP server is already registered');
     expect(await readFile(claudeJson(), 'utf8')).toBe(text);
 
-    const removed = await runCli(['init', 'claude-code', '--global', '--remove', '--mcp'], { env });
+    const removed = await runCli(['init', 'claude-code', '--no-start', '--global', '--remove', '--mcp'], { env });
     expect(removed.code).toBe(0);
     expect(removed.stdout).toContain(`Removed the turnback MCP server from ${claudeJson()}`);
     expect(JSON.parse(await readFile(claudeJson(), 'utf8'))).toEqual(existing);
   });
 
   it('creates ~/.claude.json (0600) when there is none', async () => {
-    expect((await runCli(['init', 'claude-code', '--workspace', workspace, '--mcp'], { env })).code).toBe(0);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(claudeJson(), 'utf8'))).toEqual({ mcpServers: { turnback: ENTRY } });
     expect((await stat(claudeJson())).mode & 0o777).toBe(0o600);
   });
 
   it('leaves a ~/.claude.json it cannot read as JSON exactly as it is, prints the command instead, exit 2', async () => {
     await writeFile(claudeJson(), '{"numStartups": 3,');
-    const ran = await runCli(['init', 'claude-code', '--workspace', workspace, '--mcp'], { env });
+    const ran = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('it is not valid JSON');
     expect(ran.stderr).toContain(`claude mcp add -s user turnback -- ${BIN} mcp`);
     expect(await readFile(claudeJson(), 'utf8')).toBe('{"numStartups": 3,');
     await writeFile(claudeJson(), '{"mcpServers": []}');
-    expect((await runCli(['init', 'claude-code', '--workspace', workspace, '--mcp'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace, '--mcp'], { env })).code).toBe(
+      2,
+    );
     expect(await readFile(claudeJson(), 'utf8')).toBe('{"mcpServers": []}');
   });
 
   it('takes --mcp for Claude Code only', async () => {
-    const ran = await runCli(['init', 'codex', '--workspace', workspace, '--mcp'], { env });
+    const ran = await runCli(['init', 'codex', '--no-start', '--workspace', workspace, '--mcp'], { env });
     expect(ran.code).toBe(2);
     expect(ran.stderr).toContain('usage: turnback init');
   });

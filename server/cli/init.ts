@@ -3,7 +3,8 @@
 // keeping every other setting and hook. Running it twice changes nothing. What the settings look
 // like is each host's (server/adapters/settings-writers.ts); this is only the command line. For
 // Claude Code it offers the MCP server too (init-mcp.ts): the command that registers it, or with
-// --mcp the registration itself.
+// --mcp the registration itself. One workspace's hooks also register it with the service
+// (init-register.ts), whose index build then starts (--no-start: the settings only).
 import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -12,9 +13,10 @@ import { shellQuote } from '../adapters/claude-code/settings.js';
 import type { HostSettingsWriter } from '../adapters/core/settings-writer.js';
 import { SETTINGS_WRITERS } from '../adapters/settings-writers.js';
 import { editMcpRegistration, mcpAddCommand } from './init-mcp.js';
+import { registerWithService } from './init-register.js';
 
 const hosts = () => SETTINGS_WRITERS.map((writer) => writer.host).join('|');
-const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp]`;
+const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp] [--no-start]`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -38,6 +40,8 @@ interface InitArgs {
   remove: boolean;
   /** Claude Code only: register (or with --remove, unregister) the MCP server as well. */
   mcp: boolean;
+  /** Only the settings: the workspace is not registered with the service (none is started). */
+  noStart: boolean;
 }
 
 function parseArgs(args: string[]): InitArgs | null {
@@ -47,6 +51,7 @@ function parseArgs(args: string[]): InitArgs | null {
   let global = false;
   let remove = false;
   let mcp = false;
+  let noStart = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
@@ -54,9 +59,10 @@ function parseArgs(args: string[]): InitArgs | null {
     else if (arg === '--global') global = true;
     else if (arg === '--remove') remove = true;
     else if (arg === '--mcp' && writer.host === 'claude-code') mcp = true;
+    else if (arg === '--no-start') noStart = true;
     else return null;
   }
-  return { writer, workspace: resolve(workspace), global, remove, mcp };
+  return { writer, workspace: resolve(workspace), global, remove, mcp, noStart };
 }
 
 function readText(file: string): string | null {
@@ -89,7 +95,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${usage()}\n`);
     return 2;
   }
-  const { writer, workspace, global, remove, mcp } = parsed;
+  const { writer, workspace, global, remove, mcp, noStart } = parsed;
   const home = process.env.HOME || homedir();
   const base = global ? home : workspace;
   if (!isDirectory(base)) {
@@ -114,6 +120,8 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
     return 2;
   }
+  // One workspace's hooks: it is registered now, so its index is built before the agent's first command.
+  if (!remove && !global && !noStart) process.stdout.write(`${await registerWithService(workspace)}\n`);
   return writer.host === 'claude-code' ? offerMcp(home, remove, mcp) : 0;
 }
 

@@ -1,6 +1,6 @@
 // `turnback status [--json]`: the service's pid and URL, and each workspace with its sessions,
-// store size and whether it records (and why not).
-import type { Workspace, WorkspacesResponse } from '../protocol.js';
+// store size, whether it records (and why not) and its index while it is not whole.
+import type { IndexBuildStatus, Workspace, WorkspacesResponse } from '../protocol.js';
 import { consoleUrl, getJson, liveConsole, NO_SERVICE } from './service-client.js';
 
 function size(bytes: number): string {
@@ -9,8 +9,19 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
+/** The index while it is not whole: how far its background build is, or why there is none. */
+export function indexNote(index: IndexBuildStatus | undefined): string {
+  if (!index || index.state === 'whole') return '';
+  const files = index.filesFound.toLocaleString('en-US');
+  if (index.state === 'building') return `, indexing ${files} files…, ${index.percent}%`;
+  if (index.state === 'failed')
+    return `, index not built: ${index.reason ?? 'unknown reason'} (its first command scans the whole tree)`;
+  return ', index part-built (the build resumes at the next start)';
+}
+
 function line(workspace: Workspace): string {
-  const state = workspace.recording ? 'recording' : `NOT recording: ${workspace.reason ?? 'unknown reason'}`;
+  const recording = workspace.recording ? 'recording' : `NOT recording: ${workspace.reason ?? 'unknown reason'}`;
+  const state = `${recording}${indexNote(workspace.index)}`;
   const sessions = `${workspace.sessions} session${workspace.sessions === 1 ? '' : 's'}`;
   return `  ${workspace.name}  ${workspace.root}  ${sessions}, ${size(workspace.storeBytes)}, ${state}${workspace.isDefault ? ' (default)' : ''}`;
 }

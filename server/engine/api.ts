@@ -9,6 +9,7 @@ import type {
   EventMap,
   EventName,
   ExecCommand,
+  IndexBuildStatus,
   Manifest,
   Message,
   MutationOp,
@@ -147,6 +148,14 @@ export interface Engine {
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;
+  /**
+   * Builds the workspace index in the background unless it is whole (joins a build already
+   * running); resolves with how it ended (`whole`, `failed` with its reason, `partial` when the
+   * engine closed first), never rejects. A command's before scan meanwhile waits for it.
+   */
+  buildIndex(): Promise<IndexBuildStatus>;
+  /** The index and its build now (also `storeStats().index`). */
+  indexStatus(): IndexBuildStatus;
 
   /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
   /** `steps`: indexes of the turn's steps (steps()) to undo alone; not with `uris` nor with chat. */

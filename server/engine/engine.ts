@@ -7,6 +7,7 @@ import type {
   AgentInputResponse,
   Diff,
   ExecCommand,
+  IndexBuildStatus,
   Manifest,
   Message,
   MutationOp,
@@ -38,6 +39,7 @@ import {
 } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
 import type { ExecScans } from './record/exec.js';
+import { IndexBuild } from './record/index-build.js';
 import type { Lock } from './lock.js';
 import { appendMessage, listMessages } from './turns/memory.js';
 import type { RecoveryReport } from './turns/recovery.js';
@@ -66,6 +68,7 @@ const originOf = (origin: unknown): SessionOrigin => (origin === 'agent' ? 'agen
 
 export class TurnbackEngine implements Engine {
   private closed = false;
+  private readonly indexBuild: IndexBuild;
 
   constructor(
     private readonly ctx: EngineContext,
@@ -77,7 +80,9 @@ export class TurnbackEngine implements Engine {
     private readonly lock: Lock,
     /** What recovery found when this engine opened the store. */
     readonly recovery: RecoveryReport,
-  ) {}
+  ) {
+    this.indexBuild = new IndexBuild(ctx, execs);
+  }
 
   get dataDir(): string {
     return this.ctx.dataDir;
@@ -301,7 +306,18 @@ export class TurnbackEngine implements Engine {
       retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions },
       pruned: this.ctx.retention.pruned,
       unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
+      index: this.indexBuild.status(),
     };
+  }
+
+  buildIndex(): Promise<IndexBuildStatus> {
+    this.open();
+    return this.indexBuild.start();
+  }
+
+  indexStatus(): IndexBuildStatus {
+    this.open();
+    return this.indexBuild.status();
   }
 
   private refuseActiveTurn(turnId: string): void {
@@ -414,6 +430,8 @@ export class TurnbackEngine implements Engine {
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
+    // Before the queue drains: a before scan waiting on the build would otherwise wait for all of it.
+    await this.indexBuild.stop();
     await this.ctx.queue.drain();
     for (const session of this.ctx.store.listSessions()) {
       if (!session.active_turn_id) continue;

@@ -11,6 +11,7 @@ import { HttpError } from '../http/errors.js';
 import { stopsRecording } from '../http/not-recorded.js';
 import type { Workspace } from '../protocol.js';
 import { turnbackStateDir } from '../state-dir.js';
+import { IndexBuilds } from './index-builds.js';
 import { WorkspaceRegistry, type RegisteredWorkspace } from './registry.js';
 import { SessionMap } from './session-map.js';
 import { workspaceRootOf } from './workspace-root.js';
@@ -25,6 +26,8 @@ export interface HostOptions {
   idleMs?: number;
   log?: (line: string) => void;
   now?: () => number;
+  /** Build each workspace's index in the background once registered or opened (the service does; index-builds.ts). */
+  indexInBackground?: boolean;
 }
 
 interface Slot {
@@ -47,6 +50,7 @@ export class WorkspaceHost implements EngineSource {
   private readonly sweep: NodeJS.Timeout;
   private readonly now: () => number;
   private defaultId: string | undefined;
+  private readonly builds: IndexBuilds | undefined;
 
   constructor(private readonly options: HostOptions) {
     this.env = options.env ?? process.env;
@@ -56,6 +60,26 @@ export class WorkspaceHost implements EngineSource {
     const idleMs = options.idleMs ?? IDLE_CLOSE_MS;
     this.sweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, Math.max(idleMs / 2, 50)));
     this.sweep.unref();
+    if (options.indexInBackground)
+      this.builds = new IndexBuilds({
+        engine: (id) => this.engine(id),
+        note: (id, status) => this.registry.noteIndex(id, status),
+        log: options.log,
+      });
+  }
+
+  /** Queues the index build of every registered workspace whose latest build did not end whole (a restart resumes them). */
+  resumeIndexBuilds(): void {
+    if (!this.builds) return;
+    for (const entry of this.registry.list()) {
+      if (entry.index?.state === 'whole' || !isDirectory(entry.root)) continue;
+      void this.builds.request(entry.id);
+    }
+  }
+
+  /** Resolves once the queued index builds have ended (tests). */
+  indexBuildsSettled(): Promise<void> {
+    return this.builds?.settled() ?? Promise.resolve();
   }
 
   /** `serve --workspace`: `root` (a real path, already checked) is registered and made the default, its store in `dataDir` if given. */
@@ -74,6 +98,7 @@ export class WorkspaceHost implements EngineSource {
     const slot = this.slots.get(entry.id);
     const reason = this.problems.get(entry.id);
     if (slot?.engine) slot.sessions = slot.engine.listSessions().length;
+    const index = this.builds ? (slot?.engine?.indexStatus() ?? entry.index) : undefined;
     return {
       id: entry.id,
       root: entry.root,
@@ -84,12 +109,16 @@ export class WorkspaceHost implements EngineSource {
       sessions: slot?.sessions ?? 0,
       storeBytes: storeBytes(this.dataDirOf(entry.id)),
       isDefault: entry.id === this.defaultId,
+      ...(index ? { index } : {}),
     };
   }
 
   /** The workspace holding `target`: a registered one (the deepest), else its git top level, registered. */
   register(target: string): Workspace {
-    return this.describe(this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env)));
+    const entry = this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env));
+    // Registered (by `init`, or the console): its index is built now, before the agent's first command needs it.
+    if (this.builds && entry.index?.state !== 'whole') void this.builds.request(entry.id);
+    return this.describe(entry);
   }
 
   dataDirOf(id: string): string {
@@ -124,6 +153,7 @@ export class WorkspaceHost implements EngineSource {
       });
       slot.sessions = engine.listSessions().length;
       this.problems.delete(entry.id);
+      if (this.builds && engine.indexStatus().state !== 'whole') void this.builds.request(entry.id);
       return engine;
     } catch (error) {
       const reason = (error as Error).message ?? String(error);
@@ -218,7 +248,7 @@ export class WorkspaceHost implements EngineSource {
   async closeIdle(idleMs: number): Promise<void> {
     const cutoff = this.now() - idleMs;
     for (const [id, slot] of this.slots) {
-      if (!slot.engine || slot.lastUse > cutoff || id === this.defaultId) continue;
+      if (!slot.engine || slot.lastUse > cutoff || id === this.defaultId || this.builds?.pending(id)) continue;
       if (slot.engine.listSessions().some((session) => session.activeTurnId !== null)) continue;
       await this.closeSlot(id, slot);
     }
@@ -239,6 +269,7 @@ export class WorkspaceHost implements EngineSource {
   /** Closes every engine (their active turns committed), each within `boundMs`. */
   async close(boundMs = 10_000): Promise<void> {
     clearInterval(this.sweep);
+    this.builds?.close();
     const bound = new Promise((resolve) => setTimeout(resolve, boundMs).unref());
     await Promise.all(
       [...this.slots].map(async ([id, slot]) => {
@@ -266,4 +297,12 @@ function storeBytes(dataDir: string): number {
     }
   }
   return bytes;
+}
+
+function isDirectory(root: string): boolean {
+  try {
+    return statSync(root).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -1,6 +1,8 @@
 // `workspaces.json` (docs/api.md "State dir"): the workspaces a person's service knows,
-// `[{id, root, registeredAt}]`, kept across restarts.
+// `[{id, root, registeredAt, index?}]`, kept across restarts (`index`: how its latest index
+// build ended, so a restart builds again only the ones not whole).
 import { readFileSync } from 'node:fs';
+import type { IndexBuildStatus } from '../protocol.js';
 import { statePath, workspaceIdOf } from '../state-dir.js';
 import { writePrivateFile } from './private-file.js';
 
@@ -8,6 +10,7 @@ export interface RegisteredWorkspace {
   id: string;
   root: string;
   registeredAt: string;
+  index?: IndexBuildStatus;
 }
 
 export class WorkspaceRegistry {
@@ -37,8 +40,20 @@ export class WorkspaceRegistry {
     if (known) return known;
     const entry = { id, root, registeredAt: new Date(this.now()).toISOString() };
     this.byId.set(id, entry);
-    writePrivateFile(this.file, `${JSON.stringify(this.list(), null, 1)}\n`);
+    this.save();
     return entry;
+  }
+
+  /** Keeps how the workspace's latest index build ended. */
+  noteIndex(id: string, index: IndexBuildStatus): void {
+    const entry = this.byId.get(id);
+    if (!entry) return;
+    entry.index = index;
+    this.save();
+  }
+
+  private save(): void {
+    writePrivateFile(this.file, `${JSON.stringify(this.list(), null, 1)}\n`);
   }
 }
 
@@ -51,13 +66,25 @@ function readEntries(file: string): RegisteredWorkspace[] {
     return [];
   }
   if (!Array.isArray(raw)) return [];
-  return raw.filter(
-    (entry): entry is RegisteredWorkspace =>
-      typeof entry === 'object' &&
-      entry !== null &&
-      typeof entry.id === 'string' &&
-      typeof entry.root === 'string' &&
-      typeof entry.registeredAt === 'string' &&
-      entry.id === workspaceIdOf(entry.root),
-  );
+  return raw
+    .filter(
+      (entry): entry is RegisteredWorkspace =>
+        typeof entry === 'object' &&
+        entry !== null &&
+        typeof entry.id === 'string' &&
+        typeof entry.root === 'string' &&
+        typeof entry.registeredAt === 'string' &&
+        entry.id === workspaceIdOf(entry.root),
+    )
+    .map((entry) => {
+      // A damaged `index` is only a build to run again.
+      const index = (entry as { index?: unknown }).index;
+      if (
+        index === undefined ||
+        (typeof index === 'object' && index !== null && typeof (index as IndexBuildStatus).state === 'string')
+      )
+        return entry;
+      const { index: _dropped, ...rest } = entry;
+      return rest;
+    });
 }

@@ -38,6 +38,7 @@ function makeHost(flags: ServeFlags, quiet: () => boolean): WorkspaceHost {
       watcher: fsTreeWatcher,
     },
     open: openEngine,
+    indexInBackground: true,
     log: (line) => {
       if (!quiet()) complain(line);
     },
@@ -117,6 +118,8 @@ export async function runService(flags: ServeFlags): Promise<number> {
     host = makeHost(flags, () => starting);
     await openDefault(host, flags);
     server = await listen(flags, host, tokens);
+    // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
+    host.resumeIndexBuilds();
     const origin = `${server.origin}/`;
     entryFile = writeServiceEntry({
       pid: process.pid,

@@ -24,11 +24,19 @@ import {
   workspacesQuery,
 } from './queries';
 import { useWorkspaceScope } from './workspaceScope';
+import { INDEX_POLL_MS } from '../features/workspaces/indexText';
 
-/** The service's workspaces (none from a server that has no workspaces); polled like sessions. */
+/**
+ * The service's workspaces (none from a server that has no workspaces); polled like sessions, and
+ * every second while an index build runs (its progress moves with no event to say so).
+ */
 export function useWorkspaces() {
-  const refetchInterval = usePollingInterval(10_000);
-  return useQuery({ ...workspacesQuery(), refetchInterval });
+  const polling = usePollingInterval(10_000);
+  return useQuery({
+    ...workspacesQuery(),
+    refetchInterval: (query) =>
+      query.state.data?.some((workspace) => workspace.index?.state === 'building') ? INDEX_POLL_MS : polling,
+  });
 }
 
 /** Sessions, newest activity first; polled while the event stream is down. */

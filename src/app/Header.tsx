@@ -1,5 +1,6 @@
 import { useStoreStats } from '../api/hooks';
 import { notRecordingText } from '../features/workspaces/WorkspaceItem';
+import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
 import { ThemeToggle } from './ThemeToggle';
@@ -31,6 +32,11 @@ export function Header() {
           {!workspace.recording && (
             <span className="workspace-current__off" title={notRecordingText(workspace)}>
               Not recording
+            </span>
+          )}
+          {workspace.index?.state === 'building' && (
+            <span className="workspace-current__index" title={indexText(workspace.index) ?? undefined}>
+              Indexing {workspace.index.percent}%
             </span>
           )}
         </div>

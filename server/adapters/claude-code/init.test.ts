@@ -66,7 +66,7 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     await mkdir(join(workspace, '.claude'));
     await writeFile(settingsFile(), JSON.stringify(existing, null, 2));
 
-    const first = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    const first = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Added the turnback hooks');
     expect(first.stdout).toMatch(/first hook starts your turnback service/);
@@ -90,7 +90,7 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(commandsOf(merged, 'Stop')).toContain('say done');
 
     const before = await readFile(settingsFile(), 'utf8');
-    const second = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    const second = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain('already in');
     expect(await readFile(settingsFile(), 'utf8')).toBe(before);
@@ -109,14 +109,14 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
         },
       }),
     );
-    const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    const result = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env });
     expect(result.code).toBe(0);
     const upgraded = await readSettings();
     for (const event of EVENTS) expect(commandsOf(upgraded, event)).toEqual(OURS[event]);
   });
 
   it('creates .claude/settings.local.json in the current folder by default', async () => {
-    const result = await runCli([`init`, 'claude-code'], { env, cwd: workspace });
+    const result = await runCli([`init`, 'claude-code', '--no-start'], { env, cwd: workspace });
     expect(result.code).toBe(0);
     expect(Object.keys((await readSettings()).hooks)).toEqual(EVENTS);
   });
@@ -125,27 +125,29 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     const existing = { model: 'opus', hooks: { Stop: [{ hooks: [{ type: 'command', command: 'say done' }] }] } };
     await mkdir(join(workspace, '.claude'));
     await writeFile(settingsFile(), JSON.stringify(existing, null, 2));
-    expect((await runCli(['init', 'claude-code', '--workspace', workspace], { env })).code).toBe(0);
-    const removed = await runCli(['init', 'claude-code', '--remove', '--workspace', workspace], { env });
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env })).code).toBe(0);
+    const removed = await runCli(['init', 'claude-code', '--no-start', '--remove', '--workspace', workspace], { env });
     expect(removed).toMatchObject({ code: 0, stdout: expect.stringContaining('Removed the turnback hooks') });
     expect(await readSettings()).toEqual(existing);
-    const again = await runCli(['init', 'claude-code', '--remove', '--workspace', workspace], { env });
+    const again = await runCli(['init', 'claude-code', '--no-start', '--remove', '--workspace', workspace], { env });
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('No turnback hooks') });
   });
 
   it('leaves a settings file it cannot parse untouched and exits 2', async () => {
     await mkdir(join(workspace, '.claude'));
     await writeFile(settingsFile(), '{ "model": "opus", ');
-    const result = await runCli(['init', 'claude-code', '--workspace', workspace], { env });
+    const result = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('settings.local.json');
     expect(await readFile(settingsFile(), 'utf8')).toBe('{ "model": "opus", ');
   });
 
   it('refuses a missing workspace or an unknown agent with exit code 2', async () => {
-    expect((await runCli(['init', 'claude-code', '--workspace', join(root, 'nope')], { env })).code).toBe(2);
-    expect((await runCli(['init', 'nonesuch'], { env })).code).toBe(2);
-    expect((await runCli(['init', 'claude-code', '--globally'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', join(root, 'nope')], { env })).code).toBe(
+      2,
+    );
+    expect((await runCli(['init', 'nonesuch', '--no-start'], { env })).code).toBe(2);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--globally'], { env })).code).toBe(2);
   });
 
   it('--global writes ~/.claude/settings.json, keeping what is there, once; --global --remove takes it out', async () => {
@@ -158,7 +160,9 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     };
     await writeFile(userSettings, JSON.stringify(existing));
     const homeEnv = { ...env, HOME: home };
-    expect(await runCli(['init', 'claude-code', '--global'], { env: homeEnv, cwd: workspace })).toMatchObject({
+    expect(
+      await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv, cwd: workspace }),
+    ).toMatchObject({
       code: 0,
       stdout: expect.stringContaining(userSettings),
     });
@@ -170,11 +174,15 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
         event,
       ).toEqual(OURS[event]);
     const text = await readFile(userSettings, 'utf8');
-    expect((await runCli(['init', 'claude-code', '--global'], { env: homeEnv })).stdout).toContain('already in');
+    expect((await runCli(['init', 'claude-code', '--no-start', '--global'], { env: homeEnv })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(userSettings, 'utf8')).toBe(text);
     // The project's settings are not touched by --global.
     await expect(readFile(settingsFile(), 'utf8')).rejects.toThrow();
-    expect((await runCli(['init', 'claude-code', '--global', '--remove'], { env: homeEnv })).code).toBe(0);
+    expect((await runCli(['init', 'claude-code', '--no-start', '--global', '--remove'], { env: homeEnv })).code).toBe(
+      0,
+    );
     expect(JSON.parse(await readFile(userSettings, 'utf8'))).toEqual(existing);
   });
 });

@@ -34,7 +34,7 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
   it("writes the project's .codex/hooks.json keeping other hooks, says how to trust them, and adds nothing twice", async () => {
     await mkdir(join(workspace, '.codex'));
     await writeFile(projectFile(), JSON.stringify({ hooks: { Stop: [{ hooks: [theirs] }] } }));
-    const first = await runCli(['init', 'codex', '--workspace', workspace], { env });
+    const first = await runCli(['init', 'codex', '--no-start', '--workspace', workspace], { env });
     expect(first.code).toBe(0);
     expect(first.stdout).toContain(`Added the turnback hooks to ${projectFile()}`);
     expect(first.stdout).toContain('type /hooks');
@@ -44,7 +44,7 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
     expect(commands(written)).toContain(`PreToolUse ${hookBin} codex --max-time 120`);
     expect(commands(written)).toContain(`Stop ${hookBin} codex`);
 
-    const second = await runCli(['init', 'codex', '--workspace', workspace], { env });
+    const second = await runCli(['init', 'codex', '--no-start', '--workspace', workspace], { env });
     expect(second.stdout).toContain('already in');
     expect(await read(projectFile())).toEqual(written);
   });
@@ -52,20 +52,20 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
   it('removes its hooks and nothing else', async () => {
     await mkdir(join(workspace, '.codex'));
     await writeFile(projectFile(), JSON.stringify({ hooks: { Stop: [{ hooks: [theirs] }] } }));
-    await runCli(['init', 'codex', '--workspace', workspace], { env });
-    const removed = await runCli(['init', 'codex', '--workspace', workspace, '--remove'], { env });
+    await runCli(['init', 'codex', '--no-start', '--workspace', workspace], { env });
+    const removed = await runCli(['init', 'codex', '--no-start', '--workspace', workspace, '--remove'], { env });
     expect(removed).toMatchObject({ code: 0, stdout: expect.stringContaining('Removed the turnback hooks') });
     expect(await read(projectFile())).toEqual({ hooks: { Stop: [{ hooks: [theirs] }] } });
   });
 
   it('with --global, writes $CODEX_HOME/hooks.json, else ~/.codex/hooks.json', async () => {
-    const global = await runCli(['init', 'codex', '--global'], { env });
+    const global = await runCli(['init', 'codex', '--no-start', '--global'], { env });
     expect(global.code).toBe(0);
     expect(commands(await read(join(root, 'home', '.codex', 'hooks.json')))).toContain(
       `UserPromptSubmit ${hookBin} codex`,
     );
     const elsewhere = join(root, 'codex-home');
-    const moved = await runCli(['init', 'codex', '--global'], { env: { ...env, CODEX_HOME: elsewhere } });
+    const moved = await runCli(['init', 'codex', '--no-start', '--global'], { env: { ...env, CODEX_HOME: elsewhere } });
     expect(moved.stdout).toContain(join(elsewhere, 'hooks.json'));
     expect(moved.stdout).not.toContain('a project you trust');
   });
@@ -73,10 +73,10 @@ describe('turnback init codex', { timeout: 60_000 }, () => {
   it('leaves a hooks file it cannot read as it was, and refuses unknown flags', async () => {
     await mkdir(join(workspace, '.codex'));
     await writeFile(projectFile(), '{"hooks": []}');
-    const bad = await runCli(['init', 'codex', '--workspace', workspace], { env });
+    const bad = await runCli(['init', 'codex', '--no-start', '--workspace', workspace], { env });
     expect(bad).toMatchObject({ code: 2, stderr: expect.stringContaining('"hooks" is not an object') });
     expect(await readFile(projectFile(), 'utf8')).toBe('{"hooks": []}');
-    const unknown = await runCli(['init', 'codex', '--everywhere'], { env });
+    const unknown = await runCli(['init', 'codex', '--no-start', '--everywhere'], { env });
     expect(unknown).toMatchObject({
       code: 2,
       stderr: expect.stringMatching(/usage: turnback init <.*codex.*> \[--workspace DIR\] \[--global\] \[--remove\]/),

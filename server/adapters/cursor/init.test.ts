@@ -38,7 +38,7 @@ describe('turnback init cursor', { timeout: 60_000 }, () => {
       hooks: { afterFileEdit: [{ command: './format.sh' }], sessionStart: [{ command: 'echo hi' }] },
     };
     await writeFile(file, JSON.stringify(existing));
-    expect(await runCli(['init', 'cursor', '--workspace', workspace], { env })).toMatchObject({
+    expect(await runCli(['init', 'cursor', '--no-start', '--workspace', workspace], { env })).toMatchObject({
       code: 0,
       stdout: expect.stringContaining('Added'),
     });
@@ -53,14 +53,18 @@ describe('turnback init cursor', { timeout: 60_000 }, () => {
       ).toEqual([{ command: CURSOR_SCAN_EVENTS.has(event) ? `${hook} --max-time 120` : hook }]);
     }
     const text = await readFile(file, 'utf8');
-    expect((await runCli(['init', 'cursor', '--workspace', workspace], { env })).stdout).toContain('already in');
+    expect((await runCli(['init', 'cursor', '--no-start', '--workspace', workspace], { env })).stdout).toContain(
+      'already in',
+    );
     expect(await readFile(file, 'utf8')).toBe(text);
-    expect((await runCli(['init', 'cursor', '--remove', '--workspace', workspace], { env })).code).toBe(0);
+    expect((await runCli(['init', 'cursor', '--no-start', '--remove', '--workspace', workspace], { env })).code).toBe(
+      0,
+    );
     expect(await read(file)).toEqual(existing);
   });
 
   it('--global writes ~/.cursor/hooks.json, created with version 1', async () => {
-    expect((await runCli(['init', 'cursor', '--global'], { env, cwd: workspace })).code).toBe(0);
+    expect((await runCli(['init', 'cursor', '--no-start', '--global'], { env, cwd: workspace })).code).toBe(0);
     const created = await read(join(home, '.cursor', 'hooks.json'));
     expect(created.version).toBe(1);
     expect(Object.keys(created.hooks)).toEqual([...CURSOR_EVENTS]);
@@ -70,7 +74,7 @@ describe('turnback init cursor', { timeout: 60_000 }, () => {
     const file = join(workspace, '.cursor', 'hooks.json');
     await mkdir(join(workspace, '.cursor'));
     await writeFile(file, '{"version": 1, "hooks": []}');
-    expect((await runCli(['init', 'cursor', '--workspace', workspace], { env })).code).toBe(2);
+    expect((await runCli(['init', 'cursor', '--no-start', '--workspace', workspace], { env })).code).toBe(2);
     expect(await readFile(file, 'utf8')).toBe('{"version": 1, "hooks": []}');
   });
 });

@@ -20,7 +20,7 @@ import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
 import { newId } from '../ids.js';
-import { type ScanResult, scanTree } from './scan.js';
+import { type ScanOptions, type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
@@ -30,6 +30,11 @@ import type { TreeWatcher } from './watch/tree-watcher.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
 const PARTIAL_COMMIT_BYTES = 8 << 20;
+/**
+ * The background build stores smaller parts: each is one synchronous transaction, during which
+ * a hook's request waits, and a stopped build resumes from the last one.
+ */
+const BUILD_PARTIAL_COMMIT_BYTES = 1 << 20;
 
 interface OpenExec {
   execId: string;
@@ -209,8 +214,21 @@ export class ExecScans {
     });
   }
 
+  /**
+   * The index built in the background (index-build.ts): the before scan's own scan, paced by
+   * `pace`, in the same queue, so a command's before scan that comes meanwhile waits for it and
+   * then reads only what changed since.
+   */
+  async build(pace: NonNullable<ScanOptions['pace']>): Promise<void> {
+    await this.scanning(() => this.scanIntoIndex(() => undefined, null, { pace, partialBytes: BUILD_PARTIAL_COMMIT_BYTES }));
+  }
+
   /** Brings the index to the disk, storing as it goes; the last store is synced. */
-  private async scanIntoIndex(alsoInTransaction: () => void, dirty: DirtyRoots | null = null): Promise<ScanResult> {
+  private async scanIntoIndex(
+    alsoInTransaction: () => void,
+    dirty: DirtyRoots | null = null,
+    { pace, partialBytes = PARTIAL_COMMIT_BYTES }: { pace?: ScanOptions['pace']; partialBytes?: number } = {},
+  ): Promise<ScanResult> {
     const { ctx, index } = this;
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
@@ -229,8 +247,9 @@ export class ExecScans {
       scan = await scanTree(ctx, {
         baseline: baseline.map,
         batch,
-        partial: { bytes: PARTIAL_COMMIT_BYTES, store: storePart },
+        partial: { bytes: partialBytes, store: storePart },
         dirty: dirty ? this.dirtyOptions(dirty) : undefined,
+        pace,
       });
       // Synced when it stored anything: the command may change any file once this answers. A scan
       // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.

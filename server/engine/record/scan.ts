@@ -60,6 +60,12 @@ export interface ScanOptions {
     unreadable: ReadonlySet<string>;
     overBudget: readonly OverBudget[];
   };
+  /**
+   * Called after each path the scan takes in (`fresh`: read now, not trusted from the baseline).
+   * A promise it answers is awaited: a background build yields to requests there, and stops the
+   * scan by rejecting.
+   */
+  pace?: (entry: IndexEntry, fresh: boolean) => void | Promise<void>;
 }
 
 const REPLACEMENT = '\uFFFD';
@@ -236,6 +242,10 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       current.set(uri, entry);
       if (!sameIndexedState(known, entry)) result.changed.push(uri);
       if (entry.skipped === 'unreadable') result.unreadable.push(uri);
+      if (options.pace) {
+        const paced = options.pace(entry, entry !== known);
+        if (paced) await paced;
+      }
       if (options.partial && pendingBytes >= options.partial.bytes) {
         options.partial.store(sincePartial);
         sincePartial = new Map();

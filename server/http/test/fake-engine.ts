@@ -82,6 +82,8 @@ function checkUri(uri: string): void {
   parseUri(uri);
 }
 
+const WHOLE_INDEX = { state: 'whole', filesFound: 1, filesIndexed: 1, bytesStored: 1, percent: 100 } as const;
+
 export function createFakeEngine(): FakeEngine {
   const events = new EventEmitter();
   const calls: FakeEngine['calls'] = [];
@@ -266,7 +268,15 @@ export function createFakeEngine(): FakeEngine {
         retention: { keepDays: 30, keepSessions: 0 },
         pruned: 0,
         unprotected: [],
+        index: WHOLE_INDEX,
       };
+    },
+    async buildIndex() {
+      record('buildIndex');
+      return WHOLE_INDEX;
+    },
+    indexStatus() {
+      return WHOLE_INDEX;
     },
     async preview(turnId, opts) {
       record('preview', turnId, opts);

@@ -1,8 +1,10 @@
-// One workspace in the sidebar: its name and root, how many sessions it holds, and whether it
-// records (and why not). The current one holds its session list below it.
+// One workspace in the sidebar: its name and root, how many sessions it holds, whether it
+// records (and why not) and its index while it is not whole. The current one holds its session
+// list below it.
 import type { ReactNode } from 'react';
 import type { Workspace } from '../../../server/protocol';
 import { formatBytes, plural } from '../../lib/format';
+import { indexText } from './indexText';
 
 interface WorkspaceItemProps {
   workspace: Workspace;
@@ -17,11 +19,13 @@ export function notRecordingText(workspace: Workspace): string {
 }
 
 export function WorkspaceItem({ workspace, current, onSelect, children }: WorkspaceItemProps) {
+  const index = indexText(workspace.index);
   const label = [
     `Workspace ${workspace.name}`,
     workspace.root,
     plural(workspace.sessions, 'session'),
     ...(workspace.recording ? [] : [notRecordingText(workspace)]),
+    ...(index ? [index] : []),
   ].join(', ');
   return (
     <li className={`workspace${current ? ' is-current' : ''}`}>
@@ -44,6 +48,19 @@ export function WorkspaceItem({ workspace, current, onSelect, children }: Worksp
         {!workspace.recording && (
           <span className="workspace-item__off" title={workspace.reason}>
             {notRecordingText(workspace)}
+          </span>
+        )}
+        {index && (
+          <span className="workspace-item__index" title={index}>
+            {index}
+            {workspace.index?.state === 'building' && (
+              <progress
+                className="workspace-item__progress"
+                max={100}
+                value={workspace.index.percent}
+                aria-label={`Index of ${workspace.name}`}
+              />
+            )}
           </span>
         )}
         {workspace.recording && workspace.storeBytes > 0 && (

@@ -26,7 +26,7 @@ const side = { exists: true, binary: false, tooLarge: false, truncated: false, s
 
 /** A service with `api` (a default workspace holding s1) and `web` (holding s9, not recording). */
 function serve(
-  workspaces: Workspace[] = [
+  workspaces: Workspace[] | (() => Workspace[]) = [
     workspace('api', { isDefault: true }),
     workspace('web', { recording: false, reason: 'the disk is full' }),
   ],
@@ -53,7 +53,7 @@ function serve(
   };
   const store = json({ sessions: 1, turns: 1, blobs: 1, bytes: 10, dataDir: '/d' });
   return mockFetch({
-    'GET /api/workspaces': json({ workspaces }),
+    'GET /api/workspaces': () => json({ workspaces: typeof workspaces === 'function' ? workspaces() : workspaces }),
     'GET /api/sessions': json({ sessions: sessionsOf.api }),
     'GET /api/store': store,
     'GET /api/sessions/s1/turns': json({ turns: turnsOf.s1 }),
@@ -80,6 +80,38 @@ afterEach(() => {
 });
 
 describe('workspaces in the console', () => {
+  it("shows a workspace's index build and its progress, in the list and the header, until it is whole", async () => {
+    const building = {
+      state: 'building' as const,
+      filesFound: 41_200,
+      filesIndexed: 25_956,
+      bytesStored: 1,
+      percent: 63,
+    };
+    let answers = 0;
+    serve(() => {
+      answers++;
+      const index = answers < 3 ? building : { ...building, state: 'whole' as const, percent: 100 };
+      return [
+        workspace('api', { isDefault: true, index }),
+        workspace('web', { index: { ...building, state: 'failed', percent: 0, reason: 'EACCES: permission denied' } }),
+      ];
+    });
+    renderWithClient(<App />);
+    const list = await screen.findByRole('list', { name: 'Workspaces' });
+    const api = await within(list).findByRole('button', { name: /^Workspace api,/ });
+    expect(api).toHaveTextContent('Indexing 41,200 files… 63%');
+    expect(api).toHaveAccessibleName(expect.stringContaining('Indexing 41,200 files… 63%'));
+    expect(within(api).getByRole('progressbar', { name: 'Index of api' })).toHaveAttribute('value', '63');
+    expect(within(list).getByRole('button', { name: /^Workspace web,/ })).toHaveTextContent(
+      'Index not built: EACCES: permission denied',
+    );
+    expect(screen.getByLabelText('Workspace api')).toHaveTextContent('Indexing 63%');
+    // The list is asked again while a build runs: the progress goes once the index is whole.
+    await waitFor(() => expect(api).not.toHaveTextContent('Indexing'), { timeout: 5_000 });
+    expect(screen.getByLabelText('Workspace api')).not.toHaveTextContent('Indexing');
+  });
+
   it('lists every workspace with its name and root, says which is not recording and why, and opens on the default one', async () => {
     const calls = serve();
     renderWithClient(<App />);

@@ -1,0 +1,30 @@
+// `turnback init`'s registration of the workspace with the person's service (started as the
+// hook starts it), so its index is built in the background from now on, not by the agent's
+// first command. The service owns its registry (workspaces.json) while it runs: the workspace
+// is registered through it, `POST /api/workspaces`, never by writing the file under it.
+import type { WorkspaceResponse } from '../protocol.js';
+import { ensureService, readStateToken } from '../service/spawn-service.js';
+
+/** The line init prints: registered and building, or why not (the hooks are installed either way). */
+export async function registerWithService(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+  const later = "its index is built when the agent's first hook starts the service";
+  const service = await ensureService(env);
+  if ('error' in service) return `Not registered with the turnback service yet: ${service.error}; ${later}`;
+  const token = readStateToken('consoleToken', env);
+  if (!token) return `Not registered with the turnback service yet (no console token); ${later}`;
+  try {
+    const response = await fetch(`http://127.0.0.1:${service.entry.port}/api/workspaces`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: workspace }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    const body = (await response.json()) as WorkspaceResponse & { error?: { message?: string } };
+    if (!response.ok) return `Not registered with the turnback service: ${body.error?.message ?? response.status}`;
+    const { root, index } = body.workspace;
+    const state = index?.state === 'whole' ? 'its index is whole' : 'its index is being built in the background';
+    return `Registered ${root} with your turnback service (pid ${service.entry.pid}): ${state} (turnback status shows its progress)`;
+  } catch (error) {
+    return `Not registered with the turnback service yet: ${(error as Error).message}; ${later}`;
+  }
+}
