@@ -1,9 +1,10 @@
 // An atomic write beneath a root: a temp file beside the destination (same filesystem, so the
 // final rename is atomic), created O_EXCL | O_NOFOLLOW through the parent's handle; the caller
-// streams chunks in, then commits (fsync, fchmod on the open file, rename, then a check that the
-// destination holds the temp file's very inode and its folder is still where the path says) or
-// aborts. The directory is not fsynced: a rename lost to a power cut leaves the old content,
-// which the store handles, and the next SQLite commit's journal flush carries it on ext4/xfs.
+// streams chunks in, then commits (fsync, fchmod on the open file when the mode it was made
+// with is not the mode asked for, rename, then a check that the destination holds the temp
+// file's very inode and its folder is still where the path says) or aborts. The directory is
+// not fsynced: a rename lost to a power cut leaves the old content, which the store handles,
+// and the next SQLite commit's journal flush carries it on ext4/xfs.
 import fs, { constants, type Stats } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -40,6 +41,12 @@ export interface AtomicSeam {
 }
 
 const fsyncFd = promisify(fs.fsync);
+
+/**
+ * Bits a temp file never has while it is written: no one else may write to it, and no set-id
+ * bit stands on a half-written file; a mode with them gets them by chmod once it is whole.
+ */
+const CLOSED_AT_OPEN = 0o755;
 
 function writeAll(fd: number, data: Uint8Array): void {
   let offset = 0;
@@ -84,11 +91,14 @@ export async function createAtomic(
   options.beforeCreate?.(temp);
   const { file: fd, home } = await seam.op('open', temp, async () =>
     seam.via(temp, (q, dirFd) => {
-      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : 0o600);
+      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : mode & CLOSED_AT_OPEN);
       return { file, home: seam.held.hold(dirFd) };
     }),
   );
   const created = fs.fstatSync(fd);
+  // The mode given at open stands unless the umask (or the closed bits) took something off:
+  // most files then need no chmod, one journaled change less per file.
+  const chmodNeeded = !options.modeAtOpen && (created.mode & 0o7777) !== mode;
   let closed = false;
   let prepared: Promise<void> | null = null;
   const close = () => {
@@ -123,7 +133,7 @@ export async function createAtomic(
     prepared ??= (async () => {
       try {
         if (durable) await seam.op('fsync', temp, () => fsyncFd(fd));
-        if (!options.modeAtOpen) await seam.op('chmod', temp, async () => fs.fchmodSync(fd, mode));
+        if (chmodNeeded) await seam.op('chmod', temp, async () => fs.fchmodSync(fd, mode));
         close();
       } catch (e) {
         await discard();

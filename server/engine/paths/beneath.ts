@@ -14,6 +14,7 @@
 import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { LinkOnPathError } from '../errors.js';
+import { HeldHandles, stillAt } from './held-handles.js';
 
 /** Linux's O_PATH (node does not export it): a handle that names a directory without opening it for reading. */
 export const O_PATH = 0o10000000;
@@ -126,6 +127,8 @@ interface RootEntry {
 
 export class Beneath {
   private roots: RootEntry[] = [];
+  /** Handles of folders just used, lent again only while still at their path (held-handles.ts). */
+  private readonly held = new HeldHandles();
 
   /** Paths inside `real` resolve beneath it from now on (registering again only updates `closed`). */
   addRoot(real: string, closed: string[] = []): void {
@@ -187,11 +190,19 @@ export class Beneath {
 
   /** Runs `run` with the handle of the directory holding `abs` (below `root`) and `abs`'s last name. */
   inParent<T>(root: string, abs: string, run: (dirFd: number, name: string) => T): T {
-    const fd = this.openDir(root, path.dirname(abs));
+    return this.inDir(root, path.dirname(abs), (fd) => run(fd, path.basename(abs)));
+  }
+
+  /**
+   * Runs `run` with the handle of the directory `dir` (the root or a directory inside it): one
+   * kept from a call just before in the same folder while it is still at `dir`, or opened now.
+   */
+  inDir<T>(root: string, dir: string, run: (dirFd: number) => T): T {
+    const fd = this.held.take(dir) ?? this.openDir(root, dir);
     try {
-      return run(fd, path.basename(abs));
+      return run(fd);
     } finally {
-      closeQuietly(fd);
+      this.held.give(dir, fd);
     }
   }
 
@@ -200,6 +211,8 @@ export class Beneath {
    * operation placed something through the handle, so what it placed is where it was asked for.
    */
   confirm(root: string, fd: number, dir: string): void {
+    // The kernel's path of the held directory is `dir`: it is the directory a walk would reach.
+    if (stillAt(fd, dir)) return;
     const now = this.openDir(root, dir);
     try {
       const held = fs.fstatSync(fd);

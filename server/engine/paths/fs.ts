@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { at, Beneath, closeQuietly, relabel } from './beneath.js';
+import { at, Beneath, relabel } from './beneath.js';
 import { type AtomicOptions, type AtomicSeam, createAtomic, HeldDirs, type WritableTarget } from './atomic-write.js';
 import { chmodNoFollow, copyTree, removeTree } from './beneath-ops.js';
 import { chunksOf, openForRead, readWhole } from './file-read.js';
@@ -99,14 +99,13 @@ export class EngineFs {
   private inDir<T>(abs: string, run: (through: string) => T): T {
     const root = this.beneath.rootOf(abs);
     if (root === null) return run(abs);
-    const fd = this.beneath.openDir(root, abs);
-    try {
-      return run(at(fd));
-    } catch (e) {
-      throw relabel(e, at(fd), abs);
-    } finally {
-      closeQuietly(fd);
-    }
+    return this.beneath.inDir(root, abs, (fd) => {
+      try {
+        return run(at(fd));
+      } catch (e) {
+        throw relabel(e, at(fd), abs);
+      }
+    });
   }
 
   /** What a read of `abs` opens: a link at its end is followed only while it stays beneath the root. */

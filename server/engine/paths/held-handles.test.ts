@@ -1,0 +1,65 @@
+// A folder's handle kept from one call to the next is lent again only while that folder is still
+// at its path: a folder swapped for a link, or removed and made again, between two calls is
+// seen as a fresh open would see it; and no kept handle outlives the work that opened it.
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, symlink, writeFile } from 'node:fs/promises';
+import nodeFs from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { LinkOnPathError } from '../errors.js';
+import { EngineFs } from './fs.js';
+
+let base: string;
+let ws: string;
+let outside: string;
+let fs: EngineFs;
+
+beforeEach(async () => {
+  base = await mkdtemp(join(tmpdir(), 'turnback-held-'));
+  ws = join(base, 'ws');
+  outside = join(base, 'outside');
+  await mkdir(join(ws, 'real'), { recursive: true });
+  await mkdir(outside);
+  await writeFile(join(outside, 'secret.txt'), 'outside\n');
+  fs = new EngineFs();
+  fs.addRoot(ws);
+});
+afterEach(async () => {
+  await rm(base, { recursive: true, force: true });
+});
+
+const openFds = () => nodeFs.readdirSync('/proc/self/fd').length;
+
+describe("a folder's kept handle", () => {
+  it('is not lent once the folder was swapped for a link: the next write is the race error, nothing outside', async () => {
+    await fs.writeFileAtomic(join(ws, 'real', 'a.txt'), Buffer.from('a'), 0o644);
+    await rename(join(ws, 'real'), join(ws, 'moved'));
+    await symlink(outside, join(ws, 'real'));
+    await expect(fs.writeFileAtomic(join(ws, 'real', 'b.txt'), Buffer.from('b'), 0o644)).rejects.toBeInstanceOf(
+      LinkOnPathError,
+    );
+    await expect(fs.lstat(join(ws, 'real', 'secret.txt'))).rejects.toBeInstanceOf(LinkOnPathError);
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+    expect(await readdir(join(ws, 'moved'))).toEqual(['a.txt']);
+  });
+
+  it('is not lent once the folder was removed and made again: the write lands in the new folder', async () => {
+    await fs.writeFileAtomic(join(ws, 'real', 'a.txt'), Buffer.from('a'), 0o644);
+    await rm(join(ws, 'real'), { recursive: true });
+    await mkdir(join(ws, 'real'));
+    await fs.writeFileAtomic(join(ws, 'real', 'b.txt'), Buffer.from('b'), 0o644);
+    expect(await readdir(join(ws, 'real'))).toEqual(['b.txt']);
+    expect(await readFile(join(ws, 'real', 'b.txt'), 'utf8')).toBe('b');
+  });
+
+  it('is closed once the seam is idle', async () => {
+    const before = openFds();
+    for (let i = 0; i < 20; i++) {
+      await mkdir(join(ws, `d${i}`));
+      await fs.writeFileAtomic(join(ws, `d${i}`, 'f.txt'), Buffer.from('f'), 0o644);
+    }
+    expect(openFds()).toBeGreaterThan(before);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(openFds()).toBeLessThanOrEqual(before);
+  });
+});
