@@ -11,7 +11,7 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp]
+  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp] [--no-start]
                                 --mcp (claude-code): registers the MCP server in ~/.claude.json
   turnback --version | --help
 
