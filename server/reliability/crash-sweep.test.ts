@@ -2,43 +2,54 @@
 // a commit, a rollback, a rollback with chat and a GC sweep, for every N (a sample in the
 // quick run). After each stop the store must reopen, list, hold every workspace path wholly
 // old or wholly new, have no temp files, and roll the turn back to its exact start tree.
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
-import { scenarios } from './scenarios.testutil.js';
+import { scenarios, watchedScenarios } from './scenarios.testutil.js';
 import { crashAt, profile } from './sweep.testutil.js';
+import { useWatcher } from './open-engine.testutil.js';
 import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();
 afterAll(() => writeTally('crash sweep', tally));
 
-describe('crash sweep', () => {
-  for (const scenario of scenarios) {
-    it(
-      `${scenario.name}: every cut point leaves a store that reopens and rolls back exactly`,
-      async () => {
-        const { total, after } = await profile(scenario);
-        if (scenario.filesystem === 'none') {
-          expect(total).toBe(0);
-          tally.notes.push(`${scenario.name}: no filesystem operation (one SQLite transaction)`);
-          return;
-        }
-        expect(total).toBeGreaterThan(0);
-        const points = sampleOf(
-          Array.from({ length: total }, (_, i) => i + 1),
-          3,
-        );
-        const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
-        const { known, unexplained } = splitKnown(found.flat());
-        tally.cases += points.length;
-        tally.crashPoints += points.length;
-        tally.failures += found.filter((f) => f.length > 0).length;
-        tally.notes.push(`${scenario.name}: ${points.length} of ${total} points` + knownNote(known));
-        expect(unexplained).toEqual([]);
-      },
-      FULL ? 600_000 : 60_000,
-    );
-  }
+function crashSweep(title: string, list: typeof scenarios): void {
+  describe(title, () => {
+    for (const scenario of list) {
+      it(
+        `${scenario.name}: every cut point leaves a store that reopens and rolls back exactly`,
+        async () => {
+          const { total, after } = await profile(scenario);
+          if (scenario.filesystem === 'none') {
+            expect(total).toBe(0);
+            tally.notes.push(`${scenario.name}: no filesystem operation (one SQLite transaction)`);
+            return;
+          }
+          expect(total).toBeGreaterThan(0);
+          const points = sampleOf(
+            Array.from({ length: total }, (_, i) => i + 1),
+            3,
+          );
+          const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
+          const { known, unexplained } = splitKnown(found.flat());
+          tally.cases += points.length;
+          tally.crashPoints += points.length;
+          tally.failures += found.filter((f) => f.length > 0).length;
+          tally.notes.push(`${scenario.name}: ${points.length} of ${total} points` + knownNote(known));
+          expect(unexplained).toEqual([]);
+        },
+        FULL ? 600_000 : 60_000,
+      );
+    }
+  });
+}
+
+crashSweep('crash sweep', scenarios);
+// The watcher path: the same sweep over the scenarios that scan, with the service's watcher on.
+describe('with the watcher', () => {
+  beforeAll(() => useWatcher(true));
+  afterAll(() => useWatcher(false));
+  crashSweep('crash sweep with the watcher', watchedScenarios);
 });
 
 describe('crash while a write is in flight', () => {

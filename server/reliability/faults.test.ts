@@ -3,12 +3,12 @@
 // one), no path is left half-way, and the same store then rolls the turn back exactly.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FaultController } from './fault-controller.testutil.js';
 import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
-import { openTestEngine } from './open-engine.testutil.js';
+import { openTestEngine, useWatcher } from './open-engine.testutil.js';
 import { makeSandbox } from './sandbox.testutil.js';
-import { scenarios, SESSION, START_FILES } from './scenarios.testutil.js';
+import { scenarios, watchedScenarios, SESSION, START_FILES } from './scenarios.testutil.js';
 import { faultAt, profile } from './sweep.testutil.js';
 import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
@@ -19,47 +19,57 @@ afterAll(() => writeTally('fault injection', tally));
 const ANY_STEP_CODES = ['ENOSPC', 'EACCES', 'EIO', 'EMFILE'];
 const isRename = (op: { op: string }) => /rename/i.test(op.op);
 
-describe('fault injection', () => {
-  for (const scenario of scenarios) {
-    it(
-      `${scenario.name}: each injected fault is reported with a code and loses nothing`,
-      async () => {
-        const { total, ops, after } = await profile(scenario);
-        if (scenario.filesystem === 'none') {
-          expect(total).toBe(0);
-          return;
-        }
-        const renames = ops.filter(isRename).length;
-        const cases: { at: number; code: string; only?: typeof isRename }[] = [];
-        // Full: every code at every step. Quick: a spread of steps, the codes taking turns.
-        sampleOf(
-          Array.from({ length: total }, (_, i) => i + 1),
-          4,
-        ).forEach((at, i) => {
-          for (const code of FULL ? ANY_STEP_CODES : [ANY_STEP_CODES[i % ANY_STEP_CODES.length]])
-            cases.push({ at, code });
-        });
-        for (const at of sampleOf(
-          Array.from({ length: renames }, (_, i) => i + 1),
-          1,
-        ))
-          cases.push({ at, code: 'EPERM', only: isRename });
-        const outcomes = await inPool(cases, POOL, (c) => faultAt(scenario, c.at, c.code, after, c.only));
-        const { known, unexplained: problems } = splitKnown(outcomes.flatMap((o) => o.problems));
-        const missed = outcomes.filter((o) => !o.injected).length;
-        tally.cases += cases.length;
-        tally.faults += cases.length - missed;
-        tally.failures += outcomes.filter((o) => o.problems.length > 0).length;
-        tally.notes.push(
-          `${scenario.name}: ${cases.length} faults over ${total} steps (${renames} renames)` +
-            (known.size ? ` (known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')})` : ''),
-        );
-        expect(missed).toBe(0);
-        expect(problems).toEqual([]);
-      },
-      FULL ? 900_000 : 60_000,
-    );
-  }
+function faultSweep(title: string, list: typeof scenarios): void {
+  describe(title, () => {
+    for (const scenario of list) {
+      it(
+        `${scenario.name}: each injected fault is reported with a code and loses nothing`,
+        async () => {
+          const { total, ops, after } = await profile(scenario);
+          if (scenario.filesystem === 'none') {
+            expect(total).toBe(0);
+            return;
+          }
+          const renames = ops.filter(isRename).length;
+          const cases: { at: number; code: string; only?: typeof isRename }[] = [];
+          // Full: every code at every step. Quick: a spread of steps, the codes taking turns.
+          sampleOf(
+            Array.from({ length: total }, (_, i) => i + 1),
+            4,
+          ).forEach((at, i) => {
+            for (const code of FULL ? ANY_STEP_CODES : [ANY_STEP_CODES[i % ANY_STEP_CODES.length]])
+              cases.push({ at, code });
+          });
+          for (const at of sampleOf(
+            Array.from({ length: renames }, (_, i) => i + 1),
+            1,
+          ))
+            cases.push({ at, code: 'EPERM', only: isRename });
+          const outcomes = await inPool(cases, POOL, (c) => faultAt(scenario, c.at, c.code, after, c.only));
+          const { known, unexplained: problems } = splitKnown(outcomes.flatMap((o) => o.problems));
+          const missed = outcomes.filter((o) => !o.injected).length;
+          tally.cases += cases.length;
+          tally.faults += cases.length - missed;
+          tally.failures += outcomes.filter((o) => o.problems.length > 0).length;
+          tally.notes.push(
+            `${scenario.name}: ${cases.length} faults over ${total} steps (${renames} renames)` +
+              (known.size ? ` (known defects: ${[...known].map(([id, n]) => `${id} ×${n}`).join(', ')})` : ''),
+          );
+          expect(missed).toBe(0);
+          expect(problems).toEqual([]);
+        },
+        FULL ? 900_000 : 60_000,
+      );
+    }
+  });
+}
+
+faultSweep('fault injection', scenarios);
+// The watcher path: the same sweep over the scenarios that scan, with the service's watcher on.
+describe('with the watcher', () => {
+  beforeAll(() => useWatcher(true));
+  afterAll(() => useWatcher(false));
+  faultSweep('fault injection with the watcher', watchedScenarios);
 });
 
 // A capture that fails for any reason but the file's own permissions stops the mutation, and is

@@ -5,7 +5,7 @@ import { readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { EngineContext } from '../engine/context.js';
-import { EngineFs, openEngine } from '../engine/index.js';
+import { EngineFs, fsTreeWatcher, openEngine } from '../engine/index.js';
 import type { FaultController } from './fault-controller.testutil.js';
 import type { Sandbox } from './sandbox.testutil.js';
 
@@ -37,6 +37,17 @@ export function clockOf(dataDir: string): TestClock {
   return clock;
 }
 
+let watching = false;
+
+/** Whether the engines opened from now on run the service's filesystem watcher (the suites' watcher path). */
+export function useWatcher(on: boolean): void {
+  watching = on;
+}
+
+export function watcherOn(): boolean {
+  return watching;
+}
+
 export interface TestEngineOptions {
   controller?: FaultController;
   keepSessions?: number;
@@ -52,6 +63,7 @@ export async function openTestEngine(sandbox: Sandbox, opts: TestEngineOptions):
     maxFileSize: opts.maxFileSize,
     now: clockOf(sandbox.dataDir).now,
     fs: opts.controller ? new EngineFs({ beforeOp: opts.controller.beforeOp }) : undefined,
+    ...(watching ? { watcher: fsTreeWatcher } : {}),
   });
 }
 

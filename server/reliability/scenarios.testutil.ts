@@ -307,3 +307,28 @@ export const scenarios: Scenario[] = [
         : [],
   },
 ];
+
+/** The scenarios a filesystem watcher changes (the scans, and a capture after them): the suites run them with it on too. */
+export const WATCHED: ReadonlySet<string> = new Set(['capture', 'exec after scan', 'index update']);
+
+/**
+ * With the watcher, the first command's before scan looks at what changed since the turn's
+ * start scan: here a file edited, one made in a new folder, one removed, between the two
+ * (the turn's start tree is the one the command found).
+ */
+const dirtyBeforeScan: Scenario = {
+  name: 'exec before scan of dirty paths',
+  setup: async (engine, begin, mark) => {
+    const turnId = await begin(SESSION, 'command');
+    await engine.settled();
+    // The person's, before any command of the turn: the before scan takes it as the baseline.
+    shell(engine, "printf 'between\\n' >> a.txt && mkdir -p fresh && printf 'f\\n' > fresh/f.txt && rm old/c.txt");
+    await mark();
+    return { turnId };
+  },
+  run: (engine) => engine.exec({ sessionId: SESSION, tool: 'Bash', command: COMMAND }),
+  check: (engine) => commandStillUndone(engine),
+};
+
+/** What the suites sweep with the watcher on. */
+export const watchedScenarios: Scenario[] = [...scenarios.filter((s) => WATCHED.has(s.name)), dirtyBeforeScan];

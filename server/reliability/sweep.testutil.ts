@@ -3,7 +3,7 @@
 import type { Engine } from '../engine/api.js';
 import type { RollbackResult } from '../protocol.js';
 import { FaultController } from './fault-controller.testutil.js';
-import { abandonEngine, openTestEngine, storeLeftovers } from './open-engine.testutil.js';
+import { abandonEngine, openTestEngine, storeLeftovers, watcherOn } from './open-engine.testutil.js';
 import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
 import { START_FILES, SESSION, type Scenario, type ScenarioState } from './scenarios.testutil.js';
 import { pathsNeitherOldNorNew, snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
@@ -42,6 +42,8 @@ async function prepare(scenario: Scenario): Promise<Prepared> {
     mark,
   );
   if (!turnStart) throw new Error(`scenario ${scenario.name} began no turn under test`);
+  // A turn's start scan runs in the background with the watcher: done before the operation is counted.
+  if (watcherOn()) await engine.settled();
   return { scenario, sandbox, engine, controller, state, turnStart, before: await snapshotTree(sandbox.workspace) };
 }
 
