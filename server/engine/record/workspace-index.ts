@@ -6,28 +6,13 @@
 import type { Stats } from 'node:fs';
 import type { SpecialKind, State } from '../../protocol.js';
 import { specialKindOf } from '../paths/file-read.js';
-import { modeOf } from './path-state.js';
+import { modeOf, sameIndexEntry } from '../state/state.js';
 import type { Store } from '../db/store.js';
 import { IndexTree } from './watch/index-tree.js';
 import { LayeredMap } from './watch/layered-map.js';
+import type { IndexedType, IndexEntry } from '../db/workspace-index.js';
 
-/** `special`: a FIFO, socket or device (its kind kept in `target`). */
-export type IndexedType = 'file' | 'dir' | 'symlink' | 'special';
-
-export interface IndexEntry {
-  type: IndexedType;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
-  /** A file's content hash; null when its content could not be kept (see `skipped`). */
-  hash: string | null;
-  target: string | null;
-  skipped: 'too-large' | 'unreadable' | null;
-  /** When the scan that read this entry started (ms since the epoch): see `isRacy`. */
-  seenMs: number;
-}
+export type { IndexedType, IndexEntry };
 
 /**
  * File timestamps move in coarse ticks (a few ms on Linux, up to seconds on some filesystems):
@@ -73,47 +58,6 @@ export function stateOf(entry: IndexEntry | undefined): State {
   return { type: 'file', hash: entry.hash ?? '', size: entry.size, mode: entry.mode };
 }
 
-/** Same state (what rollback restores): content and mode, a link's target, a directory's mode. */
-export function sameIndexedState(a: IndexEntry | undefined, b: IndexEntry | undefined): boolean {
-  if (!a || !b) return a === b;
-  if (a.type !== b.type || a.mode !== b.mode) return false;
-  if (a.type === 'dir') return true;
-  if (a.type === 'symlink' || a.type === 'special') return a.target === b.target;
-  // A file whose content could not be kept is the same only while its stat is.
-  if (a.hash === null || b.hash === null)
-    return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-  return a.hash === b.hash;
-}
-
-function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
-  return (
-    a.type === b.type &&
-    a.size === b.size &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs &&
-    a.ino === b.ino &&
-    a.mode === b.mode &&
-    a.hash === b.hash &&
-    a.target === b.target &&
-    a.skipped === b.skipped &&
-    a.seenMs === b.seenMs
-  );
-}
-
-interface IndexRow {
-  uri: string;
-  type: IndexedType;
-  size: number;
-  mtime_ms: number;
-  ctime_ms: number;
-  ino: number;
-  mode: number;
-  hash: string | null;
-  target: string | null;
-  skipped: IndexEntry['skipped'];
-  seen_ms: number;
-}
-
 export class WorkspaceIndex {
   private entries: Map<string, IndexEntry> | null = null;
   /** What lies below each folder, built on first use (scans of dirty paths ask it). */
@@ -132,38 +76,16 @@ export class WorkspaceIndex {
    * completes.
    */
   get complete(): boolean {
-    return (
-      (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)
-        ?.value === '1'
-    );
+    return this.store.index.complete;
   }
 
   private setComplete(complete: boolean): void {
-    this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
+    this.store.index.setComplete(complete);
   }
 
   /** The entries by URI (loaded once; scans keep it current). Callers must not change it. */
   map(): ReadonlyMap<string, IndexEntry> {
-    if (!this.entries) {
-      const rows = this.store.st('SELECT * FROM ws_index').all() as IndexRow[];
-      this.entries = new Map(
-        rows.map((r) => [
-          r.uri,
-          {
-            type: r.type,
-            size: r.size,
-            mtimeMs: r.mtime_ms,
-            ctimeMs: r.ctime_ms,
-            ino: r.ino,
-            mode: r.mode,
-            hash: r.hash,
-            target: r.target,
-            skipped: r.skipped,
-            seenMs: r.seen_ms,
-          },
-        ]),
-      );
-    }
+    this.entries ??= this.store.index.all();
     return this.entries;
   }
 
@@ -218,34 +140,19 @@ export class WorkspaceIndex {
     if (!this.store.db.inTransaction)
       throw new Error('the index changes inside the transaction that stores its contents');
     const entries = this.map() as Map<string, IndexEntry>;
-    const upsert = this.store
-      .st(`INSERT OR REPLACE INTO ws_index (uri, type, size, mtime_ms, ctime_ms, ino, mode, hash, target, skipped, seen_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const remove = this.store.st('DELETE FROM ws_index WHERE uri = ?');
+    const rows = this.store.index;
     for (const [uri, entry] of found) {
       const known = entries.get(uri);
       if (entry === null) {
         if (known) {
-          remove.run(uri);
+          rows.remove(uri);
           this.changing(uri, known, null);
           entries.delete(uri);
         }
         continue;
       }
-      if (known === entry || (known && sameEntry(known, entry))) continue;
-      upsert.run(
-        uri,
-        entry.type,
-        entry.size,
-        entry.mtimeMs,
-        entry.ctimeMs,
-        entry.ino,
-        entry.mode,
-        entry.hash,
-        entry.target,
-        entry.skipped,
-        entry.seenMs,
-      );
+      if (known === entry || (known && sameIndexEntry(known, entry))) continue;
+      rows.put(uri, entry);
       this.changing(uri, known, entry);
       entries.set(uri, entry);
     }
