@@ -15,26 +15,17 @@ import fs, { constants } from 'node:fs';
 import path from 'node:path';
 import { LinkOnPathError } from '../errors.js';
 import { HeldHandles, stillAt } from './held-handles.js';
+import { at, closeQuietly, type Name } from './proc-fd.js';
+
+export { at, closeQuietly, type Name };
 
 /** Linux's O_PATH (node does not export it): a handle that names a directory without opening it for reading. */
 export const O_PATH = 0o10000000;
 // (libuv opens every file O_CLOEXEC already.)
 const DIR_HANDLE = O_PATH | constants.O_DIRECTORY | constants.O_NOFOLLOW;
 
-export type Name = string | Buffer;
-
 /** Walks made before a symlink met on the way is reported (each from the root, never through it). */
 const WALK_TRIES = 4;
-
-/** The path through which a call acts on `name` in the directory a handle holds (or on the directory itself). */
-export function at(fd: number, name?: string): string;
-export function at(fd: number, name: Buffer): Buffer;
-export function at(fd: number, name?: Name): Name;
-export function at(fd: number, name?: Name): Name {
-  if (name === undefined) return `/proc/self/fd/${fd}`;
-  if (typeof name === 'string') return `/proc/self/fd/${fd}/${name}`;
-  return Buffer.concat([Buffer.from(`/proc/self/fd/${fd}/`), name]);
-}
 
 /** Errors say the path the engine asked for, not the handle path the call went through. */
 export function relabel(e: unknown, through: Name, logical: Name): unknown {
@@ -105,14 +96,6 @@ function openVerified(dir: string): number | null {
   }
   closeQuietly(fd);
   return null;
-}
-
-export function closeQuietly(fd: number): void {
-  try {
-    fs.closeSync(fd);
-  } catch {
-    /* already closed */
-  }
 }
 
 function isInside(child: string, parent: string): boolean {

@@ -9,7 +9,7 @@
 // and every kept handle is closed once the seam has been idle a moment, so none outlives the
 // work that opened it.
 import fs from 'node:fs';
-import { at, closeQuietly } from './beneath.js';
+import { at, closeQuietly } from './proc-fd.js';
 
 /** Folders whose handles are kept at once (a batch of files spans a few dozen folders at most). */
 const KEPT = 128;

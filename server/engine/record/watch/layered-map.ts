@@ -2,7 +2,7 @@
 // over the index it started from, or an open command's baseline over the index that later scans
 // moved on (copy-on-write: only the entries changed since are kept). Costs what the layer
 // holds, not what the map below holds.
-import type { IndexEntry } from '../workspace-index.js';
+import type { IndexEntry } from '../../db/workspace-index.js';
 
 export class LayeredMap implements ReadonlyMap<string, IndexEntry> {
   constructor(
