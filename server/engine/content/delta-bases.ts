@@ -161,9 +161,7 @@ export class TurnMemo {
       this.turns.set(turnId, turn);
       return turn;
     }
-    const rows = this.store
-      .st('SELECT uri, to_uri, before, after, to_before, to_after FROM entries WHERE turn_id = ? ORDER BY seq')
-      .all(turnId) as EntryStates[];
+    const rows: EntryStates[] = this.store.entriesOf(turnId);
     turn = new TurnEntries(turnId, rows);
     this.turns.set(turnId, turn);
     this.held += turn.rows.length;
@@ -188,7 +186,9 @@ function previousVersion(store: Store, memo: TurnMemo, turnId: string, uri: stri
 /** Hashes of contents that are likely near `hash` (other versions of its paths), nearest first. */
 export function baseCandidates(store: Store, hash: string, memo: TurnMemo): string[] {
   const turns = (
-    store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, REFERRING_TURNS) as { turn_id: string }[]
+    store.st('SELECT turn_id FROM blob_refs WHERE hash = unhex(?) LIMIT ?').all(hash, REFERRING_TURNS) as {
+      turn_id: string;
+    }[]
   ).map(({ turn_id }) => memo.of(turn_id));
   const found = new Set<string>();
   const add = (candidates: (string | null)[]) => {

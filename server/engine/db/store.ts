@@ -7,6 +7,7 @@ import { removeLegacyBlobDir } from './legacy-blobs.js';
 import { StoreDamagedError } from '../errors.js';
 import { Commands } from './commands.js';
 import { migrate } from './schema.js';
+import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
 import { CHECKPOINT_AT } from './store-upkeep.js';
 
 export interface SessionRow {
@@ -68,6 +69,20 @@ export interface MessageRow {
   content: string;
   ts: number;
   deleted_by: string | null;
+}
+
+type StoredEntryRow = Omit<EntryRow, 'before' | 'after' | 'to_before' | 'to_after'> &
+  Record<'before' | 'after' | 'to_before' | 'to_after', Buffer | null>;
+type StoredChangeRow = Omit<ChangeRow, 'data'> & { data: Buffer };
+
+function entryFromRow(row: StoredEntryRow): EntryRow {
+  return {
+    ...row,
+    before: unpackState(row.before),
+    after: unpackState(row.after),
+    to_before: unpackState(row.to_before),
+    to_after: unpackState(row.to_after),
+  };
 }
 
 const TURN_COLUMNS = `t.*, (SELECT COUNT(*) FROM messages m WHERE m.turn_id = t.turn_id AND m.deleted_by IS NULL) AS message_count`;
@@ -315,22 +330,32 @@ export class Store {
 
   // ---- entries and changes ----
 
+  // Entries and changes keep their states compact (record-codec.ts); the rows this class
+  // answers carry them as JSON, as the rest of the engine reads them.
   insertEntry(row: EntryRow): void {
     this.st(
       `INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
       VALUES (@turn_id, @seq, @op, @uri, @to_uri, @before, @after, @to_before, @to_after, @skipped, @to_skipped, @exec_id, @step_id, @step_title)`,
-    ).run(row);
+    ).run({
+      ...row,
+      before: packState(row.before),
+      after: packState(row.after),
+      to_before: packState(row.to_before),
+      to_after: packState(row.to_after),
+    });
   }
   entriesOf(turnId: string): EntryRow[] {
-    return this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryRow[];
+    return (this.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as StoredEntryRow[]).map(
+      entryFromRow,
+    );
   }
   maxSeq(turnId: string): number {
     return (this.st('SELECT COALESCE(MAX(seq), 0) AS n FROM entries WHERE turn_id = ?').get(turnId) as { n: number }).n;
   }
   updateEntryAfter(turnId: string, seq: number, after: string | null, toAfter: string | null): void {
     this.st('UPDATE entries SET after = ?, to_after = ? WHERE turn_id = ? AND seq = ?').run(
-      after,
-      toAfter,
+      packState(after),
+      packState(toAfter),
       turnId,
       seq,
     );
@@ -341,10 +366,14 @@ export class Store {
   replaceChanges(turnId: string, changes: { uri: string; data: string }[]): void {
     this.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
     const insert = this.st('INSERT INTO changes (turn_id, ord, uri, data) VALUES (?, ?, ?, ?)');
-    changes.forEach((c, i) => insert.run(turnId, i, c.uri, c.data));
+    changes.forEach((c, i) => insert.run(turnId, i, c.uri, packChange(c.data, c.uri)));
   }
   changesOf(turnId: string): ChangeRow[] {
-    return this.st('SELECT * FROM changes WHERE turn_id = ? ORDER BY ord').all(turnId) as ChangeRow[];
+    return (
+      this.st('SELECT turn_id, ord, uri, data FROM changes WHERE turn_id = ? ORDER BY ord').all(
+        turnId,
+      ) as StoredChangeRow[]
+    ).map((r) => ({ ...r, data: unpackChange(r.data, r.uri) }));
   }
 
   // ---- messages ----
@@ -422,7 +451,8 @@ export class Store {
   // ---- content references ----
 
   addRef(hash: string, turnId: string): void {
-    this.st('INSERT OR IGNORE INTO blob_refs (hash, turn_id) VALUES (?, ?)').run(hash, turnId);
+    // By the hash's bytes. What is not hex (unhex gives NULL) names no content: OR IGNORE drops it.
+    this.st('INSERT OR IGNORE INTO blob_refs (hash, turn_id) VALUES (unhex(?), ?)').run(hash, turnId);
   }
   clearRefs(turnId: string): void {
     this.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);

@@ -6,6 +6,7 @@ import type { EngineContext } from '../context.js';
 import { sameForDrift } from '../record/path-state.js';
 import type { TurnRow } from '../db/store.js';
 import { toChange } from '../turns/turns.js';
+import { unpackChange } from '../db/record-codec.js';
 
 interface LaterChange {
   uri: string;
@@ -13,7 +14,7 @@ interface LaterChange {
   session_id: string;
   number: number;
   title: string;
-  data: string;
+  data: Buffer;
 }
 
 /** The authors of these conflicting paths (by URI; a path with none is absent), from one query for them all. */
@@ -43,7 +44,11 @@ export function conflictAuthors(
   const latest = new Map(rows.map((row) => [row.uri, row]));
   for (const { uri, current } of conflicts) {
     const row = latest.get(uri);
-    if (!row || !sameForDrift(current, toChange({ turn_id: row.turn_id, ord: 0, uri, data: row.data }).after)) continue;
+    if (
+      !row ||
+      !sameForDrift(current, toChange({ turn_id: row.turn_id, ord: 0, uri, data: unpackChange(row.data, uri) }).after)
+    )
+      continue;
     authors.set(uri, { turnId: row.turn_id, sessionId: row.session_id, number: row.number, title: row.title });
   }
   return authors;
