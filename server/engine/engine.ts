@@ -49,15 +49,7 @@ import { type StepGroup, stepGroups } from './rollback/steps.js';
 import { compareDiff, compareTurns } from './turns/compare.js';
 import { listPins, pinHere, PINS_SESSION, unpin } from './turns/pins.js';
 import { checkStep } from './record/step-ref.js';
-import {
-  beginTurn,
-  endTurnOrWithoutAfterContents,
-  endTurn,
-  titleOf,
-  toChange,
-  toEntry,
-  toTurn,
-} from './turns/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurn, titleOf, toEntry, toTurn } from './turns/turns.js';
 
 const ENTRY_OPS: ReadonlySet<string> = new Set(MUTATION_OPS);
 const ROLES: ReadonlySet<string> = new Set(AGENT_ROLES);
@@ -101,7 +93,7 @@ export class TurnbackEngine implements Engine {
   }
 
   private async commitActive(sessionId: string): Promise<string | null> {
-    const active = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+    const active = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
     if (!active) return null;
     await this.closeCommands(active);
     // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
@@ -126,7 +118,7 @@ export class TurnbackEngine implements Engine {
     return this.inSession(sessionId, async () => {
       await this.commitActive(sessionId);
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.upsertSession(sessionId, platform, sessionType, this.ctx.now(), originOf(req.origin));
+        this.ctx.store.sessions.upsert(sessionId, platform, sessionType, this.ctx.now(), originOf(req.origin));
         const turnId = scopeMatches(this.ctx.limits.scopes, platform, sessionType)
           ? beginTurn(this.ctx, sessionId, 'agent', titleOf(content)).turnId
           : null;
@@ -146,8 +138,8 @@ export class TurnbackEngine implements Engine {
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
       return this.ctx.store.relaxed(() => {
-        this.ctx.store.ensureSession(sessionId, this.ctx.now(), originOf(req.origin));
-        const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+        this.ctx.store.sessions.ensure(sessionId, this.ctx.now(), originOf(req.origin));
+        const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
       });
     });
@@ -164,7 +156,7 @@ export class TurnbackEngine implements Engine {
     if (typeof req.tool !== 'string' || typeof req.command !== 'string')
       throw new BadRequestError('tool and command must be strings');
     return this.inSession(sessionId, async () => {
-      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turnId || !turn) return { turnId: null, execId: null };
       const execId = this.execs.begin(turnId, req.tool, req.command);
@@ -178,7 +170,7 @@ export class TurnbackEngine implements Engine {
     if (typeof req.execId !== 'string' || req.execId === '')
       throw new BadRequestError('execId must be a non-empty string');
     return this.inSession(sessionId, async () => {
-      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id ?? null;
+      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
       if (this.execs.openIn(turnId).includes(req.execId))
@@ -210,7 +202,7 @@ export class TurnbackEngine implements Engine {
       const removes = req.op !== 'write' && req.op !== 'mkdir';
       const r = await this.ctx.roots.resolve(req.uri, { removes, content: req.op === 'write' });
       const to = moves ? await this.ctx.roots.resolve(req.to!, { removes: true }) : undefined;
-      const turnId = this.ctx.store.getSession(sessionId)?.active_turn_id;
+      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId;
       const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
       if (!turn || !(r.tracked || to?.tracked)) return { recorded: false };
       return inStep(turn, step, async () => {
@@ -233,18 +225,18 @@ export class TurnbackEngine implements Engine {
   }
 
   listSessions(): Session[] {
-    return this.open().store.listSessions().map(toSession);
+    return this.open().store.sessions.list().map(toSession);
   }
 
   private requireSession(sessionId: string): void {
-    if (!this.open().store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
+    if (!this.open().store.sessions.get(sessionId)) throw new SessionNotFoundError(sessionId);
   }
 
   listTurns(sessionId: string, opts: { limit?: number; before?: number } = {}): Turn[] {
     this.requireSession(sessionId);
     const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
     const before = opts.before && opts.before > 0 ? opts.before : Number.MAX_SAFE_INTEGER;
-    return this.ctx.store.listTurns(sessionId, limit, before).map((row) => toTurn(this.ctx, row));
+    return this.ctx.store.turns.list(sessionId, limit, before).map((row) => toTurn(this.ctx, row));
   }
 
   searchTurns(sessionId: string, text: string, opts: { limit?: number; before?: number } = {}): Turn[] {
@@ -252,24 +244,24 @@ export class TurnbackEngine implements Engine {
   }
 
   getManifest(turnId: string): Manifest {
-    const row = this.open().store.getTurn(turnId);
+    const row = this.open().store.turns.get(turnId);
     if (!row) throw new TurnNotFoundError(turnId);
     const tracked = (uri: string) => this.ctx.roots.isTrackedUri(uri);
     return {
       turn: toTurn(this.ctx, row),
-      files: this.ctx.store
+      files: this.ctx.store.entries
         .changesOf(turnId)
-        .map(toChange)
+
         .filter((c) => tracked(c.uri)),
-      entries: this.ctx.store
-        .entriesOf(turnId)
+      entries: this.ctx.store.entries
+        .of(turnId)
         .map(toEntry)
         .filter((e) => tracked(e.uri) || (e.to !== undefined && tracked(e.to))),
     };
   }
 
   command(turnId: string, execId: string): ExecCommand {
-    if (!this.open().store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
+    if (!this.open().store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
     const found = this.ctx.store.commands.get(turnId, execId);
     if (!found) throw new CommandNotFoundError(turnId, execId);
     const { scanned: _scanned, ...command } = found;
@@ -289,8 +281,8 @@ export class TurnbackEngine implements Engine {
     const { store } = this.open();
     const { blobs, bytes } = this.ctx.contents.stats();
     return {
-      sessions: store.countSessions(),
-      turns: store.countTurns(),
+      sessions: store.sessions.count(),
+      turns: store.turns.count(),
       blobs,
       bytes,
       dataDir: this.ctx.dataDir,
@@ -301,9 +293,9 @@ export class TurnbackEngine implements Engine {
   }
 
   private refuseActiveTurn(turnId: string): void {
-    const row = this.open().store.getTurn(turnId);
+    const row = this.open().store.turns.get(turnId);
     if (!row) throw new TurnNotFoundError(turnId);
-    if (row.status === 'active') throw new TurnActiveError(row.session_id);
+    if (row.status === 'active') throw new TurnActiveError(row.sessionId);
   }
 
   async preview(
@@ -411,10 +403,10 @@ export class TurnbackEngine implements Engine {
     if (this.closed) return;
     this.closed = true;
     await this.ctx.queue.drain();
-    for (const session of this.ctx.store.listSessions()) {
-      if (!session.active_turn_id) continue;
-      await this.closeCommands(session.active_turn_id);
-      await endTurn(this.ctx, session.active_turn_id, session.session_id);
+    for (const session of this.ctx.store.sessions.list()) {
+      if (!session.activeTurnId) continue;
+      await this.closeCommands(session.activeTurnId);
+      await endTurn(this.ctx, session.activeTurnId, session.sessionId);
     }
     await this.ctx.housekeeping.close();
     this.ctx.store.close();

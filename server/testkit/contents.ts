@@ -94,7 +94,7 @@ export function rawContents(dataDir: string): { raw: number; all: number } {
 export function unpackAll(dataDir: string): void {
   const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
   try {
-    const parts = new ContentParts(store);
+    const parts = new ContentParts(store.contents);
     const rows = store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL AND packed = 1').all() as {
       hash: string;
     }[];

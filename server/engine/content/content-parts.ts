@@ -1,12 +1,10 @@
-// The rows under the content store: a `contents` row per content (its hash, size, codec, and
-// for a delta its base and depth) and its parts in `content_parts`. Decoding a delta's part
-// decodes the same part of its base first, down the chain to a whole content.
+// A content's parts as the content store reads them: decoding a delta's part decodes the same
+// part of its base first, down the chain to a whole content. Its rows are db/contents.ts's.
 import { type Codec, decodePart } from './codecs.js';
 import { DecodeCache, fingerprint } from './decode-cache.js';
-import { PARTS_PER_CONTENT } from '../db/part-ids.js';
-import type { Store } from '../db/store.js';
+import { type ContentRows, PARTS_PER_CONTENT, type StoredContent } from '../db/contents.js';
 
-export { PARTS_PER_CONTENT };
+export { PARTS_PER_CONTENT, type StoredContent };
 
 /** Contents are kept in parts of this size, so a large one is never held in memory whole. */
 export const PART_SIZE = 1 << 20;
@@ -22,19 +20,6 @@ const MAX_CHAIN = 1000;
  */
 const MOVE_RAW_LIMIT = 4096;
 
-export interface ContentRow {
-  id: number;
-  hash: string;
-  size: number;
-  codec: Codec;
-  parts: number;
-  base_id: number | null;
-  depth: number;
-  packed: number;
-}
-
-const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
-
 /** A part that cannot be read as kept: its content (or a base it needs) is missing or damaged. */
 export class BrokenPartError extends Error {
   constructor(readonly reason: 'missing' | 'mismatch') {
@@ -45,22 +30,19 @@ export class BrokenPartError extends Error {
 export class ContentParts {
   private readonly cache = new DecodeCache();
 
-  constructor(private readonly store: Store) {}
+  constructor(private readonly rows: ContentRows) {}
 
-  byHash(hash: string): ContentRow | undefined {
-    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(hash) as ContentRow | undefined;
+  byHash(hash: string): StoredContent | undefined {
+    return this.rows.byHash(hash);
   }
 
-  byId(id: number): ContentRow | undefined {
-    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE id = ?`).get(id) as ContentRow | undefined;
+  byId(id: number): StoredContent | undefined {
+    return this.rows.byId(id);
   }
 
   /** The stored (encoded) bytes of a part. */
   stored(id: number, index: number): Buffer | undefined {
-    return (
-      this.store.st('SELECT data FROM content_parts WHERE id = ?').get(id * PARTS_PER_CONTENT + index) as
-        { data: Buffer } | undefined
-    )?.data;
+    return this.rows.part(id, index);
   }
 
   /**
@@ -68,15 +50,15 @@ export class ContentParts {
    * check the hash. The chain's stored parts are read first (cheap), then decoded from the
    * bottom up, starting above the highest level the cache holds for exactly those bytes.
    */
-  decoded(row: ContentRow, index: number): Buffer {
-    const chain: { row: ContentRow; data: Buffer }[] = [];
-    for (let at: ContentRow | undefined = row; at;) {
+  decoded(row: StoredContent, index: number): Buffer {
+    const chain: { row: StoredContent; data: Buffer }[] = [];
+    for (let at: StoredContent | undefined = row; at;) {
       if (chain.length > MAX_CHAIN) throw new BrokenPartError('mismatch');
       const data = this.stored(at.id, index);
       if (!data) throw new BrokenPartError('missing');
       chain.push({ row: at, data });
       if (at.codec !== 'zstd-delta') break;
-      const base: ContentRow | undefined = at.base_id === null ? undefined : this.byId(at.base_id);
+      const base: StoredContent | undefined = at.baseId === null ? undefined : this.byId(at.baseId);
       if (!base || base.hash === null) throw new BrokenPartError('missing');
       // A base with fewer parts: this part is a delta against nothing.
       at = index < base.parts ? base : undefined;
@@ -109,15 +91,11 @@ export class ContentParts {
   }
 
   write(id: number, parts: Iterable<Buffer>): void {
-    const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
-    let index = 0;
-    for (const data of parts) insert.run(id * PARTS_PER_CONTENT + index++, data);
+    this.rows.writeParts(id, parts);
   }
 
   delete(id: number): void {
-    this.store
-      .st('DELETE FROM content_parts WHERE id >= ? AND id < ?')
-      .run(id * PARTS_PER_CONTENT, (id + 1) * PARTS_PER_CONTENT);
+    this.rows.deleteParts(id);
   }
 
   /**
@@ -127,7 +105,7 @@ export class ContentParts {
    * encoded part would be left alone in a leaf page its raw bytes had filled.
    */
   replace(
-    row: ContentRow,
+    row: StoredContent,
     next: { codec: Codec; baseId: number | null; depth: number; parts: Buffer[] | null },
   ): number {
     const parts =
@@ -139,17 +117,10 @@ export class ContentParts {
       });
     const stored = parts.reduce((n, part) => n + part.length, 0);
     this.delete(row.id);
-    this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
-    const id = Number(
-      this.store
-        .st(
-          `INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
-      VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
-        )
-        .run(row.hash, row.size, next.codec, row.parts, stored, next.baseId, next.depth).lastInsertRowid,
-    );
+    this.rows.remove(row.id);
+    const id = this.rows.insertPacked(row, { codec: next.codec, baseId: next.baseId, depth: next.depth, stored });
     this.write(id, parts);
-    this.store.st('UPDATE contents SET base_id = ? WHERE base_id = ?').run(id, row.id);
+    this.rows.rebase(row.id, id);
     return id;
   }
 
@@ -158,17 +129,17 @@ export class ContentParts {
    * small one is moved like an encoded one (`replace`), for the same dense pages; a larger one
    * stays where it is, under its id.
    */
-  keepRaw(row: ContentRow): void {
+  keepRaw(row: StoredContent): void {
     if (row.size <= MOVE_RAW_LIMIT) {
       this.replace(row, { codec: row.codec, baseId: null, depth: 0, parts: null });
       return;
     }
-    this.store.st('UPDATE contents SET packed = 1, base_id = NULL, depth = 0 WHERE id = ?').run(row.id);
+    this.rows.markPackedAlone(row.id);
   }
 
   /** Contents stored as deltas against `id`. */
-  dependants(id: number): ContentRow[] {
-    return this.store.st(`SELECT ${COLUMNS} FROM contents WHERE base_id = ?`).all(id) as ContentRow[];
+  dependants(id: number): StoredContent[] {
+    return this.rows.dependants(id);
   }
 
   /**
@@ -177,22 +148,19 @@ export class ContentParts {
    * Part by part, so a large content is never whole in memory. One that cannot be decoded any
    * more stays as it is, without its base: it reads as UNRESTORABLE, as it did before.
    */
-  unpack(row: ContentRow): void {
-    const insert = this.store.st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)');
+  unpack(row: StoredContent): void {
     let bytes = 0;
     try {
       for (let i = 0; i < row.parts; i++) {
         const raw = this.decoded(row, i);
-        insert.run(row.id * PARTS_PER_CONTENT + i, raw);
+        this.rows.writeParts(row.id, [raw], i);
         bytes += raw.length;
       }
     } catch (e) {
       if (!(e instanceof BrokenPartError)) throw e;
-      this.store.st('UPDATE contents SET base_id = NULL, packed = 1 WHERE id = ?').run(row.id);
+      this.rows.dropBase(row.id);
       return;
     }
-    this.store
-      .st("UPDATE contents SET codec = 'raw', base_id = NULL, depth = 0, stored = ?, packed = 0 WHERE id = ?")
-      .run(bytes, row.id);
+    this.rows.markRaw(row.id, bytes);
   }
 }

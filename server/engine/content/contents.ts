@@ -10,8 +10,9 @@
 // Every read is verified against the hash: a damaged or missing content is UNRESTORABLE,
 // never wrong bytes.
 import { createHash } from 'node:crypto';
-import { BrokenPartError, ContentParts, PART_SIZE, PARTS_PER_CONTENT, type ContentRow } from './content-parts.js';
+import { BrokenPartError, ContentParts, PART_SIZE, type StoredContent } from './content-parts.js';
 import { Packer } from './packer.js';
+import type { ContentRows } from '../db/contents.js';
 import type { Store } from '../db/store.js';
 
 export { PART_SIZE };
@@ -60,8 +61,11 @@ export class ContentStore {
   private readonly parts: ContentParts;
   private readonly packer: Packer;
 
+  private readonly rows: ContentRows;
+
   constructor(private readonly store: Store) {
-    this.parts = new ContentParts(store);
+    this.rows = store.contents;
+    this.parts = new ContentParts(this.rows);
     this.packer = new Packer(store, this.parts);
   }
 
@@ -70,39 +74,24 @@ export class ContentStore {
   }
 
   has(hash: string): boolean {
-    return this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(hash) !== undefined;
+    return this.rows.has(hash);
   }
 
-  private row(hash: string): ContentRow | undefined {
+  private row(hash: string): StoredContent | undefined {
     return this.parts.byHash(hash);
   }
 
   /** A new, unnamed row for a content being staged part by part. */
   beginStaged(): number {
-    return this.store.relaxed(() =>
-      Number(
-        this.store.st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (NULL, 0, 'raw', 0, 0)").run()
-          .lastInsertRowid,
-      ),
-    );
+    return this.store.relaxed(() => this.rows.beginStaged());
   }
 
   appendStaged(id: number, index: number, data: Buffer): void {
-    this.store.relaxed(() => {
-      this.store
-        .st('INSERT OR REPLACE INTO content_parts (id, data) VALUES (?, ?)')
-        .run(id * PARTS_PER_CONTENT + index, data);
-      this.store
-        .st('UPDATE contents SET size = size + ?, parts = ?, stored = stored + ? WHERE id = ?')
-        .run(data.length, index + 1, data.length, id);
-    });
+    this.store.relaxed(() => this.rows.appendStaged(id, index, data));
   }
 
   dropStaged(id: number): void {
-    this.store.relaxed(() => {
-      this.parts.delete(id);
-      this.store.st('DELETE FROM contents WHERE id = ? AND hash IS NULL').run(id);
-    });
+    this.store.relaxed(() => this.rows.dropStaged(id));
   }
 
   /** Inside a transaction: the held content becomes stored under its hash (a copy already there wins). */
@@ -110,17 +99,13 @@ export class ContentStore {
     if (!this.db.inTransaction) throw new Error('contents are stored inside the transaction that references them');
     if (held.stagedId !== undefined) {
       if (this.has(held.hash)) this.dropStaged(held.stagedId);
-      else this.store.st('UPDATE contents SET hash = ? WHERE id = ? AND hash IS NULL').run(held.hash, held.stagedId);
+      else this.rows.nameStaged(held.stagedId, held.hash);
       return;
     }
     if (!held.bytes || this.has(held.hash)) return;
     const parts = [...partsOf(held.bytes)];
     const stored = parts.reduce((n, part) => n + part.length, 0);
-    const id = Number(
-      this.store
-        .st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
-        .run(held.hash, held.size, parts.length, stored).lastInsertRowid,
-    );
+    const id = this.rows.insertRaw(held.hash, held.size, parts.length, stored);
     this.parts.write(id, parts);
   }
 
@@ -135,7 +120,7 @@ export class ContentStore {
     return data;
   }
 
-  private decoded(row: ContentRow, index: number): Buffer {
+  private decoded(row: StoredContent, index: number): Buffer {
     try {
       return this.parts.decoded(row, index);
     } catch (e) {
@@ -196,35 +181,25 @@ export class ContentStore {
    */
   removeAll(hashes: string[]): void {
     if (!this.db.inTransaction) throw new Error('contents are removed inside a transaction');
-    const rows = hashes.map((hash) => this.row(hash)).filter((r): r is ContentRow => r !== undefined);
+    const rows = hashes.map((hash) => this.row(hash)).filter((r): r is StoredContent => r !== undefined);
     const going = new Set(rows.map((r) => r.id));
     for (const row of rows) {
       for (const dependant of this.parts.dependants(row.id)) if (!going.has(dependant.id)) this.parts.unpack(dependant);
     }
     for (const row of rows) {
       this.parts.delete(row.id);
-      this.store.st('DELETE FROM contents WHERE id = ?').run(row.id);
+      this.rows.remove(row.id);
     }
   }
 
   /** Stored contents nothing needs: no turn references them and the workspace index does not name them. */
   unreferenced(): string[] {
-    return (
-      this.store
-        .st(
-          `SELECT hash FROM contents c WHERE hash IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = unhex(c.hash))
-      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
-        )
-        .all() as { hash: string }[]
-    ).map((r) => r.hash);
+    return this.rows.unreferenced();
   }
 
   /** Staged rows a crash left behind (never committed under a name). */
   removeAbandoned(): number {
-    const ids = (this.store.st('SELECT id FROM contents WHERE hash IS NULL').all() as { id: number }[]).map(
-      (r) => r.id,
-    );
+    const ids = this.rows.stagedIds();
     if (ids.length > 0)
       this.store.relaxed(() => {
         for (const id of ids) this.dropStaged(id);
@@ -233,12 +208,7 @@ export class ContentStore {
   }
 
   stats(): { blobs: number; bytes: number; storedBytes: number } {
-    const row = this.store
-      .st(
-        'SELECT COUNT(*) AS n, COALESCE(SUM(size), 0) AS bytes, COALESCE(SUM(stored), 0) AS stored FROM contents WHERE hash IS NOT NULL',
-      )
-      .get() as { n: number; bytes: number; stored: number };
-    return { blobs: row.n, bytes: row.bytes, storedBytes: row.stored };
+    return this.rows.stats();
   }
 
   /** Re-encodes raw contents, off the agent's path (packer.ts); answers how many it looked at. */

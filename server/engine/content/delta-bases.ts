@@ -5,7 +5,8 @@
 // A pass of the packer looks at the same few turns for every content it packs (those of the
 // turn just ended), so it reads each turn's entries once (`TurnMemo`), not once per content.
 import type { State } from '../../protocol.js';
-import type { EntryRow, Store } from '../db/store.js';
+import type { StoredEntry } from '../db/entries.js';
+import type { Store } from '../db/store.js';
 
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
 const REFERRING_TURNS = 4;
@@ -13,16 +14,14 @@ const EARLIER_TURNS = 32;
 /** Entries a pass's memo holds at most (besides the turn it read last, whatever its size). */
 const MEMO_ENTRIES = 16_384;
 
-// Not record/path-state.ts's parseState: content/ importing record/ would close an import cycle.
-function fileHash(json: string | null): string | null {
-  const state = json ? (JSON.parse(json) as State) : null;
+function fileHash(state: State): string | null {
   return state?.type === 'file' && state.hash ? state.hash : null;
 }
 
 /** What the lookup reads of an entry: its paths and states. */
-type EntryStates = Pick<EntryRow, 'uri' | 'to_uri' | 'before' | 'after' | 'to_before' | 'to_after'>;
+type EntryStates = Pick<StoredEntry, 'uri' | 'toUri' | 'before' | 'after' | 'toBefore' | 'toAfter'>;
 
-/** An entry's file hashes, parsed from its states the first time the entry is looked at. */
+/** An entry's file hashes, taken from its states the first time the entry is looked at. */
 interface Hashes {
   before: string | null;
   after: string | null;
@@ -52,8 +51,8 @@ class TurnEntries {
       h = {
         before: fileHash(e.before),
         after: fileHash(e.after),
-        toBefore: fileHash(e.to_before),
-        toAfter: fileHash(e.to_after),
+        toBefore: fileHash(e.toBefore),
+        toAfter: fileHash(e.toAfter),
       };
       this.parsed[i] = h;
     }
@@ -94,7 +93,7 @@ class TurnEntries {
         const e = this.rows[i];
         const h = this.hashes(i);
         push(h.before, e.uri);
-        if (e.to_uri) push(h.toBefore, e.to_uri);
+        if (e.toUri) push(h.toBefore, e.toUri);
       }
       this.byBefore = index;
     }
@@ -114,7 +113,7 @@ class TurnEntries {
       for (let i = this.rows.length - 1; i >= 0; i--) {
         const e = this.rows[i];
         push(e.uri, i, false);
-        if (e.to_uri !== null && e.to_uri !== e.uri) push(e.to_uri, i, true);
+        if (e.toUri !== null && e.toUri !== e.uri) push(e.toUri, i, true);
       }
       this.byUri = index;
     }
@@ -129,14 +128,8 @@ class TurnEntries {
   /** The session's turns before this one, newest first (EARLIER_TURNS at most); empty when the turn is gone. */
   earlier(store: Store): string[] {
     if (!this.earlierTurns) {
-      const turn = store.getTurn(this.turnId);
-      this.earlierTurns = turn
-        ? (
-            store
-              .st('SELECT turn_id FROM turns WHERE session_id = ? AND number < ? ORDER BY number DESC LIMIT ?')
-              .all(turn.session_id, turn.number, EARLIER_TURNS) as { turn_id: string }[]
-          ).map((r) => r.turn_id)
-        : [];
+      const turn = store.turns.get(this.turnId);
+      this.earlierTurns = turn ? store.turns.earlierIds(turn.sessionId, turn.number, EARLIER_TURNS) : [];
     }
     return this.earlierTurns;
   }
@@ -161,7 +154,7 @@ export class TurnMemo {
       this.turns.set(turnId, turn);
       return turn;
     }
-    const rows: EntryStates[] = this.store.entriesOf(turnId);
+    const rows: EntryStates[] = this.store.entries.of(turnId);
     turn = new TurnEntries(turnId, rows);
     this.turns.set(turnId, turn);
     this.held += turn.rows.length;
@@ -185,11 +178,7 @@ function previousVersion(store: Store, memo: TurnMemo, turnId: string, uri: stri
 
 /** Hashes of contents that are likely near `hash` (other versions of its paths), nearest first. */
 export function baseCandidates(store: Store, hash: string, memo: TurnMemo): string[] {
-  const turns = (
-    store.st('SELECT turn_id FROM blob_refs WHERE hash = unhex(?) LIMIT ?').all(hash, REFERRING_TURNS) as {
-      turn_id: string;
-    }[]
-  ).map(({ turn_id }) => memo.of(turn_id));
+  const turns = store.entries.turnsReferring(hash, REFERRING_TURNS).map((turnId) => memo.of(turnId));
   const found = new Set<string>();
   const add = (candidates: (string | null)[]) => {
     for (const c of candidates) if (c && c !== hash) found.add(c);

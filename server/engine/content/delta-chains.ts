@@ -8,7 +8,7 @@
 // package-lock.json 32 levels down decodes 7.7 MiB, 17 ms). A level costs about 0.1 ms for a
 // 50 KB file (zstd with a fresh dictionary each level), so at 16 a read of a usual source file
 // decodes in 2 ms or less and none decodes more than 4 MiB (under 10 ms).
-import { type ContentParts, type ContentRow, PART_SIZE } from './content-parts.js';
+import { type ContentParts, type StoredContent, PART_SIZE } from './content-parts.js';
 
 /** Deltas between any content and a whole one, at most. */
 export const DELTA_DEPTH = 16;
@@ -23,14 +23,14 @@ interface Chain {
 }
 
 /** Bytes of one part a read decodes for each content of a chain: the content itself, then its bases. */
-const partBytes = (row: ContentRow) => Math.min(row.size, PART_SIZE);
+const partBytes = (row: StoredContent) => Math.min(row.size, PART_SIZE);
 
-function chainOf(parts: ContentParts, row: ContentRow): { rows: ContentRow[]; decoded: number[] } {
-  const rows: ContentRow[] = [];
+function chainOf(parts: ContentParts, row: StoredContent): { rows: StoredContent[]; decoded: number[] } {
+  const rows: StoredContent[] = [];
   for (
-    let at: ContentRow | undefined = row;
+    let at: StoredContent | undefined = row;
     at && rows.length <= DELTA_DEPTH;
-    at = at.base_id === null ? undefined : parts.byId(at.base_id)
+    at = at.baseId === null ? undefined : parts.byId(at.baseId)
   )
     rows.push(at);
   // decoded[i]: what reading rows[i] decodes (itself and everything below it).
@@ -40,7 +40,7 @@ function chainOf(parts: ContentParts, row: ContentRow): { rows: ContentRow[]; de
 }
 
 /** The most a content of this size may decode per part along its chain. */
-function budgetFor(row: ContentRow): number {
+function budgetFor(row: StoredContent): number {
   return Math.max(DECODE_BUDGET, MIN_DEPTH * partBytes(row));
 }
 
@@ -48,7 +48,7 @@ function budgetFor(row: ContentRow): number {
  * The base `row` may be a delta of, given the nearest version `candidate`: the candidate while
  * its chain leaves room, else its ancestor halfway to the bound; null when none does.
  */
-export function baseWithin(parts: ContentParts, row: ContentRow, candidate: ContentRow): ContentRow | null {
+export function baseWithin(parts: ContentParts, row: StoredContent, candidate: StoredContent): StoredContent | null {
   const budget = budgetFor(row);
   const fits = (chain: Chain, share: number) =>
     chain.depth + 1 <= DELTA_DEPTH * share && chain.decoded + partBytes(row) <= budget * share;

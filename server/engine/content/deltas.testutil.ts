@@ -7,7 +7,7 @@ import path from 'node:path';
 import { ContentStore } from './contents.js';
 import { Store } from '../db/store.js';
 
-export interface Row {
+export interface ContentColumns {
   hash: string;
   codec: string;
   depth: number;
@@ -35,7 +35,7 @@ export interface DeltaRig {
   turnOf(changes: Change[]): { before: string | null; after: string }[];
   /** Packs until nothing is left to pack. */
   packAll(): Promise<void>;
-  row(hash: string): Row;
+  row(hash: string): ContentColumns;
   close(): Promise<void>;
 }
 
@@ -45,7 +45,7 @@ export async function deltaRig(): Promise<DeltaRig> {
   const contents = new ContentStore(store);
   let number = 0;
   const state = (hash: string | null, size: number) =>
-    hash ? JSON.stringify({ type: 'file', hash, size, mode: 0o644 }) : null;
+    hash ? { type: 'file' as const, hash, size, mode: 0o644 } : null;
   const turnOf = (changes: Change[]): { before: string | null; after: string }[] => {
     const batch = contents.batch();
     const kept = changes.map(({ before, after }) => ({
@@ -55,41 +55,35 @@ export async function deltaRig(): Promise<DeltaRig> {
     const turnId = `t${++number}`;
     store.transaction(() => {
       batch.commit();
-      store.insertTurn({
-        turn_id: turnId,
-        session_id: 's',
+      store.turns.insert({
+        turnId,
+        sessionId: 's',
         number,
         kind: 'agent',
-        rollback_of: null,
+        rollbackOf: null,
         title: '',
-        status: 'committed',
-        rolled_back_by: null,
-        interrupted: 0,
-        started_at: number,
-        ended_at: number,
-        counts: '{}',
-        preview: '[]',
-        undo: null,
+        startedAt: number,
       });
+      store.turns.markCommitted(turnId, number, {}, [], false);
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];
-        store.insertEntry({
-          turn_id: turnId,
+        store.entries.insert({
+          turnId,
           seq: i + 1,
           op: to ? 'rename' : 'write',
           uri,
-          to_uri: to ?? null,
+          toUri: to ?? null,
           before: state(b?.hash ?? null, before?.length ?? 0),
           after: to ? null : state(a.hash, after.length),
-          to_before: null,
-          to_after: to ? state(a.hash, after.length) : null,
+          toBefore: null,
+          toAfter: to ? state(a.hash, after.length) : null,
           skipped: null,
-          to_skipped: null,
-          exec_id: null,
-          step_id: null,
-          step_title: null,
+          toSkipped: null,
+          execId: null,
+          stepId: null,
+          stepTitle: null,
         });
-        for (const h of [b?.hash, a.hash]) if (h) store.addRef(h, turnId);
+        for (const h of [b?.hash, a.hash]) if (h) store.entries.addRef(h, turnId);
       });
     });
     return kept.map(({ b, a }) => ({ before: b?.hash ?? null, after: a.hash }));
@@ -110,7 +104,7 @@ export async function deltaRig(): Promise<DeltaRig> {
     row(hash) {
       return store.db
         .prepare('SELECT id, hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = ?')
-        .get(hash) as Row;
+        .get(hash) as ContentColumns;
     },
     async close() {
       store.close();

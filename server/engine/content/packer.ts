@@ -5,7 +5,7 @@
 // number of bytes. Each content is replaced in one transaction, only if it and its base are
 // still there as they were; every encoding is decoded back and compared before it is kept.
 import { compresses, decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
-import { BrokenPartError, type ContentParts, type ContentRow } from './content-parts.js';
+import { BrokenPartError, type ContentParts, type StoredContent } from './content-parts.js';
 import { TurnMemo, baseCandidates } from './delta-bases.js';
 import { baseWithin } from './delta-chains.js';
 import type { Store } from '../db/store.js';
@@ -21,7 +21,7 @@ interface Encoded {
   codec: 'brotli' | 'zstd-delta';
   parts: Buffer[];
   bytes: number;
-  base: ContentRow | null;
+  base: StoredContent | null;
 }
 
 export class Packer {
@@ -35,12 +35,7 @@ export class Packer {
 
   /** Packs up to `limit` raw contents; answers how many it looked at. */
   async pack(limit: number): Promise<number> {
-    const rows = this.store
-      .st(
-        `SELECT id, hash, size, codec, parts, base_id, depth, packed FROM contents
-      WHERE packed = 0 AND hash IS NOT NULL ORDER BY id LIMIT ?`,
-      )
-      .all(limit) as ContentRow[];
+    const rows = this.store.contents.unpacked(limit);
     let failure: unknown = null;
     const memo = new TurnMemo(this.store);
     for (const row of rows) {
@@ -50,21 +45,19 @@ export class Packer {
         // A damaged content stays as it is (reads report it); one a codec failed on stays raw,
         // which is always right, and the failure is reported once the round is done.
         if (!(e instanceof BrokenPartError)) failure = e;
-        this.store.relaxed(() =>
-          this.store.st('UPDATE contents SET packed = 1 WHERE id = ? AND packed = 0').run(row.id),
-        );
+        this.store.relaxed(() => this.store.contents.markPacked(row.id));
       }
     }
     if (failure) throw failure;
     return rows.length;
   }
 
-  private async packOne(row: ContentRow, memo: TurnMemo): Promise<void> {
+  private async packOne(row: StoredContent, memo: TurnMemo): Promise<void> {
     const encoded = await this.encode(row, this.chooseBase(row, memo));
     const keep = encoded && encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
     this.store.relaxed(() => {
       const now = this.parts.byHash(row.hash);
-      if (!now || now.packed !== 0 || now.codec !== row.codec) return;
+      if (!now || now.packed || now.codec !== row.codec) return;
       const base = keep?.base ? this.parts.byHash(keep.base.hash) : null;
       if (keep?.base && !base) return; // removed meanwhile: packed again next round
       if (keep)
@@ -83,7 +76,7 @@ export class Packer {
    * keyframe (for a content of one part, the usual case, that is the whole decision). Null: the
    * content stays raw (a keyframe's part does not compress, and no delta was found for it).
    */
-  private async encode(row: ContentRow, base: ContentRow | null): Promise<Encoded | null> {
+  private async encode(row: StoredContent, base: StoredContent | null): Promise<Encoded | null> {
     const out: Encoded = { codec: 'brotli', parts: [], bytes: 0, base: null };
     const raw: Buffer[] = [];
     for (let i = 0; i < row.parts; i++) {
@@ -112,19 +105,19 @@ export class Packer {
   }
 
   /** The nearest stored version of the content's paths, or an ancestor of it, within the chain bound. */
-  private chooseBase(row: ContentRow, memo: TurnMemo): ContentRow | null {
+  private chooseBase(row: StoredContent, memo: TurnMemo): StoredContent | null {
     // A content others are deltas of (its base was removed) is made whole: its chain never grows back.
     if (!deltasAvailable || this.parts.dependants(row.id).length > 0) return null;
     for (const hash of baseCandidates(this.store, row.hash, memo)) {
       const candidate = this.parts.byHash(hash);
-      if (!candidate || candidate.packed !== 1 || candidate.id === row.id) continue;
+      if (!candidate || !candidate.packed || candidate.id === row.id) continue;
       const base = baseWithin(this.parts, row, candidate);
       if (base) return base;
     }
     return null;
   }
 
-  private basePart(base: ContentRow, index: number): Buffer {
+  private basePart(base: StoredContent, index: number): Buffer {
     if (index >= base.parts) return Buffer.alloc(0);
     return this.recent.get(base.hash)?.[index] ?? this.parts.decoded(base, index);
   }

@@ -77,7 +77,7 @@ describe('schema 7: commands as rows', () => {
     const store = new Store(file);
     const columns = (store.db.prepare('PRAGMA table_info(turns)').all() as { name: string }[]).map((c) => c.name);
     expect(columns).not.toContain('exec_commands');
-    expect(store.getTurn('t1')?.title).toBe('');
+    expect(store.turns.get('t1')?.title).toBe('');
     expect(store.commands.get('t1', 'x_1')).toEqual({ ...commands[0], commandBytes: 2 });
     expect(store.commands.get('t1', 'x_2')).toEqual({
       ...commands[1],

@@ -2,7 +2,7 @@
 // and a listing reads each command's first characters only. The text is kept up to
 // COMMAND_TEXT_LIMIT bytes, with the size it had; `changed` and `skipped` are JSON columns
 // read here alone.
-import type Database from 'better-sqlite3';
+import type { Statements } from './statements.js';
 import { COMMAND_PREVIEW_LIMIT, COMMAND_TEXT_LIMIT, type ExecCommand, type ExecSkipped } from '../../protocol.js';
 
 /** A command as recorded: `scanned` once its before scan has completed (never on the wire). */
@@ -23,10 +23,6 @@ interface CommandRow {
   changed: string | null;
   skipped: string | null;
   scanned: number;
-}
-
-interface Statements {
-  st(sql: string): Database.Statement;
 }
 
 /** `text` cut to at most `limit` UTF-8 bytes, never inside a character. */

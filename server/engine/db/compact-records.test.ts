@@ -37,10 +37,15 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
     const store = new Store(file);
     try {
       expect(store.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
+      const json = (state: unknown) => (state === null ? null : JSON.stringify(state));
       for (const [turnId, entries] of old.entries)
-        expect(store.entriesOf(turnId).map((e) => ({ seq: e.seq, before: e.before, after: e.after }))).toEqual(entries);
+        expect(
+          store.entries.of(turnId).map((e) => ({ seq: e.seq, before: json(e.before), after: json(e.after) })),
+        ).toEqual(entries);
       for (const [turnId, changes] of old.changes)
-        expect(store.changesOf(turnId).map(({ ord, uri, data }) => ({ ord, uri, data }))).toEqual(changes);
+        expect(store.entries.changesOf(turnId).map((c, ord) => ({ ord, uri: c.uri, data: JSON.stringify(c) }))).toEqual(
+          changes,
+        );
       const refs = store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs').get() as { n: number };
       expect(refs.n).toBe(old.refs);
       // The sweep still sees exactly which contents are referenced.
@@ -60,12 +65,12 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
     const store = new Store(file);
     try {
       const turnId = [...old.entries.keys()][1];
-      const after = JSON.stringify({ type: 'file', hash: 'ef'.repeat(32), size: 9, mode: 420 });
-      store.updateEntryAfter(turnId, 1, after, null);
-      expect(store.entriesOf(turnId)[0].after).toBe(after);
-      store.addRef('ef'.repeat(32), turnId);
+      const after = { type: 'file' as const, hash: 'ef'.repeat(32), size: 9, mode: 420 };
+      store.entries.setAfter(turnId, 1, after, null);
+      expect(store.entries.of(turnId)[0].after).toEqual(after);
+      store.entries.addRef('ef'.repeat(32), turnId);
       // What is not a sha256 names no content: nothing to keep, no row.
-      store.addRef('not hex', turnId);
+      store.entries.addRef('not hex', turnId);
       expect(
         store.db.prepare('SELECT lower(hex(hash)) AS h FROM blob_refs WHERE turn_id = ?').all(turnId),
       ).toContainEqual({
@@ -73,8 +78,8 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
       });
       expect(store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE hash IS NULL').get()).toEqual({ n: 0 });
       store.dropTurn(turnId);
-      expect(store.entriesOf(turnId)).toEqual([]);
-      expect(store.changesOf(turnId)).toEqual([]);
+      expect(store.entries.of(turnId)).toEqual([]);
+      expect(store.entries.changesOf(turnId)).toEqual([]);
       expect(store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE turn_id = ?').get(turnId)).toEqual({ n: 0 });
     } finally {
       store.close();

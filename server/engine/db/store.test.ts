@@ -42,10 +42,10 @@ describe('store', () => {
   it('reopens an existing store without migrating again', () => {
     const file = path.join(dir, 'db');
     const first = new Store(file);
-    first.upsertSession('s', 'webui', 'chat', 1, 'person');
+    first.sessions.upsert('s', 'webui', 'chat', 1, 'person');
     first.close();
     const again = new Store(file);
-    expect(again.getSession('s')?.platform).toBe('webui');
+    expect(again.sessions.get('s')?.platform).toBe('webui');
     again.close();
   });
 
@@ -63,19 +63,19 @@ describe('store', () => {
     expect(again.db.pragma('user_version', { simple: true })).toBe(SCHEMA_VERSION);
     again.addPendingTemp('/x/.turnback-tmp-1');
     expect(again.pendingTemps()).toEqual(['/x/.turnback-tmp-1']);
-    expect(again.getSession('s')?.platform).toBe('webui');
+    expect(again.sessions.get('s')?.platform).toBe('webui');
     // A session from before origins were kept is the person's (retention counts it with theirs).
-    expect(again.getSession('s')?.origin).toBe('person');
+    expect(again.sessions.get('s')?.origin).toBe('person');
     again.close();
   });
 
   it('never reuses a turn number, even after the session is deleted', () => {
     const store = new Store(path.join(dir, 'db'));
-    store.upsertSession('s', 'webui', 'chat', 1, 'person');
-    expect([store.nextNumber('s'), store.nextNumber('s')]).toEqual([1, 2]);
-    store.deleteSessionRows('s');
-    expect(store.nextNumber('s')).toBe(3);
-    expect(store.nextNumber('other')).toBe(1);
+    store.sessions.upsert('s', 'webui', 'chat', 1, 'person');
+    expect([store.sessions.nextNumber('s'), store.sessions.nextNumber('s')]).toEqual([1, 2]);
+    store.deleteSession('s');
+    expect(store.sessions.nextNumber('s')).toBe(3);
+    expect(store.sessions.nextNumber('other')).toBe(1);
     store.close();
   });
 });

@@ -10,7 +10,7 @@ import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { readState, stringifyState } from './path-state.js';
+import { readState } from './path-state.js';
 import { formatUri } from '../paths/uri.js';
 
 interface Captured {
@@ -101,29 +101,29 @@ class Recording {
         for (const { op, from, fromCaptured, to, toCaptured, execId } of this.entries) {
           for (const captured of toCaptured ? [fromCaptured, toCaptured] : [fromCaptured]) {
             const s = captured.state;
-            if (s?.type === 'file' && s.hash) ctx.store.addRef(s.hash, turn.turnId);
+            if (s?.type === 'file' && s.hash) ctx.store.entries.addRef(s.hash, turn.turnId);
           }
           turn.seq += 1;
-          ctx.store.insertEntry({
-            turn_id: turn.turnId,
+          ctx.store.entries.insert({
+            turnId: turn.turnId,
             seq: turn.seq,
             op,
             uri: from.uri,
-            to_uri: to?.uri ?? null,
-            before: stringifyState(fromCaptured.state),
+            toUri: to?.uri ?? null,
+            before: fromCaptured.state ?? null,
             after: null,
-            to_before: to ? stringifyState(toCaptured?.state ?? null) : null,
-            to_after: null,
+            toBefore: to ? (toCaptured?.state ?? null) : null,
+            toAfter: null,
             skipped: fromCaptured.skipped ?? null,
-            to_skipped: toCaptured?.skipped ?? null,
-            exec_id: execId ?? null,
-            step_id: execId ? null : (turn.step?.id ?? null),
-            step_title: execId ? null : (turn.step?.title ?? null),
+            toSkipped: toCaptured?.skipped ?? null,
+            execId: execId ?? null,
+            stepId: execId ? null : (turn.step?.id ?? null),
+            stepTitle: execId ? null : (turn.step?.title ?? null),
           });
         }
       });
     } catch (e) {
-      turn.seq = ctx.store.maxSeq(turn.turnId);
+      turn.seq = ctx.store.entries.maxSeq(turn.turnId);
       this.batch.discard();
       throw e;
     }

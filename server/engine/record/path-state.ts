@@ -188,11 +188,3 @@ export function stateHashes(...states: (State | undefined)[]): string[] {
   for (const s of states) if (s && s.type === 'file' && s.hash) hashes.push(s.hash);
   return hashes;
 }
-
-export function parseState(json: string | null): State {
-  return json ? (JSON.parse(json) as State) : null;
-}
-
-export function stringifyState(state: State | undefined): string | null {
-  return state ? JSON.stringify(state) : null;
-}

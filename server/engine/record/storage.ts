@@ -213,8 +213,8 @@ export class ControlledStorage implements Storage {
   ) {}
 
   private activeTurn(sessionId: string): TurnContext | null {
-    const row = this.ctx.store.getSession(sessionId);
-    return row?.active_turn_id ? (this.ctx.turns.get(row.active_turn_id) ?? null) : null;
+    const row = this.ctx.store.sessions.get(sessionId);
+    return row?.activeTurnId ? (this.ctx.turns.get(row.activeTurnId) ?? null) : null;
   }
 
   /** Async, so a bad session id or step is a rejection like every other failure. */

@@ -8,24 +8,9 @@ import type { SpecialKind, State } from '../../protocol.js';
 import { specialKindOf } from '../paths/file-read.js';
 import { modeOf } from './path-state.js';
 import type { Store } from '../db/store.js';
+import type { IndexedType, IndexEntry } from '../db/workspace-index.js';
 
-/** `special`: a FIFO, socket or device (its kind kept in `target`). */
-export type IndexedType = 'file' | 'dir' | 'symlink' | 'special';
-
-export interface IndexEntry {
-  type: IndexedType;
-  size: number;
-  mtimeMs: number;
-  ctimeMs: number;
-  ino: number;
-  mode: number;
-  /** A file's content hash; null when its content could not be kept (see `skipped`). */
-  hash: string | null;
-  target: string | null;
-  skipped: 'too-large' | 'unreadable' | null;
-  /** When the scan that read this entry started (ms since the epoch): see `isRacy`. */
-  seenMs: number;
-}
+export type { IndexedType, IndexEntry };
 
 /**
  * File timestamps move in coarse ticks (a few ms on Linux, up to seconds on some filesystems):
@@ -98,20 +83,6 @@ function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
   );
 }
 
-interface IndexRow {
-  uri: string;
-  type: IndexedType;
-  size: number;
-  mtime_ms: number;
-  ctime_ms: number;
-  ino: number;
-  mode: number;
-  hash: string | null;
-  target: string | null;
-  skipped: IndexEntry['skipped'];
-  seen_ms: number;
-}
-
 export class WorkspaceIndex {
   private entries: Map<string, IndexEntry> | null = null;
 
@@ -124,38 +95,16 @@ export class WorkspaceIndex {
    * completes.
    */
   get complete(): boolean {
-    return (
-      (this.store.st("SELECT value FROM meta WHERE key = 'index_complete'").get() as { value: string } | undefined)
-        ?.value === '1'
-    );
+    return this.store.index.complete;
   }
 
   private setComplete(complete: boolean): void {
-    this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
+    this.store.index.setComplete(complete);
   }
 
   /** The entries by URI (loaded once; scans keep it current). Callers must not change it. */
   map(): ReadonlyMap<string, IndexEntry> {
-    if (!this.entries) {
-      const rows = this.store.st('SELECT * FROM ws_index').all() as IndexRow[];
-      this.entries = new Map(
-        rows.map((r) => [
-          r.uri,
-          {
-            type: r.type,
-            size: r.size,
-            mtimeMs: r.mtime_ms,
-            ctimeMs: r.ctime_ms,
-            ino: r.ino,
-            mode: r.mode,
-            hash: r.hash,
-            target: r.target,
-            skipped: r.skipped,
-            seenMs: r.seen_ms,
-          },
-        ]),
-      );
-    }
+    this.entries ??= this.store.index.all();
     return this.entries;
   }
 
@@ -172,33 +121,18 @@ export class WorkspaceIndex {
     if (!this.store.db.inTransaction)
       throw new Error('the index changes inside the transaction that stores its contents');
     const entries = this.map() as Map<string, IndexEntry>;
-    const upsert = this.store
-      .st(`INSERT OR REPLACE INTO ws_index (uri, type, size, mtime_ms, ctime_ms, ino, mode, hash, target, skipped, seen_ms)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`);
-    const remove = this.store.st('DELETE FROM ws_index WHERE uri = ?');
+    const rows = this.store.index;
     for (const [uri, entry] of found) {
       const known = entries.get(uri);
       if (entry === null) {
         if (known) {
-          remove.run(uri);
+          rows.remove(uri);
           entries.delete(uri);
         }
         continue;
       }
       if (known === entry || (known && sameEntry(known, entry))) continue;
-      upsert.run(
-        uri,
-        entry.type,
-        entry.size,
-        entry.mtimeMs,
-        entry.ctimeMs,
-        entry.ino,
-        entry.mode,
-        entry.hash,
-        entry.target,
-        entry.skipped,
-        entry.seenMs,
-      );
+      rows.put(uri, entry);
       entries.set(uri, entry);
     }
   }

@@ -6,8 +6,7 @@ import type { EngineContext } from '../context.js';
 import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root } from '../paths/roots.js';
 import { readStateNoFollow, sameForDrift } from '../record/path-state.js';
-import type { TurnRow } from '../db/store.js';
-import { toChange } from '../turns/turns.js';
+import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
 
 export interface PathTarget {
@@ -40,7 +39,7 @@ export interface MoveLink {
 }
 
 export interface Coverage {
-  turns: TurnRow[];
+  turns: StoredTurn[];
   paths: PathTarget[];
   /** Renames and moves of the covered turns, newest first. */
   links: MoveLink[];
@@ -69,11 +68,11 @@ function originalSkip(change: FileChange): SkipReason | undefined {
 }
 
 /** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
-export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
+export function coverageOf(ctx: EngineContext, turns: StoredTurn[]): Coverage {
   const byUri = new Map<string, PathTarget>();
   const links: MoveLink[] = [];
   for (const turn of turns) {
-    for (const change of ctx.store.changesOf(turn.turn_id).map(toChange)) {
+    for (const change of ctx.store.entries.changesOf(turn.turnId)) {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
@@ -85,8 +84,8 @@ export function coverageOf(ctx: EngineContext, turns: TurnRow[]): Coverage {
           skipped: originalSkip(change),
         });
     }
-    for (const e of ctx.store.entriesOf(turn.turn_id)) {
-      if ((e.op === 'rename' || e.op === 'move') && e.to_uri) links.push({ from: e.uri, to: e.to_uri });
+    for (const e of ctx.store.entries.of(turn.turnId)) {
+      if ((e.op === 'rename' || e.op === 'move') && e.toUri) links.push({ from: e.uri, to: e.toUri });
     }
   }
   return { turns, paths: [...byUri.values()], links: links.reverse() };

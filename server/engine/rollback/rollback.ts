@@ -22,24 +22,21 @@ import {
   selectPaths,
 } from './plan.js';
 import type { Mutations } from '../record/storage.js';
-import type { MessageRow, TurnRow } from '../db/store.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents, toChange } from '../turns/turns.js';
+import type { StoredMessage } from '../db/messages.js';
+import type { StoredTurn, UndoRecord } from '../db/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
 import { sameForDrift } from '../record/path-state.js';
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
-  for (const row of ctx.store.activeTurns()) {
-    if (row.session_id === sessionId && row.kind === 'rollback')
-      await endTurnWithoutAfterContents(ctx, row.turn_id, sessionId);
+  for (const row of ctx.store.turns.active()) {
+    if (row.sessionId === sessionId && row.kind === 'rollback')
+      await endTurnWithoutAfterContents(ctx, row.turnId, sessionId);
   }
 }
 
 /** What a rollback turn changed besides files, so undoing it can put everything back. */
-export interface UndoRecord {
-  statuses: Record<string, { status: TurnStatus; rolledBackBy: string | null }>;
-  deletedMessages: string[];
-  restoredMessages: string[];
-}
+export type { UndoRecord };
 
 interface Job {
   sessionId: string;
@@ -76,7 +73,7 @@ export class Rollbacks {
   ) {}
 
   turnJob(turnId: string, opts: JobOptions & { uris?: string[]; steps?: StepChoice }): Job {
-    const turn = this.ctx.store.getTurn(turnId);
+    const turn = this.ctx.store.turns.get(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
     if (opts.steps?.indexes.length) {
       if (opts.uris?.length) throw new BadRequestError('choose paths or steps, not both');
@@ -85,7 +82,7 @@ export class Rollbacks {
       const indexes = [...new Set(opts.steps.indexes)].sort((a, b) => a - b);
       const { coverage, laterSteps } = stepCoverage(this.ctx, turn, opts.steps.groups, indexes);
       return {
-        sessionId: turn.session_id,
+        sessionId: turn.sessionId,
         turnId,
         coverage,
         withChat: false,
@@ -98,7 +95,7 @@ export class Rollbacks {
       };
     }
     return {
-      sessionId: turn.session_id,
+      sessionId: turn.sessionId,
       turnId,
       coverage: coverageOf(this.ctx, [turn]),
       selection: opts.uris?.length ? opts.uris : undefined,
@@ -112,15 +109,15 @@ export class Rollbacks {
   }
 
   rewindJob(sessionId: string, opts: JobOptions & { toTurnId: string }): Job {
-    if (!this.ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
-    const to = this.ctx.store.getTurn(opts.toTurnId);
-    if (!to || to.session_id !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
+    if (!this.ctx.store.sessions.get(sessionId)) throw new SessionNotFoundError(sessionId);
+    const to = this.ctx.store.turns.get(opts.toTurnId);
+    if (!to || to.sessionId !== sessionId) throw new TurnNotFoundError(opts.toTurnId);
     if (to.kind === 'pin') {
       if (opts.withChat)
         throw new BadRequestError('a pin is rewound to without the chat: its turns belong to other sessions');
       return {
         sessionId,
-        turnId: to.turn_id,
+        turnId: to.turnId,
         coverage: coverageOf(this.ctx, turnsSincePin(this.ctx, to)),
         withChat: false,
         force: opts.force ?? false,
@@ -132,8 +129,8 @@ export class Rollbacks {
     }
     return {
       sessionId,
-      turnId: to.turn_id,
-      coverage: coverageOf(this.ctx, this.ctx.store.turnsFrom(sessionId, to.number)),
+      turnId: to.turnId,
+      coverage: coverageOf(this.ctx, this.ctx.store.turns.from(sessionId, to.number)),
       withChat: opts.withChat ?? false,
       force: opts.force ?? false,
       onConflict: opts.onConflict ?? 'refuse',
@@ -144,16 +141,16 @@ export class Rollbacks {
   }
 
   private refuseWhileActive(sessionId: string): void {
-    if (this.ctx.store.getSession(sessionId)?.active_turn_id) throw new TurnActiveError(sessionId);
+    if (this.ctx.store.sessions.get(sessionId)?.activeTurnId) throw new TurnActiveError(sessionId);
   }
 
-  private messagesToDelete(job: Job): MessageRow[] {
+  private messagesToDelete(job: Job): StoredMessage[] {
     if (!job.withChat) return [];
-    if (!job.rewind) return this.ctx.store.liveMessagesOfTurns([job.turnId]);
+    if (!job.rewind) return this.ctx.store.messages.liveOfTurns([job.turnId]);
     const firsts = job.coverage.turns
-      .map((t) => this.ctx.store.firstMessageOrd(t.turn_id))
+      .map((t) => this.ctx.store.messages.firstOrd(t.turnId))
       .filter((o): o is number => o !== undefined);
-    return firsts.length ? this.ctx.store.liveMessagesFrom(job.sessionId, Math.min(...firsts)) : [];
+    return firsts.length ? this.ctx.store.messages.liveFrom(job.sessionId, Math.min(...firsts)) : [];
   }
 
   /** The paths to drive, with what `keep-both` turned from conflicts into copies beside them. */
@@ -175,7 +172,7 @@ export class Rollbacks {
     ];
     for (const k of kept) current.set(k.uri, k.current);
     const authors = conflictAuthors(
-      this.ctx,
+      this.ctx.store.turns,
       actions.filter((a) => a.conflict).map((a) => ({ uri: a.uri, current: current.get(a.uri) ?? null })),
       job.coverage.turns,
     );
@@ -250,14 +247,14 @@ export class Rollbacks {
       });
       return result;
     }
-    const covered = job.coverage.turns.map((t) => t.turn_id);
+    const covered = job.coverage.turns.map((t) => t.turnId);
     const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
     const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
     for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
-      const row = ctx.store.getTurn(id);
-      if (row && !(id in undo.statuses)) undo.statuses[id] = { status: row.status, rolledBackBy: row.rolled_back_by };
+      const row = ctx.store.turns.get(id);
+      if (row && !(id in undo.statuses)) undo.statuses[id] = { status: row.status, rolledBackBy: row.rolledBackBy };
     }
-    ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
+    ctx.store.turns.setUndo(rollbackTurn.turnId, undo);
     const applier = new Applier(ctx, this.mutations, rollbackTurn);
     let failure: unknown = null;
     try {
@@ -310,7 +307,7 @@ export class Rollbacks {
       if (failure !== null) return;
       if (undoneRollback) {
         for (const [id, s] of Object.entries(undoneRollback.statuses))
-          ctx.store.setStatus(id, s.status, s.rolledBackBy);
+          ctx.store.turns.setStatus(id, s.status, s.rolledBackBy);
         restoredIds = restoreMessages(ctx, undoneRollback.deletedMessages);
         deletedIds = deleteMessages(ctx, undoneRollback.restoredMessages, rollbackTurn.turnId);
       }
@@ -322,10 +319,10 @@ export class Rollbacks {
           rollbackTurn.turnId,
         ),
       ];
-      for (const [id, status] of statuses) ctx.store.setStatus(id, status, rollbackTurn.turnId);
+      for (const [id, status] of statuses) ctx.store.turns.setStatus(id, status, rollbackTurn.turnId);
       undo.deletedMessages = deletedIds;
       undo.restoredMessages = restoredIds;
-      ctx.store.setUndo(rollbackTurn.turnId, JSON.stringify(undo));
+      ctx.store.turns.setUndo(rollbackTurn.turnId, undo);
     };
     // Even a rollback cut short is committed (interrupted): what it did stays undoable, and
     // running it again completes it. Its commit failing is not the end of it either.
@@ -357,44 +354,44 @@ export class Rollbacks {
    * interrupted rollback turn (whose undo record already holds the statuses from before).
    */
   private async finishStranded(job: Job, paths: EvaluatedPath[]): Promise<string | null> {
-    const covered = job.coverage.turns.map((t) => t.turn_id);
-    const stranded = this.ctx.store.interruptedRollbackOf(job.sessionId, JSON.stringify(covered));
+    const covered = job.coverage.turns.map((t) => t.turnId);
+    const stranded = this.ctx.store.turns.interruptedRollbackOf(job.sessionId, covered);
     if (!stranded) return null;
     const untouched = covered.every((id) => {
-      const row = this.ctx.store.getTurn(id);
-      return row !== undefined && row.rolled_back_by === null && row.status === 'committed';
+      const row = this.ctx.store.turns.get(id);
+      return row !== undefined && row.rolledBackBy === null && row.status === 'committed';
     });
     if (!untouched) return null;
     const statuses = await this.newStatuses(job, true, paths, new Set());
     this.ctx.store.transaction(() => {
-      for (const [id, status] of statuses) this.ctx.store.setStatus(id, status, stranded.turn_id);
+      for (const [id, status] of statuses) this.ctx.store.turns.setStatus(id, status, stranded.turnId);
     });
-    return stranded.turn_id;
+    return stranded.turnId;
   }
 
   /** Whether undoing a rollback turn would still change a status or a message. */
   private pending(undo: UndoRecord): boolean {
     const { store } = this.ctx;
     const statusDiffers = Object.entries(undo.statuses).some(([id, s]) => {
-      const row = store.getTurn(id);
-      return row !== undefined && (row.status !== s.status || row.rolled_back_by !== s.rolledBackBy);
+      const row = store.turns.get(id);
+      return row !== undefined && (row.status !== s.status || row.rolledBackBy !== s.rolledBackBy);
     });
     return (
       statusDiffers ||
-      undo.deletedMessages.some((id) => !!store.messageDeletedBy(id)) ||
-      undo.restoredMessages.some((id) => store.messageDeletedBy(id) === null)
+      undo.deletedMessages.some((id) => !!store.messages.deletedBy(id)) ||
+      undo.restoredMessages.some((id) => store.messages.deletedBy(id) === null)
     );
   }
 
-  private undoRecordOf(turn: TurnRow | undefined): UndoRecord | null {
-    if (!turn || turn.kind !== 'rollback' || !turn.undo) return null;
-    return JSON.parse(turn.undo) as UndoRecord;
+  private undoRecordOf(turn: StoredTurn | undefined): UndoRecord | null {
+    if (!turn || turn.kind !== 'rollback') return null;
+    return turn.undo;
   }
 
   /** The state the turn left `uri` in (its summary's after-state). */
   private turnFinal(job: Job, uri: string): State {
-    const row = this.ctx.store.changesOf(job.turnId).find((c) => c.uri === uri);
-    return row ? toChange(row).after : null;
+    const row = this.ctx.store.entries.changesOf(job.turnId).find((c) => c.uri === uri);
+    return row ? row.after : null;
   }
 
   /** Rewind marks every covered turn; a single rollback looks at how many paths reached their target. */
@@ -412,7 +409,7 @@ export class Rollbacks {
       return statuses;
     }
     if (job.rewind) {
-      for (const t of job.coverage.turns) statuses.set(t.turn_id, ok ? 'rolled-back' : 'partially-rolled-back');
+      for (const t of job.coverage.turns) statuses.set(t.turnId, ok ? 'rolled-back' : 'partially-rolled-back');
       return statuses;
     }
     const known = new Map(done.map((p) => [p.uri, p]));

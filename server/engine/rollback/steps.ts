@@ -4,32 +4,32 @@
 // a later step of the same turn changed again is a conflict, named by that step.
 import type { ExecCommand, State, Step } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
-import type { EntryRow, TurnRow } from '../db/store.js';
+import type { StoredEntry } from '../db/entries.js';
+import type { StoredTurn } from '../db/turns.js';
 import { BadRequestError } from '../errors.js';
 import { cut } from '../record/step-ref.js';
-import { parseState, sameState } from '../record/path-state.js';
+import { sameState } from '../record/path-state.js';
 import type { Coverage, MoveLink, PathTarget } from './plan.js';
-import { toChange } from '../turns/turns.js';
 
 export interface StepGroup {
   step: Step;
-  entries: EntryRow[];
+  entries: StoredEntry[];
 }
 
 /** The turn's steps, each with its entries, in the order they first changed something. */
 export function stepGroups(ctx: EngineContext, turnId: string, commands: readonly ExecCommand[]): StepGroup[] {
   const groups = new Map<string, StepGroup>();
-  for (const e of ctx.store.entriesOf(turnId)) {
-    const key = e.exec_id ? `x:${e.exec_id}` : e.step_id ? `s:${e.step_id}` : `e:${e.seq}`;
+  for (const e of ctx.store.entries.of(turnId)) {
+    const key = e.execId ? `x:${e.execId}` : e.stepId ? `s:${e.stepId}` : `e:${e.seq}`;
     let group = groups.get(key);
     if (!group) {
-      const command = e.exec_id ? commands.find((c) => c.execId === e.exec_id) : undefined;
+      const command = e.execId ? commands.find((c) => c.execId === e.execId) : undefined;
       group = {
         step: {
           index: groups.size + 1,
-          stepId: e.exec_id ?? e.step_id ?? `entry-${e.seq}`,
-          kind: e.exec_id ? 'command' : 'tool',
-          title: command ? cut(`${command.tool}(${command.command.split('\n')[0]})`) : (e.step_title ?? titleOf(e)),
+          stepId: e.execId ?? e.stepId ?? `entry-${e.seq}`,
+          kind: e.execId ? 'command' : 'tool',
+          title: command ? cut(`${command.tool}(${command.command.split('\n')[0]})`) : (e.stepTitle ?? titleOf(e)),
           paths: [],
         },
         entries: [],
@@ -37,7 +37,7 @@ export function stepGroups(ctx: EngineContext, turnId: string, commands: readonl
       groups.set(key, group);
     }
     group.entries.push(e);
-    for (const uri of e.to_uri ? [e.uri, e.to_uri] : [e.uri]) {
+    for (const uri of e.toUri ? [e.uri, e.toUri] : [e.uri]) {
       if (ctx.roots.isTrackedUri(uri) && !group.step.paths.includes(uri)) group.step.paths.push(uri);
     }
   }
@@ -47,7 +47,7 @@ export function stepGroups(ctx: EngineContext, turnId: string, commands: readonl
 /** What undoing the chosen steps covers, and the later step behind each path changed again since. */
 export function stepCoverage(
   ctx: EngineContext,
-  turn: TurnRow,
+  turn: StoredTurn,
   groups: StepGroup[],
   indexes: number[],
 ): { coverage: Coverage; laterSteps: Map<string, Step> } {
@@ -59,10 +59,7 @@ export function stepCoverage(
   const stepOf = new Map<number, Step>();
   for (const g of groups) for (const e of g.entries) stepOf.set(e.seq, g.step);
   const finals = new Map<string, State>();
-  for (const row of ctx.store.changesOf(turn.turn_id)) {
-    const change = toChange(row);
-    finals.set(change.uri, change.after);
-  }
+  for (const change of ctx.store.entries.changesOf(turn.turnId)) finals.set(change.uri, change.after);
   const byUri = new Map<string, PathTarget>();
   /** Paths whose state after their last chosen change is not known yet (no later entry has been seen). */
   const open = new Set<string>();
@@ -71,29 +68,29 @@ export function stepCoverage(
   const entries = groups.flatMap((g) => g.entries).sort((a, b) => a.seq - b.seq);
   for (const e of entries) {
     const step = stepOf.get(e.seq)!;
-    const sides: [string, string | null, string | null, string | null][] = [[e.uri, e.before, e.after, e.skipped]];
-    if (e.to_uri) sides.push([e.to_uri, e.to_before, e.to_after, e.to_skipped]);
+    const sides: [string, State, State, StoredEntry['skipped']][] = [[e.uri, e.before, e.after, e.skipped]];
+    if (e.toUri) sides.push([e.toUri, e.toBefore, e.toAfter, e.toSkipped]);
     for (const [uri, before, after, skipped] of sides) {
       if (!ctx.roots.isTrackedUri(uri)) continue;
-      if (!finals.has(uri)) finals.set(uri, parseState(after));
+      if (!finals.has(uri)) finals.set(uri, after);
       if (chosen.has(step.index)) {
         if (!byUri.has(uri))
           byUri.set(uri, {
             uri,
-            target: parseState(before),
+            target: before,
             expected: null,
-            ...(skipped ? { skipped: skipped as PathTarget['skipped'] } : {}),
+            ...(skipped ? { skipped } : {}),
           });
         open.add(uri);
       } else if (open.has(uri)) {
         // The state a later step found is the state the chosen step left.
-        byUri.get(uri)!.expected = parseState(before);
+        byUri.get(uri)!.expected = before;
         open.delete(uri);
         if (!laterSteps.has(uri)) laterSteps.set(uri, step);
       }
     }
-    if (chosen.has(step.index) && (e.op === 'rename' || e.op === 'move') && e.to_uri)
-      links.push({ from: e.uri, to: e.to_uri });
+    if (chosen.has(step.index) && (e.op === 'rename' || e.op === 'move') && e.toUri)
+      links.push({ from: e.uri, to: e.toUri });
   }
   for (const uri of open) byUri.get(uri)!.expected = finals.get(uri) ?? null;
   // A path the chosen steps touched but left as they found it (a host announcing a change it did
@@ -102,8 +99,8 @@ export function stepCoverage(
   return { coverage: { turns: [turn], paths: changed, links: links.reverse() }, laterSteps };
 }
 
-function titleOf(e: EntryRow): string {
+function titleOf(e: StoredEntry): string {
   const rel = (uri: string) => uri.slice(uri.indexOf(':/') + 2);
   const verb = e.op.charAt(0).toUpperCase() + e.op.slice(1);
-  return cut(e.to_uri ? `${verb}(${rel(e.uri)} → ${rel(e.to_uri)})` : `${verb}(${rel(e.uri)})`);
+  return cut(e.toUri ? `${verb}(${rel(e.uri)} → ${rel(e.toUri)})` : `${verb}(${rel(e.uri)})`);
 }

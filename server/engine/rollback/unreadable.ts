@@ -5,7 +5,7 @@
 // folder as not restored, never silently.
 import type { ExecCommand, RollbackResult } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
-import type { TurnRow } from '../db/store.js';
+import type { StoredTurn } from '../db/turns.js';
 import { uriDepth } from '../paths/uri.js';
 import type { EvaluatedPath, PathTarget } from './plan.js';
 
@@ -81,7 +81,7 @@ export function givenBackIsNoDrift(paths: EvaluatedPath[], given: ModeGivenBack[
 
 /** Folders the covered turns' commands could not list, among the paths a rollback drives. */
 export function unlistedFolders(
-  turns: TurnRow[],
+  turns: StoredTurn[],
   paths: PathTarget[],
   commandsOf: (turnId: string) => readonly ExecCommand[],
 ): string[] {
@@ -90,7 +90,7 @@ export function unlistedFolders(
   );
   const named = new Set<string>();
   for (const turn of turns) {
-    for (const command of commandsOf(turn.turn_id)) {
+    for (const command of commandsOf(turn.turnId)) {
       for (const s of command.skipped ?? []) if (s.reason === 'unreadable' && folders.has(s.uri)) named.add(s.uri);
     }
   }

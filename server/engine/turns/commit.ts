@@ -1,36 +1,30 @@
 // Commit: read each touched path's after-state from disk (keeping changed content as a blob),
 // drop what ended where it began, and store the per-path summary the console shows.
-import type { FileChange, SkipReason, State } from '../../protocol.js';
+import type { FileChange, State } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { isExcluded } from '../paths/exclude.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
-import { modeOf, parseState, readStateNoFollow, sameState, stateHashes, stringifyState } from '../record/path-state.js';
-import type { EntryRow } from '../db/store.js';
+import { modeOf, readStateNoFollow, sameState, stateHashes } from '../record/path-state.js';
+import type { StoredEntry } from '../db/entries.js';
+import type { TurnCounts } from '../db/turns.js';
 import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
 import { ContentCache } from '../content/content-cache.js';
 import { inParallel } from '../parallel.js';
 import { parseUri } from '../paths/uri.js';
 
-/** Per root: changed non-directory paths, skipped paths, lines added and removed in its text files, and renames or moves among its files. */
-export interface TurnCounts {
-  [root: string]: { files: number; skipped: number; added?: number; removed?: number; renames?: number };
-}
+// Per root: changed non-directory paths, skipped paths, lines added and removed in its text files, and renames or moves among its files.
+export type { TurnCounts };
 
-function pathRecords(entries: EntryRow[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
+function pathRecords(entries: StoredEntry[], isTracked: (uri: string) => boolean): Map<string, PathRecord> {
   const records = new Map<string, PathRecord>();
-  const note = (uri: string, before: string | null, skipped: string | null) => {
+  const note = (uri: string, before: State, skipped: StoredEntry['skipped']) => {
     if (records.has(uri) || !isTracked(uri)) return;
-    records.set(uri, {
-      uri,
-      before: parseState(before),
-      after: null,
-      skipped: (skipped ?? undefined) as SkipReason | undefined,
-    });
+    records.set(uri, { uri, before, after: null, skipped: skipped ?? undefined });
   };
   for (const e of entries) {
     note(e.uri, e.before, e.skipped);
-    if (e.to_uri) note(e.to_uri, e.to_before, e.to_skipped);
+    if (e.toUri) note(e.toUri, e.toBefore, e.toSkipped);
   }
   return records;
 }
@@ -95,7 +89,7 @@ export async function commitTurn(
   options: { keepContents?: boolean } = {},
 ): Promise<void> {
   const keep = options.keepContents ?? true;
-  const entries = ctx.store.entriesOf(turnId);
+  const entries = ctx.store.entries.of(turnId);
   const records = pathRecords(entries, (uri) => ctx.roots.isTrackedUri(uri));
   const batch = ctx.contents.batch();
   const turn = ctx.turns.get(turnId);
@@ -143,24 +137,20 @@ export async function commitTurn(
     // Counted once the batch is stored: a large after-content is in no cache, only in the store.
     const changes = kinds.map((change) => withLines(ctx, change, records, contents));
     const { counts, preview } = summarize(changes);
-    ctx.store.clearRefs(turnId);
+    ctx.store.entries.clearRefs(turnId);
     for (const e of entries) {
       const after = records.get(e.uri)?.after ?? null;
-      const toAfter = e.to_uri ? (records.get(e.to_uri)?.after ?? null) : null;
-      const keep = kept.has(e.uri) || (e.to_uri !== null && kept.has(e.to_uri));
+      const toAfter = e.toUri ? (records.get(e.toUri)?.after ?? null) : null;
+      const keep = kept.has(e.uri) || (e.toUri !== null && kept.has(e.toUri));
       if (!keep) {
-        ctx.store.deleteEntry(turnId, e.seq);
+        ctx.store.entries.remove(turnId, e.seq);
         continue;
       }
-      ctx.store.updateEntryAfter(turnId, e.seq, stringifyState(after), e.to_uri ? stringifyState(toAfter) : null);
-      for (const hash of stateHashes(parseState(e.before), parseState(e.to_before), after, toAfter))
-        ctx.store.addRef(hash, turnId);
+      ctx.store.entries.setAfter(turnId, e.seq, after, e.toUri ? toAfter : null);
+      for (const hash of stateHashes(e.before, e.toBefore, after, toAfter)) ctx.store.entries.addRef(hash, turnId);
     }
-    ctx.store.replaceChanges(
-      turnId,
-      changes.map((c) => ({ uri: c.uri, data: JSON.stringify(c) })),
-    );
-    ctx.store.markCommitted(turnId, ctx.now(), JSON.stringify(counts), JSON.stringify(preview), interrupted);
+    ctx.store.entries.replaceChanges(turnId, changes);
+    ctx.store.turns.markCommitted(turnId, ctx.now(), counts, preview, interrupted);
     alsoInTransaction?.();
   });
 }

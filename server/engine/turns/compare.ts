@@ -12,11 +12,12 @@ import { changeKind } from './summary.js';
 import { coverageOf } from '../rollback/plan.js';
 
 export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: string): Comparison {
-  const turns = ctx.store.endedTurnsInOrder();
+  const turns = ctx.store.turns.endedInOrder();
   const at = (turnId: string): number => {
-    const i = turns.findIndex((t) => t.turn_id === turnId);
+    const i = turns.findIndex((t) => t.turnId === turnId);
     if (i === -1) {
-      if (ctx.store.getTurn(turnId)) throw new BadRequestError('an active turn has no end to compare yet', { turnId });
+      if (ctx.store.turns.get(turnId))
+        throw new BadRequestError('an active turn has no end to compare yet', { turnId });
       throw new TurnNotFoundError(turnId);
     }
     return i;

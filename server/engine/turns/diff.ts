@@ -4,7 +4,6 @@ import { UnrestorableContentError } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError, TurnNotFoundError } from '../errors.js';
 import { TEXT_LIMIT, isBinary } from './summary.js';
-import { toChange } from './turns.js';
 
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
@@ -40,8 +39,8 @@ function trimPartialCharacter(data: Buffer): Buffer {
 }
 
 export async function diffOf(ctx: EngineContext, turnId: string, uri: string): Promise<Diff> {
-  if (!ctx.store.getTurn(turnId)) throw new TurnNotFoundError(turnId);
-  const changes = ctx.store.changesOf(turnId).map(toChange);
+  if (!ctx.store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
+  const changes = ctx.store.entries.changesOf(turnId);
   const change = changes.find((c) => c.uri === uri);
   if (!change) throw new FileNotFoundError(uri);
   const origin = change.from ? changes.find((c) => c.uri === change.from) : undefined;

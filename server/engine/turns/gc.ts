@@ -7,7 +7,7 @@ import { pinnedSince } from './pins.js';
 
 /** Drops a session's turns, messages and entries; its turn counter stays. */
 export function dropSession(ctx: EngineContext, sessionId: string): void {
-  const turnIds = ctx.store.transaction(() => ctx.store.deleteSessionRows(sessionId));
+  const turnIds = ctx.store.transaction(() => ctx.store.deleteSession(sessionId));
   for (const id of turnIds) ctx.turns.delete(id);
   ctx.events.emit('session-deleted', { sessionId });
 }
@@ -43,8 +43,8 @@ export function pruneSessions(ctx: EngineContext): number {
   const now = ctx.now();
   const idleBefore = keepDays > 0 ? now - keepDays * DAY_MS : -Infinity;
   // The common case costs one indexed query, not a listing of every session.
-  const tooOld = keepDays > 0 && ctx.store.anySessionIdleBefore(Math.min(idleBefore, now - PROTECTED_MS));
-  const tooMany = keepSessions > 0 && ctx.store.countSessions() > keepSessions;
+  const tooOld = keepDays > 0 && ctx.store.sessions.anyIdleBefore(Math.min(idleBefore, now - PROTECTED_MS));
+  const tooMany = keepSessions > 0 && ctx.store.sessions.count() > keepSessions;
   if (!tooOld && !tooMany) return 0;
   const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
   // A pin keeps its own session and every one active since it: their turns hold what reaching it needs.
@@ -52,20 +52,20 @@ export function pruneSessions(ctx: EngineContext): number {
   let dropped = 0;
   /** Sessions of each origin seen so far, newest activity first: a session's rank among its own. */
   const ranked: Record<SessionOrigin, number> = { person: 0, agent: 0 };
-  for (const s of ctx.store.listSessions()) {
+  for (const s of ctx.store.sessions.list()) {
     const rank = ranked[s.origin]++;
-    if (s.active_turn_id || busy.has(s.session_id) || now - s.last_activity < PROTECTED_MS) continue;
-    if (pinned !== null && s.last_activity >= pinned) continue;
-    const old = s.last_activity < idleBefore;
+    if (s.activeTurnId || busy.has(s.sessionId) || now - s.lastActivity < PROTECTED_MS) continue;
+    if (pinned !== null && s.lastActivity >= pinned) continue;
+    const old = s.lastActivity < idleBefore;
     const beyond = keepSessions > 0 && rank >= keepSessions;
     if (!old && !beyond) continue;
-    dropSession(ctx, s.session_id);
+    dropSession(ctx, s.sessionId);
     dropped++;
     ctx.retention.pruned++;
     const why = old
       ? `idle more than ${keepDays} days`
       : `beyond the ${keepSessions} most recently active of the ${s.origin === 'agent' ? "agents'" : "person's"} sessions`;
-    ctx.log(`pruned session ${s.session_id} (last active ${new Date(s.last_activity).toISOString()}, ${why})`);
+    ctx.log(`pruned session ${s.sessionId} (last active ${new Date(s.lastActivity).toISOString()}, ${why})`);
   }
   if (dropped > 0) sweepContents(ctx);
   return dropped;

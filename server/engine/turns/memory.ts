@@ -3,14 +3,14 @@
 // turn brings it back with the same id at the same place.
 import type { Message, Role } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
-import type { MessageRow } from '../db/store.js';
+import type { StoredMessage } from '../db/messages.js';
 import { newId } from '../ids.js';
 
-export function toMessage(row: MessageRow): Message {
+export function toMessage(row: StoredMessage): Message {
   return {
     id: row.id,
-    sessionId: row.session_id,
-    turnId: row.turn_id,
+    sessionId: row.sessionId,
+    turnId: row.turnId,
     role: row.role,
     content: row.content,
     ts: row.ts,
@@ -25,19 +25,19 @@ export function appendMessage(
   content: string,
 ): string {
   const id = newId('m_');
-  ctx.store.insertMessage({ id, session_id: sessionId, turn_id: turnId, role, content, ts: ctx.now() });
+  ctx.store.messages.insert({ id, sessionId, turnId, role, content, ts: ctx.now() });
   return id;
 }
 
 /** Marks live messages deleted by `by`; answers the ids actually deleted. */
 export function deleteMessages(ctx: EngineContext, ids: string[], by: string): string[] {
-  ctx.store.markMessagesDeleted(ids, by);
+  ctx.store.messages.markDeleted(ids, by);
   return ids;
 }
 
 /** Brings deleted messages back; answers their ids in their original order. */
 export function restoreMessages(ctx: EngineContext, ids: string[]): string[] {
-  return ctx.store.restoreMessages(ids).map((m) => m.id);
+  return ctx.store.messages.restore(ids).map((m) => m.id);
 }
 
 export function listMessages(
@@ -46,5 +46,5 @@ export function listMessages(
   opts: { turnId?: string; limit?: number; before?: number } = {},
 ): Message[] {
   const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
-  return ctx.store.listMessages(sessionId, opts.turnId, opts.before, limit).map(toMessage);
+  return ctx.store.messages.list(sessionId, opts.turnId, opts.before, limit).map(toMessage);
 }

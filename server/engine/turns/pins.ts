@@ -6,7 +6,7 @@
 import type { Pin } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { BadRequestError, TurnActiveError, TurnNotFoundError } from '../errors.js';
-import type { TurnRow } from '../db/store.js';
+import type { StoredTurn } from '../db/turns.js';
 import { beginTurn, endTurnOrWithoutAfterContents } from './turns.js';
 
 /** The session a workspace's pins are turns of. */
@@ -17,50 +17,50 @@ export async function pinHere(ctx: EngineContext, name: string | undefined): Pro
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw new BadRequestError('a pin name must be a non-empty string');
   // A turn being recorded leaves no settled state to mark.
-  const active = ctx.store.activeTurns().find((t) => t.kind === 'agent');
-  if (active) throw new TurnActiveError(active.session_id);
+  const active = ctx.store.turns.active().find((t) => t.kind === 'agent');
+  if (active) throw new TurnActiveError(active.sessionId);
   const title = [...(name?.trim() ?? `Pinned ${new Date(ctx.now()).toISOString().slice(0, 16).replace('T', ' ')}`)]
     .slice(0, NAME_LIMIT)
     .join('');
-  ctx.store.relaxed(() => ctx.store.upsertSession(PINS_SESSION, 'turnback', 'pins', ctx.now(), 'person'));
+  ctx.store.relaxed(() => ctx.store.sessions.upsert(PINS_SESSION, 'turnback', 'pins', ctx.now(), 'person'));
   const turn = beginTurn(ctx, PINS_SESSION, 'pin', title);
   await endTurnOrWithoutAfterContents(ctx, turn.turnId, PINS_SESSION, false, () =>
-    ctx.store.setPinned(turn.turnId, true),
+    ctx.store.turns.setPinned(turn.turnId, true),
   );
-  return pinOf(ctx.store.getTurn(turn.turnId)!);
+  return pinOf(ctx.store.turns.get(turn.turnId)!);
 }
 
 export function listPins(ctx: EngineContext): Pin[] {
-  return ctx.store.pinnedTurns().map(pinOf);
+  return ctx.store.turns.pinned().map(pinOf);
 }
 
 /** Gives the pin back to retention (its turn stays, and can still be rewound to while its session lasts). */
 export function unpin(ctx: EngineContext, turnId: string): void {
-  const row = ctx.store.getTurn(turnId);
+  const row = ctx.store.turns.get(turnId);
   if (!row) throw new TurnNotFoundError(turnId);
   if (row.kind !== 'pin') throw new BadRequestError('that turn is not a pin', { turnId });
-  ctx.store.relaxed(() => ctx.store.setPinned(turnId, false));
+  ctx.store.relaxed(() => ctx.store.turns.setPinned(turnId, false));
 }
 
 /** The turns a rewind to the pin covers: every turn begun after it, any session; refused while one is being recorded. */
-export function turnsSincePin(ctx: EngineContext, pin: TurnRow): TurnRow[] {
-  const active = ctx.store.activeTurnsSince(pin.started_at)[0];
-  if (active) throw new TurnActiveError(active.session_id);
-  const all = ctx.store.endedTurnsInOrder();
-  return all.slice(all.findIndex((t) => t.turn_id === pin.turn_id) + 1);
+export function turnsSincePin(ctx: EngineContext, pin: StoredTurn): StoredTurn[] {
+  const active = ctx.store.turns.activeSince(pin.startedAt)[0];
+  if (active) throw new TurnActiveError(active.sessionId);
+  const all = ctx.store.turns.endedInOrder();
+  return all.slice(all.findIndex((t) => t.turnId === pin.turnId) + 1);
 }
 
 /** The time from which retention keeps every session: the oldest pin's, or null without pins. */
 export function pinnedSince(ctx: EngineContext): number | null {
-  return ctx.store.pinnedTurns()[0]?.started_at ?? null;
+  return ctx.store.turns.pinned()[0]?.startedAt ?? null;
 }
 
-function pinOf(row: TurnRow): Pin {
+function pinOf(row: StoredTurn): Pin {
   return {
-    turnId: row.turn_id,
-    sessionId: row.session_id,
+    turnId: row.turnId,
+    sessionId: row.sessionId,
     number: row.number,
     name: row.title,
-    at: new Date(row.started_at).toISOString(),
+    at: new Date(row.startedAt).toISOString(),
   };
 }

@@ -50,7 +50,7 @@ describe('a rollback cut short after its last write', () => {
     // What recovery leaves when the kill landed after the files were back but before the
     // statuses were written: the rollback turn committed as interrupted, the turn untouched.
     const { store } = (engine as unknown as { ctx: EngineContext }).ctx;
-    store.setStatus(turnId!, 'committed', null);
+    store.turns.setStatus(turnId!, 'committed', null);
     store.db.prepare('UPDATE turns SET interrupted = 1 WHERE turn_id = ?').run(first.rollbackTurnId);
 
     const again = await engine.rollback(turnId!);

@@ -43,9 +43,9 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
   // Contents a crash cut short while they were staged were never stored under a name.
   ctx.contents.removeAbandoned();
   const dirs = new Set<string>();
-  for (const turn of ctx.store.activeTurns()) {
-    for (const e of ctx.store.entriesOf(turn.turn_id)) {
-      for (const uri of [e.uri, e.to_uri]) {
+  for (const turn of ctx.store.turns.active()) {
+    for (const e of ctx.store.entries.of(turn.turnId)) {
+      for (const uri of [e.uri, e.toUri]) {
         const located = uri ? ctx.roots.absOf(uri) : null;
         if (located) dirs.add(path.dirname(located.abs));
       }
@@ -65,15 +65,15 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
     }
     ctx.store.removePendingTemp(temp);
   }
-  for (const turn of ctx.store.activeTurns()) {
+  for (const turn of ctx.store.turns.active()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
     if (turn.kind === 'agent') await execs.recoverTurn(resumeTurn(ctx, turn));
-    await endTurn(ctx, turn.turn_id, turn.session_id, true);
-    report.interruptedTurns.push(turn.turn_id);
+    await endTurn(ctx, turn.turnId, turn.sessionId, true);
+    report.interruptedTurns.push(turn.turnId);
     if (turn.kind === 'rollback') {
       report.interruptedRollbacks.push({
-        rollbackTurnId: turn.turn_id,
-        rollbackOf: turn.rollback_of ? (JSON.parse(turn.rollback_of) as string[]) : [],
+        rollbackTurnId: turn.turnId,
+        rollbackOf: turn.rollbackOf ?? [],
       });
     }
   }

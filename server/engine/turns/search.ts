@@ -3,7 +3,6 @@
 import type { Turn } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { SessionNotFoundError } from '../errors.js';
-import { searchTurnRows } from '../db/store.js';
 import { toTurn } from './turns.js';
 
 export function searchTurns(
@@ -12,8 +11,8 @@ export function searchTurns(
   text: string,
   opts: { limit?: number; before?: number } = {},
 ): Turn[] {
-  if (!ctx.store.getSession(sessionId)) throw new SessionNotFoundError(sessionId);
+  if (!ctx.store.sessions.get(sessionId)) throw new SessionNotFoundError(sessionId);
   const limit = opts.limit && opts.limit > 0 ? opts.limit : -1;
   const before = opts.before && opts.before > 0 ? opts.before : Number.MAX_SAFE_INTEGER;
-  return searchTurnRows(ctx.store, { sessionId, text, limit, before }).map((row) => toTurn(ctx, row));
+  return ctx.store.turns.search({ sessionId, text, limit, before }).map((row) => toTurn(ctx, row));
 }

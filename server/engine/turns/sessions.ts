@@ -1,7 +1,7 @@
 // Sessions: id validation, scope matching and the Session shape.
 import { SESSION_ID_PATTERN, type Session } from '../../protocol.js';
 import { BadRequestError } from '../errors.js';
-import type { SessionRow } from '../db/store.js';
+import type { ListedSession } from '../db/sessions.js';
 
 export function checkSessionId(sessionId: unknown): string {
   if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
@@ -21,15 +21,15 @@ export function scopeMatches(scopes: readonly string[], platform: string, sessio
   });
 }
 
-export function toSession(row: SessionRow & { turn_count: number; title: string | null }): Session {
+export function toSession(row: ListedSession): Session {
   return {
-    sessionId: row.session_id,
+    sessionId: row.sessionId,
     platform: row.platform,
-    sessionType: row.session_type,
+    sessionType: row.sessionType,
     title: row.title ?? '',
-    turnCount: row.turn_count,
-    lastActivity: new Date(row.last_activity).toISOString(),
-    activeTurnId: row.active_turn_id,
+    turnCount: row.turnCount,
+    lastActivity: new Date(row.lastActivity).toISOString(),
+    activeTurnId: row.activeTurnId,
     origin: row.origin,
   };
 }

@@ -2,7 +2,7 @@
 // a cheap line count (a multiset comparison of lines, computed once at commit).
 import type { ChangeKind, FileChange, SkipReason, State } from '../../protocol.js';
 import { isUtf8 } from 'node:buffer';
-import type { EntryRow } from '../db/store.js';
+import type { StoredEntry } from '../db/entries.js';
 
 /** Larger files get no line counts (nor are they read for them). */
 export const TEXT_LIMIT = 1 << 20;
@@ -76,10 +76,10 @@ export interface PathRecord {
 }
 
 /** For each path that arrived by rename/move, the op and the path it started from. */
-export function renameOrigins(entries: EntryRow[]): Map<string, { origin: string; op: 'rename' | 'move' }> {
+export function renameOrigins(entries: StoredEntry[]): Map<string, { origin: string; op: 'rename' | 'move' }> {
   const cameFrom = new Map<string, { from: string; op: 'rename' | 'move' }>();
   for (const e of entries) {
-    if ((e.op === 'rename' || e.op === 'move') && e.to_uri) cameFrom.set(e.to_uri, { from: e.uri, op: e.op });
+    if ((e.op === 'rename' || e.op === 'move') && e.toUri) cameFrom.set(e.toUri, { from: e.uri, op: e.op });
   }
   const origins = new Map<string, { origin: string; op: 'rename' | 'move' }>();
   for (const [uri, link] of cameFrom) {

@@ -1,11 +1,11 @@
 // Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
-import type { Entry, EntryOp, FileChange, SkipReason, Turn, TurnKind } from '../../protocol.js';
+import type { Entry, Turn, TurnKind } from '../../protocol.js';
 import { TITLE_LIMIT } from '../../protocol.js';
-import { commitTurn, type TurnCounts } from './commit.js';
+import { commitTurn } from './commit.js';
 import { ContentCache } from '../content/content-cache.js';
 import type { EngineContext, TurnContext } from '../context.js';
-import { parseState } from '../record/path-state.js';
-import type { ChangeRow, EntryRow, TurnRow } from '../db/store.js';
+import type { StoredEntry } from '../db/entries.js';
+import type { StoredTurn } from '../db/turns.js';
 import { newId } from '../ids.js';
 
 /** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
@@ -19,8 +19,8 @@ export function titleOf(content: string): string {
   return points.length > TITLE_LIMIT ? points.slice(0, TITLE_LIMIT).join('') : line;
 }
 
-export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
-  const counts = JSON.parse(row.counts) as TurnCounts;
+export function toTurn(ctx: EngineContext, row: StoredTurn): Turn {
+  const counts = row.counts;
   let fileCount = 0;
   let skippedCount = 0;
   let renameCount = 0;
@@ -34,17 +34,17 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
     lines.removed += c.removed ?? 0;
   }
   // Previews only: a listing stays small however long the commands were (the command route has their text).
-  const execCommands = ctx.store.commands.previews(row.turn_id).map(({ scanned: _scanned, ...command }) => command);
+  const execCommands = ctx.store.commands.previews(row.turnId).map(({ scanned: _scanned, ...command }) => command);
   const turn: Turn = {
-    turnId: row.turn_id,
-    sessionId: row.session_id,
+    turnId: row.turnId,
+    sessionId: row.sessionId,
     number: row.number,
     kind: row.kind,
     title: row.title,
     status: row.status,
-    interrupted: row.interrupted === 1,
-    startedAt: new Date(row.started_at).toISOString(),
-    endedAt: row.ended_at === null ? null : new Date(row.ended_at).toISOString(),
+    interrupted: row.interrupted,
+    startedAt: new Date(row.startedAt).toISOString(),
+    endedAt: row.endedAt === null ? null : new Date(row.endedAt).toISOString(),
     fileCount,
     skippedCount,
     execUsed: execCommands.length > 0,
@@ -54,38 +54,34 @@ export function toTurn(ctx: EngineContext, row: TurnRow): Turn {
         (c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget'),
       ),
     execCommands,
-    preview: (JSON.parse(row.preview) as string[]).filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
-    messageCount: row.message_count ?? 0,
+    preview: row.preview.filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
+    messageCount: row.messageCount,
     lines,
     renameCount,
   };
-  if (row.rollback_of) turn.rollbackOf = JSON.parse(row.rollback_of) as string[];
-  if (row.rolled_back_by) turn.rolledBackBy = row.rolled_back_by;
-  if (row.kind === 'pin') turn.pinned = row.pinned === 1;
+  if (row.rollbackOf) turn.rollbackOf = row.rollbackOf;
+  if (row.rolledBackBy) turn.rolledBackBy = row.rolledBackBy;
+  if (row.kind === 'pin') turn.pinned = row.pinned;
   return turn;
 }
 
-export function toEntry(row: EntryRow): Entry {
+export function toEntry(row: StoredEntry): Entry {
   const entry: Entry = {
     seq: row.seq,
-    op: row.op as EntryOp,
+    op: row.op,
     uri: row.uri,
-    before: parseState(row.before),
-    after: parseState(row.after),
+    before: row.before,
+    after: row.after,
   };
-  if (row.to_uri) {
-    entry.to = row.to_uri;
-    entry.toBefore = parseState(row.to_before);
-    entry.toAfter = parseState(row.to_after);
+  if (row.toUri) {
+    entry.to = row.toUri;
+    entry.toBefore = row.toBefore;
+    entry.toAfter = row.toAfter;
   }
-  if (row.skipped) entry.skipped = row.skipped as SkipReason;
-  if (row.exec_id) entry.execId = row.exec_id;
-  if (row.step_id) entry.stepId = row.step_id;
+  if (row.skipped) entry.skipped = row.skipped;
+  if (row.execId) entry.execId = row.execId;
+  if (row.stepId) entry.stepId = row.stepId;
   return entry;
-}
-
-export function toChange(row: ChangeRow): FileChange {
-  return JSON.parse(row.data) as FileChange;
 }
 
 export function beginTurn(
@@ -97,27 +93,20 @@ export function beginTurn(
 ): TurnContext {
   const turnId = newId('t_');
   ctx.store.relaxed(() => {
-    const number = ctx.store.nextNumber(sessionId);
-    ctx.store.insertTurn({
-      turn_id: turnId,
-      session_id: sessionId,
+    const number = ctx.store.sessions.nextNumber(sessionId);
+    ctx.store.turns.insert({
+      turnId,
+      sessionId,
       number,
       kind,
-      rollback_of: rollbackOf ? JSON.stringify(rollbackOf) : null,
+      rollbackOf: rollbackOf ?? null,
       title,
-      status: 'active',
-      rolled_back_by: null,
-      interrupted: 0,
-      started_at: ctx.now(),
-      ended_at: null,
-      counts: '{}',
-      preview: '[]',
-      undo: null,
+      startedAt: ctx.now(),
     });
-    if (kind === 'agent') ctx.store.setActiveTurn(sessionId, turnId);
+    if (kind === 'agent') ctx.store.sessions.setActiveTurn(sessionId, turnId);
     // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
-    else ctx.store.claimSession(sessionId);
-    ctx.store.touchSession(sessionId, ctx.now());
+    else ctx.store.sessions.claim(sessionId);
+    ctx.store.sessions.touch(sessionId, ctx.now());
   });
   const turn: TurnContext = {
     turnId,
@@ -135,31 +124,31 @@ export function beginTurn(
 }
 
 /** The in-memory view of a turn recorded by an earlier process (recovery after a crash). */
-export function resumeTurn(ctx: EngineContext, row: TurnRow): TurnContext {
-  const entries = ctx.store.entriesOf(row.turn_id);
+export function resumeTurn(ctx: EngineContext, row: StoredTurn): TurnContext {
+  const entries = ctx.store.entries.of(row.turnId);
   const captured = new Set<string>();
   for (const e of entries) {
     captured.add(e.uri);
-    if (e.to_uri) captured.add(e.to_uri);
+    if (e.toUri) captured.add(e.toUri);
   }
   const turn: TurnContext = {
-    turnId: row.turn_id,
-    sessionId: row.session_id,
+    turnId: row.turnId,
+    sessionId: row.sessionId,
     kind: row.kind,
-    seq: ctx.store.maxSeq(row.turn_id),
+    seq: ctx.store.entries.maxSeq(row.turnId),
     captured,
     contents: new ContentCache(),
     placed: new Map(),
     step: null,
   };
-  ctx.turns.set(row.turn_id, turn);
+  ctx.turns.set(row.turnId, turn);
   return turn;
 }
 
 /** Inside a commit's transaction: the session no longer has this turn as its active one. */
 function releaseActiveTurn(ctx: EngineContext, sessionId: string, turnId: string): void {
-  const session = ctx.store.getSession(sessionId);
-  if (session?.active_turn_id === turnId) ctx.store.setActiveTurn(sessionId, null);
+  const session = ctx.store.sessions.get(sessionId);
+  if (session?.activeTurnId === turnId) ctx.store.sessions.setActiveTurn(sessionId, null);
 }
 
 /**
@@ -174,7 +163,7 @@ export async function endTurnWithoutAfterContents(
   alsoInTransaction?: () => void,
 ): Promise<void> {
   if (!ctx.turns.has(turnId)) {
-    const row = ctx.store.getTurn(turnId);
+    const row = ctx.store.turns.get(turnId);
     if (!row || row.status !== 'active') return;
     resumeTurn(ctx, row);
   }
@@ -205,7 +194,7 @@ export async function endTurn(
 ): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
     releaseActiveTurn(ctx, sessionId, turnId);
-    ctx.store.touchSession(sessionId, ctx.now());
+    ctx.store.sessions.touch(sessionId, ctx.now());
     alsoInTransaction?.();
   });
   // In the background, off the agent's path: packing the contents, checkpointing the WAL.
@@ -230,7 +219,7 @@ export async function endTurnOrWithoutAfterContents(
   try {
     await endTurn(ctx, turnId, sessionId, interrupted, alsoInTransaction);
   } catch (e) {
-    const kind = ctx.turns.get(turnId)?.kind ?? ctx.store.getTurn(turnId)?.kind;
+    const kind = ctx.turns.get(turnId)?.kind ?? ctx.store.turns.get(turnId)?.kind;
     ctx.log(
       `the commit of ${kind === 'rollback' ? 'rollback turn' : 'turn'} ${turnId} failed (${(e as Error).message}); committed without its after-contents, as interrupted`,
     );

@@ -1,0 +1,169 @@
+// A turn's `entries` (what each operation found before it ran, and after the commit) and its
+// `changes` (the per-path summary its commit wrote), with the content references (`blob_refs`)
+// that keep the contents they name. States and changes are kept compact (record-codec.ts:
+// a few bytes each, hashes as their 32 bytes), references by the hash's bytes; the records
+// this repository answers carry hex hashes, as the rest of the engine has them.
+import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
+import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
+import type { Statements } from './statements.js';
+
+export interface StoredEntry {
+  turnId: string;
+  seq: number;
+  op: EntryOp;
+  uri: string;
+  /** A rename's or move's destination. */
+  toUri: string | null;
+  before: State;
+  /** Null until the turn's commit reads it. */
+  after: State;
+  toBefore: State;
+  toAfter: State;
+  skipped: SkipReason | null;
+  toSkipped: SkipReason | null;
+  execId: string | null;
+  /** The host's step (tool call) and its chat line, when the host named one. */
+  stepId: string | null;
+  stepTitle: string | null;
+}
+
+interface EntryColumns {
+  turn_id: string;
+  seq: number;
+  op: EntryOp;
+  uri: string;
+  to_uri: string | null;
+  before: Buffer | null;
+  after: Buffer | null;
+  to_before: Buffer | null;
+  to_after: Buffer | null;
+  skipped: SkipReason | null;
+  to_skipped: SkipReason | null;
+  exec_id: string | null;
+  step_id: string | null;
+  step_title: string | null;
+}
+
+function parseState(data: Buffer | null): State {
+  const json = unpackState(data);
+  return json ? (JSON.parse(json) as State) : null;
+}
+
+function stringifyState(state: State | undefined): Buffer | null {
+  return packState(state ? JSON.stringify(state) : null);
+}
+
+function toEntry(row: EntryColumns): StoredEntry {
+  return {
+    turnId: row.turn_id,
+    seq: row.seq,
+    op: row.op,
+    uri: row.uri,
+    toUri: row.to_uri,
+    before: parseState(row.before),
+    after: parseState(row.after),
+    toBefore: parseState(row.to_before),
+    toAfter: parseState(row.to_after),
+    skipped: row.skipped,
+    toSkipped: row.to_skipped,
+    execId: row.exec_id,
+    stepId: row.step_id,
+    stepTitle: row.step_title,
+  };
+}
+
+/** A change as its row keeps it (its uri in a column of its own). */
+export function parseChange(data: Buffer, uri: string): FileChange {
+  return JSON.parse(unpackChange(data, uri)) as FileChange;
+}
+
+export class Entries {
+  constructor(private readonly store: Statements) {}
+
+  insert(entry: StoredEntry): void {
+    this.store
+      .st(
+        `INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      )
+      .run(
+        entry.turnId,
+        entry.seq,
+        entry.op,
+        entry.uri,
+        entry.toUri,
+        stringifyState(entry.before),
+        stringifyState(entry.after),
+        stringifyState(entry.toBefore),
+        stringifyState(entry.toAfter),
+        entry.skipped,
+        entry.toSkipped,
+        entry.execId,
+        entry.stepId,
+        entry.stepTitle,
+      );
+  }
+
+  of(turnId: string): StoredEntry[] {
+    return (this.store.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryColumns[]).map(
+      toEntry,
+    );
+  }
+
+  maxSeq(turnId: string): number {
+    return (
+      this.store.st('SELECT COALESCE(MAX(seq), 0) AS n FROM entries WHERE turn_id = ?').get(turnId) as { n: number }
+    ).n;
+  }
+
+  /** The commit's half of an entry: its after-states (the destination's only for a rename or move). */
+  setAfter(turnId: string, seq: number, after: State, toAfter: State | null): void {
+    this.store
+      .st('UPDATE entries SET after = ?, to_after = ? WHERE turn_id = ? AND seq = ?')
+      .run(stringifyState(after), stringifyState(toAfter ?? null), turnId, seq);
+  }
+
+  remove(turnId: string, seq: number): void {
+    this.store.st('DELETE FROM entries WHERE turn_id = ? AND seq = ?').run(turnId, seq);
+  }
+
+  replaceChanges(turnId: string, changes: FileChange[]): void {
+    this.store.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
+    const insert = this.store.st('INSERT INTO changes (turn_id, ord, uri, data) VALUES (?, ?, ?, ?)');
+    changes.forEach((c, i) => insert.run(turnId, i, c.uri, packChange(JSON.stringify(c), c.uri)));
+  }
+
+  changesOf(turnId: string): FileChange[] {
+    return (
+      this.store.st('SELECT uri, data FROM changes WHERE turn_id = ? ORDER BY ord').all(turnId) as {
+        uri: string;
+        data: Buffer;
+      }[]
+    ).map((row) => parseChange(row.data, row.uri));
+  }
+
+  addRef(hash: string, turnId: string): void {
+    // By the hash's bytes. What is not hex (unhex gives NULL) names no content: OR IGNORE drops it.
+    this.store.st('INSERT OR IGNORE INTO blob_refs (hash, turn_id) VALUES (unhex(?), ?)').run(hash, turnId);
+  }
+
+  clearRefs(turnId: string): void {
+    this.store.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+  }
+
+  /** Up to `limit` turns that reference the content. */
+  turnsReferring(hash: string, limit: number): string[] {
+    return (
+      this.store.st('SELECT turn_id FROM blob_refs WHERE hash = unhex(?) LIMIT ?').all(hash, limit) as {
+        turn_id: string;
+      }[]
+    ).map((r) => r.turn_id);
+  }
+
+  /** Drops what the turn recorded: entries, changes, content references. */
+  removeTurn(turnId: string): void {
+    this.store.st('DELETE FROM entries WHERE turn_id = ?').run(turnId);
+    this.store.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
+    this.store.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+  }
+}
