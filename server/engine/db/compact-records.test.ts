@@ -72,7 +72,9 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
       // What is not a sha256 names no content: nothing to keep, no row.
       store.entries.addRef('not hex', turnId);
       expect(
-        store.db.prepare('SELECT lower(hex(hash)) AS h FROM blob_refs WHERE turn_id = ?').all(turnId),
+        store.db
+          .prepare('SELECT lower(hex(hash)) AS h FROM blob_refs WHERE turn = (SELECT id FROM turns WHERE turn_id = ?)')
+          .all(turnId),
       ).toContainEqual({
         h: 'ef'.repeat(32),
       });
@@ -80,7 +82,11 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
       store.dropTurn(turnId);
       expect(store.entries.of(turnId)).toEqual([]);
       expect(store.entries.changesOf(turnId)).toEqual([]);
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE turn_id = ?').get(turnId)).toEqual({ n: 0 });
+      expect(
+        store.db
+          .prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE turn = (SELECT id FROM turns WHERE turn_id = ?)')
+          .get(turnId),
+      ).toEqual({ n: 0 });
     } finally {
       store.close();
     }

@@ -249,7 +249,7 @@ export class Turns {
       lower(t.title) LIKE @pattern ESCAPE '\\'
       OR EXISTS (SELECT 1 FROM commands x WHERE x.turn_id = t.turn_id AND lower(x.command) LIKE @pattern ESCAPE '\\')
       OR EXISTS (SELECT 1 FROM messages m WHERE m.turn_id = t.turn_id AND m.role = 'user' AND lower(m.content) LIKE @pattern ESCAPE '\\')
-      OR EXISTS (SELECT 1 FROM changes c WHERE c.turn_id = t.turn_id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.turn = t.id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
     ORDER BY t.number DESC LIMIT @limit`,
       )
       .all({ sessionId, before, limit, pattern }) as TurnColumns[];
@@ -266,7 +266,7 @@ export class Turns {
         `SELECT uri, turn_id, session_id, number, title, data FROM (
       SELECT c.uri, t.turn_id, t.session_id, t.number, t.title, c.data,
         ROW_NUMBER() OVER (PARTITION BY c.uri ORDER BY t.started_at DESC, t.number DESC) AS latest
-      FROM changes c JOIN turns t ON t.turn_id = c.turn_id
+      FROM changes c JOIN turns t ON t.id = c.turn
       WHERE c.uri IN (SELECT value FROM json_each(?)) AND t.started_at >= ? AND t.turn_id NOT IN (SELECT value FROM json_each(?)))
     WHERE latest = 1`,
       )
