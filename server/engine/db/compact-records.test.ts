@@ -59,6 +59,30 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
     expect(bytesOf(file, 'blob_refs')).toBeLessThan(before.refs);
   });
 
+  it("a turn's rows left behind by a turn that no longer exists do not stop the migration, and are left out", () => {
+    const file = path.join(dir, 'turnback.db');
+    const old = writeOldStore(file, 3);
+    const raw = new Database(file);
+    raw
+      .prepare(
+        "INSERT INTO entries (turn_id, seq, op, uri, before, after) VALUES ('t_gone', 1, 'write', 'workspace:/x', NULL, NULL)",
+      )
+      .run();
+    raw.prepare("INSERT INTO changes (turn_id, ord, uri, data) VALUES ('t_gone', 0, 'workspace:/x', '{}')").run();
+    raw.prepare("INSERT INTO blob_refs (hash, turn_id) VALUES (?, 't_gone')").run('ab'.repeat(32));
+    raw.close();
+    const store = new Store(file);
+    try {
+      const count = (table: string) =>
+        (store.db.prepare(`SELECT COUNT(*) AS n FROM ${table}`).get() as { n: number }).n;
+      expect(count('entries')).toBe(9);
+      expect(count('changes')).toBe(9);
+      expect(count('blob_refs')).toBe(old.refs);
+    } finally {
+      store.close();
+    }
+  });
+
   it('new records written after the migration read back, and a turn dropped takes its rows with it', () => {
     const file = path.join(dir, 'turnback.db');
     const old = writeOldStore(file, 3);
