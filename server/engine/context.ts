@@ -1,33 +1,17 @@
 // What the engine's modules share: the filesystem seam, roots, contents, the store, events,
 // per-session queues and the in-memory view of turns being recorded.
 import type { IgnoredBudget } from './record/ignored-folders.js';
-import type { State, StepRef, TurnKind } from '../protocol.js';
-import type { ContentCache } from './content/content-cache.js';
 import type { ContentStore } from './content/contents.js';
 import type { Events } from './events.js';
 import type { EngineFs } from './paths/fs.js';
 import type { Housekeeping } from './content/housekeeping.js';
 import type { KeyedQueue } from './queue.js';
 import type { Roots } from './paths/roots.js';
+import type { ContentHolders } from './content/holders.js';
 import type { Store } from './db/store.js';
+import type { ActiveTurns, TurnContext } from './turns/active-turns.js';
 
-export interface TurnContext {
-  turnId: string;
-  sessionId: string;
-  kind: TurnKind;
-  seq: number;
-  /** URIs whose turn-start state is already recorded (the earliest state wins). */
-  captured: Set<string>;
-  /** Contents read while recording, for the commit's line counts. */
-  contents: ContentCache;
-  /**
-   * Files a rollback put in place from verified contents (only rollback turns fill it): their
-   * commit takes them as placed rather than reading them back.
-   */
-  placed: Map<string, State>;
-  /** The host's step (tool call) being recorded now: set for the one call that names it. */
-  step: StepRef | null;
-}
+export type { TurnContext };
 
 export interface EngineLimits {
   maxFileSize: number;
@@ -56,10 +40,10 @@ export interface EngineContext {
   queue: KeyedQueue;
   limits: EngineLimits;
   dataDir: string;
-  /** Turns being recorded, by turn id. */
-  turns: Map<string, TurnContext>;
+  /** Turns being recorded, and each session's active one. */
+  turns: ActiveTurns;
   /** What keeps contents alive besides turns and the index (open commands' snapshots): the sweep asks. */
-  holders: { heldHashes(): ReadonlySet<string> };
+  holders: ContentHolders;
   /** Sessions pruned by retention since the engine opened. */
   retention: { pruned: number };
   /** One line for the host's log (pruning, problems the engine got past). */

@@ -43,7 +43,8 @@ import { appendMessage, listMessages } from './turns/memory.js';
 import type { RecoveryReport } from './turns/recovery.js';
 import type { Rollbacks, StepChoice } from './rollback/rollback.js';
 import { searchTurns } from './turns/search.js';
-import { checkSessionId, scopeMatches, toSession } from './turns/sessions.js';
+import { scopeMatches, toSession } from './turns/sessions.js';
+import { checkSessionId } from './ids.js';
 import { type ControlledStorage, inStep, type Mutations } from './record/storage.js';
 import { type StepGroup, stepGroups } from './rollback/steps.js';
 import { compareDiff, compareTurns } from './turns/compare.js';
@@ -93,7 +94,7 @@ export class TurnbackEngine implements Engine {
   }
 
   private async commitActive(sessionId: string): Promise<string | null> {
-    const active = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
+    const active = this.ctx.turns.activeId(sessionId);
     if (!active) return null;
     await this.closeCommands(active);
     // A commit that cannot keep the after-contents (a full disk) still ends the turn, interrupted:
@@ -139,7 +140,7 @@ export class TurnbackEngine implements Engine {
     return this.inSession(sessionId, async () => {
       return this.ctx.store.relaxed(() => {
         this.ctx.store.sessions.ensure(sessionId, this.ctx.now(), originOf(req.origin));
-        const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
+        const turnId = this.ctx.turns.activeId(sessionId);
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
       });
     });
@@ -156,9 +157,9 @@ export class TurnbackEngine implements Engine {
     if (typeof req.tool !== 'string' || typeof req.command !== 'string')
       throw new BadRequestError('tool and command must be strings');
     return this.inSession(sessionId, async () => {
-      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
-      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
-      if (!turnId || !turn) return { turnId: null, execId: null };
+      const turn = this.ctx.turns.active(sessionId);
+      if (!turn) return { turnId: null, execId: null };
+      const { turnId } = turn;
       const execId = this.execs.begin(turnId, req.tool, req.command);
       await this.execs.before(turn, execId);
       return { turnId, execId };
@@ -170,9 +171,9 @@ export class TurnbackEngine implements Engine {
     if (typeof req.execId !== 'string' || req.execId === '')
       throw new BadRequestError('execId must be a non-empty string');
     return this.inSession(sessionId, async () => {
-      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId ?? null;
-      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
-      if (!turnId || !turn) return { turnId: null, changed: [], skipped: [] };
+      const turn = this.ctx.turns.active(sessionId);
+      if (!turn) return { turnId: null, changed: [], skipped: [] };
+      const { turnId } = turn;
       if (this.execs.openIn(turnId).includes(req.execId))
         return { turnId, ...(await this.execs.after(turn, req.execId)) };
       // Already closed (a second exec-end, or one after a turn end scanned it): what it recorded.
@@ -202,8 +203,7 @@ export class TurnbackEngine implements Engine {
       const removes = req.op !== 'write' && req.op !== 'mkdir';
       const r = await this.ctx.roots.resolve(req.uri, { removes, content: req.op === 'write' });
       const to = moves ? await this.ctx.roots.resolve(req.to!, { removes: true }) : undefined;
-      const turnId = this.ctx.store.sessions.get(sessionId)?.activeTurnId;
-      const turn = turnId ? this.ctx.turns.get(turnId) : undefined;
+      const turn = this.ctx.turns.active(sessionId);
       if (!turn || !(r.tracked || to?.tracked)) return { recorded: false };
       return inStep(turn, step, async () => {
         try {

@@ -1,6 +1,7 @@
 // The engine's house rules, as a reader can grep them: SQL is spoken in engine/db/ alone (its
 // repositories own their statements, their column shapes and their JSON columns), so a change
-// of the stored format stays inside that folder.
+// of the stored format stays inside that folder; and recording (record/) and the turn
+// lifecycle (turns/) stand on their own, neither importing the other.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -36,6 +37,12 @@ function offending(files: Source[], pattern: RegExp): string[] {
   );
 }
 
+/** Lines of a folder's sources that import from the other folder. */
+function importsOf(files: Source[], from: string, of: string): string[] {
+  const own = files.filter((s) => s.rel.startsWith(`engine/${from}/`));
+  return offending(own, new RegExp(`from '\\.\\./${of}/`));
+}
+
 const isTest = (rel: string) => /\.test\.ts$|\.testutil\.ts$|^testkit\/|^engine\/spec\/tree\.ts$/.test(rel);
 
 describe('the house rules', () => {
@@ -57,5 +64,10 @@ describe('the house rules', () => {
   it('parses no stored column outside engine/db', () => {
     const engine = all.filter((s) => s.rel.startsWith('engine/') && !isTest(s.rel) && !(s.rel in PARSES_NO_COLUMN));
     expect(offending(engine, /JSON\.parse\(/)).toEqual([]);
+  });
+
+  it('keeps record/ and turns/ apart', () => {
+    expect(importsOf(all, 'record', 'turns')).toEqual([]);
+    expect(importsOf(all, 'turns', 'record')).toEqual([]);
   });
 });

@@ -11,7 +11,9 @@ import { BadRequestError } from './errors.js';
 import { Events } from './events.js';
 import { ExecScans } from './record/exec.js';
 import { EngineFs, realpathOrSelf } from './paths/fs.js';
+import { ContentHolders } from './content/holders.js';
 import { Housekeeping } from './content/housekeeping.js';
+import { ActiveTurns } from './turns/active-turns.js';
 import { acquireLock } from './lock.js';
 import { KeyedQueue } from './queue.js';
 import { recover } from './turns/recovery.js';
@@ -82,14 +84,17 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       { name: 'tmp', kind: 'tmp', path: path.join(dataDir, 'tmp') },
       ...(options.roots ?? []),
     ];
-    const ctx = {
+    const now = options.now ?? Date.now;
+    const events = new Events();
+    const holders = new ContentHolders();
+    const ctx: EngineContext = {
       fs,
       store,
       dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
       contents,
       housekeeping: new Housekeeping(contents, store),
-      events: new Events(),
+      events,
       queue: new KeyedQueue(),
       limits: {
         maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
@@ -103,13 +108,14 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         protect: compileGlobs(options.protect ?? []),
         scopes: options.scopes ?? ['webui:*'],
       },
-      turns: new Map(),
+      turns: new ActiveTurns(store, events, now),
+      holders,
       retention: { pruned: 0 },
       log: options.log ?? (() => undefined),
-      now: options.now ?? Date.now,
-    } as Omit<EngineContext, 'holders'> as EngineContext;
+      now,
+    };
     const execs = new ExecScans(ctx);
-    ctx.holders = execs;
+    holders.add(execs);
     const recovery = await recover(ctx, execs);
     const mutations = new Mutations(ctx);
     const engine = new TurnbackEngine(

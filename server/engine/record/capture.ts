@@ -10,7 +10,7 @@ import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { readState } from './path-state.js';
+import { readState } from '../state/read-state.js';
 import { formatUri } from '../paths/uri.js';
 
 interface Captured {

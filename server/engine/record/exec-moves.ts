@@ -5,19 +5,12 @@
 // move entry, it is shown as one row with `from` and rolled back by moving it back.
 import { parseUri } from '../paths/uri.js';
 import type { IndexEntry } from './workspace-index.js';
+import { sameThingMoved } from '../state/state.js';
 
 export interface ExecMove {
   from: string;
   to: string;
   op: 'rename' | 'move';
-}
-
-/** What makes two entries the same file, folder or link, apart from the inode. */
-function sameThing(a: IndexEntry, b: IndexEntry): boolean {
-  if (a.type !== b.type || a.mode !== b.mode) return false;
-  if (a.type === 'file') return a.hash !== null && a.hash === b.hash && a.size === b.size;
-  if (a.type === 'symlink') return a.target === b.target;
-  return a.type === 'dir';
 }
 
 function parentOf(uri: string): string {
@@ -59,7 +52,7 @@ export function findMoves(
   for (const from of gone) {
     const before = baseline.get(from)!;
     const to = byInode.get(`${before.type}:${before.ino}`);
-    if (to && !taken.has(to) && sameThing(before, current.get(to)!)) pair(from, to);
+    if (to && !taken.has(to) && sameThingMoved(before, current.get(to)!)) pair(from, to);
     else if (before.type !== 'dir' && !(before.type === 'file' && before.size === 0)) unpaired.push(from);
   }
   if (unpaired.length === 0) return inheritOps(moves);
@@ -74,7 +67,7 @@ export function findMoves(
   for (const from of unpaired) {
     const candidates = byContent.get(contentKey(baseline.get(from)!));
     const to = candidates?.find((uri) => !taken.has(uri));
-    if (to && sameThing(baseline.get(from)!, current.get(to)!)) pair(from, to);
+    if (to && sameThingMoved(baseline.get(from)!, current.get(to)!)) pair(from, to);
   }
   return inheritOps(moves);
 }

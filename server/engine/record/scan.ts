@@ -12,10 +12,12 @@ import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
-import { grewPastLimit, hashFile, isUnreadableFile, keepFile, modeOf, SWAP_TRIES } from './path-state.js';
+import { modeOf } from '../state/state.js';
+import { grewPastLimit, hashFile, isUnreadableFile, keepFile, SWAP_TRIES } from '../state/read-state.js';
 import { isBelowAny } from '../paths/uri.js';
 import { countWithinBudget, type IgnoredBudget, IgnoreRules, type OverBudget } from './ignored-folders.js';
-import { type IndexEntry, isRacy, sameIndexedState, sameStat, specialTarget, typeOf } from './workspace-index.js';
+import { type IndexEntry, isRacy, sameStat, specialTarget, typeOf } from './workspace-index.js';
+import { sameIndexedState } from '../state/state.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */

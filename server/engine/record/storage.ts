@@ -9,10 +9,10 @@ import type { EngineContext, TurnContext } from '../context.js';
 import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
 import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
-import { checkSessionId } from '../turns/sessions.js';
+import { checkSessionId } from '../ids.js';
 import type { Resolved } from '../paths/roots.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
-import { modeOf } from './path-state.js';
+import { modeOf } from '../state/state.js';
 import { checkStep } from './step-ref.js';
 
 const DEFAULT_FILE_MODE = 0o644;
@@ -212,16 +212,11 @@ export class ControlledStorage implements Storage {
     private readonly mutations: Mutations,
   ) {}
 
-  private activeTurn(sessionId: string): TurnContext | null {
-    const row = this.ctx.store.sessions.get(sessionId);
-    return row?.activeTurnId ? (this.ctx.turns.get(row.activeTurnId) ?? null) : null;
-  }
-
   /** Async, so a bad session id or step is a rejection like every other failure. */
   private async inSession<T>(opts: SessionRef, task: (turn: TurnContext | null) => Promise<T>): Promise<T> {
     const sessionId = checkSessionId(opts?.sessionId);
     const step = checkStep(opts.step);
-    return this.ctx.queue.run(sessionId, () => inStep(this.activeTurn(sessionId), step, task));
+    return this.ctx.queue.run(sessionId, () => inStep(this.ctx.turns.active(sessionId), step, task));
   }
 
   writeFile(uri: string, data: string | Uint8Array, opts: MutationOptions): Promise<void> {

@@ -6,7 +6,7 @@
 import type { Stats } from 'node:fs';
 import type { SpecialKind, State } from '../../protocol.js';
 import { specialKindOf } from '../paths/file-read.js';
-import { modeOf } from './path-state.js';
+import { modeOf, sameIndexEntry } from '../state/state.js';
 import type { Store } from '../db/store.js';
 import type { IndexedType, IndexEntry } from '../db/workspace-index.js';
 
@@ -54,33 +54,6 @@ export function stateOf(entry: IndexEntry | undefined): State {
   if (entry.type === 'special')
     return { type: 'special', kind: (entry.target ?? 'char') as SpecialKind, mode: entry.mode };
   return { type: 'file', hash: entry.hash ?? '', size: entry.size, mode: entry.mode };
-}
-
-/** Same state (what rollback restores): content and mode, a link's target, a directory's mode. */
-export function sameIndexedState(a: IndexEntry | undefined, b: IndexEntry | undefined): boolean {
-  if (!a || !b) return a === b;
-  if (a.type !== b.type || a.mode !== b.mode) return false;
-  if (a.type === 'dir') return true;
-  if (a.type === 'symlink' || a.type === 'special') return a.target === b.target;
-  // A file whose content could not be kept is the same only while its stat is.
-  if (a.hash === null || b.hash === null)
-    return a.hash === b.hash && a.size === b.size && a.mtimeMs === b.mtimeMs && a.ino === b.ino;
-  return a.hash === b.hash;
-}
-
-function sameEntry(a: IndexEntry, b: IndexEntry): boolean {
-  return (
-    a.type === b.type &&
-    a.size === b.size &&
-    a.mtimeMs === b.mtimeMs &&
-    a.ctimeMs === b.ctimeMs &&
-    a.ino === b.ino &&
-    a.mode === b.mode &&
-    a.hash === b.hash &&
-    a.target === b.target &&
-    a.skipped === b.skipped &&
-    a.seenMs === b.seenMs
-  );
 }
 
 export class WorkspaceIndex {
@@ -131,7 +104,7 @@ export class WorkspaceIndex {
         }
         continue;
       }
-      if (known === entry || (known && sameEntry(known, entry))) continue;
+      if (known === entry || (known && sameIndexEntry(known, entry))) continue;
       rows.put(uri, entry);
       entries.set(uri, entry);
     }

@@ -10,7 +10,7 @@ import { errnoCode } from '../paths/fs.js';
 import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
-import { type HashPolicy, readStateNoFollow } from '../record/path-state.js';
+import { type HashPolicy, readStateNoFollow } from '../state/read-state.js';
 import type { StagedFile } from '../content/write-back.js';
 import type { Mutations } from '../record/storage.js';
 import { uriDepth } from '../paths/uri.js';

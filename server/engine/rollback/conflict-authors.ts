@@ -3,7 +3,7 @@
 // change was made outside any turn (the person's editor, another program) and no turn is named.
 import type { ConflictTurn, State } from '../../protocol.js';
 import type { Turns, StoredTurn } from '../db/turns.js';
-import { sameForDrift } from '../record/path-state.js';
+import { sameForDrift } from '../state/state.js';
 
 /** The authors of these conflicting paths (by URI; a path with none is absent), from one query for them all. */
 export function conflictAuthors(

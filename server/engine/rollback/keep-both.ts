@@ -4,7 +4,7 @@
 // written by the rollback turn like any other path, so undoing the rollback removes it again.
 import type { State } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
-import { readStateNoFollow } from '../record/path-state.js';
+import { readStateNoFollow } from '../state/read-state.js';
 import type { EvaluatedPath } from './plan.js';
 
 export interface KeptBoth {

@@ -5,7 +5,8 @@ import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, 
 import type { EngineContext } from '../context.js';
 import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root } from '../paths/roots.js';
-import { readStateNoFollow, sameForDrift } from '../record/path-state.js';
+import { sameContent, sameForDrift, sameMode } from '../state/state.js';
+import { readStateNoFollow } from '../state/read-state.js';
 import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
 
@@ -124,13 +125,6 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
   return result;
 }
 
-function sameContent(current: State, target: State): boolean {
-  if (!current || !target || current.type !== target.type) return false;
-  if (current.type === 'file' && target.type === 'file') return current.hash !== '' && current.hash === target.hash;
-  if (current.type === 'symlink' && target.type === 'symlink') return current.target === target.target;
-  return current.type === 'dir';
-}
-
 export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
@@ -226,12 +220,6 @@ async function linkLeftByTurns(
   if (!planned || planned.expected?.type !== 'symlink' || planned.target?.type === 'symlink') return false;
   const target = await ctx.fs.readlink(linkAbs).catch(() => null);
   return target === planned.expected.target;
-}
-
-function sameMode(current: State, target: State): boolean {
-  if (current?.type === 'file' && target?.type === 'file') return current.mode === target.mode;
-  if (current?.type === 'dir' && target?.type === 'dir') return current.mode === target.mode;
-  return true;
 }
 
 /** Pairs each path to restore with the path its content was moved to, following rename chains. */

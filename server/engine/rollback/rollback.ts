@@ -25,7 +25,7 @@ import type { Mutations } from '../record/storage.js';
 import type { StoredMessage } from '../db/messages.js';
 import type { StoredTurn, UndoRecord } from '../db/turns.js';
 import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
-import { sameForDrift } from '../record/path-state.js';
+import { sameForDrift } from '../state/state.js';
 
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
 async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
@@ -141,7 +141,7 @@ export class Rollbacks {
   }
 
   private refuseWhileActive(sessionId: string): void {
-    if (this.ctx.store.sessions.get(sessionId)?.activeTurnId) throw new TurnActiveError(sessionId);
+    if (this.ctx.turns.activeId(sessionId)) throw new TurnActiveError(sessionId);
   }
 
   private messagesToDelete(job: Job): StoredMessage[] {
@@ -345,7 +345,7 @@ export class Rollbacks {
   /** A rollback turn that changed nothing goes whole: its rows, and the contents it alone held (left to the sweep). */
   private dropRollbackTurn(turnId: string): void {
     this.ctx.store.transaction(() => this.ctx.store.dropTurn(turnId));
-    this.ctx.turns.delete(turnId);
+    this.ctx.turns.end(turnId);
   }
 
   /**

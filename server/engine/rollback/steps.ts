@@ -8,7 +8,7 @@ import type { StoredEntry } from '../db/entries.js';
 import type { StoredTurn } from '../db/turns.js';
 import { BadRequestError } from '../errors.js';
 import { cut } from '../record/step-ref.js';
-import { sameState } from '../record/path-state.js';
+import { sameState } from '../state/state.js';
 import type { Coverage, MoveLink, PathTarget } from './plan.js';
 
 export interface StepGroup {

@@ -6,7 +6,7 @@
 import { imageTypeOf, type Comparison, type Diff } from '../../protocol.js';
 import type { EngineContext } from '../context.js';
 import { BadRequestError, FileNotFoundError, TurnNotFoundError } from '../errors.js';
-import { sameState } from '../record/path-state.js';
+import { sameState } from '../state/state.js';
 import { sideOf } from './diff.js';
 import { changeKind } from './summary.js';
 import { coverageOf } from '../rollback/plan.js';

@@ -8,7 +8,7 @@ import { pinnedSince } from './pins.js';
 /** Drops a session's turns, messages and entries; its turn counter stays. */
 export function dropSession(ctx: EngineContext, sessionId: string): void {
   const turnIds = ctx.store.transaction(() => ctx.store.deleteSession(sessionId));
-  for (const id of turnIds) ctx.turns.delete(id);
+  for (const id of turnIds) ctx.turns.end(id);
   ctx.events.emit('session-deleted', { sessionId });
 }
 
@@ -46,7 +46,7 @@ export function pruneSessions(ctx: EngineContext): number {
   const tooOld = keepDays > 0 && ctx.store.sessions.anyIdleBefore(Math.min(idleBefore, now - PROTECTED_MS));
   const tooMany = keepSessions > 0 && ctx.store.sessions.count() > keepSessions;
   if (!tooOld && !tooMany) return 0;
-  const busy = new Set([...ctx.turns.values()].map((t) => t.sessionId));
+  const busy = ctx.turns.busySessions();
   // A pin keeps its own session and every one active since it: their turns hold what reaching it needs.
   const pinned = pinnedSince(ctx);
   let dropped = 0;

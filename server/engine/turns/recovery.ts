@@ -3,12 +3,11 @@
 // files and staged contents the crash left behind are removed.
 import path from 'node:path';
 import type { RecoveryReport } from '../api.js';
-import type { EngineContext } from '../context.js';
+import type { EngineContext, TurnContext } from '../context.js';
 import { LinkOnPathError } from '../errors.js';
-import type { ExecScans } from '../record/exec.js';
 import { TEMP_PREFIX, isNotFound } from '../paths/fs.js';
 import { pruneSessions, sweepContents } from './gc.js';
-import { endTurn, resumeTurn } from './turns.js';
+import { endTurn } from './turns.js';
 
 export type { RecoveryReport };
 
@@ -38,7 +37,12 @@ async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<numbe
   return removed;
 }
 
-export async function recover(ctx: EngineContext, execs: ExecScans): Promise<RecoveryReport> {
+/** What recovery asks of the shell-command scans: a resumed turn's commands the crash left open, finished. */
+export interface OpenCommandRecovery {
+  recoverTurn(turn: TurnContext): Promise<unknown>;
+}
+
+export async function recover(ctx: EngineContext, execs: OpenCommandRecovery): Promise<RecoveryReport> {
   const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
   // Contents a crash cut short while they were staged were never stored under a name.
   ctx.contents.removeAbandoned();
@@ -67,7 +71,7 @@ export async function recover(ctx: EngineContext, execs: ExecScans): Promise<Rec
   }
   for (const turn of ctx.store.turns.active()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
-    if (turn.kind === 'agent') await execs.recoverTurn(resumeTurn(ctx, turn));
+    if (turn.kind === 'agent') await execs.recoverTurn(ctx.turns.resume(turn));
     await endTurn(ctx, turn.turnId, turn.sessionId, true);
     report.interruptedTurns.push(turn.turnId);
     if (turn.kind === 'rollback') {

@@ -1,14 +1,6 @@
-// Sessions: id validation, scope matching and the Session shape.
-import { SESSION_ID_PATTERN, type Session } from '../../protocol.js';
-import { BadRequestError } from '../errors.js';
+// Sessions: scope matching and the Session shape.
+import type { Session } from '../../protocol.js';
 import type { ListedSession } from '../db/sessions.js';
-
-export function checkSessionId(sessionId: unknown): string {
-  if (typeof sessionId !== 'string' || !SESSION_ID_PATTERN.test(sessionId)) {
-    throw new BadRequestError('a sessionId is 1-200 characters of [A-Za-z0-9._:@-]', { sessionId });
-  }
-  return sessionId;
-}
 
 /** A scope is `platform:sessionType` where either side may be `*`, or a lone `*`. */
 export function scopeMatches(scopes: readonly string[], platform: string, sessionType: string): boolean {

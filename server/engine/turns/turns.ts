@@ -2,11 +2,9 @@
 import type { Entry, Turn, TurnKind } from '../../protocol.js';
 import { TITLE_LIMIT } from '../../protocol.js';
 import { commitTurn } from './commit.js';
-import { ContentCache } from '../content/content-cache.js';
 import type { EngineContext, TurnContext } from '../context.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { StoredTurn } from '../db/turns.js';
-import { newId } from '../ids.js';
 
 /** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
 export function titleOf(content: string): string {
@@ -91,64 +89,7 @@ export function beginTurn(
   title: string,
   rollbackOf?: string[],
 ): TurnContext {
-  const turnId = newId('t_');
-  ctx.store.relaxed(() => {
-    const number = ctx.store.sessions.nextNumber(sessionId);
-    ctx.store.turns.insert({
-      turnId,
-      sessionId,
-      number,
-      kind,
-      rollbackOf: rollbackOf ?? null,
-      title,
-      startedAt: ctx.now(),
-    });
-    if (kind === 'agent') ctx.store.sessions.setActiveTurn(sessionId, turnId);
-    // Only a person rolls back (the console's routes, the library): the session is theirs from now on.
-    else ctx.store.sessions.claim(sessionId);
-    ctx.store.sessions.touch(sessionId, ctx.now());
-  });
-  const turn: TurnContext = {
-    turnId,
-    sessionId,
-    kind,
-    seq: 0,
-    captured: new Set(),
-    contents: new ContentCache(),
-    placed: new Map(),
-    step: null,
-  };
-  ctx.turns.set(turnId, turn);
-  ctx.events.emit('turn-begun', { sessionId, turnId });
-  return turn;
-}
-
-/** The in-memory view of a turn recorded by an earlier process (recovery after a crash). */
-export function resumeTurn(ctx: EngineContext, row: StoredTurn): TurnContext {
-  const entries = ctx.store.entries.of(row.turnId);
-  const captured = new Set<string>();
-  for (const e of entries) {
-    captured.add(e.uri);
-    if (e.toUri) captured.add(e.toUri);
-  }
-  const turn: TurnContext = {
-    turnId: row.turnId,
-    sessionId: row.sessionId,
-    kind: row.kind,
-    seq: ctx.store.entries.maxSeq(row.turnId),
-    captured,
-    contents: new ContentCache(),
-    placed: new Map(),
-    step: null,
-  };
-  ctx.turns.set(row.turnId, turn);
-  return turn;
-}
-
-/** Inside a commit's transaction: the session no longer has this turn as its active one. */
-function releaseActiveTurn(ctx: EngineContext, sessionId: string, turnId: string): void {
-  const session = ctx.store.sessions.get(sessionId);
-  if (session?.activeTurnId === turnId) ctx.store.sessions.setActiveTurn(sessionId, null);
+  return ctx.turns.begin(sessionId, kind, title, rollbackOf);
 }
 
 /**
@@ -162,22 +103,18 @@ export async function endTurnWithoutAfterContents(
   sessionId: string,
   alsoInTransaction?: () => void,
 ): Promise<void> {
-  if (!ctx.turns.has(turnId)) {
-    const row = ctx.store.turns.get(turnId);
-    if (!row || row.status !== 'active') return;
-    resumeTurn(ctx, row);
-  }
+  if (!ctx.turns.recordingOrResumed(turnId)) return;
   await commitTurn(
     ctx,
     turnId,
     true,
     () => {
-      releaseActiveTurn(ctx, sessionId, turnId);
+      ctx.turns.release(sessionId, turnId);
       alsoInTransaction?.();
     },
     { keepContents: false },
   );
-  ctx.turns.delete(turnId);
+  ctx.turns.end(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
 
@@ -193,13 +130,13 @@ export async function endTurn(
   alsoInTransaction?: () => void,
 ): Promise<void> {
   await commitTurn(ctx, turnId, interrupted, () => {
-    releaseActiveTurn(ctx, sessionId, turnId);
+    ctx.turns.release(sessionId, turnId);
     ctx.store.sessions.touch(sessionId, ctx.now());
     alsoInTransaction?.();
   });
   // In the background, off the agent's path: packing the contents, checkpointing the WAL.
   ctx.housekeeping.schedule();
-  ctx.turns.delete(turnId);
+  ctx.turns.end(turnId);
   ctx.events.emit('turn-committed', { sessionId, turnId });
 }
 

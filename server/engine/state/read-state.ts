@@ -6,6 +6,7 @@ import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from 
 import { LinkOnPathError } from '../errors.js';
 import { type EngineFs, errnoCode } from '../paths/fs.js';
 import { GrewPastLimitError, specialKindOf } from '../paths/file-read.js';
+import { modeOf } from './state.js';
 
 /** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
 export type HashPolicy = 'always' | 'never' | { onlyIfSize: number };
@@ -23,10 +24,6 @@ export interface ReadState {
   skipped?: SkipReason;
   /** The content's raw bytes, when it was read whole into memory (small files). */
   bytes?: Buffer;
-}
-
-export function modeOf(rawMode: number): number {
-  return rawMode & 0o7777;
 }
 
 /** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name; never past `limit` bytes. */
@@ -164,27 +161,4 @@ export async function readStateNoFollow(
     if (e instanceof LinkOnPathError) return { state: null, ancestors: 'link', linkAt: e.at ?? path.dirname(abs) };
     throw e;
   }
-}
-
-/** Exact equality: content and mode for files, mode for directories, target for links. */
-export function sameState(a: State, b: State): boolean {
-  if (a === null || b === null) return a === b;
-  if (a.type !== b.type) return false;
-  if (a.type === 'file' && b.type === 'file') return a.hash !== '' && a.hash === b.hash && a.mode === b.mode;
-  if (a.type === 'dir' && b.type === 'dir') return a.mode === b.mode;
-  if (a.type === 'symlink' && b.type === 'symlink') return a.target === b.target;
-  if (a.type === 'special' && b.type === 'special') return a.kind === b.kind && a.mode === b.mode;
-  return false;
-}
-
-/** Equality used for drift: a directory is a directory whatever its mode. */
-export function sameForDrift(current: State, expected: State): boolean {
-  if (current?.type === 'dir' && expected?.type === 'dir') return true;
-  return sameState(current, expected);
-}
-
-export function stateHashes(...states: (State | undefined)[]): string[] {
-  const hashes: string[] = [];
-  for (const s of states) if (s && s.type === 'file' && s.hash) hashes.push(s.hash);
-  return hashes;
 }
