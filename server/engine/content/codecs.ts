@@ -18,7 +18,13 @@ import { brotliCompress, brotliDecompressSync, constants, inflateRawSync } from 
 export type Codec = 'raw' | 'deflate' | 'brotli' | 'zstd-delta';
 
 interface Zstd {
-  Encoder: new (level: number, dictionary?: Buffer) => { encode(data: Buffer): Promise<Buffer> };
+  Encoder: new (
+    level: number,
+    dictionary?: Buffer,
+  ) => {
+    encode(data: Buffer): Promise<Buffer>;
+    encodeSync(data: Buffer): Buffer;
+  };
   Decoder: new (dictionary?: Buffer) => { decodeSync(data: Buffer): Buffer };
 }
 
@@ -37,20 +43,47 @@ const zstd: Zstd | null = (() => {
 export const deltasAvailable = zstd !== null;
 
 /**
- * Parts (and bases) up to this size get the strongest settings: brotli 11 is 9% smaller than
- * brotli 5 on the history's first versions but 30× slower, zstd 19 6% smaller than zstd 9 at
- * 6× the time.
- * Larger parts get the fast settings, so packing a 50 MB file costs seconds, not minutes.
+ * The levels, chosen so packing a turn costs less CPU than capturing it did (docs/design.md,
+ * "Packing"). Measured per 10 KB source file on this machine: brotli 5 takes 0.36 ms (3,345 B),
+ * brotli 11 10.9 ms (3,041 B): the capture of that file costs about 2 ms. A zstd delta against
+ * its base takes 0.16 ms at level 6 (101 B), 0.50 ms at 9 (94 B), 0.84 ms at 19 (96 B): most of
+ * it is loading the base as the dictionary, which grows with the level. Against brotli 11 and
+ * zstd 19 (bench/pack-probe.ts, bench/capture-slowdown-probe.ts): the commander.js history's
+ * contents take 4% more (796 against 764 KiB), and packing a turn takes 0.44× the CPU its
+ * capture took (1.2–1.6× before); a 10-file turn on W2, 0.9× (4–8× before).
  */
-const SMALL_PART = 128 * 1024;
+const WHOLE_QUALITY = 5;
+const DELTA_LEVEL = 6;
+/** A part this size or smaller is its own sample; of a larger one, SAMPLE_SLICES slices of this size together. */
+const SAMPLE_BYTES = 64 * 1024;
+const SAMPLE_SLICES = 4;
+/** A sample zstd's fastest level shrinks by less than this is taken as incompressible (random, or compressed already). */
+const COMPRESSIBLE = 0.9;
 
 const brotliAsync = promisify(brotliCompress);
+const sampler = zstd ? new zstd.Encoder(1) : null;
+
+/**
+ * Whether compression would pay on this part, from zstd's fastest level over a sample (0.05 ms
+ * for 64 KiB, where brotli 5 takes 14 ms over a MiB of random bytes): build output and media,
+ * which do not shrink, cost a sample, not a whole encoding. Without zstd, every part is tried.
+ */
+export function compresses(raw: Buffer): boolean {
+  if (!sampler || raw.length === 0) return true;
+  let sample = raw;
+  if (raw.length > SAMPLE_BYTES) {
+    const slice = SAMPLE_BYTES / SAMPLE_SLICES;
+    const step = Math.floor((raw.length - slice) / (SAMPLE_SLICES - 1));
+    sample = Buffer.concat(Array.from({ length: SAMPLE_SLICES }, (_, i) => raw.subarray(i * step, i * step + slice)));
+  }
+  return sampler.encodeSync(sample).length < sample.length * COMPRESSIBLE;
+}
 
 /** A keyframe: the part alone, brotli-compressed in the thread pool. */
 export function encodeWhole(raw: Buffer): Promise<Buffer> {
   return brotliAsync(raw, {
     params: {
-      [constants.BROTLI_PARAM_QUALITY]: raw.length <= SMALL_PART ? 11 : 5,
+      [constants.BROTLI_PARAM_QUALITY]: WHOLE_QUALITY,
       [constants.BROTLI_PARAM_SIZE_HINT]: raw.length,
     },
   });
@@ -59,8 +92,7 @@ export function encodeWhole(raw: Buffer): Promise<Buffer> {
 /** The part against the base's part (its zstd dictionary), in the thread pool; null without zstd. */
 export async function encodeDelta(raw: Buffer, base: Buffer): Promise<Buffer | null> {
   if (!zstd) return null;
-  const level = Math.max(raw.length, base.length) <= SMALL_PART ? 19 : 9;
-  return new zstd.Encoder(level, base.length > 0 ? base : undefined).encode(raw);
+  return new zstd.Encoder(DELTA_LEVEL, base.length > 0 ? base : undefined).encode(raw);
 }
 
 /** Decodes one part (`base`: the base content's decoded part, for a delta); throws on data that is not valid for its codec. */

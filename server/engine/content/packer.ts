@@ -4,7 +4,7 @@
 // does not shrink stays raw. Chains stay bounded (delta-chains.ts), so a read decodes a bounded
 // number of bytes. Each content is replaced in one transaction, only if it and its base are
 // still there as they were; every encoding is decoded back and compared before it is kept.
-import { decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
+import { compresses, decodePart, deltasAvailable, encodeDelta, encodeWhole } from './codecs.js';
 import { BrokenPartError, type ContentParts, type StoredContent } from './content-parts.js';
 import { TurnMemo, baseCandidates } from './delta-bases.js';
 import { baseWithin } from './delta-chains.js';
@@ -54,7 +54,7 @@ export class Packer {
 
   private async packOne(row: StoredContent, memo: TurnMemo): Promise<void> {
     const encoded = await this.encode(row, this.chooseBase(row, memo));
-    const keep = encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
+    const keep = encoded && encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
     this.store.relaxed(() => {
       const now = this.parts.byHash(row.hash);
       if (!now || now.packed || now.codec !== row.codec) return;
@@ -73,9 +73,10 @@ export class Packer {
 
   /**
    * Part by part, so only the encoded parts are held: the first part decides between delta and
-   * keyframe (for a content of one part, the usual case, that is the whole decision).
+   * keyframe (for a content of one part, the usual case, that is the whole decision). Null: the
+   * content stays raw (a keyframe's part does not compress, and no delta was found for it).
    */
-  private async encode(row: StoredContent, base: StoredContent | null): Promise<Encoded> {
+  private async encode(row: StoredContent, base: StoredContent | null): Promise<Encoded | null> {
     const out: Encoded = { codec: 'brotli', parts: [], bytes: 0, base: null };
     const raw: Buffer[] = [];
     for (let i = 0; i < row.parts; i++) {
@@ -86,11 +87,15 @@ export class Packer {
         const whole = !delta || delta.length > part.length * DELTA_WORTH ? await this.whole(part) : null;
         if (delta && (!whole || delta.length <= whole.length)) Object.assign(out, { codec: 'zstd-delta', base });
         encoded = out.codec === 'zstd-delta' ? delta : whole;
+        if (!encoded) return null;
+      } else if (out.base) {
+        encoded = await this.delta(part, this.basePart(out.base, i));
+        // A later part whose delta failed: the whole content becomes a keyframe instead.
+        if (!encoded) return this.encode(row, null);
       } else {
-        encoded = out.base ? await this.delta(part, this.basePart(out.base, i)) : await this.whole(part);
+        encoded = await this.whole(part);
+        if (!encoded) return null;
       }
-      // A later part whose delta failed: the whole content becomes a keyframe instead.
-      if (!encoded) return this.encode(row, null);
       out.parts.push(encoded);
       out.bytes += encoded.length;
       if (row.size <= RECENT_BYTES / 4) raw.push(part);
@@ -123,7 +128,9 @@ export class Packer {
     return encoded && decodePart('zstd-delta', encoded, dictionary).equals(part) ? encoded : null;
   }
 
-  private async whole(part: Buffer): Promise<Buffer> {
+  /** The part brotli-compressed and decoded back; null when a sample says it will not shrink. */
+  private async whole(part: Buffer): Promise<Buffer | null> {
+    if (!compresses(part)) return null;
     const encoded = await encodeWhole(part);
     if (!decodePart('brotli', encoded).equals(part)) throw new Error('brotli did not give back what it was given');
     return encoded;

@@ -190,7 +190,7 @@ export class ContentRows {
       this.store
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = c.hash)
+      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = unhex(c.hash))
       AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
         )
         .all() as { hash: string }[]

@@ -1,7 +1,10 @@
 // A turn's `entries` (what each operation found before it ran, and after the commit) and its
 // `changes` (the per-path summary its commit wrote), with the content references (`blob_refs`)
-// that keep the contents they name. States and changes are JSON columns read and written here.
+// that keep the contents they name. States and changes are kept compact (record-codec.ts:
+// a few bytes each, hashes as their 32 bytes), references by the hash's bytes; the records
+// this repository answers carry hex hashes, as the rest of the engine has them.
 import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
+import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
 import type { Statements } from './statements.js';
 
 export interface StoredEntry {
@@ -24,16 +27,18 @@ export interface StoredEntry {
   stepTitle: string | null;
 }
 
+/** A turn's integer key (turns.id), which these tables name it by, from its id. */
+const TURN = '(SELECT id FROM turns WHERE turn_id = ?)';
+
 interface EntryColumns {
-  turn_id: string;
   seq: number;
   op: EntryOp;
   uri: string;
   to_uri: string | null;
-  before: string | null;
-  after: string | null;
-  to_before: string | null;
-  to_after: string | null;
+  before: Buffer | null;
+  after: Buffer | null;
+  to_before: Buffer | null;
+  to_after: Buffer | null;
   skipped: SkipReason | null;
   to_skipped: SkipReason | null;
   exec_id: string | null;
@@ -41,17 +46,18 @@ interface EntryColumns {
   step_title: string | null;
 }
 
-function parseState(json: string | null): State {
+function parseState(data: Buffer | null): State {
+  const json = unpackState(data);
   return json ? (JSON.parse(json) as State) : null;
 }
 
-function stringifyState(state: State | undefined): string | null {
-  return state ? JSON.stringify(state) : null;
+function stringifyState(state: State | undefined): Buffer | null {
+  return packState(state ? JSON.stringify(state) : null);
 }
 
-function toEntry(row: EntryColumns): StoredEntry {
+function toEntry(turnId: string, row: EntryColumns): StoredEntry {
   return {
-    turnId: row.turn_id,
+    turnId,
     seq: row.seq,
     op: row.op,
     uri: row.uri,
@@ -68,14 +74,19 @@ function toEntry(row: EntryColumns): StoredEntry {
   };
 }
 
+/** A change as its row keeps it (its uri in a column of its own). */
+export function parseChange(data: Buffer, uri: string): FileChange {
+  return JSON.parse(unpackChange(data, uri)) as FileChange;
+}
+
 export class Entries {
   constructor(private readonly store: Statements) {}
 
   insert(entry: StoredEntry): void {
     this.store
       .st(
-        `INSERT INTO entries (turn_id, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
-      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO entries (turn, seq, op, uri, to_uri, before, after, to_before, to_after, skipped, to_skipped, exec_id, step_id, step_title)
+      VALUES (${TURN}, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         entry.turnId,
@@ -96,59 +107,67 @@ export class Entries {
   }
 
   of(turnId: string): StoredEntry[] {
-    return (this.store.st('SELECT * FROM entries WHERE turn_id = ? ORDER BY seq').all(turnId) as EntryColumns[]).map(
-      toEntry,
+    return (this.store.st(`SELECT * FROM entries WHERE turn = ${TURN} ORDER BY seq`).all(turnId) as EntryColumns[]).map(
+      (row) => toEntry(turnId, row),
     );
   }
 
   maxSeq(turnId: string): number {
     return (
-      this.store.st('SELECT COALESCE(MAX(seq), 0) AS n FROM entries WHERE turn_id = ?').get(turnId) as { n: number }
+      this.store.st(`SELECT COALESCE(MAX(seq), 0) AS n FROM entries WHERE turn = ${TURN}`).get(turnId) as { n: number }
     ).n;
   }
 
   /** The commit's half of an entry: its after-states (the destination's only for a rename or move). */
   setAfter(turnId: string, seq: number, after: State, toAfter: State | null): void {
     this.store
-      .st('UPDATE entries SET after = ?, to_after = ? WHERE turn_id = ? AND seq = ?')
+      .st(`UPDATE entries SET after = ?, to_after = ? WHERE turn = ${TURN} AND seq = ?`)
       .run(stringifyState(after), stringifyState(toAfter ?? null), turnId, seq);
   }
 
   remove(turnId: string, seq: number): void {
-    this.store.st('DELETE FROM entries WHERE turn_id = ? AND seq = ?').run(turnId, seq);
+    this.store.st(`DELETE FROM entries WHERE turn = ${TURN} AND seq = ?`).run(turnId, seq);
   }
 
   replaceChanges(turnId: string, changes: FileChange[]): void {
-    this.store.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
-    const insert = this.store.st('INSERT INTO changes (turn_id, ord, uri, data) VALUES (?, ?, ?, ?)');
-    changes.forEach((c, i) => insert.run(turnId, i, c.uri, JSON.stringify(c)));
+    this.store.st(`DELETE FROM changes WHERE turn = ${TURN}`).run(turnId);
+    const insert = this.store.st(`INSERT INTO changes (turn, ord, uri, data) VALUES (${TURN}, ?, ?, ?)`);
+    changes.forEach((c, i) => insert.run(turnId, i, c.uri, packChange(JSON.stringify(c), c.uri)));
   }
 
   changesOf(turnId: string): FileChange[] {
     return (
-      this.store.st('SELECT data FROM changes WHERE turn_id = ? ORDER BY ord').all(turnId) as { data: string }[]
-    ).map((row) => JSON.parse(row.data) as FileChange);
+      this.store.st(`SELECT uri, data FROM changes WHERE turn = ${TURN} ORDER BY ord`).all(turnId) as {
+        uri: string;
+        data: Buffer;
+      }[]
+    ).map((row) => parseChange(row.data, row.uri));
   }
 
   addRef(hash: string, turnId: string): void {
-    this.store.st('INSERT OR IGNORE INTO blob_refs (hash, turn_id) VALUES (?, ?)').run(hash, turnId);
+    // By the hash's bytes. What is not hex (unhex gives NULL) names no content: OR IGNORE drops it.
+    this.store.st(`INSERT OR IGNORE INTO blob_refs (hash, turn) VALUES (unhex(?), ${TURN})`).run(hash, turnId);
   }
 
   clearRefs(turnId: string): void {
-    this.store.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+    this.store.st(`DELETE FROM blob_refs WHERE turn = ${TURN}`).run(turnId);
   }
 
   /** Up to `limit` turns that reference the content. */
   turnsReferring(hash: string, limit: number): string[] {
     return (
-      this.store.st('SELECT turn_id FROM blob_refs WHERE hash = ? LIMIT ?').all(hash, limit) as { turn_id: string }[]
+      this.store
+        .st('SELECT t.turn_id FROM blob_refs r JOIN turns t ON t.id = r.turn WHERE r.hash = unhex(?) LIMIT ?')
+        .all(hash, limit) as {
+        turn_id: string;
+      }[]
     ).map((r) => r.turn_id);
   }
 
   /** Drops what the turn recorded: entries, changes, content references. */
   removeTurn(turnId: string): void {
-    this.store.st('DELETE FROM entries WHERE turn_id = ?').run(turnId);
-    this.store.st('DELETE FROM changes WHERE turn_id = ?').run(turnId);
-    this.store.st('DELETE FROM blob_refs WHERE turn_id = ?').run(turnId);
+    this.store.st(`DELETE FROM entries WHERE turn = ${TURN}`).run(turnId);
+    this.store.st(`DELETE FROM changes WHERE turn = ${TURN}`).run(turnId);
+    this.store.st(`DELETE FROM blob_refs WHERE turn = ${TURN}`).run(turnId);
   }
 }

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import { importBlobFiles } from './legacy-blobs.js';
 import { importCommandJson } from './legacy-commands.js';
+import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -211,6 +212,8 @@ const MIGRATIONS: (string | Migration)[] = [
   `
   ALTER TABLE turns ADD COLUMN pinned INTEGER NOT NULL DEFAULT 0;
   `,
+  // 9 → 10: entries, changes and content references in their compact form (compact-records.ts).
+  { sql: COMPACT_RECORD_TABLES, run: compactRecords },
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

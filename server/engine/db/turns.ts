@@ -3,6 +3,7 @@
 // and written here alone. Its entries and changes live in entries.ts.
 import type { FileChange, TurnKind, TurnStatus } from '../../protocol.js';
 import type { Statements } from './statements.js';
+import { parseChange } from './entries.js';
 
 /** Per root: what a commit counted (the turn listing sums the tracked roots). */
 export interface TurnCounts {
@@ -248,7 +249,7 @@ export class Turns {
       lower(t.title) LIKE @pattern ESCAPE '\\'
       OR EXISTS (SELECT 1 FROM commands x WHERE x.turn_id = t.turn_id AND lower(x.command) LIKE @pattern ESCAPE '\\')
       OR EXISTS (SELECT 1 FROM messages m WHERE m.turn_id = t.turn_id AND m.role = 'user' AND lower(m.content) LIKE @pattern ESCAPE '\\')
-      OR EXISTS (SELECT 1 FROM changes c WHERE c.turn_id = t.turn_id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
+      OR EXISTS (SELECT 1 FROM changes c WHERE c.turn = t.id AND lower(c.uri) LIKE @pattern ESCAPE '\\'))
     ORDER BY t.number DESC LIMIT @limit`,
       )
       .all({ sessionId, before, limit, pattern }) as TurnColumns[];
@@ -265,7 +266,7 @@ export class Turns {
         `SELECT uri, turn_id, session_id, number, title, data FROM (
       SELECT c.uri, t.turn_id, t.session_id, t.number, t.title, c.data,
         ROW_NUMBER() OVER (PARTITION BY c.uri ORDER BY t.started_at DESC, t.number DESC) AS latest
-      FROM changes c JOIN turns t ON t.turn_id = c.turn_id
+      FROM changes c JOIN turns t ON t.id = c.turn
       WHERE c.uri IN (SELECT value FROM json_each(?)) AND t.started_at >= ? AND t.turn_id NOT IN (SELECT value FROM json_each(?)))
     WHERE latest = 1`,
       )
@@ -275,7 +276,7 @@ export class Turns {
       session_id: string;
       number: number;
       title: string;
-      data: string;
+      data: Buffer;
     }[];
     return rows.map((r) => ({
       uri: r.uri,
@@ -283,7 +284,7 @@ export class Turns {
       sessionId: r.session_id,
       number: r.number,
       title: r.title,
-      change: JSON.parse(r.data) as FileChange,
+      change: parseChange(r.data, r.uri),
     }));
   }
 }
