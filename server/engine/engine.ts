@@ -132,7 +132,7 @@ export class TurnbackEngine implements Engine {
           : null;
         return { turnId, messageId: appendMessage(this.ctx, sessionId, turnId, 'user', content) };
       });
-      if (begun.turnId) this.execs.turnStarted(begun.turnId);
+      if (begun.turnId) this.execs.turnStarted(sessionId, begun.turnId);
       return begun;
     });
   }

@@ -106,19 +106,24 @@ export class ExecScans {
 
   /**
    * With a watcher: a turn starts with a full scan, in the background (the agent thinks before
-   * its first command; that command's before scan waits for it if it is not done).
+   * its first command). It runs next in the session's queue, so the session's own writes and
+   * commands wait for it: a write's temp file is never seen by it half-way.
    */
-  turnStarted(turnId: string): void {
+  turnStarted(sessionId: string, turnId: string): void {
     if (!this.watcher) return;
-    this.background = this.scanning(async () => {
-      await this.dirtySince(null);
-      await this.scanIntoIndex(() => undefined);
-      this.followed();
-      this.startScanned.add(turnId);
-    }).catch((e: unknown) => {
-      // The first command's before scan is then a full one, and fails to the caller if the cause remains.
-      this.ctx.log(`the turn's start scan failed: ${(e as Error).message}`);
-    });
+    this.background = this.ctx.queue
+      .run(sessionId, () =>
+        this.scanning(async () => {
+          await this.dirtySince(null);
+          await this.scanIntoIndex(() => undefined);
+          this.followed();
+          this.startScanned.add(turnId);
+        }),
+      )
+      .catch((e: unknown) => {
+        // The first command's before scan is then a full one, and fails to the caller if the cause remains.
+        this.ctx.log(`the turn's start scan failed: ${(e as Error).message}`);
+      });
   }
 
   /**
@@ -189,10 +194,11 @@ export class ExecScans {
         });
       const previous = this.lastEnded.get(turn.turnId);
       let scan: ScanResult;
-      if (dirty && previous && this.openIn(turn.turnId).length === 0) {
-        // What the watcher named since the previous command's after scan may be that command's own
-        // (an event it handed over late): the before scan hands it to that command, as the turn
-        // end does with what a command left running changes, so no change leaves the turn.
+      if (this.watcher && previous && this.openIn(turn.turnId).length === 0) {
+        // What changed since the previous command's after scan may be that command's own (an event
+        // the watcher dropped or handed over late, or it failed since and this scan is a full one):
+        // the before scan hands it to that command, as the turn end does with what a command left
+        // running changes, so no change leaves the turn.
         const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
         const map = this.index.map();
         scan = (await this.attribute(turn, previous, map, this.lastOpaque, [], concurrent, true, dirty, scanned)).scan;
