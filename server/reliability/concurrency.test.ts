@@ -5,10 +5,11 @@ import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { agentEdits, OTHER_SESSION, SESSION, START_FILES } from './scenarios.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
-import { snapshotTree, treeDiff } from './tree.testutil.js';
+import { snapshotTree } from '../testkit/tree.js';
+import { treeDiff } from '../testkit/tree-diff.js';
 import { versionedContent } from './versioned-content.testutil.js';
 
 const tally = newTally();

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FaultController } from './fault-controller.testutil.js';
 import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
 import { openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { scenarios, SESSION, START_FILES } from './scenarios.testutil.js';
 import { faultAt, profile } from './sweep.testutil.js';
 import { splitKnown } from './known-defects.testutil.js';

@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { exited, kill, spawnTs } from './child.testutil.js';
 import { quickOrFull } from './mode.testutil.js';
 import { Racer } from './racer.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { chownTree, nobody } from './as-nobody.testutil.js';
 import { exited, kill, REPO_ROOT } from './child.testutil.js';
 import { quickOrFull } from './mode.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

@@ -12,11 +12,12 @@ import { fuzzRequestArb, type FuzzContext, type FuzzRequest } from './fuzz-arbit
 import { errorBodyProblem, rawRequest, type RawAnswer } from './http.testutil.js';
 import { FULL, quickOrFull } from './mode.testutil.js';
 import { openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox, plantEscapeLink, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, plantEscapeLink, type Sandbox } from '../testkit/sandbox.js';
 import { agentEdits, SESSION, START_FILES } from './scenarios.testutil.js';
 import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
-import { snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
+import { snapshotTree, type Tree } from '../testkit/tree.js';
+import { treeDiff } from '../testkit/tree-diff.js';
 
 const tally = newTally();
 let sandbox: Sandbox;

@@ -9,7 +9,7 @@ import { rawRequest } from './http.testutil.js';
 import { runLoad, type LoadRequest, type LoadResult } from './load-client.testutil.js';
 import { FULL, quickOrFull } from './mode.testutil.js';
 import { openFds, rssBytes } from './proc-stats.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

@@ -7,7 +7,7 @@ import type { Engine } from '../engine/api.js';
 import type { EngineContext } from '../engine/context.js';
 import { EngineFs, openEngine } from '../engine/index.js';
 import type { FaultController } from './fault-controller.testutil.js';
-import type { Sandbox } from './sandbox.testutil.js';
+import type { Sandbox } from '../testkit/sandbox.js';
 
 /** Real time plus an offset a scenario moves forward (retention is about days). */
 export interface TestClock {

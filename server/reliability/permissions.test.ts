@@ -3,7 +3,7 @@
 // (one cloned under a private folder, such as one made by mktemp -d).
 import { afterAll, describe, expect, it } from 'vitest';
 import { chownTree, nobody, runTsAs } from './as-nobody.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

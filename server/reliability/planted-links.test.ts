@@ -7,7 +7,7 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { EngineFs, openEngine } from '../engine/index.js';
 import { abandonEngine, openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { SESSION } from './scenarios.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
 

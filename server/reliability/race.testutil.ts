@@ -7,9 +7,10 @@ import { join } from 'node:path';
 import type { Engine } from '../engine/api.js';
 import { openTestEngine } from './open-engine.testutil.js';
 import { Racer } from './racer.testutil.js';
-import { makeSandbox, type Sandbox, writeWorkspace } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox, writeWorkspace } from '../testkit/sandbox.js';
 import { SESSION } from './scenarios.testutil.js';
-import { sha256, snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
+import { sha256, snapshotTree, type Tree } from '../testkit/tree.js';
+import { treeDiff } from '../testkit/tree-diff.js';
 
 export const OUTSIDE_ONLY = 'only-outside.txt';
 export const OUTSIDE_BYTES = "the person's own file: turnback must never read it\n";

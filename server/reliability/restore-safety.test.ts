@@ -8,10 +8,11 @@ import type { Engine } from '../engine/api.js';
 import { FaultController } from './fault-controller.testutil.js';
 import { damageContent } from '../testkit/contents.js';
 import { isMutatingOp, openTestEngine } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { agentEdits, SESSION, START_FILES } from './scenarios.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
-import { sha256, snapshotTree, treeDiff } from './tree.testutil.js';
+import { sha256, snapshotTree } from '../testkit/tree.js';
+import { treeDiff } from '../testkit/tree-diff.js';
 
 const tally = newTally();
 afterAll(() => writeTally('restore safety', tally));

@@ -3,7 +3,7 @@
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { exited, kill, spawnTs, waitForLine } from './child.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

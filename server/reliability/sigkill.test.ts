@@ -10,10 +10,10 @@ import type { Engine } from '../engine/api.js';
 import { kill, spawnTs, waitForLine } from './child.testutil.js';
 import { FULL, quickOrFull } from './mode.testutil.js';
 import { openTestEngine, storeLeftovers } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
-import { snapshotTree } from './tree.testutil.js';
+import { snapshotTree } from '../testkit/tree.js';
 import { isWhole } from './versioned-content.testutil.js';
 import { unreadableContents } from '../testkit/contents.js';
 
@@ -77,7 +77,7 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
           want === null
             ? disk === undefined
             : want.type === 'file'
-              ? disk?.type === 'file' && disk.hash === want.hash
+              ? disk?.type === 'file' && disk.sha256 === want.hash
               : disk?.type === want.type;
         if (!same)
           problems.push(

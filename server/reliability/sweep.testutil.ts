@@ -4,9 +4,10 @@ import type { Engine } from '../engine/api.js';
 import type { RollbackResult } from '../protocol.js';
 import { FaultController } from './fault-controller.testutil.js';
 import { abandonEngine, openTestEngine, storeLeftovers } from './open-engine.testutil.js';
-import { makeSandbox, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../testkit/sandbox.js';
 import { START_FILES, SESSION, type Scenario, type ScenarioState } from './scenarios.testutil.js';
-import { pathsNeitherOldNorNew, snapshotTree, treeDiff, type Tree } from './tree.testutil.js';
+import { snapshotTree, type Tree } from '../testkit/tree.js';
+import { pathsNeitherOldNorNew, treeDiff } from '../testkit/tree-diff.js';
 
 interface Prepared {
   scenario: Scenario;

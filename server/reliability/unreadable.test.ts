@@ -4,7 +4,7 @@
 // exec-end and the turn say the same about what was skipped, each path once.
 import { afterAll, describe, expect, it } from 'vitest';
 import { chownTree, nobody, runTsAs } from './as-nobody.testutil.js';
-import { makeSandbox } from './sandbox.testutil.js';
+import { makeSandbox } from '../testkit/sandbox.js';
 import { newTally, writeTally } from './tally.testutil.js';
 
 const tally = newTally();

@@ -6,7 +6,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
 import { roundTrip } from './roundtrip.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

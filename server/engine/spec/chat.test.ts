@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { makeSandbox, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

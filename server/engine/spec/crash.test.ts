@@ -5,7 +5,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { makeSandbox, plant, runTurn, statusOf, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, diffTrees, type Tree } from './tree.js';
+import { assertSameTree, diffTrees } from '../../testkit/tree-diff.js';
+import { type Tree } from '../../testkit/tree.js';
 import { rawContents, unpackAll, unreadableContents } from '../../testkit/contents.js';
 
 const KILLS = process.env.CI ? 5 : Number(process.env.SPEC_CRASH_KILLS ?? 3);

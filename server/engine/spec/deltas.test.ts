@@ -8,7 +8,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { damageContent, storedEncoding } from '../../testkit/contents.js';
 import { makeSandbox, plant, runTurn, type Sandbox, ws } from './harness.testutil.js';
-import { assertSameTree, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { type Tree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 beforeEach(async () => {

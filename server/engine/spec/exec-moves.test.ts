@@ -9,7 +9,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import type { FileChange } from '../../protocol.js';
 import { makeSandbox, plant, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, snapshot, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { snapshotTree, type Tree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 let engine: Engine;
@@ -65,7 +66,7 @@ async function rollsBackExactly(turnId: string, moved: { from: string; to: strin
 
 let start: Tree;
 /** The workspace without git's own folder, which scans and rollbacks leave to git. */
-const tree = () => snapshot(sandbox.workspace, { ignore: ['.git'] });
+const tree = () => snapshotTree(sandbox.workspace, { ignore: ['.git'] });
 
 describe('a move a shell command makes', () => {
   it('mv of a file in its folder is one renamed row, one rename, no lines, and goes back by rename (same inode)', async () => {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { makeSandbox, plant, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { type Tree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

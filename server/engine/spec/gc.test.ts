@@ -7,7 +7,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { storedContentCount } from '../../testkit/contents.js';
 import { expectCode, makeSandbox, orNone, plant, runTurn, testClock, type Sandbox, ws } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 

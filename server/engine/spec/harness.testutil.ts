@@ -1,14 +1,14 @@
-// Shared set-up of the black-box engine specs: a fresh sandbox per test (workspace, data dir
-// and an "outside" dir, all real directories under os.tmpdir()), engines that are always
-// closed, trees planted byte for byte, and small helpers for turns and typed refusals.
+// Shared set-up of the black-box engine specs: the test kit's sandbox per test (workspace, data
+// dir and an "outside" dir, all real directories under os.tmpdir()), removed after it, engines
+// that are always closed, trees planted byte for byte, and small helpers for turns and typed refusals.
 import { mkdir, rm, symlink, writeFile, chmod } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { afterEach, expect } from 'vitest';
 import { openEngine, type OpenEngineOptions } from '../index.js';
 import type { Engine } from '../api.js';
 import type { Turn } from '../../protocol.js';
-import { snapshot, type Tree } from './tree.js';
-import { makeTempTree } from '../../testkit/sandbox.js';
+import { snapshotTree, type Tree } from '../../testkit/tree.js';
+import { makeSandbox as makeTempSandbox } from '../../testkit/sandbox.js';
 
 export interface Sandbox {
   base: string;
@@ -33,7 +33,7 @@ afterEach(async () => {
 });
 
 export async function makeSandbox(options: { dataInsideWorkspace?: string } = {}): Promise<Sandbox> {
-  const { base, workspace, dataDir, outside } = await makeTempTree('spec', options);
+  const { base, workspace, dataDir, outside } = await makeTempSandbox({}, { prefix: 'spec', outside: {}, ...options });
   sandboxes.push(base);
   const ignore = options.dataInsideWorkspace ? [options.dataInsideWorkspace] : [];
   return {
@@ -42,7 +42,7 @@ export async function makeSandbox(options: { dataInsideWorkspace?: string } = {}
     dataDir,
     outside,
     open: (extra = {}) => openTracked({ workspace, dataDir, ...extra }),
-    tree: () => snapshot(workspace, { ignore }),
+    tree: () => snapshotTree(workspace, { ignore }),
   };
 }
 

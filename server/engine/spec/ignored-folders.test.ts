@@ -8,7 +8,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine, EngineOptions } from '../api.js';
 import { IgnoreRules } from '../record/ignored-folders.js';
 import { makeSandbox, plant, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

@@ -18,7 +18,7 @@ import {
   ws,
   type Sandbox,
 } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 const s = who();

@@ -10,7 +10,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { EngineFs, openEngine } from '../index.js';
 import { expectCode, makeSandbox, openTracked, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, snapshot } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { snapshotTree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 const s = who();
@@ -88,7 +89,7 @@ async function nearlyFullDisk(placeBatchBytes: number) {
   for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
   await plant(dir, files);
   const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes } as never);
-  const start = await snapshot(dir);
+  const start = await snapshotTree(dir);
   const turnId = await runTurn(engine, async () => {
     for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
   });
@@ -103,7 +104,7 @@ describe('a rollback on a disk nearly full', () => {
     const result = await engine.rollback(turnId);
     expect(result.errors).toEqual([]);
     expect(result.restored).toHaveLength(10);
-    assertSameTree(start, await snapshot(dir));
+    assertSameTree(start, await snapshotTree(dir));
     await engine.close();
   });
 

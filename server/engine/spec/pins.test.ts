@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { PINS_SESSION } from '../turns/pins.js';
 import { expectCode, makeSandbox, plant, runTurn, testClock, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

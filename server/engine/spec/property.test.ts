@@ -11,7 +11,8 @@ import type { Engine } from '../api.js';
 import { openEngine } from '../index.js';
 import { plant, statusOf } from './harness.testutil.js';
 import { applyOp, initialTreeArb, turnsArb, type Op } from './ops-model.testutil.js';
-import { assertSameTree, snapshot, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { snapshotTree, type Tree } from '../../testkit/tree.js';
 
 const NUM_RUNS = process.env.CI ? 200 : Number(process.env.SPEC_PROPERTY_RUNS ?? 50);
 // A failure prints its seed and path; SPEC_PROPERTY_SEED / SPEC_PROPERTY_PATH replay it.
@@ -51,7 +52,12 @@ async function freshRun(rig: Rig, initial: Parameters<typeof plant>[1]) {
   for (const name of await readdir(rig.workspace))
     await rm(join(rig.workspace, name), { recursive: true, force: true });
   await plant(rig.workspace, initial);
-  return { engine: rig.engine, session: `run-${++rig.runs}`, tree: () => snapshot(rig.workspace), root: rig.workspace };
+  return {
+    engine: rig.engine,
+    session: `run-${++rig.runs}`,
+    tree: () => snapshotTree(rig.workspace),
+    root: rig.workspace,
+  };
 }
 
 async function checkSequence(rig: Rig, initial: Parameters<typeof plant>[1], turns: Op[][]): Promise<void> {

@@ -14,7 +14,8 @@ import {
   ws,
   type Sandbox,
 } from './harness.testutil.js';
-import { assertSameTree, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { type Tree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

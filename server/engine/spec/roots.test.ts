@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { RootSpec } from '../api.js';
 import { expectCode, makeSandbox, openTracked, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 const s = who();
 let sandbox: Sandbox;

@@ -4,7 +4,8 @@ import { expect } from 'vitest';
 import type { Engine } from '../api.js';
 import type { RollbackResult } from '../../protocol.js';
 import { runTurn, SESSION, statusOf, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, type Tree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { type Tree } from '../../testkit/tree.js';
 
 export interface RoundTrip {
   turnId: string;

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { makeSandbox, plant, runTurn, SESSION, statusOf, who, ws, type Sandbox } from './harness.testutil.js';
 import { roundTrip } from './roundtrip.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 const s = who();

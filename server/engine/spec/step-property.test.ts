@@ -12,13 +12,11 @@ import type { Engine } from '../api.js';
 import { openEngine } from '../index.js';
 import { plant } from './harness.testutil.js';
 import { applyOp, initialTreeArb, opArb, type Op } from './ops-model.testutil.js';
-import { assertSameTree, snapshot, type Node, type Tree } from './tree.js';
+import { assertSameTree, sameNode } from '../../testkit/tree-diff.js';
+import { snapshotTree, type Tree } from '../../testkit/tree.js';
 
 const NUM_RUNS = process.env.CI ? 60 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
 const SHARDS = 2;
-
-const sameNode = (a: Node | undefined, b: Node | undefined): boolean =>
-  JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
 async function checkStepUndo(
   engine: Engine,
@@ -30,7 +28,7 @@ async function checkStepUndo(
 ): Promise<void> {
   for (const name of await readdir(workspace)) await rm(join(workspace, name), { recursive: true, force: true });
   await plant(workspace, initial);
-  const tree = () => snapshot(workspace);
+  const tree = () => snapshotTree(workspace);
   const start = await tree();
   const { turnId } = await engine.input({
     sessionId: session,

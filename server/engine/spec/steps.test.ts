@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { expectCode, makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

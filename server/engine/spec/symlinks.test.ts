@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../api.js';
 import { expectCode, makeSandbox, plant, runTurn, SESSION, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree, snapshot } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
+import { snapshotTree } from '../../testkit/tree.js';
 
 let sandbox: Sandbox;
 let engine: Engine;
@@ -26,7 +27,7 @@ beforeEach(async () => {
 
 describe('writes through symlinks that lead outside the root', () => {
   it('every operation through a symlinked directory leading outside is BAD_URI and touches nothing (nor records anything)', async () => {
-    const outsideBefore = await snapshot(sandbox.outside);
+    const outsideBefore = await snapshotTree(sandbox.outside);
     const start = await sandbox.tree();
     const turnId = await runTurn(engine, async () => {
       for (const uri of [
@@ -46,7 +47,7 @@ describe('writes through symlinks that lead outside the root', () => {
       await expectCode(engine.storage.readFile(ws('out/secret.txt')), 'BAD_URI');
       await expectCode(engine.beforeMutate({ ...s, op: 'write', uri: ws('out/secret.txt') }), 'BAD_URI');
     });
-    assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
+    assertSameTree(outsideBefore, await snapshotTree(sandbox.outside), 'outside');
     assertSameTree(start, await sandbox.tree(), 'workspace');
     expect(engine.getManifest(turnId).entries).toEqual([]);
     expect(engine.getManifest(turnId).turn.fileCount).toBe(0);
@@ -75,7 +76,7 @@ describe('links planted before a rollback are never followed', () => {
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
     await rm(join(sandbox.workspace, 'a'));
     await symlink(join(sandbox.outside, 'secret.txt'), join(sandbox.workspace, 'a'));
-    const outsideBefore = await snapshot(sandbox.outside);
+    const outsideBefore = await snapshotTree(sandbox.outside);
     const planted = await sandbox.tree();
 
     for (const force of [false, true]) {
@@ -83,7 +84,7 @@ describe('links planted before a rollback are never followed', () => {
       expect(result.ok).toBe(false);
       expect(result.restored).toEqual([]);
       expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'SYMLINK' })]);
-      assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
+      assertSameTree(outsideBefore, await snapshotTree(sandbox.outside), 'outside');
       assertSameTree(planted, await sandbox.tree(), 'workspace');
     }
     expect(await readFile(join(sandbox.outside, 'secret.txt'), 'utf8')).toBe('outside the workspace\n');
@@ -93,12 +94,12 @@ describe('links planted before a rollback are never followed', () => {
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('n/inner.txt'), 'made by the turn\n', s));
     await rm(join(sandbox.workspace, 'n'), { recursive: true });
     await symlink(join(sandbox.outside, 'dir'), join(sandbox.workspace, 'n'));
-    const outsideBefore = await snapshot(sandbox.outside);
+    const outsideBefore = await snapshotTree(sandbox.outside);
 
     const result = await engine.rollback(turnId);
     expect(result.ok).toBe(false);
     expect(result.errors.map((e) => e.code)).toContain('SYMLINK');
-    assertSameTree(outsideBefore, await snapshot(sandbox.outside), 'outside');
+    assertSameTree(outsideBefore, await snapshotTree(sandbox.outside), 'outside');
     expect(await readFile(join(sandbox.outside, 'dir', 'inner.txt'), 'utf8')).toBe('outside too\n');
   });
 

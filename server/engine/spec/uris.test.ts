@@ -5,7 +5,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../api.js';
 import { expectCode, makeSandbox, plant, runTurn, who, ws, type Sandbox } from './harness.testutil.js';
-import { assertSameTree } from './tree.js';
+import { assertSameTree } from '../../testkit/tree-diff.js';
 
 let sandbox: Sandbox;
 let engine: Engine;

@@ -4,7 +4,8 @@ import { chmod, mkdir, mkdtemp, rm, symlink, unlink, writeFile } from 'node:fs/p
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { assertSameTree, diffTrees, snapshot } from './tree.js';
+import { assertSameTree, diffTrees } from './tree-diff.js';
+import { snapshotTree } from './tree.js';
 
 let root: string;
 
@@ -19,7 +20,7 @@ afterEach(() => rm(root, { recursive: true, force: true }));
 
 describe('tree snapshots', () => {
   it('are equal for an untouched tree', async () => {
-    assertSameTree(await snapshot(root), await snapshot(root));
+    assertSameTree(await snapshotTree(root), await snapshotTree(root));
   });
 
   it.each([
@@ -45,16 +46,16 @@ describe('tree snapshots', () => {
     ['an extra empty directory', () => mkdir(join(root, 'new')), 'new'],
     ['a missing empty directory', () => rm(join(root, 'd/empty'), { recursive: true }), 'd/empty'],
   ])('notice %s', async (_label, change, path) => {
-    const before = await snapshot(root);
+    const before = await snapshotTree(root);
     await change();
-    const lines = diffTrees(before, await snapshot(root));
+    const lines = diffTrees(before, await snapshotTree(root));
     expect(lines).toHaveLength(1);
     expect(lines[0].startsWith(`${path}:`)).toBe(true);
     expect(() => assertSameTree(before, new Map())).toThrow(/differs/);
   });
 
   it('leaves ignored paths out', async () => {
-    const tree = await snapshot(root, { ignore: ['d'] });
+    const tree = await snapshotTree(root, { ignore: ['d'] });
     expect([...tree.keys()]).toEqual(['g', 'l']);
   });
 });
