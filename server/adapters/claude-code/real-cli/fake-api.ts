@@ -1,32 +1,23 @@
-// A scripted stand-in for the Anthropic Messages API on 127.0.0.1, so the real Claude Code CLI
-// runs whole turns with no network: `POST /v1/messages?beta=true`, answered as streaming SSE.
-// A script maps a text the turn's prompt contains to its steps, one assistant message per
-// model call: the step is chosen by how many assistant messages already follow that prompt in
-// the request, so the answers depend on the conversation alone (a subagent's conversation
-// starts with its own prompt, so it has its own script). A step may also be an API error.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+// The Anthropic Messages API dialect of the test kit's scripted fake API (testkit/hosts), so the
+// real Claude Code CLI runs whole turns with no network: `POST /v1/messages?beta=true`, answered
+// as streaming SSE, one assistant message a step (counted by the assistant messages since the
+// prompt). A step may also be an API error.
+import type { ServerResponse } from 'node:http';
+import {
+  nextId,
+  sendJson,
+  startFakeApi as startServer,
+  startSse,
+  stepOf,
+  type FakeApi,
+  type Script as ScriptOf,
+} from '../../../testkit/hosts/fake-api.js';
 
 export type Block = { type: 'text'; text: string } | { type: 'tool_use'; name: string; input: Record<string, unknown> };
 
 export type Step = Block[] | { error: { status: number; type: string; message: string } };
 
-/** Prompt text (a substring) → the assistant messages of that conversation, in order. */
-export type Script = Record<string, Step[]>;
-
-export interface ApiRequest {
-  path: string;
-  tools: string[];
-  /** The script key its conversation matched, or null. */
-  matched: string | null;
-  step: number;
-}
-
-export interface FakeApi {
-  url: string;
-  requests: ApiRequest[];
-  close(): Promise<void>;
-}
+export type Script = ScriptOf<Step>;
 
 type Message = { role: string; content: string | { type: string; text?: string }[] };
 
@@ -39,11 +30,8 @@ const textOf = (m: Message) =>
         .map((part) => part.text)
         .join('\n');
 
-let ids = 0;
-const nextId = (prefix: string) => `${prefix}${(++ids).toString(36).padStart(8, '0')}`;
-
 function writeSse(res: ServerResponse, blocks: Block[]): void {
-  res.writeHead(200, { 'Content-Type': 'text/event-stream', 'Cache-Control': 'no-cache' });
+  startSse(res);
   const send = (type: string, data: Record<string, unknown>) =>
     res.write(`event: ${type}\ndata: ${JSON.stringify({ type, ...data })}\n\n`);
   send('message_start', {
@@ -80,69 +68,33 @@ function writeSse(res: ServerResponse, blocks: Block[]): void {
   res.end();
 }
 
-/** The step a request asks for: its conversation's prompt and how far past it the conversation is. */
-function stepFor(script: Script, messages: Message[]): { key: string | null; step: number } {
-  let prompt = -1;
-  for (let i = messages.length - 1; i >= 0; i--) {
-    if (messages[i].role === 'user' && !isToolResults(messages[i])) {
-      prompt = i;
-      break;
-    }
-  }
-  const text = prompt < 0 ? '' : textOf(messages[prompt]);
-  // Claude Code merges a prompt into the one before when that turn failed: the latest one counts.
-  let key: string | null = null;
-  for (const candidate of Object.keys(script)) {
-    if (text.lastIndexOf(candidate) > (key === null ? -1 : text.lastIndexOf(key))) key = candidate;
-  }
-  return { key, step: messages.slice(prompt + 1).filter((m) => m.role === 'assistant').length };
-}
-
-function readJson(req: IncomingMessage): Promise<Record<string, unknown>> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      try {
-        resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')) as Record<string, unknown>);
-      } catch {
-        resolve({});
+export function startFakeApi(script: Script): Promise<FakeApi> {
+  return startServer({
+    answer: ({ method, path, body }, res) => {
+      if (method !== 'POST' || !path.startsWith('/v1/messages')) {
+        sendJson(res, 404, { type: 'error', error: { type: 'not_found_error', message: 'not here' } });
+        return null;
       }
-    });
+      const { key, step } = stepOf(script, {
+        messages: Array.isArray(body.messages) ? (body.messages as Message[]) : [],
+        isPrompt: (m) => m.role === 'user' && !isToolResults(m),
+        textOf,
+        isAnswer: (m) => m.role === 'assistant',
+        // Claude Code merges a prompt into the one before when that turn failed: the latest one counts.
+        latestPromptOnly: true,
+      });
+      const tools = Array.isArray(body.tools) ? (body.tools as { name: string }[]).map((tool) => tool.name) : [];
+      const planned = key === null ? undefined : script[key][step];
+      if (planned !== undefined && !Array.isArray(planned)) {
+        sendJson(res, planned.error.status, {
+          type: 'error',
+          error: { type: planned.error.type, message: planned.error.message },
+        });
+      } else {
+        // Past its script a conversation ends; side requests get a plain answer.
+        writeSse(res, planned ?? [{ type: 'text', text: key === null ? 'OK.' : 'Nothing more to do.' }]);
+      }
+      return { path, tools, matched: key, step };
+    },
   });
-}
-
-export async function startFakeApi(script: Script): Promise<FakeApi> {
-  const requests: ApiRequest[] = [];
-  const server: Server = createServer(async (req, res) => {
-    const body = await readJson(req);
-    const path = req.url ?? '';
-    if (req.method !== 'POST' || !path.startsWith('/v1/messages')) {
-      res.writeHead(404, { 'Content-Type': 'application/json' });
-      res.end('{"type":"error","error":{"type":"not_found_error","message":"not here"}}');
-      return;
-    }
-    const messages = Array.isArray(body.messages) ? (body.messages as Message[]) : [];
-    const { key, step } = stepFor(script, messages);
-    const tools = Array.isArray(body.tools) ? (body.tools as { name: string }[]).map((tool) => tool.name) : [];
-    requests.push({ path, tools, matched: key, step });
-    const planned = key === null ? undefined : script[key][step];
-    if (planned !== undefined && !Array.isArray(planned)) {
-      res.writeHead(planned.error.status, { 'Content-Type': 'application/json' });
-      res.end(JSON.stringify({ type: 'error', error: { type: planned.error.type, message: planned.error.message } }));
-      return;
-    }
-    // Past its script a conversation ends; side requests get a plain answer.
-    writeSse(res, planned ?? [{ type: 'text', text: key === null ? 'OK.' : 'Nothing more to do.' }]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    requests,
-    close: () =>
-      new Promise((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
 }

@@ -1,12 +1,10 @@
 // The session the real-CLI suite has Claude Code work through: the start tree, and the fake
 // API's script of five prompts (files, shell and an MCP tool, a subagent (in the background
 // on 2.1.328), an API error, --max-turns).
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NFD_NOTE, setUpProject } from '../../../testkit/hosts/scenario.js';
 import type { Script } from './fake-api.js';
-
-/** A name in NFD (e + combining acute): on Linux another file than its NFC twin. */
-export const NFD_NOTE = 'docs/cafe\u0301-nfd.txt';
 
 export const PROMPTS = {
   files: 'Turn 1: add a helper and use it\nwith care, and update the notebook',
@@ -32,17 +30,10 @@ const notebook = (source: string) =>
   )}\n`;
 
 export async function setUpWorkspace(ws: string): Promise<void> {
-  await mkdir(join(ws, 'src'));
-  await mkdir(join(ws, 'docs'));
+  await setUpProject(ws);
   await mkdir(join(ws, 'notes'));
-  await writeFile(join(ws, 'src', 'app.ts'), 'export const greeting = "hello";\n');
-  await writeFile(join(ws, 'src', 'util.ts'), 'export const mode = "debug";\nexport const level = 1;\n');
   await writeFile(join(ws, 'notes', 'analysis.ipynb'), notebook('print(1)'));
-  await writeFile(join(ws, 'docs', 'old.md'), '# Old\n');
   await writeFile(join(ws, NFD_NOTE), 'déjà vu\n');
-  await writeFile(join(ws, 'scratch.txt'), 'temporary\n');
-  await writeFile(join(ws, 'run.sh'), '#!/bin/sh\necho run\n');
-  await chmod(join(ws, 'run.sh'), 0o755);
 }
 
 const text = (t: string) => ({ type: 'text' as const, text: t });

@@ -6,10 +6,11 @@
 import { appendFile, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest, Message, RollbackResult, Turn } from '../../../protocol.js';
+import { Recording, runPrompts, ws, type TreeText } from '../../../testkit/hosts/recording.js';
 import { treeAsText } from '../../../testkit/tree.js';
 import { ensureClaudeCode, type ClaudeCodeVersion } from './install.js';
-import { NFD_NOTE, PROMPTS, SUBAGENT_REPORTED, script, setUpWorkspace } from './scenario.js';
+import { NFD_NOTE } from '../../../testkit/hosts/scenario.js';
+import { PROMPTS, SUBAGENT_REPORTED, script, setUpWorkspace } from './scenario.js';
 import { openSandbox, type Sandbox } from './sandbox.js';
 
 export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
@@ -23,52 +24,47 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
     ...(background ? [['assistant', SUBAGENT_REPORTED]] : []),
   ];
   let s: Sandbox;
+  let r: Recording;
   /** The tree before any turn, then after each of the five. */
-  const trees: Record<string, string>[] = [];
-  const exits: (number | null)[] = [];
+  let trees: TreeText[] = [];
+  let exits: (number | null)[] = [];
 
   beforeAll(async () => {
     const claudeBin = ensureClaudeCode(version);
     s = await openSandbox({ claudeBin, script, setup: setUpWorkspace });
-    trees.push(await treeAsText(s.workspace));
-    for (const [prompt, args] of [
-      [PROMPTS.files, []],
-      [PROMPTS.shell, []],
-      [PROMPTS.subagent, []],
-      [PROMPTS.failure, []],
-      [PROMPTS.maxTurns, ['--max-turns', '2']],
-    ] as const) {
-      const run = await s.claude(prompt, [...args]);
-      exits.push(run.code);
-      trees.push(await treeAsText(s.workspace));
-    }
+    r = new Recording(s.console, s.workspace);
+    const ran = await runPrompts(
+      s.workspace,
+      (
+        [
+          [PROMPTS.files, []],
+          [PROMPTS.shell, []],
+          [PROMPTS.subagent, []],
+          [PROMPTS.failure, []],
+          [PROMPTS.maxTurns, ['--max-turns', '2']],
+        ] as const
+      ).map(
+        ([prompt, args]) =>
+          () =>
+            s.claude(prompt, [...args]),
+      ),
+    );
+    trees = ran.trees;
+    exits = ran.runs.map((run) => run.code);
   }, 600_000);
   afterAll(async () => {
     await s?.close();
   });
 
-  const ws = (path: string) => `workspace:/${path}`;
   let sessionId = '';
-  const turns = async () => (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns;
-  const agentTurns = async () => (await turns()).filter((turn) => turn.kind === 'agent');
-  const manifest = async (turnId: string) => (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json;
-  const chatOf = async (turnId: string) =>
-    (
-      await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
-    ).json.messages.map((m) => [m.role, m.content]);
-  const changed = async (turnId: string) => (await manifest(turnId)).files.map((f) => [f.change, f.uri]).sort();
-  const rollback = async (turnId: string, body: unknown = {}) =>
-    (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
+  const agentTurns = () => r.agentTurns();
+  const chatOf = (turnId: string) => r.chatOf(turnId);
+  const changed = (turnId: string) => r.changed(turnId);
 
   describe(`Claude Code ${version}, for real, with turnback recording`, () => {
     it('ran the five prompts in one session: four ended normally or by their error, one by --max-turns', async () => {
       expect(exits).toEqual([0, 0, 0, 1, 1]);
-      const sessions = (
-        await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions')
-      ).json.sessions;
-      expect(sessions).toHaveLength(1);
-      sessionId = sessions[0].sessionId;
-      expect(sessions[0].platform).toBe('claude-code');
+      sessionId = await r.expectOneSession('claude-code');
     });
 
     it('records one turn per prompt, titled by its first non-blank line, every one closed', async () => {
@@ -162,38 +158,21 @@ export function describeRealClaudeCode(version: ClaudeCodeVersion): void {
 
     it('restores chosen files only, and undoes that', async () => {
       const shell = (await agentTurns())[1];
-      const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
-      expect(selective).toMatchObject({ ok: true, restored: [ws('src/util.ts')] });
-      expect(await readFile(join(s.workspace, 'src', 'util.ts'), 'utf8')).toContain('"debug"');
-      expect(await treeAsText(s.workspace)).not.toHaveProperty('scratch.txt');
-      expect(await rollback(selective.rollbackTurnId!)).toMatchObject({ ok: true });
-      expect(await treeAsText(s.workspace)).toEqual(trees[5]);
+      await r.expectChosenFileRestoredAndUndone(shell.turnId, trees[5], async () => {
+        expect(await treeAsText(s.workspace)).not.toHaveProperty('scratch.txt');
+      });
     });
 
     it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
       const subagent = (await agentTurns())[2];
-      const withChat = (
-        await s.console<RollbackResult & { deletedMessages: number }>(
-          'POST',
-          `/api/turns/${subagent.turnId}/rollback-with-chat`,
-          {},
-        )
-      ).json;
-      expect(withChat).toMatchObject({ ok: true, deletedMessages: subagentChat.length });
-      expect(await chatOf(subagent.turnId)).toEqual([]);
-      expect(await readFile(join(s.workspace, NFD_NOTE), 'utf8')).toBe('déjà vu\n');
-      expect(await rollback(withChat.rollbackTurnId!)).toMatchObject({ ok: true });
-      expect(await chatOf(subagent.turnId)).toHaveLength(subagentChat.length);
-      expect(await treeAsText(s.workspace)).toEqual(trees[5]);
+      expect(await chatOf(subagent.turnId)).toEqual(subagentChat);
+      await r.expectRolledBackWithChatAndUndone(subagent.turnId, trees[5], async () => {
+        expect(await readFile(join(s.workspace, NFD_NOTE), 'utf8')).toBe('déjà vu\n');
+      });
     });
 
     it('rolls every turn back exactly, newest first, to the start tree', async () => {
-      const all = await agentTurns();
-      for (let n = all.length; n >= 1; n--) {
-        const result = await rollback(all[n - 1].turnId);
-        expect(result, `turn ${n}`).toMatchObject({ ok: true, errors: [] });
-        expect(await treeAsText(s.workspace), `after rolling back turn ${n}`).toEqual(trees[n - 1]);
-      }
+      await r.expectEveryTurnRolledBackNewestFirst(trees);
     });
 
     it('never logged a problem in hook.log', async () => {

@@ -1,22 +1,17 @@
-// One real-CLI run's world, all in a temp folder: a workspace set up with the built
-// `turnback init codex`, a built `turnback serve` on it, the scripted fake Responses API, and the
-// pinned Codex CLI run with `codex exec` in the workspace (a temp HOME, so its own `~/.codex`,
-// no network). A second hook, set up in the same hooks.json before `init` (which must keep it),
-// logs every raw hook event. Both are trusted the way Codex's `/hooks` trusts them (trust.ts).
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// Codex's part of a real-CLI run's world (the test kit's openWorld): its own `~/.codex` in the
+// temp HOME with a provider of the scripted fake Responses API and the MCP server; a second
+// hook, set up in the same hooks.json before the built `turnback init codex` (which must keep
+// it), logs every raw hook event. Both are trusted the way Codex's `/hooks` trusts them
+// (trust.ts), after one turn that shows untrusted hooks are skipped; then the pinned Codex CLI
+// runs with `codex exec` in the workspace.
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServe, stopServe } from '../../claude-code/test/serve.js';
+import type { FakeApi } from '../../../testkit/hosts/fake-api.js';
+import { MCP_FILES_SERVER, openWorld, type World } from '../../../testkit/hosts/world.js';
 import { runCommand, type CommandResult } from '../../claude-code/test/spawn.js';
-import { startFakeApi, type FakeApi, type Script } from './fake-api.js';
+import { startFakeApi, type Script } from './fake-api.js';
 import { listHooks, trustHooks, trustProject, type ListedHook } from './trust.js';
 
-const repo = fileURLToPath(new URL('../../../../', import.meta.url));
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const mcpServer = fileURLToPath(new URL('../../claude-code/real-cli/mcp-files-server.ts', import.meta.url));
-const cli = join(repo, 'bin', 'turnback.js');
 const RAW_EVENTS = [
   'SessionStart',
   'UserPromptSubmit',
@@ -32,9 +27,7 @@ const RAW_EVENTS = [
 /** A model of Codex's catalog, so its tools (apply_patch, exec_command) are the ones it offers that model. */
 const MODEL = 'gpt-5.5';
 
-export interface Sandbox {
-  root: string;
-  workspace: string;
+export interface Sandbox extends World {
   codexHome: string;
   api: FakeApi;
   /** What `turnback init codex` printed. */
@@ -43,13 +36,8 @@ export interface Sandbox {
   hooksBeforeTrust: ListedHook[];
   /** The hook events a `codex exec` turn sent before the hooks were trusted, and what it printed on stderr. */
   untrustedRun: { events: number; stderr: string };
-  console<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** One `codex exec` turn; `exec resume <session>` from the second on, so all are one session. */
   codex(prompt: string): Promise<CommandResult>;
-  /** Every hook event Codex sent, as it sent them. */
-  rawEvents(): Promise<Record<string, any>[]>;
-  hookLog(): Promise<string>;
-  close(): Promise<void>;
 }
 
 const threadOf = (jsonl: string): string | null => {
@@ -69,37 +57,20 @@ export async function openSandbox(options: {
   script: (workspace: string) => Script;
   setup: (workspace: string) => Promise<void>;
 }): Promise<Sandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'turnback-codex-cli-'));
-  const workspace = join(root, 'project');
-  const home = join(root, 'home');
-  const codexHome = join(home, '.codex');
-  await mkdir(workspace);
+  const world = await openWorld({ prefix: 'codex-cli', setup: options.setup });
+  const { workspace, env } = world;
+  const codexHome = join(world.home, '.codex');
   await mkdir(codexHome, { recursive: true });
-  await options.setup(workspace);
-  // Nothing of the machine's own Codex or turnback set-up reaches the run.
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    LANG: 'C.UTF-8',
-    HOME: home,
-    XDG_STATE_HOME: join(root, 'state'),
-    TMPDIR: tmpdir(),
-  };
-
-  const eventsFile = join(root, 'events.jsonl');
-  const logger = join(root, 'log-event.sh');
-  // Codex starts the hooks of one event at once: each appends its line in one write.
-  await writeFile(logger, `#!/bin/sh\nline=$(cat)\nprintf '%s\\n' "$line" >> '${eventsFile}'\n`, { mode: 0o755 });
   const loggerGroup = (event: string) => ({
     ...(/Tool|Permission/.test(event) ? { matcher: '*' } : {}),
-    hooks: [{ type: 'command', command: logger, timeout: 3 }],
+    hooks: [{ type: 'command', command: world.eventLogger, timeout: 3 }],
   });
   await mkdir(join(workspace, '.codex'));
   await writeFile(
     join(workspace, '.codex', 'hooks.json'),
     JSON.stringify({ hooks: Object.fromEntries(RAW_EVENTS.map((event) => [event, [loggerGroup(event)]])) }, null, 2),
   );
-  const init = await runCommand(process.execPath, [cli, 'init', 'codex', '--workspace', workspace], { env });
-  if (init.code !== 0) throw new Error(`turnback init codex failed: ${init.stderr}`);
+  const initOutput = await world.init(['codex', '--workspace', workspace]);
 
   const api = await startFakeApi(options.script(workspace));
   await writeFile(
@@ -114,8 +85,8 @@ export async function openSandbox(options: {
       'env_key = "FAKE_API_KEY"',
       // The MCP server lives outside the workspace, so the tree holds only what turns did.
       '[mcp_servers.files]',
-      `command = ${JSON.stringify(process.execPath)}`,
-      `args = ${JSON.stringify(['--import', tsx, mcpServer])}`,
+      `command = ${JSON.stringify(MCP_FILES_SERVER.command)}`,
+      `args = ${JSON.stringify(MCP_FILES_SERVER.args)}`,
       '',
     ].join('\n'),
   );
@@ -137,33 +108,20 @@ export async function openSandbox(options: {
   );
   if (untrusted.code !== 0) throw new Error(`codex exec failed before trust: ${untrusted.stderr}`);
   const untrustedRun = {
-    events: (await readFile(eventsFile, 'utf8').catch(() => '')).split('\n').filter((line) => line.trim() !== '')
-      .length,
+    events: (await world.rawEvents()).length,
     stderr: untrusted.stderr,
   };
   await trustHooks(options.codexBin, codexEnv, codexHome, workspace);
-  const serve = await startServe(cli, workspace, join(root, 'data'), env);
+  await world.serve();
 
   let thread: string | null = null;
   return {
-    root,
-    workspace,
+    ...world,
     codexHome,
     api,
-    initOutput: init.stdout,
+    initOutput,
     hooksBeforeTrust,
     untrustedRun,
-    console: async <T>(method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${serve.origin}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${serve.token}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: (await response.json()) as T };
-    },
     codex: async (prompt) => {
       const run = await runCommand(
         process.execPath,
@@ -181,16 +139,6 @@ export async function openSandbox(options: {
       thread ??= threadOf(run.stdout);
       return run;
     },
-    rawEvents: async () =>
-      (await readFile(eventsFile, 'utf8').catch(() => ''))
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => JSON.parse(line)),
-    hookLog: () => readFile(join(root, 'state', 'turnback', 'hook.log'), 'utf8').catch(() => ''),
-    close: async () => {
-      await api.close();
-      await stopServe(serve);
-      await rm(root, { recursive: true, force: true });
-    },
+    close: () => world.close(() => api.close()),
   };
 }

@@ -1,12 +1,10 @@
 // The session the real-CLI suite has Codex work through: the start tree, and the fake API's
 // script of four prompts (apply_patch edits, shell commands with a failing one, one that runs past
 // its yield time and an MCP tool, a sub-agent, a turn the API refuses).
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { NFD_NOTE, setUpProject } from '../../../testkit/hosts/scenario.js';
 import type { Script } from './fake-api.js';
-
-/** A name in NFD (e + combining acute): on Linux another file than its NFC twin. */
-export const NFD_NOTE = 'docs/cafe\u0301-nfd.txt';
 
 export const PROMPTS = {
   files: 'Turn 1: add a helper and use it\nwith care',
@@ -17,17 +15,10 @@ export const PROMPTS = {
 const SUBTASK = 'SUBTASK: fix the NFD note';
 
 export async function setUpWorkspace(ws: string): Promise<void> {
-  await mkdir(join(ws, 'src'));
-  await mkdir(join(ws, 'docs'));
-  await writeFile(join(ws, 'src', 'app.ts'), 'export const greeting = "hello";\n');
-  await writeFile(join(ws, 'src', 'util.ts'), 'export const mode = "debug";\nexport const level = 1;\n');
-  await writeFile(join(ws, 'docs', 'old.md'), '# Old\n');
+  await setUpProject(ws);
   await writeFile(join(ws, 'docs', 'guide.md'), '# Guide\nstep one\n');
   await writeFile(join(ws, 'docs', 'obsolete.txt'), 'gone soon\n');
   await writeFile(join(ws, NFD_NOTE), 'déjà vu\n');
-  await writeFile(join(ws, 'scratch.txt'), 'temporary\n');
-  await writeFile(join(ws, 'run.sh'), '#!/bin/sh\necho run\n');
-  await chmod(join(ws, 'run.sh'), 0o755);
 }
 
 const patch = (...body: string[]) => ['*** Begin Patch', ...body, '*** End Patch', ''].join('\n');

@@ -3,54 +3,45 @@
 // `turnback serve` recording: three prompts in one session (`--resume latest`), checked through
 // the HTTP API and on disk, then every turn rolled back, newest first, to the exact start tree.
 // `npm run test:hosts:gemini` runs it.
-import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest, Message, RollbackResult, Turn } from '../../../protocol.js';
+import { Recording, runPrompts, ws, type TreeText } from '../../../testkit/hosts/recording.js';
 import { treeAsText } from '../../../testkit/tree.js';
 import { ensureGeminiCli, GEMINI_CLI_VERSION } from './install.js';
-import { PROMPTS, script, setUpWorkspace } from './scenario.js';
+import { setUpProject } from '../../../testkit/hosts/scenario.js';
+import { PROMPTS, script } from './scenario.js';
 import { openSandbox, type Sandbox } from './sandbox.js';
 
 let s: Sandbox;
-const trees: Record<string, string>[] = [];
-const exits: (number | null)[] = [];
+let r: Recording;
+/** The tree before any turn, then after each of the three. */
+let trees: TreeText[] = [];
+let exits: (number | null)[] = [];
 
 beforeAll(async () => {
-  s = await openSandbox({ entry: ensureGeminiCli(), script, setup: setUpWorkspace });
-  trees.push(await treeAsText(s.workspace));
-  for (const prompt of [PROMPTS.files, PROMPTS.shell, PROMPTS.mixed]) {
-    exits.push((await s.gemini(prompt)).code);
-    trees.push(await treeAsText(s.workspace));
-  }
+  s = await openSandbox({ entry: ensureGeminiCli(), script, setup: setUpProject });
+  r = new Recording(s.console, s.workspace);
+  const ran = await runPrompts(
+    s.workspace,
+    [PROMPTS.files, PROMPTS.shell, PROMPTS.mixed].map((prompt) => () => s.gemini(prompt)),
+  );
+  trees = ran.trees;
+  exits = ran.runs.map((run) => run.code);
 }, 600_000);
 afterAll(async () => {
   await s?.close();
 });
 
-const ws = (path: string) => `workspace:/${path}`;
 let sessionId = '';
-const agentTurns = async () =>
-  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter(
-    (t) => t.kind === 'agent',
-  );
-const changed = async (turnId: string) =>
-  (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
-const chatOf = async (turnId: string) =>
-  (
-    await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
-  ).json.messages.map((m) => [m.role, m.content]);
-const rollback = async (turnId: string, body: unknown = {}) =>
-  (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
+const agentTurns = () => r.agentTurns();
+const chatOf = (turnId: string) => r.chatOf(turnId);
+const changed = (turnId: string) => r.changed(turnId);
 
 describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, () => {
   it('ran the three prompts in one session', async () => {
     expect(exits).toEqual([0, 0, 0]);
     expect(s.initOutput).toContain('Added the turnback hooks');
-    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions'))
-      .json.sessions;
-    expect(sessions.map((session) => session.platform)).toEqual(['gemini']);
-    sessionId = sessions[0].sessionId;
+    sessionId = await r.expectOneSession('gemini');
     expect((await agentTurns()).map((turn) => [turn.number, turn.title, turn.status])).toEqual([
       [1, PROMPTS.files, 'committed'],
       [2, PROMPTS.shell, 'committed'],
@@ -118,39 +109,25 @@ describe(`Gemini CLI ${GEMINI_CLI_VERSION}, for real, with turnback recording`, 
 
   it('restores chosen files only, and undoes that', async () => {
     const shell = (await agentTurns())[1];
-    const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
-    expect(selective).toMatchObject({ ok: true, restored: [ws('src/util.ts')] });
-    expect(await readFile(join(s.workspace, 'src', 'util.ts'), 'utf8')).toContain('"debug"');
-    expect(await treeAsText(s.workspace)).not.toHaveProperty('scratch.txt');
-    expect(await rollback(selective.rollbackTurnId!)).toMatchObject({ ok: true });
-    expect(await treeAsText(s.workspace)).toEqual(trees[3]);
+    await r.expectChosenFileRestoredAndUndone(shell.turnId, trees[3], async () => {
+      expect(await treeAsText(s.workspace)).not.toHaveProperty('scratch.txt');
+    });
   });
 
   it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
     const mixed = (await agentTurns())[2];
-    const before = await chatOf(mixed.turnId);
-    expect(before).toContainEqual(['assistant', 'Turn 3 done.']);
-    const withChat = (
-      await s.console<RollbackResult & { deletedMessages: number }>(
-        'POST',
-        `/api/turns/${mixed.turnId}/rollback-with-chat`,
-        {},
-      )
-    ).json;
-    expect(withChat).toMatchObject({ ok: true, deletedMessages: before.length });
-    expect(await chatOf(mixed.turnId)).toEqual([]);
-    expect(await treeAsText(s.workspace)).toEqual(trees[2]);
-    expect(await rollback(withChat.rollbackTurnId!)).toMatchObject({ ok: true });
-    expect(await chatOf(mixed.turnId)).toEqual(before);
-    expect(await treeAsText(s.workspace)).toEqual(trees[3]);
+    expect(await chatOf(mixed.turnId)).toContainEqual(['assistant', 'Turn 3 done.']);
+    await r.expectRolledBackWithChatAndUndone(mixed.turnId, trees[3], async () => {
+      expect(await treeAsText(s.workspace)).toEqual(trees[2]);
+    });
   });
 
   it('rolls every turn back exactly, newest first, to the start tree', async () => {
-    const all = await agentTurns();
-    for (let n = all.length; n >= 1; n--) {
-      expect(await rollback(all[n - 1].turnId), `turn ${n}`).toMatchObject({ ok: true, errors: [] });
-      expect(await treeAsText(s.workspace), `after rolling back turn ${n}`).toEqual(trees[n - 1]);
-    }
+    await r.expectEveryTurnRolledBackNewestFirst(trees);
+  });
+
+  it('never logged a problem in hook.log (the installed sh hook delivered every event)', async () => {
+    expect(await s.hookLog()).toBe('');
   });
 });
 

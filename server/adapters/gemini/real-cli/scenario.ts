@@ -1,7 +1,6 @@
-// The session the Gemini real-CLI suite works through: the start tree, and the fake API's
+// The session the Gemini real-CLI suite works through (from the test kit's start tree): the fake API's
 // script of three prompts (file tools with a failing replace; the shell's sed -i, rm, mv and a
 // failing command, and an MCP tool; a file tool and the shell together).
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Part, Script } from './fake-api.js';
 
@@ -11,17 +10,6 @@ export const PROMPTS = {
   mixed: 'Turn 3: write notes, generate the config, ask a sub-agent',
 } as const;
 const SUBTASK = 'SUBTASK: add the sub module';
-
-export async function setUpWorkspace(ws: string): Promise<void> {
-  await mkdir(join(ws, 'src'));
-  await mkdir(join(ws, 'docs'));
-  await writeFile(join(ws, 'src', 'app.ts'), 'export const greeting = "hello";\n');
-  await writeFile(join(ws, 'src', 'util.ts'), 'export const mode = "debug";\nexport const level = 1;\n');
-  await writeFile(join(ws, 'docs', 'old.md'), '# Old\n');
-  await writeFile(join(ws, 'scratch.txt'), 'temporary\n');
-  await writeFile(join(ws, 'run.sh'), '#!/bin/sh\necho run\n');
-  await chmod(join(ws, 'run.sh'), 0o755);
-}
 
 const text = (t: string): Part => ({ text: t });
 const call = (name: string, args: Record<string, unknown>): Part => ({ functionCall: { name, args } });

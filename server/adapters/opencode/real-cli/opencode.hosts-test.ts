@@ -6,54 +6,42 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Manifest, Message, RollbackResult, Turn } from '../../../protocol.js';
-import { treeAsText } from '../../../testkit/tree.js';
+import { Recording, runPrompts, ws, type TreeText } from '../../../testkit/hosts/recording.js';
 import { ensureOpencode, OPENCODE_VERSION } from './install.js';
-import { PROMPTS, script, setUpWorkspace } from './scenario.js';
+import { setUpProject } from '../../../testkit/hosts/scenario.js';
+import { PROMPTS, script } from './scenario.js';
 import { openSandbox, type Sandbox } from './sandbox.js';
 
 let s: Sandbox;
-const trees: Record<string, string>[] = [];
-const runs: { code: number | null; stderr: string }[] = [];
+let r: Recording;
+/** The tree before any turn, then after each of the three. */
+let trees: TreeText[] = [];
+let runs: { code: number | null; stderr: string }[] = [];
 
 beforeAll(async () => {
-  s = await openSandbox({ bin: ensureOpencode(), script, setup: setUpWorkspace });
-  trees.push(await treeAsText(s.workspace));
-  for (const prompt of [PROMPTS.files, PROMPTS.shell, PROMPTS.subagent]) {
-    runs.push(await s.opencode(prompt));
-    trees.push(await treeAsText(s.workspace));
-  }
+  s = await openSandbox({ bin: ensureOpencode(), script, setup: setUpProject });
+  r = new Recording(s.console, s.workspace);
+  ({ trees, runs } = await runPrompts(
+    s.workspace,
+    [PROMPTS.files, PROMPTS.shell, PROMPTS.subagent].map((prompt) => () => s.opencode(prompt)),
+  ));
 }, 600_000);
 afterAll(async () => {
   await s?.close();
 });
 
-const ws = (path: string) => `workspace:/${path}`;
 /** `opencode run` hands the model (and plugins) a message with spaces in double quotes. */
 const asRun = (prompt: string) => `"${prompt}"`;
-let sessionId = '';
-const agentTurns = async () =>
-  (await s.console<{ turns: Turn[] }>('GET', `/api/sessions/${sessionId}/turns`)).json.turns.filter(
-    (t) => t.kind === 'agent',
-  );
-const changed = async (turnId: string) =>
-  (await s.console<Manifest>('GET', `/api/turns/${turnId}`)).json.files.map((f) => [f.change, f.uri]).sort();
-const chatOf = async (turnId: string) =>
-  (
-    await s.console<{ messages: Message[] }>('GET', `/api/sessions/${sessionId}/messages?turnId=${turnId}`)
-  ).json.messages.map((m) => [m.role, m.content]);
-const rollback = async (turnId: string, body: unknown = {}) =>
-  (await s.console<RollbackResult>('POST', `/api/turns/${turnId}/rollback`, body)).json;
+const agentTurns = () => r.agentTurns();
+const chatOf = (turnId: string) => r.chatOf(turnId);
+const changed = (turnId: string) => r.changed(turnId);
 
 describe(`OpenCode ${OPENCODE_VERSION}, for real, with turnback's plugin recording`, () => {
   it('ran the three prompts in one session, the plugin telling nothing', async () => {
     expect(runs.map((run) => run.code)).toEqual([0, 0, 0]);
     for (const run of runs) expect(run.stderr).not.toContain('turnback:');
     expect(s.initOutput).toMatch(/Added the turnback hooks to .*\/opencode\/plugins\/turnback.js/);
-    const sessions = (await s.console<{ sessions: { sessionId: string; platform: string }[] }>('GET', '/api/sessions'))
-      .json.sessions;
-    expect(sessions.map((session) => session.platform)).toEqual(['opencode']);
-    sessionId = sessions[0].sessionId;
+    await r.expectOneSession('opencode');
     expect((await agentTurns()).map((turn) => [turn.number, turn.title, turn.status])).toEqual([
       [1, asRun(PROMPTS.files), 'committed'],
       [2, asRun(PROMPTS.shell), 'committed'],
@@ -112,36 +100,16 @@ describe(`OpenCode ${OPENCODE_VERSION}, for real, with turnback's plugin recordi
 
   it('restores chosen files only, and undoes that', async () => {
     const shell = (await agentTurns())[1];
-    const selective = await rollback(shell.turnId, { uris: [ws('src/util.ts')] });
-    expect(selective).toMatchObject({ ok: true, restored: [ws('src/util.ts')] });
-    expect(await readFile(join(s.workspace, 'src', 'util.ts'), 'utf8')).toContain('"debug"');
-    expect(await rollback(selective.rollbackTurnId!)).toMatchObject({ ok: true });
-    expect(await treeAsText(s.workspace)).toEqual(trees[3]);
+    await r.expectChosenFileRestoredAndUndone(shell.turnId, trees[3]);
   });
 
   it('rolls back with chat, deleting what the person saw, and undoes that', async () => {
     const first = (await agentTurns())[0];
-    const before = await chatOf(first.turnId);
-    const withChat = (
-      await s.console<RollbackResult & { deletedMessages: number }>(
-        'POST',
-        `/api/turns/${first.turnId}/rollback-with-chat`,
-        {},
-      )
-    ).json;
-    expect(withChat).toMatchObject({ ok: true, deletedMessages: before.length });
-    expect(await chatOf(first.turnId)).toEqual([]);
-    expect(await rollback(withChat.rollbackTurnId!)).toMatchObject({ ok: true });
-    expect(await chatOf(first.turnId)).toEqual(before);
-    expect(await treeAsText(s.workspace)).toEqual(trees[3]);
+    await r.expectRolledBackWithChatAndUndone(first.turnId, trees[3]);
   });
 
   it('rolls every turn back exactly, newest first, to the start tree', async () => {
-    const all = await agentTurns();
-    for (let n = all.length; n >= 1; n--) {
-      expect(await rollback(all[n - 1].turnId), `turn ${n}`).toMatchObject({ ok: true, errors: [] });
-      expect(await treeAsText(s.workspace), `after rolling back turn ${n}`).toEqual(trees[n - 1]);
-    }
+    await r.expectEveryTurnRolledBackNewestFirst(trees);
   });
 });
 

@@ -1,31 +1,21 @@
-// One real-CLI run's world, all in a temp folder: a git workspace (OpenCode takes the git top
-// level as its project; outside one it would snapshot from `/`), a built `turnback serve` on it,
-// the plugin installed by the built `turnback init opencode --global` into a temp config
-// folder, a provider of the scripted fake chat completions API in that folder's opencode.json,
-// and the pinned OpenCode run with `opencode run` in the workspace (a temp HOME, no network).
-// A probe plugin beside turnback's logs every plugin call as OpenCode makes it.
+// OpenCode's part of a real-CLI run's world (the test kit's openWorld): a git workspace
+// (OpenCode takes the git top level as its project; outside one it would snapshot from `/`), the
+// plugin installed by the built `turnback init opencode --global` into the temp HOME's config
+// folder, a provider of the scripted fake chat completions API and the MCP server in that
+// folder's opencode.json, and the pinned OpenCode run with `opencode run` in the workspace. A
+// probe plugin beside turnback's logs every plugin call as OpenCode makes it.
 import { execFileSync } from 'node:child_process';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { createRequire } from 'node:module';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServe, stopServe } from '../../claude-code/test/serve.js';
+import type { FakeApi } from '../../../testkit/hosts/fake-api.js';
+import { MCP_FILES_SERVER, openWorld, type World } from '../../../testkit/hosts/world.js';
 import { runCommand, type CommandResult } from '../../claude-code/test/spawn.js';
-import { startFakeApi, type FakeApi, type Script } from './fake-api.js';
+import { startFakeApi, type Script } from './fake-api.js';
 import { OPENCODE_VERSION } from './install.js';
 
-const repo = fileURLToPath(new URL('../../../../', import.meta.url));
-const tsx = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const mcpServer = fileURLToPath(new URL('../../claude-code/real-cli/mcp-files-server.ts', import.meta.url));
-const cli = join(repo, 'bin', 'turnback.js');
-
-export interface Sandbox {
-  root: string;
-  workspace: string;
+export interface Sandbox extends World {
   api: FakeApi;
   initOutput: string;
-  console<T = any>(method: string, path: string, body?: unknown): Promise<{ status: number; json: T }>;
   /** One `opencode run`; `--continue` from the second on, so all are one session. */
   opencode(prompt: string): Promise<CommandResult>;
   probe(): Promise<{ kind: string; a: any; b: any }[]>;
@@ -47,28 +37,22 @@ export async function openSandbox(options: {
   script: (workspace: string) => Script;
   setup: (workspace: string) => Promise<void>;
 }): Promise<Sandbox> {
-  const root = await mkdtemp(join(tmpdir(), 'turnback-opencode-'));
-  const workspace = join(root, 'project');
-  const home = join(root, 'home');
-  const config = join(home, '.config');
-  await mkdir(workspace);
-  await mkdir(join(config, 'opencode', 'node_modules'), { recursive: true });
-  await options.setup(workspace);
-  execFileSync('git', ['init', '-q', workspace]);
-  const env: NodeJS.ProcessEnv = {
-    PATH: process.env.PATH,
-    LANG: 'C.UTF-8',
-    HOME: home,
-    XDG_STATE_HOME: join(root, 'state'),
-    XDG_CONFIG_HOME: config,
-    XDG_DATA_HOME: join(home, '.local', 'share'),
-    XDG_CACHE_HOME: join(home, '.cache'),
-    TMPDIR: tmpdir(),
-  };
-  const init = await runCommand(process.execPath, [cli, 'init', 'opencode', '--global', '--workspace', workspace], {
-    env,
+  const world = await openWorld({
+    prefix: 'opencode',
+    setup: async (workspace) => {
+      await options.setup(workspace);
+      execFileSync('git', ['init', '-q', workspace]);
+    },
+    env: (home) => ({
+      XDG_CONFIG_HOME: join(home, '.config'),
+      XDG_DATA_HOME: join(home, '.local', 'share'),
+      XDG_CACHE_HOME: join(home, '.cache'),
+    }),
   });
-  if (init.code !== 0) throw new Error(`turnback init opencode failed: ${init.stderr}`);
+  const { workspace, root, env } = world;
+  const config = env.XDG_CONFIG_HOME!;
+  await mkdir(join(config, 'opencode', 'node_modules'), { recursive: true });
+  const initOutput = await world.init(['opencode', '--global', '--workspace', workspace]);
 
   // OpenCode installs @opencode-ai/plugin into its config folder unless the lock file already lists it.
   const dependencies = { '@opencode-ai/plugin': OPENCODE_VERSION };
@@ -80,7 +64,7 @@ export async function openSandbox(options: {
   const probeFile = join(root, 'probe.jsonl');
   await writeFile(join(config, 'opencode', 'plugins', 'probe.js'), probePlugin(probeFile));
 
-  const serve = await startServe(cli, workspace, join(root, 'data'), env);
+  await world.serve();
   const api = await startFakeApi(options.script(workspace));
   await writeFile(
     join(config, 'opencode', 'opencode.json'),
@@ -100,7 +84,7 @@ export async function openSandbox(options: {
         autoupdate: false,
         share: 'disabled',
         permission: { edit: 'allow', bash: 'allow', webfetch: 'allow', external_directory: 'allow' },
-        mcp: { files: { type: 'local', command: [process.execPath, '--import', tsx, mcpServer], enabled: true } },
+        mcp: { files: { type: 'local', command: [MCP_FILES_SERVER.command, ...MCP_FILES_SERVER.args], enabled: true } },
       },
       null,
       2,
@@ -115,21 +99,9 @@ export async function openSandbox(options: {
   };
   let turns = 0;
   return {
-    root,
-    workspace,
+    ...world,
     api,
-    initOutput: init.stdout,
-    console: async <T>(method: string, path: string, body?: unknown) => {
-      const response = await fetch(`${serve.origin}${path}`, {
-        method,
-        headers: {
-          Authorization: `Bearer ${serve.token}`,
-          ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
-        },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      return { status: response.status, json: (await response.json()) as T };
-    },
+    initOutput,
     opencode: (prompt) =>
       runCommand(options.bin, ['run', ...(turns++ > 0 ? ['--continue'] : []), '--format', 'json', prompt], {
         env: opencodeEnv,
@@ -141,10 +113,6 @@ export async function openSandbox(options: {
         .split('\n')
         .filter((l) => l.trim() !== '')
         .map((l) => JSON.parse(l)),
-    close: async () => {
-      await api.close();
-      await stopServe(serve);
-      await rm(root, { recursive: true, force: true });
-    },
+    close: () => world.close(() => api.close()),
   };
 }

@@ -1,7 +1,6 @@
-// The session the OpenCode real-CLI suite works through: the start tree, and the fake API's
-// script of three prompts (write and edit with a failing edit; bash's sed -i, rm, mv and a
-// failing command, and an MCP tool; a sub-agent, through the task tool, that writes and runs).
-import { chmod, mkdir, writeFile } from 'node:fs/promises';
+// The session the OpenCode real-CLI suite works through (from the test kit's start tree): the fake API's
+// script of three prompts (write and edit with a failing edit; bash's sed -i, rm, mv and a failing
+// command, and an MCP tool; a sub-agent, through the task tool, that writes and runs).
 import { join } from 'node:path';
 import type { Block, Script } from './fake-api.js';
 
@@ -11,17 +10,6 @@ export const PROMPTS = {
   subagent: 'Turn 3: ask a sub-agent for notes',
 } as const;
 const SUBTASK = 'SUBTASK: write the notes';
-
-export async function setUpWorkspace(ws: string): Promise<void> {
-  await mkdir(join(ws, 'src'));
-  await mkdir(join(ws, 'docs'));
-  await writeFile(join(ws, 'src', 'app.ts'), 'export const greeting = "hello";\n');
-  await writeFile(join(ws, 'src', 'util.ts'), 'export const mode = "debug";\nexport const level = 1;\n');
-  await writeFile(join(ws, 'docs', 'old.md'), '# Old\n');
-  await writeFile(join(ws, 'scratch.txt'), 'temporary\n');
-  await writeFile(join(ws, 'run.sh'), '#!/bin/sh\necho run\n');
-  await chmod(join(ws, 'run.sh'), 0o755);
-}
 
 const text = (t: string): Block => ({ type: 'text', text: t });
 const tool = (name: string, input: Record<string, unknown>): Block => ({ type: 'tool', name, input });

@@ -1,6 +1,7 @@
-// A minimal MCP server over stdio (newline-delimited JSON-RPC 2.0) for the real-CLI suite: one
-// tool, `write`, that writes a file in the cwd behind Claude Code's back, as MCP tools do.
-// Claude Code names it `mcp__files__write`; turnback cannot see into it and scans around it.
+// A minimal MCP server over stdio (newline-delimited JSON-RPC 2.0) for the real-CLI suites: one
+// tool, `write`, that writes a file in the cwd behind the agent's back, as MCP tools do.
+// Each host names it its own way (`mcp__files__write`, `mcp_files_write`, `files_write`); turnback
+// cannot see into it and scans around it.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
