@@ -8,8 +8,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { startServe, stopServe, type Serve } from '../../adapters/claude-code/test/serve.js';
-import { runCommand } from '../../adapters/claude-code/test/spawn.js';
+import { startServe, stopServe, type Serve } from '../serve.js';
+import { runCommand } from '../spawn.js';
 
 const repo = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = join(repo, 'bin', 'turnback.js');

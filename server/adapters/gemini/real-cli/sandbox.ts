@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { FakeApi } from '../../../testkit/hosts/fake-api.js';
 import { MCP_FILES_SERVER, openWorld, type World } from '../../../testkit/hosts/world.js';
-import { runCommand, type CommandResult } from '../../claude-code/test/spawn.js';
+import { runCommand, type CommandResult } from '../../../testkit/spawn.js';
 import { startFakeApi, type Script } from './fake-api.js';
 
 const RAW_EVENTS = ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'];

@@ -1,13 +1,13 @@
-// Runs the real `turnback hook claude-code` / `turnback init claude-code` commands from
-// source (tsx), the way Claude Code or a person would run them.
+// Runs a command to its end the way a host or a person would, and the real `turnback` CLI from
+// source (tsx): `turnback hook claude-code`, `turnback init …`.
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
-const repo = fileURLToPath(new URL('../../../..', import.meta.url));
+const repo = fileURLToPath(new URL('../..', import.meta.url));
 // Resolved from the repository, so the command also runs with a cwd outside it.
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;
-const cliEntry = fileURLToPath(new URL('../../../cli.ts', import.meta.url));
+const cliEntry = fileURLToPath(new URL('../cli.ts', import.meta.url));
 
 export interface CommandResult {
   code: number | null;
