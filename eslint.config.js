@@ -36,7 +36,7 @@ export default tseslint.config(
       '**/*.test.tsx',
       '**/*.testutil.ts',
       '**/test/**',
-      '**/real-cli/**',
+      'tests/**',
       'server/testkit/**',
       'e2e/**',
     ],
