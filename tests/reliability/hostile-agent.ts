@@ -3,7 +3,7 @@
 // call that blocks the thread for good is caught by its parent's deadline, not by a hung suite.
 // Makes calls for <ms> milliseconds, then prints one JSON line: how many answered, the slowest,
 // and the codes of those that failed.
-// Usage: node --import tsx server/reliability/hostile-agent.ts <case> <workspace> <dataDir> <ms>
+// Usage: node --import tsx tests/reliability/hostile-agent.ts <case> <workspace> <dataDir> <ms>
 //   read: fs/read of f.txt; exec: a command's before and after scans; before-mutate: of f.txt.
 import { openEngine } from '../../server/engine/index.js';
 

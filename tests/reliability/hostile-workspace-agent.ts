@@ -4,7 +4,7 @@
 // the growing file, the turn's end and a forced rollback. Run in its own process so a call that
 // blocks for good is caught by its parent's deadline. Prints one JSON line: calls made, the
 // slowest, the peak RSS, the store's bytes, and every inconsistency found in what was reported.
-// Usage: node --import tsx server/reliability/hostile-workspace-agent.ts <workspace> <dataDir> <ms> <maxFileSize>
+// Usage: node --import tsx tests/reliability/hostile-workspace-agent.ts <workspace> <dataDir> <ms> <maxFileSize>
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';

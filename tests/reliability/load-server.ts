@@ -1,6 +1,6 @@
 // The server under load, in its own process so its RSS and open file descriptors can be read
 // from /proc without the load client's own sockets mixed in.
-// Usage: node --import tsx server/reliability/load-server.ts <workspace> <dataDir>
+// Usage: node --import tsx tests/reliability/load-server.ts <workspace> <dataDir>
 // Prints one JSON line {port, token, agentToken, pid}; stops on SIGTERM.
 import { openEngine } from '../../server/engine/index.js';
 import { startServer } from '../../server/http/server.js';

@@ -1,6 +1,6 @@
 // Run as an unprivileged user (root ignores permission bits): one agent write against real
 // permission errors. Prints one JSON line with what the caller saw and what is on disk.
-// Usage: node --import tsx server/reliability/permission-agent.ts <case> <workspace> <dataDir>
+// Usage: node --import tsx tests/reliability/permission-agent.ts <case> <workspace> <dataDir>
 //   store-readonly: the store folder cannot be written while the write is captured.
 //   file-unreadable: the file to be overwritten cannot be read.
 import { chmod, readFile } from 'node:fs/promises';

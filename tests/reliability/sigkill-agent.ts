@@ -4,7 +4,7 @@
 // Versions of a file differ by a few lines, so the store keeps them as delta chains; the
 // engine's clock runs two days a turn, so keepSessions prunes (a session active in the last
 // day is never pruned) and the sweep removes bases that kept contents need.
-// Usage: node --import tsx server/reliability/sigkill-agent.ts <workspace> <dataDir> <seed>
+// Usage: node --import tsx tests/reliability/sigkill-agent.ts <workspace> <dataDir> <seed>
 import { openEngine } from '../../server/engine/index.js';
 import { versionedContent } from './versioned-content.testutil.js';
 

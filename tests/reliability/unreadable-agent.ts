@@ -1,7 +1,7 @@
 // Run as an unprivileged user (root ignores permission bits): a command leaves a file or a
 // folder the engine may not read (mode 000), then the turn is rolled back. Prints one JSON line:
 // what exec-end and the turn said was skipped, what the rollback answered, and what is on disk.
-// Usage: node --import tsx server/reliability/unreadable-agent.ts <case> <workspace> <dataDir>
+// Usage: node --import tsx tests/reliability/unreadable-agent.ts <case> <workspace> <dataDir>
 //   file-000: the command changes a.txt, then makes it 000.
 //   dir-000: the command changes d/f.txt, then makes the folder d 000.
 import { chmod, readFile, stat, writeFile } from 'node:fs/promises';
