@@ -31,7 +31,15 @@ export default tseslint.config(
   {
     // Tests read JSON answers and hosts' raw events whose shapes their assertions check: typing
     // each one there would only repeat the assertions.
-    files: ['**/*.test.ts', '**/*.test.tsx', '**/*.testutil.ts', '**/test/**', '**/real-cli/**', 'e2e/**'],
+    files: [
+      '**/*.test.ts',
+      '**/*.test.tsx',
+      '**/*.testutil.ts',
+      '**/test/**',
+      'tests/**',
+      'server/testkit/**',
+      'e2e/**',
+    ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

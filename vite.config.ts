@@ -16,7 +16,7 @@ export default defineConfig({
         test: {
           name: 'server',
           environment: 'node',
-          include: ['server/**/*.test.ts', 'bin/**/*.test.ts'],
+          include: ['server/**/*.test.ts', 'tests/**/*.test.ts', 'bin/**/*.test.ts'],
           testTimeout: 30_000,
           hookTimeout: 30_000,
           pool: 'forks',
@@ -28,7 +28,7 @@ export default defineConfig({
           // The real Claude Code CLI (`npm run test:claude`): not part of `npm run test:unit`.
           name: 'claude',
           environment: 'node',
-          include: ['server/**/*.claude-test.ts'],
+          include: ['tests/hosts/**/*.claude-test.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
           pool: 'forks',
@@ -41,7 +41,7 @@ export default defineConfig({
           // `test:hosts:<host>`), each against its scripted fake model API: not part of `test:unit`.
           name: 'hosts',
           environment: 'node',
-          include: ['server/**/*.hosts-test.ts'],
+          include: ['tests/hosts/**/*.hosts-test.ts'],
           testTimeout: 120_000,
           hookTimeout: 600_000,
           pool: 'forks',

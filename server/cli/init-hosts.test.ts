@@ -6,7 +6,7 @@ import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../adapters/claude-code/test/spawn.js';
+import { runCli } from '../testkit/spawn.js';
 import { PLUGIN_SOURCE } from '../adapters/opencode/plugin.js';
 
 let root: string;

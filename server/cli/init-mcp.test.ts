@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../adapters/claude-code/test/spawn.js';
+import { runCli } from '../testkit/spawn.js';
 
 const BIN = fileURLToPath(new URL('../../bin/turnback.js', import.meta.url));
 let root: string;

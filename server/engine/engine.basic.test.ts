@@ -1,11 +1,12 @@
 import { chmod, mkdir, readFile, symlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../testkit/sandbox.js';
+import { treeAsText } from '../testkit/tree.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -22,8 +23,8 @@ describe('each operation and its undo', () => {
     await chmod(path.join(box.workspace, 'exec.sh'), 0o755);
     await mkdir(path.join(box.workspace, 'dir with space/ünï'), { recursive: true });
     await writeFile(path.join(box.workspace, 'dir with space/ünï/a.txt'), 'deep');
-    const start = await snapshot(box.workspace);
-    const engine = await open(box);
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box);
     const { turnId } = await engine.input({
       sessionId: 's1',
       platform: 'webui',
@@ -51,7 +52,7 @@ describe('each operation and its undo', () => {
     const result = await engine.rollback(turnId!);
     expect(result.errors).toEqual([]);
     expect(result.ok).toBe(true);
-    expect(await snapshot(box.workspace)).toEqual(start);
+    expect(await treeAsText(box.workspace)).toEqual(start);
     expect(engine.getManifest(turnId!).turn.status).toBe('rolled-back');
     const again = await engine.rollback(turnId!);
     expect(again).toMatchObject({ ok: true, rollbackTurnId: null });
@@ -64,10 +65,10 @@ describe('each operation and its undo', () => {
   });
 
   it('does not follow a symlink planted before rollback', async () => {
-    const outside = path.join(box.root, 'outside.txt');
+    const outside = path.join(box.base, 'outside.txt');
     await writeFile(outside, 'outside');
     await writeFile(path.join(box.workspace, 'a.txt'), 'a');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'x' });
     await engine.storage.writeFile('workspace:/a.txt', 'changed', S);
     await engine.turnEnd(S);

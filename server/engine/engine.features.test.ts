@@ -3,24 +3,25 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineFs } from './paths/fs.js';
 import { storedContentCount } from '../testkit/contents.js';
-import { open, sandbox, snapshot, type Sandbox } from './sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../testkit/sandbox.js';
+import { treeAsText } from '../testkit/tree.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
 });
 
 const S = { sessionId: 's1' };
-const begin = (engine: Awaited<ReturnType<typeof open>>, content = 'go') =>
+const begin = (engine: Awaited<ReturnType<typeof openEngineOn>>, content = 'go') =>
   engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content });
 
 describe('capture', () => {
   it('keeps the earliest state of a path and appends one entry per later op, each with its own state kept', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'v0');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('workspace:/a.txt', 'v1', S);
     await engine.storage.writeFile('workspace:/a.txt', 'v2', S);
@@ -51,7 +52,7 @@ describe('capture', () => {
   it('commits the capture before the mutation: a failing capture leaves the file untouched', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'original');
     const fs = new EngineFs();
-    const engine = await open(box, { fs });
+    const engine = await openEngineOn(box, { fs });
     await begin(engine);
     fs.beforeOp = (op, target) => {
       if (target.endsWith('a.txt') && op === 'readFile') throw Object.assign(new Error('i/o error'), { code: 'EIO' });
@@ -63,7 +64,7 @@ describe('capture', () => {
   });
 
   it('never records untracked roots or writes outside a turn', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     await engine.storage.writeFile('workspace:/before.txt', 'x', S);
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('data:/cache.json', '{}', S);
@@ -77,7 +78,7 @@ describe('capture', () => {
 
 describe('rollback with chat, events and undo', () => {
   it("deletes exactly the turn's messages, and the undo brings them back with the same ids in order", async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const events: string[] = [];
     const off = engine.on('memory:messages-deleted', (e) => events.push(`deleted:${e.messageIds.length}`));
     engine.on('memory:messages-restored', (e) => events.push(`restored:${e.messageIds.length}`));
@@ -109,8 +110,8 @@ describe('rollback with chat, events and undo', () => {
 describe('rewind', () => {
   it('drives every path back to the start of turn N and is undone as one turn', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'a0');
-    const start = await snapshot(box.workspace);
-    const engine = await open(box);
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box);
     const first = await begin(engine, 't1');
     await engine.storage.writeFile('workspace:/a.txt', 'a1', S);
     await engine.turnEnd(S);
@@ -118,10 +119,10 @@ describe('rewind', () => {
     await engine.storage.writeFile('workspace:/a.txt', 'a2', S);
     await engine.storage.writeFile('workspace:/b.txt', 'b2', S);
     await engine.turnEnd(S);
-    const end = await snapshot(box.workspace);
+    const end = await treeAsText(box.workspace);
     const result = await engine.rewind('s1', { toTurnId: first.turnId!, withChat: true });
     expect(result).toMatchObject({ ok: true, deletedMessages: 2 });
-    expect(await snapshot(box.workspace)).toEqual(start);
+    expect(await treeAsText(box.workspace)).toEqual(start);
     const turns = engine.listTurns('s1');
     expect(turns.map((t) => [t.number, t.kind, t.status])).toEqual([
       [1, 'agent', 'rolled-back'],
@@ -130,7 +131,7 @@ describe('rewind', () => {
     ]);
     expect(turns[2]).toMatchObject({ title: 'Rewind to #1', rollbackOf: [turns[0].turnId, turns[1].turnId] });
     await engine.rollback(result.rollbackTurnId!);
-    expect(await snapshot(box.workspace)).toEqual(end);
+    expect(await treeAsText(box.workspace)).toEqual(end);
     expect(
       engine
         .listTurns('s1')
@@ -144,7 +145,7 @@ describe('rewind', () => {
 
 describe('sessions and blobs', () => {
   it('clearSession drops turns, messages and unshared blobs; numbers continue', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     await begin(engine);
     await engine.storage.writeFile('workspace:/x.txt', 'only here', S);
     await engine.turnEnd(S);
@@ -161,7 +162,7 @@ describe('sessions and blobs', () => {
 
 describe('roots and refusals', () => {
   it('a directory moved in from an untracked root is removed by rollback, the untracked root untouched', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     await engine.storage.writeFile('tmp:/pkg/a.txt', 'a', S);
     await engine.storage.writeFile('tmp:/pkg/sub/b.txt', 'b', S);
     const { turnId } = await begin(engine);
@@ -177,7 +178,7 @@ describe('roots and refusals', () => {
 
   it('refuses a write below a file with BAD_REQUEST and records nothing', async () => {
     await writeFile(path.join(box.workspace, 'file'), 'x');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const { turnId } = await begin(engine);
     await expect(engine.storage.writeFile('workspace:/file/inner.txt', 'y', S)).rejects.toMatchObject({
       code: 'BAD_REQUEST',
@@ -190,7 +191,7 @@ describe('roots and refusals', () => {
 
 describe('diff', () => {
   it('cuts text at 1 MiB, flags binary sides, and answers FILE_NOT_FOUND for a path not in the turn', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('workspace:/big.txt', 'é'.repeat(600_000), S);
     await engine.storage.writeFile('workspace:/bin.dat', new Uint8Array([1, 0, 2]), S);
@@ -213,14 +214,14 @@ describe('symlinked directories inside the root', () => {
   it('records where a write really lands, and rolls it back without following the link', async () => {
     await (await import('node:fs/promises')).mkdir(path.join(box.workspace, 'real'));
     await (await import('node:fs/promises')).symlink('real', path.join(box.workspace, 'alias'));
-    const start = await snapshot(box.workspace);
-    const engine = await open(box);
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box);
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('workspace:/alias/x.txt', 'through the alias', S);
     await engine.turnEnd(S);
     expect(engine.getManifest(turnId!).files.map((f) => f.uri)).toEqual(['workspace:/real/x.txt']);
     expect(await engine.rollback(turnId!)).toMatchObject({ ok: true, deleted: ['workspace:/real/x.txt'] });
-    expect(await snapshot(box.workspace)).toEqual(start);
+    expect(await treeAsText(box.workspace)).toEqual(start);
     await engine.close();
   });
 
@@ -229,7 +230,7 @@ describe('symlinked directories inside the root', () => {
     await fsp.mkdir(path.join(box.workspace, 'dir'));
     await fsp.writeFile(path.join(box.workspace, 'dir', 'a.txt'), 'a0');
     await fsp.mkdir(path.join(box.workspace, 'elsewhere'));
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('workspace:/dir/a.txt', 'a1', S);
     await engine.turnEnd(S);
@@ -245,7 +246,7 @@ describe('symlinked directories inside the root', () => {
 
 describe('files too large to capture', () => {
   it('a file the turn created over maxFileSize is never deleted uncaptured: reported TOO_LARGE', async () => {
-    const engine = await open(box, { maxFileSize: 16 });
+    const engine = await openEngineOn(box, { maxFileSize: 16 });
     const { turnId } = await begin(engine);
     await engine.storage.writeFile('workspace:/big.log', 'x'.repeat(64), S);
     await engine.storage.writeFile('workspace:/small.txt', 'small', S);

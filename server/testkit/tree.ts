@@ -1,7 +1,9 @@
-// The one walk of a directory tree the tests share: every path below the root (the root itself
-// not listed) with its type, mode, and a file's bytes and sha256; symlinks never followed. The
-// suites' own snapshot shapes are views of it (tree.ts of the specs, tree.testutil.ts of the
-// reliability suite, treeAsText for the CLI's and the adapter's tests).
+// The one snapshot of a directory tree the tests share: every path below the root (the root
+// itself not listed) with its type and mode, a file's size, sha256 and a readable preview of its
+// first bytes; symlinks never followed. Unit tests, the specs, the reliability suite and the
+// real-CLI suites all judge a tree by it (tree-diff.ts compares two), so "the tree is exactly
+// what it was" means the same thing everywhere. treeAsText is the same walk as a plain record,
+// for assertions that compare whole trees with toEqual.
 import { createHash } from 'node:crypto';
 import { lstat, readdir, readFile, readlink } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,16 +13,29 @@ export type WalkedNode =
   | { type: 'dir'; mode: number }
   | { type: 'symlink'; target: string };
 
+export type TreeNode =
+  | { type: 'file'; mode: number; size: number; sha256: string; preview: string }
+  | { type: 'dir'; mode: number }
+  | { type: 'symlink'; target: string };
+
+/** Relative posix path → node, in sorted walk order (a directory before what it holds). */
+export type Tree = Map<string, TreeNode>;
+
 export interface WalkOptions {
   /** Relative posix paths left out, with everything below them. */
   skip?: (rel: string) => boolean;
+}
+
+export interface SnapshotOptions extends WalkOptions {
+  /** Relative paths left out with everything under them, e.g. a data dir inside the tree. */
+  ignore?: string[];
 }
 
 export function sha256(data: Uint8Array | string): string {
   return createHash('sha256').update(data).digest('hex');
 }
 
-/** Relative posix path → node, in sorted walk order (a directory before what it holds). */
+/** Relative posix path → node with a file's bytes, in sorted walk order. */
 export async function walkTree(root: string, options: WalkOptions = {}): Promise<Map<string, WalkedNode>> {
   const tree = new Map<string, WalkedNode>();
   const walk = async (dir: string, prefix: string): Promise<void> => {
@@ -44,6 +59,30 @@ export async function walkTree(root: string, options: WalkOptions = {}): Promise
   };
   await walk(root, '');
   return tree;
+}
+
+export async function snapshotTree(root: string, options: SnapshotOptions = {}): Promise<Tree> {
+  const ignore = new Set(options.ignore ?? []);
+  const skip = (rel: string) => ignore.has(rel) || (options.skip?.(rel) ?? false);
+  const tree: Tree = new Map();
+  for (const [rel, node] of await walkTree(root, { skip })) {
+    tree.set(
+      rel,
+      node.type === 'file'
+        ? { type: 'file', mode: node.mode, size: node.size, sha256: node.sha256, preview: previewOf(node.bytes) }
+        : node,
+    );
+  }
+  return tree;
+}
+
+/** The first 40 bytes, as JSON text when printable, else as hex; `…` when there is more. */
+function previewOf(bytes: Buffer): string {
+  const head = bytes.subarray(0, 40);
+  const text = head.toString('utf8');
+  const printable = !head.includes(0) && Buffer.from(text, 'utf8').equals(head);
+  const shown = printable ? JSON.stringify(text) : `0x${head.toString('hex')}`;
+  return bytes.length > head.length ? `${shown}…` : shown;
 }
 
 /** The tree as `path → "file <mode> <base64>" | "dir <mode>" | "link <target>"` (directories keyed `path/`). */

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellQuote } from './settings.js';
-import { runCli } from './test/spawn.js';
+import { runCli } from '../../testkit/spawn.js';
 
 const hookBin = shellQuote(fileURLToPath(new URL('../../../bin/turnback-hook', import.meta.url)));
 const nodeHook = `${process.execPath} ${fileURLToPath(new URL('../../../bin/turnback.js', import.meta.url))} hook claude-code`;

@@ -4,7 +4,8 @@
 // installation path or an earlier version is replaced, never doubled; removing takes out
 // every turnback entry and nothing else. The tools and events matched are event.ts's, which
 // parses what these hooks send.
-import { SettingsShapeError } from '../core/settings-writer.js';
+import { hookGroupsEditor, type HookGroup } from '../core/hook-groups.js';
+import { SettingsShapeError, type JsonMerge } from '../core/settings-writer.js';
 import { COMMAND_TOOL_MATCHER, FILE_TOOL_MATCHER, SUBAGENT_EVENTS, TURN_END_EVENTS } from './event.js';
 
 /**
@@ -36,12 +37,7 @@ const OUR_GROUPS: readonly OurGroup[] = [
   ...TURN_END_EVENTS.map((event) => ({ event, scan: false })),
 ];
 
-type Json = Record<string, unknown>;
-
 export { SettingsShapeError };
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A command some turnback installation registered: the sh entry (`…/bin/turnback-hook`,
@@ -56,7 +52,7 @@ export function isTurnbackHookCommand(command: unknown): boolean {
 }
 
 /** The groups `command` (the installed hook, shell-quoted) is registered with. */
-function ourGroups(command: string): { event: string; group: Json }[] {
+function ourGroups(command: string): HookGroup[] {
   return OUR_GROUPS.map(({ event, matcher, scan }) => ({
     event,
     group: {
@@ -74,68 +70,22 @@ function ourGroups(command: string): { event: string; group: Json }[] {
   }));
 }
 
-export interface MergeResult {
-  settings: Json;
-  changed: boolean;
-}
+export type MergeResult = JsonMerge;
 
-interface Stripped {
-  settings: Json;
-  /** turnback's entries that were there, each as `event matcher hook` (JSON), sorted. */
-  found: string[];
-}
-
-const key = (event: string, matcher: unknown, hook: unknown) => JSON.stringify([event, matcher ?? null, hook]);
-
-/** A copy of `existing` without any turnback hook; a group or event left empty by that goes too. */
-function strip(existing: unknown): Stripped {
-  if (!isObject(existing)) throw new SettingsShapeError('the settings file does not hold a JSON object');
-  const settings: Json = structuredClone(existing);
-  if (settings.hooks === undefined) return { settings, found: [] };
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
-  const hooks = settings.hooks;
-  const found: string[] = [];
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event))
-        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
-      continue;
-    }
-    const kept = groups.filter((group) => {
-      if (!isObject(group) || !Array.isArray(group.hooks)) return true;
-      const all: unknown[] = group.hooks;
-      const ours = all.filter((hook) => isObject(hook) && isTurnbackHookCommand(hook.command));
-      if (ours.length === 0) return true;
-      // A group that holds other hooks too is not exactly ours: counted so that it is rewritten.
-      const alone = ours.length === all.length;
-      for (const hook of ours) found.push(alone ? key(event, group.matcher, hook) : `shared ${event}`);
-      group.hooks = all.filter((hook) => !ours.includes(hook));
-      return ours.length < all.length;
-    });
-    if (kept.length === groups.length) continue;
-    if (kept.length === 0) delete hooks[event];
-    else hooks[event] = kept;
-  }
-  return { settings, found: found.sort() };
-}
+const editor = hookGroupsEditor({
+  isOurs: isTurnbackHookCommand,
+  events: OUR_GROUPS.map((group) => group.event),
+  fileName: 'the settings file',
+});
 
 /** Exactly turnback's groups, running `command`, in `existing`: unchanged when they are there already. */
 export function mergeHookSettings(existing: unknown, command: string): MergeResult {
-  const { settings, found } = strip(existing);
-  const wanted = ourGroups(command);
-  const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys))
-    return { settings: structuredClone(existing) as Json, changed: false };
-  if (settings.hooks === undefined) settings.hooks = {};
-  const hooks = settings.hooks as Record<string, unknown[]>;
-  for (const { event, group } of wanted) (hooks[event] ??= []).push(group);
-  return { settings, changed: true };
+  return editor.merge(existing, ourGroups(command));
 }
 
 /** `existing` without turnback's hooks (`init --remove`). */
 export function removeHookSettings(existing: unknown): MergeResult {
-  const { settings, found } = strip(existing);
-  return { settings, changed: found.length > 0 };
+  return editor.remove(existing);
 }
 
 /** Quotes a word for the shell Claude Code runs hook commands with. */

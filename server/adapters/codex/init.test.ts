@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellQuote } from '../claude-code/settings.js';
-import { runCli } from '../claude-code/test/spawn.js';
+import { runCli } from '../../testkit/spawn.js';
 
 const hookBin = shellQuote(fileURLToPath(new URL('../../../bin/turnback-hook', import.meta.url)));
 const theirs = { type: 'command', command: '/usr/local/bin/audit.sh', timeout: 5 };

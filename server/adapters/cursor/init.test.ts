@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { shellQuote } from '../claude-code/settings.js';
-import { runCli } from '../claude-code/test/spawn.js';
+import { runCli } from '../../testkit/spawn.js';
 import { CURSOR_EVENTS, CURSOR_SCAN_EVENTS } from './event.js';
 
 const hook = `${shellQuote(fileURLToPath(new URL('../../../bin/turnback-hook', import.meta.url)))} cursor`;

@@ -5,7 +5,8 @@
 // and hook is kept; installing twice changes nothing; an entry of another installation path is
 // replaced, never doubled; removing takes out every turnback entry and nothing else.
 import { join } from 'node:path';
-import { jsonSettings, SettingsShapeError, type HostSettingsWriter } from '../core/settings-writer.js';
+import { hookGroupsEditor, type HookGroup } from '../core/hook-groups.js';
+import { jsonSettings, type HostSettingsWriter, type JsonMerge } from '../core/settings-writer.js';
 import { FILE_TOOLS, GEMINI_HOST, READ_ONLY_TOOLS } from './event.js';
 
 /** How long a hook waits for a scan: Gemini must not run a command before its before scan is done. */
@@ -35,11 +36,6 @@ const OUR_GROUPS: readonly OurGroup[] = [
   { event: 'SessionEnd', scan: false },
 ];
 
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** A command some turnback installation registered for Gemini: `…/turnback-hook gemini`, maybe with `--max-time N`. */
 export function isTurnbackGeminiCommand(command: unknown): boolean {
   return (
@@ -48,7 +44,7 @@ export function isTurnbackGeminiCommand(command: unknown): boolean {
 }
 
 /** `hookCommand`: the hook by absolute path with its host, `…/turnback-hook gemini` (shell-quoted). */
-function ourGroups(command: string): { event: string; group: Json }[] {
+function ourGroups(command: string): HookGroup[] {
   return OUR_GROUPS.map(({ event, matcher, scan }) => ({
     event,
     group: {
@@ -62,63 +58,23 @@ function ourGroups(command: string): { event: string; group: Json }[] {
   }));
 }
 
-export interface MergeResult {
-  settings: Json;
-  changed: boolean;
-}
+export type MergeResult = JsonMerge;
 
-const key = (event: string, matcher: unknown, hook: unknown) => JSON.stringify([event, matcher ?? null, hook]);
-
-/** A copy of `existing` without any turnback hook, and the entries it had (sorted keys); emptied groups and events go. */
-function strip(existing: unknown): { settings: Json; found: string[] } {
-  if (!isObject(existing)) throw new SettingsShapeError('the settings file does not hold a JSON object');
-  const settings: Json = structuredClone(existing);
-  if (settings.hooks === undefined) return { settings, found: [] };
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
-  const hooks = settings.hooks;
-  const found: string[] = [];
-  for (const [event, groups] of Object.entries(hooks)) {
-    if (!Array.isArray(groups)) {
-      if (OUR_GROUPS.some((group) => group.event === event))
-        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
-      continue;
-    }
-    const kept = groups.filter((group) => {
-      if (!isObject(group) || !Array.isArray(group.hooks)) return true;
-      const all: unknown[] = group.hooks;
-      const ours = all.filter((hook) => isObject(hook) && isTurnbackGeminiCommand(hook.command));
-      if (ours.length === 0) return true;
-      const alone = ours.length === all.length;
-      for (const hook of ours) found.push(alone ? key(event, group.matcher, hook) : `shared ${event}`);
-      group.hooks = all.filter((hook) => !ours.includes(hook));
-      return ours.length < all.length;
-    });
-    if (kept.length === groups.length) continue;
-    if (kept.length === 0) delete hooks[event];
-    else hooks[event] = kept;
-  }
-  // A "hooks" that held turnback's alone goes with them.
-  if (found.length > 0 && Object.keys(hooks).length === 0) delete settings.hooks;
-  return { settings, found: found.sort() };
-}
+const editor = hookGroupsEditor({
+  isOurs: isTurnbackGeminiCommand,
+  events: OUR_GROUPS.map((group) => group.event),
+  fileName: 'the settings file',
+  dropEmptyHooks: true,
+});
 
 /** Exactly turnback's groups, running `hookCommand` (shell-quoted), in `existing`: unchanged when they are there already. */
 export function mergeGeminiSettings(existing: unknown, hookCommand: string): MergeResult {
-  const { settings, found } = strip(existing);
-  const wanted = ourGroups(hookCommand);
-  const wantedKeys = wanted.map(({ event, group }) => key(event, group.matcher, (group.hooks as unknown[])[0])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wantedKeys))
-    return { settings: structuredClone(existing) as Json, changed: false };
-  if (settings.hooks === undefined) settings.hooks = {};
-  const hooks = settings.hooks as Record<string, unknown[]>;
-  for (const { event, group } of wanted) (hooks[event] ??= []).push(group);
-  return { settings, changed: true };
+  return editor.merge(existing, ourGroups(hookCommand));
 }
 
 /** `existing` without turnback's hooks (`init gemini --remove`). */
 export function removeGeminiSettings(existing: unknown): MergeResult {
-  const { settings, found } = strip(existing);
-  return { settings, changed: found.length > 0 };
+  return editor.remove(existing);
 }
 
 /** `turnback init gemini`: the project's `.gemini/settings.json`, or with --global the person's (`$GEMINI_CLI_HOME/.gemini/` when set). */

@@ -3,20 +3,19 @@ import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineFs } from './fs.js';
 import { Roots } from './roots.js';
-import { sandbox, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, type Sandbox } from '../../testkit/sandbox.js';
 
 let box: Sandbox;
 let roots: Roots;
 const badUri = expect.objectContaining({ code: 'BAD_URI' });
 
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox({}, { outside: {} });
   // The data dir sits inside the workspace here: none of it may be reachable from workspace URIs.
   const dataDir = path.join(box.workspace, '.turnback');
   await mkdir(path.join(dataDir, 'store'), { recursive: true });
   await mkdir(path.join(dataDir, 'files'), { recursive: true });
-  await mkdir(path.join(box.root, 'outside'), { recursive: true });
-  await symlink(path.join(box.root, 'outside'), path.join(box.workspace, 'out'));
+  await symlink(box.outside, path.join(box.workspace, 'out'));
   await mkdir(path.join(box.workspace, 'real'));
   await symlink(path.join(box.workspace, 'real'), path.join(box.workspace, 'inner-link'));
   roots = await Roots.create(
@@ -24,7 +23,7 @@ beforeEach(async () => {
     [
       { name: 'workspace', kind: 'workspace', path: box.workspace },
       { name: 'data', kind: 'data', path: path.join(dataDir, 'files') },
-      { name: 'logs', kind: 'logs', path: path.join(box.root, 'logs') },
+      { name: 'logs', kind: 'logs', path: path.join(box.base, 'logs') },
     ],
     dataDir,
     path.join(dataDir, 'store'),
@@ -49,12 +48,12 @@ describe('URI resolution', () => {
   it('refuses a path through a symlink that leads outside, touching nothing', async () => {
     await expect(roots.resolve('workspace:/out/x.txt')).rejects.toEqual(badUri);
     await expect(roots.resolve('workspace:/out/new/deeper.txt')).rejects.toEqual(badUri);
-    expect(await readdir(path.join(box.root, 'outside'))).toEqual([]);
+    expect(await readdir(box.outside)).toEqual([]);
   });
 
   it('refuses a link at the path itself leading outside for content, not for the link itself', async () => {
-    await writeFile(path.join(box.root, 'outside', 'secret'), 's');
-    await symlink(path.join(box.root, 'outside', 'secret'), path.join(box.workspace, 'secret-link'));
+    await writeFile(path.join(box.outside, 'secret'), 's');
+    await symlink(path.join(box.outside, 'secret'), path.join(box.workspace, 'secret-link'));
     await expect(roots.resolve('workspace:/secret-link', { content: true })).rejects.toEqual(badUri);
     await expect(roots.resolve('workspace:/secret-link')).resolves.toMatchObject({ uri: 'workspace:/secret-link' });
   });

@@ -5,7 +5,7 @@ import { lstat, mkdir, readdir, readFile, rename, symlink, writeFile } from 'nod
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineFs } from '../paths/fs.js';
-import { makeSandbox, plant, who, ws } from '../spec/harness.testutil.js';
+import { makeSandbox, plant, who, ws } from '../../testkit/engine-harness.js';
 
 const s = who();
 

@@ -226,7 +226,9 @@ export class ExecScans {
    * then reads only what changed since.
    */
   async build(pace: NonNullable<ScanOptions['pace']>): Promise<void> {
-    await this.scanning(() => this.scanIntoIndex(() => undefined, null, { pace, partialBytes: BUILD_PARTIAL_COMMIT_BYTES }));
+    await this.scanning(() =>
+      this.scanIntoIndex(() => undefined, null, { pace, partialBytes: BUILD_PARTIAL_COMMIT_BYTES }),
+    );
   }
 
   /** Brings the index to the disk, storing as it goes; the last store is synced. */

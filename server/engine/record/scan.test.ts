@@ -3,7 +3,7 @@ import { utimes, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { EngineContext } from '../context.js';
-import { makeSandbox } from '../spec/harness.testutil.js';
+import { makeSandbox } from '../../testkit/engine-harness.js';
 import type { IndexEntry } from './workspace-index.js';
 import { scanTree } from './scan.js';
 

@@ -1,11 +1,11 @@
 import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../testkit/sandbox.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -17,7 +17,7 @@ const input = (content: string) => ({ sessionId: 's1', platform: 'webui', sessio
 describe('counts', () => {
   it("a rename is one of the turn's renames, joining the two paths fileCount counts", async () => {
     await writeFile(path.join(box.workspace, 'old.txt'), 'same\n');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       await engine.input(input('Rename and add'));
       await engine.storage.rename('workspace:/old.txt', 'workspace:/new.txt', S);
@@ -35,7 +35,7 @@ describe('counts', () => {
 
 describe('preview', () => {
   it('names the later turn behind a conflict, and no turn when the change came from outside', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       const { turnId: first } = await engine.input(input('Write both'));
       await engine.storage.writeFile('workspace:/a.txt', 'a1\n', S);
@@ -60,7 +60,7 @@ describe('preview', () => {
   });
 
   it('names, for each of several conflicting paths, the latest later turn that changed it', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       const { turnId: first } = await engine.input(input('Write all'));
       for (const name of ['a', 'b', 'c', 'd'])
@@ -95,7 +95,7 @@ describe('preview', () => {
 
   it('lists every folder a selective restore creates or removes, the implied ones too', async () => {
     await writeFile(path.join(box.workspace, 'keep.txt'), 'keep\n');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       const { turnId } = await engine.input(input('Add assets'));
       await engine.storage.writeFile('workspace:/assets/logo.svg', '<svg/>\n', S);
@@ -117,7 +117,7 @@ describe('preview', () => {
   });
 
   it('lists the folder a selective restore makes again for a chosen file the turn deleted with it, and restores both', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       await engine.input(input('Write the notes'));
       await engine.storage.writeFile('workspace:/notes/a.txt', 'a\n', S);

@@ -4,11 +4,12 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { EngineFs } from '../paths/fs.js';
-import { open, sandbox, snapshot, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../testkit/sandbox.js';
+import { treeAsText } from '../../testkit/tree.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -22,8 +23,8 @@ async function turnOverManyFiles(fs: EngineFs) {
   for (let d = 0; d < 7; d++) await mkdir(path.join(box.workspace, `d${d}`));
   for (let i = 0; i < FILES; i++)
     await writeFile(path.join(box.workspace, name(i)), `original ${i}\n`.repeat((i % 5) + 1));
-  const start = await snapshot(box.workspace);
-  const engine = await open(box, { fs });
+  const start = await treeAsText(box.workspace);
+  const engine = await openEngineOn(box, { fs });
   const { turnId } = await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'many' });
   for (let i = 0; i < FILES; i++) await engine.storage.writeFile(`workspace:/${name(i)}`, `changed ${i}\n`, S);
   await engine.turnEnd(S);
@@ -43,7 +44,7 @@ describe(`a rollback of ${FILES} files`, () => {
     expect(result).toMatchObject({ ok: true, errors: [] });
     expect(result.restored).toHaveLength(FILES);
     expect(flushed.filter((target) => target.startsWith(box.workspace))).toEqual([box.workspace]);
-    expect(await snapshot(box.workspace)).toEqual(start);
+    expect(await treeAsText(box.workspace)).toEqual(start);
     await engine.close();
   });
 
@@ -60,7 +61,7 @@ describe(`a rollback of ${FILES} files`, () => {
     fs.beforeOp = undefined;
     expect(result).toMatchObject({ ok: true, errors: [] });
     expect(perFile).toBe(FILES);
-    expect(await snapshot(box.workspace)).toEqual(start);
+    expect(await treeAsText(box.workspace)).toEqual(start);
     await engine.close();
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../testkit/sandbox.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -15,7 +15,7 @@ const PNG_B = Buffer.from('89504e470d0a1a0a0000000d4948445200000002', 'hex');
 
 describe('diff of an image', () => {
   it('carries the bytes of binary PNG sides, and none for other binary files', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'draw' });
       await engine.storage.writeFile('workspace:/logo.PNG', PNG_A, S);

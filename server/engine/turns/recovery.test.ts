@@ -4,11 +4,11 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { EngineContext } from '../context.js';
-import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../testkit/sandbox.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -25,7 +25,7 @@ describe('recovery on open', () => {
     const orphan = path.join(box.dataDir, 'store', 'blobs', 'ab', 'c'.repeat(62));
     await mkdir(path.dirname(orphan), { recursive: true });
     await writeFile(orphan, 'orphan');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     await expect(readFile(orphan)).rejects.toMatchObject({ code: 'ENOENT' });
     expect(engine.recovery?.interruptedTurns).toHaveLength(1);
     expect(engine.recovery?.removedTempFiles).toBe(1);
@@ -42,7 +42,7 @@ describe('recovery on open', () => {
 describe('a rollback cut short after its last write', () => {
   it('sets the statuses it never got to when run again, in the name of the interrupted rollback', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'a0');
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     await engine.input({ sessionId: 's1', platform: 'webui', sessionType: 'chat', content: 'edit' });
     await engine.storage.writeFile('workspace:/a.txt', 'a1', { sessionId: 's1' });
     const { turnId } = await engine.turnEnd({ sessionId: 's1' });

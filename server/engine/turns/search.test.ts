@@ -1,9 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { open, sandbox, type Sandbox } from '../sandbox.testutil.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../testkit/sandbox.js';
 
 let box: Sandbox;
 beforeEach(async () => {
-  box = await sandbox();
+  box = await makeSandbox();
 });
 afterEach(async () => {
   await box.cleanup();
@@ -14,7 +14,7 @@ const input = (content: string, sessionId = 's1') => ({ sessionId, platform: 'we
 
 describe('searchTurns', () => {
   it('finds turns by a path they changed or by their prompt text, in any case, and nothing else', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       await engine.input(input('Add the login form'));
       await engine.storage.writeFile('workspace:/src/Login.tsx', 'form\n', S);
@@ -42,7 +42,7 @@ describe('searchTurns', () => {
   });
 
   it('finds turns by the text of a command they ran', async () => {
-    const engine = await open(box, { scopes: ['*'] });
+    const engine = await openEngineOn(box, { scopes: ['*'] });
     try {
       await engine.input(input('Run the build'));
       const { execId } = await engine.exec({ ...S, tool: 'Bash', command: 'npm run build -- --Watch' });
@@ -56,7 +56,7 @@ describe('searchTurns', () => {
   });
 
   it('answers within a few milliseconds at 10,000 turns', async () => {
-    const engine = await open(box);
+    const engine = await openEngineOn(box);
     try {
       for (let n = 1; n <= 10_000; n++)
         await engine.input(input(n === 4321 ? 'Rename the needle module' : `Request number ${n}`));

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as p from '../test/payloads.js';
 import { writeServiceFiles } from '../test/service-entry.js';
-import { runHook } from '../test/spawn.js';
+import { runHook } from '../../../testkit/spawn.js';
 
 let root: string;
 let workspace: string;

@@ -6,7 +6,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
-import { runCli, runHook } from '../test/spawn.js';
+import { runCli, runHook } from '../../../testkit/spawn.js';
 import { recordedEvents } from '../../codex/test/fixtures.js';
 
 let t: HookTestServer;

@@ -9,7 +9,7 @@ import type { Message, RollbackResult, Turn } from '../../../protocol.js';
 import { treeAsText } from '../../../testkit/tree.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
-import { runHook } from '../test/spawn.js';
+import { runHook } from '../../../testkit/spawn.js';
 
 let t: HookTestServer;
 beforeEach(async () => {

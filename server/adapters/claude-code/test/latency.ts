@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../settings.js';
-import { startServe, stopServe, type Serve } from './serve.js';
+import { startServe, stopServe, type Serve } from '../../../testkit/serve.js';
 
 export interface EntryLatency {
   calls: number;

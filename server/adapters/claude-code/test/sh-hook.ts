@@ -6,7 +6,7 @@ import { chmod, copyFile, mkdir, symlink, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { type CommandResult, runCommand } from './spawn.js';
+import { type CommandResult, runCommand } from '../../../testkit/spawn.js';
 
 const hookSource = fileURLToPath(new URL('../../../../bin/turnback-hook', import.meta.url));
 const tsxLoader = pathToFileURL(createRequire(import.meta.url).resolve('tsx')).href;

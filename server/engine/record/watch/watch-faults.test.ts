@@ -7,7 +7,7 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Engine } from '../../api.js';
-import { makeSandbox, plant, who } from '../../spec/harness.testutil.js';
+import { makeSandbox, plant, who } from '../../../testkit/engine-harness.js';
 import { type Faults, faultyFactory, type FaultyWatcher } from './watch-faults.testutil.js';
 
 const s = who();

@@ -6,7 +6,7 @@ import { chmod, mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineFs } from '../../paths/fs.js';
-import { makeSandbox, plant, who } from '../../spec/harness.testutil.js';
+import { makeSandbox, plant, who } from '../../../testkit/engine-harness.js';
 import type { Engine } from '../../api.js';
 import { fsTreeWatcher } from './fs-watcher.js';
 
