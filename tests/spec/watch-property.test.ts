@@ -16,6 +16,10 @@ import { assertSameTree } from '../../server/testkit/tree-diff.js';
 import { type Faults, faultyFactory } from '../../server/engine/record/watch/watch-faults.testutil.js';
 
 const NUM_RUNS = process.env.CI ? 60 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
+// A failure prints its seed and path; WATCH_PROPERTY_SEED / WATCH_PROPERTY_PATH replay it.
+const REPLAY = process.env.WATCH_PROPERTY_SEED
+  ? { seed: Number(process.env.WATCH_PROPERTY_SEED), path: process.env.WATCH_PROPERTY_PATH, endOnFailure: true }
+  : {};
 
 const faultsArb = fc.record({
   /** 0: none dropped; n: one path in n. */
@@ -77,7 +81,7 @@ describe('property: with the watcher faulty, turns still roll back exactly', () 
           await rm(base, { recursive: true, force: true });
         }
       }),
-      { numRuns: NUM_RUNS },
+      { numRuns: NUM_RUNS, ...REPLAY },
     );
   }, 600_000);
 });
