@@ -13,6 +13,13 @@ import type { ActiveTurns, TurnContext } from './turns/active-turns.js';
 
 export type { TurnContext };
 
+/** The store's transactions, for a module that writes through several repositories at once. */
+export interface StoreTransactions {
+  transaction<T>(run: () => T): T;
+  /** A transaction that may wait for the disk (see Store.relaxed). */
+  relaxed<T>(run: () => T): T;
+}
+
 export interface EngineLimits {
   maxFileSize: number;
   maxDeleteFiles: number;
