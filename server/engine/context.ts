@@ -20,6 +20,11 @@ export interface StoreTransactions {
   relaxed<T>(run: () => T): T;
 }
 
+/** The command scans, when a watcher keeps them to what changed (record/exec.ts). */
+export interface ScanCatchUp {
+  catchUp(turn: TurnContext, uris: string[]): Promise<void>;
+}
+
 export interface EngineLimits {
   maxFileSize: number;
   maxDeleteFiles: number;
@@ -52,7 +57,7 @@ export interface EngineContext {
   /** What keeps contents alive besides turns and the index (open commands' snapshots): the sweep asks. */
   holders: ContentHolders;
   /** The command scans, when a watcher keeps them to what changed: a capture asks them to catch up on its paths first. */
-  scans?: { catchUp(turn: TurnContext, uris: string[]): Promise<void> };
+  scans?: ScanCatchUp;
   /** Sessions pruned by retention since the engine opened. */
   retention: { pruned: number };
   /** One line for the host's log (pruning, problems the engine got past). */
