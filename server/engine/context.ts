@@ -1,5 +1,8 @@
-// What the engine's modules share: the filesystem seam, roots, contents, the store, events,
-// per-session queues and the in-memory view of turns being recorded.
+// The engine's wiring: everything `index.ts` builds once (the filesystem seam, roots, contents,
+// the store, events, per-session queues, the in-memory view of turns being recorded) and hands
+// to the modules. A module does not take it whole: it names what it touches in an interface of
+// its own (`CommitDeps`, `CaptureDeps`, …), which this satisfies. Beside it, the small shapes
+// several of those interfaces share.
 import type { IgnoredBudget } from './record/ignored-folders.js';
 import type { ContentStore } from './content/contents.js';
 import type { Events } from './events.js';
