@@ -7,7 +7,6 @@ import type { MutationOptions, SessionRef, Storage } from '../api.js';
 import { type CaptureDeps, recordOp } from './capture.js';
 import type { TurnContext } from '../context.js';
 import type { KeyedQueue } from '../queue.js';
-import type { ActiveTurns } from '../turns/active-turns.js';
 import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
 import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
@@ -33,7 +32,8 @@ export interface StorageDeps {
   fs: EngineFs;
   roots: Roots;
   queue: KeyedQueue;
-  turns: ActiveTurns;
+  /** Each session's active turn (turns/active-turns.ts; named here so record/ does not import turns/). */
+  turns: { active(sessionId: string): TurnContext | null };
 }
 
 /** Mutations that take an explicit turn (or none); used by the public storage and by rollback. */
