@@ -1,5 +1,8 @@
-// What the engine's modules share: the filesystem seam, roots, contents, the store, events,
-// per-session queues and the in-memory view of turns being recorded.
+// The engine's wiring: everything `index.ts` builds once (the filesystem seam, roots, contents,
+// the store, events, per-session queues, the in-memory view of turns being recorded) and hands
+// to the modules. A module does not take it whole: it names what it touches in an interface of
+// its own (`CommitDeps`, `CaptureDeps`, …), which this satisfies. Beside it, the small shapes
+// several of those interfaces share.
 import type { IgnoredBudget } from './record/ignored-folders.js';
 import type { ContentStore } from './content/contents.js';
 import type { Events } from './events.js';
@@ -12,6 +15,18 @@ import type { Store } from './db/store.js';
 import type { ActiveTurns, TurnContext } from './turns/active-turns.js';
 
 export type { TurnContext };
+
+/** The store's transactions, for a module that writes through several repositories at once. */
+export interface StoreTransactions {
+  transaction<T>(run: () => T): T;
+  /** A transaction that may wait for the disk (see Store.relaxed). */
+  relaxed<T>(run: () => T): T;
+}
+
+/** The command scans, when a watcher keeps them to what changed (record/exec.ts). */
+export interface ScanCatchUp {
+  catchUp(turn: TurnContext, uris: string[]): Promise<void>;
+}
 
 export interface EngineLimits {
   maxFileSize: number;
@@ -45,7 +60,7 @@ export interface EngineContext {
   /** What keeps contents alive besides turns and the index (open commands' snapshots): the sweep asks. */
   holders: ContentHolders;
   /** The command scans, when a watcher keeps them to what changed: a capture asks them to catch up on its paths first. */
-  scans?: { catchUp(turn: TurnContext, uris: string[]): Promise<void> };
+  scans?: ScanCatchUp;
   /** Sessions pruned by retention since the engine opened. */
   retention: { pruned: number };
   /** One line for the host's log (pruning, problems the engine got past). */

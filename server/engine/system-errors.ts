@@ -60,6 +60,10 @@ function withCause<T extends Error>(coded: T, cause: unknown): T {
 /**
  * The engine as its hosts see it: every call's system errors coded (above). One place, so no
  * operation can forget it; `storage` is wrapped the same way.
+ *
+ * A Proxy rather than a written-out wrapper: the engine's surface is some forty calls (and
+ * `storage`'s own), and a wrapper listing them would let a new call slip past uncoded. Each
+ * wrapped function is made once per key and kept, so a host sees stable identities.
  */
 export function withCodedErrors<T extends object>(target: T, uriOf: (path: string) => string | undefined): T {
   const wrapped = new Map<PropertyKey, unknown>();

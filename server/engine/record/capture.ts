@@ -3,15 +3,32 @@
 // (contents.ts), so once `recordOp` returns the capture is safe on disk and the mutation may run.
 import path from 'node:path';
 import type { EntryOp, SkipReason, State } from '../../protocol.js';
-import type { ContentBatch } from '../content/contents.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import type { ContentBatch, ContentStore } from '../content/contents.js';
+import type { EngineLimits, ScanCatchUp, StoreTransactions, TurnContext } from '../context.js';
+import type { Entries } from '../db/entries.js';
+import type { Events } from '../events.js';
+import type { EngineFs } from '../paths/fs.js';
 import { isExcluded } from '../paths/exclude.js';
 import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
-import type { Resolved, Root } from '../paths/roots.js';
+import type { Resolved, Root, Roots } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
 import { readState } from '../state/read-state.js';
 import { formatUri } from '../paths/uri.js';
+
+/**
+ * What capturing touches: the disk under the roots, the contents, the turn's entries (written in
+ * one transaction), the limits, the events; and the command scans, asked to catch up first.
+ */
+export interface CaptureDeps {
+  fs: EngineFs;
+  roots: Roots;
+  contents: ContentStore;
+  limits: EngineLimits;
+  events: Events;
+  store: StoreTransactions & { entries: Entries };
+  scans?: ScanCatchUp;
+}
 
 interface Captured {
   state: State;
@@ -43,7 +60,7 @@ class Recording {
 
   /** `force`: go ahead where an original cannot be kept (it is recorded as skipped); else refuse. */
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: CaptureDeps,
     private readonly turn: TurnContext,
     batch?: ContentBatch,
     readonly force = true,
@@ -151,7 +168,7 @@ export interface ExecChange {
   moved?: { op: 'rename' | 'move'; to: string; toBefore: State; toSkipped?: SkipReason };
 }
 
-function targetOfUri(ctx: EngineContext, uri: string): Target | null {
+function targetOfUri(ctx: CaptureDeps, uri: string): Target | null {
   const located = ctx.roots.absOf(uri);
   if (!located) return null;
   const rest = uri.slice(uri.indexOf(':/') + 2);
@@ -165,7 +182,7 @@ function targetOfUri(ctx: EngineContext, uri: string): Target | null {
  * the command's record), so all of it or none lands.
  */
 export function recordExecChanges(
-  ctx: EngineContext,
+  ctx: CaptureDeps,
   turn: TurnContext,
   execId: string,
   batch: ContentBatch,
@@ -190,7 +207,7 @@ export function recordExecChanges(
 
 /** Runs `collect` into a recording and stores it; nothing is stored when collecting fails. */
 async function record(
-  ctx: EngineContext,
+  ctx: CaptureDeps,
   turn: TurnContext,
   collect: (rec: Recording) => Promise<void>,
   force = true,
@@ -218,7 +235,7 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
  * transaction, before any of them is touched. Paths already recorded in the turn are left out.
  */
 export async function recordStates(
-  ctx: EngineContext,
+  ctx: CaptureDeps,
   turn: TurnContext,
   items: { r: Resolved; op: EntryOp }[],
 ): Promise<void> {
@@ -245,7 +262,7 @@ function child(t: Target, name: string): Target {
 
 /** Records every directory between the root and `t` (exclusive, or inclusive) that is missing. */
 async function recordMissingDirs(
-  ctx: EngineContext,
+  ctx: CaptureDeps,
   turn: TurnContext,
   rec: Recording,
   t: Target,
@@ -279,7 +296,7 @@ type TooLarge = { tooLarge: true; files: number; bytes: number };
  * sub-folder opened from its parent's: a link swapped in there is the race error, never entered.
  * The states recorded for the paths are read by path afterwards, each walked from the root.
  */
-async function walkTree(ctx: EngineContext, dir: Target): Promise<TreeNode[] | TooLarge> {
+async function walkTree(ctx: CaptureDeps, dir: Target): Promise<TreeNode[] | TooLarge> {
   const nodes: TreeNode[] = [];
   let files = 0;
   let bytes = 0;
@@ -332,7 +349,7 @@ function descend(t: Target, rel: string[]): Target {
  * that is deleted or moved has every path under it recorded too (at both ends).
  */
 export async function recordOp(
-  ctx: EngineContext,
+  ctx: CaptureDeps,
   turn: TurnContext,
   op: EntryOp,
   r: Resolved,

@@ -9,9 +9,16 @@
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexBuildStatus } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
-import { isExcludedPath } from '../paths/exclude.js';
+import { type Excludes, isExcludedPath } from '../paths/exclude.js';
+import type { Roots } from '../paths/roots.js';
 import type { ExecScans } from './exec.js';
+
+/** What the build reads: the tracked roots (less the engine's data and excluded paths), the clock, the log. */
+export interface IndexBuildDeps extends Excludes {
+  roots: Roots;
+  log(line: string): void;
+  now(): number;
+}
 
 /** Synchronous work between two yields to the event loop: a hook's request waits at most about this. */
 const SLICE_MS = 8;
@@ -36,7 +43,7 @@ export class IndexBuild {
   private finishedAt: number | null = null;
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: IndexBuildDeps,
     private readonly execs: ExecScans,
   ) {}
 

@@ -4,22 +4,41 @@
 import path from 'node:path';
 import type { EntryOp, StepRef } from '../../protocol.js';
 import type { MutationOptions, SessionRef, Storage } from '../api.js';
-import { recordOp } from './capture.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import { type CaptureDeps, recordOp } from './capture.js';
+import type { TurnContext } from '../context.js';
+import type { KeyedQueue } from '../queue.js';
 import { BadRequestError, FileNotFoundError, isEngineError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
 import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
 import { checkSessionId } from '../ids.js';
-import type { Resolved } from '../paths/roots.js';
+import type { Resolved, Roots } from '../paths/roots.js';
+import type { EngineFs } from '../paths/fs.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
 import { modeOf } from '../state/state.js';
 import { checkStep } from './step-ref.js';
 
 const DEFAULT_FILE_MODE = 0o644;
 
+/**
+ * What a mutation touches: what capturing it does, and the store's list of temp files being
+ * written (so recovery can remove one a crash left).
+ */
+export interface MutationDeps extends CaptureDeps {
+  store: CaptureDeps['store'] & { addPendingTemp(path: string): void; forgetPendingTemp(path: string): void };
+}
+
+/** What the public storage touches besides the mutations: the session queues and active turns, the roots, reads. */
+export interface StorageDeps {
+  fs: EngineFs;
+  roots: Roots;
+  queue: KeyedQueue;
+  /** Each session's active turn (turns/active-turns.ts; named here so record/ does not import turns/). */
+  turns: { active(sessionId: string): TurnContext | null };
+}
+
 /** Mutations that take an explicit turn (or none); used by the public storage and by rollback. */
 export class Mutations {
-  constructor(private readonly ctx: EngineContext) {}
+  constructor(private readonly ctx: MutationDeps) {}
 
   /** `force`: go ahead where the original cannot be kept (recorded as skipped); otherwise TOO_LARGE. */
   async write(turn: TurnContext | null, r: Resolved, data: Uint8Array, force = false): Promise<void> {
@@ -208,7 +227,7 @@ export async function inStep<T>(
 /** The public `engine.storage`: serialized per session, recorded into its active agent turn. */
 export class ControlledStorage implements Storage {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: StorageDeps,
     private readonly mutations: Mutations,
   ) {}
 

@@ -3,8 +3,8 @@
 // then creations shallowest first, then directory modes.
 import type { EntryOp, RollbackResult, State } from '../../protocol.js';
 import { UnrestorableContentError } from '../content/contents.js';
-import { recordStates } from '../record/capture.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import { type CaptureDeps, recordStates } from '../record/capture.js';
+import type { TurnContext } from '../context.js';
 import { LinkOnPathError, TooLargeError } from '../errors.js';
 import { errnoCode } from '../paths/fs.js';
 import { inParallel } from '../parallel.js';
@@ -78,12 +78,17 @@ function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
   return out;
 }
 
+/** What applying touches: what capturing its writes does, the batch size, the log. */
+export interface ApplyDeps extends CaptureDeps {
+  log(line: string): void;
+}
+
 export class Applier {
   readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: ApplyDeps,
     private readonly mutations: Mutations,
     private readonly turn: TurnContext,
   ) {}

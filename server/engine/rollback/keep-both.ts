@@ -3,9 +3,17 @@
 // `<name>.turnback-<turn number>` (never over a file that exists: `-2`, `-3`, … then). The copy is
 // written by the rollback turn like any other path, so undoing the rollback removes it again.
 import type { State } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { EngineFs } from '../paths/fs.js';
+import type { Roots } from '../paths/roots.js';
 import { readStateNoFollow } from '../state/read-state.js';
 import type { EvaluatedPath } from './plan.js';
+
+/** What keeping both reads: the disk under the roots, and the size limit. */
+export interface KeepBothDeps {
+  fs: EngineFs;
+  roots: Roots;
+  limits: { maxFileSize: number };
+}
 
 export interface KeptBoth {
   uri: string;
@@ -21,7 +29,7 @@ export interface KeptBoth {
  * paths to drive and what was kept.
  */
 export async function keepBoth(
-  ctx: EngineContext,
+  ctx: KeepBothDeps,
   paths: EvaluatedPath[],
   turnNumber: number,
 ): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
@@ -57,7 +65,7 @@ export async function keepBoth(
 }
 
 async function freeName(
-  ctx: EngineContext,
+  ctx: KeepBothDeps,
   uri: string,
   turnNumber: number,
   taken: ReadonlySet<string>,

@@ -2,13 +2,29 @@
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
 import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { ContentStore } from '../content/contents.js';
+import type { Entries } from '../db/entries.js';
+import type { EngineFs } from '../paths/fs.js';
 import { FileNotFoundError } from '../errors.js';
-import type { Resolved, Root } from '../paths/roots.js';
+import type { Resolved, Root, Roots } from '../paths/roots.js';
 import { sameContent, sameForDrift, sameMode } from '../state/state.js';
 import { readStateNoFollow } from '../state/read-state.js';
 import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
+
+/** What gathering the paths of turns reads: their entries, and which roots are tracked. */
+export interface CoverageDeps {
+  roots: Roots;
+  store: { entries: Entries };
+}
+
+/** What weighing each path against the disk reads: the disk, the roots, the kept contents. */
+export interface EvaluateDeps {
+  fs: EngineFs;
+  roots: Roots;
+  contents: ContentStore;
+  limits: { maxFileSize: number };
+}
 
 export interface PathTarget {
   uri: string;
@@ -69,7 +85,7 @@ function originalSkip(change: FileChange): SkipReason | undefined {
 }
 
 /** Paths of the given turns (oldest first): target from the earliest, expected from the latest. */
-export function coverageOf(ctx: EngineContext, turns: StoredTurn[]): Coverage {
+export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
   const byUri = new Map<string, PathTarget>();
   const links: MoveLink[] = [];
   for (const turn of turns) {
@@ -125,7 +141,7 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
   return result;
 }
 
-export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
+export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
   for (const p of paths) {
@@ -210,7 +226,7 @@ export async function evaluate(ctx: EngineContext, paths: PathTarget[], links: M
 
 /** A link on the way is legitimate when the covered turns left it there and the rollback replaces it. */
 async function linkLeftByTurns(
-  ctx: EngineContext,
+  ctx: { fs: EngineFs },
   root: Root,
   linkAbs: string,
   byUri: Map<string, PathTarget>,

@@ -2,8 +2,10 @@
 // `force`, drives the paths back through the controlled storage inside a new turn of kind
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
 import type { OnConflict, Plan, RollbackResult, State, Step, TurnStatus } from '../../protocol.js';
-import { Applier } from './apply.js';
-import type { EngineContext } from '../context.js';
+import { Applier, type ApplyDeps } from './apply.js';
+import type { EngineLimits } from '../context.js';
+import type { Commands } from '../db/commands.js';
+import type { KeyedQueue } from '../queue.js';
 import { BadRequestError, ConflictError, SessionNotFoundError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
@@ -22,13 +24,30 @@ import {
   selectPaths,
 } from './plan.js';
 import type { Mutations } from '../record/storage.js';
-import type { StoredMessage } from '../db/messages.js';
+import type { Messages, StoredMessage } from '../db/messages.js';
 import type { StoredTurn, UndoRecord } from '../db/turns.js';
-import { beginTurn, endTurnOrWithoutAfterContents, endTurnWithoutAfterContents } from '../turns/turns.js';
+import {
+  beginTurn,
+  endTurnOrWithoutAfterContents,
+  endTurnWithoutAfterContents,
+  type TurnLifecycleDeps,
+} from '../turns/turns.js';
 import { sameForDrift } from '../state/state.js';
 
+/**
+ * What a rollback touches: everything its own turn's lifecycle and its writes do (it is a
+ * recorded turn, driven through the storage), the messages it deletes and brings back, the
+ * commands it names folders from, and the session queues.
+ */
+export interface RollbackDeps extends TurnLifecycleDeps, ApplyDeps {
+  limits: EngineLimits;
+  store: TurnLifecycleDeps['store'] &
+    ApplyDeps['store'] & { messages: Messages; commands: Commands; dropTurn(turnId: string): void };
+  queue: KeyedQueue;
+}
+
 /** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
-async function endStrandedRollbackTurns(ctx: EngineContext, sessionId: string): Promise<void> {
+async function endStrandedRollbackTurns(ctx: RollbackDeps, sessionId: string): Promise<void> {
   for (const row of ctx.store.turns.active()) {
     if (row.sessionId === sessionId && row.kind === 'rollback')
       await endTurnWithoutAfterContents(ctx, row.turnId, sessionId);
@@ -68,7 +87,7 @@ export interface StepChoice {
 
 export class Rollbacks {
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: RollbackDeps,
     private readonly mutations: Mutations,
   ) {}
 

@@ -3,13 +3,19 @@
 // goes back to its state before that step, and everything else stays as the turn left it. A path
 // a later step of the same turn changed again is a conflict, named by that step.
 import type { ExecCommand, State, Step } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
-import type { StoredEntry } from '../db/entries.js';
+import type { Entries, StoredEntry } from '../db/entries.js';
+import type { Roots } from '../paths/roots.js';
 import type { StoredTurn } from '../db/turns.js';
 import { BadRequestError } from '../errors.js';
 import { cut } from '../record/step-ref.js';
 import { sameState } from '../state/state.js';
 import type { Coverage, MoveLink, PathTarget } from './plan.js';
+
+/** What a turn's steps read: its entries, and which roots are tracked. */
+export interface StepDeps {
+  roots: Roots;
+  store: { entries: Entries };
+}
 
 export interface StepGroup {
   step: Step;
@@ -17,7 +23,7 @@ export interface StepGroup {
 }
 
 /** The turn's steps, each with its entries, in the order they first changed something. */
-export function stepGroups(ctx: EngineContext, turnId: string, commands: readonly ExecCommand[]): StepGroup[] {
+export function stepGroups(ctx: StepDeps, turnId: string, commands: readonly ExecCommand[]): StepGroup[] {
   const groups = new Map<string, StepGroup>();
   for (const e of ctx.store.entries.of(turnId)) {
     const key = e.execId ? `x:${e.execId}` : e.stepId ? `s:${e.stepId}` : `e:${e.seq}`;
@@ -46,7 +52,7 @@ export function stepGroups(ctx: EngineContext, turnId: string, commands: readonl
 
 /** What undoing the chosen steps covers, and the later step behind each path changed again since. */
 export function stepCoverage(
-  ctx: EngineContext,
+  ctx: StepDeps,
   turn: StoredTurn,
   groups: StepGroup[],
   indexes: number[],

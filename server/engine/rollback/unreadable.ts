@@ -4,10 +4,18 @@
 // command changed inside a folder its scans could not list is unknown: the rollback names that
 // folder as not restored, never silently.
 import type { ExecCommand, RollbackResult } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { EngineFs } from '../paths/fs.js';
+import type { Roots } from '../paths/roots.js';
 import type { StoredTurn } from '../db/turns.js';
 import { uriDepth } from '../paths/uri.js';
 import type { EvaluatedPath, PathTarget } from './plan.js';
+
+/** What giving modes back touches: the disk under the roots, and the log. */
+export interface ModeDeps {
+  fs: EngineFs;
+  roots: Roots;
+  log(line: string): void;
+}
 
 /** Owner read (and, for a folder, search) permission: what the engine needs to look inside. */
 const OWNER_READ = 0o400;
@@ -25,7 +33,7 @@ export interface ModeGivenBack {
  * mode each had, so a rollback that then refuses (409) can put them back (`takeModesBack`).
  * Runs only for a rollback (a preview changes nothing).
  */
-export async function restoreModesFirst(ctx: EngineContext, paths: PathTarget[]): Promise<ModeGivenBack[]> {
+export async function restoreModesFirst(ctx: ModeDeps, paths: PathTarget[]): Promise<ModeGivenBack[]> {
   const uid = process.getuid?.();
   // Root reads everything; a platform without uids has no mode bits to restore.
   if (uid === undefined || uid === 0) return [];
@@ -56,7 +64,7 @@ export async function restoreModesFirst(ctx: EngineContext, paths: PathTarget[])
 }
 
 /** Puts back the modes `restoreModesFirst` changed, deepest first: the rollback was refused. */
-export async function takeModesBack(ctx: EngineContext, given: ModeGivenBack[]): Promise<void> {
+export async function takeModesBack(ctx: ModeDeps, given: ModeGivenBack[]): Promise<void> {
   for (const g of [...given].reverse()) await ctx.fs.chmod(g.abs, g.was).catch(() => {});
 }
 

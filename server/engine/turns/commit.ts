@@ -1,7 +1,13 @@
 // Commit: read each touched path's after-state from disk (keeping changed content as a blob),
 // drop what ended where it began, and store the per-path summary the console shows.
 import type { FileChange, State } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { ContentStore } from '../content/contents.js';
+import type { EngineLimits, StoreTransactions } from '../context.js';
+import type { Entries } from '../db/entries.js';
+import type { Turns } from '../db/turns.js';
+import type { EngineFs } from '../paths/fs.js';
+import type { Roots } from '../paths/roots.js';
+import type { ActiveTurns } from './active-turns.js';
 import { isExcluded } from '../paths/exclude.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import { LinkOnPathError } from '../errors.js';
@@ -35,13 +41,24 @@ function changed(record: PathRecord): boolean {
   return !sameState(record.before, record.after);
 }
 
+/** What a commit touches: the disk under the roots, the contents, the turn's entries and row. */
+export interface CommitDeps {
+  fs: EngineFs;
+  roots: Roots;
+  contents: ContentStore;
+  limits: EngineLimits;
+  turns: ActiveTurns;
+  store: StoreTransactions & { entries: Entries; turns: Turns };
+  now(): number;
+}
+
 /**
  * A side's content for its line count: null for an absent side, undefined when a file's content
  * is not kept (a commit that keeps no after-contents): then the count is unknown, not "all
  * removed". Called once the commit's batch is stored, so an after-content the turn's cache does
  * not hold is read from the store.
  */
-function sideContent(ctx: EngineContext, state: State, contents: ContentCache): Buffer | null | undefined {
+function sideContent(ctx: CommitDeps, state: State, contents: ContentCache): Buffer | null | undefined {
   if (state?.type !== 'file') return null;
   if (!state.hash) return undefined;
   const known = contents.get(state.hash);
@@ -55,7 +72,7 @@ function sideContent(ctx: EngineContext, state: State, contents: ContentCache): 
 }
 
 function withLines(
-  ctx: EngineContext,
+  ctx: CommitDeps,
   change: FileChange,
   records: Map<string, PathRecord>,
   contents: ContentCache,
@@ -71,7 +88,7 @@ function withLines(
   return delta ? { ...change, lines: delta } : change;
 }
 
-async function canList(ctx: EngineContext, abs: string): Promise<boolean> {
+async function canList(ctx: CommitDeps, abs: string): Promise<boolean> {
   try {
     await ctx.fs.readdir(abs);
     return true;
@@ -83,7 +100,7 @@ async function canList(ctx: EngineContext, abs: string): Promise<boolean> {
 }
 
 export async function commitTurn(
-  ctx: EngineContext,
+  ctx: CommitDeps,
   turnId: string,
   interrupted: boolean,
   alsoInTransaction?: () => void,

@@ -4,14 +4,19 @@
 // after it that changed the path, and at the end of the later turn its after-state in the last
 // one. Changes the person made outside any turn are not in the store, so they are not compared.
 import { imageTypeOf, type Comparison, type Diff } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { Turns } from '../db/turns.js';
 import { BadRequestError, FileNotFoundError, TurnNotFoundError } from '../errors.js';
 import { sameState } from '../state/state.js';
-import { sideOf } from './diff.js';
+import { sideOf, type SideDeps } from './diff.js';
 import { changeKind } from './summary.js';
-import { coverageOf } from '../rollback/plan.js';
+import { coverageOf, type CoverageDeps } from '../rollback/plan.js';
 
-export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: string): Comparison {
+/** What a comparison reads: the ended turns in order, and their paths. */
+export interface CompareDeps extends CoverageDeps {
+  store: CoverageDeps['store'] & { turns: Turns };
+}
+
+export function compareTurns(ctx: CompareDeps, fromTurnId: string, toTurnId: string): Comparison {
   const turns = ctx.store.turns.endedInOrder();
   const at = (turnId: string): number => {
     const i = turns.findIndex((t) => t.turnId === turnId);
@@ -38,7 +43,7 @@ export function compareTurns(ctx: EngineContext, fromTurnId: string, toTurnId: s
 
 /** The side-by-side diff of one path of a comparison. */
 export async function compareDiff(
-  ctx: EngineContext,
+  ctx: CompareDeps & SideDeps,
   fromTurnId: string,
   toTurnId: string,
   uri: string,

@@ -1,13 +1,26 @@
 // Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
 import { imageTypeOf, type Diff, type Side, type State } from '../../protocol.js';
 import { UnrestorableContentError } from '../content/contents.js';
-import type { EngineContext } from '../context.js';
+import type { ContentStore } from '../content/contents.js';
+import type { Entries } from '../db/entries.js';
+import type { Turns } from '../db/turns.js';
 import { FileNotFoundError, TurnNotFoundError } from '../errors.js';
 import { TEXT_LIMIT, isBinary } from './summary.js';
 
+/** What reading one side touches: the contents and the size limit. */
+export interface SideDeps {
+  contents: ContentStore;
+  limits: { maxFileSize: number };
+}
+
+/** A turn's diff also reads its changes. */
+export interface DiffDeps extends SideDeps {
+  store: { turns: Turns; entries: Entries };
+}
+
 const ABSENT: Side = { exists: false, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
 
-export async function sideOf(ctx: EngineContext, state: State, imageType?: string): Promise<Side> {
+export async function sideOf(ctx: SideDeps, state: State, imageType?: string): Promise<Side> {
   if (state === null) return ABSENT;
   if (state.type !== 'file')
     return { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
@@ -38,7 +51,7 @@ function trimPartialCharacter(data: Buffer): Buffer {
   return data;
 }
 
-export async function diffOf(ctx: EngineContext, turnId: string, uri: string): Promise<Diff> {
+export async function diffOf(ctx: DiffDeps, turnId: string, uri: string): Promise<Diff> {
   if (!ctx.store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
   const changes = ctx.store.entries.changesOf(turnId);
   const change = changes.find((c) => c.uri === uri);

@@ -2,11 +2,32 @@
 // and the agents' counted apart, never one with a turn being recorded), session deletion, and
 // the sweep of contents nothing needs.
 import type { SessionOrigin } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { ContentHolders } from '../content/holders.js';
+import type { ContentStore } from '../content/contents.js';
+import type { EngineLimits } from '../context.js';
+import type { Store } from '../db/store.js';
+import type { Events } from '../events.js';
+import type { ActiveTurns } from './active-turns.js';
 import { pinnedSince } from './pins.js';
 
+/**
+ * What retention touches. The whole store: dropping a session deletes across every table group
+ * in one transaction (Store.deleteSession).
+ */
+export interface GcDeps {
+  store: Store;
+  contents: ContentStore;
+  holders: ContentHolders;
+  turns: ActiveTurns;
+  events: Events;
+  limits: EngineLimits;
+  retention: { pruned: number };
+  log(line: string): void;
+  now(): number;
+}
+
 /** Drops a session's turns, messages and entries; its turn counter stays. */
-export function dropSession(ctx: EngineContext, sessionId: string): void {
+export function dropSession(ctx: GcDeps, sessionId: string): void {
   const turnIds = ctx.store.transaction(() => ctx.store.deleteSession(sessionId));
   for (const id of turnIds) ctx.turns.end(id);
   ctx.events.emit('session-deleted', { sessionId });
@@ -17,7 +38,7 @@ export function dropSession(ctx: EngineContext, sessionId: string): void {
  * a content being captured is stored by the transaction that references it, so none can be
  * caught in between.
  */
-export function sweepContents(ctx: EngineContext): number {
+export function sweepContents(ctx: GcDeps): number {
   const held = ctx.holders.heldHashes();
   const unused = ctx.contents.unreferenced().filter((hash) => !held.has(hash));
   if (unused.length > 0)
@@ -38,7 +59,7 @@ const PROTECTED_MS = DAY_MS;
  * sessions and the agents' are ranked apart, so however many sessions the agent token opens,
  * they only ever push out the agents' own. Answers how many went.
  */
-export function pruneSessions(ctx: EngineContext): number {
+export function pruneSessions(ctx: GcDeps): number {
   const { keepDays, keepSessions } = ctx.limits;
   const now = ctx.now();
   const idleBefore = keepDays > 0 ? now - keepDays * DAY_MS : -Infinity;

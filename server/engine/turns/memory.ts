@@ -2,9 +2,14 @@
 // appended. Deleting marks a message with the rollback turn that deleted it, so undoing that
 // turn brings it back with the same id at the same place.
 import type { Message, Role } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
-import type { StoredMessage } from '../db/messages.js';
+import type { Messages, StoredMessage } from '../db/messages.js';
 import { newId } from '../ids.js';
+
+/** What the message calls touch: the messages' table and the clock. */
+export interface MessageDeps {
+  store: { messages: Messages };
+  now(): number;
+}
 
 export function toMessage(row: StoredMessage): Message {
   return {
@@ -18,7 +23,7 @@ export function toMessage(row: StoredMessage): Message {
 }
 
 export function appendMessage(
-  ctx: EngineContext,
+  ctx: MessageDeps,
   sessionId: string,
   turnId: string | null,
   role: Role,
@@ -30,18 +35,18 @@ export function appendMessage(
 }
 
 /** Marks live messages deleted by `by`; answers the ids actually deleted. */
-export function deleteMessages(ctx: EngineContext, ids: string[], by: string): string[] {
+export function deleteMessages(ctx: MessageDeps, ids: string[], by: string): string[] {
   ctx.store.messages.markDeleted(ids, by);
   return ids;
 }
 
 /** Brings deleted messages back; answers their ids in their original order. */
-export function restoreMessages(ctx: EngineContext, ids: string[]): string[] {
+export function restoreMessages(ctx: MessageDeps, ids: string[]): string[] {
   return ctx.store.messages.restore(ids).map((m) => m.id);
 }
 
 export function listMessages(
-  ctx: EngineContext,
+  ctx: MessageDeps,
   sessionId: string,
   opts: { turnId?: string; limit?: number; before?: number } = {},
 ): Message[] {

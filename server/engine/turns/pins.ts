@@ -4,16 +4,22 @@
 // back to its state at the pin, as one undoable rollback turn. While pinned, retention keeps the
 // pin and every session active since it (their turns hold what reaching the pin needs).
 import type { Pin } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
 import { BadRequestError, TurnActiveError, TurnNotFoundError } from '../errors.js';
 import type { StoredTurn } from '../db/turns.js';
-import { beginTurn, endTurnOrWithoutAfterContents } from './turns.js';
+import type { StoreTransactions } from '../context.js';
+import type { Turns } from '../db/turns.js';
+import { beginTurn, endTurnOrWithoutAfterContents, type TurnLifecycleDeps } from './turns.js';
+
+/** What reading pins touches: the turns' table. */
+export interface PinReadDeps {
+  store: { turns: Turns };
+}
 
 /** The session a workspace's pins are turns of. */
 export const PINS_SESSION = 'turnback-pins';
 const NAME_LIMIT = 120;
 
-export async function pinHere(ctx: EngineContext, name: string | undefined): Promise<Pin> {
+export async function pinHere(ctx: TurnLifecycleDeps, name: string | undefined): Promise<Pin> {
   if (name !== undefined && (typeof name !== 'string' || name.trim() === ''))
     throw new BadRequestError('a pin name must be a non-empty string');
   // A turn being recorded leaves no settled state to mark.
@@ -30,12 +36,12 @@ export async function pinHere(ctx: EngineContext, name: string | undefined): Pro
   return pinOf(ctx.store.turns.get(turn.turnId)!);
 }
 
-export function listPins(ctx: EngineContext): Pin[] {
+export function listPins(ctx: PinReadDeps): Pin[] {
   return ctx.store.turns.pinned().map(pinOf);
 }
 
 /** Gives the pin back to retention (its turn stays, and can still be rewound to while its session lasts). */
-export function unpin(ctx: EngineContext, turnId: string): void {
+export function unpin(ctx: { store: StoreTransactions & { turns: Turns } }, turnId: string): void {
   const row = ctx.store.turns.get(turnId);
   if (!row) throw new TurnNotFoundError(turnId);
   if (row.kind !== 'pin') throw new BadRequestError('that turn is not a pin', { turnId });
@@ -43,7 +49,7 @@ export function unpin(ctx: EngineContext, turnId: string): void {
 }
 
 /** The turns a rewind to the pin covers: every turn begun after it, any session; refused while one is being recorded. */
-export function turnsSincePin(ctx: EngineContext, pin: StoredTurn): StoredTurn[] {
+export function turnsSincePin(ctx: PinReadDeps, pin: StoredTurn): StoredTurn[] {
   const active = ctx.store.turns.activeSince(pin.startedAt)[0];
   if (active) throw new TurnActiveError(active.sessionId);
   const all = ctx.store.turns.endedInOrder();
@@ -51,7 +57,7 @@ export function turnsSincePin(ctx: EngineContext, pin: StoredTurn): StoredTurn[]
 }
 
 /** The time from which retention keeps every session: the oldest pin's, or null without pins. */
-export function pinnedSince(ctx: EngineContext): number | null {
+export function pinnedSince(ctx: PinReadDeps): number | null {
   return ctx.store.turns.pinned()[0]?.startedAt ?? null;
 }
 

@@ -3,11 +3,14 @@
 // files and staged contents the crash left behind are removed.
 import path from 'node:path';
 import type { RecoveryReport } from '../api.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import type { TurnContext } from '../context.js';
 import { LinkOnPathError } from '../errors.js';
 import { TEMP_PREFIX, isNotFound } from '../paths/fs.js';
-import { pruneSessions, sweepContents } from './gc.js';
-import { endTurn } from './turns.js';
+import { type GcDeps, pruneSessions, sweepContents } from './gc.js';
+import { endTurn, type TurnLifecycleDeps } from './turns.js';
+
+/** What recovery touches: turns left active (ended), temp files left behind, then retention. */
+export type RecoveryDeps = TurnLifecycleDeps & GcDeps;
 
 export type { RecoveryReport };
 
@@ -16,7 +19,7 @@ function isOutOfReach(e: unknown): boolean {
   return isNotFound(e) || e instanceof LinkOnPathError;
 }
 
-async function removeTempFilesIn(ctx: EngineContext, dir: string): Promise<number> {
+async function removeTempFilesIn(ctx: RecoveryDeps, dir: string): Promise<number> {
   let names: string[];
   try {
     names = await ctx.fs.readdir(dir);
@@ -42,7 +45,7 @@ export interface OpenCommandRecovery {
   recoverTurn(turn: TurnContext): Promise<unknown>;
 }
 
-export async function recover(ctx: EngineContext, execs: OpenCommandRecovery): Promise<RecoveryReport> {
+export async function recover(ctx: RecoveryDeps, execs: OpenCommandRecovery): Promise<RecoveryReport> {
   const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
   // Contents a crash cut short while they were staged were never stored under a name.
   ctx.contents.removeAbandoned();

@@ -1,12 +1,18 @@
 // Search across a session's turns (the console's filter): by prompt text or by a path the turn
 // changed, answered by SQLite so it stays fast at 10,000 turns.
 import type { Turn } from '../../protocol.js';
-import type { EngineContext } from '../context.js';
+import type { Sessions } from '../db/sessions.js';
+import type { Turns } from '../db/turns.js';
 import { SessionNotFoundError } from '../errors.js';
-import { toTurn } from './turns.js';
+import { toTurn, type TurnViewDeps } from './turns.js';
+
+/** What a search touches: the sessions' and turns' tables, and what a turn's view reads. */
+export interface SearchDeps extends TurnViewDeps {
+  store: TurnViewDeps['store'] & { sessions: Sessions; turns: Turns };
+}
 
 export function searchTurns(
-  ctx: EngineContext,
+  ctx: SearchDeps,
   sessionId: string,
   text: string,
   opts: { limit?: number; before?: number } = {},

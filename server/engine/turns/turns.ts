@@ -1,10 +1,29 @@
 // Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
 import type { Entry, Turn, TurnKind } from '../../protocol.js';
 import { TITLE_LIMIT } from '../../protocol.js';
-import { commitTurn } from './commit.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import { commitTurn, type CommitDeps } from './commit.js';
+import type { TurnContext } from '../context.js';
+import type { Housekeeping } from '../content/housekeeping.js';
+import type { Sessions } from '../db/sessions.js';
+import type { Events } from '../events.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { StoredTurn } from '../db/turns.js';
+import type { Commands } from '../db/commands.js';
+import type { Roots } from '../paths/roots.js';
+
+/** What a turn's view reads: which roots are tracked, and its commands. */
+export interface TurnViewDeps {
+  roots: Roots;
+  store: { commands: Commands };
+}
+
+/** What beginning and ending a turn touch: the commit's needs, the session's activity, the events. */
+export interface TurnLifecycleDeps extends CommitDeps {
+  store: CommitDeps['store'] & { sessions: Sessions };
+  events: Events;
+  housekeeping: Housekeeping;
+  log(line: string): void;
+}
 
 /** The first non-blank line, trimmed, cut at TITLE_LIMIT code points (a surrogate pair is never split). */
 export function titleOf(content: string): string {
@@ -17,7 +36,7 @@ export function titleOf(content: string): string {
   return points.length > TITLE_LIMIT ? points.slice(0, TITLE_LIMIT).join('') : line;
 }
 
-export function toTurn(ctx: EngineContext, row: StoredTurn): Turn {
+export function toTurn(ctx: TurnViewDeps, row: StoredTurn): Turn {
   const counts = row.counts;
   let fileCount = 0;
   let skippedCount = 0;
@@ -83,7 +102,7 @@ export function toEntry(row: StoredEntry): Entry {
 }
 
 export function beginTurn(
-  ctx: EngineContext,
+  ctx: TurnLifecycleDeps,
   sessionId: string,
   kind: TurnKind,
   title: string,
@@ -98,7 +117,7 @@ export function beginTurn(
  * diffs lack the after side.
  */
 export async function endTurnWithoutAfterContents(
-  ctx: EngineContext,
+  ctx: TurnLifecycleDeps,
   turnId: string,
   sessionId: string,
   alsoInTransaction?: () => void,
@@ -123,7 +142,7 @@ export async function endTurnWithoutAfterContents(
  * lands with it or not at all (a rollback's statuses and messages).
  */
 export async function endTurn(
-  ctx: EngineContext,
+  ctx: TurnLifecycleDeps,
   turnId: string,
   sessionId: string,
   interrupted = false,
@@ -147,7 +166,7 @@ export async function endTurn(
  * and the turn stays for the next attempt.
  */
 export async function endTurnOrWithoutAfterContents(
-  ctx: EngineContext,
+  ctx: TurnLifecycleDeps,
   turnId: string,
   sessionId: string,
   interrupted = false,

@@ -1,11 +1,18 @@
 // What the engine's watcher watches: every tracked root, less what the scans never look at
 // (the engine's own data, excluded paths such as `.git` and `node_modules`).
 import path from 'node:path';
-import type { EngineContext } from '../../context.js';
-import { isExcludedPath } from '../../paths/exclude.js';
+import { type Excludes, isExcludedPath } from '../../paths/exclude.js';
+import type { Roots } from '../../paths/roots.js';
 import type { WatchSpec } from './tree-watcher.js';
 
-export function watchSpecOf(ctx: EngineContext): WatchSpec {
+/** What the spec is made of: the roots, the excluded paths, where the data lives, the log. */
+export interface WatchSpecDeps extends Excludes {
+  roots: Roots;
+  dataDir: string;
+  log(line: string): void;
+}
+
+export function watchSpecOf(ctx: WatchSpecDeps): WatchSpec {
   const roots = ctx.roots.list().filter((root) => root.tracked);
   const inside = (abs: string, dir: string) => abs === dir || abs.startsWith(dir + path.sep);
   return {
