@@ -65,18 +65,21 @@ export interface TreeVisitor<F> {
 
 const REPLACEMENT = '\uFFFD';
 
+export interface Walk<F> {
+  root: Root;
+  /** Root-relative posix path of the folder walked ('' for the root). */
+  rel: string;
+  /** What the folder's own names see. */
+  frame: F;
+  exclusion: RootExclusion;
+  visitor: TreeVisitor<F>;
+}
+
 /**
- * Walks `dir` (the folder at `rel` of `root`, held open by the caller) and below. Answers false
- * when the visitor stopped it, true when it went through.
+ * Walks `dir` (held open by the caller) and below. Answers false when the visitor stopped it,
+ * true when it went through.
  */
-export async function walkTree<F>(
-  root: Root,
-  dir: ScanDir,
-  rel: string,
-  frame: F,
-  exclusion: RootExclusion,
-  visitor: TreeVisitor<F>,
-): Promise<boolean> {
+export async function walkTree<F>(dir: ScanDir, { root, rel, frame, exclusion, visitor }: Walk<F>): Promise<boolean> {
   let stopped = false;
 
   const names = async (folder: WalkFolder<F>): Promise<string[] | null> => {

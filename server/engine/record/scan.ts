@@ -334,7 +334,13 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     const dir = ctx.fs.openScanDir(root.real);
     try {
       const rules = budget === null ? null : IgnoreRules.none().within('', await gitInfoExclude(dir));
-      await walkTree(root, dir, '', { rules, dirty: dirtyRoot }, exclusionOf(ctx, root), visitor);
+      await walkTree(dir, {
+        root,
+        rel: '',
+        frame: { rules, dirty: dirtyRoot },
+        exclusion: exclusionOf(ctx, root),
+        visitor,
+      });
     } finally {
       dir.close();
     }
