@@ -70,7 +70,7 @@ export function isExcluded(ctx: Excludes, segments: string[]): boolean {
 }
 
 /** The same, for a root-relative posix path. */
-export function isExcludedPath(ctx: Excludes, rel: string): boolean {
+function isExcludedPath(ctx: Excludes, rel: string): boolean {
   return rel !== '' && matchesAny(ctx.limits.exclude, rel);
 }
 
