@@ -6,7 +6,8 @@ import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
-import { exclusionOf, isExcludedUri, matchesAny } from '../paths/exclude.js';
+import { exclusionOf, isExcludedUri, matchesAny, type RootExclusion } from '../paths/exclude.js';
+import type { Root } from '../paths/roots.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { ScanDir } from '../paths/scan-dir.js';
@@ -200,7 +201,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
       return;
     }
     if (!ignoredDir) return admit(at, uri, known, entry, false, descend);
-    return overItsBudget(at.folder.dir, at.name, uri, budget).then((over) => {
+    return overItsBudget(at, uri, budget).then((over) => {
       if (!over) return admit(at, uri, known, entry, true, descend);
     });
   };
@@ -283,16 +284,24 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     entry: take,
   };
 
+  const exclusions = new Map<Root, RootExclusion>();
+  const exclusionFor = (root: Root): RootExclusion => {
+    let exclusion = exclusions.get(root);
+    if (!exclusion) exclusions.set(root, (exclusion = exclusionOf(ctx, root)));
+    return exclusion;
+  };
+
   /** Whether the ignored folder `name` holds more than the budget (then it is left out and said so). */
-  const overItsBudget = async (parent: ScanDir, name: string, uri: string, limit: IgnoredBudget): Promise<boolean> => {
+  const overItsBudget = async (at: WalkEntry<Frame>, uri: string, limit: IgnoredBudget): Promise<boolean> => {
+    const { root } = at.folder;
     let child: ScanDir;
     try {
-      child = parent.openDir(name);
+      child = at.folder.dir.openDir(at.name);
     } catch {
       return false;
     }
     try {
-      const counted = await countWithinBudget(child, limit);
+      const counted = await countWithinBudget(child, limit, { root, rel: at.rel, exclusion: exclusionFor(root) });
       if (!counted.over) return false;
       result.overBudget.push({ uri, files: counted.files, bytes: counted.bytes });
       leftOut.add(uri);
@@ -338,7 +347,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
         root,
         rel: '',
         frame: { rules, dirty: dirtyRoot },
-        exclusion: exclusionOf(ctx, root),
+        exclusion: exclusionFor(root),
         visitor,
       });
     } finally {
