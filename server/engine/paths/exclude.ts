@@ -1,9 +1,18 @@
-// `exclude`: root-relative globs of paths that are neither recorded nor touched (docs/api.md:
-// default `.git/**` and `node_modules/**`; `.gitignore` is not an exclusion).
+// What the engine leaves out of a root: its own data folder (never walked, never listed, never
+// recorded) and the `exclude` globs (root-relative, neither recorded nor touched; docs/api.md:
+// default `.git/**` and `node_modules/**`; `.gitignore` is not an exclusion). Every walk, scan,
+// capture and watch asks here, so the rule is decided in one place.
+import path from 'node:path';
+import type { Root } from './roots.js';
 
 /** What the checks need of the engine's context: its compiled globs. */
 export interface Excludes {
   limits: { exclude: RegExp[] };
+}
+
+/** What a root's exclusion needs: the globs, and where the engine keeps its data. */
+export interface RootExcludes extends Excludes {
+  roots: { engineDataIn(root: Root): string[] };
 }
 
 /** Compiles root-relative globs: `**` spans segments, `*` and `?` stay within one. */
@@ -27,14 +36,47 @@ export function compileGlobs(globs: string[]): RegExp[] {
   });
 }
 
+/** One root's exclusion: the engine's data by absolute path, the globs by root-relative path. */
+export class RootExclusion {
+  /** Whether the root holds any of the engine's data (most do not: a walk then builds no path to check). */
+  readonly holdsEngineData: boolean;
+
+  constructor(
+    private readonly globs: readonly RegExp[],
+    /** Absolute paths of the engine's data inside this root. */
+    private readonly engineData: readonly string[],
+  ) {
+    this.holdsEngineData = engineData.length > 0;
+  }
+
+  /** Whether `abs` is (or lies below) the engine's own data: never walked nor listed. */
+  isEngineData(abs: string): boolean {
+    return this.engineData.some((p) => abs === p || abs.startsWith(p + path.sep));
+  }
+
+  /** Whether a root-relative posix path is excluded ('' is the root itself, never excluded). */
+  isExcluded(rel: string): boolean {
+    return rel !== '' && matchesAny(this.globs, rel);
+  }
+}
+
+export function exclusionOf(ctx: RootExcludes, root: Root): RootExclusion {
+  return new RootExclusion(ctx.limits.exclude, ctx.roots.engineDataIn(root));
+}
+
+/** Whether a root-relative path, given as segments, is excluded. */
 export function isExcluded(ctx: Excludes, segments: string[]): boolean {
-  if (segments.length === 0) return false;
-  return isExcludedPath(ctx, segments.join('/'));
+  return segments.length > 0 && isExcludedPath(ctx, segments.join('/'));
 }
 
 /** The same, for a root-relative posix path. */
-export function isExcludedPath(ctx: Excludes, rel: string): boolean {
-  return matchesAny(ctx.limits.exclude, rel);
+function isExcludedPath(ctx: Excludes, rel: string): boolean {
+  return rel !== '' && matchesAny(ctx.limits.exclude, rel);
+}
+
+/** The same, for a URI (`root:/rel`). */
+export function isExcludedUri(ctx: Excludes, uri: string): boolean {
+  return isExcludedPath(ctx, uri.slice(uri.indexOf(':/') + 2));
 }
 
 /** Whether a root-relative posix path matches one of the compiled globs. */

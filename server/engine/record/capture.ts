@@ -8,11 +8,12 @@ import type { EngineLimits, ScanCatchUp, StoreTransactions, TurnContext } from '
 import type { Entries } from '../db/entries.js';
 import type { Events } from '../events.js';
 import type { EngineFs } from '../paths/fs.js';
-import { isExcluded } from '../paths/exclude.js';
+import { exclusionOf, isExcluded } from '../paths/exclude.js';
 import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root, Roots } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
+import { STOP, walkTree } from '../paths/walk.js';
 import { readState } from '../state/read-state.js';
 import { formatUri } from '../paths/uri.js';
 
@@ -291,50 +292,39 @@ interface TreeNode {
 type TooLarge = { tooLarge: true; files: number; bytes: number };
 
 /**
- * Lists a directory's subtree (the directory itself excluded); too large past the limits. Each
- * folder is listed and its names looked at through its own handle (as a scan walks), a
- * sub-folder opened from its parent's: a link swapped in there is the race error, never entered.
+ * Lists a directory's subtree (the directory itself excluded); too large past the limits. The
+ * tree walker (paths/walk.ts) lists each folder and looks at its names through the folder's
+ * handle, a sub-folder opened from its parent's: a link swapped in there is the race error,
+ * never entered. Excluded paths are listed (their states are recorded as excluded), not entered.
  * The states recorded for the paths are read by path afterwards, each walked from the root.
  */
-async function walkTree(ctx: CaptureDeps, dir: Target): Promise<TreeNode[] | TooLarge> {
+async function listTree(ctx: CaptureDeps, dir: Target): Promise<TreeNode[] | TooLarge> {
   const nodes: TreeNode[] = [];
   let files = 0;
   let bytes = 0;
-  const engineData = ctx.roots.engineDataIn(dir.root);
-  const visit = async (at: ScanDir, rel: string[]): Promise<boolean> => {
-    const listed = at.list();
-    const names = (Array.isArray(listed) ? listed : await listed).sort();
-    for (const name of names) {
-      const childRel = [...rel, name];
-      const childAbs = `${at.abs}${path.sep}${name}`;
-      if (engineData.length > 0 && engineData.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))
-        continue;
-      const looked = at.lstat(name);
-      const stats = looked instanceof Promise ? await looked : looked;
-      if (!stats) continue;
-      const excluded = isExcluded(ctx, [...dir.segments, ...childRel]);
-      nodes.push({ rel: childRel, isDir: stats.isDirectory(), excluded });
-      if (stats.isDirectory()) {
-        if (excluded) continue;
-        const child = at.openDir(name);
-        let complete: boolean;
-        try {
-          complete = await visit(child, childRel);
-        } finally {
-          child.close();
-        }
-        if (!complete) return false;
-        continue;
-      }
-      files++;
-      if (!excluded) bytes += stats.size;
-      if (files > ctx.limits.maxDeleteFiles || bytes > ctx.limits.maxDeleteBytes) return false;
-    }
-    return true;
-  };
+  const { maxDeleteFiles, maxDeleteBytes } = ctx.limits;
   const top = ctx.fs.openScanDir(dir.abs);
   try {
-    return (await visit(top, [])) ? nodes : { tooLarge: true, files, bytes };
+    const complete = await walkTree<string[]>(top, {
+      root: dir.root,
+      rel: dir.segments.join('/'),
+      frame: [],
+      exclusion: exclusionOf(ctx, dir.root),
+      visitor: {
+        withExcluded: true,
+        entry: (at, descend) => {
+          if (!at.stats) return;
+          const rel = [...at.folder.frame, at.name];
+          const isDir = at.stats.isDirectory();
+          nodes.push({ rel, isDir, excluded: at.excluded });
+          if (isDir) return at.excluded ? undefined : descend(at, rel).then(() => undefined);
+          files++;
+          if (!at.excluded) bytes += at.stats.size;
+          if (files > maxDeleteFiles || bytes > maxDeleteBytes) return STOP;
+        },
+      },
+    });
+    return complete ? nodes : { tooLarge: true, files, bytes };
   } finally {
     top.close();
   }
@@ -377,7 +367,7 @@ export async function recordOp(
       if (op === 'delete' && alreadyHeld(turn, from)) return;
       if (op === 'delete') {
         if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
-          const tree = await walkTree(ctx, from);
+          const tree = await listTree(ctx, from);
           if (!Array.isArray(tree)) {
             rec.refuseTree(from, tree.files, tree.bytes);
             rec.add({ op: 'delete', from, fromCaptured: { ...(await rec.state(from)), skipped: 'too-large' } });
@@ -396,7 +386,7 @@ export async function recordOp(
       await recordMissingDirs(ctx, turn, rec, dest, false);
       if (isDir && (from.root.tracked || dest.root.tracked)) {
         // The source is walked even when untracked: its paths name what arrives at a tracked end.
-        const tree = await walkTree(ctx, from);
+        const tree = await listTree(ctx, from);
         if (!Array.isArray(tree)) rec.refuseTree(from, tree.files, tree.bytes);
         else {
           for (const node of tree) {

@@ -7,7 +7,10 @@
 // one's; a folder git ignores hides everything below it, whatever a rule deeper down says. The
 // patterns themselves are matched by `ignore`, the library eslint and prettier use to read them.
 import ignore, { type Ignore } from 'ignore';
+import type { RootExclusion } from '../paths/exclude.js';
+import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
+import { STOP, walkTree } from '../paths/walk.js';
 
 /** The rules of one folder's `.gitignore` (or of `.git/info/exclude`, at the root), over its parent's. */
 export class IgnoreRules {
@@ -73,42 +76,37 @@ export interface OverBudget {
   bytes: number;
 }
 
-/** What a walk of `dir` (through its handle) counted, stopping as soon as the budget is crossed. */
+/**
+ * What a walk of `dir` (the folder at `rel` of `root`, through the tree walker) counted, stopping
+ * as soon as the budget is crossed. What the scan would never walk (the engine's data, excluded
+ * paths) is not counted; a sub-folder that cannot be entered counts as empty, one that cannot be
+ * listed stops the count (the scan below says so).
+ */
 export async function countWithinBudget(
   dir: ScanDir,
   budget: IgnoredBudget,
+  at: { root: Root; rel: string; exclusion: RootExclusion },
 ): Promise<{ files: number; bytes: number; over: boolean }> {
   const tally = { files: 0, bytes: 0, over: false };
-  const walk = async (at: ScanDir): Promise<void> => {
-    const listed = at.list();
-    const names = Array.isArray(listed) ? listed : await listed;
-    for (const name of names) {
-      const looked = at.lstat(name);
-      const stats = looked instanceof Promise ? await looked : looked;
-      if (!stats) continue;
-      if (stats.isDirectory()) {
-        let child: ScanDir;
-        try {
-          child = at.openDir(name);
-        } catch {
-          continue;
-        }
-        try {
-          await walk(child);
-        } finally {
-          child.close();
-        }
-      } else {
+  const overBudget = () => tally.files > budget.files || tally.bytes > budget.bytes;
+  const complete = await walkTree<null>(dir, {
+    ...at,
+    frame: null,
+    visitor: {
+      cannotList: (_root, _rel, e, opening) => {
+        if (opening) return 'empty';
+        throw e;
+      },
+      entry: (entry, descend) => {
+        const { stats } = entry;
+        if (!stats) return;
+        if (stats.isDirectory()) return descend(entry, null).then(() => (overBudget() ? STOP : undefined));
         tally.files++;
         tally.bytes += stats.size;
-      }
-      if (tally.files > budget.files || tally.bytes > budget.bytes) {
-        tally.over = true;
-        return;
-      }
-      if (tally.over) return;
-    }
-  };
-  await walk(dir);
+        if (overBudget()) return STOP;
+      },
+    },
+  });
+  tally.over = !complete;
   return tally;
 }

@@ -9,7 +9,7 @@
 import { opendir } from 'node:fs/promises';
 import path from 'node:path';
 import type { IndexBuildStatus } from '../../protocol.js';
-import { type Excludes, isExcludedPath } from '../paths/exclude.js';
+import { type Excludes, exclusionOf } from '../paths/exclude.js';
 import type { Roots } from '../paths/roots.js';
 import type { ExecScans } from './exec.js';
 
@@ -128,12 +128,12 @@ export class IndexBuild {
   private async countFiles(pace: () => Promise<void> | undefined): Promise<void> {
     for (const root of this.ctx.roots.list()) {
       if (!root.tracked) continue;
-      const skip = this.ctx.roots.engineDataIn(root);
+      const exclusion = exclusionOf(this.ctx, root);
       const pending: string[] = [''];
       while (pending.length > 0) {
         const rel = pending.pop()!;
         const abs = rel === '' ? root.real : path.join(root.real, rel);
-        if (skip.some((p) => abs === p || abs.startsWith(p + path.sep))) continue;
+        if (exclusion.isEngineData(abs)) continue;
         let dir;
         try {
           dir = await opendir(abs, { bufferSize: 256 });
@@ -142,7 +142,7 @@ export class IndexBuild {
         }
         for await (const dirent of dir) {
           const childRel = rel === '' ? dirent.name : `${rel}/${dirent.name}`;
-          if (isExcludedPath(this.ctx, childRel)) continue;
+          if (exclusion.isExcluded(childRel)) continue;
           if (dirent.isDirectory()) pending.push(childRel);
           else this.filesFound++;
           const paced = pace();

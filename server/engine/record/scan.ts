@@ -2,16 +2,16 @@
 // path with a baseline (the workspace index, or an open command's snapshot of it): a path whose
 // stat matches costs one lstat; a new or changed one is read, and its content kept. It writes
 // nothing itself: its caller stores what it kept with the records that need it.
-import { isUtf8 } from 'node:buffer';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from '../content/contents.js';
 import type { EngineContext } from '../context.js';
-import { isExcludedPath, matchesAny } from '../paths/exclude.js';
+import { exclusionOf, isExcludedUri, matchesAny, type RootExclusion } from '../paths/exclude.js';
+import type { Root } from '../paths/roots.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
-import type { Root } from '../paths/roots.js';
 import type { ScanDir } from '../paths/scan-dir.js';
+import { type Descend, type TreeVisitor, type WalkEntry, walkTree } from '../paths/walk.js';
 import { modeOf } from '../state/state.js';
 import { grewPastLimit, hashFile, isUnreadableFile, keepFile, SWAP_TRIES } from '../state/read-state.js';
 import { isBelowAny } from '../paths/uri.js';
@@ -69,8 +69,6 @@ export interface ScanOptions {
    */
   pace?: (entry: IndexEntry, fresh: boolean) => void | Promise<void>;
 }
-
-const REPLACEMENT = '\uFFFD';
 
 export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
   const seenMs = Date.now();
@@ -141,19 +139,6 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
   const trusted = (known: IndexEntry | undefined, stats: Stats): known is IndexEntry =>
     known !== undefined && !options.rehash && sameStat(known, stats) && !isRacy(known);
 
-  /** What `name` holds now (read again when it was swapped between its lstat and its read); null when gone. */
-  const look = (
-    dir: ScanDir,
-    name: string,
-    known: IndexEntry | undefined,
-  ): IndexEntry | null | Promise<IndexEntry | null> => {
-    const looked = dir.lstat(name);
-    if (looked instanceof Promise) return looked.then((stats) => lookAgain(dir, name, known, stats));
-    // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
-    if (looked && trusted(known, looked)) return known;
-    return lookAgain(dir, name, known, looked);
-  };
-
   const lookAgain = async (
     dir: ScanDir,
     name: string,
@@ -175,143 +160,148 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     }
   };
 
-  /**
-   * `rel`: the root-relative posix path of the directory ('' for the root). Answers false when
-   * it cannot be listed: what lies below it is unknown (a root that cannot be listed cannot be
-   * scanned at all, and throws).
-   */
-  const visit = async (
-    root: Root,
-    skip: string[],
-    dir: ScanDir,
-    rel: string,
-    rules: IgnoreRules | null,
-    /** Only these names of the folder (a scan of dirty paths); null: all it holds. */
-    dirtyHere: DirtyNode | null = null,
-  ): Promise<boolean> => {
-    let names: string[];
-    if (dirtyHere) names = [...dirtyHere.children.keys()];
-    else {
-      try {
-        const listed = dir.list();
-        names = Array.isArray(listed) ? listed : await listed;
-      } catch (e) {
-        const code = errnoCode(e);
-        if (rel !== '' && (code === 'EACCES' || code === 'EPERM')) {
-          result.unreadable.push(`${root.name}:/${rel}`);
-          return false;
-        }
-        throw e;
-      }
-      if (names.some((n) => n.includes(REPLACEMENT))) names = await namesSplittingOpaque(root, dir, rel);
-    }
-    names.sort();
-    // Inside a folder git ignores (within its budget), git reads no further rules: neither do we.
-    if (rules && (dirtyHere !== null || names.includes('.gitignore')))
-      rules = rules.within(rel, await gitignoreText(dir, '.gitignore'));
-    for (const name of names) {
-      const childRel = rel === '' ? name : `${rel}/${name}`;
-      const childAbs = `${dir.abs}${path.sep}${name}`;
-      if (
-        isExcludedPath(ctx, childRel) ||
-        (skip.length > 0 && skip.some((p) => childAbs === p || childAbs.startsWith(p + path.sep)))
-      )
-        continue;
-      const uri = `${root.name}:/${childRel}`;
-      const known = options.baseline.get(uri);
-      const dirtyChild = dirtyHere?.children.get(name) ?? null;
-      const looked = look(dir, name, known);
-      const entry = looked instanceof Promise ? await looked : looked;
-      if (dirtyHere) reached.set(uri, true);
-      if (!entry) continue;
-      const ignoredDir =
-        entry.type === 'dir' &&
-        rules !== null &&
-        budget !== null &&
-        rules.ignores(childRel, true) &&
-        !matchesAny(ctx.limits.protect, childRel);
-      const leftBefore = options.leaveOut?.find((o) => o.uri === uri);
-      if (leftBefore) {
-        result.overBudget.push(leftBefore);
-        leftOut.add(uri);
-        continue;
-      }
-      if (ignoredDir && (await overItsBudget(dir, name, uri, budget))) continue;
-      if (entry !== known) {
-        result.fresh.set(uri, entry);
-        sincePartial.set(uri, entry);
-      }
-      current.set(uri, entry);
-      if (!sameIndexedState(known, entry)) result.changed.push(uri);
-      if (entry.skipped === 'unreadable') result.unreadable.push(uri);
-      if (options.pace) {
-        const paced = options.pace(entry, entry !== known);
-        if (paced) await paced;
-      }
-      if (options.partial && pendingBytes >= options.partial.bytes) {
-        options.partial.store(sincePartial);
-        sincePartial = new Map();
-        pendingBytes = 0;
-      }
-      // A dirty folder the baseline knew as it is now is entered only for its dirty names; a
-      // new, changed or unreadable one, or one marked, is walked whole.
-      const whole =
-        !dirtyHere || dirtyChild!.tree || entry !== known || known!.skipped === 'unreadable' || entry.type !== 'dir';
-      if (dirtyHere && !whole) reached.set(uri, false);
-      if (entry.type === 'dir' && (whole || dirtyChild!.children.size > 0)) {
-        const childRules = ignoredDir ? null : rules;
-        const listed = await visitChild(root, skip, dir, name, childRel, childRules, whole ? null : dirtyChild);
-        // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
-        if (listed !== (entry.skipped !== 'unreadable')) {
-          const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
-          current.set(uri, seen);
-          result.fresh.set(uri, seen);
-          sincePartial.set(uri, seen);
-        }
-      }
-    }
-    return true;
+  /** What a folder's names see as the walk goes down: the ignore rules in force, and its dirty names (null: all). */
+  interface Frame {
+    rules: IgnoreRules | null;
+    dirty: DirtyNode | null;
+  }
+
+  /** Each name the walk reaches: compared with the baseline, taken in, its folder entered as the scan's form asks. */
+  const take = (at: WalkEntry<Frame>, descend: Descend<Frame>): void | Promise<void> => {
+    const { folder, stats } = at;
+    const uri = `${folder.root.name}:/${at.rel}`;
+    const known = options.baseline.get(uri);
+    if (folder.frame.dirty) reached.set(uri, true);
+    if (!stats) return;
+    // The common case, a path whose stat matches the baseline, answers at once: no promise per path.
+    if (trusted(known, stats)) return settle(at, uri, known, known, descend);
+    return lookAgain(folder.dir, at.name, known, stats).then((entry) => {
+      if (entry) return settle(at, uri, known, entry, descend);
+    });
   };
 
-  /** A sub-directory, entered through its parent's handle: gone is listed (empty), a link swapped in is not listable. */
-  const visitChild = async (
-    root: Root,
-    skip: string[],
-    parent: ScanDir,
-    name: string,
-    rel: string,
-    rules: IgnoreRules | null,
-    dirtyHere: DirtyNode | null,
-  ): Promise<boolean> => {
-    let child: ScanDir;
-    try {
-      child = parent.openDir(name);
-    } catch (e) {
-      if (isNotFound(e)) return true;
+  const settle = (
+    at: WalkEntry<Frame>,
+    uri: string,
+    known: IndexEntry | undefined,
+    entry: IndexEntry,
+    descend: Descend<Frame>,
+  ): void | Promise<void> => {
+    const { rules } = at.folder.frame;
+    const ignoredDir =
+      entry.type === 'dir' &&
+      rules !== null &&
+      budget !== null &&
+      rules.ignores(at.rel, true) &&
+      !matchesAny(ctx.limits.protect, at.rel);
+    const leftBefore = options.leaveOut?.find((o) => o.uri === uri);
+    if (leftBefore) {
+      result.overBudget.push(leftBefore);
+      leftOut.add(uri);
+      return;
+    }
+    if (!ignoredDir) return admit(at, uri, known, entry, false, descend);
+    return overItsBudget(at, uri, budget).then((over) => {
+      if (!over) return admit(at, uri, known, entry, true, descend);
+    });
+  };
+
+  const admit = (
+    at: WalkEntry<Frame>,
+    uri: string,
+    known: IndexEntry | undefined,
+    entry: IndexEntry,
+    ignoredDir: boolean,
+    descend: Descend<Frame>,
+  ): void | Promise<void> => {
+    if (entry !== known) {
+      result.fresh.set(uri, entry);
+      sincePartial.set(uri, entry);
+    }
+    current.set(uri, entry);
+    if (!sameIndexedState(known, entry)) result.changed.push(uri);
+    if (entry.skipped === 'unreadable') result.unreadable.push(uri);
+    const paced = options.pace?.(entry, entry !== known);
+    if (paced) return paced.then(() => goOn(at, uri, known, entry, ignoredDir, descend));
+    return goOn(at, uri, known, entry, ignoredDir, descend);
+  };
+
+  const goOn = (
+    at: WalkEntry<Frame>,
+    uri: string,
+    known: IndexEntry | undefined,
+    entry: IndexEntry,
+    ignoredDir: boolean,
+    descend: Descend<Frame>,
+  ): void | Promise<void> => {
+    if (options.partial && pendingBytes >= options.partial.bytes) {
+      options.partial.store(sincePartial);
+      sincePartial = new Map();
+      pendingBytes = 0;
+    }
+    if (entry.type !== 'dir') return;
+    const dirtyHere = at.folder.frame.dirty;
+    const dirtyChild = dirtyHere?.children.get(at.name) ?? null;
+    // A dirty folder the baseline knew as it is now is entered only for its dirty names; a
+    // new, changed or unreadable one, or one marked, is walked whole.
+    const whole = !dirtyHere || dirtyChild!.tree || entry !== known || known!.skipped === 'unreadable';
+    if (dirtyHere && !whole) reached.set(uri, false);
+    if (!whole && dirtyChild!.children.size === 0) return;
+    const frame: Frame = { rules: ignoredDir ? null : at.folder.frame.rules, dirty: whole ? null : dirtyChild };
+    return descend(at, frame).then((listed) => {
+      // Whether it could be listed is part of what the scan saw (a folder listed again is seen again).
+      if (listed === (entry.skipped !== 'unreadable')) return;
+      const seen: IndexEntry = { ...entry, skipped: listed ? null : 'unreadable', seenMs };
+      current.set(uri, seen);
+      result.fresh.set(uri, seen);
+      sincePartial.set(uri, seen);
+    });
+  };
+
+  const visitor: TreeVisitor<Frame> = {
+    namesOf: (folder) => (folder.frame.dirty ? [...folder.frame.dirty.children.keys()] : null),
+    // Inside a folder git ignores (within its budget), git reads no further rules: neither do we.
+    listed: async (folder, names) => {
+      const { rules, dirty } = folder.frame;
+      if (!rules || (dirty === null && !names.includes('.gitignore'))) return folder.frame;
+      return { rules: rules.within(folder.rel, await gitignoreText(folder.dir, '.gitignore')), dirty };
+    },
+    opaque: async (folder, raw) => {
+      const name = raw.toString('utf8');
+      const lossy = `${folder.root.name}:/${folder.rel === '' ? name : `${folder.rel}/${name}`}`;
+      result.opaque.set(lossy, await signature(folder.dir, raw));
+    },
+    // A folder it may not list (or a link swapped in for one) is unreadable; one gone before it was opened, empty.
+    // A root that cannot be listed cannot be scanned at all.
+    cannotList: (root, rel, e, opening) => {
+      if (opening && isNotFound(e)) return 'empty';
       const code = errnoCode(e);
-      if (e instanceof LinkOnPathError || code === 'EACCES' || code === 'EPERM') {
-        result.unreadable.push(`${root.name}:/${rel}`);
-        return false;
-      }
-      throw e;
-    }
-    try {
-      return await visit(root, skip, child, rel, rules, dirtyHere);
-    } finally {
-      child.close();
-    }
+      const denied = code === 'EACCES' || code === 'EPERM' || (opening && e instanceof LinkOnPathError);
+      if (rel === '' || !denied) throw e;
+      result.unreadable.push(`${root.name}:/${rel}`);
+      return 'unlisted';
+    },
+    entry: take,
+  };
+
+  const exclusions = new Map<Root, RootExclusion>();
+  const exclusionFor = (root: Root): RootExclusion => {
+    let exclusion = exclusions.get(root);
+    if (!exclusion) exclusions.set(root, (exclusion = exclusionOf(ctx, root)));
+    return exclusion;
   };
 
   /** Whether the ignored folder `name` holds more than the budget (then it is left out and said so). */
-  const overItsBudget = async (parent: ScanDir, name: string, uri: string, limit: IgnoredBudget): Promise<boolean> => {
+  const overItsBudget = async (at: WalkEntry<Frame>, uri: string, limit: IgnoredBudget): Promise<boolean> => {
+    const { root } = at.folder;
     let child: ScanDir;
     try {
-      child = parent.openDir(name);
+      child = at.folder.dir.openDir(at.name);
     } catch {
       return false;
     }
     try {
-      const counted = await countWithinBudget(child, limit);
+      const counted = await countWithinBudget(child, limit, { root, rel: at.rel, exclusion: exclusionFor(root) });
       if (!counted.over) return false;
       result.overBudget.push({ uri, files: counted.files, bytes: counted.bytes });
       leftOut.add(uri);
@@ -322,21 +312,6 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     } finally {
       child.close();
     }
-  };
-
-  /** Splits a listing into its valid names and the ones that are not UTF-8 (kept as signatures). */
-  const namesSplittingOpaque = async (root: Root, dir: ScanDir, rel: string): Promise<string[]> => {
-    const valid: string[] = [];
-    for (const raw of await dir.listBytes()) {
-      if (isUtf8(raw)) {
-        valid.push(raw.toString('utf8'));
-        continue;
-      }
-      const name = raw.toString('utf8');
-      const lossy = `${root.name}:/${rel === '' ? name : `${rel}/${name}`}`;
-      result.opaque.set(lossy, await signature(dir, raw));
-    }
-    return valid;
   };
 
   /** What is at a name no URI can name, and below it, as text that changes when anything there does. */
@@ -368,7 +343,13 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     const dir = ctx.fs.openScanDir(root.real);
     try {
       const rules = budget === null ? null : IgnoreRules.none().within('', await gitInfoExclude(dir));
-      await visit(root, ctx.roots.engineDataIn(root), dir, '', rules, dirtyRoot);
+      await walkTree(dir, {
+        root,
+        rel: '',
+        frame: { rules, dirty: dirtyRoot },
+        exclusion: exclusionFor(root),
+        visitor,
+      });
     } finally {
       dir.close();
     }
@@ -385,7 +366,7 @@ export async function scanTree(ctx: EngineContext, options: ScanOptions): Promis
     if (current.has(uri)) continue;
     // A folder left out over its budget is no longer protected: what the index held there goes, unreported as a change.
     if (leftOut.has(uri) || isBelowAny(uri, leftOut)) continue;
-    if (!ctx.roots.isTrackedUri(uri) || excludedUri(ctx, uri) || isBelowAny(uri, unlisted)) {
+    if (!ctx.roots.isTrackedUri(uri) || isExcludedUri(ctx, uri) || isBelowAny(uri, unlisted)) {
       current.set(uri, known);
       continue;
     }
@@ -469,8 +450,3 @@ const MAX_IGNORE_FILE = 1 << 20;
 class Vanished extends Error {}
 /** The name changed kind between its lstat and its read (a file swapped for a link, or back). */
 class Swapped extends Error {}
-
-function excludedUri(ctx: EngineContext, uri: string): boolean {
-  const rest = uri.slice(uri.indexOf(':/') + 2);
-  return rest !== '' && isExcludedPath(ctx, rest);
-}

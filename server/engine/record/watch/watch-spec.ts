@@ -1,7 +1,7 @@
 // What the engine's watcher watches: every tracked root, less what the scans never look at
 // (the engine's own data, excluded paths such as `.git` and `node_modules`).
 import path from 'node:path';
-import { type Excludes, isExcludedPath } from '../../paths/exclude.js';
+import { type Excludes, exclusionOf } from '../../paths/exclude.js';
 import type { Roots } from '../../paths/roots.js';
 import type { WatchSpec } from './tree-watcher.js';
 
@@ -14,6 +14,7 @@ export interface WatchSpecDeps extends Excludes {
 
 export function watchSpecOf(ctx: WatchSpecDeps): WatchSpec {
   const roots = ctx.roots.list().filter((root) => root.tracked);
+  const exclusions = new Map(roots.map((root) => [root, exclusionOf(ctx, root)]));
   const inside = (abs: string, dir: string) => abs === dir || abs.startsWith(dir + path.sep);
   return {
     roots: roots.map((root) => root.real),
@@ -22,9 +23,9 @@ export function watchSpecOf(ctx: WatchSpecDeps): WatchSpec {
     skip: (abs) =>
       roots.some((root) => {
         if (!inside(abs, root.real)) return false;
-        if (ctx.roots.engineDataIn(root).some((data) => inside(abs, data))) return true;
-        const rel = path.relative(root.real, abs).split(path.sep).join('/');
-        return rel !== '' && isExcludedPath(ctx, rel);
+        const exclusion = exclusions.get(root)!;
+        if (exclusion.isEngineData(abs)) return true;
+        return exclusion.isExcluded(path.relative(root.real, abs).split(path.sep).join('/'));
       }),
   };
 }
