@@ -12,7 +12,6 @@ import { exclusionOf, isExcluded } from '../paths/exclude.js';
 import { TooLargeError } from '../errors.js';
 import { inParallel } from '../parallel.js';
 import type { Resolved, Root, Roots } from '../paths/roots.js';
-import type { ScanDir } from '../paths/scan-dir.js';
 import { STOP, walkTree } from '../paths/walk.js';
 import { readState } from '../state/read-state.js';
 import { formatUri } from '../paths/uri.js';
