@@ -2,6 +2,7 @@
 // installed hook (bin/turnback-hook) of a prompt starts it and delivers, then the first Bash's
 // before scan; timed from the first hook's start to the second's end, and checked recorded.
 // Then the service's resident memory with 20 registered workspaces of which 2 are active.
+import { setTimeout as sleep } from 'node:timers/promises';
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -168,9 +169,16 @@ async function twentyWorkspaces(app: BuiltApp): Promise<{ rss: number; peak: num
         tool_input: { command: 'make' },
       });
     }
-    const { workspaces } = await api<{ workspaces: { open: boolean }[] }>(p, '/api/workspaces');
-    if (workspaces.length !== 20 || workspaces.filter((w) => w.open).length !== 2)
-      throw new Error(`expected 20 workspaces, 2 open: ${JSON.stringify(workspaces).slice(0, 300)}`);
+    // Registering a workspace builds its index in the background (its engine open meanwhile): the
+    // figure is taken once every build is done, so it is the service's memory at rest.
+    type Listed = { open: boolean; index?: { state: string } };
+    let workspaces: Listed[] = [];
+    for (const deadline = Date.now() + 120_000; Date.now() < deadline; await sleep(200)) {
+      ({ workspaces } = await api<{ workspaces: Listed[] }>(p, '/api/workspaces'));
+      if (workspaces.length === 20 && workspaces.every((w) => w.index?.state !== 'building')) break;
+    }
+    if (workspaces.length !== 20 || workspaces.filter((w) => w.open).length < 2)
+      throw new Error(`expected 20 workspaces, 2 or more open: ${JSON.stringify(workspaces).slice(0, 300)}`);
     return rssOf(service(p).pid);
   } finally {
     await stop(p);
