@@ -14,13 +14,14 @@
 // restarted), or a scan failed half-way, the next scan is a full one.
 import type { ExecSkipped } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
-import { type ExecChange, recordExecChanges } from './capture.js';
+import { type CaptureDeps, type ExecChange, recordExecChanges } from './capture.js';
 import { findMoves } from './exec-moves.js';
-import type { EngineContext, TurnContext } from '../context.js';
+import type { TurnContext } from '../context.js';
+import type { Store } from '../db/store.js';
 import { BadRequestError } from '../errors.js';
 import { KeyedQueue } from '../queue.js';
 import { newId } from '../ids.js';
-import { type ScanOptions, type ScanResult, scanTree } from './scan.js';
+import { type ScanDeps, type ScanOptions, type ScanResult, scanTree } from './scan.js';
 import { isBelowAny } from '../paths/uri.js';
 import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
@@ -54,6 +55,18 @@ export interface ExecOutcome {
   skipped: ExecSkipped[];
 }
 
+/**
+ * What the command scans use: what a scan and a capture use, the session queues (a turn's start
+ * scan runs in its session's), the log and the clock, and the whole store, whose index, commands
+ * and transactions they drive.
+ */
+export interface ExecDeps extends ScanDeps, CaptureDeps {
+  store: Store;
+  queue: KeyedQueue;
+  log(line: string): void;
+  now(): number;
+}
+
 export class ExecScans {
   readonly index: WorkspaceIndex;
   private readonly open = new Map<string, OpenExec>();
@@ -73,7 +86,7 @@ export class ExecScans {
   private background: Promise<void> = Promise.resolve();
 
   constructor(
-    private readonly ctx: EngineContext,
+    private readonly ctx: ExecDeps,
     private readonly watcher: TreeWatcher | null = null,
   ) {
     this.index = new WorkspaceIndex(ctx.store);

@@ -5,9 +5,10 @@
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { ContentBatch } from '../content/contents.js';
-import type { EngineContext } from '../context.js';
+import type { EngineLimits } from '../context.js';
+import type { EngineFs } from '../paths/fs.js';
 import { exclusionOf, isExcludedUri, matchesAny, type RootExclusion } from '../paths/exclude.js';
-import type { Root } from '../paths/roots.js';
+import type { Root, Roots } from '../paths/roots.js';
 import { LinkOnPathError } from '../errors.js';
 import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { ScanDir } from '../paths/scan-dir.js';
@@ -70,7 +71,14 @@ export interface ScanOptions {
   pace?: (entry: IndexEntry, fresh: boolean) => void | Promise<void>;
 }
 
-export async function scanTree(ctx: EngineContext, options: ScanOptions): Promise<ScanResult> {
+/** What a scan reads: the filesystem seam, the roots (their exclusions with them), the limits. */
+export interface ScanDeps {
+  fs: EngineFs;
+  roots: Roots;
+  limits: EngineLimits;
+}
+
+export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<ScanResult> {
   const seenMs = Date.now();
   const current = new Map<string, IndexEntry>();
   /** Dirty paths whose baseline entry, and what it held below (`true`), were looked at again. */
