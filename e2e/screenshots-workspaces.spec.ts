@@ -1,10 +1,11 @@
 // Screenshots of what the workspaces and the console fixes changed, at 1400 and 800 px, light
 // and dark, into e2e/artifacts/ for people to look at. The assertions only make sure each view
 // is the one named.
-import { chmod, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { chmod, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../server/protocol';
+import { workspaceIdOf } from '../server/state-dir';
 import { expect, saveScreenshot, test } from './fixtures';
 import { ConsolePage } from './pages/ConsolePage';
 
@@ -42,8 +43,13 @@ for (const width of [1400, 800]) {
         const broken = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-shots-broken-'));
         made.push(other, broken);
         await api.post<{ workspace: Workspace }>('/api/workspaces', { path: other });
+        // Its data folder is a file before it is registered: the service's background index build opens
+        // a workspace's engine as soon as it is registered, so breaking it afterwards would race that open.
+        await writeFile(
+          path.join(turnback.dataDir, 'turnback', workspaceIdOf(await realpath(broken))),
+          'not a folder\n',
+        );
         const { workspace: third } = await api.post<{ workspace: Workspace }>('/api/workspaces', { path: broken });
-        await writeFile(path.join(turnback.dataDir, 'turnback', third.id), 'not a folder\n');
         await api.get(`/api/workspaces/${third.id}/sessions`).catch(() => undefined);
 
         await turnback.open(page);

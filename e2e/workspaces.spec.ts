@@ -1,9 +1,10 @@
 // One console for every workspace of the service: two workspaces with sessions, switching
 // between them, a deep link to a turn of the second, and one that is not recording.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Workspace } from '../server/protocol';
+import { workspaceIdOf } from '../server/state-dir';
 import { expect, saveScreenshot, test } from './fixtures';
 import { ConsolePage } from './pages/ConsolePage';
 
@@ -42,8 +43,10 @@ test('two workspaces in one console: switching, a deep link to a turn of the sec
 
   // A third whose store cannot be made: a file stands where its data dir goes.
   const broken = await newFolder('turnback-e2e-broken-');
+  // Its data folder is a file before it is registered: the service's background index build opens
+  // a workspace's engine as soon as it is registered, so breaking it afterwards would race that open.
+  await writeFile(path.join(turnback.dataDir, 'turnback', workspaceIdOf(await realpath(broken))), 'not a folder\n');
   const { workspace: third } = await api.post<{ workspace: Workspace }>('/api/workspaces', { path: broken });
-  await writeFile(path.join(turnback.dataDir, 'turnback', third.id), 'not a folder\n');
   await api.get(`/api/workspaces/${third.id}/sessions`).catch(() => undefined);
 
   await turnback.open(page);
