@@ -94,7 +94,9 @@ export async function openWorld(options: {
     rawEvents: () => readLines(eventsFile),
     hookLog: () => readFile(join(root, 'state', 'turnback', 'hook.log'), 'utf8').catch(() => ''),
     init: async (args) => {
-      const run = await runCommand(process.execPath, [cli, 'init', ...args], { env });
+      // --no-start: the suites run their own `turnback serve` on a port of theirs; init would
+      // otherwise start the person's service first, and serve would refuse a second one.
+      const run = await runCommand(process.execPath, [cli, 'init', ...args, '--no-start'], { env });
       if (run.code !== 0) throw new Error(`turnback init ${args.join(' ')} failed: ${run.stderr}`);
       return run.stdout;
     },
