@@ -163,7 +163,7 @@ export class ExecScans {
       const options = { baseline: this.index.map(), batch, dirty: this.dirtyOptions(dirty) };
       const look = await scanTree(this.ctx, options).finally(() => batch.discard());
       if (look.changed.length === 0) return;
-      const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+      const concurrent = this.othersOpen(turn.sessionId).length > 0;
       await this.attribute(turn, previous, this.index.map(), this.lastOpaque, [], concurrent, true, dirty);
     });
   }
@@ -193,6 +193,11 @@ export class ExecScans {
     return held;
   }
 
+  /** Commands of other sessions open now: a scan meanwhile is concurrent with them. */
+  private othersOpen(sessionId: string): OpenExec[] {
+    return [...this.open.values()].filter((e) => e.sessionId !== sessionId);
+  }
+
   openIn(turnId: string): string[] {
     return [...this.open.values()].filter((e) => e.turnId === turnId).map((e) => e.execId);
   }
@@ -212,13 +217,13 @@ export class ExecScans {
         // the watcher dropped or handed over late, or it failed since and this scan is a full one):
         // the before scan hands it to that command, as the turn end does with what a command left
         // running changes, so no change leaves the turn.
-        const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+        const concurrent = this.othersOpen(turn.sessionId).length > 0;
         const map = this.index.map();
         scan = (await this.attribute(turn, previous, map, this.lastOpaque, [], concurrent, true, dirty, scanned)).scan;
       } else scan = await this.scanIntoIndex(scanned, dirty);
       this.followed();
       if (!dirty && this.watcher) this.startScanned.add(turn.turnId);
-      const others = [...this.open.values()].filter((e) => e.sessionId !== turn.sessionId);
+      const others = this.othersOpen(turn.sessionId);
       for (const other of others) other.concurrent = true;
       this.open.set(execId, {
         // What the scan found is what the index now holds: the command's baseline, never changed after.
@@ -349,7 +354,7 @@ export class ExecScans {
     await this.scanning(async () => {
       // The turn's end is scanned in full, whatever the watcher says.
       await this.dirtySince(null);
-      const concurrent = [...this.open.values()].some((e) => e.sessionId !== turn.sessionId);
+      const concurrent = this.othersOpen(turn.sessionId).length > 0;
       await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, this.lastOverBudget, concurrent, true);
       this.followed();
     });
