@@ -348,6 +348,8 @@ export interface StoreStats {
   unprotected: { uri: Uri; files: number; bytes: number }[];
   /** The workspace index and its background build. */
   index: IndexBuildStatus;
+  /** Whether a command's scans follow the filesystem watcher. */
+  watcher: WatcherStatus;
 }
 
 /**
@@ -374,6 +376,18 @@ export interface IndexBuildStatus {
   finishedAt?: string;
   durationMs?: number;
   /** With `failed`: why (an unreadable root, a full disk). */
+  reason?: string;
+}
+
+/**
+ * Whether a command's scans follow the filesystem watcher. `watching`: they read only the paths
+ * it named (a turn's start and end are still full scans). `none`: no watcher was asked for (a
+ * server around one engine, or not Linux): every scan walks the tree. `unavailable`: it was asked
+ * for but cannot be relied on (the inotify watch limit, an error): every command is scanned in
+ * full until the engine is opened again, and `reason` says why.
+ */
+export interface WatcherStatus {
+  state: 'watching' | 'none' | 'unavailable';
   reason?: string;
 }
 
@@ -557,6 +571,8 @@ export interface Workspace {
   isDefault: boolean;
   /** Its index build, while its engine is open or once one was built; absent when never opened by this service. */
   index?: IndexBuildStatus;
+  /** While its engine is open: whether a command's scans follow the filesystem watcher. */
+  watcher?: WatcherStatus;
 }
 export interface WorkspacesResponse {
   workspaces: Workspace[];

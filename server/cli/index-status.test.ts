@@ -65,6 +65,14 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
         percent: 0,
         reason: 'EACCES: permission denied',
       }),
+      {
+        ...workspace('mono', { state: 'whole', filesFound: 9, filesIndexed: 9, bytesStored: 9, percent: 100 }),
+        watcher: { state: 'unavailable', reason: 'the inotify watch limit is reached (fs.inotify.max_user_watches)' },
+      },
+      {
+        ...workspace('fine', { state: 'whole', filesFound: 9, filesIndexed: 9, bytesStored: 9, percent: 100 }),
+        watcher: { state: 'watching' },
+      },
     ];
     const server = await fakeService(workspaces);
     try {
@@ -74,6 +82,11 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
       expect(status.stdout).toContain(
         '  locked  /w/locked  0 sessions, 0 B, recording, index not built: EACCES: permission denied (its first command scans the whole tree)\n',
       );
+      // A watcher that failed is said (every command then walks the tree); one that works is not.
+      expect(status.stdout).toContain(
+        '  mono  /w/mono  0 sessions, 0 B, recording, every command scanned in full: the inotify watch limit is reached (fs.inotify.max_user_watches)\n',
+      );
+      expect(status.stdout).toContain('  fine  /w/fine  0 sessions, 0 B, recording\n');
     } finally {
       // Never left for the stop after each test: its pid is this test's own.
       await rm(path.join(root, 'state', 'turnback', 'service.json'), { force: true });

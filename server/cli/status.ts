@@ -1,6 +1,7 @@
 // `turnback status [--json]`: the service's pid and URL, and each workspace with its sessions,
-// store size, whether it records (and why not) and its index while it is not whole.
-import type { IndexBuildStatus, Workspace, WorkspacesResponse } from '../protocol.js';
+// store size, whether it records (and why not), its index while it is not whole, and a
+// filesystem watcher that failed (its commands then cost a walk of the whole tree).
+import type { IndexBuildStatus, WatcherStatus, Workspace, WorkspacesResponse } from '../protocol.js';
 import { consoleUrl, getJson, liveConsole, NO_SERVICE } from './service-client.js';
 
 function size(bytes: number): string {
@@ -19,9 +20,15 @@ export function indexNote(index: IndexBuildStatus | undefined): string {
   return ', index part-built (the build resumes at the next start)';
 }
 
+/** Said only when the watcher was asked for and failed: then every command walks the whole tree. */
+export function watcherNote(watcher: WatcherStatus | undefined): string {
+  if (watcher?.state !== 'unavailable') return '';
+  return `, every command scanned in full: ${watcher.reason ?? 'the filesystem watcher is unavailable'}`;
+}
+
 function line(workspace: Workspace): string {
   const recording = workspace.recording ? 'recording' : `NOT recording: ${workspace.reason ?? 'unknown reason'}`;
-  const state = `${recording}${indexNote(workspace.index)}`;
+  const state = `${recording}${indexNote(workspace.index)}${watcherNote(workspace.watcher)}`;
   const sessions = `${workspace.sessions} session${workspace.sessions === 1 ? '' : 's'}`;
   return `  ${workspace.name}  ${workspace.root}  ${sessions}, ${size(workspace.storeBytes)}, ${state}${workspace.isDefault ? ' (default)' : ''}`;
 }

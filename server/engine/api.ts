@@ -10,6 +10,7 @@ import type {
   EventName,
   ExecCommand,
   IndexBuildStatus,
+  WatcherStatus,
   Manifest,
   Message,
   MutationOp,
@@ -156,6 +157,8 @@ export interface Engine {
   buildIndex(): Promise<IndexBuildStatus>;
   /** The index and its build now (also `storeStats().index`). */
   indexStatus(): IndexBuildStatus;
+  /** Whether a command's scans follow the filesystem watcher now (also `storeStats().watcher`). */
+  watcherStatus(): WatcherStatus;
 
   /** `onConflict: 'keep-both'`: a conflicting file stays as it is, the restored version goes beside it (keep-both.ts). */
   /** `steps`: indexes of the turn's steps (steps()) to undo alone; not with `uris` nor with chat. */

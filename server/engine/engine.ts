@@ -8,6 +8,7 @@ import type {
   Diff,
   ExecCommand,
   IndexBuildStatus,
+  WatcherStatus,
   Manifest,
   Message,
   MutationOp,
@@ -299,6 +300,7 @@ export class TurnbackEngine implements Engine {
       pruned: this.ctx.retention.pruned,
       unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
       index: this.indexBuild.status(),
+      watcher: this.execs.watcherStatus(),
     };
   }
 
@@ -310,6 +312,11 @@ export class TurnbackEngine implements Engine {
   indexStatus(): IndexBuildStatus {
     this.open();
     return this.indexBuild.status();
+  }
+
+  watcherStatus(): WatcherStatus {
+    this.open();
+    return this.execs.watcherStatus();
   }
 
   private refuseActiveTurn(turnId: string): void {

@@ -29,6 +29,7 @@ describe('console routes', () => {
       pruned: 0,
       unprotected: [],
       index: { state: 'whole', filesFound: 1, filesIndexed: 1, bytesStored: 1, percent: 100 },
+      watcher: { state: 'none' },
     });
     expect((await asConsole({ path: '/api/sessions' })).json.sessions[0].sessionId).toBe('s1');
     expect((await asConsole({ path: '/api/sessions/s1/turns?limit=10' })).json.turns[0].turnId).toBe('t1');

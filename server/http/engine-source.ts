@@ -60,6 +60,7 @@ export function singleEngine(engine: Engine): EngineSource {
     sessions: engine.listSessions().length,
     storeBytes: engine.storeStats().bytes,
     isDefault: true,
+    watcher: engine.watcherStatus(),
   });
   const mine = async (workspaceId: string | undefined) => {
     if (workspaceId !== undefined && workspaceId !== id)

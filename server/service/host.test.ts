@@ -102,6 +102,10 @@ describe('the workspace host', () => {
     const reopened = await host.engine(a.workspaceId);
     expect(reopened).not.toBe(a.engine);
     expect(host.list().find((w) => w.name === 'alpha')?.open).toBe(true);
+    // An open engine says whether its commands' scans follow a watcher (this host's engines have none); a closed one says nothing.
+    expect(host.list().find((w) => w.name === 'alpha')?.watcher).toEqual({ state: 'none' });
+    await host.closeIdle(0);
+    expect(host.list().find((w) => w.name === 'alpha')?.watcher).toBeUndefined();
   });
 
   it('reports a workspace whose store cannot be opened as not recording, with the reason', async () => {

@@ -99,6 +99,7 @@ export class WorkspaceHost implements EngineSource {
     const reason = this.problems.get(entry.id);
     if (slot?.engine) slot.sessions = slot.engine.listSessions().length;
     const index = this.builds ? (slot?.engine?.indexStatus() ?? entry.index) : undefined;
+    const watcher = slot?.engine?.watcherStatus();
     return {
       id: entry.id,
       root: entry.root,
@@ -110,6 +111,7 @@ export class WorkspaceHost implements EngineSource {
       storeBytes: storeBytes(this.dataDirOf(entry.id)),
       isDefault: entry.id === this.defaultId,
       ...(index ? { index } : {}),
+      ...(watcher ? { watcher } : {}),
     };
   }
 

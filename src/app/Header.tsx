@@ -39,6 +39,14 @@ export function Header() {
               Indexing {workspace.index.percent}%
             </span>
           )}
+          {workspace.watcher?.state === 'unavailable' && (
+            <span
+              className="workspace-current__off"
+              title={`Every command is scanned in full: ${workspace.watcher.reason ?? 'the filesystem watcher is unavailable'}`}
+            >
+              Full scans
+            </span>
+          )}
         </div>
       )}
       <div className="store-usage" aria-label="Store usage" title={stats ? `Data dir: ${stats.dataDir}` : undefined}>

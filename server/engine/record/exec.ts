@@ -12,7 +12,7 @@
 // it missed (an mmap write) is found by the next full scan, so it may move to another command
 // of the turn, never out of it. Whenever the watcher cannot tell (it overflowed, failed or
 // restarted), or a scan failed half-way, the next scan is a full one.
-import type { ExecSkipped } from '../../protocol.js';
+import type { ExecSkipped, WatcherStatus } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type CaptureDeps, type ExecChange, recordExecChanges } from './capture.js';
 import { findMoves } from './exec-moves.js';
@@ -92,9 +92,11 @@ export class ExecScans {
     this.index = new WorkspaceIndex(ctx.store);
   }
 
-  /** Why per-command scans are full ones although a watcher was asked for (null: they follow it, or none was). */
-  watcherProblem(): string | null {
-    return this.watcher?.unavailable() ?? null;
+  /** Whether per-command scans follow the watcher, or why they are full ones. */
+  watcherStatus(): WatcherStatus {
+    if (!this.watcher) return { state: 'none' };
+    const reason = this.watcher.unavailable();
+    return reason === null ? { state: 'watching' } : { state: 'unavailable', reason };
   }
 
   /**

@@ -269,6 +269,7 @@ export function createFakeEngine(): FakeEngine {
         pruned: 0,
         unprotected: [],
         index: WHOLE_INDEX,
+        watcher: { state: 'none' },
       };
     },
     async buildIndex() {
@@ -277,6 +278,9 @@ export function createFakeEngine(): FakeEngine {
     },
     indexStatus() {
       return WHOLE_INDEX;
+    },
+    watcherStatus() {
+      return { state: 'none' };
     },
     async preview(turnId, opts) {
       record('preview', turnId, opts);

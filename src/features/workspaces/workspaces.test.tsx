@@ -112,6 +112,27 @@ describe('workspaces in the console', () => {
     expect(screen.getByLabelText('Workspace api')).not.toHaveTextContent('Indexing');
   });
 
+  it('says in the header when every command is scanned in full because the watcher failed, with why', async () => {
+    serve([
+      workspace('api', {
+        isDefault: true,
+        watcher: { state: 'unavailable', reason: 'the inotify watch limit is reached (fs.inotify.max_user_watches)' },
+      }),
+      workspace('web', { watcher: { state: 'watching' } }),
+    ]);
+    renderWithClient(<App />);
+    const header = await screen.findByLabelText('Workspace api');
+    const chip = await within(header).findByText('Full scans');
+    expect(chip).toHaveAttribute('title', expect.stringContaining('fs.inotify.max_user_watches'));
+  });
+
+  it('says nothing of the watcher while it works', async () => {
+    serve([workspace('api', { isDefault: true, watcher: { state: 'watching' } })]);
+    renderWithClient(<App />);
+    const header = await screen.findByLabelText('Workspace api');
+    expect(header).not.toHaveTextContent('Full scans');
+  });
+
   it('lists every workspace with its name and root, says which is not recording and why, and opens on the default one', async () => {
     const calls = serve();
     renderWithClient(<App />);

@@ -124,3 +124,19 @@ describe('a capture after a command whose change the watcher missed', () => {
     expect(await sb.tree()).toEqual(start);
   });
 });
+
+describe("the watcher's status", () => {
+  it('says watching while it can be relied on, unavailable with its reason once it dies, none without one', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, START);
+    const factory = faultyFactory();
+    const engine = await sb.open({ watcher: factory.make } as never);
+    expect(engine.watcherStatus()).toEqual({ state: 'watching' });
+    await factory.made[0]!.kill();
+    expect(engine.watcherStatus()).toEqual({ state: 'unavailable', reason: 'killed by the test' });
+    expect(engine.storeStats().watcher).toEqual({ state: 'unavailable', reason: 'killed by the test' });
+
+    const plain = await makeSandbox();
+    expect((await plain.open()).watcherStatus()).toEqual({ state: 'none' });
+  });
+});
