@@ -185,6 +185,22 @@ export function renderMarkdown(results: Results, machine: Machine, header: strin
     }
   }
   rows.push(...historyRows(results, cell, ratio));
+  if (results.get('gemini.rollback.gemini'))
+    rows.push([
+      "Rollback of 1000 files vs Gemini CLI's /restore (W2; its replica in the shadow-git column)",
+      '',
+      cell('gemini.rollback.gemini'),
+      cell('gemini.rollback.turnback'),
+      ratio('gemini.rollback.turnback', 'gemini.rollback.gemini'),
+    ]);
+  if (results.get('gemini.store.gemini'))
+    rows.push([
+      "Store bytes vs Gemini CLI's shadow repo (W2 indexed; after git gc: " + cell('gemini.store.gemini-packed') + ')',
+      '',
+      cell('gemini.store.gemini'),
+      cell('gemini.store.turnback'),
+      ratio('gemini.store.turnback', 'gemini.store.gemini'),
+    ]);
   const out: string[] = [];
   out.push('| | raw | shadow-git | turnback | turnback ÷ other |', '|---|---:|---:|---:|---|');
   for (const row of rows) out.push(`| ${row.join(' | ')} |`);
