@@ -51,7 +51,12 @@ export interface GeminiCheckpoints {
 function shadowEnv(historyDir: string, workspace: string): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env))
-    if (!key.startsWith('GIT_CONFIG_') && key !== 'GIT_CONFIG_PARAMETERS' && key !== 'GIT_DIR' && key !== 'GIT_WORK_TREE')
+    if (
+      !key.startsWith('GIT_CONFIG_') &&
+      key !== 'GIT_CONFIG_PARAMETERS' &&
+      key !== 'GIT_DIR' &&
+      key !== 'GIT_WORK_TREE'
+    )
       env[key] = value;
   SAFE_CONFIG.forEach(([key, value], i) => {
     env[`GIT_CONFIG_KEY_${i}`] = key;
@@ -120,7 +125,7 @@ export async function geminiCheckpoints(workspace: string, historyDir: string): 
       // A detached gc drops the lock between its check and its daemon taking it again: only two
       // looks in a row without it count as done.
       const lock = path.join(gitDir, 'gc.pid');
-      for (let quiet = 0; quiet < 2; ) {
+      for (let quiet = 0; quiet < 2;) {
         await new Promise((resolve) => setTimeout(resolve, 250));
         quiet = existsSync(lock) ? 0 : quiet + 1;
       }

@@ -53,8 +53,8 @@ export async function geminiScenario(ctx: BenchContext): Promise<void> {
   ctx.results.note(
     GEMINI_SECTION,
     "Gemini CLI 0.61.0's GitService run as it runs it: shadow repo in ~/.gemini/history/<project>/.git over the workspace, " +
-      'its .gitconfig and safe-git environment, a checkpoint before a turn\'s first write (git add . , git status, ' +
-      'git commit --no-verify when not clean), /restore = git restore --source <hash> . + git clean -f -d, git\'s auto gc on',
+      "its .gitconfig and safe-git environment, a checkpoint before a turn's first write (git add . , git status, " +
+      "git commit --no-verify when not clean), /restore = git restore --source <hash> . + git clean -f -d, git's auto gc on",
   );
 }
 
@@ -127,7 +127,14 @@ async function rollbacks(ctx: BenchContext, { workload, gemini, turnback }: Side
     await turnback.settle?.();
   }
   const label = `rollback of a turn that wrote ${ROLLBACK_FILES.toLocaleString('en-US')} files`;
-  results.figure(GEMINI_SECTION, 'gemini.rollback.gemini', `${label}: Gemini /restore`, 'gemini', 'ms', summarize(samples.gemini));
+  results.figure(
+    GEMINI_SECTION,
+    'gemini.rollback.gemini',
+    `${label}: Gemini /restore`,
+    'gemini',
+    'ms',
+    summarize(samples.gemini),
+  );
   results.figure(
     GEMINI_SECTION,
     'gemini.rollback.turnback',
@@ -147,14 +154,27 @@ async function storeSizes(ctx: BenchContext, { gemini, turnback }: Sides, dataDi
   const label = `after the turns (W2 indexed, ${config.storageTurns} × ${config.storageEditsPerTurn} edits kept, ${config.runs + 1} rolled back)`;
   await gemini.waitForAutoGc();
   const repo = await gemini.storeSize();
-  results.figure(GEMINI_SECTION, 'gemini.store.gemini', `${label}: Gemini's shadow .git`, 'gemini', 'bytes', repo.bytes);
+  results.figure(
+    GEMINI_SECTION,
+    'gemini.store.gemini',
+    `${label}: Gemini's shadow .git`,
+    'gemini',
+    'bytes',
+    repo.bytes,
+  );
   // At rest, as the repo is: the packing done, then measured closed (nothing left in the WAL).
   await turnback.settle?.();
   await turnback.close();
   const store = await treeSize(dataDir);
   const parts = storeComposition(dataDir);
   results.figure(GEMINI_SECTION, 'gemini.store.turnback', `${label}: turnback store`, 'turnback', 'bytes', store.bytes);
-  results.ratio(GEMINI_SECTION, `store: turnback / Gemini's shadow repo`, 'gemini.store.turnback', 'gemini.store.gemini', 0.5);
+  results.ratio(
+    GEMINI_SECTION,
+    `store: turnback / Gemini's shadow repo`,
+    'gemini.store.turnback',
+    'gemini.store.gemini',
+    0.5,
+  );
   results.note(
     GEMINI_SECTION,
     `on disk (du): turnback ${mib(store.diskBytes)} in ${store.files} files (contents ${mib(parts.contents)}, ` +
@@ -170,8 +190,21 @@ async function storeSizes(ctx: BenchContext, { gemini, turnback }: Sides, dataDi
   }
   ctx.log(`item 14: git gc ${((performance.now() - started) / 1000).toFixed(1)} s`);
   const packed = await gemini.storeSize();
-  results.figure(GEMINI_SECTION, 'gemini.store.gemini-packed', `${label}: Gemini's shadow .git after git gc`, 'gemini', 'bytes', packed.bytes);
-  results.ratio(GEMINI_SECTION, `store: turnback / Gemini's repo after git gc`, 'gemini.store.turnback', 'gemini.store.gemini-packed', 0.5);
+  results.figure(
+    GEMINI_SECTION,
+    'gemini.store.gemini-packed',
+    `${label}: Gemini's shadow .git after git gc`,
+    'gemini',
+    'bytes',
+    packed.bytes,
+  );
+  results.ratio(
+    GEMINI_SECTION,
+    `store: turnback / Gemini's repo after git gc`,
+    'gemini.store.turnback',
+    'gemini.store.gemini-packed',
+    0.5,
+  );
 }
 
 function gcFailure(error: unknown): string {
