@@ -11,6 +11,7 @@ import { ignoredBuildScenario } from './ignored-build.js';
 import { indexBuildScenario } from './index-build.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
+import { packingScenario } from './packing.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
@@ -32,6 +33,7 @@ export const SECTIONS: [string, string][] = [
   ['12', 'The always-on service: cold start and memory'],
   ['13', 'Index build in the background'],
   ['14', "Gemini CLI's own checkpoints and restore, replicated (W2)"],
+  ['15', 'Background packing against the next turn (W2)'],
 ];
 
 export interface RunOptions {
@@ -71,6 +73,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('11')) await ignoredBuildScenario(ctx);
   if (wants('13')) await indexBuildScenario(ctx);
   if (wants('14')) await geminiScenario(ctx);
+  if (wants('15')) await packingScenario(ctx);
   if (wants('7'))
     await guarded(ctx, '7', async () => {
       await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));

@@ -1,0 +1,152 @@
+// Item 15: what the background packing a turn leaves costs the next turn (item 1's 10-file turn
+// on a copy of W2), and what packing costs against capturing. Pairs of turns, the order within a
+// pair alternating: a "busy" turn begins as soon as the turn before it has ended, its packing
+// still to run; a "settled" turn begins once every packing is done. Each pair's two turns run
+// back to back, so the load elsewhere on the machine weighs on both alike, and the figure is the
+// median of the pairs' ratios with their spread, in wall time and in the process's CPU time.
+import path from 'node:path';
+import type { Engine } from '../../server/engine/api.js';
+import type { BenchContext } from '../context.js';
+import { engineTurn } from '../contenders/turnback.js';
+import { copyTree, removeTree } from '../fs-tools.js';
+import { quantile, summarize } from '../stats.js';
+import { editsFor, PathPicker, type Workload } from '../workloads.js';
+
+export const PACKING_SECTION = '15';
+const FILES = 10;
+const SESSION = 'bench-packing';
+
+const cpuMs = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1000;
+
+interface Timed {
+  ms: number;
+  cpuMs: number;
+}
+
+export async function packingScenario(ctx: BenchContext): Promise<void> {
+  if (!ctx.openEngine) return;
+  const workload = await ctx.workload(ctx.config.w2);
+  const base = ctx.path('packing');
+  const workspace = path.join(base, 'workspace');
+  await copyTree(workload.dir, workspace);
+  const engine = await ctx.openEngine({ workspace, dataDir: path.join(base, 'data'), keepSessions: 0 });
+  try {
+    await measure(ctx, engine, workload);
+  } finally {
+    await engine.close();
+    await removeTree(base);
+  }
+}
+
+async function measure(ctx: BenchContext, engine: Engine, workload: Workload): Promise<void> {
+  const { results, config } = ctx;
+  const picker = new PathPicker(workload.paths, 0x9ac4);
+  let editId = 90_000;
+  const turn = async (): Promise<Timed> => {
+    const edits = await editsFor(workload, picker.take(FILES), (editId += FILES));
+    const cpu = process.cpuUsage();
+    const start = performance.now();
+    await engineTurn(engine, SESSION, edits, 'packing bench');
+    return { ms: performance.now() - start, cpuMs: cpuMs(process.cpuUsage(cpu)) };
+  };
+  const settled = async (): Promise<number> => {
+    const cpu = process.cpuUsage();
+    await engine.settled();
+    return cpuMs(process.cpuUsage(cpu));
+  };
+  for (let i = 0; i < 3; i++) await turn(); // warm-up
+  await settled();
+
+  const busy: Timed[] = [];
+  const calm: Timed[] = [];
+  const captureCpu: number[] = [];
+  const packCpu: number[] = [];
+  for (let pair = 0; pair < config.packingPairs; pair++) {
+    const runs = [
+      async () => {
+        await turn(); // its packing is what the busy turn meets
+        busy.push(await turn());
+        await settled();
+      },
+      async () => {
+        const t = await turn();
+        calm.push(t);
+        captureCpu.push(t.cpuMs);
+        packCpu.push(await settled());
+      },
+    ];
+    if (pair % 2) runs.reverse();
+    for (const run of runs) await run();
+  }
+
+  const label = `${FILES}-file turn (W2)`;
+  const ms = (xs: Timed[]) => summarize(xs.map((t) => t.ms));
+  results.figure(
+    PACKING_SECTION,
+    'packing.next.settled',
+    `${label} begun once packing is done`,
+    'turnback',
+    'ms',
+    ms(calm),
+  );
+  results.figure(
+    PACKING_SECTION,
+    'packing.next.busy',
+    `${label} begun right after a turn end, its packing pending`,
+    'turnback',
+    'ms',
+    ms(busy),
+  );
+  const wall = busy.map((b, i) => b.ms / calm[i].ms);
+  results.pairedRatio(
+    PACKING_SECTION,
+    `the next turn, packing pending / done (median of ${wall.length} pairs)`,
+    'packing.next.busy',
+    'packing.next.settled',
+    wall,
+    1.1,
+  );
+  const cpu = busy.map((b, i) => b.cpuMs / calm[i].cpuMs);
+  results.note(PACKING_SECTION, `wall time, pair by pair: ${spread(wall)}`);
+  results.note(
+    PACKING_SECTION,
+    `process CPU during the turn, pair by pair (the packing's own CPU lands inside the busy turn): ${spread(cpu)}`,
+  );
+
+  results.figure(
+    PACKING_SECTION,
+    'packing.cpu.capture',
+    `CPU: capturing a ${label}`,
+    'turnback',
+    'ms',
+    summarize(captureCpu),
+  );
+  results.figure(
+    PACKING_SECTION,
+    'packing.cpu.pack',
+    `CPU: packing it afterwards`,
+    'turnback',
+    'ms',
+    summarize(packCpu),
+  );
+  results.pairedRatio(
+    PACKING_SECTION,
+    'CPU: packing a turn / capturing it (median of turns)',
+    'packing.cpu.pack',
+    'packing.cpu.capture',
+    packCpu.map((p, i) => p / captureCpu[i]),
+    1,
+  );
+  ctx.log(`item 15: next turn ${formatRatio(summarize(wall).median)} (${spread(wall)})`);
+}
+
+const formatRatio = (r: number) => `${r.toFixed(2)}×`;
+
+/** The middle half of the pairs' ratios, and how many pairs the pending packing made slower. */
+function spread(ratios: number[]): string {
+  const slower = ratios.filter((r) => r > 1).length;
+  return (
+    `median ${formatRatio(quantile(ratios, 0.5))}, middle half ${formatRatio(quantile(ratios, 0.25))}–` +
+    `${formatRatio(quantile(ratios, 0.75))}, slower in ${slower} of ${ratios.length} pairs`
+  );
+}
