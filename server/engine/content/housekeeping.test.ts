@@ -1,0 +1,176 @@
+// Packing gives way to the agent: it waits while a request is served or was within the quiet
+// period, goes on after it until everything is packed, and never keeps settled() or close()
+// waiting for the agent.
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { type DeltaRig, deltaRig } from './deltas.testutil.js';
+import { Housekeeping, QUIET_MS, type AgentActivity } from './housekeeping.js';
+import { makeSandbox } from '../../testkit/engine-harness.js';
+
+let rig: DeltaRig;
+beforeEach(async () => {
+  rig = await deltaRig();
+});
+afterEach(async () => {
+  await rig.close();
+});
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const text = (i: number) => Buffer.from(`version ${i} of a source file\n`.repeat(400));
+
+/** `n` compressible contents captured raw (text(from)…), as a turn would; answers their hashes. */
+function capture(n: number, from = 0): string[] {
+  const batch = rig.contents.batch();
+  const hashes = Array.from({ length: n }, (_, i) => batch.keepBytes(text(from + i)).hash);
+  rig.store.transaction(() => batch.commit());
+  return hashes;
+}
+
+const unpacked = () =>
+  (rig.store.db.prepare('SELECT COUNT(*) AS n FROM contents WHERE packed = 0').get() as { n: number }).n;
+
+/** An agent the test serves by hand: `busy()` while a request runs, `done()` when it ends. */
+function agent(): AgentActivity & { busy(): void; done(): void } {
+  const state = { active: false, lastActiveAt: -Infinity };
+  return {
+    get active() {
+      return state.active;
+    },
+    get lastActiveAt() {
+      return state.lastActiveAt;
+    },
+    busy() {
+      state.active = true;
+      state.lastActiveAt = performance.now();
+    },
+    done() {
+      state.active = false;
+      state.lastActiveAt = performance.now();
+    },
+  };
+}
+
+async function until(condition: () => boolean, ms = 5000): Promise<void> {
+  const end = performance.now() + ms;
+  while (!condition()) {
+    if (performance.now() > end) throw new Error('timed out');
+    await pause(10);
+  }
+}
+
+describe('packing and the agent', () => {
+  it('waits while a request is served, and packs everything once the agent has been quiet', async () => {
+    const served = agent();
+    const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 100 });
+    const hashes = capture(20);
+    served.busy();
+    housekeeping.schedule();
+    await pause(300);
+    expect(unpacked()).toBe(20);
+    served.done();
+    await pause(50); // within the quiet period: still waiting
+    expect(unpacked()).toBe(20);
+    await until(() => unpacked() === 0);
+    expect(housekeeping.yields).toBeGreaterThan(0);
+    hashes.forEach((hash, i) => expect(rig.contents.read(hash).equals(text(i))).toBe(true));
+    await housekeeping.close();
+  });
+
+  it('stops between two contents when a request comes, and goes on after it', async () => {
+    const served = agent();
+    const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 100 });
+    capture(200);
+    housekeeping.schedule();
+    await until(() => unpacked() < 200);
+    served.busy();
+    const atRequest = unpacked();
+    await pause(300);
+    // At most the content being encoded when the request came was finished.
+    expect(unpacked()).toBeGreaterThanOrEqual(atRequest - 1);
+    expect(unpacked()).toBeGreaterThan(0);
+    served.done();
+    await until(() => unpacked() === 0);
+    await housekeeping.close();
+  });
+
+  it('settled() packs everything without waiting for the agent, even one waiting already', async () => {
+    const served = agent();
+    const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 60_000 });
+    const hashes = capture(20);
+    served.busy();
+    housekeeping.schedule();
+    await pause(50);
+    const started = performance.now();
+    await housekeeping.settled();
+    expect(performance.now() - started).toBeLessThan(10_000);
+    expect(unpacked()).toBe(0);
+    hashes.forEach((hash, i) => expect(rig.contents.read(hash).equals(text(i))).toBe(true));
+    // Once settled() is done, packing gives way again.
+    capture(5, 100);
+    housekeeping.schedule();
+    await pause(200);
+    expect(unpacked()).toBe(5);
+    await housekeeping.close();
+  });
+
+  it('close() while packing waits for the agent returns at once, every content still readable', async () => {
+    const served = agent();
+    const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 60_000 });
+    const hashes = capture(10);
+    served.busy();
+    housekeeping.schedule();
+    await pause(50);
+    const started = performance.now();
+    await housekeeping.close();
+    expect(performance.now() - started).toBeLessThan(5_000);
+    expect(unpacked()).toBe(10);
+    hashes.forEach((hash, i) => expect(rig.contents.read(hash).equals(text(i))).toBe(true));
+  });
+
+  it('a content removed while packing waited is left out, the others packed', async () => {
+    const served = agent();
+    const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 100 });
+    const hashes = capture(6);
+    served.busy();
+    housekeeping.schedule();
+    await pause(50);
+    rig.store.transaction(() => rig.contents.removeAll([hashes[0], hashes[3]]));
+    served.done();
+    await until(() => unpacked() === 0);
+    expect(housekeeping.lastFailure).toBeNull();
+    for (const i of [1, 2, 4, 5]) expect(rig.contents.read(hashes[i]).equals(text(i))).toBe(true);
+    expect(rig.contents.has(hashes[0])).toBe(false);
+    await housekeeping.close();
+  });
+});
+
+describe('the engine', () => {
+  it("a turn begun right after another captures beside no packing: the last one's waits, then is done by itself", async () => {
+    const sandbox = await makeSandbox();
+    const engine = await sandbox.open();
+    const reader = () => new Database(path.join(sandbox.dataDir, 'store', 'turnback.db'), { readonly: true });
+    const raw = () => {
+      const db = reader();
+      try {
+        return (db.prepare('SELECT COUNT(*) AS n FROM contents WHERE packed = 0').get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const s = { sessionId: 's1' };
+    const turn = async (n: number, first: number) => {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `write ${n}` });
+      for (let i = 0; i < n; i++) await engine.storage.writeFile(`workspace:/f${first + i}.txt`, text(first + i), s);
+    };
+    await turn(10, 0);
+    await engine.turnEnd(s);
+    await turn(10, 10);
+    // The first turn's contents wait for the second's requests.
+    expect(raw()).toBeGreaterThanOrEqual(10);
+    await engine.turnEnd(s);
+    const ended = performance.now();
+    await until(() => raw() === 0);
+    expect(performance.now() - ended).toBeGreaterThanOrEqual(QUIET_MS - 50);
+  });
+});
