@@ -79,6 +79,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     ignoredBuild: { files: 50000, bytes: 500 * MB },
     scanLarge: { name: 'S100k', files: 100000, bytes: 200 * MB },
     indexBuildFiles: 100_000,
-    packingPairs: 40,
+    packingPairs: 60,
   };
 }
