@@ -1,11 +1,10 @@
 // Packing gives way to the agent: it waits while a request is served or was within the quiet
 // period, goes on after it until everything is packed, and never keeps settled() or close()
 // waiting for the agent.
-import path from 'node:path';
-import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type DeltaRig, deltaRig } from './deltas.testutil.js';
 import { Housekeeping, QUIET_MS, type AgentActivity } from './housekeeping.js';
+import { rawContents } from '../../testkit/contents.js';
 import { makeSandbox } from '../../testkit/engine-harness.js';
 
 let rig: DeltaRig;
@@ -149,15 +148,7 @@ describe('the engine', () => {
   it("a turn begun right after another captures beside no packing: the last one's waits, then is done by itself", async () => {
     const sandbox = await makeSandbox();
     const engine = await sandbox.open();
-    const reader = () => new Database(path.join(sandbox.dataDir, 'store', 'turnback.db'), { readonly: true });
-    const raw = () => {
-      const db = reader();
-      try {
-        return (db.prepare('SELECT COUNT(*) AS n FROM contents WHERE packed = 0').get() as { n: number }).n;
-      } finally {
-        db.close();
-      }
-    };
+    const raw = () => rawContents(sandbox.dataDir).raw;
     const s = { sessionId: 's1' };
     const turn = async (n: number, first: number) => {
       await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `write ${n}` });
