@@ -12,7 +12,7 @@ import type { ContentStore } from './contents.js';
 import type { Store } from '../db/store.js';
 import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from '../db/store-upkeep.js';
 
-/** Contents packed per round: close() waits for one round at most. */
+/** Contents listed per round (close() and the agent interrupt a round between two contents). */
 const PACK_ROUND = 16;
 /** No transaction for this long: the agent is not working, the store is tidied. */
 export const IDLE_MS = 2000;
@@ -41,7 +41,7 @@ export class Housekeeping {
   private wake: (() => void) | null = null;
   /** The last failure (packing is retried by the next round; reads never depend on it). */
   lastFailure: unknown = null;
-  /** Times packing waited for the agent (for tests and the bench). */
+  /** Times packing waited for the agent (for tests). */
   yields = 0;
 
   private readonly idleMs: number;
@@ -152,7 +152,7 @@ export class Housekeeping {
     }
   }
 
-  /** Stops after the current round (what is not packed stays raw), and leaves the store tidy. */
+  /** Stops before the next content (what is not packed stays raw), and leaves the store tidy. */
   async close(): Promise<void> {
     this.closed = true;
     this.wake?.();
