@@ -1,8 +1,9 @@
 // Packing gives way to the agent: it waits while a request is served or was within the quiet
 // period, goes on after it until everything is packed, and never keeps settled() or close()
 // waiting for the agent.
+import fc from 'fast-check';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type DeltaRig, deltaRig } from './deltas.testutil.js';
+import { type DeltaRig, deltaRig, edited, sourceText } from './deltas.testutil.js';
 import { Housekeeping, QUIET_MS, type AgentActivity } from './housekeeping.js';
 import { rawContents } from '../../testkit/contents.js';
 import { makeSandbox } from '../../testkit/engine-harness.js';
@@ -142,6 +143,88 @@ describe('packing and the agent', () => {
     expect(rig.contents.has(hashes[0])).toBe(false);
     await housekeeping.close();
   });
+});
+
+describe('property: any interleaving of captures, requests, removals and settled()', () => {
+  it('while a request is served at most the content in hand gets packed; in the end every kept content is packed and reads back', async () => {
+    const step = fc.oneof(
+      fc.record({ kind: fc.constant('edit' as const), path: fc.integer({ min: 0, max: 2 }), seed: fc.nat(1e6) }),
+      fc.record({ kind: fc.constant('busy' as const) }),
+      fc.record({ kind: fc.constant('done' as const) }),
+      fc.record({ kind: fc.constant('wait' as const), ms: fc.integer({ min: 0, max: 25 }) }),
+      fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+      fc.record({ kind: fc.constant('settled' as const) }),
+    );
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 4, maxLength: 30 }), async (steps) => {
+        const local = await deltaRig();
+        const served = agent();
+        const housekeeping = new Housekeeping(local.contents, local.store, { agent: served, quietMs: 10 });
+        // Opaque keys (hex of whatever the column holds), to follow contents across their moves.
+        const rawKeys = () =>
+          new Set(
+            (
+              local.store.db.prepare('SELECT hex(hash) AS k FROM contents WHERE packed = 0').all() as { k: string }[]
+            ).map((r) => r.k),
+          );
+        const packedKeys = () =>
+          new Set(
+            (
+              local.store.db.prepare('SELECT hex(hash) AS k FROM contents WHERE packed = 1').all() as { k: string }[]
+            ).map((r) => r.k),
+          );
+        try {
+          const current = [0, 1, 2].map((p) => sourceText(200 + p, 200));
+          const kept = new Map<string, Buffer>();
+          /** Raw when the request began (null: no request is being served, or settled() ran since). */
+          let rawAtBusy: Set<string> | null = null;
+          for (const s of steps) {
+            if (s.kind === 'edit') {
+              const next = edited(current[s.path], s.seed);
+              const { before, after } = local.turn(`workspace:/f${s.path}`, current[s.path], next);
+              kept.set(before!, current[s.path]);
+              kept.set(after, next);
+              current[s.path] = next;
+              // Captured while a request is served: it too waits for the agent.
+              if (rawAtBusy) for (const k of rawKeys()) rawAtBusy.add(k);
+              housekeeping.schedule();
+            } else if (s.kind === 'busy') {
+              if (!served.active) rawAtBusy = rawKeys();
+              served.busy();
+            } else if (s.kind === 'done') {
+              served.done();
+              rawAtBusy = null;
+            } else if (s.kind === 'wait') {
+              await pause(s.ms);
+            } else if (s.kind === 'remove') {
+              const all = [...kept.keys()];
+              if (all.length === 0) continue;
+              const going = all[s.pick % all.length];
+              local.store.transaction(() => local.contents.removeAll([going]));
+              kept.delete(going);
+            } else {
+              await housekeeping.settled();
+              expect(rawKeys().size).toBe(0);
+              if (served.active) rawAtBusy = rawKeys();
+            }
+            if (rawAtBusy) {
+              const packed = packedKeys();
+              expect([...rawAtBusy].filter((k) => packed.has(k)).length).toBeLessThanOrEqual(1);
+            }
+          }
+          served.done();
+          await housekeeping.settled();
+          expect(housekeeping.lastFailure).toBeNull();
+          expect(rawKeys().size).toBe(0);
+          for (const [hash, bytes] of kept) expect(local.contents.read(hash).equals(bytes)).toBe(true);
+        } finally {
+          await housekeeping.close();
+          await local.close();
+        }
+      }),
+      { numRuns: process.env.CI ? 40 : 20 },
+    );
+  }, 120_000);
 });
 
 describe('the engine', () => {
