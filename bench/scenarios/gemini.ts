@@ -54,7 +54,9 @@ export async function geminiScenario(ctx: BenchContext): Promise<void> {
     GEMINI_SECTION,
     "Gemini CLI 0.61.0's GitService run as it runs it: shadow repo in ~/.gemini/history/<project>/.git over the workspace, " +
       "its .gitconfig and safe-git environment, a checkpoint before a turn's first write (git add . , git status, " +
-      "git commit --no-verify when not clean), /restore = git restore --source <hash> . + git clean -f -d, git's auto gc on",
+      'git commit --no-verify when not clean), /restore = git restore --source <hash> . + git clean -f -d, ' +
+      "git's auto gc on. Gemini checkpoints before each batch of write tool calls: one batch per turn here, " +
+      'its fewest commits (a turn of one write per model reply would commit before each)',
   );
 }
 
@@ -76,7 +78,10 @@ async function firstRecords(ctx: BenchContext, { gemini, turnback }: Sides): Pro
   ctx.log(`item 14: first checkpoint ${checkpointMs.toFixed(0)} ms, index build ${indexMs.toFixed(0)} ms`);
 }
 
-/** Agents write files themselves; Gemini checkpoints before the turn's first write. */
+/**
+ * Agents write files themselves. Gemini checkpoints before each batch of write tool calls (the
+ * later calls of a batch find the status clean): a turn here is one batch, its cheapest case.
+ */
 async function geminiTurn(gemini: GeminiCheckpoints, edits: FileEdit[]): Promise<string> {
   const commit = await gemini.checkpoint('Snapshot for write_file');
   await gemini.waitForAutoGc();
