@@ -3,11 +3,6 @@
 // the WAL is checkpointed once it has grown; once the store has been idle for IDLE_MS, every
 // free page goes back and the WAL is emptied (store-upkeep.ts). Nothing depends on it for
 // safety: every content is durable in SQLite from the moment it is stored.
-//
-// It gives way to the agent: before each content, while the agent's requests are being served
-// or were within QUIET_MS, it waits, so a turn that begins right after another does not share
-// its two cores with the last one's packing (docs/design.md, "Packing"). A caller of settled()
-// is not kept waiting: it asked for the work to be done.
 import type { ContentStore } from './contents.js';
 import type { Store } from '../db/store.js';
 import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from '../db/store-upkeep.js';
@@ -23,7 +18,13 @@ export const IDLE_MS = 2000;
  */
 export const QUIET_MS = 250;
 
-/** What packing yields to: the agent's requests (the engine's session queues). */
+/**
+ * What packing gives way to: the agent's requests (the engine's session queues). Before each
+ * content, while one is being served or was within QUIET_MS, packing waits, so a turn that
+ * begins right after another does not share its two cores with the last one's packing
+ * (docs/design.md, "Packing: the trade"). A caller of settled() is not kept waiting: it asked
+ * for the work to be done.
+ */
 export interface AgentActivity {
   readonly active: boolean;
   /** performance.now() when a request last began or ended. */
