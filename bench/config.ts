@@ -32,6 +32,8 @@ export interface BenchConfig {
   ignoredBuild: { files: number; bytes: number };
   /** Item 13: the files of the tree whose index is built in the background. */
   indexBuildFiles: number;
+  /** Item 15: pairs of turns compared (one with the last turn's packing pending, one after it is done). */
+  packingPairs: number;
 }
 
 export function benchConfig(quick: boolean): BenchConfig {
@@ -55,6 +57,7 @@ export function benchConfig(quick: boolean): BenchConfig {
       ignoredBuild: { files: 5000, bytes: 50 * MB },
       scanLarge: { name: 'S3k', files: 3000, bytes: 6 * MB },
       indexBuildFiles: 5000,
+      packingPairs: 8,
     };
   }
   return {
@@ -76,5 +79,6 @@ export function benchConfig(quick: boolean): BenchConfig {
     ignoredBuild: { files: 50000, bytes: 500 * MB },
     scanLarge: { name: 'S100k', files: 100000, bytes: 200 * MB },
     indexBuildFiles: 100_000,
+    packingPairs: 60,
   };
 }

@@ -20,8 +20,11 @@ function formatValue(figure: Figure, value: number): string {
   return figure.unit === 'ms' ? formatMs(value) : formatBytes(value);
 }
 
-export function formatRatio(value: number): string {
-  return value >= 100 ? `${value.toFixed(0)}×` : `${value.toPrecision(value < 0.01 ? 1 : 2)}×`;
+/** `target`: one more digit where two would round onto the target (1.1× would read as both met and missed). */
+export function formatRatio(value: number, target: number | null = null): string {
+  if (value >= 100) return `${value.toFixed(0)}×`;
+  const short = `${value.toPrecision(value < 0.01 ? 1 : 2)}×`;
+  return target !== null && short === `${target.toPrecision(2)}×` ? `${value.toPrecision(3)}×` : short;
 }
 
 const pad = (text: string, width: number): string =>
@@ -54,7 +57,7 @@ export function renderTable(results: Results, machine: Machine, header: string[]
     }
     for (const r of results.ratios.filter((x) => x.section === section.id)) {
       const target = r.targetMax === null ? '' : `   target ≤ ${r.targetMax}×  ${r.pass ? 'met' : 'MISSED'}`;
-      out.push(`   ratio ${pad(r.label, labelWidth - 6)}${padLeft(formatRatio(r.value), 11)}${target}`);
+      out.push(`   ratio ${pad(r.label, labelWidth - 6)}${padLeft(formatRatio(r.value, r.targetMax), 11)}${target}`);
     }
     for (const note of section.notes) out.push(`   note: ${note}`);
     for (const line of section.notMeasured) out.push(`   not measured: ${line}`);
@@ -65,7 +68,7 @@ export function renderTable(results: Results, machine: Machine, header: string[]
     out.push(`Targets: ${targets.filter((r) => r.pass).length} of ${targets.length} met`);
     for (const r of targets) {
       out.push(
-        `   ${r.pass ? 'met   ' : 'MISSED'}  ${r.section}. ${r.label}: ${formatRatio(r.value)} (target ≤ ${r.targetMax}×)`,
+        `   ${r.pass ? 'met   ' : 'MISSED'}  ${r.section}. ${r.label}: ${formatRatio(r.value, r.targetMax)} (target ≤ ${r.targetMax}×)`,
       );
     }
   }
@@ -144,7 +147,7 @@ export function renderMarkdown(results: Results, machine: Machine, header: strin
     if (!r) return '';
     return r.targetMax === null
       ? formatRatio(r.value)
-      : `${formatRatio(r.value)} (target ≤ ${r.targetMax}×${r.pass ? '' : ', **missed**'})`;
+      : `${formatRatio(r.value, r.targetMax)} (target ≤ ${r.targetMax}×${r.pass ? '' : ', **missed**'})`;
   };
   const rows: string[][] = [
     [
@@ -185,6 +188,22 @@ export function renderMarkdown(results: Results, machine: Machine, header: strin
     }
   }
   rows.push(...historyRows(results, cell, ratio));
+  if (results.get('gemini.rollback.gemini'))
+    rows.push([
+      "Rollback of 1000 files vs Gemini CLI's /restore (W2; its replica in the shadow-git column)",
+      '',
+      cell('gemini.rollback.gemini'),
+      cell('gemini.rollback.turnback'),
+      ratio('gemini.rollback.turnback', 'gemini.rollback.gemini'),
+    ]);
+  if (results.get('gemini.store.gemini'))
+    rows.push([
+      "Store bytes vs Gemini CLI's shadow repo (W2 indexed; after git gc: " + cell('gemini.store.gemini-packed') + ')',
+      '',
+      cell('gemini.store.gemini'),
+      cell('gemini.store.turnback'),
+      ratio('gemini.store.turnback', 'gemini.store.gemini'),
+    ]);
   const out: string[] = [];
   out.push('| | raw | shadow-git | turnback | turnback ÷ other |', '|---|---:|---:|---:|---|');
   for (const row of rows) out.push(`| ${row.join(' | ')} |`);

@@ -81,6 +81,33 @@ export class Results {
     });
   }
 
+  /**
+   * A ratio measured pair by pair (the median of each pair's numerator ÷ denominator), under
+   * the two figures it was drawn from: where load drifts during a run, adjacent pairs compare
+   * like with like, and the ratio of two medians would not.
+   */
+  pairedRatio(
+    section: string,
+    label: string,
+    numerator: string,
+    denominator: string,
+    ratios: number[],
+    targetMax: number | null = null,
+  ): void {
+    if (!this.get(numerator) || !this.get(denominator) || ratios.length === 0) return;
+    const value = summarize(ratios).median;
+    this.ratios.push({
+      id: `${numerator}/${denominator}`,
+      section,
+      label,
+      numerator,
+      denominator,
+      value,
+      targetMax,
+      pass: targetMax === null ? null : value <= targetMax,
+    });
+  }
+
   note(section: string, text: string): void {
     const notes = this.sections.find((s) => s.id === section)?.notes;
     if (notes && !notes.includes(text)) notes.push(text);

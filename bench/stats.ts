@@ -17,6 +17,15 @@ export function summarize(samples: number[]): Summary {
   return { median, min: sorted[0], max: sorted[sorted.length - 1], p95, runs: samples.length, samples };
 }
 
+/** The q-quantile (0–1) of the samples, linearly interpolated: the spread of paired differences. */
+export function quantile(samples: number[], q: number): number {
+  if (samples.length === 0) throw new Error('no samples');
+  const sorted = [...samples].sort((a, b) => a - b);
+  const at = (sorted.length - 1) * q;
+  const low = Math.floor(at);
+  return sorted[low] + (sorted[Math.min(low + 1, sorted.length - 1)] - sorted[low]) * (at - low);
+}
+
 export interface RepeatOptions<T> {
   runs: number;
   /** Untimed runs first, so JIT and page cache do not land in the first sample. */

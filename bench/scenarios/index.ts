@@ -1,14 +1,17 @@
-// The order of a run: the W2 arena serves items 5, 1 and 2; then the turnback-only items.
+// The order of a run: the W2 arena serves items 5, 1 and 2; then the turnback-only items and the
+// comparisons with one other tool each (Gemini CLI: item 14).
 import type { BenchContext } from '../context.js';
 import { createArena } from './arena.js';
 import { ensureBuild } from './build.js';
 import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
+import { geminiScenario } from './gemini.js';
 import { historyScenario } from './history.js';
 import { ignoredBuildScenario } from './ignored-build.js';
 import { indexBuildScenario } from './index-build.js';
 import { hookScenario } from './hook.js';
 import { memoryScenario } from './memory.js';
+import { packingScenario } from './packing.js';
 import { rollbackScenario } from './rollback.js';
 import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
@@ -29,6 +32,8 @@ export const SECTIONS: [string, string][] = [
   ['11', 'Build output: a git-ignored target/ folder'],
   ['12', 'The always-on service: cold start and memory'],
   ['13', 'Index build in the background'],
+  ['14', "Gemini CLI's own checkpoints and restore, replicated (W2)"],
+  ['15', 'Background packing against the next turn (W2)'],
 ];
 
 export interface RunOptions {
@@ -67,6 +72,8 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('10')) await historyScenario(ctx);
   if (wants('11')) await ignoredBuildScenario(ctx);
   if (wants('13')) await indexBuildScenario(ctx);
+  if (wants('14')) await geminiScenario(ctx);
+  if (wants('15')) await packingScenario(ctx);
   if (wants('7'))
     await guarded(ctx, '7', async () => {
       await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));

@@ -96,15 +96,17 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const now = options.now ?? Date.now;
     const events = new Events();
     const holders = new ContentHolders();
+    const queue = new KeyedQueue();
     const ctx: EngineContext = {
       fs,
       store,
       dataDir,
       roots: await Roots.create(fs, specs, dataDir, storeDir),
       contents,
-      housekeeping: new Housekeeping(contents, store),
+      // Packing gives way to the agent's requests, which all pass through the session queues.
+      housekeeping: new Housekeeping(contents, store, { agent: queue }),
       events,
-      queue: new KeyedQueue(),
+      queue,
       limits: {
         maxFileSize: options.maxFileSize ?? DEFAULT_MAX_FILE_SIZE,
         maxDeleteFiles: options.maxDeleteFiles ?? 100_000,

@@ -48,7 +48,7 @@ export const deltasAvailable = zstd !== null;
  * brotli 11 10.9 ms (3,041 B): the capture of that file costs about 2 ms. A zstd delta against
  * its base takes 0.16 ms at level 6 (101 B), 0.50 ms at 9 (94 B), 0.84 ms at 19 (96 B): most of
  * it is loading the base as the dictionary, which grows with the level. Against brotli 11 and
- * zstd 19 (bench/pack-probe.ts, bench/capture-slowdown-probe.ts): the commander.js history's
+ * zstd 19 (bench/pack-probe.ts, bench item 15): the commander.js history's
  * contents take 4% more (796 against 764 KiB), and packing a turn takes 0.44× the CPU its
  * capture took (1.2–1.6× before); a 10-file turn on W2, 0.9× (4–8× before).
  */

@@ -212,8 +212,8 @@ export class ContentStore {
   }
 
   /** Re-encodes raw contents, off the agent's path (packer.ts); answers how many it looked at. */
-  pack(limit = 256): Promise<number> {
-    return this.packer.pack(limit);
+  pack(limit = 256, before?: () => Promise<boolean>): Promise<number> {
+    return this.packer.pack(limit, before);
   }
 
   /** A batch for one record; `memory` bounds what it holds in memory (the rest is staged). */

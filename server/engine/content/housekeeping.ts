@@ -7,29 +7,58 @@ import type { ContentStore } from './contents.js';
 import type { Store } from '../db/store.js';
 import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from '../db/store-upkeep.js';
 
-/** Contents packed per round: close() waits for one round at most. */
+/** Contents listed per round (close() and the agent interrupt a round between two contents). */
 const PACK_ROUND = 16;
 /** No transaction for this long: the agent is not working, the store is tidied. */
 export const IDLE_MS = 2000;
+/**
+ * No agent request for this long: packing goes on. Longer than the gap between a tool's before
+ * and after hooks and between a turn's quick writes, shorter than a model's reply between tool
+ * calls, where packing then runs (bench item 15).
+ */
+export const QUIET_MS = 250;
+
+/**
+ * What packing gives way to: the agent's requests (the engine's session queues). Before each
+ * content, while one is being served or was within QUIET_MS, packing waits, so a turn that
+ * begins right after another does not share its two cores with the last one's packing
+ * (docs/design.md, "Packing: the trade"). A caller of settled() is not kept waiting: it asked
+ * for the work to be done.
+ */
+export interface AgentActivity {
+  readonly active: boolean;
+  /** performance.now() when a request last began or ended. */
+  readonly lastActiveAt: number;
+}
 
 export class Housekeeping {
   private running: Promise<void> | null = null;
   private again = false;
   private closed = false;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Callers of settled() waiting: packing does not yield meanwhile. */
+  private hurried = 0;
+  /** Ends a wait for the agent early (settled(), close()). */
+  private wake: (() => void) | null = null;
   /** The last failure (packing is retried by the next round; reads never depend on it). */
   lastFailure: unknown = null;
+  /** Times packing waited for the agent (for tests). */
+  yields = 0;
 
   private readonly idleMs: number;
   private readonly checkpointAt: number;
+  private readonly quietMs: number;
+  private readonly agent: AgentActivity | null;
 
   constructor(
     private readonly contents: ContentStore,
     private readonly store: Store,
-    options: { idleMs?: number; checkpointAt?: number } = {},
+    options: { idleMs?: number; checkpointAt?: number; quietMs?: number; agent?: AgentActivity } = {},
   ) {
     this.idleMs = options.idleMs ?? IDLE_MS;
     this.checkpointAt = options.checkpointAt ?? CHECKPOINT_AT;
+    this.quietMs = options.quietMs ?? QUIET_MS;
+    this.agent = options.agent ?? null;
   }
 
   /** Starts a round from a macrotask, so whoever asked (a turn end) gets its answer first. */
@@ -49,9 +78,11 @@ export class Housekeeping {
     do {
       this.again = false;
       try {
-        while (!this.closed && (await this.contents.pack(PACK_ROUND)) > 0) {
+        const before = () => this.yieldToAgent();
+        while (!this.closed && (await this.contents.pack(PACK_ROUND, before)) > 0) {
           /* next round */
         }
+        await this.yieldToAgent();
         if (!this.closed) {
           releaseFreePages(this.store);
           checkpointIfGrown(this.store, this.checkpointAt);
@@ -61,6 +92,30 @@ export class Housekeeping {
       }
     } while (this.again && !this.closed);
     this.armIdle(this.idleMs);
+  }
+
+  /**
+   * Waits while the agent is being served or was within quietMs (unless someone awaits
+   * settled()); answers whether to go on (false once closed).
+   */
+  private async yieldToAgent(): Promise<boolean> {
+    for (;;) {
+      if (this.closed) return false;
+      const agent = this.agent;
+      if (!agent || this.hurried > 0) return true;
+      const quiet = agent.active ? 0 : performance.now() - agent.lastActiveAt;
+      if (quiet >= this.quietMs) return true;
+      this.yields++;
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(done, Math.max(1, this.quietMs - quiet));
+        function done(): void {
+          clearTimeout(timer);
+          resolve();
+        }
+        this.wake = done;
+      });
+      this.wake = null;
+    }
   }
 
   private armIdle(ms: number): void {
@@ -86,15 +141,22 @@ export class Housekeeping {
     }
   }
 
-  /** Resolves once everything scheduled so far is done. */
+  /** Resolves once everything scheduled so far is done, packing without waiting for the agent. */
   async settled(): Promise<void> {
-    this.schedule();
-    while (this.running) await this.running;
+    this.hurried++;
+    try {
+      this.wake?.();
+      this.schedule();
+      while (this.running) await this.running;
+    } finally {
+      this.hurried--;
+    }
   }
 
-  /** Stops after the current round (what is not packed stays raw), and leaves the store tidy. */
+  /** Stops before the next content (what is not packed stays raw), and leaves the store tidy. */
   async close(): Promise<void> {
     this.closed = true;
+    this.wake?.();
     if (this.idleTimer) clearTimeout(this.idleTimer);
     while (this.running) await this.running;
     try {

@@ -33,12 +33,23 @@ export class Packer {
     private readonly parts: ContentParts,
   ) {}
 
-  /** Packs up to `limit` raw contents; answers how many it looked at. */
-  async pack(limit: number): Promise<number> {
+  /**
+   * Packs up to `limit` raw contents; answers how many it looked at. `before` is awaited before
+   * each content, the caller's chance to wait for the agent (a row gone or packed meanwhile is
+   * left as it is); when it answers false, the round stops there.
+   */
+  async pack(limit: number, before?: () => Promise<boolean>): Promise<number> {
     const rows = this.store.contents.unpacked(limit);
     let failure: unknown = null;
     const memo = new TurnMemo(this.store);
-    for (const row of rows) {
+    for (const listed of rows) {
+      let row = listed;
+      if (before) {
+        if (!(await before())) break;
+        const now = this.parts.byHash(listed.hash);
+        if (!now || now.packed) continue;
+        row = now;
+      }
       try {
         await this.packOne(row, memo);
       } catch (e) {
