@@ -1,7 +1,8 @@
 // The `contents` table (a row per kept content: its hash, size, codec, and for a delta its
 // base and depth) and `content_parts` (its bytes, in parts). A content staged part by part has
 // no hash until the transaction that needs it names it. The content store (content/) encodes,
-// decodes and verifies; this is where its rows are read and written.
+// decodes and verifies; this is where its rows are read and written. A hash is kept as its 32
+// bytes (schema 11) and answered as the hex the rest of the engine uses.
 import type { Codec } from '../content/codecs.js';
 import { PARTS_PER_CONTENT } from './part-ids.js';
 import type { Statements } from './statements.js';
@@ -23,7 +24,8 @@ export interface StoredContent {
 
 interface ContentColumns {
   id: number;
-  hash: string;
+  /** Text only for a hash kept from before schema 11 that was not a sha256's hex. */
+  hash: Buffer | string | null;
   size: number;
   codec: Codec;
   parts: number;
@@ -33,12 +35,29 @@ interface ContentColumns {
 }
 
 const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
+const SHA256_HEX = /^[0-9a-f]{64}$/;
+
+/** The hash as its row keeps it; null for what is not a sha256's hex, which no row can hold. */
+function keyOf(hash: string): Buffer | null {
+  return SHA256_HEX.test(hash) ? Buffer.from(hash, 'hex') : null;
+}
+
+/** The key a content is written under: a hash that is not a sha256's hex is a caller's bug. */
+function writeKey(hash: string): Buffer {
+  const key = keyOf(hash);
+  if (!key) throw new Error(`a content's hash must be a sha256 in hex, not ${JSON.stringify(hash)}`);
+  return key;
+}
+
+function hexOf(hash: Buffer | string | null): string {
+  return Buffer.isBuffer(hash) ? hash.toString('hex') : (hash as string);
+}
 
 function toContent(row: ContentColumns | undefined): StoredContent | undefined {
   if (!row) return undefined;
   return {
     id: row.id,
-    hash: row.hash,
+    hash: hexOf(row.hash),
     size: row.size,
     codec: row.codec,
     parts: row.parts,
@@ -52,11 +71,14 @@ export class ContentRows {
   constructor(private readonly store: Statements) {}
 
   has(hash: string): boolean {
-    return this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(hash) !== undefined;
+    const key = keyOf(hash);
+    return key !== null && this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(key) !== undefined;
   }
 
   byHash(hash: string): StoredContent | undefined {
-    return toContent(this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(hash) as ContentColumns);
+    const key = keyOf(hash);
+    if (!key) return undefined;
+    return toContent(this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(key) as ContentColumns);
   }
 
   byId(id: number): StoredContent | undefined {
@@ -104,7 +126,7 @@ export class ContentRows {
     return Number(
       this.store
         .st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
-        .run(hash, size, parts, stored).lastInsertRowid,
+        .run(writeKey(hash), size, parts, stored).lastInsertRowid,
     );
   }
 
@@ -119,7 +141,8 @@ export class ContentRows {
           `INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
         )
-        .run(from.hash, from.size, next.codec, from.parts, next.stored, next.baseId, next.depth).lastInsertRowid,
+        .run(writeKey(from.hash), from.size, next.codec, from.parts, next.stored, next.baseId, next.depth)
+        .lastInsertRowid,
     );
   }
 
@@ -176,7 +199,7 @@ export class ContentRows {
   }
 
   nameStaged(id: number, hash: string): void {
-    this.store.st('UPDATE contents SET hash = ? WHERE id = ? AND hash IS NULL').run(hash, id);
+    this.store.st('UPDATE contents SET hash = ? WHERE id = ? AND hash IS NULL').run(writeKey(hash), id);
   }
 
   /** Staged rows a crash left behind (never committed under a name). */
@@ -190,11 +213,11 @@ export class ContentRows {
       this.store
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = unhex(c.hash))
-      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
+      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = c.hash)
+      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = lower(hex(c.hash)))`,
         )
-        .all() as { hash: string }[]
-    ).map((r) => r.hash);
+        .all() as { hash: Buffer | string }[]
+    ).map((r) => hexOf(r.hash));
   }
 
   stats(): { blobs: number; bytes: number; storedBytes: number } {

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import { importBlobFiles } from './legacy-blobs.js';
 import { importCommandJson } from './legacy-commands.js';
+import { BINARY_CONTENT_HASHES } from './binary-hashes.js';
 import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
 
 export class SchemaTooNewError extends EngineError {
@@ -214,6 +215,8 @@ const MIGRATIONS: (string | Migration)[] = [
   `,
   // 9 → 10: entries, changes and content references in their compact form (compact-records.ts).
   { sql: COMPACT_RECORD_TABLES, run: compactRecords },
+  // 10 → 11: a content's hash as its 32 bytes (binary-hashes.ts).
+  BINARY_CONTENT_HASHES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
