@@ -5,6 +5,7 @@
 // bytes (schema 11) and answered as the hex the rest of the engine uses.
 import type { Codec } from '../content/codecs.js';
 import { PARTS_PER_CONTENT } from './part-ids.js';
+import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
 
 export { PARTS_PER_CONTENT };
@@ -213,7 +214,7 @@ export class ContentRows {
       this.store
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = c.hash)
+      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash_prefix = substr(c.hash, 1, ${REFERENCE_PREFIX}))
       AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = lower(hex(c.hash)))`,
         )
         .all() as { hash: Buffer | string }[]

@@ -6,6 +6,7 @@ import { importBlobFiles } from './legacy-blobs.js';
 import { importCommandJson } from './legacy-commands.js';
 import { BINARY_CONTENT_HASHES } from './binary-hashes.js';
 import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
+import { REFERENCE_PREFIXES } from './reference-prefixes.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -217,6 +218,8 @@ const MIGRATIONS: (string | Migration)[] = [
   { sql: COMPACT_RECORD_TABLES, run: compactRecords },
   // 10 → 11: a content's hash as its 32 bytes (binary-hashes.ts).
   BINARY_CONTENT_HASHES,
+  // 11 → 12: a content reference names its content by its hash's first bytes (reference-prefixes.ts).
+  REFERENCE_PREFIXES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
