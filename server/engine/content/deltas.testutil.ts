@@ -64,7 +64,7 @@ export async function deltaRig(): Promise<DeltaRig> {
         title: '',
         startedAt: number,
       });
-      store.turns.markCommitted(turnId, number, {}, [], false);
+      store.turns.markCommitted(turnId, number, {}, false);
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];
         store.entries.insert({

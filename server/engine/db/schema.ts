@@ -7,6 +7,7 @@ import { importCommandJson } from './legacy-commands.js';
 import { BINARY_CONTENT_HASHES } from './binary-hashes.js';
 import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
 import { REFERENCE_PREFIXES } from './reference-prefixes.js';
+import { DROP_TURN_PREVIEWS } from './turn-previews.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -220,6 +221,8 @@ const MIGRATIONS: (string | Migration)[] = [
   BINARY_CONTENT_HASHES,
   // 11 → 12: a content reference names its content by its hash's first bytes (reference-prefixes.ts).
   REFERENCE_PREFIXES,
+  // 12 → 13: a turn's preview is read from its changes (turn-previews.ts).
+  DROP_TURN_PREVIEWS,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
