@@ -93,13 +93,14 @@ export class Housekeeping {
     while (this.running) await this.running;
   }
 
-  /** Stops after the current round (what is not packed stays raw), and leaves the store tidy: a small one with full pages. */
+  /** Stops after the current round (what is not packed stays raw), and leaves the store tidy. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     while (this.running) await this.running;
     try {
       releaseFreePages(this.store, 0);
+      // A small store's pages filled too, as at rest (store-upkeep.ts).
       compactIfGrown(this.store);
     } catch (e) {
       this.lastFailure = e;
