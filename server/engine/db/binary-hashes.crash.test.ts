@@ -86,8 +86,10 @@ describe('crash during the migration to binary content hashes', () => {
           expect(found, context).toEqual({ version: 10, rows: ROWS, forms: { text: ROWS - 1, null: 1 } });
         } else {
           seen.migrated++;
-          expect(found, context).toEqual({
-            version: SCHEMA_VERSION,
+          // Migrated, and perhaps by some of the later migrations too (each is a transaction of its own).
+          expect(found.version, context).toBeGreaterThanOrEqual(11);
+          expect({ ...found, version: 11 }, context).toEqual({
+            version: 11,
             rows: ROWS,
             forms: { blob: ROWS - 2, text: 1, null: 1 },
           });

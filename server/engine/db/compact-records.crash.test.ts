@@ -85,8 +85,10 @@ describe('crash during the migration to compact records', () => {
           expect(found, context).toEqual({ version: 9, entries: ROWS, changes: ROWS, refs: old.refs, form: 'text' });
         } else {
           seen.migrated++;
-          expect(found, context).toEqual({
-            version: SCHEMA_VERSION,
+          // Migrated, and perhaps by some of the later migrations too (each is a transaction of its own).
+          expect(found.version, context).toBeGreaterThanOrEqual(10);
+          expect({ ...found, version: 10 }, context).toEqual({
+            version: 10,
             entries: ROWS,
             changes: ROWS,
             refs: old.refs,

@@ -79,7 +79,9 @@ describe('crash during the migration to references by hash prefix', () => {
           expect(found, context).toEqual({ version: 11, lengths: { 32: old.refs } });
         } else {
           seen.migrated++;
-          expect(found, context).toEqual({ version: SCHEMA_VERSION, lengths: { [REFERENCE_PREFIX]: old.refs } });
+          // Migrated, and perhaps by some of the later migrations too (each is a transaction of its own).
+          expect(found.version, context).toBeGreaterThanOrEqual(12);
+          expect(found.lengths, context).toEqual({ [REFERENCE_PREFIX]: old.refs });
         }
         // Opened again, it migrates what was left as it was.
         expectEveryReference(file, context);
