@@ -4,6 +4,7 @@
 // decodes and verifies; this is where its rows are read and written. A hash is kept as its 32
 // bytes (schema 11) and answered as the hex the rest of the engine uses.
 import type { Codec } from '../content/codecs.js';
+import { hashBytes, hashHex } from './hash-bytes.js';
 import { PARTS_PER_CONTENT } from './part-ids.js';
 import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
@@ -36,23 +37,15 @@ interface ContentColumns {
 }
 
 const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
-/** The hash as its row keeps it; null for what is not a sha256's hex, which no row can hold. */
-function keyOf(hash: string): Buffer | null {
-  return SHA256_HEX.test(hash) ? Buffer.from(hash, 'hex') : null;
-}
-
 /** The key a content is written under: a hash that is not a sha256's hex is a caller's bug. */
 function writeKey(hash: string): Buffer {
-  const key = keyOf(hash);
+  const key = hashBytes(hash);
   if (!key) throw new Error(`a content's hash must be a sha256 in hex, not ${JSON.stringify(hash)}`);
   return key;
 }
 
-function hexOf(hash: Buffer | string | null): string {
-  return Buffer.isBuffer(hash) ? hash.toString('hex') : (hash as string);
-}
+/** Null only for a staged content's row, which no caller reads as a named one. */
+const hexOf = (hash: Buffer | string | null) => hashHex(hash) as string;
 
 function toContent(row: ContentColumns | undefined): StoredContent | undefined {
   if (!row) return undefined;
@@ -72,12 +65,12 @@ export class ContentRows {
   constructor(private readonly store: Statements) {}
 
   has(hash: string): boolean {
-    const key = keyOf(hash);
+    const key = hashBytes(hash);
     return key !== null && this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(key) !== undefined;
   }
 
   byHash(hash: string): StoredContent | undefined {
-    const key = keyOf(hash);
+    const key = hashBytes(hash);
     if (!key) return undefined;
     return toContent(this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(key) as ContentColumns);
   }
@@ -215,7 +208,7 @@ export class ContentRows {
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash_prefix = substr(c.hash, 1, ${REFERENCE_PREFIX}))
-      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = lower(hex(c.hash)))`,
+      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
         )
         .all() as { hash: Buffer | string }[]
     ).map((r) => hexOf(r.hash));

@@ -6,6 +6,7 @@
 // of the engine has them.
 import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
 import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
+import { hashBytes } from './hash-bytes.js';
 import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
 
@@ -29,11 +30,9 @@ export interface StoredEntry {
   stepTitle: string | null;
 }
 
-const SHA256_HEX = /^[0-9a-f]{64}$/;
-
 /** What a reference keeps of a content's hash; null for what is no sha256, which names no content. */
 function prefixOf(hash: string): Buffer | null {
-  return SHA256_HEX.test(hash) ? Buffer.from(hash.slice(0, 2 * REFERENCE_PREFIX), 'hex') : null;
+  return hashBytes(hash)?.subarray(0, REFERENCE_PREFIX) ?? null;
 }
 
 /** A turn's integer key (turns.id), which these tables name it by, from its id. */

@@ -6,6 +6,7 @@ import { importBlobFiles } from './legacy-blobs.js';
 import { importCommandJson } from './legacy-commands.js';
 import { BINARY_CONTENT_HASHES } from './binary-hashes.js';
 import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
+import { BINARY_INDEX_HASHES } from './index-hashes.js';
 import { REFERENCE_PREFIXES } from './reference-prefixes.js';
 import { DROP_TURN_PREVIEWS } from './turn-previews.js';
 
@@ -223,6 +224,8 @@ const MIGRATIONS: (string | Migration)[] = [
   REFERENCE_PREFIXES,
   // 12 → 13: a turn's preview is read from its changes (turn-previews.ts).
   DROP_TURN_PREVIEWS,
+  // 13 → 14: the workspace index's hashes as their 32 bytes (index-hashes.ts).
+  BINARY_INDEX_HASHES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
