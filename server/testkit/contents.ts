@@ -24,7 +24,7 @@ export function storedContentCount(dataDir: string): number {
 export function damageContent(dataDir: string, hash: string, how: 'overwrite' | 'remove'): void {
   const db = openDb(dataDir, false);
   try {
-    const row = db.prepare('SELECT id FROM contents WHERE hash = ?').get(hash) as { id: number } | undefined;
+    const row = db.prepare('SELECT id FROM contents WHERE hash = unhex(?)').get(hash) as { id: number } | undefined;
     if (!row) throw new Error(`no stored content ${hash}`);
     if (how === 'remove') {
       db.prepare('DELETE FROM contents WHERE id = ?').run(row.id);
@@ -49,8 +49,8 @@ export function storedEncoding(
   try {
     return db
       .prepare(
-        `SELECT c.codec AS codec, c.depth AS depth, b.hash AS base FROM contents c
-      LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = ?`,
+        `SELECT c.codec AS codec, c.depth AS depth, nullif(lower(hex(b.hash)), '') AS base FROM contents c
+      LEFT JOIN contents b ON b.id = c.base_id WHERE c.hash = unhex(?)`,
       )
       .get(hash) as { codec: string; depth: number; base: string | null } | undefined;
   } finally {
@@ -68,7 +68,9 @@ export async function unreadableContents(dataDir: string): Promise<string[]> {
   try {
     const contents = new ContentStore(store);
     const hashes = (
-      store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').all() as { hash: string }[]
+      store.db.prepare('SELECT lower(hex(hash)) AS hash FROM contents WHERE hash IS NOT NULL').all() as {
+        hash: string;
+      }[]
     ).map((r) => r.hash);
     const bad: string[] = [];
     for (const hash of hashes) if (!(await contents.verify(hash))) bad.push(hash);
@@ -95,7 +97,9 @@ export function unpackAll(dataDir: string): void {
   const store = new Store(path.join(dataDir, 'store', 'turnback.db'));
   try {
     const parts = new ContentParts(store.contents);
-    const rows = store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL AND packed = 1').all() as {
+    const rows = store.db
+      .prepare('SELECT lower(hex(hash)) AS hash FROM contents WHERE hash IS NOT NULL AND packed = 1')
+      .all() as {
       hash: string;
     }[];
     store.transaction(() => {

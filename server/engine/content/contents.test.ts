@@ -156,7 +156,7 @@ describe('content store', () => {
     while ((await contents.pack(2)) > 0) {
       /* all of them */
     }
-    const rows = store.db.prepare('SELECT hash, codec, stored, size FROM contents').all() as {
+    const rows = store.db.prepare('SELECT lower(hex(hash)) AS hash, codec, stored, size FROM contents').all() as {
       hash: string;
       codec: string;
       stored: number;
@@ -181,7 +181,7 @@ describe('content store', () => {
     store.transaction(() => batch.commit());
     const row = (hash: string) =>
       store.db
-        .prepare('SELECT id, codec, parts, stored, packed, base_id, depth FROM contents WHERE hash = ?')
+        .prepare('SELECT id, codec, parts, stored, packed, base_id, depth FROM contents WHERE hash = unhex(?)')
         .get(hash) as {
         id: number;
         codec: string;

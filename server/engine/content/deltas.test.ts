@@ -72,7 +72,9 @@ describe('delta chains', () => {
       const base =
         row.base_id === null
           ? undefined
-          : (rig.store.db.prepare('SELECT hash FROM contents WHERE id = ?').get(row.base_id) as { hash: string });
+          : (rig.store.db.prepare('SELECT lower(hex(hash)) AS hash FROM contents WHERE id = ?').get(row.base_id) as {
+              hash: string;
+            });
       return row.size + (base ? decodedBy(base.hash) : 0);
     };
     expect(Math.max(...hashes.map(decodedBy))).toBeLessThanOrEqual(DECODE_BUDGET);
@@ -127,7 +129,7 @@ describe('delta chains', () => {
     const chosen = (on: DeltaRig) =>
       on.store.db
         .prepare(
-          `SELECT c.hash, c.codec, c.depth, b.hash AS base FROM contents c
+          `SELECT lower(hex(c.hash)) AS hash, c.codec, c.depth, nullif(lower(hex(b.hash)), '') AS base FROM contents c
       LEFT JOIN contents b ON b.id = c.base_id ORDER BY c.hash`,
         )
         .all() as { base: string | null }[];
@@ -195,7 +197,9 @@ describe('removing contents of a chain', () => {
     const packing = rig.contents.pack(1); // encoding against the base, in the thread pool
     rig.store.transaction(() => rig.contents.removeAll([before!]));
     await packing;
-    const after = rig.store.db.prepare('SELECT hash FROM contents WHERE hash IS NOT NULL').get() as { hash: string };
+    const after = rig.store.db
+      .prepare('SELECT lower(hex(hash)) AS hash FROM contents WHERE hash IS NOT NULL')
+      .get() as { hash: string };
     expect(rig.row(after.hash)).toMatchObject({ codec: 'raw', packed: 0 });
     await rig.packAll();
     expect(rig.row(after.hash)).toMatchObject({ codec: 'brotli', base_id: null });
@@ -240,7 +244,7 @@ describe('a damaged chain', () => {
     const texts = versions(12, 4);
     const hashes = history(texts);
     await rig.packAll();
-    rig.store.db.prepare('DELETE FROM contents WHERE hash = ?').run(hashes[1]);
+    rig.store.db.prepare('DELETE FROM contents WHERE hash = unhex(?)').run(hashes[1]);
     expectExact([hashes[0]], [texts[0]]);
     for (const hash of hashes.slice(2))
       expect(() => rig.contents.read(hash)).toThrow(expect.objectContaining({ reason: 'missing' }));

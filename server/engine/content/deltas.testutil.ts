@@ -64,7 +64,7 @@ export async function deltaRig(): Promise<DeltaRig> {
         title: '',
         startedAt: number,
       });
-      store.turns.markCommitted(turnId, number, {}, [], false);
+      store.turns.markCommitted(turnId, number, {}, false);
       changes.forEach(({ uri, before, after, to }, i) => {
         const { b, a } = kept[i];
         store.entries.insert({
@@ -103,7 +103,9 @@ export async function deltaRig(): Promise<DeltaRig> {
     },
     row(hash) {
       return store.db
-        .prepare('SELECT id, hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = ?')
+        .prepare(
+          'SELECT id, lower(hex(hash)) AS hash, codec, depth, base_id, stored, size, packed FROM contents WHERE hash = unhex(?)',
+        )
         .get(hash) as ContentColumns;
     },
     async close() {

@@ -1,11 +1,12 @@
 // Work a turn end leaves for later, off the agent's path: contents captured raw are packed
 // (most as deltas, encoded in the thread pool), free pages beyond a reserve are given back and
 // the WAL is checkpointed once it has grown; once the store has been idle for IDLE_MS, every
-// free page goes back and the WAL is emptied (store-upkeep.ts). Nothing depends on it for
-// safety: every content is durable in SQLite from the moment it is stored.
+// free page goes back, a small store is rewritten with full pages and the WAL is emptied
+// (store-upkeep.ts), as on close. Nothing depends on it for safety: every content is durable
+// in SQLite from the moment it is stored.
 import type { ContentStore } from './contents.js';
 import type { Store } from '../db/store.js';
-import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from '../db/store-upkeep.js';
+import { CHECKPOINT_AT, checkpointIfGrown, compactIfGrown, releaseFreePages, tidyAtRest } from '../db/store-upkeep.js';
 
 /** Contents listed per round (close() and the agent interrupt a round between two contents). */
 const PACK_ROUND = 16;
@@ -161,6 +162,8 @@ export class Housekeeping {
     while (this.running) await this.running;
     try {
       releaseFreePages(this.store, 0);
+      // A small store's pages filled too, as at rest (store-upkeep.ts).
+      compactIfGrown(this.store);
     } catch (e) {
       this.lastFailure = e;
     }

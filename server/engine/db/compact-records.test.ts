@@ -97,12 +97,16 @@ describe('schema 10: a store of schema 9 opens with its records compact, every o
       store.entries.addRef('not hex', turnId);
       expect(
         store.db
-          .prepare('SELECT lower(hex(hash)) AS h FROM blob_refs WHERE turn = (SELECT id FROM turns WHERE turn_id = ?)')
+          .prepare(
+            'SELECT lower(hex(hash_prefix)) AS h FROM blob_refs WHERE turn = (SELECT id FROM turns WHERE turn_id = ?)',
+          )
           .all(turnId),
       ).toContainEqual({
-        h: 'ef'.repeat(32),
+        h: 'ef'.repeat(8),
       });
-      expect(store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE hash IS NULL').get()).toEqual({ n: 0 });
+      expect(store.db.prepare('SELECT COUNT(*) AS n FROM blob_refs WHERE length(hash_prefix) != 8').get()).toEqual({
+        n: 0,
+      });
       store.dropTurn(turnId);
       expect(store.entries.of(turnId)).toEqual([]);
       expect(store.entries.changesOf(turnId)).toEqual([]);

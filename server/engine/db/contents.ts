@@ -1,9 +1,12 @@
 // The `contents` table (a row per kept content: its hash, size, codec, and for a delta its
 // base and depth) and `content_parts` (its bytes, in parts). A content staged part by part has
 // no hash until the transaction that needs it names it. The content store (content/) encodes,
-// decodes and verifies; this is where its rows are read and written.
+// decodes and verifies; this is where its rows are read and written. A hash is kept as its 32
+// bytes (schema 11) and answered as the hex the rest of the engine uses.
 import type { Codec } from '../content/codecs.js';
+import { hashBytes, hashHex } from './hash-bytes.js';
 import { PARTS_PER_CONTENT } from './part-ids.js';
+import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
 
 export { PARTS_PER_CONTENT };
@@ -23,7 +26,8 @@ export interface StoredContent {
 
 interface ContentColumns {
   id: number;
-  hash: string;
+  /** Text only for a hash kept from before schema 11 that was not a sha256's hex. */
+  hash: Buffer | string | null;
   size: number;
   codec: Codec;
   parts: number;
@@ -33,12 +37,21 @@ interface ContentColumns {
 }
 
 const COLUMNS = 'id, hash, size, codec, parts, base_id, depth, packed';
+/** The key a content is written under: a hash that is not a sha256's hex is a caller's bug. */
+function writeKey(hash: string): Buffer {
+  const key = hashBytes(hash);
+  if (!key) throw new Error(`a content's hash must be a sha256 in hex, not ${JSON.stringify(hash)}`);
+  return key;
+}
+
+/** Null only for a staged content's row, which no caller reads as a named one. */
+const hexOf = (hash: Buffer | string | null) => hashHex(hash) as string;
 
 function toContent(row: ContentColumns | undefined): StoredContent | undefined {
   if (!row) return undefined;
   return {
     id: row.id,
-    hash: row.hash,
+    hash: hexOf(row.hash),
     size: row.size,
     codec: row.codec,
     parts: row.parts,
@@ -52,11 +65,14 @@ export class ContentRows {
   constructor(private readonly store: Statements) {}
 
   has(hash: string): boolean {
-    return this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(hash) !== undefined;
+    const key = hashBytes(hash);
+    return key !== null && this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(key) !== undefined;
   }
 
   byHash(hash: string): StoredContent | undefined {
-    return toContent(this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(hash) as ContentColumns);
+    const key = hashBytes(hash);
+    if (!key) return undefined;
+    return toContent(this.store.st(`SELECT ${COLUMNS} FROM contents WHERE hash = ?`).get(key) as ContentColumns);
   }
 
   byId(id: number): StoredContent | undefined {
@@ -104,7 +120,7 @@ export class ContentRows {
     return Number(
       this.store
         .st("INSERT INTO contents (hash, size, codec, parts, stored) VALUES (?, ?, 'raw', ?, ?)")
-        .run(hash, size, parts, stored).lastInsertRowid,
+        .run(writeKey(hash), size, parts, stored).lastInsertRowid,
     );
   }
 
@@ -119,7 +135,8 @@ export class ContentRows {
           `INSERT INTO contents (hash, size, codec, parts, stored, packed, base_id, depth)
       VALUES (?, ?, ?, ?, ?, 1, ?, ?)`,
         )
-        .run(from.hash, from.size, next.codec, from.parts, next.stored, next.baseId, next.depth).lastInsertRowid,
+        .run(writeKey(from.hash), from.size, next.codec, from.parts, next.stored, next.baseId, next.depth)
+        .lastInsertRowid,
     );
   }
 
@@ -176,7 +193,7 @@ export class ContentRows {
   }
 
   nameStaged(id: number, hash: string): void {
-    this.store.st('UPDATE contents SET hash = ? WHERE id = ? AND hash IS NULL').run(hash, id);
+    this.store.st('UPDATE contents SET hash = ? WHERE id = ? AND hash IS NULL').run(writeKey(hash), id);
   }
 
   /** Staged rows a crash left behind (never committed under a name). */
@@ -190,11 +207,11 @@ export class ContentRows {
       this.store
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash = unhex(c.hash))
+      AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash_prefix = substr(c.hash, 1, ${REFERENCE_PREFIX}))
       AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
         )
-        .all() as { hash: string }[]
-    ).map((r) => r.hash);
+        .all() as { hash: Buffer | string }[]
+    ).map((r) => hexOf(r.hash));
   }
 
   stats(): { blobs: number; bytes: number; storedBytes: number } {

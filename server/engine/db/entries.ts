@@ -1,10 +1,13 @@
 // A turn's `entries` (what each operation found before it ran, and after the commit) and its
 // `changes` (the per-path summary its commit wrote), with the content references (`blob_refs`)
 // that keep the contents they name. States and changes are kept compact (record-codec.ts:
-// a few bytes each, hashes as their 32 bytes), references by the hash's bytes; the records
-// this repository answers carry hex hashes, as the rest of the engine has them.
+// a few bytes each, hashes as their 32 bytes), references by the hash's first bytes
+// (reference-prefixes.ts); the records this repository answers carry hex hashes, as the rest
+// of the engine has them.
 import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
 import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
+import { hashBytes } from './hash-bytes.js';
+import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
 
 export interface StoredEntry {
@@ -25,6 +28,11 @@ export interface StoredEntry {
   /** The host's step (tool call) and its chat line, when the host named one. */
   stepId: string | null;
   stepTitle: string | null;
+}
+
+/** What a reference keeps of a content's hash; null for what is no sha256, which names no content. */
+function prefixOf(hash: string): Buffer | null {
+  return hashBytes(hash)?.subarray(0, REFERENCE_PREFIX) ?? null;
 }
 
 /** A turn's integer key (turns.id), which these tables name it by, from its id. */
@@ -144,21 +152,45 @@ export class Entries {
     ).map((row) => parseChange(row.data, row.uri));
   }
 
+  /**
+   * The first `limit` files (folders left out) among the turn's changes that `accept` takes, in
+   * change order: a turn's preview, read from its changes instead of being kept a second time
+   * (schema 13). Reads no further than it needs, however many paths the turn changed.
+   */
+  previewOf(turnId: string, accept: (uri: string) => boolean, limit: number): string[] {
+    const out: string[] = [];
+    if (limit <= 0) return out;
+    const rows = this.store
+      .st(`SELECT uri, data FROM changes WHERE turn = ${TURN} ORDER BY ord`)
+      .iterate(turnId) as IterableIterator<{ uri: string; data: Buffer }>;
+    for (const row of rows) {
+      if (!accept(row.uri)) continue;
+      const change = parseChange(row.data, row.uri);
+      if (change.before?.type === 'dir' || change.after?.type === 'dir') continue;
+      out.push(row.uri);
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
   addRef(hash: string, turnId: string): void {
-    // By the hash's bytes. What is not hex (unhex gives NULL) names no content: OR IGNORE drops it.
-    this.store.st(`INSERT OR IGNORE INTO blob_refs (hash, turn) VALUES (unhex(?), ${TURN})`).run(hash, turnId);
+    const prefix = prefixOf(hash);
+    if (!prefix) return;
+    this.store.st(`INSERT OR IGNORE INTO blob_refs (hash_prefix, turn) VALUES (?, ${TURN})`).run(prefix, turnId);
   }
 
   clearRefs(turnId: string): void {
     this.store.st(`DELETE FROM blob_refs WHERE turn = ${TURN}`).run(turnId);
   }
 
-  /** Up to `limit` turns that reference the content. */
+  /** Up to `limit` turns that reference the content (or, rarely, another with the same prefix). */
   turnsReferring(hash: string, limit: number): string[] {
+    const prefix = prefixOf(hash);
+    if (!prefix) return [];
     return (
       this.store
-        .st('SELECT t.turn_id FROM blob_refs r JOIN turns t ON t.id = r.turn WHERE r.hash = unhex(?) LIMIT ?')
-        .all(hash, limit) as {
+        .st('SELECT t.turn_id FROM blob_refs r JOIN turns t ON t.id = r.turn WHERE r.hash_prefix = ? LIMIT ?')
+        .all(prefix, limit) as {
         turn_id: string;
       }[]
     ).map((r) => r.turn_id);

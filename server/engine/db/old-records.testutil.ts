@@ -15,8 +15,11 @@ export interface OldRecords {
 
 const hex = (seed: string) => createHash('sha256').update(seed).digest('hex');
 
-/** `turns` turns of `perTurn` writes each; one state in ten of a form the compact one cannot hold. */
-export function writeOldStore(file: string, turns: number, perTurn = 3): OldRecords {
+/**
+ * `turns` turns of `perTurn` writes each; one state in ten of a form the compact one cannot
+ * hold. Written at schema 9, then migrated to `version` (a later one's tests start there).
+ */
+export function writeOldStore(file: string, turns: number, perTurn = 3, version = 9): OldRecords {
   const db = new Database(file);
   db.pragma('journal_mode = WAL');
   migrate(db, path.dirname(file), 9);
@@ -80,6 +83,7 @@ export function writeOldStore(file: string, turns: number, perTurn = 3): OldReco
       out.unreferenced.push(h);
     }
   })();
+  migrate(db, path.dirname(file), version);
   db.close();
   return out;
 }

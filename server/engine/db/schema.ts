@@ -4,7 +4,11 @@ import type Database from 'better-sqlite3';
 import { EngineError } from '../errors.js';
 import { importBlobFiles } from './legacy-blobs.js';
 import { importCommandJson } from './legacy-commands.js';
+import { BINARY_CONTENT_HASHES } from './binary-hashes.js';
 import { COMPACT_RECORD_TABLES, compactRecords } from './compact-records.js';
+import { BINARY_INDEX_HASHES } from './index-hashes.js';
+import { REFERENCE_PREFIXES } from './reference-prefixes.js';
+import { DROP_TURN_PREVIEWS } from './turn-previews.js';
 
 export class SchemaTooNewError extends EngineError {
   constructor(found: number, supported: number) {
@@ -214,6 +218,14 @@ const MIGRATIONS: (string | Migration)[] = [
   `,
   // 9 → 10: entries, changes and content references in their compact form (compact-records.ts).
   { sql: COMPACT_RECORD_TABLES, run: compactRecords },
+  // 10 → 11: a content's hash as its 32 bytes (binary-hashes.ts).
+  BINARY_CONTENT_HASHES,
+  // 11 → 12: a content reference names its content by its hash's first bytes (reference-prefixes.ts).
+  REFERENCE_PREFIXES,
+  // 12 → 13: a turn's preview is read from its changes (turn-previews.ts).
+  DROP_TURN_PREVIEWS,
+  // 13 → 14: the workspace index's hashes as their 32 bytes (index-hashes.ts).
+  BINARY_INDEX_HASHES,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,5 +1,6 @@
 // The store's files stay bounded: pages freed by packing go back to the filesystem, the WAL is
 // checkpointed once it has grown and its file cut back, and emptied once the store is idle.
+import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -8,7 +9,7 @@ import type { ContentStore } from '../content/contents.js';
 import { type DeltaRig, deltaRig } from '../content/deltas.testutil.js';
 import { Housekeeping } from '../content/housekeeping.js';
 import type { Store } from './store.js';
-import { CHECKPOINT_AT, checkpointIfGrown, releaseFreePages, tidyAtRest } from './store-upkeep.js';
+import { CHECKPOINT_AT, checkpointIfGrown, compactIfGrown, releaseFreePages, tidyAtRest } from './store-upkeep.js';
 
 let rig: DeltaRig;
 let dir: string;
@@ -54,6 +55,89 @@ describe('free pages', () => {
     hashes.forEach((hash, i) =>
       expect(contents.read(hash).toString()).toBe(`content ${i} `.repeat(10_000).slice(0, 100_000)),
     );
+  });
+});
+
+describe('half-filled pages', () => {
+  /** Bytes the contents' pages hold no data in. */
+  const unused = () =>
+    (
+      store.db.prepare("SELECT SUM(unused) AS n FROM dbstat WHERE name IN ('content_parts', 'contents')").get() as {
+        n: number;
+      }
+    ).n;
+  /**
+   * Contents of a few KiB each, captured and packed a few at a time, as turns do: each packed
+   * one moves to the end of its tables, after the raw ones of the next turn, whose places are
+   * left empty once they are packed in turn.
+   */
+  async function packedSmallContents(n: number, from = 0): Promise<{ hash: string; text: string }[]> {
+    const kept: { hash: string; text: string }[] = [];
+    for (let i = 0; i < n; i += 3) {
+      const batch = contents.batch();
+      for (let j = i; j < Math.min(n, i + 3); j++) {
+        // Hex, brotli about halves it: packed rows of 100 B to 4 KiB, as the history's are.
+        const text = `${from + j} ${randomBytes(50 + ((j * 997) % 3600)).toString('hex')}`;
+        kept.push({ hash: batch.keepBytes(Buffer.from(text)).hash, text });
+      }
+      store.transaction(() => batch.commit());
+      while ((await contents.pack(16)) > 0) {
+        /* all */
+      }
+    }
+    releaseFreePages(store, 0);
+    return kept;
+  }
+
+  it('a small store is rewritten densely at rest, every content still there, and again only once it has grown', async () => {
+    const kept = await packedSmallContents(300);
+    const [pagesBefore, unusedBefore] = [pages(), unused()];
+    expect(compactIfGrown(store)).toBe(true);
+    expect(pages()).toBeLessThan(pagesBefore);
+    // What is left empty is what rows of these sizes leave on any page.
+    expect(unused()).toBeLessThan(unusedBefore * 0.85);
+    for (const { hash, text } of kept) expect(contents.read(hash).toString()).toBe(text);
+    // Nothing written since: no second rewrite.
+    expect(compactIfGrown(store)).toBe(false);
+    kept.push(...(await packedSmallContents(20, 300)));
+    expect(compactIfGrown(store)).toBe(false);
+    kept.push(...(await packedSmallContents(300, 320)));
+    expect(compactIfGrown(store)).toBe(true);
+    for (const { hash, text } of kept) expect(contents.read(hash).toString()).toBe(text);
+  });
+
+  it('a store over the limit keeps its pages', async () => {
+    await packedSmallContents(100);
+    const before = pages();
+    expect(compactIfGrown(store, (before - 1) * 4096)).toBe(false);
+    expect(pages()).toBe(before);
+  });
+
+  it('never waits on another writer: the rewrite is left for the next rest', async () => {
+    const kept = await packedSmallContents(100);
+    const writer = new Database(path.join(dir, 'turnback.db'));
+    try {
+      writer.exec('BEGIN IMMEDIATE');
+      const started = performance.now();
+      expect(compactIfGrown(store)).toBe(false);
+      tidyAtRest(store);
+      expect(performance.now() - started).toBeLessThan(500);
+      writer.exec('COMMIT');
+    } finally {
+      writer.close();
+    }
+    expect(compactIfGrown(store)).toBe(true);
+    for (const { hash, text } of kept) expect(contents.read(hash).toString()).toBe(text);
+  });
+
+  it('is done by housekeeping at rest', async () => {
+    const housekeeping = new Housekeeping(contents, store, { idleMs: 100 });
+    await packedSmallContents(300);
+    const before = unused();
+    await housekeeping.settled();
+    await new Promise((resolve) => setTimeout(resolve, 600));
+    expect(unused()).toBeLessThan(before * 0.85);
+    await housekeeping.close();
   });
 });
 

@@ -5,7 +5,11 @@
 //   free pages: a packed content frees the pages its raw parts filled. New captures reuse them,
 //     so while the agent works a reserve stays; at rest they are given back to the filesystem
 //     (incremental vacuum: stores created since schema 5 are in auto_vacuum = INCREMENTAL mode;
-//     older ones keep their size, their free pages reused).
+//     older ones keep their size, their free pages reused);
+//   half-filled pages: rows deleted where they were (a content moved to the end of its tables
+//     once packed) and keys appended to a WITHOUT ROWID table (split half and half) leave pages
+//     part empty, about 8% of the commander.js store; at rest a small store that has grown
+//     since is rewritten densely (VACUUM), a larger one keeps its pages.
 import { statSync } from 'node:fs';
 import type Database from 'better-sqlite3';
 
@@ -45,12 +49,60 @@ export function releaseFreePages(store: Store, reserve = BUSY_RESERVE): number {
 }
 
 /**
- * At rest: every free page given back, the WAL emptied. Never waits: with another connection
- * reading (a second process on the store), the checkpoint is left for the next rest.
+ * Stores up to this size are rewritten densely at rest. A rewrite holds the store for its
+ * length, and a request that comes meanwhile waits: measured here, 11 ms for the 1.3 MiB
+ * commander.js store (1,316 → 1,212 KiB), about 0.15 s at this bound.
+ */
+export const COMPACT_LIMIT = 16 << 20;
+/** Growth in pages since the last rewrite that makes another worth it. */
+const COMPACT_GROWTH = 1 / 8;
+const COMPACTED_KEY = 'compacted_pages';
+
+/** Pages in use (free pages not counted), as the last rewrite left them, or 0. */
+function compactedPages(store: Store): number {
+  const row = store.db.prepare('SELECT value FROM meta WHERE key = ?').get(COMPACTED_KEY) as
+    { value: string } | undefined;
+  return Number(row?.value ?? 0) || 0;
+}
+
+/**
+ * At rest, not inside a transaction: a store of COMPACT_LIMIT bytes at most, grown by
+ * COMPACT_GROWTH since its last rewrite, rewritten with full pages; answers whether it was.
+ * One transaction (SQLite's VACUUM): a kill leaves the store as it was. Never waits: with
+ * another connection writing or reading, it is left for the next rest.
+ */
+export function compactIfGrown(store: Store, limit = COMPACT_LIMIT): boolean {
+  if (store.db.inTransaction) return false;
+  const pageSize = store.db.pragma('page_size', { simple: true }) as number;
+  const used =
+    (store.db.pragma('page_count', { simple: true }) as number) -
+    (store.db.pragma('freelist_count', { simple: true }) as number);
+  if (used * pageSize > limit || used < compactedPages(store) * (1 + COMPACT_GROWTH)) return false;
+  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
+  store.db.pragma('busy_timeout = 0');
+  try {
+    store.db.exec('VACUUM');
+  } catch (e) {
+    if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code === 'SQLITE_LOCKED')
+      return false;
+    throw e;
+  } finally {
+    store.db.pragma(`busy_timeout = ${timeout}`);
+  }
+  const after = store.db.pragma('page_count', { simple: true }) as number;
+  store.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(COMPACTED_KEY, String(after));
+  return true;
+}
+
+/**
+ * At rest: every free page given back, a small store's pages filled (compactIfGrown), the WAL
+ * emptied. Never waits: with another connection reading (a second process on the store), the
+ * checkpoint is left for the next rest.
  */
 export function tidyAtRest(store: Store): void {
   if (store.db.inTransaction) return;
   releaseFreePages(store, 0);
+  compactIfGrown(store);
   const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
   store.db.pragma('busy_timeout = 0');
   try {

@@ -1,6 +1,6 @@
 // The `turns` table: a turn's number, kind, status and times, and its JSON columns (the counts
-// and preview its commit wrote, the turns a rollback covers, a rollback's undo record), read
-// and written here alone. Its entries and changes live in entries.ts.
+// its commit wrote, the turns a rollback covers, a rollback's undo record), read and written
+// here alone. Its entries and changes (which its preview is read from) live in entries.ts.
 import type { FileChange, TurnKind, TurnStatus } from '../../protocol.js';
 import type { Statements } from './statements.js';
 import { parseChange } from './entries.js';
@@ -31,7 +31,6 @@ export interface StoredTurn {
   startedAt: number;
   endedAt: number | null;
   counts: TurnCounts;
-  preview: string[];
   undo: UndoRecord | null;
   /** The turn's messages not taken back by a rollback. */
   messageCount: number;
@@ -58,7 +57,6 @@ interface TurnColumns {
   started_at: number;
   ended_at: number | null;
   counts: string;
-  preview: string;
   undo: string | null;
   message_count: number;
   pinned: number | null;
@@ -78,7 +76,6 @@ function toTurn(row: TurnColumns): StoredTurn {
     startedAt: row.started_at,
     endedAt: row.ended_at,
     counts: JSON.parse(row.counts) as TurnCounts,
-    preview: JSON.parse(row.preview) as string[],
     undo: row.undo ? (JSON.parse(row.undo) as UndoRecord) : null,
     messageCount: row.message_count,
     pinned: row.pinned === 1,
@@ -120,7 +117,7 @@ export class Turns {
     this.store
       .st(
         `INSERT INTO turns (turn_id, session_id, number, kind, rollback_of, title, status, rolled_back_by, interrupted,
-      started_at, ended_at, counts, preview, undo) VALUES (?, ?, ?, ?, ?, ?, 'active', NULL, 0, ?, NULL, '{}', '[]', NULL)`,
+      started_at, ended_at, counts, undo) VALUES (?, ?, ?, ?, ?, ?, 'active', NULL, 0, ?, NULL, '{}', NULL)`,
       )
       .run(
         turn.turnId,
@@ -202,14 +199,14 @@ export class Turns {
     );
   }
 
-  /** The SQL half of a commit: status committed (unless already rolled back), end time, counts, preview. */
-  markCommitted(turnId: string, endedAt: number, counts: TurnCounts, preview: string[], interrupted: boolean): void {
+  /** The SQL half of a commit: status committed (unless already rolled back), end time, counts. */
+  markCommitted(turnId: string, endedAt: number, counts: TurnCounts, interrupted: boolean): void {
     this.store
       .st(
         `UPDATE turns SET status = CASE WHEN status = 'active' THEN 'committed' ELSE status END, ended_at = ?,
-      counts = ?, preview = ?, interrupted = ? WHERE turn_id = ?`,
+      counts = ?, interrupted = ? WHERE turn_id = ?`,
       )
-      .run(endedAt, JSON.stringify(counts), JSON.stringify(preview), interrupted ? 1 : 0, turnId);
+      .run(endedAt, JSON.stringify(counts), interrupted ? 1 : 0, turnId);
   }
 
   setStatus(turnId: string, status: TurnStatus, rolledBackBy: string | null): void {

@@ -1,5 +1,7 @@
 // The `ws_index` table (what a scan last saw at every tracked path) and the `meta` flag that
-// says whether it holds the whole tree.
+// says whether it holds the whole tree. A file's hash is kept as its 32 bytes (schema 14) and
+// answered as hex.
+import { hashBytes, hashHex } from './hash-bytes.js';
 import type { Statements } from './statements.js';
 
 /** `special`: a FIFO, socket or device (its kind kept in `target`). */
@@ -28,7 +30,8 @@ interface IndexColumns {
   ctime_ms: number;
   ino: number;
   mode: number;
-  hash: string | null;
+  /** Text only for a hash kept from before schema 14 that was not a sha256's hex. */
+  hash: Buffer | string | null;
   target: string | null;
   skipped: IndexEntry['skipped'];
   seen_ms: number;
@@ -60,7 +63,7 @@ export class IndexRows {
           ctimeMs: r.ctime_ms,
           ino: r.ino,
           mode: r.mode,
-          hash: r.hash,
+          hash: hashHex(r.hash),
           target: r.target,
           skipped: r.skipped,
           seenMs: r.seen_ms,
@@ -83,7 +86,7 @@ export class IndexRows {
         entry.ctimeMs,
         entry.ino,
         entry.mode,
-        entry.hash,
+        entry.hash === null ? null : (hashBytes(entry.hash) ?? entry.hash),
         entry.target,
         entry.skipped,
         entry.seenMs,

@@ -154,7 +154,7 @@ export async function commitTurn(
     batch.commit();
     // Counted once the batch is stored: a large after-content is in no cache, only in the store.
     const changes = kinds.map((change) => withLines(ctx, change, records, contents));
-    const { counts, preview } = summarize(changes);
+    const counts = countsOf(changes);
     ctx.store.entries.clearRefs(turnId);
     for (const e of entries) {
       const after = records.get(e.uri)?.after ?? null;
@@ -168,13 +168,13 @@ export async function commitTurn(
       for (const hash of stateHashes(e.before, e.toBefore, after, toAfter)) ctx.store.entries.addRef(hash, turnId);
     }
     ctx.store.entries.replaceChanges(turnId, changes);
-    ctx.store.turns.markCommitted(turnId, ctx.now(), counts, preview, interrupted);
+    ctx.store.turns.markCommitted(turnId, ctx.now(), counts, interrupted);
     alsoInTransaction?.();
   });
 }
 
-/** The turn's counts per root and its preview, from its per-path changes. */
-function summarize(changes: FileChange[]): { counts: TurnCounts; preview: string[] } {
+/** The turn's counts per root, from its per-path changes (its preview is read from them too: Entries.previewOf). */
+function countsOf(changes: FileChange[]): TurnCounts {
   const counts: TurnCounts = {};
   // A rename's origin is gone only because it moved: its lines are not removed, they moved with it.
   const movedAway = new Set(changes.filter((c) => c.from).map((c) => c.from));
@@ -189,6 +189,5 @@ function summarize(changes: FileChange[]): { counts: TurnCounts; preview: string
     if (!isDir) counts[root].files++;
     if (!isDir && c.from) counts[root].renames = (counts[root].renames ?? 0) + 1;
   }
-  const preview = changes.filter((c) => c.before?.type !== 'dir' && c.after?.type !== 'dir').map((c) => c.uri);
-  return { counts, preview };
+  return counts;
 }

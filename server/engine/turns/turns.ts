@@ -6,15 +6,18 @@ import type { TurnContext } from '../context.js';
 import type { Housekeeping } from '../content/housekeeping.js';
 import type { Sessions } from '../db/sessions.js';
 import type { Events } from '../events.js';
-import type { StoredEntry } from '../db/entries.js';
+import type { Entries, StoredEntry } from '../db/entries.js';
 import type { StoredTurn } from '../db/turns.js';
 import type { Commands } from '../db/commands.js';
 import type { Roots } from '../paths/roots.js';
 
-/** What a turn's view reads: which roots are tracked, and its commands. */
+/** Paths a turn's listing names (docs/api.md: `preview`, at most 5). */
+const PREVIEW_PATHS = 5;
+
+/** What a turn's view reads: which roots are tracked, its commands, and its changes for its preview. */
 export interface TurnViewDeps {
   roots: Roots;
-  store: { commands: Commands };
+  store: { commands: Commands; entries: Entries };
 }
 
 /** What beginning and ending a turn touch: the commit's needs, the session's activity, the events. */
@@ -71,7 +74,7 @@ export function toTurn(ctx: TurnViewDeps, row: StoredTurn): Turn {
         (c) => c.endedAt != null && c.changed != null && !c.skipped?.some((s) => s.reason !== 'over-budget'),
       ),
     execCommands,
-    preview: row.preview.filter((u) => ctx.roots.isTrackedUri(u)).slice(0, 5),
+    preview: ctx.store.entries.previewOf(row.turnId, (u) => ctx.roots.isTrackedUri(u), PREVIEW_PATHS),
     messageCount: row.messageCount,
     lines,
     renameCount,
