@@ -29,7 +29,7 @@ export async function stageContent(
   // Read (and verified) before the temp file exists, so a bad content leaves nothing behind.
   const data = small ? contents.read(hash) : null;
   if (!data && !contents.has(hash)) throw new UnrestorableContentError(hash, 'missing');
-  const target = await fs.createAtomic(dest, mode, { durable: false });
+  const target = await fs.createAtomic(dest, mode, { durable: false, overlap: true });
   try {
     if (data) await target.write(data);
     else for await (const chunk of contents.chunks(hash)) await target.write(chunk);

@@ -250,7 +250,10 @@ export class Applier {
         }
       });
     }
-    for (const s of staged) {
+    // Renamed side by side (each waits on the journal); reported in the order staged.
+    const placed: boolean[] = new Array(staged.length).fill(false);
+    const failures: { s: Staged; e: unknown }[] = [];
+    await inParallel(staged, async (s, i) => {
       try {
         const failure = flushed.get(s);
         if (failure) {
@@ -259,11 +262,15 @@ export class Applier {
         }
         await this.changing(() => s.file.place());
         this.notePlaced(s);
-        if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
+        placed[i] = true;
       } catch (e) {
-        this.fail(s.p, e);
+        failures.push({ s, e });
       }
-    }
+    });
+    staged.forEach((s, i) => {
+      if (placed[i] && !s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
+    });
+    for (const { s, e } of failures) this.fail(s.p, e);
   }
 
   /** One syncfs for the root's filesystem instead of an fsync per file; false when it cannot run. */
