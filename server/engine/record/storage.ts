@@ -14,6 +14,7 @@ import { checkSessionId } from '../ids.js';
 import type { Resolved, Roots } from '../paths/roots.js';
 import type { EngineFs } from '../paths/fs.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
+import type { AtomicOptions } from '../paths/atomic-write.js';
 import { modeOf } from '../state/state.js';
 import { checkStep } from './step-ref.js';
 
@@ -82,11 +83,12 @@ export class Mutations {
     hash: string,
     mode: number,
     size?: number,
+    replaces?: AtomicOptions['replaces'],
   ): Promise<StagedFile> {
     await this.prepareFileTarget(turn, 'write', r);
     if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory())
       await this.ctx.fs.mkdirp(path.dirname(r.abs));
-    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size);
+    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
   }
 
   async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {

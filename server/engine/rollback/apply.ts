@@ -10,7 +10,9 @@ import { errnoCode } from '../paths/fs.js';
 import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
-import { type HashPolicy, readStateNoFollow } from '../state/read-state.js';
+import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
+import { seenOf, unchangedSince } from '../state/seen.js';
+import { DestinationChangedError } from '../paths/atomic-write.js';
 import type { StagedFile } from '../content/write-back.js';
 import type { Mutations } from '../record/storage.js';
 import { uriDepth } from '../paths/uri.js';
@@ -19,6 +21,13 @@ class LinkOnTheWay extends Error {
   readonly code = 'SYMLINK' as const;
   constructor() {
     super('a symlink appeared on the way; not followed');
+  }
+}
+
+/** The path no longer shows what planning saw (a person's edit since): it is left as it is, never overwritten unseen. */
+class ChangedMeanwhile extends Error {
+  constructor() {
+    super('it changed after the rollback looked at it; left as it is (roll back again to weigh it anew)');
   }
 }
 
@@ -86,6 +95,8 @@ export interface ApplyDeps extends CaptureDeps {
 export class Applier {
   readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
+  /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
+  private readonly removed = new Set<string>();
 
   constructor(
     private readonly ctx: ApplyDeps,
@@ -124,8 +135,11 @@ export class Applier {
       .filter((p) => p.moveFrom)
       .map((p) => byUri.get(p.moveFrom!)!)
       .filter((p) => !p.belowLink);
+    // What planning read is recorded as it is while the path still shows the lstat it was read by.
     await recordStates(this.ctx, this.turn, [
-      ...work.filter((p) => !p.belowLink).map((p) => ({ r: p.resolved!, op: opFor(p.target) })),
+      ...work
+        .filter((p) => !p.belowLink)
+        .map((p) => ({ r: p.resolved!, op: opFor(p.target), known: { state: p.current, seen: p.seen } })),
       ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
     ]);
     for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
@@ -165,10 +179,14 @@ export class Applier {
     belowLink: 'absent' | 'refuse' = 'refuse',
     hash: HashPolicy = 'always',
   ): Promise<State> {
+    return (await this.read(p, belowLink, hash)).state;
+  }
+
+  private async read(p: EvaluatedPath, belowLink: 'absent' | 'refuse', hash: HashPolicy): Promise<ReadState> {
     const r = p.resolved!;
     const read = await readStateNoFollow(this.ctx.fs, r.abs, { hash, maxFileSize: Infinity, excluded: false });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
-    return read.state;
+    return read;
   }
 
   private fail(p: EvaluatedPath, e: unknown): void {
@@ -176,6 +194,8 @@ export class Applier {
     if (p.soft) return;
     if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
+    } else if (e instanceof ChangedMeanwhile || e instanceof DestinationChangedError) {
+      this.outcome.errors.push({ uri: p.uri, code: 'CHANGED', message: e.message });
     } else if (e instanceof UnrestorableContentError || e instanceof SpecialNotMade) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else if (e instanceof TooLargeError) {
@@ -226,6 +246,7 @@ export class Applier {
         }
       }
       await this.changing(() => this.mutations.delete(this.turn, r, false));
+      this.removed.add(p.uri);
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
       // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
       if (current.type === 'special' && p.target !== null && !p.soft)
@@ -301,11 +322,19 @@ export class Applier {
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
       const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
-      const fresh = await this.current(
+      const read = await this.read(
         p,
         'refuse',
         target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
       );
+      // What the rollback turn recorded is what planning saw: a path that shows something else
+      // now changed since (unless this rollback removed it), and is left as it is.
+      if (planned !== undefined && p.seen !== undefined && !this.removed.has(p.uri)) {
+        if (!unchangedSince(p.seen, read.stats ?? null)) throw new ChangedMeanwhile();
+      }
+      const fresh = read.state;
+      // Renamed over only while it still shows this very lstat (checked through the folder's handle, right before).
+      const asCreateSaw = read.stats ? seenOf(read.stats, 0) : null;
       const current: State =
         fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
           ? { ...fresh, hash: planned.hash }
@@ -324,7 +353,9 @@ export class Applier {
         staged.push({
           p,
           moved,
-          file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size),
+          file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size, (now) =>
+            unchangedSince(asCreateSaw, now ?? null),
+          ),
         });
         return;
       }

@@ -9,6 +9,7 @@ import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root, Roots } from '../paths/roots.js';
 import { sameContent, sameForDrift, sameMode } from '../state/state.js';
 import { readStateNoFollow } from '../state/read-state.js';
+import { type Seen, seenOf } from '../state/seen.js';
 import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
 
@@ -48,6 +49,8 @@ export interface EvaluatedPath extends PathTarget {
   moveFrom?: string;
   /** A symlink lies on the way (a legitimate one the rollback replaces): read as absent. */
   belowLink?: boolean;
+  /** What planning's lstat saw (null: nothing there); the rollback's later steps check the path still shows it. */
+  seen?: Seen | null;
 }
 
 export interface MoveLink {
@@ -157,11 +160,13 @@ export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: Mo
       });
       continue;
     }
+    const atMs = Date.now();
     const read = await readStateNoFollow(ctx.fs, e.resolved.abs, {
       maxFileSize: ctx.limits.maxFileSize,
       excluded: false,
     });
     e.current = read.state;
+    e.seen = read.stats ? seenOf(read.stats, atMs) : null;
     e.belowLink = read.ancestors === 'link';
     if (read.ancestors === 'link' && p.target === null) {
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
