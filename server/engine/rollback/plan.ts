@@ -1,7 +1,7 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type { FileChange, LineCounts, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
 import type { ContentStore } from '../content/contents.js';
 import type { Entries } from '../db/entries.js';
 import type { EngineFs } from '../paths/fs.js';
@@ -12,6 +12,7 @@ import { readStateNoFollow } from '../state/read-state.js';
 import { type Seen, seenOf } from '../state/seen.js';
 import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
+import { linesKey } from '../turns/summary.js';
 
 /** What gathering the paths of turns reads: their entries, and which roots are tracked. */
 export interface CoverageDeps {
@@ -63,6 +64,8 @@ export interface Coverage {
   paths: PathTarget[];
   /** Renames and moves of the covered turns, newest first. */
   links: MoveLink[];
+  /** The line counts of each covered change driven back, swapped (turns/summary.ts `linesKey`): the rollback turn's own. */
+  knownLines?: Map<string, LineCounts>;
 }
 
 const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = {
@@ -91,9 +94,12 @@ function originalSkip(change: FileChange): SkipReason | undefined {
 export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
   const byUri = new Map<string, PathTarget>();
   const links: MoveLink[] = [];
+  const knownLines = new Map<string, LineCounts>();
   for (const turn of turns) {
     for (const change of ctx.store.entries.changesOf(turn.turnId)) {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
+      const back = change.lines && !change.from ? linesKey(change.after, change.before) : null;
+      if (back !== null) knownLines.set(back, { added: change.lines!.removed, removed: change.lines!.added });
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
       else
@@ -108,7 +114,7 @@ export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
       if ((e.op === 'rename' || e.op === 'move') && e.toUri) links.push({ from: e.uri, to: e.toUri });
     }
   }
-  return { turns, paths: [...byUri.values()], links: links.reverse() };
+  return { turns, paths: [...byUri.values()], links: links.reverse(), knownLines };
 }
 
 /** Narrows a coverage to selected URIs plus the paths chained to them by renames and moves. */

@@ -268,6 +268,7 @@ export class Rollbacks {
     }
     const covered = job.coverage.turns.map((t) => t.turnId);
     const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
+    for (const [key, lines] of job.coverage.knownLines ?? []) rollbackTurn.knownLines.set(key, lines);
     const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
     for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
       const row = ctx.store.turns.get(id);
