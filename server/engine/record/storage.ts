@@ -91,6 +91,22 @@ export class Mutations {
     return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
   }
 
+  /**
+   * `stageContent` for a path this turn recorded already, in a folder the caller just saw is a
+   * directory: nothing to record, nothing to make, so nothing is looked up again.
+   */
+  async stageRecorded(
+    turn: TurnContext,
+    r: Resolved,
+    hash: string,
+    mode: number,
+    size: number,
+    replaces: AtomicOptions['replaces'],
+  ): Promise<StagedFile> {
+    if (r.tracked && !turn.captured.has(r.realUri)) return this.stageContent(turn, r, hash, mode, size, replaces);
+    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
+  }
+
   async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {
     const existing = await this.ctx.fs.lstatOrNull(r.abs);
     if (existing?.isDirectory()) throw new BadRequestError(`${r.uri} is a directory`, { uri: r.uri });

@@ -11,9 +11,11 @@ import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
 import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
-import { seenOf, unchangedSince } from '../state/seen.js';
+import { type Seen, seenOf, unchangedSince } from '../state/seen.js';
 import { DestinationChangedError } from '../paths/atomic-write.js';
 import type { StagedFile } from '../content/write-back.js';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
 import type { Mutations } from '../record/storage.js';
 import { uriDepth } from '../paths/uri.js';
 
@@ -97,6 +99,8 @@ export class Applier {
   private readonly failed = new Set<string>();
   /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
   private readonly removed = new Set<string>();
+  /** Folders seen as directories since the file phase began (by lstat, once each). */
+  private readonly folders = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly ctx: ApplyDeps,
@@ -312,6 +316,32 @@ export class Applier {
     this.turn.contents.keep(s.p.target.hash, s.file.bytes);
   }
 
+  /**
+   * Stages a content; in a folder already seen as a directory during this rollback, without
+   * looking the path or its folder up again (the path is recorded, the folder known: one lstat
+   * per folder, not three per file). A folder gone since is the create's error.
+   */
+  private async stage(
+    r: Resolved,
+    hash: string,
+    mode: number,
+    size: number,
+    replaces: (now: Stats | undefined) => boolean,
+  ): Promise<StagedFile> {
+    const dir = path.dirname(r.abs);
+    let known = this.folders.get(dir);
+    if (!known) {
+      known = this.ctx.fs.lstatOrNull(dir).then(
+        (s) => s?.isDirectory() ?? false,
+        () => false,
+      );
+      this.folders.set(dir, known);
+    }
+    if (await known) return this.mutations.stageRecorded(this.turn, r, hash, mode, size, replaces);
+    this.folders.delete(dir);
+    return this.mutations.stageContent(this.turn, r, hash, mode, size, replaces);
+  }
+
   /** Drives a path to its target; a file's content is staged into `staged`, placed later. */
   private async create(p: EvaluatedPath, staged: Staged[]): Promise<void> {
     const { target } = p;
@@ -322,23 +352,31 @@ export class Applier {
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
       const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
-      const read = await this.read(
-        p,
-        'refuse',
-        target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
-      );
-      // What the rollback turn recorded is what planning saw: a path that shows something else
-      // now changed since (unless this rollback removed it), and is left as it is.
-      if (planned !== undefined && p.seen !== undefined && !this.removed.has(p.uri)) {
-        if (!unchangedSince(p.seen, read.stats ?? null)) throw new ChangedMeanwhile();
+      const asPlanned = planned !== undefined && p.seen !== undefined && !this.removed.has(p.uri);
+      let current: State;
+      // What the path must still show when the restored content is renamed over it.
+      let replaces: Seen | null;
+      if (asPlanned && target.type === 'file' && !p.belowLink) {
+        // Nothing of this rollback touched it since planning: what planning saw is what the
+        // rollback turn recorded, and the rename checks the path still shows it.
+        current = planned;
+        replaces = p.seen!;
+      } else {
+        const read = await this.read(
+          p,
+          'refuse',
+          target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
+        );
+        // A path that shows something else than planning saw changed since (unless this
+        // rollback removed it), and is left as it is.
+        if (asPlanned && !unchangedSince(p.seen!, read.stats ?? null)) throw new ChangedMeanwhile();
+        const fresh = read.state;
+        replaces = read.stats ? seenOf(read.stats, 0) : null;
+        current =
+          fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
+            ? { ...fresh, hash: planned.hash }
+            : fresh;
       }
-      const fresh = read.state;
-      // Renamed over only while it still shows this very lstat (checked through the folder's handle, right before).
-      const asCreateSaw = read.stats ? seenOf(read.stats, 0) : null;
-      const current: State =
-        fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
-          ? { ...fresh, hash: planned.hash }
-          : fresh;
       if (target.type === 'special') throw new SpecialNotMade(target.kind);
       if (target.type === 'dir') {
         if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
@@ -353,8 +391,8 @@ export class Applier {
         staged.push({
           p,
           moved,
-          file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size, (now) =>
-            unchangedSince(asCreateSaw, now ?? null),
+          file: await this.stage(r, target.hash, target.mode, target.size, (now) =>
+            unchangedSince(replaces, now ?? null),
           ),
         });
         return;
