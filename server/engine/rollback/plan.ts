@@ -150,7 +150,20 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
   return result;
 }
 
-export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
+/**
+ * How a target's kept content is checked: read back and verified against its hash (a preview,
+ * which must name what cannot be restored), or only found in the store (a rollback that goes
+ * on to restore it: staging reads and verifies it before its temp file exists, so a damaged
+ * one is UNRESTORABLE there and never written, without reading every content twice).
+ */
+export type ContentCheck = 'verify' | 'present';
+
+export async function evaluate(
+  ctx: EvaluateDeps,
+  paths: PathTarget[],
+  links: MoveLink[],
+  check: ContentCheck = 'verify',
+): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
   for (const p of paths) {
@@ -222,11 +235,12 @@ export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: Mo
         message: 'the file on disk is too large to capture before changing it',
       });
     }
-    // Verified as it will be read back (size and hash): a damaged content is known before anything is written.
+    // Verified as it will be read back (size and hash): a damaged content is known before anything is written
+    // (or, for a rollback under way, found: its staging verifies it before writing anything).
     if (
       (e.status === 'action' || e.status === 'conflict') &&
       p.target?.type === 'file' &&
-      !(await ctx.contents.verify(p.target.hash))
+      !(check === 'present' ? ctx.contents.has(p.target.hash) : await ctx.contents.verify(p.target.hash))
     ) {
       Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
     }
