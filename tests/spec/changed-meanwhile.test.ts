@@ -29,7 +29,7 @@ async function engineWithTurn(hook: { on?: (op: FsOpName, target: string) => voi
     await engine.storage.writeFile(ws('b'), 'b1\n', s);
   });
   // Old enough that planning's lstat can be trusted later (state/seen.ts): the path without a second read.
-  await new Promise((resolve) => setTimeout(resolve, 150));
+  await new Promise((resolve) => setTimeout(resolve, 2_100));
   return { engine, turnId };
 }
 

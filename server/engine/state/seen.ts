@@ -18,28 +18,22 @@ export interface Seen {
 }
 
 /**
- * How long after a file's last change its stat can be trusted. Timestamps with sub-millisecond
- * digits come from a filesystem that keeps nanoseconds (ext4, xfs, btrfs, tmpfs), set from the
- * kernel's coarse clock, which moves in ticks of at most 10 ms: 100 ms is ten ticks. Others (FAT's
- * 2 s, whole seconds, a server's clock) get the workspace index's 2 s.
+ * How long after a file's last change its stat can be trusted: the workspace index's margin
+ * (record/workspace-index.ts, `RACY_MS`), which covers coarse timestamps (FAT's 2 s, whole
+ * seconds) and a file server's clock. (A finer margin for filesystems with nanosecond times
+ * would trust files sooner, but it made the number of operations of a rollback depend on how
+ * fast the machine ran, which the crash sweep counts and cuts at.)
  */
-const FINE_TICK_MARGIN_MS = 100;
-const COARSE_MARGIN_MS = 2_000;
+const RACY_MS = 2_000;
 
 export function seenOf(stats: Stats, atMs: number): Seen {
   const { ino, dev, size, mtimeMs, ctimeMs, mode } = stats;
   return { ino, dev, size, mtimeMs, ctimeMs, mode, atMs };
 }
 
-function fine(ms: number): boolean {
-  return ms % 1 !== 0;
-}
-
 /** Whether a stat equal to `seen` later still means the content planning read (not racy). */
 export function trustworthy(seen: Seen): boolean {
-  const changed = Math.max(seen.mtimeMs, seen.ctimeMs);
-  const margin = fine(seen.mtimeMs) && fine(seen.ctimeMs) ? FINE_TICK_MARGIN_MS : COARSE_MARGIN_MS;
-  return changed < seen.atMs - margin;
+  return Math.max(seen.mtimeMs, seen.ctimeMs) < seen.atMs - RACY_MS;
 }
 
 /**
