@@ -51,6 +51,7 @@ export function realpathOrSelf(p: string): string {
 export type { WritableTarget } from './atomic-write.js';
 
 const fsyncFd = promisify(fs.fsync);
+const unlinkAsync = promisify(fs.unlink);
 const execFileAsync = promisify(execFile);
 
 /** Non-blocking: whatever a FIFO swapped in at the name, the open answers at once. */
@@ -226,7 +227,9 @@ export class EngineFs {
   rmdir(p: string): Promise<void> {
     return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q)));
   }
-  unlink(p: string): Promise<void> {
+  /** `overlap`: on the thread pool, for a caller removing many files side by side (as a restore's creates). */
+  unlink(p: string, options: { overlap?: boolean } = {}): Promise<void> {
+    if (options.overlap) return this.op('unlink', p, () => this.viaAsync(p, (q) => unlinkAsync(q)));
     return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q)));
   }
   rmrf(p: string): Promise<void> {

@@ -385,9 +385,9 @@ export async function recordOp(
         if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
         return;
       }
+      if (op === 'delete' && alreadyHeld(turn, from)) return;
       const stats = await ctx.fs.lstatOrNull(from.abs);
       const isDir = stats?.isDirectory() ?? false;
-      if (op === 'delete' && alreadyHeld(turn, from)) return;
       if (op === 'delete') {
         if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
           const tree = await listTree(ctx, from);

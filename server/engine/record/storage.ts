@@ -121,7 +121,14 @@ export class Mutations {
     await this.ctx.fs.chmod(r.abs, mode);
   }
 
-  async delete(turn: TurnContext | null, r: Resolved, recursive: boolean, force = false): Promise<void> {
+  /** `overlap`: a file is unlinked on the thread pool (a rollback removing many side by side). */
+  async delete(
+    turn: TurnContext | null,
+    r: Resolved,
+    recursive: boolean,
+    force = false,
+    overlap = false,
+  ): Promise<void> {
     const stats = await this.ctx.fs.lstatOrNull(r.abs);
     if (!stats) throw new FileNotFoundError(r.uri);
     if (stats.isDirectory() && !recursive && (await this.ctx.fs.readdir(r.abs)).length > 0) {
@@ -129,7 +136,7 @@ export class Mutations {
     }
     if (turn && r.tracked) await recordOp(this.ctx, turn, 'delete', r, undefined, { force });
     if (stats.isDirectory()) await this.ctx.fs.rmrf(r.abs);
-    else await this.ctx.fs.unlink(r.abs);
+    else await this.ctx.fs.unlink(r.abs, { overlap });
   }
 
   async move(

@@ -249,7 +249,7 @@ export class Applier {
           return;
         }
       }
-      await this.changing(() => this.mutations.delete(this.turn, r, false));
+      await this.changing(() => this.mutations.delete(this.turn, r, false, false, true));
       this.removed.add(p.uri);
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
       // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
@@ -275,7 +275,7 @@ export class Applier {
         }
       });
     }
-    // Renamed side by side (each waits on the journal); reported in the order staged.
+    // Renamed side by side on the thread pool; reported in the order staged.
     const placed: boolean[] = new Array(staged.length).fill(false);
     const failures: { s: Staged; e: unknown }[] = [];
     await inParallel(staged, async (s, i) => {
