@@ -17,7 +17,7 @@ import type { StagedFile } from '../content/write-back.js';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { Mutations } from '../record/storage.js';
-import { uriDepth } from '../paths/uri.js';
+import { isSameOrBelow, uriDepth } from '../paths/uri.js';
 
 class LinkOnTheWay extends Error {
   readonly code = 'SYMLINK' as const;
@@ -150,11 +150,10 @@ export class Applier {
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
     const isDir = (s: State) => s?.type === 'dir';
-    // Unless a move-back changed the tree, what planning saw tells which paths need removing.
-    const toRemove =
-      this.outcome.movedBack.length > 0
-        ? deepestFirst
-        : deepestFirst.filter((p) => p.current !== null && !compatible(p.current, p.target));
+    // Unless a move-back changed it, what planning saw at a path tells whether it needs removing.
+    const toRemove = deepestFirst.filter(
+      (p) => this.movedOver(p.uri) || (p.current !== null && !compatible(p.current, p.target)),
+    );
     await inParallel(
       toRemove.filter((p) => !isDir(p.current)),
       (p) => this.remove(p),
@@ -342,6 +341,16 @@ export class Applier {
     return this.mutations.stageContent(this.turn, r, hash, mode, size, replaces);
   }
 
+  /**
+   * Whether a move-back changed what lies at `uri` since planning: it lies at or below one's
+   * source or destination, or above its destination (a missing folder is made on the way).
+   */
+  private movedOver(uri: string): boolean {
+    return this.outcome.movedBack.some(
+      (m) => isSameOrBelow(uri, m.from) || isSameOrBelow(uri, m.to) || isSameOrBelow(m.to, uri),
+    );
+  }
+
   /** Drives a path to its target; a file's content is staged into `staged`, placed later. */
   private async create(p: EvaluatedPath, staged: Staged[]): Promise<void> {
     const { target } = p;
@@ -351,7 +360,7 @@ export class Applier {
       const moved = this.outcome.movedBack.some((m) => m.to === p.uri);
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
-      const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
+      const planned = this.movedOver(p.uri) ? undefined : p.current;
       const asPlanned = planned !== undefined && p.seen !== undefined && !this.removed.has(p.uri);
       let current: State;
       // What the path must still show when the restored content is renamed over it.
