@@ -33,7 +33,10 @@ async function engineWithTurn(hook: { on?: (op: FsOpName, target: string) => voi
   return { engine, turnId };
 }
 
-async function personsEditSurvives(engine: Awaited<ReturnType<typeof engineWithTurn>>['engine'], rollbackTurnId: string) {
+async function personsEditSurvives(
+  engine: Awaited<ReturnType<typeof engineWithTurn>>['engine'],
+  rollbackTurnId: string,
+) {
   if ((await readFile(join(real, 'a'), 'utf8')) === PERSON) return;
   // Not on disk: then the rollback turn captured it, and undoing that turn brings it back.
   await engine.rollback(rollbackTurnId, { force: true });
@@ -69,7 +72,8 @@ describe('a file changed while its rollback runs', () => {
     const { engine, turnId } = await engineWithTurn(hook);
     let edited = false;
     hook.on = (op, target) => {
-      if (op !== 'rename' || dirname(target) !== real || !basename(target).startsWith('.turnback-tmp-') || edited) return;
+      if (op !== 'rename' || dirname(target) !== real || !basename(target).startsWith('.turnback-tmp-') || edited)
+        return;
       edited = true;
       nodeFs.writeFileSync(join(real, 'a'), PERSON);
     };

@@ -1,7 +1,15 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { FileChange, LineCounts, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type {
+  FileChange,
+  LineCounts,
+  PlanAction,
+  PlanFolder,
+  RestoreErrorCode,
+  SkipReason,
+  State,
+} from '../../protocol.js';
 import type { ContentStore } from '../content/contents.js';
 import type { Entries } from '../db/entries.js';
 import type { EngineFs } from '../paths/fs.js';
