@@ -292,7 +292,7 @@ export interface PlanFolder {
   implied: boolean;
 }
 
-export type RestoreErrorCode = 'TOO_LARGE' | 'EXCLUDED' | 'UNRESTORABLE' | 'SYMLINK' | 'NOT_EMPTY' | 'IO';
+export type RestoreErrorCode = 'TOO_LARGE' | 'EXCLUDED' | 'UNRESTORABLE' | 'SYMLINK' | 'NOT_EMPTY' | 'CHANGED' | 'IO';
 
 export interface Plan {
   turnId: string;

@@ -47,3 +47,26 @@ describe('line counts of a changed text file', () => {
     expect(turn.lines).toEqual({ added: 1, removed: 1 });
   });
 });
+
+describe('line counts of a rollback', () => {
+  it("are the undone change's own, swapped; a rewind over two turns counts its own change", async () => {
+    const sandbox = await makeSandbox();
+    await plant(sandbox.workspace, { 'f.txt': 'one\ntwo\nthree\n' });
+    const engine = await sandbox.open();
+    const first = await runTurn(engine, () =>
+      engine.storage.writeFile(ws('f.txt'), 'one\n2\nthree\nfour\nfive\n', who()),
+    );
+    const linesOf = (turnId: string) => engine.getManifest(turnId).files.find((f) => f.uri === ws('f.txt'))?.lines;
+    expect(linesOf(first)).toEqual({ added: 3, removed: 1 });
+    const back = await engine.rollback(first);
+    expect(linesOf(back.rollbackTurnId!)).toEqual({ added: 1, removed: 3 });
+    const again = await engine.rollback(back.rollbackTurnId!);
+    expect(linesOf(again.rollbackTurnId!)).toEqual({ added: 3, removed: 1 });
+    const second = await runTurn(engine, () => engine.storage.writeFile(ws('f.txt'), 'zero\n', who()));
+    expect(linesOf(second)).toEqual({ added: 1, removed: 5 });
+    const rewind = await engine.rewind(who().sessionId, { toTurnId: first });
+    expect(rewind.ok).toBe(true);
+    expect(await readFile(join(sandbox.workspace, 'f.txt'), 'utf8')).toBe('one\ntwo\nthree\n');
+    expect(linesOf(rewind.rollbackTurnId!)).toEqual({ added: 3, removed: 1 });
+  });
+});

@@ -4,6 +4,7 @@
 // while fsyncs are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
 import { type ContentStore, IN_MEMORY_LIMIT, UnrestorableContentError } from './contents.js';
 import type { EngineFs } from '../paths/fs.js';
+import type { AtomicOptions } from '../paths/atomic-write.js';
 
 export interface StagedFile {
   /** The content, when it was small enough to be verified in memory. */
@@ -24,12 +25,13 @@ export async function stageContent(
   dest: string,
   mode: number,
   knownSize?: number,
+  replaces?: AtomicOptions['replaces'],
 ): Promise<StagedFile> {
   const small = knownSize !== undefined && knownSize <= IN_MEMORY_LIMIT;
   // Read (and verified) before the temp file exists, so a bad content leaves nothing behind.
   const data = small ? contents.read(hash) : null;
   if (!data && !contents.has(hash)) throw new UnrestorableContentError(hash, 'missing');
-  const target = await fs.createAtomic(dest, mode, { durable: false });
+  const target = await fs.createAtomic(dest, mode, { durable: false, overlap: true, replaces });
   try {
     if (data) await target.write(data);
     else for await (const chunk of contents.chunks(hash)) await target.write(chunk);

@@ -31,16 +31,37 @@ export interface AtomicOptions {
   beforeCreate?: (temp: string) => void;
   /** The engine's own files, where the umask may trim the mode; saves a chmod. */
   modeAtOpen?: boolean;
+  /**
+   * Create and rename on the thread pool, for a caller with many files at once: each of those
+   * waits on the filesystem's journal, and side by side the waits overlap (measured on ext4,
+   * loaded, 1,000 files in 40 folders: creates 1.6-2.7x, renames 4-10x faster 4-8 at a time).
+   */
+  overlap?: boolean;
+  /**
+   * Asked right before the rename, with what the destination holds then (its lstat, through the
+   * same folder handle; undefined when absent): false leaves it as it is (DestinationChangedError).
+   */
+  replaces?: (now: Stats | undefined) => boolean;
+}
+
+/** The destination no longer held what the caller expected to replace: nothing was renamed over it. */
+export class DestinationChangedError extends Error {
+  constructor(dest: string) {
+    super(`${dest} changed before it was replaced; left as it is`);
+  }
 }
 
 /** What the seam lends an atomic write: its hook, and its calls through a parent's handle. */
 export interface AtomicSeam {
   op<T>(name: FsOpName, target: string, run: () => Promise<T>): Promise<T>;
   via<T>(abs: string, run: (through: string, dirFd: number | null) => T, confirm?: boolean): T;
+  viaAsync<T>(abs: string, run: (through: string, dirFd: number | null) => Promise<T>, confirm?: boolean): Promise<T>;
   held: HeldDirs;
 }
 
 const fsyncFd = promisify(fs.fsync);
+const openAsync = promisify(fs.open);
+const renameAsync = promisify(fs.rename);
 
 /**
  * Bits a temp file never has while it is written: no one else may write to it, and no set-id
@@ -89,11 +110,17 @@ export async function createAtomic(
 ): Promise<WritableTarget> {
   const durable = options.durable ?? true;
   options.beforeCreate?.(temp);
+  const openMode = options.modeAtOpen ? mode : mode & CLOSED_AT_OPEN;
   const { file: fd, home } = await seam.op('open', temp, async () =>
-    seam.via(temp, (q, dirFd) => {
-      const file = fs.openSync(q, CREATE, options.modeAtOpen ? mode : mode & CLOSED_AT_OPEN);
-      return { file, home: seam.held.hold(dirFd) };
-    }),
+    options.overlap
+      ? seam.viaAsync(temp, async (q, dirFd) => {
+          const file = await openAsync(q, CREATE, openMode);
+          return { file, home: seam.held.hold(dirFd) };
+        })
+      : seam.via(temp, (q, dirFd) => {
+          const file = fs.openSync(q, CREATE, openMode);
+          return { file, home: seam.held.hold(dirFd) };
+        }),
   );
   const created = fs.fstatSync(fd);
   // The mode given at open stands unless the umask (or the closed bits) took something off:
@@ -151,7 +178,11 @@ export async function createAtomic(
     commit: async (finalDest = dest) => {
       await prepare();
       try {
-        await seam.op('rename', temp, async () => place(seam, temp, finalDest, created));
+        await seam.op('rename', temp, async () =>
+          options.overlap
+            ? placeAsync(seam, temp, finalDest, created, options.replaces)
+            : place(seam, temp, finalDest, created, options.replaces),
+        );
       } catch (e) {
         await discard();
         throw e;
@@ -162,16 +193,49 @@ export async function createAtomic(
   };
 }
 
+function checkReplaces(target: string, dest: string, replaces: AtomicOptions['replaces']): void {
+  if (replaces && !replaces(fs.lstatSync(target, { throwIfNoEntry: false }))) throw new DestinationChangedError(dest);
+}
+
+function checkPlaced(target: string, created: Stats): void {
+  const placed = fs.lstatSync(target);
+  if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
+}
+
+/** `place` with the rename on the thread pool (within one folder; across folders it is `place`). */
+async function placeAsync(
+  seam: AtomicSeam,
+  temp: string,
+  dest: string,
+  created: Stats,
+  replaces?: AtomicOptions['replaces'],
+): Promise<void> {
+  if (path.dirname(temp) !== path.dirname(dest)) return place(seam, temp, dest, created, replaces);
+  await seam.viaAsync(
+    dest,
+    async (target, dirFd) => {
+      checkReplaces(target, dest, replaces);
+      await renameAsync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
+      checkPlaced(target, created);
+    },
+    true,
+  );
+}
+
 /** Renames the temp file to `dest`, then checks `dest` holds the very inode the temp file was made as. */
-function place(seam: AtomicSeam, temp: string, dest: string, created: Stats): void {
-  const check = (target: string) => {
-    const placed = fs.lstatSync(target);
-    if (placed.ino !== created.ino || placed.dev !== created.dev) throw new LinkOnPathError();
-  };
+function place(
+  seam: AtomicSeam,
+  temp: string,
+  dest: string,
+  created: Stats,
+  replaces?: AtomicOptions['replaces'],
+): void {
+  const check = (target: string) => checkPlaced(target, created);
   if (path.dirname(temp) === path.dirname(dest)) {
     seam.via(
       dest,
       (target, dirFd) => {
+        checkReplaces(target, dest, replaces);
         fs.renameSync(dirFd === null ? temp : at(dirFd, path.basename(temp)), target);
         check(target);
       },
@@ -183,6 +247,7 @@ function place(seam: AtomicSeam, temp: string, dest: string, created: Stats): vo
     seam.via(
       dest,
       (target) => {
+        checkReplaces(target, dest, replaces);
         fs.renameSync(source, target);
         check(target);
       },

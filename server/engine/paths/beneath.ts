@@ -108,10 +108,18 @@ interface RootEntry {
   closed: string[];
 }
 
+/** A folder's handle lent to calls that overlap (on the thread pool): given back when the last is done. */
+interface Shared {
+  fd: number;
+  users: number;
+}
+
 export class Beneath {
   private roots: RootEntry[] = [];
   /** Handles of folders just used, lent again only while still at their path (held-handles.ts). */
   private readonly held = new HeldHandles();
+  /** Handles out with calls still running, by folder: a call beside them in the same folder shares one. */
+  private readonly shared = new Map<string, Shared>();
 
   /** Paths inside `real` resolve beneath it from now on (registering again only updates `closed`). */
   addRoot(real: string, closed: string[] = []): void {
@@ -186,6 +194,32 @@ export class Beneath {
       return run(fd);
     } finally {
       this.held.give(dir, fd);
+    }
+  }
+
+  /**
+   * The same for a call that awaits while it holds the handle (a create or rename on the thread
+   * pool, so many overlap): calls in the same folder at once share one handle, each lent it only
+   * after the same check (its kernel path is still `dir`); a handle that fails it is not shared
+   * again, and the call opens the folder afresh.
+   */
+  async inDirAsync<T>(root: string, dir: string, run: (dirFd: number) => Promise<T>): Promise<T> {
+    let entry = this.shared.get(dir);
+    if (entry && stillAt(entry.fd, dir)) entry.users++;
+    else {
+      if (entry) this.shared.delete(dir);
+      entry = { fd: this.held.take(dir) ?? this.openDir(root, dir), users: 1 };
+      this.shared.set(dir, entry);
+    }
+    try {
+      return await run(entry.fd);
+    } finally {
+      if (--entry.users === 0) {
+        if (this.shared.get(dir) === entry) {
+          this.shared.delete(dir);
+          this.held.give(dir, entry.fd);
+        } else closeQuietly(entry.fd);
+      }
     }
   }
 

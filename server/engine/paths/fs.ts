@@ -51,6 +51,7 @@ export function realpathOrSelf(p: string): string {
 export type { WritableTarget } from './atomic-write.js';
 
 const fsyncFd = promisify(fs.fsync);
+const unlinkAsync = promisify(fs.unlink);
 const execFileAsync = promisify(execFile);
 
 /** Non-blocking: whatever a FIFO swapped in at the name, the open answers at once. */
@@ -95,6 +96,28 @@ export class EngineFs {
     });
   }
 
+  /** `via` for a call that awaits with the handle (on the thread pool); calls in one folder at once share its handle. */
+  private async viaAsync<T>(
+    abs: string,
+    run: (through: string, dirFd: number | null) => Promise<T>,
+    confirm = false,
+  ): Promise<T> {
+    const root = this.beneath.rootOf(abs);
+    if (root === null || root === abs) return run(abs, null);
+    const dir = path.dirname(abs);
+    return this.beneath.inDirAsync(root, dir, async (dirFd) => {
+      const through = at(dirFd, path.basename(abs));
+      let result: T;
+      try {
+        result = await run(through, dirFd);
+      } catch (e) {
+        throw relabel(relabel(e, through, abs), at(dirFd), dir);
+      }
+      if (confirm) this.beneath.confirm(root, dirFd, dir);
+      return result;
+    });
+  }
+
   /** Runs `run` on the path a call uses for the directory `abs` itself (its own handle, below a root). */
   private inDir<T>(abs: string, run: (through: string) => T): T {
     const root = this.beneath.rootOf(abs);
@@ -121,7 +144,8 @@ export class EngineFs {
 
   // Metadata calls and small reads/writes run synchronously: a round trip through the thread
   // pool costs 5-10x the call itself, and a captured write makes a dozen of them. Only fsync
-  // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous.
+  // (long, and cheaper side by side) and whole-tree copies or removals stay asynchronous, and
+  // so do a restore's creates and renames (`viaAsync`), which wait on the journal and overlap.
   lstat(p: string): Promise<Stats> {
     return this.op('lstat', p, async () => this.via(p, (q) => fs.lstatSync(q)));
   }
@@ -203,7 +227,9 @@ export class EngineFs {
   rmdir(p: string): Promise<void> {
     return this.op('rmdir', p, async () => this.via(p, (q) => fs.rmdirSync(q)));
   }
-  unlink(p: string): Promise<void> {
+  /** `overlap`: on the thread pool, for a caller removing many files side by side (as a restore's creates). */
+  unlink(p: string, options: { overlap?: boolean } = {}): Promise<void> {
+    if (options.overlap) return this.op('unlink', p, () => this.viaAsync(p, (q) => unlinkAsync(q)));
     return this.op('unlink', p, async () => this.via(p, (q) => fs.unlinkSync(q)));
   }
   rmrf(p: string): Promise<void> {
@@ -312,6 +338,7 @@ export class EngineFs {
   private readonly atomicSeam: AtomicSeam = {
     op: (name, target, run) => this.op(name, target, run),
     via: (abs, run, confirm) => this.via(abs, run, confirm),
+    viaAsync: (abs, run, confirm) => this.viaAsync(abs, run, confirm),
     held: new HeldDirs(),
   };
 

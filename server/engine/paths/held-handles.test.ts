@@ -51,6 +51,26 @@ describe("a folder's kept handle", () => {
     expect(await readFile(join(ws, 'real', 'b.txt'), 'utf8')).toBe('b');
   });
 
+  it('is shared by creates and renames side by side, and not once the folder was swapped for a link', async () => {
+    const names = Array.from({ length: 12 }, (_, i) => `f${i}.txt`);
+    const first = await Promise.all(
+      names.map((n) => fs.createAtomic(join(ws, 'real', n), 0o644, { durable: false, overlap: true })),
+    );
+    await Promise.all(first.map((t, i) => t.write(Buffer.from(names[i]))));
+    await Promise.all(first.map((t) => t.commit()));
+    expect((await readdir(join(ws, 'real'))).sort()).toEqual([...names].sort());
+    const second = await Promise.all(
+      names.map((n) => fs.createAtomic(join(ws, 'real', n), 0o644, { durable: false, overlap: true })),
+    );
+    await Promise.all(second.map((t) => t.write(Buffer.from('again'))));
+    await rename(join(ws, 'real'), join(ws, 'moved'));
+    await symlink(outside, join(ws, 'real'));
+    const placed = await Promise.allSettled(second.map((t) => t.commit()));
+    for (const p of placed) expect(p.status === 'rejected' && p.reason).toBeInstanceOf(LinkOnPathError);
+    expect(await readdir(outside)).toEqual(['secret.txt']);
+    expect(await readFile(join(outside, 'secret.txt'), 'utf8')).toBe('outside\n');
+  });
+
   it('is lent while its folder stays, and closed once the seam is idle', async () => {
     const held = new HeldHandles();
     const dir = join(ws, 'real');

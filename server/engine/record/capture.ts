@@ -14,6 +14,7 @@ import { inParallel } from '../parallel.js';
 import type { Resolved, Root, Roots } from '../paths/roots.js';
 import { STOP, walkTree } from '../paths/walk.js';
 import { readState } from '../state/read-state.js';
+import { type Seen, trustworthy, unchangedSince } from '../state/seen.js';
 import { formatUri } from '../paths/uri.js';
 
 /**
@@ -91,6 +92,22 @@ class Recording {
     return { state: read.state, skipped: read.skipped };
   }
 
+  /**
+   * The state a caller read a moment ago (a rollback's planning), taken as it is without reading
+   * the file again when its content is kept already and the path still shows the very lstat it
+   * was read by (and that lstat is not too close to the file's last change to tell): null when
+   * it cannot be, and the path is read as usual.
+   */
+  async asSeen(target: Target, known: KnownState): Promise<Captured | null> {
+    const { state, seen } = known;
+    if (!target.root.tracked || state?.type !== 'file' || !state.hash || !seen || !trustworthy(seen)) return null;
+    if (isExcluded(this.ctx, target.segments) || !this.ctx.contents.has(state.hash)) return null;
+    const now = await this.ctx.fs.lstatOrNull(target.abs).catch(() => null);
+    if (!unchangedSince(seen, now)) return null;
+    this.keeping.add(target.uri);
+    return { state };
+  }
+
   /** A directory too large to record path by path: refused unless forced. */
   refuseTree(target: Target, files: number, bytes: number): void {
     if (this.force) return;
@@ -157,6 +174,12 @@ class Recording {
   discard(): void {
     this.batch.discard();
   }
+}
+
+/** A path's state as read a moment ago, with the lstat it was read by (see `Recording.asSeen`). */
+export interface KnownState {
+  state: State;
+  seen: Seen | null | undefined;
 }
 
 /** A path a command changed, with its state before the command; `moved` when the command moved it there. */
@@ -237,14 +260,15 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
 export async function recordStates(
   ctx: CaptureDeps,
   turn: TurnContext,
-  items: { r: Resolved; op: EntryOp }[],
+  items: { r: Resolved; op: EntryOp; known?: KnownState }[],
 ): Promise<void> {
   const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
   await record(ctx, turn, async (rec) => {
     const pending: PendingEntry[] = new Array(todo.length);
-    await inParallel(todo, async ({ r, op }, i) => {
+    await inParallel(todo, async ({ r, op, known }, i) => {
       const from = targetOf(r);
-      pending[i] = { op, from, fromCaptured: await rec.state(from) };
+      const fromCaptured = (known && (await rec.asSeen(from, known))) ?? (await rec.state(from));
+      pending[i] = { op, from, fromCaptured };
     });
     for (const p of pending) rec.add(p);
   });
@@ -361,9 +385,9 @@ export async function recordOp(
         if (!alreadyHeld(turn, from)) rec.add({ op, from, fromCaptured: await rec.state(from) });
         return;
       }
+      if (op === 'delete' && alreadyHeld(turn, from)) return;
       const stats = await ctx.fs.lstatOrNull(from.abs);
       const isDir = stats?.isDirectory() ?? false;
-      if (op === 'delete' && alreadyHeld(turn, from)) return;
       if (op === 'delete') {
         if (isDir && from.root.tracked && !isExcluded(ctx, from.segments)) {
           const tree = await listTree(ctx, from);

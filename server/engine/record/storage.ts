@@ -14,6 +14,7 @@ import { checkSessionId } from '../ids.js';
 import type { Resolved, Roots } from '../paths/roots.js';
 import type { EngineFs } from '../paths/fs.js';
 import { stageContent, type StagedFile } from '../content/write-back.js';
+import type { AtomicOptions } from '../paths/atomic-write.js';
 import { modeOf } from '../state/state.js';
 import { checkStep } from './step-ref.js';
 
@@ -82,11 +83,28 @@ export class Mutations {
     hash: string,
     mode: number,
     size?: number,
+    replaces?: AtomicOptions['replaces'],
   ): Promise<StagedFile> {
     await this.prepareFileTarget(turn, 'write', r);
     if (!(await this.ctx.fs.lstatOrNull(path.dirname(r.abs)))?.isDirectory())
       await this.ctx.fs.mkdirp(path.dirname(r.abs));
-    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size);
+    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
+  }
+
+  /**
+   * `stageContent` for a path this turn recorded already, in a folder the caller just saw is a
+   * directory: nothing to record, nothing to make, so nothing is looked up again.
+   */
+  async stageRecorded(
+    turn: TurnContext,
+    r: Resolved,
+    hash: string,
+    mode: number,
+    size: number,
+    replaces: AtomicOptions['replaces'],
+  ): Promise<StagedFile> {
+    if (r.tracked && !turn.captured.has(r.realUri)) return this.stageContent(turn, r, hash, mode, size, replaces);
+    return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
   }
 
   async symlink(turn: TurnContext | null, r: Resolved, target: string): Promise<void> {
@@ -103,7 +121,14 @@ export class Mutations {
     await this.ctx.fs.chmod(r.abs, mode);
   }
 
-  async delete(turn: TurnContext | null, r: Resolved, recursive: boolean, force = false): Promise<void> {
+  /** `overlap`: a file is unlinked on the thread pool (a rollback removing many side by side). */
+  async delete(
+    turn: TurnContext | null,
+    r: Resolved,
+    recursive: boolean,
+    force = false,
+    overlap = false,
+  ): Promise<void> {
     const stats = await this.ctx.fs.lstatOrNull(r.abs);
     if (!stats) throw new FileNotFoundError(r.uri);
     if (stats.isDirectory() && !recursive && (await this.ctx.fs.readdir(r.abs)).length > 0) {
@@ -111,7 +136,7 @@ export class Mutations {
     }
     if (turn && r.tracked) await recordOp(this.ctx, turn, 'delete', r, undefined, { force });
     if (stats.isDirectory()) await this.ctx.fs.rmrf(r.abs);
-    else await this.ctx.fs.unlink(r.abs);
+    else await this.ctx.fs.unlink(r.abs, { overlap });
   }
 
   async move(

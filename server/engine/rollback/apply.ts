@@ -10,15 +10,26 @@ import { errnoCode } from '../paths/fs.js';
 import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
-import { type HashPolicy, readStateNoFollow } from '../state/read-state.js';
+import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
+import { type Seen, seenOf, unchangedSince } from '../state/seen.js';
+import { DestinationChangedError } from '../paths/atomic-write.js';
 import type { StagedFile } from '../content/write-back.js';
+import type { Stats } from 'node:fs';
+import path from 'node:path';
 import type { Mutations } from '../record/storage.js';
-import { uriDepth } from '../paths/uri.js';
+import { isSameOrBelow, uriDepth } from '../paths/uri.js';
 
 class LinkOnTheWay extends Error {
   readonly code = 'SYMLINK' as const;
   constructor() {
     super('a symlink appeared on the way; not followed');
+  }
+}
+
+/** The path no longer shows what planning saw (a person's edit since): it is left as it is, never overwritten unseen. */
+class ChangedMeanwhile extends Error {
+  constructor() {
+    super('it changed after the rollback looked at it; left as it is (roll back again to weigh it anew)');
   }
 }
 
@@ -86,6 +97,10 @@ export interface ApplyDeps extends CaptureDeps {
 export class Applier {
   readonly outcome: Outcome = { restored: [], deleted: [], movedBack: [], errors: [], replaced: [] };
   private readonly failed = new Set<string>();
+  /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
+  private readonly removed = new Set<string>();
+  /** Folders seen as directories since the file phase began (by lstat, once each). */
+  private readonly folders = new Map<string, Promise<boolean>>();
 
   constructor(
     private readonly ctx: ApplyDeps,
@@ -124,19 +139,21 @@ export class Applier {
       .filter((p) => p.moveFrom)
       .map((p) => byUri.get(p.moveFrom!)!)
       .filter((p) => !p.belowLink);
+    // What planning read is recorded as it is while the path still shows the lstat it was read by.
     await recordStates(this.ctx, this.turn, [
-      ...work.filter((p) => !p.belowLink).map((p) => ({ r: p.resolved!, op: opFor(p.target) })),
+      ...work
+        .filter((p) => !p.belowLink)
+        .map((p) => ({ r: p.resolved!, op: opFor(p.target), known: { state: p.current, seen: p.seen } })),
       ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
     ]);
     for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
     const isDir = (s: State) => s?.type === 'dir';
-    // Unless a move-back changed the tree, what planning saw tells which paths need removing.
-    const toRemove =
-      this.outcome.movedBack.length > 0
-        ? deepestFirst
-        : deepestFirst.filter((p) => p.current !== null && !compatible(p.current, p.target));
+    // Unless a move-back changed it, what planning saw at a path tells whether it needs removing.
+    const toRemove = deepestFirst.filter(
+      (p) => this.movedOver(p.uri) || (p.current !== null && !compatible(p.current, p.target)),
+    );
     await inParallel(
       toRemove.filter((p) => !isDir(p.current)),
       (p) => this.remove(p),
@@ -165,10 +182,14 @@ export class Applier {
     belowLink: 'absent' | 'refuse' = 'refuse',
     hash: HashPolicy = 'always',
   ): Promise<State> {
+    return (await this.read(p, belowLink, hash)).state;
+  }
+
+  private async read(p: EvaluatedPath, belowLink: 'absent' | 'refuse', hash: HashPolicy): Promise<ReadState> {
     const r = p.resolved!;
     const read = await readStateNoFollow(this.ctx.fs, r.abs, { hash, maxFileSize: Infinity, excluded: false });
     if (read.ancestors === 'link' && belowLink === 'refuse') throw new LinkOnTheWay();
-    return read.state;
+    return read;
   }
 
   private fail(p: EvaluatedPath, e: unknown): void {
@@ -176,6 +197,8 @@ export class Applier {
     if (p.soft) return;
     if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
       this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
+    } else if (e instanceof ChangedMeanwhile || e instanceof DestinationChangedError) {
+      this.outcome.errors.push({ uri: p.uri, code: 'CHANGED', message: e.message });
     } else if (e instanceof UnrestorableContentError || e instanceof SpecialNotMade) {
       this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
     } else if (e instanceof TooLargeError) {
@@ -225,7 +248,8 @@ export class Applier {
           return;
         }
       }
-      await this.changing(() => this.mutations.delete(this.turn, r, false));
+      await this.changing(() => this.mutations.delete(this.turn, r, false, false, true));
+      this.removed.add(p.uri);
       if (p.target === null && !p.soft) this.outcome.deleted.push(p.uri);
       // A FIFO, socket or device where a stored original belongs: removed, the original placed next.
       if (current.type === 'special' && p.target !== null && !p.soft)
@@ -250,7 +274,10 @@ export class Applier {
         }
       });
     }
-    for (const s of staged) {
+    // Renamed side by side on the thread pool; reported in the order staged.
+    const placed: boolean[] = new Array(staged.length).fill(false);
+    const failures: { s: Staged; e: unknown }[] = [];
+    await inParallel(staged, async (s, i) => {
       try {
         const failure = flushed.get(s);
         if (failure) {
@@ -259,11 +286,15 @@ export class Applier {
         }
         await this.changing(() => s.file.place());
         this.notePlaced(s);
-        if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
+        placed[i] = true;
       } catch (e) {
-        this.fail(s.p, e);
+        failures.push({ s, e });
       }
-    }
+    });
+    staged.forEach((s, i) => {
+      if (placed[i] && !s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
+    });
+    for (const { s, e } of failures) this.fail(s.p, e);
   }
 
   /** One syncfs for the root's filesystem instead of an fsync per file; false when it cannot run. */
@@ -284,6 +315,42 @@ export class Applier {
     this.turn.contents.keep(s.p.target.hash, s.file.bytes);
   }
 
+  /**
+   * Stages a content; in a folder already seen as a directory during this rollback, without
+   * looking the path or its folder up again (the path is recorded, the folder known: one lstat
+   * per folder, not three per file). A folder gone since is the create's error.
+   */
+  private async stage(
+    r: Resolved,
+    hash: string,
+    mode: number,
+    size: number,
+    replaces: (now: Stats | undefined) => boolean,
+  ): Promise<StagedFile> {
+    const dir = path.dirname(r.abs);
+    let known = this.folders.get(dir);
+    if (!known) {
+      known = this.ctx.fs.lstatOrNull(dir).then(
+        (s) => s?.isDirectory() ?? false,
+        () => false,
+      );
+      this.folders.set(dir, known);
+    }
+    if (await known) return this.mutations.stageRecorded(this.turn, r, hash, mode, size, replaces);
+    this.folders.delete(dir);
+    return this.mutations.stageContent(this.turn, r, hash, mode, size, replaces);
+  }
+
+  /**
+   * Whether a move-back changed what lies at `uri` since planning: it lies at or below one's
+   * source or destination, or above its destination (a missing folder is made on the way).
+   */
+  private movedOver(uri: string): boolean {
+    return this.outcome.movedBack.some(
+      (m) => isSameOrBelow(uri, m.from) || isSameOrBelow(uri, m.to) || isSameOrBelow(m.to, uri),
+    );
+  }
+
   /** Drives a path to its target; a file's content is staged into `staged`, placed later. */
   private async create(p: EvaluatedPath, staged: Staged[]): Promise<void> {
     const { target } = p;
@@ -293,16 +360,32 @@ export class Applier {
       const moved = this.outcome.movedBack.some((m) => m.to === p.uri);
       // The content planning hashed is still there (the capture since recorded whatever is):
       // only after a move-back is a file hashed again; otherwise its kind and mode are enough.
-      const planned = this.outcome.movedBack.length === 0 ? p.current : undefined;
-      const fresh = await this.current(
-        p,
-        'refuse',
-        target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
-      );
-      const current: State =
-        fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
-          ? { ...fresh, hash: planned.hash }
-          : fresh;
+      const planned = this.movedOver(p.uri) ? undefined : p.current;
+      const asPlanned = planned !== undefined && p.seen !== undefined && !this.removed.has(p.uri);
+      let current: State;
+      // What the path must still show when the restored content is renamed over it.
+      let replaces: Seen | null;
+      if (asPlanned && target.type === 'file' && !p.belowLink) {
+        // Nothing of this rollback touched it since planning: what planning saw is what the
+        // rollback turn recorded, and the rename checks the path still shows it.
+        current = planned;
+        replaces = p.seen!;
+      } else {
+        const read = await this.read(
+          p,
+          'refuse',
+          target.type === 'file' && planned === undefined ? { onlyIfSize: target.size } : 'never',
+        );
+        // A path that shows something else than planning saw changed since (unless this
+        // rollback removed it), and is left as it is.
+        if (asPlanned && !unchangedSince(p.seen!, read.stats ?? null)) throw new ChangedMeanwhile();
+        const fresh = read.state;
+        replaces = read.stats ? seenOf(read.stats, 0) : null;
+        current =
+          fresh?.type === 'file' && planned?.type === 'file' && planned.size === fresh.size
+            ? { ...fresh, hash: planned.hash }
+            : fresh;
+      }
       if (target.type === 'special') throw new SpecialNotMade(target.kind);
       if (target.type === 'dir') {
         if (current === null) await this.changing(() => this.mutations.mkdir(this.turn, r, 0o700));
@@ -317,7 +400,9 @@ export class Applier {
         staged.push({
           p,
           moved,
-          file: await this.mutations.stageContent(this.turn, r, target.hash, target.mode, target.size),
+          file: await this.stage(r, target.hash, target.mode, target.size, (now) =>
+            unchangedSince(replaces, now ?? null),
+          ),
         });
         return;
       }

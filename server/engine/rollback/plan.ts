@@ -1,7 +1,15 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
-import type { FileChange, PlanAction, PlanFolder, RestoreErrorCode, SkipReason, State } from '../../protocol.js';
+import type {
+  FileChange,
+  LineCounts,
+  PlanAction,
+  PlanFolder,
+  RestoreErrorCode,
+  SkipReason,
+  State,
+} from '../../protocol.js';
 import type { ContentStore } from '../content/contents.js';
 import type { Entries } from '../db/entries.js';
 import type { EngineFs } from '../paths/fs.js';
@@ -9,8 +17,10 @@ import { FileNotFoundError } from '../errors.js';
 import type { Resolved, Root, Roots } from '../paths/roots.js';
 import { sameContent, sameForDrift, sameMode } from '../state/state.js';
 import { readStateNoFollow } from '../state/read-state.js';
+import { type Seen, seenOf } from '../state/seen.js';
 import type { StoredTurn } from '../db/turns.js';
 import { formatUri, isSameOrBelow, parentUri } from '../paths/uri.js';
+import { linesKey } from '../turns/summary.js';
 
 /** What gathering the paths of turns reads: their entries, and which roots are tracked. */
 export interface CoverageDeps {
@@ -48,6 +58,8 @@ export interface EvaluatedPath extends PathTarget {
   moveFrom?: string;
   /** A symlink lies on the way (a legitimate one the rollback replaces): read as absent. */
   belowLink?: boolean;
+  /** What planning's lstat saw (null: nothing there); the rollback's later steps check the path still shows it. */
+  seen?: Seen | null;
 }
 
 export interface MoveLink {
@@ -60,6 +72,8 @@ export interface Coverage {
   paths: PathTarget[];
   /** Renames and moves of the covered turns, newest first. */
   links: MoveLink[];
+  /** The line counts of each covered change driven back, swapped (turns/summary.ts `linesKey`): the rollback turn's own. */
+  knownLines?: Map<string, LineCounts>;
 }
 
 const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = {
@@ -88,9 +102,12 @@ function originalSkip(change: FileChange): SkipReason | undefined {
 export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
   const byUri = new Map<string, PathTarget>();
   const links: MoveLink[] = [];
+  const knownLines = new Map<string, LineCounts>();
   for (const turn of turns) {
     for (const change of ctx.store.entries.changesOf(turn.turnId)) {
       if (!ctx.roots.isTrackedUri(change.uri)) continue;
+      const back = change.lines && !change.from ? linesKey(change.after, change.before) : null;
+      if (back !== null) knownLines.set(back, { added: change.lines!.removed, removed: change.lines!.added });
       const known = byUri.get(change.uri);
       if (known) known.expected = change.after;
       else
@@ -105,7 +122,7 @@ export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
       if ((e.op === 'rename' || e.op === 'move') && e.toUri) links.push({ from: e.uri, to: e.toUri });
     }
   }
-  return { turns, paths: [...byUri.values()], links: links.reverse() };
+  return { turns, paths: [...byUri.values()], links: links.reverse(), knownLines };
 }
 
 /** Narrows a coverage to selected URIs plus the paths chained to them by renames and moves. */
@@ -141,7 +158,20 @@ export function selectPaths(coverage: Coverage, uris: string[]): PathTarget[] {
   return result;
 }
 
-export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: MoveLink[]): Promise<EvaluatedPath[]> {
+/**
+ * How a target's kept content is checked: read back and verified against its hash (a preview,
+ * which must name what cannot be restored), or only found in the store (a rollback that goes
+ * on to restore it: staging reads and verifies it before its temp file exists, so a damaged
+ * one is UNRESTORABLE there and never written, without reading every content twice).
+ */
+export type ContentCheck = 'verify' | 'present';
+
+export async function evaluate(
+  ctx: EvaluateDeps,
+  paths: PathTarget[],
+  links: MoveLink[],
+  check: ContentCheck = 'verify',
+): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
   for (const p of paths) {
@@ -157,11 +187,13 @@ export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: Mo
       });
       continue;
     }
+    const atMs = Date.now();
     const read = await readStateNoFollow(ctx.fs, e.resolved.abs, {
       maxFileSize: ctx.limits.maxFileSize,
       excluded: false,
     });
     e.current = read.state;
+    e.seen = read.stats ? seenOf(read.stats, atMs) : null;
     e.belowLink = read.ancestors === 'link';
     if (read.ancestors === 'link' && p.target === null) {
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
@@ -211,11 +243,12 @@ export async function evaluate(ctx: EvaluateDeps, paths: PathTarget[], links: Mo
         message: 'the file on disk is too large to capture before changing it',
       });
     }
-    // Verified as it will be read back (size and hash): a damaged content is known before anything is written.
+    // Verified as it will be read back (size and hash): a damaged content is known before anything is written
+    // (or, for a rollback under way, found: its staging verifies it before writing anything).
     if (
       (e.status === 'action' || e.status === 'conflict') &&
       p.target?.type === 'file' &&
-      !(await ctx.contents.verify(p.target.hash))
+      !(check === 'present' ? ctx.contents.has(p.target.hash) : await ctx.contents.verify(p.target.hash))
     ) {
       Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
     }

@@ -14,6 +14,7 @@ import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unl
 import { type StepGroup, stepCoverage } from './steps.js';
 import { turnsSincePin } from '../turns/pins.js';
 import {
+  type ContentCheck,
   type Coverage,
   type EvaluatedPath,
   coverageOf,
@@ -176,8 +177,9 @@ export class Rollbacks {
   private async evaluateJob(
     job: Job,
     selected = selectedPaths(job),
+    check: ContentCheck = 'verify',
   ): Promise<{ paths: EvaluatedPath[]; kept: KeptBoth[] }> {
-    const paths = await evaluate(this.ctx, selected, job.coverage.links);
+    const paths = await evaluate(this.ctx, selected, job.coverage.links, check);
     return job.onConflict === 'keep-both' ? keepBoth(this.ctx, paths, job.number) : { paths, kept: [] };
   }
 
@@ -225,7 +227,7 @@ export class Rollbacks {
     const selected = selectedPaths(job);
     // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
     const modesGiven = await restoreModesFirst(ctx, selected);
-    const { paths, kept } = await this.evaluateJob(job, selected);
+    const { paths, kept } = await this.evaluateJob(job, selected, 'present');
     givenBackIsNoDrift(paths, modesGiven);
     const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
     if (conflicts.length > 0 && !job.force) {
@@ -268,6 +270,7 @@ export class Rollbacks {
     }
     const covered = job.coverage.turns.map((t) => t.turnId);
     const rollbackTurn = beginTurn(ctx, job.sessionId, 'rollback', job.title, covered);
+    for (const [key, lines] of job.coverage.knownLines ?? []) rollbackTurn.knownLines.set(key, lines);
     const undo: UndoRecord = { statuses: {}, deletedMessages: [], restoredMessages: [] };
     for (const id of [...covered, ...Object.keys(undoneRollback?.statuses ?? {})]) {
       const row = ctx.store.turns.get(id);
@@ -436,6 +439,7 @@ export class Rollbacks {
       this.ctx,
       job.coverage.paths.filter((p) => !known.has(p.uri)),
       job.coverage.links,
+      'present',
     );
     const driven = job.coverage.paths.map((p) => known.get(p.uri)).filter((p): p is EvaluatedPath => !!p);
     const drivenBack = (p: EvaluatedPath) =>

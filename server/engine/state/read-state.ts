@@ -1,5 +1,6 @@
 // Path states (docs/api.md `State`): what a path held at some moment, read from disk.
 import { createHash } from 'node:crypto';
+import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { SkipReason, State } from '../../protocol.js';
 import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from '../content/contents.js';
@@ -24,6 +25,8 @@ export interface ReadState {
   skipped?: SkipReason;
   /** The content's raw bytes, when it was read whole into memory (small files). */
   bytes?: Buffer;
+  /** The lstat the state was read by (taken before any content was read); none when absent. */
+  stats?: Stats;
 }
 
 /** Where `hashFile` reads: the engine's seam by path, or a scan's directory handle by name; never past `limit` bytes. */
@@ -97,7 +100,9 @@ export const SWAP_TRIES = 3;
 export async function readState(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await readStateOnce(fs, abs, options);
+      const seen: { stats?: Stats } = {};
+      const read = await readStateOnce(fs, abs, options, seen);
+      return seen.stats ? { ...read, stats: seen.stats } : read;
     } catch (e) {
       const code = errnoCode(e);
       // The reads never follow a link (ELOOP), readlink refuses a file (EINVAL) and a read opens only
@@ -108,8 +113,14 @@ export async function readState(fs: EngineFs, abs: string, options: ReadStateOpt
   }
 }
 
-async function readStateOnce(fs: EngineFs, abs: string, options: ReadStateOptions): Promise<ReadState> {
+async function readStateOnce(
+  fs: EngineFs,
+  abs: string,
+  options: ReadStateOptions,
+  seen: { stats?: Stats },
+): Promise<ReadState> {
   const stats = await fs.lstatOrNull(abs);
+  if (stats) seen.stats = stats;
   // An excluded path is never restored or deleted, so it stays skipped even while absent.
   if (!stats) return options.excluded ? { state: null, skipped: 'excluded' } : { state: null };
   if (stats.isSymbolicLink()) return { state: { type: 'symlink', target: await fs.readlink(abs) } };

@@ -2,7 +2,7 @@
 // (`sessions.active_turn_id`) and the in-memory view of every turn being recorded (what it has
 // captured, its contents read so far, the host's step). A turn begins here, is resumed here
 // after a crash, and ends here; nothing else looks a session's active turn up by hand.
-import type { State, StepRef, TurnKind } from '../../protocol.js';
+import type { LineCounts, State, StepRef, TurnKind } from '../../protocol.js';
 import { ContentCache } from '../content/content-cache.js';
 import type { Store } from '../db/store.js';
 import type { StoredTurn } from '../db/turns.js';
@@ -23,6 +23,11 @@ export interface TurnContext {
    * commit takes them as placed rather than reading them back.
    */
   placed: Map<string, State>;
+  /**
+   * Line counts already known for a change between two contents, by `linesKey` (a rollback
+   * turn fills it from the changes it undoes, swapped): the commit takes them without decoding.
+   */
+  knownLines: Map<string, LineCounts>;
   /** The host's step (tool call) being recorded now: set for the one call that names it. */
   step: StepRef | null;
 }
@@ -36,6 +41,7 @@ function freshContext(turnId: string, sessionId: string, kind: TurnKind, seq: nu
     captured,
     contents: new ContentCache(),
     placed: new Map(),
+    knownLines: new Map(),
     step: null,
   };
   return turn;

@@ -1,6 +1,6 @@
 // Commit: read each touched path's after-state from disk (keeping changed content as a blob),
 // drop what ended where it began, and store the per-path summary the console shows.
-import type { FileChange, State } from '../../protocol.js';
+import type { FileChange, LineCounts, State } from '../../protocol.js';
 import type { ContentStore } from '../content/contents.js';
 import type { EngineLimits, StoreTransactions } from '../context.js';
 import type { Entries } from '../db/entries.js';
@@ -15,7 +15,7 @@ import { modeOf, sameState, stateHashes } from '../state/state.js';
 import { readStateNoFollow } from '../state/read-state.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { TurnCounts } from '../db/turns.js';
-import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, renameOrigins } from './summary.js';
+import { type PathRecord, TEXT_LIMIT, buildChange, lineDelta, linesKey, renameOrigins } from './summary.js';
 import { ContentCache } from '../content/content-cache.js';
 import { inParallel } from '../parallel.js';
 import { parseUri } from '../paths/uri.js';
@@ -76,9 +76,13 @@ function withLines(
   change: FileChange,
   records: Map<string, PathRecord>,
   contents: ContentCache,
+  knownLines?: Map<string, LineCounts>,
 ): FileChange {
   const before = change.from ? (records.get(change.from)?.before ?? null) : change.before;
   const after = change.after;
+  const key = change.from ? null : linesKey(before, after);
+  const known = key === null ? undefined : knownLines?.get(key);
+  if (known) return { ...change, lines: known };
   const isText = (s: State) => s === null || (s.type === 'file' && s.hash !== '' && s.size <= TEXT_LIMIT);
   if (!isText(before) || !isText(after) || (before === null && after === null)) return change;
   if (before?.type !== 'file' && after?.type !== 'file') return change;
@@ -153,7 +157,7 @@ export async function commitTurn(
   ctx.store.relaxed(() => {
     batch.commit();
     // Counted once the batch is stored: a large after-content is in no cache, only in the store.
-    const changes = kinds.map((change) => withLines(ctx, change, records, contents));
+    const changes = kinds.map((change) => withLines(ctx, change, records, contents, turn?.knownLines));
     const counts = countsOf(changes);
     ctx.store.entries.clearRefs(turnId);
     for (const e of entries) {

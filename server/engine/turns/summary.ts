@@ -40,6 +40,17 @@ function middles(a: Buffer, b: Buffer): [Buffer, Buffer] {
   return [a.subarray(start, a.length - end), b.subarray(start, b.length - end)];
 }
 
+/**
+ * The key of a change between two contents (a file's hash, or nothing there) for known line
+ * counts; none when a side is not a file with a hash. The counts are symmetric: those of the
+ * change back are the same two numbers swapped.
+ */
+export function linesKey(before: State, after: State): string | null {
+  const side = (s: State) => (s === null ? '' : s.type === 'file' && s.hash !== '' ? s.hash : null);
+  const [a, b] = [side(before), side(after)];
+  return a === null || b === null ? null : `${a}>${b}`;
+}
+
 /** Lines added and removed, comparing the two sides as multisets of lines. */
 export function lineDelta(before: Buffer | null, after: Buffer | null): { added: number; removed: number } | undefined {
   for (const side of [before, after]) if (side && (side.length > TEXT_LIMIT || isBinary(side))) return undefined;

@@ -51,5 +51,6 @@ export const RESTORE_ERROR_TEXT: Record<RestoreErrorCode, string> = {
   UNRESTORABLE: 'its recorded content is missing or damaged',
   SYMLINK: 'a link or directory now stands where the file goes',
   NOT_EMPTY: 'the directory holds files the turn did not make',
+  CHANGED: 'it changed while the rollback ran, so it was left as it is',
   IO: 'the file system refused',
 };
