@@ -25,6 +25,11 @@ export class IndexTree {
     if (set?.size === 0) this.children.delete(parent);
   }
 
+  /** The URIs directly below `uri` (a root's own URI: the names at its top). */
+  childrenOf(uri: string): ReadonlySet<string> | undefined {
+    return this.children.get(uri);
+  }
+
   /** Every URI strictly below `uri` in the order a walk meets them: parents first, names sorted. */
   *below(uri: string): Generator<string> {
     const set = this.children.get(uri);
