@@ -28,7 +28,7 @@ import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 import { type DirtyRoots, dirtyRoots } from './watch/dirty-tree.js';
 import type { LayeredMap } from './watch/layered-map.js';
 import type { TreeWatcher } from './watch/tree-watcher.js';
-import { dirtyByStat, outsideRulesSignature } from './verify/stat-verify.js';
+import { outsideRulesSignature, StatVerifier } from './verify/stat-verify.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
 const PARTIAL_COMMIT_BYTES = 8 << 20;
@@ -92,6 +92,7 @@ export class ExecScans {
   private background: Promise<void> = Promise.resolve();
   /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
   private lastOutsideRules: string | null = null;
+  private readonly verifier = new StatVerifier();
 
   constructor(
     private readonly ctx: ExecDeps,
@@ -117,7 +118,7 @@ export class ExecScans {
     if (!sameRules || !baselineIsIndex || this.ctx.fs.beforeOp || !index.complete || this.lastOpaque.size > 0)
       return null;
     if (index.map().size < this.verifyFrom) return null;
-    const paths = await dirtyByStat(this.ctx, index);
+    const paths = await this.verifier.dirty(this.ctx, index);
     return paths && dirtyRoots(this.ctx.roots.list(), paths);
   }
 

@@ -13,12 +13,14 @@ export interface StatTask {
   stats: Float64Array;
   groups: Int32Array;
   owners: string;
+  seen: Float64Array;
 }
 
 export interface StatAnswer {
   differ: number[];
   unlistable: number[];
   added: [number, string][];
+  clean: Float64Array;
 }
 
 /** Idle this long, the threads end (starting one again costs a few tens of milliseconds). */

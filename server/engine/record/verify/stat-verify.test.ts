@@ -11,7 +11,7 @@ import { type ScanResult, scanTree } from '../scan.js';
 import { dirtyRoots } from '../watch/dirty-tree.js';
 import { IndexTree } from '../watch/index-tree.js';
 import type { IndexEntry } from '../workspace-index.js';
-import { dirtyByStat } from './stat-verify.js';
+import { StatVerifier } from './stat-verify.js';
 
 const NAMES = ['a', 'b', 'c.txt', 'd'];
 const FOLDERS = ['', 'x', 'x/y', 'z'];
@@ -68,6 +68,8 @@ describe('verification by stat', () => {
     const engine = await sb.open({ ignoredBudget: { files: 2, bytes: 1 << 20 } });
     const ctx = (engine as unknown as { ctx: EngineContext }).ctx;
     const old = new Date(Date.now() - 3_600_000);
+    // One verifier throughout: a run whose tree holds the paths of the one before reuses its layout.
+    const verifier = new StatVerifier();
     await fc.assert(
       fc.asyncProperty(fc.array(change, { maxLength: 8 }), fc.array(change, { minLength: 1, maxLength: 8 }), async (setup, changes) => {
         await rm(sb.workspace, { recursive: true, force: true });
@@ -90,7 +92,7 @@ describe('verification by stat', () => {
         const batch = ctx.contents.batch();
         try {
           const full = await scanTree(ctx, { baseline, batch });
-          const named = await dirtyByStat(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) });
+          const named = await verifier.dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) });
           expect(named).not.toBeNull();
           const roots = dirtyRoots(ctx.roots.list(), named!);
           // An ignore file among them asks for a walk of the whole tree (dirty-tree.ts): nothing to compare.
@@ -125,6 +127,41 @@ describe('verification by stat', () => {
     batch.discard();
     const baseline = new Map([...walked.current].map(([uri, e]) => [uri, { ...e, seenMs: Date.now() + 600_000 }]));
     const tree = new IndexTree(baseline.keys());
-    expect(await dirtyByStat(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) })).toEqual([]);
+    expect(await new StatVerifier().dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) })).toEqual([]);
+  });
+
+  it('lists again only the folders whose stat moved since a clean listing, and still finds every change', async () => {
+    const sb = await makeSandbox();
+    for (const folder of FOLDERS) {
+      await mkdir(join(sb.workspace, folder), { recursive: true });
+      for (const name of NAMES) await writeFile(join(sb.workspace, folder, name), `${name} in ${folder}`);
+    }
+    const engine = await sb.open();
+    const ctx = (engine as unknown as { ctx: EngineContext }).ctx;
+    // Older than the tick a listing could miss a change in: the folders' listings are kept.
+    await new Promise((resolve) => setTimeout(resolve, 2_200));
+    const first = ctx.contents.batch();
+    const walked = await scanTree(ctx, { baseline: new Map(), batch: first });
+    first.discard();
+    const baseline = new Map([...walked.current].map(([uri, e]) => [uri, { ...e, seenMs: Date.now() + 600_000 }]));
+    const tree = new IndexTree(baseline.keys());
+    const index = { map: () => baseline, childrenOf: (uri: string) => tree.childrenOf(uri) };
+    const verifier = new StatVerifier();
+    expect(await verifier.dirty(ctx, index)).toEqual([]);
+    const seen = (verifier as unknown as { layout: { seen: Float64Array } }).layout.seen;
+    // Every folder (the root and the three below it) was listed clean and is kept.
+    expect(seen.filter((v) => !Number.isNaN(v)).length).toBe(3 * FOLDERS.length);
+
+    await writeFile(join(sb.workspace, 'x/y/new.txt'), 'new');
+    await rename(join(sb.workspace, 'z/b'), join(sb.workspace, 'z/moved'));
+    await rm(join(sb.workspace, 'x/a'));
+    await writeFile(join(sb.workspace, 'd'), 'rewritten in place');
+    const named = await verifier.dirty(ctx, index);
+    expect(named!.map((p) => p.abs.slice(sb.workspace.length + 1)).sort()).toEqual(
+      ['d', 'x/a', 'x/y/new.txt', 'z/b', 'z/moved'].sort(),
+    );
+    // And again: what moved is found again (the index has not taken it in), nothing more.
+    const again = await verifier.dirty(ctx, index);
+    expect(again!.map((p) => p.abs).sort()).toEqual(named!.map((p) => p.abs).sort());
   });
 });
