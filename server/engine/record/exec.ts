@@ -310,10 +310,13 @@ export class ExecScans {
         dirty: dirty ? this.dirtyOptions(dirty) : undefined,
         pace,
       });
-      // Synced when it stored anything: the command may change any file once this answers. A scan
-      // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
+      // Synced when it stored any content: the command may change any file once this answers. A
+      // scan that stored none (nothing new, or only stats moved: a racy file read again to the
+      // content it had, a folder) relies on what earlier synced scans stored, and need not wait
+      // for a flush: lost in a crash, it takes every later commit with it (the log is written in
+      // order), the command's mark of being scanned too, so nothing is attributed against it.
       const commit =
-        scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
+        batch.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
       commit(() => {
         batch.commit();
         if (scan.delta) index.apply(scan.delta);
