@@ -1,7 +1,7 @@
 // The threads a full verification scan lstats on: one per core, shared by every engine of the
 // process, started on first use and ended once idle for a while (a service with twenty quiet
-// workspaces holds none). Its threads never keep the process alive. A thread that fails or
-// exits fails the task it ran; the scan then walks the tree itself.
+// workspaces holds none). They keep the process alive only while they run a task. A thread
+// that fails or exits fails the task it ran; the scan then walks the tree itself.
 import os from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { STAT_WORKER_SOURCE } from './stat-worker-source.js';
@@ -53,7 +53,14 @@ class StatPool {
     this.idleTimer = null;
     try {
       while (this.workers.length < tasks.length) this.workers.push(this.spawn());
-      return await Promise.all(tasks.map((task, i) => this.ask(this.workers[i]!, task)));
+      const used = this.workers.slice(0, tasks.length);
+      // Held while they run (an await alone would not keep the process alive), let go when idle.
+      for (const worker of used) worker.ref();
+      try {
+        return await Promise.all(tasks.map((task, i) => this.ask(used[i]!, task)));
+      } finally {
+        for (const worker of used) worker.unref();
+      }
     } finally {
       if (--this.busy === 0) {
         this.idleTimer = setTimeout(() => this.end(), IDLE_MS);
