@@ -359,10 +359,12 @@ export class ExecScans {
       const dirty = await this.dirtySince(turn.turnId);
       // Another scan moved the index on since this command's before scan: the dirty paths no longer tell its change.
       const useDirty = dirty !== null && !exec.baseline.stale();
+      // A baseline no scan moved away from is the index itself: a full scan against it may then be verified by stat.
+      const baseline = useDirty || exec.baseline.stale() ? exec.baseline.map : this.index.map();
       const { changed, skipped } = await this.attribute(
         turn,
         exec.execId,
-        exec.baseline.map,
+        baseline,
         exec.opaque,
         exec.overBudget,
         exec.concurrent,
