@@ -1,9 +1,15 @@
 // Item 13: the workspace index built in the background (docs/design.md "Index build"). On a tree
 // of 100,000 files (quick: 5,000): the build's time and peak RSS, how long a request waits for
 // the event loop while it runs (a hook's prompt, answered as usual), then the first command of
-// a session after it (nothing changed: two stat scans) and the one after that, beside the
-// first command of a store with no build (the first before scan then reads every file).
+// a session after it (nothing changed) and the one after that, beside the first command of a
+// store with no build (the first before scan then reads every file). The engine runs as the
+// service runs it, with its filesystem watcher: a turn's start is scanned in full in the
+// background (a command that comes at once waits for it), and a command's scans look at what
+// the watcher named. One more line takes the
+// same command on an engine opened without a watcher (a library use), whose every command
+// pays two full stat scans.
 import type { Engine } from '../../server/engine/api.js';
+import { fsTreeWatcher } from '../../server/engine/index.js';
 import type { BenchContext } from '../context.js';
 import { flushFilesystem } from '../fs-tools.js';
 import { startRssWindow, rssSupported } from '../rss.js';
@@ -24,7 +30,12 @@ export async function indexBuildScenario(ctx: BenchContext): Promise<void> {
   await flushFilesystem(workspace);
   await pause(RACY_WINDOW_MS);
 
-  const engine = await ctx.openEngine({ workspace, dataDir: ctx.path('index-build', 'data'), scopes: ['*'] });
+  const engine = await ctx.openEngine({
+    workspace,
+    dataDir: ctx.path('index-build', 'data'),
+    scopes: ['*'],
+    watcher: fsTreeWatcher,
+  } as Parameters<NonNullable<BenchContext['openEngine']>>[0]);
   const s = { sessionId: 'bench-index' };
   try {
     // A request every 20 ms while the build runs: how long each waits (the build yields every 8 ms).
@@ -71,7 +82,7 @@ export async function indexBuildScenario(ctx: BenchContext): Promise<void> {
     ctx.results.figure(
       INDEX_BUILD_SECTION,
       'index.first-command',
-      `${label}: the first command after the build (exec + execEnd, nothing changed)`,
+      `${label}: the first command after the build (exec + execEnd, nothing changed; watcher on, as the service runs; it waits for the turn start's full scan)`,
       'turnback',
       'ms',
       firstAfter,
@@ -95,10 +106,27 @@ export async function indexBuildScenario(ctx: BenchContext): Promise<void> {
           ? `, peak RSS ${(peak.peakBytes / 2 ** 20).toFixed(0)} MiB (+${(peak.growthBytes / 2 ** 20).toFixed(0)} MiB)`
           : '') +
         (waits.length > 0 ? `; ${waits.length} requests during it, slowest ${Math.max(...waits).toFixed(0)} ms` : '') +
-        `; first command after it ${firstAfter.toFixed(0)} ms, the next ${next.toFixed(0)} ms`,
+        `; first command after it ${firstAfter.toFixed(0)} ms, the next ${next.toFixed(0)} ms (watcher on, as the service runs)`,
     );
   } finally {
     await engine.close();
+  }
+
+  // The same built index, opened without a watcher (the engine as a library): each command's two scans are full ones.
+  const bare = await ctx.openEngine({ workspace, dataDir: ctx.path('index-build', 'data'), scopes: ['*'] });
+  try {
+    await bare.input({ ...s, platform: 'bench', sessionType: 'chat', content: 'no watcher' });
+    ctx.results.figure(
+      INDEX_BUILD_SECTION,
+      'index.command-no-watcher',
+      `${label}: a command after the build on an engine without a watcher (exec + execEnd, nothing changed: two full scans)`,
+      'turnback',
+      'ms',
+      await firstCommand(bare, s),
+    );
+    await bare.turnEnd(s);
+  } finally {
+    await bare.close();
   }
 
   // The same first command with no build before it: today's first before scan reads every file.

@@ -28,6 +28,7 @@ import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 import { type DirtyRoots, dirtyRoots } from './watch/dirty-tree.js';
 import type { LayeredMap } from './watch/layered-map.js';
 import type { TreeWatcher } from './watch/tree-watcher.js';
+import { outsideRulesSignature, StatVerifier } from './verify/stat-verify.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
 const PARTIAL_COMMIT_BYTES = 8 << 20;
@@ -36,6 +37,11 @@ const PARTIAL_COMMIT_BYTES = 8 << 20;
  * a hook's request waits, and a stopped build resumes from the last one.
  */
 const BUILD_PARTIAL_COMMIT_BYTES = 1 << 20;
+/**
+ * A full scan of an index this large is verified on the stat threads first (verify/), then
+ * looks only at what differs; a smaller one is walked (a few milliseconds, less than the hand-off).
+ */
+const VERIFY_BY_STAT_FROM = 2_000;
 
 interface OpenExec {
   execId: string;
@@ -84,12 +90,36 @@ export class ExecScans {
   private readonly lastEnded = new Map<string, string>();
   /** A turn-start scan running in the background. */
   private background: Promise<void> = Promise.resolve();
+  /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
+  private lastOutsideRules: string | null = null;
+  private readonly verifier = new StatVerifier();
 
   constructor(
     private readonly ctx: ExecDeps,
     private readonly watcher: TreeWatcher | null = null,
+    /** Index size from which a full scan is verified by stat on threads (tests lower it). */
+    private readonly verifyFrom = VERIFY_BY_STAT_FROM,
   ) {
     this.index = new WorkspaceIndex(ctx.store);
+  }
+
+  /**
+   * A full scan's plan: the paths that differ from the index, found on the stat threads (the
+   * scan then looks at those only), or null to walk the whole tree: the index is small, partial
+   * or not the baseline, a name no URI can name was seen, the rules outside the `.gitignore`
+   * files moved, the filesystem seam is watched (fault and crash tests count each call), or the
+   * threads failed.
+   */
+  private async verifiedByStat(baselineIsIndex: boolean): Promise<DirtyRoots | null> {
+    const rules = outsideRulesSignature(this.ctx.roots.list());
+    const sameRules = rules === this.lastOutsideRules;
+    this.lastOutsideRules = rules;
+    const { index } = this;
+    if (!sameRules || !baselineIsIndex || this.ctx.fs.beforeOp || !index.complete || this.lastOpaque.size > 0)
+      return null;
+    if (index.map().size < this.verifyFrom) return null;
+    const paths = await this.verifier.dirty(this.ctx, index);
+    return paths && dirtyRoots(this.ctx.roots.list(), paths);
   }
 
   /** Whether per-command scans follow the watcher, or why they are full ones. */
@@ -269,6 +299,9 @@ export class ExecScans {
       });
     };
     let scan: ScanResult;
+    // The background build reads what it must anyway: it walks the tree.
+    if (pace) this.lastOutsideRules = outsideRulesSignature(ctx.roots.list());
+    else dirty ??= await this.verifiedByStat(true);
     // Copy-on-write: the partial stores change the index while the scan still reads its baseline.
     const baseline = index.view();
     try {
@@ -279,10 +312,13 @@ export class ExecScans {
         dirty: dirty ? this.dirtyOptions(dirty) : undefined,
         pace,
       });
-      // Synced when it stored anything: the command may change any file once this answers. A scan
-      // that found nothing new relies on what earlier synced scans stored, and need not wait for a flush.
+      // Synced when it stored any content: the command may change any file once this answers. A
+      // scan that stored none (nothing new, or only stats moved: a racy file read again to the
+      // content it had, a folder) relies on what earlier synced scans stored, and need not wait
+      // for a flush: lost in a crash, it takes every later commit with it (the log is written in
+      // order), the command's mark of being scanned too, so nothing is attributed against it.
       const commit =
-        scan.fresh.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
+        batch.size > 0 || partsStored ? ctx.store.transaction.bind(ctx.store) : ctx.store.relaxed.bind(ctx.store);
       commit(() => {
         batch.commit();
         if (scan.delta) index.apply(scan.delta);
@@ -325,10 +361,12 @@ export class ExecScans {
       const dirty = await this.dirtySince(turn.turnId);
       // Another scan moved the index on since this command's before scan: the dirty paths no longer tell its change.
       const useDirty = dirty !== null && !exec.baseline.stale();
+      // A baseline no scan moved away from is the index itself: a full scan against it may then be verified by stat.
+      const baseline = useDirty || exec.baseline.stale() ? exec.baseline.map : this.index.map();
       const { changed, skipped } = await this.attribute(
         turn,
         exec.execId,
-        exec.baseline.map,
+        baseline,
         exec.opaque,
         exec.overBudget,
         exec.concurrent,
@@ -406,6 +444,7 @@ export class ExecScans {
     alsoInTransaction: () => void = () => undefined,
   ): Promise<ExecOutcome & { scan: ScanResult }> {
     const { ctx, index } = this;
+    dirty ??= await this.verifiedByStat(baseline === index.map());
     const batch = ctx.contents.batch();
     let scan: ScanResult;
     try {

@@ -109,6 +109,11 @@ export class WorkspaceIndex {
     return this.shape().tree.below(uri);
   }
 
+  /** The URIs the index holds directly below `uri`. */
+  childrenOf(uri: string): ReadonlySet<string> | undefined {
+    return this.shape().tree.childrenOf(uri);
+  }
+
   /** The URIs whose entry says they could not be read. */
   unreadable(): ReadonlySet<string> {
     return this.shape().unreadable;
