@@ -71,44 +71,48 @@ describe('verification by stat', () => {
     // One verifier throughout: a run whose tree holds the paths of the one before reuses its layout.
     const verifier = new StatVerifier();
     await fc.assert(
-      fc.asyncProperty(fc.array(change, { maxLength: 8 }), fc.array(change, { minLength: 1, maxLength: 8 }), async (setup, changes) => {
-        await rm(sb.workspace, { recursive: true, force: true });
-        await mkdir(join(sb.workspace, 'x', 'y'), { recursive: true });
-        await mkdir(join(sb.workspace, 'z'));
-        for (const folder of FOLDERS) await writeFile(join(sb.workspace, folder, 'a'), `a in ${folder}`);
-        for (const c of setup) await apply(sb.workspace, c);
-        for (const folder of FOLDERS) await utimes(join(sb.workspace, folder, 'a'), old, old).catch(() => undefined);
+      fc.asyncProperty(
+        fc.array(change, { maxLength: 8 }),
+        fc.array(change, { minLength: 1, maxLength: 8 }),
+        async (setup, changes) => {
+          await rm(sb.workspace, { recursive: true, force: true });
+          await mkdir(join(sb.workspace, 'x', 'y'), { recursive: true });
+          await mkdir(join(sb.workspace, 'z'));
+          for (const folder of FOLDERS) await writeFile(join(sb.workspace, folder, 'a'), `a in ${folder}`);
+          for (const c of setup) await apply(sb.workspace, c);
+          for (const folder of FOLDERS) await utimes(join(sb.workspace, folder, 'a'), old, old).catch(() => undefined);
 
-        const first = ctx.contents.batch();
-        const walked = await scanTree(ctx, { baseline: new Map(), batch: first });
-        first.discard();
-        // Seen long after its times: every entry is trusted by its stat alone (none is racy).
-        const baseline = new Map<string, IndexEntry>(
-          [...walked.current].map(([uri, e]) => [uri, { ...e, seenMs: Date.now() + 600_000 }]),
-        );
-        const tree = new IndexTree(baseline.keys());
-        for (const c of changes) await apply(sb.workspace, c);
+          const first = ctx.contents.batch();
+          const walked = await scanTree(ctx, { baseline: new Map(), batch: first });
+          first.discard();
+          // Seen long after its times: every entry is trusted by its stat alone (none is racy).
+          const baseline = new Map<string, IndexEntry>(
+            [...walked.current].map(([uri, e]) => [uri, { ...e, seenMs: Date.now() + 600_000 }]),
+          );
+          const tree = new IndexTree(baseline.keys());
+          for (const c of changes) await apply(sb.workspace, c);
 
-        const batch = ctx.contents.batch();
-        try {
-          const full = await scanTree(ctx, { baseline, batch });
-          const named = await verifier.dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) });
-          expect(named).not.toBeNull();
-          const roots = dirtyRoots(ctx.roots.list(), named!);
-          // An ignore file among them asks for a walk of the whole tree (dirty-tree.ts): nothing to compare.
-          if (roots === null) return;
-          const unreadable = new Set([...baseline].filter(([, e]) => e.skipped === 'unreadable').map(([uri]) => uri));
-          const verified = await scanTree(ctx, {
-            baseline,
-            batch,
-            dirty: { roots, below: (uri) => tree.below(uri), unreadable, overBudget: walked.overBudget },
-          });
-          expect(shape(verified)).toEqual(shape(full));
-          expect(verified.overBudget.map((o) => o.uri).sort()).toEqual(full.overBudget.map((o) => o.uri).sort());
-        } finally {
-          batch.discard();
-        }
-      }),
+          const batch = ctx.contents.batch();
+          try {
+            const full = await scanTree(ctx, { baseline, batch });
+            const named = await verifier.dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) });
+            expect(named).not.toBeNull();
+            const roots = dirtyRoots(ctx.roots.list(), named!);
+            // An ignore file among them asks for a walk of the whole tree (dirty-tree.ts): nothing to compare.
+            if (roots === null) return;
+            const unreadable = new Set([...baseline].filter(([, e]) => e.skipped === 'unreadable').map(([uri]) => uri));
+            const verified = await scanTree(ctx, {
+              baseline,
+              batch,
+              dirty: { roots, below: (uri) => tree.below(uri), unreadable, overBudget: walked.overBudget },
+            });
+            expect(shape(verified)).toEqual(shape(full));
+            expect(verified.overBudget.map((o) => o.uri).sort()).toEqual(full.overBudget.map((o) => o.uri).sort());
+          } finally {
+            batch.discard();
+          }
+        },
+      ),
       { numRuns: 60 },
     );
   }, 120_000);
@@ -127,7 +131,9 @@ describe('verification by stat', () => {
     batch.discard();
     const baseline = new Map([...walked.current].map(([uri, e]) => [uri, { ...e, seenMs: Date.now() + 600_000 }]));
     const tree = new IndexTree(baseline.keys());
-    expect(await new StatVerifier().dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) })).toEqual([]);
+    expect(
+      await new StatVerifier().dirty(ctx, { map: () => baseline, childrenOf: (uri) => tree.childrenOf(uri) }),
+    ).toEqual([]);
   });
 
   it('lists again only the folders whose stat moved since a clean listing, and still finds every change', async () => {

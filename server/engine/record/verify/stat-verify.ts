@@ -103,7 +103,15 @@ export class StatVerifier {
         const at = `${folder}${path.sep}${name}`;
         const exclusion = exclusionFor(root);
         if (exclusion.holdsEngineData && exclusion.isEngineData(at)) continue;
-        if (exclusion.isExcluded(at.slice(root.real.length + 1).split(path.sep).join('/'))) continue;
+        if (
+          exclusion.isExcluded(
+            at
+              .slice(root.real.length + 1)
+              .split(path.sep)
+              .join('/'),
+          )
+        )
+          continue;
         dirty.push({ abs: at, tree: false });
       }
     }

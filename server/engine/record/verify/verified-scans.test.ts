@@ -15,7 +15,9 @@ describe('full scans verified by stat', () => {
     for (let d = 0; d < 21; d++) {
       await mkdir(join(sb.workspace, `d${d}`));
       await Promise.all(
-        Array.from({ length: FILES / 21 }, (_, f) => writeFile(join(sb.workspace, `d${d}`, `f${f}.txt`), `${d}/${f}\n`)),
+        Array.from({ length: FILES / 21 }, (_, f) =>
+          writeFile(join(sb.workspace, `d${d}`, `f${f}.txt`), `${d}/${f}\n`),
+        ),
       );
     }
     const engine = await sb.open();
@@ -40,7 +42,14 @@ describe('full scans verified by stat', () => {
     expect(run).toHaveBeenCalledTimes(2);
     const [command] = engine.getManifest(turnId!).turn.execCommands;
     expect(command!.changed).toEqual(
-      expect.arrayContaining([ws('d0/f0.txt'), ws('d1/f1.txt'), ws('d2'), ws('moved'), ws('d3/new'), ws('d3/new/born.txt')]),
+      expect.arrayContaining([
+        ws('d0/f0.txt'),
+        ws('d1/f1.txt'),
+        ws('d2'),
+        ws('moved'),
+        ws('d3/new'),
+        ws('d3/new/born.txt'),
+      ]),
     );
 
     await engine.rollback(turnId!);
