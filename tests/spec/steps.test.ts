@@ -2,7 +2,7 @@
 // their state before that step, everything else stays as the turn left it, a path a later step
 // changed again is a conflict named by that step, and the step's undo is itself undoable.
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { lstat, mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../server/engine/api.js';
@@ -128,5 +128,20 @@ describe('steps', () => {
     const result = await engine.rollback(turnId, { steps: [1] });
     expect(result).toMatchObject({ ok: true, rollbackTurnId: null });
     expect(await read('a.txt')).toBe('changed');
+  });
+
+  it('undoing the rename of an empty folder a later step filled leaves that step’s file where it put it', async () => {
+    await mkdir(join(sandbox.workspace, 'empty'));
+    const turnId = await runTurn(engine, async () => {
+      await command('mv empty moved');
+      await engine.storage.writeFile(ws('moved/later.txt'), 'later\n', { ...s, step: { id: 'toolu_2' } });
+    });
+    const result = await engine.rollback(turnId, { steps: [1], force: true });
+    // The folder comes back; the filled one stays (it is not the step's to take away), and
+    // the later file is not carried along under the old name.
+    expect(result.errors.map((e) => [e.uri, e.code])).toEqual([[ws('moved'), 'NOT_EMPTY']]);
+    expect(await read('moved/later.txt')).toBe('later\n');
+    await expect(read('empty/later.txt')).rejects.toThrow(/ENOENT/);
+    expect((await lstat(join(sandbox.workspace, 'empty'))).isDirectory()).toBe(true);
   });
 });

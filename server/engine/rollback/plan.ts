@@ -60,6 +60,8 @@ export interface EvaluatedPath extends PathTarget {
   belowLink?: boolean;
   /** What planning's lstat saw (null: nothing there); the rollback's later steps check the path still shows it. */
   seen?: Seen | null;
+  /** A folder the covered turns created that holds nothing now: the only kind a rollback moves back whole. */
+  emptyDir?: boolean;
 }
 
 export interface MoveLink {
@@ -195,6 +197,8 @@ export async function evaluate(
     e.current = read.state;
     e.seen = read.stats ? seenOf(read.stats, atMs) : null;
     e.belowLink = read.ancestors === 'link';
+    if (e.current?.type === 'dir' && p.target === null)
+      e.emptyDir = (await ctx.fs.readdir(e.resolved.abs).catch(() => ['?'])).length === 0;
     if (read.ancestors === 'link' && p.target === null) {
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
       e.status = 'unchanged';
@@ -294,10 +298,11 @@ function matchMoveBacks(paths: EvaluatedPath[], links: MoveLink[]): void {
         )
           continue;
         if (candidate.target !== null || !sameContent(candidate.current, p.target)) continue;
-        // A directory goes back whole only when nothing under it is planned path by path.
+        // A directory goes back whole only when nothing under it is planned path by path, and
+        // it holds nothing: what a later turn or step put in it is not the rollback's to move.
         if (
           candidate.current?.type === 'dir' &&
-          paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri))
+          (!candidate.emptyDir || paths.some((q) => q.uri !== candidate.uri && isSameOrBelow(q.uri, candidate.uri)))
         )
           continue;
         p.moveFrom = candidate.uri;
