@@ -5,7 +5,7 @@
 // (reference-prefixes.ts); the records this repository answers carry hex hashes, as the rest
 // of the engine has them.
 import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
-import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
+import { packChange, packState, readChange, readState } from './record-codec.js';
 import { hashBytes } from './hash-bytes.js';
 import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
@@ -55,8 +55,7 @@ interface EntryColumns {
 }
 
 function parseState(data: Buffer | null): State {
-  const json = unpackState(data);
-  return json ? (JSON.parse(json) as State) : null;
+  return readState(data) as State;
 }
 
 function stringifyState(state: State | undefined): Buffer | null {
@@ -84,7 +83,7 @@ function toEntry(turnId: string, row: EntryColumns): StoredEntry {
 
 /** A change as its row keeps it (its uri in a column of its own). */
 export function parseChange(data: Buffer, uri: string): FileChange {
-  return JSON.parse(unpackChange(data, uri)) as FileChange;
+  return readChange(data, uri) as FileChange;
 }
 
 export class Entries {
@@ -118,6 +117,15 @@ export class Entries {
     return (this.store.st(`SELECT * FROM entries WHERE turn = ${TURN} ORDER BY seq`).all(turnId) as EntryColumns[]).map(
       (row) => toEntry(turnId, row),
     );
+  }
+
+  /** The turn's renames and moves, as their two ends only (a rollback's links: no state parsed). */
+  movesOf(turnId: string): { from: string; to: string }[] {
+    return this.store
+      .st(
+        `SELECT uri AS "from", to_uri AS "to" FROM entries WHERE turn = ${TURN} AND op IN ('rename', 'move') AND to_uri IS NOT NULL ORDER BY seq`,
+      )
+      .all(turnId) as { from: string; to: string }[];
   }
 
   maxSeq(turnId: string): number {

@@ -152,6 +152,11 @@ export function unpackState(data: Buffer | null): string | null {
   return data === null ? null : JSON.stringify(decodeState(data));
 }
 
+/** An entry's state as its row keeps it, parsed: what `JSON.parse(unpackState(data))` gives, without the text between. */
+export function readState(data: Buffer | null): unknown {
+  return data === null ? null : decodeState(data);
+}
+
 /** A state inside a change: empty for null. */
 function stateChunk(s: unknown): Buffer | null {
   if (s === null) return Buffer.alloc(0);
@@ -181,9 +186,18 @@ export function packChange(json: string, uri: string): Buffer {
 }
 
 export function unpackChange(data: Buffer, uri: string): string {
+  if (data[0] === Tag.Json) return data.subarray(1).toString('utf8');
+  return JSON.stringify(readChange(data, uri));
+}
+
+/**
+ * A change as its row keeps it, parsed: what `JSON.parse(unpackChange(data, uri))` gives,
+ * without the text between (a rewind reads every change of the turns it covers).
+ */
+export function readChange(data: Buffer, uri: string): unknown {
   const r = new Reader(data);
   const tag = r.byte();
-  if (tag === Tag.Json) return r.rest().toString('utf8');
+  if (tag === Tag.Json) return JSON.parse(r.rest().toString('utf8'));
   if (tag !== Tag.Change) throw new Error(`unknown record tag ${tag}`);
   const change = CHANGE_KINDS[r.byte()];
   const flags = r.byte();
@@ -192,5 +206,5 @@ export function unpackChange(data: Buffer, uri: string): string {
   if (flags & 1) out.from = r.chunk().toString('utf8');
   if (flags & 2) out.skipped = SKIP_REASONS[r.byte()];
   if (flags & 4) out.lines = { added: r.varint(), removed: r.varint() };
-  return JSON.stringify(out);
+  return out;
 }

@@ -120,9 +120,7 @@ export function coverageOf(ctx: CoverageDeps, turns: StoredTurn[]): Coverage {
           skipped: originalSkip(change),
         });
     }
-    for (const e of ctx.store.entries.of(turn.turnId)) {
-      if ((e.op === 'rename' || e.op === 'move') && e.toUri) links.push({ from: e.uri, to: e.toUri });
-    }
+    links.push(...ctx.store.entries.movesOf(turn.turnId));
   }
   return { turns, paths: [...byUri.values()], links: links.reverse(), knownLines };
 }
