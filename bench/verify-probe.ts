@@ -1,0 +1,67 @@
+// What a turn start's full verification scan costs on W2 (10,000 files) beside `git status
+// --untracked-files=all`: the index built once, then N turn starts with nothing changed, each
+// `input` + `settled()` as item 9 times it, and git status on a copy of the same tree.
+// Run: npx tsx bench/verify-probe.ts [runs=15] [files=10000]; PROFILE=file CPU-profiles each
+// turn start into file.<run>.
+import { mkdtemp, writeFile } from 'node:fs/promises';
+import { Session } from 'node:inspector/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fsTreeWatcher, openEngine } from '../server/engine/index.js';
+import { shadowGitContender } from './contenders/shadow-git.js';
+import { copyTree, flushFilesystem, removeTree } from './fs-tools.js';
+import { summarize } from './stats.js';
+import { generateWorkload } from './workloads.js';
+
+const runs = Number(process.argv[2] ?? 15);
+const files = Number(process.argv[3] ?? 10_000);
+const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-verify-probe-'));
+try {
+  const workload = await generateWorkload({ name: 'W2', files, bytes: files * 10_000 }, path.join(root, 'ws'), 202);
+  const gitDir = path.join(root, 'git-ws');
+  await copyTree(workload.dir, gitDir);
+  const git = await shadowGitContender(gitDir, path.join(root, 'shadow.git'));
+  await git.snapshot('first');
+  const engine = await openEngine({
+    workspace: workload.dir,
+    dataDir: path.join(root, 'data'),
+    keepSessions: 0,
+    watcher: fsTreeWatcher,
+  } as Parameters<typeof openEngine>[0]);
+  const s = { sessionId: 'verify-probe' };
+  await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'build' });
+  await engine.turnEnd(s);
+  await engine.settled();
+  const profiler = process.env.PROFILE ? new Session() : null;
+  if (profiler) {
+    profiler.connect();
+    await profiler.post('Profiler.enable');
+    await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
+  }
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    await flushFilesystem(gitDir);
+    let started = performance.now();
+    await git.git('status', '--porcelain', '--untracked-files=all');
+    theirs.push(performance.now() - started);
+    await flushFilesystem(workload.dir);
+    if (profiler) await profiler.post('Profiler.start');
+    started = performance.now();
+    await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `run ${run}` });
+    await engine.settled();
+    ours.push(performance.now() - started);
+    if (profiler)
+      await writeFile(`${process.env.PROFILE!}.${run}`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    await engine.turnEnd(s);
+    await engine.settled();
+  }
+  const a = summarize(ours.slice(1));
+  const b = summarize(theirs.slice(1));
+  console.log(
+    `turn start ${a.median.toFixed(1)} ms · git status ${b.median.toFixed(1)} ms · ${(a.median / b.median).toFixed(2)}×`,
+  );
+  await engine.close();
+} finally {
+  await removeTree(root);
+}
