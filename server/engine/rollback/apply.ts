@@ -2,43 +2,19 @@
 // recorded into the rollback turn: move back by rename first, then removals deepest first,
 // then creations shallowest first, then directory modes.
 import type { EntryOp, RollbackResult, State } from '../../protocol.js';
-import { UnrestorableContentError } from '../content/contents.js';
 import { type CaptureDeps, recordStates } from '../record/capture.js';
 import type { TurnContext } from '../context.js';
-import { LinkOnPathError, TooLargeError } from '../errors.js';
-import { errnoCode } from '../paths/fs.js';
 import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
 import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
 import { type Seen, seenOf, unchangedSince } from '../state/seen.js';
-import { DestinationChangedError } from '../paths/atomic-write.js';
 import type { StagedFile } from '../content/write-back.js';
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { Mutations } from '../record/storage.js';
 import { isSameOrBelow, uriDepth } from '../paths/uri.js';
-
-class LinkOnTheWay extends Error {
-  readonly code = 'SYMLINK' as const;
-  constructor() {
-    super('a symlink appeared on the way; not followed');
-  }
-}
-
-/** The path no longer shows what planning saw (a person's edit since): it is left as it is, never overwritten unseen. */
-class ChangedMeanwhile extends Error {
-  constructor() {
-    super('it changed after the rollback looked at it; left as it is (roll back again to weigh it anew)');
-  }
-}
-
-/** A FIFO, socket or device as an original: the engine never makes one. */
-class SpecialNotMade extends Error {
-  constructor(kind: string) {
-    super(`the original was a special file (${kind}); turnback does not make one`);
-  }
-}
+import { ChangedMeanwhile, LinkOnTheWay, restoreErrorOf, SpecialNotMade } from './apply-errors.js';
 
 function opFor(target: State): EntryOp {
   if (target === null) return 'delete';
@@ -194,24 +170,7 @@ export class Applier {
 
   private fail(p: EvaluatedPath, e: unknown): void {
     this.failed.add(p.uri);
-    if (p.soft) return;
-    if (e instanceof LinkOnTheWay || e instanceof LinkOnPathError) {
-      this.outcome.errors.push({ uri: p.uri, code: 'SYMLINK', message: e.message });
-    } else if (e instanceof ChangedMeanwhile || e instanceof DestinationChangedError) {
-      this.outcome.errors.push({ uri: p.uri, code: 'CHANGED', message: e.message });
-    } else if (e instanceof UnrestorableContentError || e instanceof SpecialNotMade) {
-      this.outcome.errors.push({ uri: p.uri, code: 'UNRESTORABLE', message: e.message });
-    } else if (e instanceof TooLargeError) {
-      this.outcome.errors.push({ uri: p.uri, code: 'TOO_LARGE', message: e.message });
-    } else {
-      const systemCode = errnoCode(e);
-      this.outcome.errors.push({
-        uri: p.uri,
-        code: 'IO',
-        message: (e as Error)?.message ?? String(e),
-        ...(systemCode ? { systemCode } : {}),
-      });
-    }
+    if (!p.soft) this.outcome.errors.push(restoreErrorOf(p.uri, e));
   }
 
   private async moveBack(p: EvaluatedPath, source: EvaluatedPath): Promise<void> {
