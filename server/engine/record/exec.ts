@@ -175,13 +175,18 @@ export class ExecScans {
    * Before a capture of `uris` in a turn whose commands ran: a change a command made there that
    * its scans missed (an event the watcher dropped or has not handed over) is given to the turn's
    * last command first, so the capture cannot take the command's result for the path's state at
-   * the turn's start. Without a watcher the after scans saw everything: nothing to do.
+   * the turn's start (a folder's paths too, even when the turn holds the folder). Without a
+   * watcher the after scans saw everything: nothing to do.
    */
   async catchUp(turn: TurnContext, uris: string[]): Promise<void> {
     const previous = this.lastEnded.get(turn.turnId);
     if (!this.watcher || !previous || this.openIn(turn.turnId).length > 0) return;
+    // A folder the turn holds already is looked into all the same: what a command put below
+    // it unseen is not the turn's yet, and a move or delete of the folder would take it for
+    // what was there when the turn began.
+    const index = this.index.complete ? this.index.map() : null;
     const paths = uris
-      .filter((uri) => !turn.captured.has(uri))
+      .filter((uri) => !turn.captured.has(uri) || index?.get(uri)?.type === 'dir')
       .flatMap((uri) => {
         const found = this.ctx.roots.absOf(uri);
         return found ? [{ abs: found.abs, tree: true }] : [];

@@ -123,6 +123,33 @@ describe('a capture after a command whose change the watcher missed', () => {
     await engine.rollback(turnId!, { force: true });
     expect(await sb.tree()).toEqual(start);
   });
+
+  it('looks below a folder the turn holds already: a file a command moved into it unseen is not taken for the turn start', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { 'keep.txt': 'k\n' });
+    const start = await sb.tree();
+    const factory = faultyFactory({ delayTakes: 1 });
+    const engine = await sb.open({ watcher: factory.make } as never);
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'missed below' });
+    for (const run of [
+      async () => {
+        await mkdir(join(sb.workspace, 'n'));
+        await writeFile(join(sb.workspace, 'a'), '');
+      },
+      () => rename(join(sb.workspace, 'a'), join(sb.workspace, 'n/a')),
+    ]) {
+      const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'c' });
+      await run();
+      await engine.execEnd({ ...s, execId: execId! });
+    }
+    // The agent's tool moves the folder out of the workspace: n/a is recorded as the command left it.
+    await engine.storage.move('workspace:/n', 'tmp:/n', s);
+    await engine.turnEnd(s);
+    expect(engine.getManifest(turnId!).files.map((f) => f.uri)).toEqual([]);
+    const result = await engine.rollback(turnId!);
+    expect(result.restored).toEqual([]);
+    expect(await sb.tree()).toEqual(start);
+  });
 });
 
 describe("the watcher's status", () => {
