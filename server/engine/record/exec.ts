@@ -12,6 +12,7 @@
 // it missed (an mmap write) is found by the next full scan, so it may move to another command
 // of the turn, never out of it. Whenever the watcher cannot tell (it overflowed, failed or
 // restarted), or a scan failed half-way, the next scan is a full one.
+import path from 'node:path';
 import type { ExecSkipped, WatcherStatus } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type CaptureDeps, type ExecChange, recordExecChanges } from './capture.js';
@@ -191,6 +192,12 @@ export class ExecScans {
         const found = this.ctx.roots.absOf(uri);
         return found ? [{ abs: found.abs, tree: true }] : [];
       });
+    // A folder on the way that is gone (a command removed it unseen) is the command's too: the
+    // capture is about to record it as made by the turn.
+    for (const uri of uris) {
+      const gone = await this.topmostMissingFolder(uri);
+      if (gone) paths.push({ abs: gone, tree: true });
+    }
     if (paths.length === 0) return;
     await this.scanning(async () => {
       const dirty = dirtyRoots(this.ctx.roots.list(), paths);
@@ -203,6 +210,18 @@ export class ExecScans {
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
       await this.attribute(turn, previous, this.index.map(), this.lastOpaque, [], concurrent, true, dirty);
     });
+  }
+
+  /** The highest missing folder between `uri` and its root (the capture would make it), or null. */
+  private async topmostMissingFolder(uri: string): Promise<string | null> {
+    const found = this.ctx.roots.absOf(uri);
+    if (!found) return null;
+    let gone: string | null = null;
+    for (let dir = path.dirname(found.abs); dir.length > found.root.real.length; dir = path.dirname(dir)) {
+      if ((await this.ctx.fs.lstatOrNull(dir).catch(() => null)) !== null) break;
+      gone = dir;
+    }
+    return gone;
   }
 
   /** Resolves once the turn-start scan running in the background (if any) is done. */

@@ -124,6 +124,27 @@ describe('a capture after a command whose change the watcher missed', () => {
     expect(await sb.tree()).toEqual(start);
   });
 
+  it('looks at a folder on the way that a command removed unseen: the capture does not take it for made by the turn', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { 'keep.txt': 'k\n', 'd/x.txt': 'x\n' });
+    const start = await sb.tree();
+    const factory = faultyFactory({ drop: () => true });
+    const engine = await sb.open({ watcher: factory.make } as never);
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'missed folder' });
+    // The agent's tool moves d/x.txt out (the turn holds it from now on), a command removes d,
+    // and the tool writes d/x.txt again: d was there when the turn began.
+    await engine.storage.move('workspace:/d/x.txt', 'tmp:/x.txt', s);
+    const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'rm -rf d' });
+    await rm(join(sb.workspace, 'd'), { recursive: true });
+    expect((await engine.execEnd({ ...s, execId: execId! })).changed).toEqual([]);
+    await engine.storage.writeFile('workspace:/d/x.txt', 'again\n', s);
+    await engine.turnEnd(s);
+    expect(engine.getManifest(turnId!).turn.execCommands[0]!.changed).toEqual(['workspace:/d']);
+    const result = await engine.rollback(turnId!);
+    expect(result.errors).toEqual([]);
+    expect(await sb.tree()).toEqual(start);
+  });
+
   it('looks below a folder the turn holds already: a file a command moved into it unseen is not taken for the turn start', async () => {
     const sb = await makeSandbox();
     await plant(sb.workspace, { 'keep.txt': 'k\n' });
