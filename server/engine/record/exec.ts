@@ -182,16 +182,20 @@ export class ExecScans {
   async catchUp(turn: TurnContext, uris: string[]): Promise<void> {
     const previous = this.lastEnded.get(turn.turnId);
     if (!this.watcher || !previous || this.openIn(turn.turnId).length > 0) return;
-    // A folder the turn holds already is looked into all the same: what a command put below
-    // it unseen is not the turn's yet, and a move or delete of the folder would take it for
-    // what was there when the turn began.
+    // A folder the turn holds already (in the index, or on disk: a command may have made it
+    // one unseen) is looked into all the same: what a command put below it unseen is not the
+    // turn's yet, and a move or delete of the folder would take it for what was there when the
+    // turn began.
     const index = this.index.complete ? this.index.map() : null;
-    const paths = uris
-      .filter((uri) => !turn.captured.has(uri) || index?.get(uri)?.type === 'dir')
-      .flatMap((uri) => {
-        const found = this.ctx.roots.absOf(uri);
-        return found ? [{ abs: found.abs, tree: true }] : [];
-      });
+    const paths: { abs: string; tree: boolean }[] = [];
+    for (const uri of uris) {
+      const found = this.ctx.roots.absOf(uri);
+      if (!found) continue;
+      const folder = async () =>
+        index?.get(uri)?.type === 'dir' ||
+        ((await this.ctx.fs.lstatOrNull(found.abs).catch(() => null))?.isDirectory() ?? false);
+      if (!turn.captured.has(uri) || (await folder())) paths.push({ abs: found.abs, tree: true });
+    }
     // A folder on the way that is gone (a command removed it unseen) is the command's too: the
     // capture is about to record it as made by the turn.
     for (const uri of uris) {

@@ -145,6 +145,24 @@ describe('a capture after a command whose change the watcher missed', () => {
     expect(await sb.tree()).toEqual(start);
   });
 
+  it('looks below a path the turn holds as a file that a command made a folder unseen', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { 'keep.txt': 'k\n', 'd/f': 'f\n' });
+    const start = await sb.tree();
+    const factory = faultyFactory({ drop: () => true });
+    const engine = await sb.open({ watcher: factory.make } as never);
+    const { turnId } = await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'file to folder' });
+    await engine.storage.move('workspace:/d/f', 'workspace:/a', s);
+    const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'mkdir -p d/f/e' });
+    await mkdir(join(sb.workspace, 'd/f/e'), { recursive: true });
+    expect((await engine.execEnd({ ...s, execId: execId! })).changed).toEqual([]);
+    await engine.storage.move('workspace:/d/f', 'tmp:/f', s);
+    await engine.turnEnd(s);
+    const result = await engine.rollback(turnId!);
+    expect(result.errors).toEqual([]);
+    expect(await sb.tree()).toEqual(start);
+  });
+
   it('looks below a folder the turn holds already: a file a command moved into it unseen is not taken for the turn start', async () => {
     const sb = await makeSandbox();
     await plant(sb.workspace, { 'keep.txt': 'k\n' });
