@@ -2,17 +2,27 @@
 import type { Machine } from './machine.js';
 import type { Figure, Results } from './results.js';
 
+/** Three significant digits, or null when they round up to 1,000 (then the next unit reads better than "1.00e+3"). */
+function threeDigits(value: number): string | null {
+  const text = value.toPrecision(3);
+  return Number(text) >= 1000 ? null : text;
+}
+
 export function formatMs(ms: number): string {
   if (ms < 0.001) return `${(ms * 1e6).toFixed(0)} ns`;
-  if (ms < 1) return `${(ms * 1000).toPrecision(3)} µs`;
-  if (ms < 1000) return `${ms.toPrecision(3)} ms`;
+  const us = ms < 1 ? threeDigits(ms * 1000) : null;
+  if (us !== null) return `${us} µs`;
+  const inMs = ms < 1000 ? threeDigits(ms) : null;
+  if (inMs !== null) return `${inMs} ms`;
   return `${(ms / 1000).toPrecision(3)} s`;
 }
 
 export function formatBytes(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
-  if (bytes < 1024 * 1024) return `${(bytes / 1024).toPrecision(3)} KiB`;
-  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toPrecision(3)} MiB`;
+  const kib = bytes < 1024 * 1024 ? threeDigits(bytes / 1024) : null;
+  if (kib !== null) return `${kib} KiB`;
+  const mib = bytes < 1024 ** 3 ? threeDigits(bytes / 1024 / 1024) : null;
+  if (mib !== null) return `${mib} MiB`;
   return `${(bytes / 1024 ** 3).toPrecision(3)} GiB`;
 }
 
