@@ -15,7 +15,7 @@ import { applyOp, initialTreeArb, opArb, type Op } from './ops-model.testutil.js
 import { assertSameTree, sameNode } from '../../server/testkit/tree-diff.js';
 import { snapshotTree, type Tree } from '../../server/testkit/tree.js';
 
-const NUM_RUNS = process.env.CI ? 60 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
+const NUM_RUNS = process.env.CI ? 200 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
 const SHARDS = 2;
 
 async function checkStepUndo(

@@ -15,7 +15,7 @@ import { snapshotTree as snapshot, type Tree } from '../../server/testkit/tree.j
 import { assertSameTree } from '../../server/testkit/tree-diff.js';
 import { type Faults, faultyFactory } from '../../server/engine/record/watch/watch-faults.testutil.js';
 
-const NUM_RUNS = process.env.CI ? 60 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
+const NUM_RUNS = process.env.CI ? 200 : Number(process.env.SPEC_PROPERTY_RUNS ?? 20);
 // A failure prints its seed and path; WATCH_PROPERTY_SEED / WATCH_PROPERTY_PATH replay it.
 const REPLAY = process.env.WATCH_PROPERTY_SEED
   ? { seed: Number(process.env.WATCH_PROPERTY_SEED), path: process.env.WATCH_PROPERTY_PATH, endOnFailure: true }
