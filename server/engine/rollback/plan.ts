@@ -60,7 +60,7 @@ export interface EvaluatedPath extends PathTarget {
   belowLink?: boolean;
   /** What planning's lstat saw (null: nothing there); the rollback's later steps check the path still shows it. */
   seen?: Seen | null;
-  /** A folder the covered turns created that holds nothing now: the only kind a rollback moves back whole. */
+  /** A rename's or move's destination the covered turns created, a folder holding nothing now: the only kind a rollback moves back whole. */
   emptyDir?: boolean;
 }
 
@@ -174,6 +174,8 @@ export async function evaluate(
 ): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
+  /** Where a rename or move left something: the only paths a folder may move back whole from. */
+  const destinations = new Set(links.map((l) => l.to));
   for (const p of paths) {
     const e: EvaluatedPath = { ...p, current: null, status: 'action' };
     evaluated.push(e);
@@ -195,8 +197,11 @@ export async function evaluate(
     e.current = read.state;
     e.seen = read.stats ? seenOf(read.stats, atMs) : null;
     e.belowLink = read.ancestors === 'link';
-    if (e.current?.type === 'dir' && p.target === null)
-      e.emptyDir = (await ctx.fs.readdir(e.resolved.abs).catch(() => ['?'])).length === 0;
+    if (e.current?.type === 'dir' && p.target === null && destinations.has(p.uri))
+      e.emptyDir = await ctx.fs.readdir(e.resolved.abs).then(
+        (names) => names.length === 0,
+        () => false,
+      );
     if (read.ancestors === 'link' && p.target === null) {
       // Below a symlink the recorded path does not exist: nothing to remove, nothing followed.
       e.status = 'unchanged';
