@@ -182,24 +182,22 @@ export class ExecScans {
   async catchUp(turn: TurnContext, uris: string[]): Promise<void> {
     const previous = this.lastEnded.get(turn.turnId);
     if (!this.watcher || !previous || this.openIn(turn.turnId).length > 0) return;
-    // A folder the turn holds already (in the index, or on disk: a command may have made it
-    // one unseen) is looked into all the same: what a command put below it unseen is not the
-    // turn's yet, and a move or delete of the folder would take it for what was there when the
-    // turn began.
     const index = this.index.complete ? this.index.map() : null;
     const paths: { abs: string; tree: boolean }[] = [];
     for (const uri of uris) {
       const found = this.ctx.roots.absOf(uri);
       if (!found) continue;
+      // A folder the turn holds already (in the index, or on disk: a command may have made it
+      // one unseen) is looked into all the same: what a command put below it unseen is not the
+      // turn's yet, and a move or delete of the folder would take it for what was there when
+      // the turn began.
       const folder = async () =>
         index?.get(uri)?.type === 'dir' ||
         ((await this.ctx.fs.lstatOrNull(found.abs).catch(() => null))?.isDirectory() ?? false);
       if (!turn.captured.has(uri) || (await folder())) paths.push({ abs: found.abs, tree: true });
-    }
-    // A folder on the way that is gone (a command removed it unseen) is the command's too: the
-    // capture is about to record it as made by the turn.
-    for (const uri of uris) {
-      const gone = await this.topmostMissingFolder(uri);
+      // A folder on the way that is gone (a command removed it unseen) is the command's too: the
+      // capture is about to record it as made by the turn.
+      const gone = await this.topmostMissingFolder(found.root.real, found.abs);
       if (gone) paths.push({ abs: gone, tree: true });
     }
     if (paths.length === 0) return;
@@ -216,12 +214,10 @@ export class ExecScans {
     });
   }
 
-  /** The highest missing folder between `uri` and its root (the capture would make it), or null. */
-  private async topmostMissingFolder(uri: string): Promise<string | null> {
-    const found = this.ctx.roots.absOf(uri);
-    if (!found) return null;
+  /** The highest missing folder between `abs` and its root (the capture would make it), or null. */
+  private async topmostMissingFolder(root: string, abs: string): Promise<string | null> {
     let gone: string | null = null;
-    for (let dir = path.dirname(found.abs); dir.length > found.root.real.length; dir = path.dirname(dir)) {
+    for (let dir = path.dirname(abs); dir.length > root.length; dir = path.dirname(dir)) {
       if ((await this.ctx.fs.lstatOrNull(dir).catch(() => null)) !== null) break;
       gone = dir;
     }
