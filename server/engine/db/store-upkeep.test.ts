@@ -28,6 +28,19 @@ const fileBytes = (suffix = '') =>
   statSync(path.join(dir, `turnback.db${suffix}`), { throwIfNoEntry: false })?.size ?? 0;
 const pages = () => store.db.pragma('page_count', { simple: true }) as number;
 
+/** Runs `body` while a second connection holds a read snapshot of the store (another process reading). */
+function whileAnotherProcessReads(body: () => void): void {
+  const reader = new Database(path.join(dir, 'turnback.db'), { readonly: true });
+  try {
+    reader.exec('BEGIN');
+    reader.prepare('SELECT COUNT(*) FROM contents').get();
+    body();
+    reader.exec('COMMIT');
+  } finally {
+    reader.close();
+  }
+}
+
 /** Compressible contents captured raw, as a turn would: `n` of `size` bytes. */
 function capture(n: number, size: number): string[] {
   const batch = contents.batch();
@@ -154,18 +167,12 @@ describe('the WAL', () => {
 
   it('with another process reading, is checkpointed without waiting, and its file cut back when SQLite restarts it', () => {
     capture(2, CHECKPOINT_AT);
-    const reader = new Database(path.join(dir, 'turnback.db'), { readonly: true });
-    try {
-      reader.exec('BEGIN');
-      reader.prepare('SELECT COUNT(*) FROM contents').get();
+    whileAnotherProcessReads(() => {
       const started = performance.now();
       checkpointIfGrown(store);
       expect(performance.now() - started).toBeLessThan(500);
       expect(fileBytes('-wal')).toBeGreaterThan(2 * CHECKPOINT_AT);
-      reader.exec('COMMIT');
-    } finally {
-      reader.close();
-    }
+    });
     checkpointIfGrown(store);
     capture(1, 1000); // the next write restarts the WAL from its start
     expect(fileBytes('-wal')).toBeLessThanOrEqual(CHECKPOINT_AT);
@@ -209,18 +216,12 @@ describe('the WAL', () => {
 describe('at rest, with another process reading the store', () => {
   it('never waits on the reader: the WAL is left for the next rest', async () => {
     capture(3, 200_000);
-    const reader = new Database(path.join(dir, 'turnback.db'), { readonly: true });
-    try {
-      reader.exec('BEGIN');
-      reader.prepare('SELECT COUNT(*) FROM contents').get();
+    whileAnotherProcessReads(() => {
       const started = performance.now();
       tidyAtRest(store);
       expect(performance.now() - started).toBeLessThan(500);
       expect(fileBytes('-wal')).toBeGreaterThan(0);
-      reader.exec('COMMIT');
-    } finally {
-      reader.close();
-    }
+    });
     tidyAtRest(store);
     expect(fileBytes('-wal')).toBe(0);
   });

@@ -41,11 +41,18 @@ function walBytes(store: Store): number {
  */
 export function checkpointIfGrown(store: Store, at = CHECKPOINT_AT): void {
   if (walBytes(store) <= at) return;
+  withoutWaiting(store, () => {
+    const [result] = store.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
+    if (result?.busy) store.db.pragma('wal_checkpoint(PASSIVE)');
+  });
+}
+
+/** Runs `run` with SQLite's busy timeout at 0: what another connection holds is left, never waited for. */
+function withoutWaiting<T>(store: Store, run: () => T): T {
   const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
   store.db.pragma('busy_timeout = 0');
   try {
-    const [result] = store.db.pragma('wal_checkpoint(TRUNCATE)') as { busy: number }[];
-    if (result?.busy) store.db.pragma('wal_checkpoint(PASSIVE)');
+    return run();
   } finally {
     store.db.pragma(`busy_timeout = ${timeout}`);
   }
@@ -92,16 +99,12 @@ export function compactIfGrown(store: Store, limit = COMPACT_LIMIT): boolean {
     (store.db.pragma('page_count', { simple: true }) as number) -
     (store.db.pragma('freelist_count', { simple: true }) as number);
   if (used * pageSize > limit || used < compactedPages(store) * (1 + COMPACT_GROWTH)) return false;
-  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
-  store.db.pragma('busy_timeout = 0');
   try {
-    store.db.exec('VACUUM');
+    withoutWaiting(store, () => store.db.exec('VACUUM'));
   } catch (e) {
     if ((e as { code?: string }).code?.startsWith('SQLITE_BUSY') || (e as { code?: string }).code === 'SQLITE_LOCKED')
       return false;
     throw e;
-  } finally {
-    store.db.pragma(`busy_timeout = ${timeout}`);
   }
   const after = store.db.pragma('page_count', { simple: true }) as number;
   store.db.prepare('INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)').run(COMPACTED_KEY, String(after));
@@ -117,11 +120,5 @@ export function tidyAtRest(store: Store): void {
   if (store.db.inTransaction) return;
   releaseFreePages(store, 0);
   compactIfGrown(store);
-  const timeout = store.db.pragma('busy_timeout', { simple: true }) as number;
-  store.db.pragma('busy_timeout = 0');
-  try {
-    store.db.pragma('wal_checkpoint(TRUNCATE)');
-  } finally {
-    store.db.pragma(`busy_timeout = ${timeout}`);
-  }
+  withoutWaiting(store, () => store.db.pragma('wal_checkpoint(TRUNCATE)'));
 }
