@@ -1,12 +1,12 @@
 // What the workspace index's first build costs on N files (100,000 by default, 2 KB each, as
 // item 9's S100k): a turn's start and its first command on a fresh store, with the service's
 // watcher, timed; PROFILE=file CPU-profiles it. Run: npx tsx bench/build-probe.ts [files]
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fsTreeWatcher, openEngine } from '../server/engine/index.js';
-import { removeTree, flushFilesystem } from './fs-tools.js';
+import { cpuProfilerFromEnv } from './cpu-profile.js';
+import { flushFilesystem, removeTree } from './fs-tools.js';
 import { generateWorkload } from './workloads.js';
 const files = Number(process.argv[2] ?? 100_000);
 const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-build-probe-'));
@@ -19,19 +19,14 @@ try {
     watcher: fsTreeWatcher,
   } as Parameters<typeof openEngine>[0]);
   await flushFilesystem(w.dir);
-  const profiler = process.env.PROFILE ? new Session() : null;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.setSamplingInterval', { interval: 500 });
-    await profiler.post('Profiler.start');
-  }
+  const profiler = await cpuProfilerFromEnv(500);
+  await profiler?.start();
   const s = { sessionId: 'b' };
   const started = performance.now();
   await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'first' });
   const first = await engine.exec({ ...s, tool: 'Bash', command: 'true' });
   console.log(`build ${(performance.now() - started).toFixed(0)} ms`);
-  if (profiler) await writeFile(process.env.PROFILE!, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+  await profiler?.stop();
   await engine.execEnd({ ...s, execId: first.execId! });
   await engine.turnEnd(s);
   await engine.close();

@@ -2,12 +2,12 @@
 // by kind (counted through the engine's fs hook), time spent in fsync, and the rest.
 // Run: npx tsx bench/profile.ts [files=10] [workloadFiles=2000] [runs=3]
 // With PROFILE=file, each rollback alone is CPU-profiled into file.<run> (or strace -f -c for syscalls).
-import { mkdtemp, open, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdtemp, open } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { EngineFs, openEngine, type FsOpName } from '../server/engine/index.js';
 import { engineRollback, engineTurn } from './contenders/turnback.js';
+import { cpuProfilerFromEnv } from './cpu-profile.js';
 import { removeTree } from './fs-tools.js';
 import { editsFor, generateWorkload, PathPicker } from './workloads.js';
 
@@ -68,12 +68,7 @@ try {
     fs,
   } as Parameters<typeof openEngine>[0]);
   const picker = new PathPicker(workload.paths, 1);
-  const profiler = process.env.PROFILE ? new Session() : null;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.setSamplingInterval', { interval: 200 });
-  }
+  const profiler = await cpuProfilerFromEnv(200);
   for (let run = 0; run < runs; run++) {
     const edits = await editsFor(workload, picker.take(files), run * files);
     let done = phase();
@@ -81,10 +76,9 @@ try {
     console.log(`run ${run}: turn of ${files} writes: ${done()}`);
     await engine.settled(); // as the bench does, untimed: the turn's packing and checkpoint
     done = phase();
-    if (profiler) await profiler.post('Profiler.start');
+    await profiler?.start();
     await engineRollback(engine, turnId);
-    if (profiler)
-      await writeFile(`${process.env.PROFILE!}.${run}`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    await profiler?.stop(`.${run}`);
     console.log(`run ${run}: rollback of ${files} files: ${done()}`);
   }
   await engine.close();

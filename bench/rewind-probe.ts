@@ -2,13 +2,13 @@
 // session rewound and the rewind undone, N times, each timed beside `git restore` + `git clean`.
 // Run: npx tsx bench/rewind-probe.ts [runs=5]
 // With PROFILE=file, each rewind alone (not the replay, not its undo) is CPU-profiled into file.<run>.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { benchConfig } from './config.js';
 import { createContext } from './context.js';
 import { engineRollback, loadOpenEngine } from './contenders/turnback.js';
+import { cpuProfilerFromEnv } from './cpu-profile.js';
 import { flushFilesystem, removeTree } from './fs-tools.js';
 import { HISTORY_SESSION, replayHistory } from './history/replay.js';
 import { loadHistory, SHARED_DATA_DIR } from './history/source.js';
@@ -32,13 +32,7 @@ try {
   await replayed.turnbackNoFlush.engine.close();
   const { engine, turnIds } = replayed.turnback;
   const git = replayed.git;
-  const profiler = process.env.PROFILE ? new Session() : null;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
-  }
-  const profiles: unknown[] = [];
+  const profiler = await cpuProfilerFromEnv(100);
   for (let r = 0; r < runs; r++) {
     await flushFilesystem(git.workspace);
     let start = performance.now();
@@ -46,11 +40,11 @@ try {
     await git.git('clean', '-fdq');
     const gitMs = performance.now() - start;
     await flushFilesystem(replayed.turnback.workspace);
+    await profiler?.start();
     start = performance.now();
-    if (profiler) await profiler.post('Profiler.start');
     const result = await engine.rewind(HISTORY_SESSION, { toTurnId: turnIds[0] });
-    if (profiler) profiles.push((await profiler.post('Profiler.stop')).profile);
     const ms = performance.now() - start;
+    await profiler?.stop(`.${r}`);
     if (!result.ok) throw new Error(`rewind failed: ${JSON.stringify(result.errors.slice(0, 3))}`);
     console.log(
       `restored ${result.restored.length} deleted ${result.deleted.length} moved ${result.movedBack.length} unchanged ${result.unchanged.length}`,
@@ -67,10 +61,6 @@ try {
     );
     await engineRollback(engine, result.rollbackTurnId!);
     await engine.settled();
-  }
-  if (profiler) {
-    for (const [i, profile] of profiles.entries())
-      await writeFile(`${process.env.PROFILE!}.${i}`, JSON.stringify(profile));
   }
   await engine.close();
 } finally {

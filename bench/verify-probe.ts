@@ -3,12 +3,12 @@
 // `input` + `settled()` as item 9 times it, and git status on a copy of the same tree.
 // Run: npx tsx bench/verify-probe.ts [runs=15] [files=10000]; PROFILE=file CPU-profiles each
 // turn start into file.<run>.
-import { mkdtemp, writeFile } from 'node:fs/promises';
-import { Session } from 'node:inspector/promises';
+import { mkdtemp } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fsTreeWatcher, openEngine } from '../server/engine/index.js';
 import { shadowGitContender } from './contenders/shadow-git.js';
+import { cpuProfilerFromEnv } from './cpu-profile.js';
 import { copyTree, flushFilesystem, removeTree } from './fs-tools.js';
 import { summarize } from './stats.js';
 import { generateWorkload } from './workloads.js';
@@ -32,12 +32,7 @@ try {
   await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'build' });
   await engine.turnEnd(s);
   await engine.settled();
-  const profiler = process.env.PROFILE ? new Session() : null;
-  if (profiler) {
-    profiler.connect();
-    await profiler.post('Profiler.enable');
-    await profiler.post('Profiler.setSamplingInterval', { interval: 100 });
-  }
+  const profiler = await cpuProfilerFromEnv(100);
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -46,13 +41,12 @@ try {
     await git.git('status', '--porcelain', '--untracked-files=all');
     theirs.push(performance.now() - started);
     await flushFilesystem(workload.dir);
-    if (profiler) await profiler.post('Profiler.start');
+    await profiler?.start();
     started = performance.now();
     await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: `run ${run}` });
     await engine.settled();
     ours.push(performance.now() - started);
-    if (profiler)
-      await writeFile(`${process.env.PROFILE!}.${run}`, JSON.stringify((await profiler.post('Profiler.stop')).profile));
+    await profiler?.stop(`.${run}`);
     await engine.turnEnd(s);
     await engine.settled();
   }
