@@ -44,6 +44,15 @@ afterEach(() => {
   window.history.replaceState(null, '', '/');
 });
 
+describe('the header', () => {
+  it('counts the kept file versions and says their size is before compression', async () => {
+    renderWithClient(<App />);
+    const usage = await screen.findByLabelText('Store usage');
+    await waitFor(() => expect(usage).toHaveTextContent('2 sessions5 turns4 file versions100 B'));
+    expect(screen.getByText('100 B')).toHaveAttribute('title', expect.stringMatching(/before compression/));
+  });
+});
+
 describe('URL state', () => {
   it('opens the session, turn and file a link names', async () => {
     window.history.replaceState(null, '', '/?session=s2&turn=u1&file=workspace%3A%2Fb.txt');

@@ -54,8 +54,14 @@ export function Header() {
           <>
             <span>{plural(stats.sessions, 'session')}</span>
             <span>{plural(stats.turns, 'turn')}</span>
-            <span>{plural(stats.blobs, 'blob')}</span>
-            <span className="store-usage__bytes">{formatBytes(stats.bytes)}</span>
+            {/* The versions' own size: the store on disk (packed, deltas) is the workspace list's "kept". */}
+            <span>{plural(stats.blobs, 'file version')}</span>
+            <span
+              className="store-usage__bytes"
+              title="The kept file versions' size before compression (the store's size on disk is the workspace list's “kept”)"
+            >
+              {formatBytes(stats.bytes)}
+            </span>
           </>
         )}
       </div>
