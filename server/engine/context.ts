@@ -34,7 +34,7 @@ export interface EngineLimits {
   maxDeleteBytes: number;
   keepDays: number;
   keepSessions: number;
-  /** A rollback places contents in batches of about this many bytes (see apply.ts). */
+  /** A rollback places contents in batches of about this many bytes (see rollback/place-contents.ts). */
   placeBatchBytes: number;
   exclude: RegExp[];
   /** Git-ignored folders larger than this are left out of the scans (null: none is). */

@@ -1,6 +1,7 @@
 // Drives evaluated paths to their targets through the controlled storage, so every write is
 // recorded into the rollback turn: move back by rename first, then removals deepest first,
-// then creations shallowest first, then directory modes.
+// then creations shallowest first (file contents in batches: place-contents.ts), then
+// directory modes.
 import type { EntryOp, RollbackResult, State } from '../../protocol.js';
 import { type CaptureDeps, recordStates } from '../record/capture.js';
 import type { TurnContext } from '../context.js';
@@ -9,11 +10,9 @@ import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
 import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
 import { type Seen, seenOf, unchangedSince } from '../state/seen.js';
-import type { StagedFile } from '../content/write-back.js';
-import type { Stats } from 'node:fs';
-import path from 'node:path';
 import type { Mutations } from '../record/storage.js';
 import { isSameOrBelow, uriDepth } from '../paths/uri.js';
+import { batches, ContentPlacer, type Staged } from './place-contents.js';
 import { ChangedMeanwhile, LinkOnTheWay, restoreErrorOf, SpecialNotMade } from './apply-errors.js';
 
 function opFor(target: State): EntryOp {
@@ -21,48 +20,14 @@ function opFor(target: State): EntryOp {
   return target.type === 'dir' ? 'mkdir' : 'write';
 }
 
-/** From this many files on, the staged contents are flushed by one syncfs (measured: ~4× faster at 1,000). */
-const SYNC_FILESYSTEM_FROM = 256;
-/**
- * Contents are placed in batches (staged, flushed, renamed) of at most this many files (and
- * `limits.placeBatchBytes` bytes), so a rollback needs free space for one batch of temp copies,
- * not for the whole turn.
- */
-const BATCH_FILES = 512;
-
 type Outcome = Pick<RollbackResult, 'restored' | 'deleted' | 'movedBack' | 'errors'> & {
   replaced: NonNullable<RollbackResult['replaced']>;
 };
-
-interface Staged {
-  p: EvaluatedPath;
-  file: StagedFile;
-  moved: boolean;
-}
 
 function compatible(current: State, target: State): boolean {
   if (current === null) return true;
   if (target === null || current.type !== target.type) return false;
   return current.type !== 'symlink' || (target.type === 'symlink' && current.target === target.target);
-}
-
-/** Paths split into batches of at most BATCH_FILES files and about BATCH_BYTES of content. */
-function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
-  const out: EvaluatedPath[][] = [];
-  let current: EvaluatedPath[] = [];
-  let bytes = 0;
-  for (const p of paths) {
-    const size = p.target?.type === 'file' ? p.target.size : 0;
-    if (current.length > 0 && (current.length >= BATCH_FILES || bytes + size > maxBytes)) {
-      out.push(current);
-      current = [];
-      bytes = 0;
-    }
-    current.push(p);
-    bytes += size;
-  }
-  if (current.length > 0) out.push(current);
-  return out;
 }
 
 /** What applying touches: what capturing its writes does, the batch size, the log. */
@@ -75,14 +40,15 @@ export class Applier {
   private readonly failed = new Set<string>();
   /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
   private readonly removed = new Set<string>();
-  /** Folders seen as directories since the file phase began (by lstat, once each). */
-  private readonly folders = new Map<string, Promise<boolean>>();
+  private readonly placer: ContentPlacer;
 
   constructor(
     private readonly ctx: ApplyDeps,
     private readonly mutations: Mutations,
     private readonly turn: TurnContext,
-  ) {}
+  ) {
+    this.placer = new ContentPlacer(ctx.fs, mutations, turn);
+  }
 
   /** URIs that could not be driven to their target. */
   get failedUris(): ReadonlySet<string> {
@@ -218,86 +184,12 @@ export class Applier {
     }
   }
 
-  /**
-   * Contents written back in phases (see content/write-back.ts): every temp file is written
-   * first, then all are flushed side by side, then renamed into place.
-   */
+  /** Places a batch (place-contents.ts), reporting each file placed, in the order staged, and each failure. */
   private async place(staged: Staged[]): Promise<void> {
-    const flushed = new Map<Staged, unknown>();
-    if (!(staged.length >= SYNC_FILESYSTEM_FROM && (await this.syncFilesystem(staged)))) {
-      await inParallel(staged, async (s) => {
-        try {
-          await s.file.flush();
-        } catch (e) {
-          flushed.set(s, e ?? new Error('flush failed'));
-        }
-      });
-    }
-    // Renamed side by side on the thread pool; reported in the order staged.
-    const placed: boolean[] = new Array(staged.length).fill(false);
-    const failures: { s: Staged; e: unknown }[] = [];
-    await inParallel(staged, async (s, i) => {
-      try {
-        const failure = flushed.get(s);
-        if (failure) {
-          await s.file.abort();
-          throw failure;
-        }
-        await this.changing(() => s.file.place());
-        this.notePlaced(s);
-        placed[i] = true;
-      } catch (e) {
-        failures.push({ s, e });
-      }
-    });
-    staged.forEach((s, i) => {
-      if (placed[i] && !s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
-    });
+    const { placed, failures } = await this.placer.place(staged);
+    if (placed.length > 0) this.touched = true;
+    for (const s of placed) if (!s.moved && !s.p.soft) this.outcome.restored.push(s.p.uri);
     for (const { s, e } of failures) this.fail(s.p, e);
-  }
-
-  /** One syncfs for the root's filesystem instead of an fsync per file; false when it cannot run. */
-  private async syncFilesystem(staged: Staged[]): Promise<boolean> {
-    const roots = new Set(staged.map((s) => s.p.resolved!.root.real));
-    try {
-      for (const root of roots) await this.ctx.fs.syncFilesystem(root);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** What the rollback turn's commit may take as read: the state placed, and its content for line counts. */
-  private notePlaced(s: Staged): void {
-    if (s.p.target?.type !== 'file') return;
-    this.turn.placed.set(s.p.resolved!.realUri, s.p.target);
-    this.turn.contents.keep(s.p.target.hash, s.file.bytes);
-  }
-
-  /**
-   * Stages a content; in a folder already seen as a directory during this rollback, without
-   * looking the path or its folder up again (the path is recorded, the folder known: one lstat
-   * per folder, not three per file). A folder gone since is the create's error.
-   */
-  private async stage(
-    r: Resolved,
-    hash: string,
-    mode: number,
-    size: number,
-    replaces: (now: Stats | undefined) => boolean,
-  ): Promise<StagedFile> {
-    const dir = path.dirname(r.abs);
-    let known = this.folders.get(dir);
-    if (!known) {
-      known = this.ctx.fs.lstatOrNull(dir).then(
-        (s) => s?.isDirectory() ?? false,
-        () => false,
-      );
-      this.folders.set(dir, known);
-    }
-    if (await known) return this.mutations.stageRecorded(this.turn, r, hash, mode, size, replaces);
-    this.folders.delete(dir);
-    return this.mutations.stageContent(this.turn, r, hash, mode, size, replaces);
   }
 
   /**
@@ -359,7 +251,7 @@ export class Applier {
         staged.push({
           p,
           moved,
-          file: await this.stage(r, target.hash, target.mode, target.size, (now) =>
+          file: await this.placer.stage(r, target.hash, target.mode, target.size, (now) =>
             unchangedSince(replaces, now ?? null),
           ),
         });
