@@ -34,7 +34,9 @@ try {
   const started = performance.now();
   await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'first' });
   const first = await engine.exec({ ...s, tool: 'Bash', command: 'true' });
-  console.log(`${background ? 'turn start and first command after it' : 'build (turn start and first command)'} ${(performance.now() - started).toFixed(0)} ms`);
+  console.log(
+    `${background ? 'turn start and first command after it' : 'build (turn start and first command)'} ${(performance.now() - started).toFixed(0)} ms`,
+  );
   await profiler?.stop();
   await engine.execEnd({ ...s, execId: first.execId! });
   await engine.turnEnd(s);
