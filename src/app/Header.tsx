@@ -54,7 +54,6 @@ export function Header() {
           <>
             <span>{plural(stats.sessions, 'session')}</span>
             <span>{plural(stats.turns, 'turn')}</span>
-            {/* The versions' own size: the store on disk (packed, deltas) is the workspace list's "kept". */}
             <span>{plural(stats.blobs, 'file version')}</span>
             <span
               className="store-usage__bytes"
