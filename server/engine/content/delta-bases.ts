@@ -3,7 +3,8 @@
 // content's nearest version is the before-content of the same entry (for a rename or move, the
 // source's); an original's is the last version of its path in the session's earlier turns.
 // A pass of the packer looks at the same few turns for every content it packs (those of the
-// turn just ended), so it reads each turn's entries once (`TurnMemo`), not once per content.
+// turn just ended), and the next pass at nearly the same ones (the 32 before it), so each ended
+// turn's entries are read once (`TurnMemo`, kept by the packer), not once per content or pass.
 import type { State } from '../../protocol.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { Store } from '../db/store.js';
@@ -11,8 +12,10 @@ import type { Store } from '../db/store.js';
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
 const REFERRING_TURNS = 4;
 const EARLIER_TURNS = 32;
-/** Entries a pass's memo holds at most (besides the turn it read last, whatever its size). */
+/** Entries the memo holds at most during a pass (besides the turn it read last, whatever its size)... */
 const MEMO_ENTRIES = 16_384;
+/** ...and kept from one pass to the next: 32 turns of 64 writes (a service holds one memo per workspace). */
+const KEPT_ENTRIES = 2_048;
 
 function fileHash(state: State): string | null {
   return state?.type === 'file' && state.hash ? state.hash : null;
@@ -40,6 +43,8 @@ class TurnEntries {
   constructor(
     readonly turnId: string,
     readonly rows: EntryStates[],
+    /** Whether the turn had ended when its entries were read (those no longer change). */
+    readonly ended: boolean,
   ) {
     this.parsed = new Array<Hashes | undefined>(rows.length);
   }
@@ -136,10 +141,13 @@ class TurnEntries {
 }
 
 /**
- * The turns one packer pass has read, by id, the most recently used last: bounded by the
- * entries they hold (the newest is always kept, as the lookup needs it). It lives for one pass
- * only: a turn whose entries change meanwhile (a capture, a commit) is read afresh by the next
- * pass, and whichever base a pass chooses, packOne checks it is still there before using it.
+ * The turns the packer has read, by id, the most recently used last: bounded by the entries
+ * they hold (the newest is always kept, as the lookup needs it). A turn that had not ended when
+ * read (its entries may still grow) is kept for one pass only (`nextPass`); an ended one until
+ * evicted. The memo only points at candidates: a turn pruned since names contents that are
+ * gone, which the packer skips, and whichever base it chooses, packOne checks it is still there
+ * before using it. Measured on item 15's 10-file turns on W2: the base lookups of a pass took
+ * 3.8 ms when every pass read its 32 earlier turns afresh.
  */
 export class TurnMemo {
   private readonly turns = new Map<string, TurnEntries>();
@@ -154,8 +162,9 @@ export class TurnMemo {
       this.turns.set(turnId, turn);
       return turn;
     }
+    const ended = (this.store.turns.get(turnId)?.endedAt ?? null) !== null;
     const rows: EntryStates[] = this.store.entries.of(turnId);
-    turn = new TurnEntries(turnId, rows);
+    turn = new TurnEntries(turnId, rows, ended);
     this.turns.set(turnId, turn);
     this.held += turn.rows.length;
     for (const [id, old] of this.turns) {
@@ -164,6 +173,18 @@ export class TurnMemo {
       this.held -= old.rows.length;
     }
     return turn;
+  }
+
+  /**
+   * Before a pass: the turns that were still going when read are read again when next asked
+   * for, and the least recently used go down to KEPT_ENTRIES.
+   */
+  nextPass(): void {
+    for (const [id, turn] of this.turns) {
+      if (turn.ended && this.held <= KEPT_ENTRIES) continue;
+      this.turns.delete(id);
+      this.held -= turn.rows.length;
+    }
   }
 }
 
