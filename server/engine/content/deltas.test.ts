@@ -200,6 +200,22 @@ describe('packing rounds', () => {
     expectExact(hashes, texts);
   });
 
+  it('a failure committing the round before a base is chosen is reported too', async () => {
+    const [a, b] = versions(90, 2);
+    const { before, after } = rig.turn(URI, a, b);
+    const parts = (rig.contents as unknown as { parts: ContentParts }).parts;
+    const replace = parts.replace.bind(parts);
+    vi.spyOn(parts, 'replace').mockImplementation((row, next) => {
+      if (rig.row(before!).id === row.id && next.codec !== row.codec) throw new Error('disk I/O error');
+      return replace(row, next);
+    });
+    await expect(rig.packAll()).rejects.toThrow('disk I/O error');
+    await rig.packAll();
+    expect(rig.row(before!)).toMatchObject({ codec: 'raw', packed: 1 });
+    expect(rig.contents.read(before!).equals(a)).toBe(true);
+    expect(rig.contents.read(after).equals(b)).toBe(true);
+  });
+
   it("reads an ended turn's entries once for all passes, and a turn still going again in each", async () => {
     const [a, b] = [sourceText(80, 300), edited(sourceText(80, 300), 1)];
     const going = (turnId: string) =>

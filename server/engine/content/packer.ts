@@ -35,6 +35,12 @@ interface Pending {
   failed: boolean;
 }
 
+/** A round: its contents not yet committed, by hash, and the failure to report once it is done. */
+interface Round {
+  pending: Map<string, Pending>;
+  failure: unknown;
+}
+
 export class Packer {
   private readonly recent = new Map<string, Buffer[]>();
   private recentBytes = 0;
@@ -55,10 +61,8 @@ export class Packer {
    */
   async pack(limit: number, before?: () => Promise<boolean>): Promise<number> {
     const rows = this.store.contents.unpacked(limit);
-    let failure: unknown = null;
-    const memo = this.memo;
-    memo.nextPass();
-    const round = new Map<string, Pending>();
+    this.memo.nextPass();
+    const round: Round = { pending: new Map(), failure: null };
     try {
       for (const listed of rows) {
         let row = listed;
@@ -69,50 +73,47 @@ export class Packer {
           row = now;
         }
         try {
-          const encoded = await this.encode(row, this.chooseBase(row, memo, round));
+          const encoded = await this.encode(row, this.chooseBase(row, round));
           const keep = encoded && encoded.bytes < row.size * WHOLE_WORTH ? encoded : null;
-          round.set(row.hash, { row, keep, failed: false });
+          round.pending.set(row.hash, { row, keep, failed: false });
         } catch (e) {
           // A damaged content stays as it is (reads report it); one a codec failed on stays raw,
           // which is always right, and the failure is reported once the round is done.
-          if (!(e instanceof BrokenPartError)) failure = e;
-          round.set(row.hash, { row, keep: null, failed: true });
+          if (!(e instanceof BrokenPartError)) round.failure = e;
+          round.pending.set(row.hash, { row, keep: null, failed: true });
         }
         let held = 0;
-        for (const p of round.values()) held += p.keep?.bytes ?? 0;
-        if (held >= BATCH_BYTES) failure ??= this.commit(round);
+        for (const p of round.pending.values()) held += p.keep?.bytes ?? 0;
+        if (held >= BATCH_BYTES) this.commit(round);
       }
     } finally {
-      failure ??= this.commit(round);
+      this.commit(round);
     }
-    if (failure) throw failure;
+    if (round.failure) throw round.failure;
     return rows.length;
   }
 
   /**
    * The round's contents replaced by their encodings, in one transaction; should it fail, each
-   * in one of its own, so one content cannot keep the others raw. Answers the first failure.
+   * in one of its own, so one content cannot keep the others raw; a failure is the round's to report.
    */
-  private commit(round: Map<string, Pending>): unknown {
-    const pending = [...round.values()];
-    round.clear();
-    if (pending.length === 0) return null;
+  private commit(round: Round): void {
+    const pending = [...round.pending.values()];
+    round.pending.clear();
+    if (pending.length === 0) return;
     try {
       this.store.relaxed(() => {
         for (const p of pending) this.replace(p);
       });
-      return null;
     } catch {
-      let failure: unknown = null;
       for (const p of pending) {
         try {
           this.store.relaxed(() => this.replace(p));
         } catch (e) {
-          failure ??= e;
+          round.failure ??= e;
           this.store.relaxed(() => this.store.contents.markPacked(p.row.id));
         }
       }
-      return failure;
     }
   }
 
@@ -170,12 +171,12 @@ export class Packer {
   }
 
   /** The nearest stored version of the content's paths, or an ancestor of it, within the chain bound. */
-  private chooseBase(row: StoredContent, memo: TurnMemo, round: Map<string, Pending>): StoredContent | null {
+  private chooseBase(row: StoredContent, round: Round): StoredContent | null {
     // A content others are deltas of (its base was removed) is made whole: its chain never grows back.
     if (!deltasAvailable || this.parts.dependants(row.id).length > 0) return null;
-    for (const hash of baseCandidates(this.store, row.hash, memo)) {
+    for (const hash of baseCandidates(this.store, row.hash, this.memo)) {
       // A candidate encoded in this round is committed first: a base is always a packed content.
-      if (round.has(hash)) this.commit(round);
+      if (round.pending.has(hash)) this.commit(round);
       const candidate = this.parts.byHash(hash);
       if (!candidate || !candidate.packed || candidate.id === row.id) continue;
       const base = baseWithin(this.parts, row, candidate);
