@@ -8,6 +8,7 @@
 import type { State } from '../../protocol.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { Store } from '../db/store.js';
+import type { StoredTurn } from '../db/turns.js';
 
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
 const REFERRING_TURNS = 4;
@@ -43,10 +44,15 @@ class TurnEntries {
   constructor(
     readonly turnId: string,
     readonly rows: EntryStates[],
-    /** Whether the turn had ended when its entries were read (those no longer change). */
-    readonly ended: boolean,
+    /** The turn's row as it was when its entries were read (undefined: the turn is gone). */
+    private readonly turn: StoredTurn | undefined,
   ) {
     this.parsed = new Array<Hashes | undefined>(rows.length);
+  }
+
+  /** Whether the turn had ended when its entries were read (those no longer change). */
+  get ended(): boolean {
+    return (this.turn?.endedAt ?? null) !== null;
   }
 
   private hashes(i: number): Hashes {
@@ -133,7 +139,7 @@ class TurnEntries {
   /** The session's turns before this one, newest first (EARLIER_TURNS at most); empty when the turn is gone. */
   earlier(store: Store): string[] {
     if (!this.earlierTurns) {
-      const turn = store.turns.get(this.turnId);
+      const turn = this.turn;
       this.earlierTurns = turn ? store.turns.earlierIds(turn.sessionId, turn.number, EARLIER_TURNS) : [];
     }
     return this.earlierTurns;
@@ -162,9 +168,9 @@ export class TurnMemo {
       this.turns.set(turnId, turn);
       return turn;
     }
-    const ended = (this.store.turns.get(turnId)?.endedAt ?? null) !== null;
+    const row = this.store.turns.get(turnId);
     const rows: EntryStates[] = this.store.entries.of(turnId);
-    turn = new TurnEntries(turnId, rows, ended);
+    turn = new TurnEntries(turnId, rows, row);
     this.turns.set(turnId, turn);
     this.held += turn.rows.length;
     for (const [id, old] of this.turns) {
