@@ -174,6 +174,16 @@ describe('packing rounds', () => {
       })),
     );
 
+  /** Every replacement of the content by an encoding fails, as a write to a failing disk would. */
+  const failEncodingOf = (hash: string) => {
+    const parts = (rig.contents as unknown as { parts: ContentParts }).parts;
+    const replace = parts.replace.bind(parts);
+    vi.spyOn(parts, 'replace').mockImplementation((row, next) => {
+      if (rig.row(hash).id === row.id && next.codec !== row.codec) throw new Error('disk I/O error');
+      return replace(row, next);
+    });
+  };
+
   it("commits a round's contents in one transaction", async () => {
     const hashes = newFiles(6, 40).map((c) => c.after);
     const commits = vi.spyOn(rig.store, 'relaxed');
@@ -185,12 +195,7 @@ describe('packing rounds', () => {
   it('a content whose replacement fails stays raw, and the rest of its round is packed', async () => {
     const texts = Array.from({ length: 6 }, (_, p) => sourceText(60 + p, 80));
     const hashes = newFiles(6, 60).map((c) => c.after);
-    const parts = (rig.contents as unknown as { parts: ContentParts }).parts;
-    const replace = parts.replace.bind(parts);
-    vi.spyOn(parts, 'replace').mockImplementation((row, next) => {
-      if (rig.row(hashes[2]).id === row.id && next.codec !== row.codec) throw new Error('disk I/O error');
-      return replace(row, next);
-    });
+    failEncodingOf(hashes[2]);
     // Reported once the round is done (housekeeping keeps it as its last failure).
     await expect(rig.packAll()).rejects.toThrow('disk I/O error');
     await rig.packAll();
@@ -203,12 +208,7 @@ describe('packing rounds', () => {
   it('a failure committing the round before a base is chosen is reported too', async () => {
     const [a, b] = versions(90, 2);
     const { before, after } = rig.turn(URI, a, b);
-    const parts = (rig.contents as unknown as { parts: ContentParts }).parts;
-    const replace = parts.replace.bind(parts);
-    vi.spyOn(parts, 'replace').mockImplementation((row, next) => {
-      if (rig.row(before!).id === row.id && next.codec !== row.codec) throw new Error('disk I/O error');
-      return replace(row, next);
-    });
+    failEncodingOf(before!);
     await expect(rig.packAll()).rejects.toThrow('disk I/O error');
     await rig.packAll();
     expect(rig.row(before!)).toMatchObject({ codec: 'raw', packed: 1 });
