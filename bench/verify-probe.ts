@@ -1,9 +1,10 @@
 // What a turn start's full verification scan costs on W2 (10,000 files) beside `git status
 // --untracked-files=all`: the index built once, then N turn starts with nothing changed, each
 // `input` + `settled()` as item 9 times it, and git status on a copy of the same tree.
-// Run: npx tsx bench/verify-probe.ts [runs=15] [files=10000]; PROFILE=file CPU-profiles each
-// turn start into file.<run>.
-import { mkdtemp } from 'node:fs/promises';
+// Run: npx tsx bench/verify-probe.ts [runs=15] [files=10000] [commands]; with `commands`, each
+// turn also runs a command changing 10 files, as item 9's turns do. PROFILE=file CPU-profiles
+// each turn start into file.<run>.
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { fsTreeWatcher, openEngine } from '../server/engine/index.js';
@@ -11,10 +12,11 @@ import { shadowGitContender } from './contenders/shadow-git.js';
 import { cpuProfilerFromEnv } from './cpu-profile.js';
 import { copyTree, flushFilesystem, removeTree } from './fs-tools.js';
 import { summarize } from './stats.js';
-import { generateWorkload } from './workloads.js';
+import { editsFor, generateWorkload, PathPicker } from './workloads.js';
 
 const runs = Number(process.argv[2] ?? 15);
 const files = Number(process.argv[3] ?? 10_000);
+const commands = process.argv[4] === 'commands';
 const root = await mkdtemp(path.join(os.tmpdir(), 'turnback-verify-probe-'));
 try {
   const workload = await generateWorkload({ name: 'W2', files, bytes: files * 10_000 }, path.join(root, 'ws'), 202);
@@ -33,6 +35,7 @@ try {
   await engine.turnEnd(s);
   await engine.settled();
   const profiler = await cpuProfilerFromEnv(100);
+  const picker = new PathPicker(workload.paths, 0x5ca9);
   const ours: number[] = [];
   const theirs: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -47,6 +50,12 @@ try {
     await engine.settled();
     ours.push(performance.now() - started);
     await profiler?.stop(`.${run}`);
+    if (commands) {
+      const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'edit 10 files' });
+      for (const edit of await editsFor(workload, picker.take(10), 90_000 + run * 100))
+        await writeFile(path.join(workload.dir, edit.path), edit.content);
+      await engine.execEnd({ ...s, execId: execId! });
+    }
     await engine.turnEnd(s);
     await engine.settled();
   }

@@ -316,7 +316,9 @@ export class ExecScans {
     const batch = ctx.contents.batch();
     let partsStored = false;
     const storePart = (fresh: Map<string, IndexEntry>) => {
-      partsStored = true;
+      // Only a part that stored contents makes the last commit a synced one: entries whose stat
+      // alone moved (a racy file read again to its content, a folder) need no flush.
+      if (batch.size > 0) partsStored = true;
       ctx.store.relaxed(() => {
         batch.commit();
         index.updatePart(fresh);
