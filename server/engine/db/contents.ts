@@ -201,14 +201,18 @@ export class ContentRows {
     return (this.store.st('SELECT id FROM contents WHERE hash IS NULL').all() as { id: number }[]).map((r) => r.id);
   }
 
-  /** Stored contents nothing needs: no turn references them and the workspace index does not name them. */
+  /**
+   * Stored contents nothing needs: no turn references them and the workspace index does not
+   * name them. The index's hashes are read once into a temporary index (NOT IN), not looked
+   * up per content: ws_index keeps no index by hash, which every scan would pay for.
+   */
   unreferenced(): string[] {
     return (
       this.store
         .st(
           `SELECT hash FROM contents c WHERE hash IS NOT NULL
       AND NOT EXISTS (SELECT 1 FROM blob_refs r WHERE r.hash_prefix = substr(c.hash, 1, ${REFERENCE_PREFIX}))
-      AND NOT EXISTS (SELECT 1 FROM ws_index w WHERE w.hash = c.hash)`,
+      AND hash NOT IN (SELECT hash FROM ws_index WHERE hash IS NOT NULL)`,
         )
         .all() as { hash: Buffer | string }[]
     ).map((r) => hexOf(r.hash));

@@ -226,6 +226,13 @@ const MIGRATIONS: (string | Migration)[] = [
   DROP_TURN_PREVIEWS,
   // 13 → 14: the workspace index's hashes as their 32 bytes (index-hashes.ts).
   BINARY_INDEX_HASHES,
+  // 14 → 15: the workspace index loses its index by hash. Its one reader is the search for
+  // contents nothing needs (db/contents.ts `unreferenced`), which now reads the hashes once;
+  // its writers were every scan, a random insert per stored file: building the index of
+  // 100,000 files wrote 860 MB with it, 675 MB without (12% of the build's time).
+  `
+  DROP INDEX IF EXISTS ws_index_by_hash;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;
