@@ -15,6 +15,10 @@ import { Turns } from './turns.js';
 import { IndexRows } from './workspace-index.js';
 import { migrate } from './schema.js';
 import { CHECKPOINT_AT } from './store-upkeep.js';
+import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.js';
+
+/** SQLite's own checkpoint, a backstop (see configure): once the WAL holds this many pages. */
+const AUTOCHECKPOINT_PAGES = 16384;
 
 export class Store {
   readonly db: Database.Database;
@@ -29,6 +33,8 @@ export class Store {
   readonly index = new IndexRows(this);
   private readonly statements = new Map<string, Database.Statement>();
   private readonly forgotten: string[] = [];
+  /** The thread checkpointing the WAL while a scan stores much, or null. */
+  private checkpointer: WalCheckpointer | null = null;
   /** When (performance.now()) the last transaction ran: how long the store has been idle. */
   lastWriteAt = performance.now();
 
@@ -60,7 +66,7 @@ export class Store {
     // the store is idle (store-upkeep.ts), off the agent's path; SQLite's own checkpoint,
     // which would land inside a capture, is only a backstop. When SQLite restarts the WAL, its
     // file is cut back to CHECKPOINT_AT, so it stays bounded after a large capture too.
-    this.db.pragma('wal_autocheckpoint = 16384');
+    this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
     this.db.pragma(`journal_size_limit = ${CHECKPOINT_AT}`);
     this.db.pragma('foreign_keys = OFF');
     this.db.pragma('busy_timeout = 2000');
@@ -111,7 +117,33 @@ export class Store {
   }
 
   close(): void {
+    void this.checkpointer?.stop();
+    this.checkpointer = null;
     this.db.close();
+  }
+
+  /**
+   * While a scan stores much: the WAL checkpointed from a thread (wal-checkpointer.ts), not
+   * inside this connection's commits. Answers the function that ends it, which resolves once
+   * the thread has stopped and this connection checkpoints on its own again. One at a time:
+   * a second call while one runs shares it.
+   */
+  offloadCheckpoints(): () => Promise<void> {
+    if (this.checkpointer) return async () => undefined;
+    const checkpointer = startWalCheckpointer(this.file);
+    this.checkpointer = checkpointer;
+    this.db.pragma('wal_autocheckpoint = 0');
+    const resume = () => {
+      if (this.checkpointer !== checkpointer) return;
+      this.checkpointer = null;
+      if (this.db.open) this.db.pragma(`wal_autocheckpoint = ${AUTOCHECKPOINT_PAGES}`);
+    };
+    // A thread that could not start or failed: this connection's own checkpoints at once.
+    void checkpointer.failed.then(resume);
+    return async () => {
+      await checkpointer.stop();
+      resume();
+    };
   }
 
   /** Drops a session's rows; its counter stays so numbers are never reused. Answers its turns' ids. */

@@ -39,6 +39,11 @@ const PARTIAL_COMMIT_BYTES = 8 << 20;
  */
 const BUILD_PARTIAL_COMMIT_BYTES = 1 << 20;
 /**
+ * A scan that has stored this much hands the WAL's checkpoints to a thread of their own: a
+ * first build on a large tree, not a command's few files (starting the thread costs a few ms).
+ */
+const OFFLOAD_CHECKPOINTS_FROM = 32 << 20;
+/**
  * A full scan of an index this large is verified on the stat threads first (verify/), then
  * looks only at what differs; a smaller one is walked (a few milliseconds, less than the hand-off).
  */
@@ -315,10 +320,17 @@ export class ExecScans {
     // One batch throughout: each partial store empties it, and the scan keeps on filling it.
     const batch = ctx.contents.batch();
     let partsStored = false;
+    let bytesStored = 0;
+    const offload: { end: (() => Promise<void>) | null } = { end: null };
     const storePart = (fresh: Map<string, IndexEntry>) => {
       // Only a part that stored contents makes the last commit a synced one: entries whose stat
       // alone moved (a racy file read again to its content, a folder) need no flush.
-      if (batch.size > 0) partsStored = true;
+      if (batch.size > 0) {
+        partsStored = true;
+        bytesStored += partialBytes;
+        // A scan storing this much checkpoints from a thread beside it (db/wal-checkpointer.ts).
+        if (bytesStored >= OFFLOAD_CHECKPOINTS_FROM) offload.end ??= ctx.store.offloadCheckpoints();
+      }
       ctx.store.relaxed(() => {
         batch.commit();
         index.updatePart(fresh);
@@ -357,6 +369,7 @@ export class ExecScans {
       throw e;
     } finally {
       baseline.release();
+      await offload.end?.();
     }
     this.lastOpaque = scan.opaque;
     this.lastOverBudget = scan.overBudget;
