@@ -10,6 +10,12 @@ export function describeRecovery(report: RecoveryReport | undefined): string[] {
       `recovered ${turns} turn${turns === 1 ? '' : 's'} cut short by a crash: committed and marked interrupted`,
     );
   }
+  const files = report.finishedFiles;
+  if (files > 0) {
+    lines.push(
+      `finished ${files} file${files === 1 ? '' : 's'} a rollback was writing over in place when it was cut short`,
+    );
+  }
   for (const { rollbackTurnId, rollbackOf } of report.interruptedRollbacks) {
     lines.push(
       `rollback ${rollbackTurnId} (of ${rollbackOf.join(', ')}) was cut short by a crash: run it again from the console to complete it`,

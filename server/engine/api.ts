@@ -103,6 +103,8 @@ export interface RecoveryReport {
   /** Rollback turns cut short, with the turns they were rolling back: run the rollback again to complete it. */
   interruptedRollbacks: { rollbackTurnId: string; rollbackOf: string[] }[];
   removedTempFiles: number;
+  /** Files a rollback was writing over in place when it stopped, written whole from the store. */
+  finishedFiles: number;
 }
 
 export interface Engine {

@@ -18,6 +18,7 @@ import { acquireLock } from './lock.js';
 import { KeyedQueue } from './queue.js';
 import { recover } from './turns/recovery.js';
 import { Rollbacks } from './rollback/rollback.js';
+import { finishOverwrites } from './rollback/overwrite-repair.js';
 import { Roots } from './paths/roots.js';
 import { ControlledStorage, Mutations } from './record/storage.js';
 import { withCodedErrors } from './system-errors.js';
@@ -128,7 +129,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const execs = new ExecScans(ctx, options.watcher?.(watchSpecOf(ctx)) ?? null);
     holders.add(execs);
     ctx.scans = execs;
-    const recovery = await recover(ctx, execs);
+    const recovery = await recover(ctx, execs, (turnId) => finishOverwrites(ctx, turnId));
     const mutations = new Mutations(ctx);
     const engine = new TurnbackEngine(
       ctx,

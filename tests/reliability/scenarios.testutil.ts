@@ -60,8 +60,10 @@ async function beginOther(engine: Engine, sessionId: string, content: string): P
 
 /**
  * The agent's work in one turn: a modify, a create with a new parent, a delete, a rename, a
- * mkdir and a second write of the first file (a chain). `afterStep` lets a profile run see
- * the intermediate trees, which a cut between two steps legitimately leaves.
+ * mkdir, a second write of the first file (a chain) and a line put first in another (so a
+ * rollback writes a shorter content over a file in place, and cuts it back: a cut between the
+ * two leaves it part old, part new). `afterStep` lets a profile run see the intermediate trees, which a cut
+ * between two steps legitimately leaves.
  */
 export async function agentEdits(
   engine: Engine,
@@ -80,6 +82,12 @@ export async function agentEdits(
   await engine.storage.mkdir('workspace:/empty', opts);
   await afterStep();
   await engine.storage.writeFile('workspace:/a.txt', versionedContent('a.txt', 3), opts);
+  await afterStep();
+  await engine.storage.writeFile(
+    'workspace:/keep/d.txt',
+    `a line the agent put first\n${versionedContent('d.txt', 1)}`,
+    opts,
+  );
 }
 
 /** A shell command the engine cannot see into, as a host runs it between exec and exec-end. */

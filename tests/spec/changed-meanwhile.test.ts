@@ -1,7 +1,8 @@
 // A person's edit made while a rollback runs is never lost: after planning looked at a path and
-// before its restored content is renamed over it, a change there is either captured by the
-// rollback turn or the path is left as it is (CHANGED), and the rest of the rollback goes on.
-// An untouched file is recorded from what planning read, not read a second time.
+// before its restored content is placed (written over the file in place, or renamed over it), a
+// change there is either captured by the rollback turn or the path is left as it is (CHANGED),
+// and the rest of the rollback goes on. An untouched file is recorded from what planning read,
+// not read a second time.
 import nodeFs from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
@@ -43,6 +44,23 @@ async function personsEditSurvives(
   expect(await readFile(join(real, 'a'), 'utf8')).toBe(PERSON);
 }
 
+/** The rollback leaves a as the person's edit left it (CHANGED), restores b, leaves no temp file behind. */
+async function editLeftAsItIs(
+  engine: Awaited<ReturnType<typeof engineWithTurn>>['engine'],
+  turnId: string,
+  hook: { on?: (op: FsOpName, target: string) => void },
+  edited: () => boolean,
+) {
+  const result = await engine.rollback(turnId);
+  hook.on = undefined;
+  expect(edited()).toBe(true);
+  expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'CHANGED' })]);
+  expect(await readFile(join(real, 'a'), 'utf8')).toBe(PERSON);
+  expect(await readFile(join(real, 'b'), 'utf8')).toBe('b0\n');
+  expect((await readdir(real)).sort()).toEqual(['a', 'b']);
+  await personsEditSurvives(engine, result.rollbackTurnId!);
+}
+
 describe('a file changed while its rollback runs', () => {
   it('after planning read it, before the rollback turn records it: left as it is (CHANGED), never lost', async () => {
     const hook: { on?: (op: FsOpName, target: string) => void } = {};
@@ -67,9 +85,24 @@ describe('a file changed while its rollback runs', () => {
     await personsEditSurvives(engine, result.rollbackTurnId!);
   });
 
+  it('right before its restored content is written over it in place: left as it is (CHANGED)', async () => {
+    const hook: { on?: (op: FsOpName, target: string) => void } = {};
+    const { engine, turnId } = await engineWithTurn(hook);
+    let edited = false;
+    // The in-place write opens the file itself (paths/overwrite.ts); the edit lands just before.
+    hook.on = (op, target) => {
+      if (op !== 'open' || target !== join(real, 'a') || edited) return;
+      edited = true;
+      nodeFs.writeFileSync(join(real, 'a'), PERSON);
+    };
+    await editLeftAsItIs(engine, turnId, hook, () => edited);
+  });
+
   it('right before its restored content is renamed over it: left as it is (CHANGED), no temp file left', async () => {
     const hook: { on?: (op: FsOpName, target: string) => void } = {};
     const { engine, turnId } = await engineWithTurn(hook);
+    // A second link elsewhere: a is not written in place (that would change it there too), but replaced by rename.
+    nodeFs.linkSync(join(real, 'a'), join(sandbox.base, 'a-elsewhere'));
     let edited = false;
     hook.on = (op, target) => {
       if (op !== 'rename' || dirname(target) !== real || !basename(target).startsWith('.turnback-tmp-') || edited)
@@ -77,14 +110,7 @@ describe('a file changed while its rollback runs', () => {
       edited = true;
       nodeFs.writeFileSync(join(real, 'a'), PERSON);
     };
-    const result = await engine.rollback(turnId);
-    hook.on = undefined;
-    expect(edited).toBe(true);
-    expect(result.errors).toEqual([expect.objectContaining({ uri: ws('a'), code: 'CHANGED' })]);
-    expect(await readFile(join(real, 'a'), 'utf8')).toBe(PERSON);
-    expect(await readFile(join(real, 'b'), 'utf8')).toBe('b0\n');
-    expect((await readdir(real)).sort()).toEqual(['a', 'b']);
-    await personsEditSurvives(engine, result.rollbackTurnId!);
+    await editLeftAsItIs(engine, turnId, hook, () => edited);
   });
 
   it('untouched, it is recorded from what planning read: each file is read once, and the rollback is exact', async () => {

@@ -63,8 +63,11 @@ describe('a rollback that changes nothing leaves no turn', () => {
   });
 
   it('forced, every path failing: ok false, changedNothing, no rollback turn', async () => {
-    const { engine, arm } = await openFaulty((op) =>
-      op === 'rename' ? Object.assign(new Error('EIO: i/o error'), { code: 'EIO' }) : null,
+    // Every placement fails: a rename over the file, or its open to be written over in place.
+    const { engine, arm } = await openFaulty((op, target) =>
+      op === 'rename' || (op === 'open' && target === join(sandbox.workspace, 'a.txt'))
+        ? Object.assign(new Error('EIO: i/o error'), { code: 'EIO' })
+        : null,
     );
     const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1\n', s));
     await writeFile(join(sandbox.workspace, 'a.txt'), 'the person changed it\n');

@@ -5,10 +5,10 @@
 // while the other's capture of the same bytes is in flight.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdir, open as openFile, readFile, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../server/engine/api.js';
-import { EngineFs, openEngine } from '../../server/engine/index.js';
+import { EngineFs, openEngine, TEMP_PREFIX } from '../../server/engine/index.js';
 import {
   expectCode,
   makeSandbox,
@@ -85,22 +85,24 @@ describe('a full disk', () => {
 });
 
 /**
- * A 12 MiB disk holding ten 1 MiB files that a turn rewrote with other bytes of the same sizes
- * (10 MiB in use, about 2 MiB free, as the turn leaves it); null where no tmpfs can be mounted.
+ * A 12 MiB disk holding ten files of `size` (1 MiB and a little more by default: too large to be
+ * written over in place, so a rollback replaces each by rename, through a temp copy) that a turn
+ * rewrote with other bytes of `rewritten` (the same size by default; about 2 MiB free, as the
+ * turn leaves it); null where no tmpfs can be mounted.
  */
-async function nearlyFullDisk(placeBatchBytes: number) {
+async function nearlyFullDisk(placeBatchBytes: number, size = (1 << 20) + 1, rewritten = size) {
   const dir = join(sandbox.base, 'small-workspace');
   await mkdir(dir);
   const disk = smallDisk(dir, '12m');
   if (!disk) return null;
   mounted.push(disk);
   const files: Record<string, Buffer> = {};
-  for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(1 << 20, 0x30 + i);
+  for (let i = 0; i < 10; i++) files[`f${i}`] = Buffer.alloc(size, 0x30 + i);
   await plant(dir, files);
   const engine = await openTracked({ workspace: dir, dataDir: sandbox.dataDir, placeBatchBytes } as never);
   const start = await snapshotTree(dir);
   const turnId = await runTurn(engine, async () => {
-    for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(1 << 20, 0x61 + i), s);
+    for (let i = 0; i < 10; i++) await engine.storage.writeFile(ws(`f${i}`), Buffer.alloc(rewritten, 0x61 + i), s);
   });
   return { dir, engine, start, turnId };
 }
@@ -242,6 +244,49 @@ describe('contents two sessions share', () => {
   });
 });
 
+describe('a rollback writing over files in place on a disk nearly full', () => {
+  it('needs no room for copies: files of the same size are written over where they are', async (t) => {
+    // 1 MiB files, about 2 MiB free: no room for the copies a rename needs, none needed.
+    const disk = await nearlyFullDisk(64 << 20, 1 << 20);
+    if (!disk) return t.skip();
+    const { dir, engine, start, turnId } = disk;
+    await writeFile(join(dir, 'filler'), Buffer.alloc((1 << 20) + (512 << 10)));
+    const result = await engine.rollback(turnId);
+    expect(result.errors).toEqual([]);
+    expect(result.restored).toHaveLength(10);
+    await rm(join(dir, 'filler'));
+    assertSameTree(start, await snapshotTree(dir));
+    await engine.close();
+  });
+
+  it('a file that grows past the room left is put back whole, old or new, never part of each', async (t) => {
+    // The originals are 1 MiB, the turn left 256 KiB in each: putting them back needs 7.5 MiB, and about 3 MiB are free.
+    const disk = await nearlyFullDisk(64 << 20, 1 << 20, 256 << 10);
+    if (!disk) return t.skip();
+    const { dir, engine, turnId } = disk;
+    await writeFile(join(dir, 'filler'), Buffer.alloc(6 << 20));
+    const result = await engine.rollback(turnId, { force: true });
+    expect(result.ok).toBe(false);
+    for (const e of result.errors) expect(e).toMatchObject({ code: 'IO', systemCode: 'ENOSPC' });
+    expect(result.restored.length).toBeGreaterThan(0);
+    expect(result.restored.length + result.errors.length).toBe(10);
+    const holds = async (i: number, size: number, byte: number) =>
+      (await readFile(join(dir, `f${i}`))).equals(Buffer.alloc(size, byte));
+    for (const uri of result.restored) {
+      const i = Number(uri.slice(-1));
+      expect(await holds(i, 1 << 20, 0x30 + i)).toBe(true);
+    }
+    for (const { uri } of result.errors) {
+      const i = Number(uri.slice(-1));
+      expect(await holds(i, 256 << 10, 0x61 + i), `f${i} holds the turn's content whole`).toBe(true);
+    }
+    // Nothing was lost: with room again, the rollback completes.
+    await rm(join(dir, 'filler'));
+    expect((await engine.rollback(turnId)).ok).toBe(true);
+    await engine.close();
+  });
+});
+
 describe('a commit that fails', () => {
   it("does not leave a rollback's turn active: it is committed interrupted, the turn it rolled back says so, and its undo works", async () => {
     const fs = new EngineFs();
@@ -259,10 +304,11 @@ describe('a commit that fails', () => {
     });
     const end = await sandbox.tree();
     // Once the rollback has placed its files, the first look its commit takes at the disk fails.
+    // (A file is placed by a rename, or by a write over it in place: a write to the file itself.)
     let placed = false;
     let failed = false;
-    fs.beforeOp = (op) => {
-      if (op === 'rename') placed = true;
+    fs.beforeOp = (op, target) => {
+      if (op === 'rename' || (op === 'write' && !basename(target).startsWith(TEMP_PREFIX))) placed = true;
       if (placed && !failed && op === 'lstat') {
         failed = true;
         throw Object.assign(new Error('EIO: injected, lstat'), { code: 'EIO' });

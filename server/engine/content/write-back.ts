@@ -1,14 +1,20 @@
-// A kept content written back to a path in three steps, so that a rollback of many files can
-// do each step for all of them at once: stage (temp file beside the path, written, verified,
-// not yet flushed), flush (fsync, side by side with the others), place (rename). Creating files
-// while fsyncs are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
+// A kept content written back to a path in steps, so that a rollback of many files can do each
+// step for all of them at once. Replaced by rename: stage (temp file beside the path, written,
+// verified, not yet flushed), flush (fsync, side by side with the others), place (rename).
+// Written over in place (a file that may be, see paths/overwrite.ts): the content read and
+// verified first, then place (written over the file), then flush. Creating files while fsyncs
+// are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
+import type { Stats } from 'node:fs';
 import { type ContentStore, IN_MEMORY_LIMIT, UnrestorableContentError } from './contents.js';
 import type { EngineFs } from '../paths/fs.js';
 import type { AtomicOptions } from '../paths/atomic-write.js';
+import { CutShortError, NotInPlaceError } from '../paths/overwrite.js';
 
 export interface StagedFile {
   /** The content, when it was small enough to be verified in memory. */
   readonly bytes?: Buffer;
+  /** Placed by writing over the file, then flushed; otherwise flushed, then placed by rename. */
+  readonly inPlace?: boolean;
   flush(): Promise<void>;
   place(): Promise<void>;
   abort(): Promise<void>;
@@ -46,4 +52,79 @@ export async function stageContent(
     place: () => target.commit(),
     abort: () => target.abort(),
   };
+}
+
+/**
+ * The content written over the file at `dest` in place, keeping its inode (paths/overwrite.ts);
+ * the caller has named the file and both contents in the store first (db/overwrites.ts). A file
+ * that may not be written in place is replaced by rename instead, flushed before it (`place`
+ * does it all then). A write cut short (the disk full as the file grows, say) is mended at once
+ * over the very file it was writing: the new content whole by rename, or else the old one back
+ * in place, whose blocks the file holds already. Only when both fail is the file left part old,
+ * part new, and the write's failure is the caller's to report (nothing is lost: both contents
+ * are in the store, and the next open after a crash finishes it: rollback/overwrite-repair.ts).
+ */
+export function overwriteContent(
+  fs: EngineFs,
+  contents: ContentStore,
+  hash: string,
+  dest: string,
+  mode: number,
+  replaces: NonNullable<AtomicOptions['replaces']>,
+  over: { hash: string; mode: number },
+): StagedFile {
+  // Read and verified before anything is written: a bad content never reaches the file.
+  const data = contents.read(hash);
+  const replace = (only: (now: Stats | undefined) => boolean) =>
+    replaceContent(fs, contents, hash, dest, mode, data.length, only);
+  const mend = async (cut: CutShortError) => {
+    const { written } = cut;
+    // Only the file that was being written, nothing put there since.
+    const same = (now: Stats | undefined) => now !== undefined && now.ino === written.ino && now.dev === written.dev;
+    try {
+      await replace(same);
+      return;
+    } catch {
+      // No room for a second copy, say: the old content back where it was.
+    }
+    try {
+      await fs.overwrite(dest, contents.read(over.hash), over.mode, { replaces: same });
+    } catch {
+      // Left part old, part new.
+    }
+    throw cut.reason;
+  };
+  return {
+    bytes: data,
+    inPlace: true,
+    place: async () => {
+      try {
+        await fs.overwrite(dest, data, mode, { replaces });
+      } catch (e) {
+        if (e instanceof NotInPlaceError) return replace(replaces);
+        if (e instanceof CutShortError) return mend(e);
+        throw e;
+      }
+    },
+    flush: () => fs.fsyncFile(dest),
+    abort: async () => undefined,
+  };
+}
+
+/** The content written to a temp file beside `dest`, flushed, then renamed over it: one file, start to end. */
+export async function replaceContent(
+  fs: EngineFs,
+  contents: ContentStore,
+  hash: string,
+  dest: string,
+  mode: number,
+  knownSize: number,
+  replaces: AtomicOptions['replaces'],
+): Promise<void> {
+  const staged = await stageContent(fs, contents, hash, dest, mode, knownSize, replaces);
+  await staged.flush().catch(async (e: unknown) => {
+    await staged.abort();
+    throw e;
+  });
+  await staged.place();
 }

@@ -233,6 +233,17 @@ const MIGRATIONS: (string | Migration)[] = [
   `
   DROP INDEX IF EXISTS ws_index_by_hash;
   `,
+  // 15 → 16: the files a rollback writes over in place, named before the first byte is written,
+  // so an open after a crash finishes one cut short (db/overwrites.ts).
+  `
+  CREATE TABLE overwrites (
+    turn INTEGER NOT NULL,
+    uri TEXT NOT NULL,
+    before BLOB NOT NULL,
+    target BLOB NOT NULL,
+    PRIMARY KEY (turn, uri)
+  ) WITHOUT ROWID;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -10,6 +10,7 @@ import { Commands } from './commands.js';
 import { ContentRows } from './contents.js';
 import { Entries } from './entries.js';
 import { Messages } from './messages.js';
+import { Overwrites } from './overwrites.js';
 import { Sessions } from './sessions.js';
 import { Turns } from './turns.js';
 import { IndexRows } from './workspace-index.js';
@@ -31,6 +32,8 @@ export class Store {
   readonly messages = new Messages(this);
   readonly contents = new ContentRows(this);
   readonly index = new IndexRows(this);
+  /** The files a rollback turn writes over in place, until it commits. */
+  readonly overwrites = new Overwrites(this);
   private readonly statements = new Map<string, Database.Statement>();
   private readonly forgotten: string[] = [];
   /** The thread checkpointing the WAL while a scan stores much, or null. */
@@ -152,6 +155,7 @@ export class Store {
     for (const turnId of turnIds) {
       this.entries.removeTurn(turnId);
       this.commands.removeTurn(turnId);
+      this.overwrites.clear(turnId);
     }
     this.turns.removeSession(sessionId);
     this.sessions.remove(sessionId);
@@ -161,6 +165,7 @@ export class Store {
   /** Drops a turn that changed nothing (a rollback that did nothing); its number is never reused. */
   dropTurn(turnId: string): void {
     this.entries.removeTurn(turnId);
+    this.overwrites.clear(turnId);
     this.turns.remove(turnId);
   }
 

@@ -17,6 +17,7 @@ export type FsOpName =
   | 'writeFile'
   | 'open'
   | 'write'
+  | 'truncate'
   | 'fsync'
   | 'close'
   | 'read'

@@ -12,6 +12,7 @@ import path from 'node:path';
 import { at, Beneath, relabel } from './beneath.js';
 import { type AtomicOptions, type AtomicSeam, createAtomic, HeldDirs, type WritableTarget } from './atomic-write.js';
 import { chmodNoFollow, copyTree, removeTree } from './beneath-ops.js';
+import { type InPlaceOptions, overwriteInPlace } from './overwrite.js';
 import { chunksOf, openForRead, readWhole } from './file-read.js';
 import { LinkOnPathError } from '../errors.js';
 import { ScanDir } from './scan-dir.js';
@@ -333,6 +334,14 @@ export class EngineFs {
   /** An atomic write beneath the root: temp file made O_EXCL | O_NOFOLLOW, verified in place (atomic-write.ts). */
   createAtomic(dest: string, mode: number, options: AtomicOptions = {}): Promise<WritableTarget> {
     return createAtomic(this.atomicSeam, dest, mode, tempNameIn(path.dirname(dest)), options);
+  }
+
+  /**
+   * The file at `dest` written over in place (overwrite.ts), not flushed: NotInPlaceError when it
+   * may not be, and it is left as it is; CutShortError when the write began and did not end.
+   */
+  overwrite(dest: string, data: Uint8Array, mode: number, options: InPlaceOptions): Promise<void> {
+    return overwriteInPlace(this.atomicSeam, dest, data, mode, options);
   }
 
   private readonly atomicSeam: AtomicSeam = {

@@ -234,6 +234,7 @@ async function record(
   turn: TurnContext,
   collect: (rec: Recording) => Promise<void>,
   force = true,
+  alsoInTransaction?: () => void,
 ): Promise<void> {
   const rec = new Recording(ctx, turn, undefined, force);
   try {
@@ -242,7 +243,7 @@ async function record(
     rec.discard();
     throw e;
   }
-  rec.store();
+  rec.store(alsoInTransaction);
 }
 
 /**
@@ -256,22 +257,30 @@ function alreadyHeld(turn: TurnContext, t: Target): boolean {
 /**
  * Records the current state of many paths in one go: contents read side by side, then a single
  * transaction, before any of them is touched. Paths already recorded in the turn are left out.
+ * `alsoInTransaction` runs in that same synced transaction.
  */
 export async function recordStates(
   ctx: CaptureDeps,
   turn: TurnContext,
   items: { r: Resolved; op: EntryOp; known?: KnownState }[],
+  alsoInTransaction?: () => void,
 ): Promise<void> {
   const todo = items.filter(({ r }) => r.root.tracked && !turn.captured.has(r.realUri));
-  await record(ctx, turn, async (rec) => {
-    const pending: PendingEntry[] = new Array(todo.length);
-    await inParallel(todo, async ({ r, op, known }, i) => {
-      const from = targetOf(r);
-      const fromCaptured = (known && (await rec.asSeen(from, known))) ?? (await rec.state(from));
-      pending[i] = { op, from, fromCaptured };
-    });
-    for (const p of pending) rec.add(p);
-  });
+  await record(
+    ctx,
+    turn,
+    async (rec) => {
+      const pending: PendingEntry[] = new Array(todo.length);
+      await inParallel(todo, async ({ r, op, known }, i) => {
+        const from = targetOf(r);
+        const fromCaptured = (known && (await rec.asSeen(from, known))) ?? (await rec.state(from));
+        pending[i] = { op, from, fromCaptured };
+      });
+      for (const p of pending) rec.add(p);
+    },
+    true,
+    alsoInTransaction,
+  );
 }
 
 /** Entries name where a path really is, so rollback never has to follow a link. */

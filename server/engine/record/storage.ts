@@ -13,7 +13,8 @@ import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
 import { checkSessionId } from '../ids.js';
 import type { Resolved, Roots } from '../paths/roots.js';
 import type { EngineFs } from '../paths/fs.js';
-import { stageContent, type StagedFile } from '../content/write-back.js';
+import { overwriteContent, stageContent, type StagedFile } from '../content/write-back.js';
+import { IN_MEMORY_LIMIT } from '../content/contents.js';
 import type { AtomicOptions } from '../paths/atomic-write.js';
 import { modeOf } from '../state/state.js';
 import { checkStep } from './step-ref.js';
@@ -93,7 +94,9 @@ export class Mutations {
 
   /**
    * `stageContent` for a path this turn recorded already, in a folder the caller just saw is a
-   * directory: nothing to record, nothing to make, so nothing is looked up again.
+   * directory: nothing to record, nothing to make, so nothing is looked up again. `over`: the
+   * file there, which may be written over in place (the caller named it in the store:
+   * db/overwrites.ts).
    */
   async stageRecorded(
     turn: TurnContext,
@@ -101,9 +104,12 @@ export class Mutations {
     hash: string,
     mode: number,
     size: number,
-    replaces: AtomicOptions['replaces'],
+    replaces: NonNullable<AtomicOptions['replaces']>,
+    over?: { hash: string; mode: number },
   ): Promise<StagedFile> {
     if (r.tracked && !turn.captured.has(r.realUri)) return this.stageContent(turn, r, hash, mode, size, replaces);
+    if (over && size <= IN_MEMORY_LIMIT)
+      return overwriteContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, replaces, over);
     return stageContent(this.ctx.fs, this.ctx.contents, hash, r.abs, mode, size, replaces);
   }
 

@@ -14,6 +14,7 @@ import type { Mutations } from '../record/storage.js';
 import { isSameOrBelow, uriDepth } from '../paths/uri.js';
 import { batches, ContentPlacer, type Staged } from './place-contents.js';
 import { ChangedMeanwhile, LinkOnTheWay, restoreErrorOf, SpecialNotMade } from './apply-errors.js';
+import type { Overwrites } from '../db/overwrites.js';
 
 function opFor(target: State): EntryOp {
   if (target === null) return 'delete';
@@ -30,9 +31,29 @@ function compatible(current: State, target: State): boolean {
   return current.type !== 'symlink' || (target.type === 'symlink' && current.target === target.target);
 }
 
-/** What applying touches: what capturing its writes does, the batch size, the log. */
+/** What applying touches: what capturing its writes does, the files it writes over in place, the batch size, the log. */
 export interface ApplyDeps extends CaptureDeps {
+  store: CaptureDeps['store'] & { overwrites: Overwrites };
   log(line: string): void;
+}
+
+/**
+ * Whether the file planning saw at a path may be written over in place (paths/overwrite.ts)
+ * rather than replaced by rename: a regular file with a content (kept by the rollback turn's
+ * record), becoming another file, reached without a link on the way, with no set-id bit. The
+ * write itself checks the rest (one link, still what planning saw).
+ */
+function inPlaceCandidate(p: EvaluatedPath): boolean {
+  const { current, target } = p;
+  return (
+    current?.type === 'file' &&
+    !!current.hash &&
+    target?.type === 'file' &&
+    target.hash !== current.hash &&
+    !p.belowLink &&
+    !!p.seen &&
+    (current.mode & 0o6000) === 0
+  );
 }
 
 export class Applier {
@@ -41,6 +62,8 @@ export class Applier {
   /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
   private readonly removed = new Set<string>();
   private readonly placer: ContentPlacer;
+  /** Paths named in the store as written over in place (db/overwrites.ts), if nothing else moves them first. */
+  private readonly inPlace = new Set<string>();
 
   constructor(
     private readonly ctx: ApplyDeps,
@@ -81,13 +104,25 @@ export class Applier {
       .filter((p) => p.moveFrom)
       .map((p) => byUri.get(p.moveFrom!)!)
       .filter((p) => !p.belowLink);
-    // What planning read is recorded as it is while the path still shows the lstat it was read by.
-    await recordStates(this.ctx, this.turn, [
-      ...work
-        .filter((p) => !p.belowLink)
-        .map((p) => ({ r: p.resolved!, op: opFor(p.target), known: { state: p.current, seen: p.seen } })),
-      ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
-    ]);
+    // What planning read is recorded as it is while the path still shows the lstat it was read by;
+    // the files that may be written over in place are named with it, before any byte is written.
+    const overwrites = work.filter(inPlaceCandidate);
+    await recordStates(
+      this.ctx,
+      this.turn,
+      [
+        ...work
+          .filter((p) => !p.belowLink)
+          .map((p) => ({ r: p.resolved!, op: opFor(p.target), known: { state: p.current, seen: p.seen } })),
+        ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
+      ],
+      () =>
+        this.ctx.store.overwrites.add(
+          this.turn.turnId,
+          overwrites.map((p) => ({ uri: p.resolved!.realUri, before: p.current, target: p.target })),
+        ),
+    );
+    for (const p of overwrites) this.inPlace.add(p.uri);
     for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
@@ -248,11 +283,18 @@ export class Applier {
         if (current.mode !== target.mode) await this.changing(() => this.mutations.chmod(this.turn, r, target.mode));
         else if (moved) return;
       } else {
+        // Written over in place only when it is still the file planning saw and named.
+        const over = this.inPlace.has(p.uri) && current === planned && planned?.type === 'file' ? planned : undefined;
         staged.push({
           p,
           moved,
-          file: await this.placer.stage(r, target.hash, target.mode, target.size, (now) =>
-            unchangedSince(replaces, now ?? null),
+          file: await this.placer.stage(
+            r,
+            target.hash,
+            target.mode,
+            target.size,
+            (now) => unchangedSince(replaces, now ?? null),
+            over,
           ),
         });
         return;

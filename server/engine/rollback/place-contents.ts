@@ -1,8 +1,10 @@
 // A rollback's file contents written back in batches (content/write-back.ts does one file's
-// steps): every temp file of a batch staged beside its path, then all flushed (one syncfs for
-// a large batch instead of an fsync each), then renamed into place side by side. A batch is
-// bounded in files and bytes, so a rollback needs free space for one batch of temp copies, not
-// for the whole turn. Which paths go, and what an outcome says, is the applier's (apply.ts).
+// steps): every content of a batch staged (read and verified; a temp file beside its path for a
+// file replaced by rename), then the files written over in place, then all flushed (one syncfs
+// for a large batch instead of an fsync each), then the temp files renamed into place side by
+// side. A batch is bounded in files and bytes, so a rollback needs free space for one batch of
+// temp copies, not for the whole turn. Which paths go, and what an outcome says, is the
+// applier's (apply.ts).
 import type { Stats } from 'node:fs';
 import path from 'node:path';
 import type { StagedFile } from '../content/write-back.js';
@@ -63,7 +65,8 @@ export class ContentPlacer {
   /**
    * Stages a content; in a folder already seen as a directory during this rollback, without
    * looking the path or its folder up again (the path is recorded, the folder known: one lstat
-   * per folder, not three per file). A folder gone since is the create's error.
+   * per folder, not three per file). A folder gone since is the create's error. `over`: the
+   * file there, which may be written over in place.
    */
   async stage(
     r: Resolved,
@@ -71,6 +74,7 @@ export class ContentPlacer {
     mode: number,
     size: number,
     replaces: (now: Stats | undefined) => boolean,
+    over?: { hash: string; mode: number },
   ): Promise<StagedFile> {
     const dir = path.dirname(r.abs);
     let known = this.folders.get(dir);
@@ -81,20 +85,35 @@ export class ContentPlacer {
       );
       this.folders.set(dir, known);
     }
-    if (await known) return this.mutations.stageRecorded(this.turn, r, hash, mode, size, replaces);
+    if (await known) return this.mutations.stageRecorded(this.turn, r, hash, mode, size, replaces, over);
     this.folders.delete(dir);
     return this.mutations.stageContent(this.turn, r, hash, mode, size, replaces);
   }
 
-  /** Flushes a batch's staged files, then renames each into place; a file that fails is aborted. */
+  /**
+   * Writes the batch's files placed in place, flushes every staged file, then renames the temp
+   * files into place; a file that fails is aborted (a temp file removed), and reported.
+   */
   async place(staged: Staged[]): Promise<Placed> {
-    const flushed = new Map<Staged, unknown>();
-    if (!(staged.length >= SYNC_FILESYSTEM_FROM && (await this.syncFilesystem(staged)))) {
-      await inParallel(staged, async (s) => {
+    const failed = new Map<Staged, unknown>();
+    // Written over in place side by side (the open and write of each on the thread pool's turn).
+    await inParallel(
+      staged.filter((s) => s.file.inPlace),
+      async (s) => {
+        try {
+          await s.file.place();
+        } catch (e) {
+          failed.set(s, e ?? new Error('write failed'));
+        }
+      },
+    );
+    const toFlush = staged.filter((s) => !failed.has(s));
+    if (!(toFlush.length >= SYNC_FILESYSTEM_FROM && (await this.syncFilesystem(toFlush)))) {
+      await inParallel(toFlush, async (s) => {
         try {
           await s.file.flush();
         } catch (e) {
-          flushed.set(s, e ?? new Error('flush failed'));
+          failed.set(s, e ?? new Error('flush failed'));
         }
       });
     }
@@ -103,12 +122,12 @@ export class ContentPlacer {
     const failures: Placed['failures'] = [];
     await inParallel(staged, async (s, i) => {
       try {
-        const failure = flushed.get(s);
+        const failure = failed.get(s);
         if (failure) {
           await s.file.abort();
           throw failure;
         }
-        await s.file.place();
+        if (!s.file.inPlace) await s.file.place();
         this.notePlaced(s);
         done[i] = true;
       } catch (e) {

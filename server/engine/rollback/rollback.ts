@@ -3,6 +3,7 @@
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
 import type { OnConflict, Plan, RollbackResult, State, Step, TurnStatus } from '../../protocol.js';
 import { Applier, type ApplyDeps } from './apply.js';
+import { finishOverwrites } from './overwrite-repair.js';
 import type { EngineLimits } from '../context.js';
 import type { Commands } from '../db/commands.js';
 import type { KeyedQueue } from '../queue.js';
@@ -47,11 +48,15 @@ export interface RollbackDeps extends TurnLifecycleDeps, ApplyDeps {
   queue: KeyedQueue;
 }
 
-/** Rollback turns an earlier attempt could not commit at all: committed before anything else runs. */
+/**
+ * Rollback turns an earlier attempt could not commit at all: committed before anything else
+ * runs, the files they were writing over in place finished first.
+ */
 async function endStrandedRollbackTurns(ctx: RollbackDeps, sessionId: string): Promise<void> {
   for (const row of ctx.store.turns.active()) {
-    if (row.sessionId === sessionId && row.kind === 'rollback')
-      await endTurnWithoutAfterContents(ctx, row.turnId, sessionId);
+    if (row.sessionId !== sessionId || row.kind !== 'rollback') continue;
+    await finishOverwrites(ctx, row.turnId);
+    await endTurnWithoutAfterContents(ctx, row.turnId, sessionId);
   }
 }
 

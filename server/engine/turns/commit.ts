@@ -4,6 +4,7 @@ import type { FileChange, LineCounts, State } from '../../protocol.js';
 import type { ContentStore } from '../content/contents.js';
 import type { EngineLimits, StoreTransactions } from '../context.js';
 import type { Entries } from '../db/entries.js';
+import type { Overwrites } from '../db/overwrites.js';
 import type { Turns } from '../db/turns.js';
 import type { EngineFs } from '../paths/fs.js';
 import type { Roots } from '../paths/roots.js';
@@ -48,7 +49,7 @@ export interface CommitDeps {
   contents: ContentStore;
   limits: EngineLimits;
   turns: ActiveTurns;
-  store: StoreTransactions & { entries: Entries; turns: Turns };
+  store: StoreTransactions & { entries: Entries; turns: Turns; overwrites: Overwrites };
   now(): number;
 }
 
@@ -172,6 +173,8 @@ export async function commitTurn(
       for (const hash of stateHashes(e.before, e.toBefore, after, toAfter)) ctx.store.entries.addRef(hash, turnId);
     }
     ctx.store.entries.replaceChanges(turnId, changes);
+    // Whatever a rollback wrote over in place is read above as it is: none is being written now.
+    ctx.store.overwrites.clear(turnId);
     ctx.store.turns.markCommitted(turnId, ctx.now(), counts, interrupted);
     alsoInTransaction?.();
   });

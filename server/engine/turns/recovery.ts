@@ -1,6 +1,7 @@
 // Recovery on open: turns a crash left active are committed from what is on disk and marked
-// `interrupted`; an interrupted rollback is reported (running it again completes it); temp
-// files and staged contents the crash left behind are removed.
+// `interrupted`; an interrupted rollback is reported (running it again completes it), the files
+// it was writing over in place finished first; temp files and staged contents the crash left
+// behind are removed.
 import path from 'node:path';
 import type { RecoveryReport } from '../api.js';
 import type { TurnContext } from '../context.js';
@@ -45,8 +46,20 @@ export interface OpenCommandRecovery {
   recoverTurn(turn: TurnContext): Promise<unknown>;
 }
 
-export async function recover(ctx: RecoveryDeps, execs: OpenCommandRecovery): Promise<RecoveryReport> {
-  const report: RecoveryReport = { interruptedTurns: [], interruptedRollbacks: [], removedTempFiles: 0 };
+/** What recovery asks of rollback: the files a rollback turn was writing over in place, finished (rollback/overwrite-repair.ts). */
+export type FinishOverwrites = (turnId: string) => Promise<number>;
+
+export async function recover(
+  ctx: RecoveryDeps,
+  execs: OpenCommandRecovery,
+  finishOverwrites: FinishOverwrites,
+): Promise<RecoveryReport> {
+  const report: RecoveryReport = {
+    interruptedTurns: [],
+    interruptedRollbacks: [],
+    removedTempFiles: 0,
+    finishedFiles: 0,
+  };
   // Contents a crash cut short while they were staged were never stored under a name.
   ctx.contents.removeAbandoned();
   const dirs = new Set<string>();
@@ -75,6 +88,8 @@ export async function recover(ctx: RecoveryDeps, execs: OpenCommandRecovery): Pr
   for (const turn of ctx.store.turns.active()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
     if (turn.kind === 'agent') await execs.recoverTurn(ctx.turns.resume(turn));
+    // A file cut short in the middle of its write is whole again before the commit reads it.
+    if (turn.kind === 'rollback') report.finishedFiles += await finishOverwrites(turn.turnId);
     await endTurn(ctx, turn.turnId, turn.sessionId, true);
     report.interruptedTurns.push(turn.turnId);
     if (turn.kind === 'rollback') {
