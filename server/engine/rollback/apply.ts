@@ -142,6 +142,7 @@ export class Applier {
     for (const batch of batches(
       shallowestFirst.filter((p) => !isDir(p.target)),
       this.ctx.limits.placeBatchBytes,
+      (p) => this.inPlace.has(p.uri),
     )) {
       const staged: Staged[] = [];
       await inParallel(batch, (p) => this.create(p, staged));

@@ -17,7 +17,11 @@ import type { EvaluatedPath } from './plan.js';
 
 /** From this many files on, the staged contents are flushed by one syncfs (measured: ~4× faster at 1,000). */
 const SYNC_FILESYSTEM_FROM = 256;
-/** Files of one batch at most (and `limits.placeBatchBytes` bytes). */
+/**
+ * Files replaced by rename in one batch at most (and `limits.placeBatchBytes` bytes): the temp
+ * copies a batch needs room for, and the folders they hold handles on. A file written over in
+ * place needs neither, and counts toward the bytes only (its content is held in memory).
+ */
 const BATCH_FILES = 512;
 
 /** A content staged for a path: `moved`, the path was moved back before (not reported restored again). */
@@ -33,19 +37,30 @@ export interface Placed {
   failures: { s: Staged; e: unknown }[];
 }
 
-/** Paths split into batches of at most BATCH_FILES files and about `maxBytes` of content. */
-export function batches(paths: EvaluatedPath[], maxBytes: number): EvaluatedPath[][] {
+/**
+ * Paths split into batches of at most BATCH_FILES files replaced by rename and about `maxBytes`
+ * of content; `inPlace` tells the paths that will likely be written over in place.
+ */
+export function batches(
+  paths: EvaluatedPath[],
+  maxBytes: number,
+  inPlace: (p: EvaluatedPath) => boolean = () => false,
+): EvaluatedPath[][] {
   const out: EvaluatedPath[][] = [];
   let current: EvaluatedPath[] = [];
+  let renamed = 0;
   let bytes = 0;
   for (const p of paths) {
     const size = p.target?.type === 'file' ? p.target.size : 0;
-    if (current.length > 0 && (current.length >= BATCH_FILES || bytes + size > maxBytes)) {
+    const byRename = !inPlace(p);
+    if (current.length > 0 && ((byRename && renamed >= BATCH_FILES) || bytes + size > maxBytes)) {
       out.push(current);
       current = [];
+      renamed = 0;
       bytes = 0;
     }
     current.push(p);
+    if (byRename) renamed++;
     bytes += size;
   }
   if (current.length > 0) out.push(current);
