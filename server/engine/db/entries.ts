@@ -5,7 +5,7 @@
 // (reference-prefixes.ts); the records this repository answers carry hex hashes, as the rest
 // of the engine has them.
 import type { EntryOp, FileChange, SkipReason, State } from '../../protocol.js';
-import { packChange, packState, readChange, readState } from './record-codec.js';
+import { packChangeOf, packStateOf, readChange, readState } from './record-codec.js';
 import { hashBytes } from './hash-bytes.js';
 import { REFERENCE_PREFIX } from './reference-prefixes.js';
 import type { Statements } from './statements.js';
@@ -58,10 +58,6 @@ function parseState(data: Buffer | null): State {
   return readState(data) as State;
 }
 
-function stringifyState(state: State | undefined): Buffer | null {
-  return packState(state ? JSON.stringify(state) : null);
-}
-
 function toEntry(turnId: string, row: EntryColumns): StoredEntry {
   return {
     turnId,
@@ -101,10 +97,10 @@ export class Entries {
         entry.op,
         entry.uri,
         entry.toUri,
-        stringifyState(entry.before),
-        stringifyState(entry.after),
-        stringifyState(entry.toBefore),
-        stringifyState(entry.toAfter),
+        packStateOf(entry.before),
+        packStateOf(entry.after),
+        packStateOf(entry.toBefore),
+        packStateOf(entry.toAfter),
         entry.skipped,
         entry.toSkipped,
         entry.execId,
@@ -138,7 +134,7 @@ export class Entries {
   setAfter(turnId: string, seq: number, after: State, toAfter: State | null): void {
     this.store
       .st(`UPDATE entries SET after = ?, to_after = ? WHERE turn = ${TURN} AND seq = ?`)
-      .run(stringifyState(after), stringifyState(toAfter ?? null), turnId, seq);
+      .run(packStateOf(after), packStateOf(toAfter ?? null), turnId, seq);
   }
 
   remove(turnId: string, seq: number): void {
@@ -148,7 +144,7 @@ export class Entries {
   replaceChanges(turnId: string, changes: FileChange[]): void {
     this.store.st(`DELETE FROM changes WHERE turn = ${TURN}`).run(turnId);
     const insert = this.store.st(`INSERT INTO changes (turn, ord, uri, data) VALUES (${TURN}, ?, ?, ?)`);
-    changes.forEach((c, i) => insert.run(turnId, i, c.uri, packChange(JSON.stringify(c), c.uri)));
+    changes.forEach((c, i) => insert.run(turnId, i, c.uri, packChangeOf(c, c.uri)));
   }
 
   changesOf(turnId: string): FileChange[] {

@@ -4,7 +4,7 @@
 // an open after a crash finds here names every file the crash may have cut short in the middle
 // of its write (rollback/overwrite-repair.ts finishes it).
 import type { State } from '../../protocol.js';
-import { packState, readState } from './record-codec.js';
+import { packStateOf, readState } from './record-codec.js';
 import type { Statements } from './statements.js';
 
 export interface Overwrite {
@@ -25,8 +25,7 @@ export class Overwrites {
     const insert = this.store.st(
       `INSERT OR REPLACE INTO overwrites (turn, uri, before, target) VALUES (${TURN}, ?, ?, ?)`,
     );
-    for (const row of rows)
-      insert.run(turnId, row.uri, packState(JSON.stringify(row.before)), packState(JSON.stringify(row.target)));
+    for (const row of rows) insert.run(turnId, row.uri, packStateOf(row.before), packStateOf(row.target));
   }
 
   of(turnId: string): Overwrite[] {

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { packChange, packState, unpackChange, unpackState } from './record-codec.js';
+import { packChange, packChangeOf, packState, packStateOf, unpackChange, unpackState } from './record-codec.js';
 
 const hash = fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('hex'));
 const count = fc.oneof(fc.nat(0o7777), fc.maxSafeNat());
@@ -94,5 +94,53 @@ describe('record codec: states and changes as a few bytes, read back exactly', (
   it('a row cut short is an error, never another state', () => {
     const packed = packState(JSON.stringify({ type: 'file', hash: 'ab'.repeat(32), size: 5, mode: 420 }))!;
     expect(() => unpackState(packed.subarray(0, packed.length - 1))).toThrow();
+  });
+});
+
+describe('record codec: packed from the objects themselves, the same bytes as from their JSON', () => {
+  // Objects as the engine builds them, and as it might not: keys in another order, a field of
+  // their own, a key holding undefined, text UTF-8 cannot keep.
+  const shuffled = <T extends object>(o: T, order: number[]) => {
+    const entries = Object.entries(o);
+    return Object.fromEntries(
+      entries
+        .map((_, i) => entries[order[i % order.length] % entries.length])
+        .filter((e, i, all) => all.findIndex((x) => x[0] === e[0]) === i),
+    ) as T;
+  };
+  const odd = fc.oneof(
+    state,
+    fc.tuple(state, fc.array(fc.nat(6), { minLength: 1 })).map(([s, order]) => (s ? shuffled(s, order) : s)),
+    state.map((s) => (s ? { ...s, note: 'a field of its own' } : s)),
+    state.map((s) => (s ? { ...s, extra: undefined } : s)),
+    fc.constant({ type: 'symlink', target: 'lone \ud800 surrogate' }),
+    fc.constant({ type: 'file', hash: 'A'.repeat(64), size: 1, mode: 420 }),
+    fc.constant({ type: 'file', hash: '', size: -0, mode: 420 }),
+  );
+
+  it('every state, odd or not', () => {
+    fc.assert(
+      fc.property(odd, (s) => {
+        expect(packStateOf(s)).toEqual(packState(s ? JSON.stringify(s) : null));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('every change, odd or not', () => {
+    const oddChange = fc.oneof(
+      change,
+      fc.tuple(change, odd).map(([c, s]) => ({ ...c, after: s })),
+      change.map((c) => ({ ...c, from: undefined })),
+      change.map((c) => ({ lines: { added: 1, removed: 2 }, ...c })),
+      change.map((c) => ({ ...c, lines: { removed: 2, added: 1 } })),
+      change.map((c) => ({ ...c, from: 'lone \udc00' })),
+    );
+    fc.assert(
+      fc.property(oddChange, (c) => {
+        expect(packChangeOf(c, c.uri)).toEqual(packChange(JSON.stringify(c), c.uri));
+      }),
+      { numRuns: 500 },
+    );
   });
 });

@@ -157,6 +157,38 @@ export function readState(data: Buffer | null): unknown {
   return data === null ? null : decodeState(data);
 }
 
+/** Text UTF-8 keeps as it is: no lone surrogate (which UTF-8 turns into U+FFFD). */
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const wellFormed = (text: string) => !LONE_SURROGATE.test(text);
+
+/** The keys of each kind of state, in the order the decoder gives them back. */
+const STATE_KEYS: Record<string, string> = {
+  file: 'type,hash,size,mode',
+  dir: 'type,mode',
+  symlink: 'type,target',
+  special: 'type,kind,mode',
+};
+
+/**
+ * A state object in the compact form when it reads back as exactly the same JSON text (its keys
+ * those of its kind, in the decoder's order, and text that UTF-8 keeps), or null: what
+ * `exactly` tells by decoding back, told here from the object itself, without its JSON.
+ */
+function encodeExact(s: Record<string, unknown>): Buffer | null {
+  if (Object.keys(s).join(',') !== STATE_KEYS[s.type as string]) return null;
+  if (s.type === 'symlink' && !wellFormed(s.target as string)) return null;
+  return encodeState(s);
+}
+
+/**
+ * `packState(s ? JSON.stringify(s) : null)` from the state object itself: the same bytes,
+ * without writing its JSON text and reading it back (a turn's commit packs thousands).
+ */
+export function packStateOf(s: object | null | undefined): Buffer | null {
+  if (!s) return null;
+  return encodeExact(s as Record<string, unknown>) ?? packState(JSON.stringify(s));
+}
+
 /** A state inside a change: empty for null. */
 function stateChunk(s: unknown): Buffer | null {
   if (s === null) return Buffer.alloc(0);
@@ -168,21 +200,48 @@ function stateChunk(s: unknown): Buffer | null {
  * column): kind, states, origin of a rename, skip reason, line counts.
  */
 export function packChange(json: string, uri: string): Buffer {
-  const c = JSON.parse(json) as Record<string, unknown>;
+  const packed = encodeChange(JSON.parse(json) as Record<string, unknown>, uri);
+  return packed ? exactly(json, packed, (b) => unpackChange(b, uri)) : asJson(json);
+}
+
+/** A change (parsed) in the compact form, or null when this form cannot hold it. */
+function encodeChange(c: Record<string, unknown>, uri: string): Buffer | null {
   const kind = CHANGE_KINDS.indexOf(c.change as ChangeKind);
   const before = stateChunk(c.before);
   const after = stateChunk(c.after);
   const skipped = c.skipped === undefined ? -1 : SKIP_REASONS.indexOf(c.skipped as SkipReason);
   const lines = c.lines as { added?: unknown; removed?: unknown } | undefined;
   const linesOk = lines === undefined || (isCount(lines.added) && isCount(lines.removed));
-  if (c.uri !== uri || kind < 0 || !before || !after || skipped < -1 || !linesOk) return asJson(json);
-  if (c.from !== undefined && typeof c.from !== 'string') return asJson(json);
+  if (c.uri !== uri || kind < 0 || !before || !after || skipped < -1 || !linesOk) return null;
+  if (c.from !== undefined && typeof c.from !== 'string') return null;
   const flags = (c.from !== undefined ? 1 : 0) | (skipped >= 0 ? 2 : 0) | (lines ? 4 : 0);
   const w = new Writer().byte(Tag.Change).byte(kind).byte(flags).chunk(before).chunk(after);
   if (c.from !== undefined) w.chunk(Buffer.from(c.from as string, 'utf8'));
   if (skipped >= 0) w.byte(skipped);
   if (lines) w.varint(lines.added as number).varint(lines.removed as number);
-  return exactly(json, w.done(), (b) => unpackChange(b, uri));
+  return w.done();
+}
+
+/** The keys of a change, in the order the decoder gives them back (the last three when present). */
+const CHANGE_KEYS = ['uri', 'change', 'before', 'after', 'from', 'skipped', 'lines'];
+
+/**
+ * `packChange(JSON.stringify(c), uri)` from the change object itself: the same bytes, without
+ * its JSON text, where the object reads back exactly (its keys in the decoder's order, its
+ * states exact); otherwise by its JSON, as `packChange` keeps anything.
+ */
+export function packChangeOf(c: object, uri: string): Buffer {
+  const o = c as Record<string, unknown>;
+  const keys = Object.keys(o);
+  const exact =
+    keys.every((k, i) => i === 0 || CHANGE_KEYS.indexOf(k) > CHANGE_KEYS.indexOf(keys[i - 1])) &&
+    keys.slice(0, 4).join(',') === 'uri,change,before,after' &&
+    [o.before, o.after].every(
+      (state) => state === null || (typeof state === 'object' && encodeExact(state as Record<string, unknown>)),
+    ) &&
+    (o.from === undefined || (typeof o.from === 'string' && wellFormed(o.from))) &&
+    (o.lines === undefined || Object.keys(o.lines as object).join(',') === 'added,removed');
+  return (exact && encodeChange(o, uri)) || packChange(JSON.stringify(c), uri);
 }
 
 export function unpackChange(data: Buffer, uri: string): string {
