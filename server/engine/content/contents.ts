@@ -77,6 +77,11 @@ export class ContentStore {
     return this.rows.has(hash);
   }
 
+  /** Which of these contents are stored (`has` for many at once). */
+  present(hashes: string[]): Set<string> {
+    return this.rows.present(hashes);
+  }
+
   private row(hash: string): StoredContent | undefined {
     return this.parts.byHash(hash);
   }

@@ -69,6 +69,16 @@ export class ContentRows {
     return key !== null && this.store.st('SELECT 1 FROM contents WHERE hash = ?').get(key) !== undefined;
   }
 
+  /** Which of these contents are stored, in one query (a rollback looks for every content it restores). */
+  present(hashes: string[]): Set<string> {
+    const rows = this.store
+      .st(
+        'SELECT lower(hex(hash)) AS hash FROM contents WHERE hash IN (SELECT unhex(value) FROM json_each(?) WHERE length(value) = 64)',
+      )
+      .all(JSON.stringify(hashes)) as { hash: string }[];
+    return new Set(rows.map((r) => r.hash));
+  }
+
   byHash(hash: string): StoredContent | undefined {
     const key = hashBytes(hash);
     if (!key) return undefined;

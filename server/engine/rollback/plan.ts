@@ -174,6 +174,11 @@ export async function evaluate(
 ): Promise<EvaluatedPath[]> {
   const evaluated: EvaluatedPath[] = [];
   const byUri = new Map(paths.map((p) => [p.uri, p]));
+  // A rollback under way only finds its contents in the store: all of them in one look.
+  const present =
+    check === 'present'
+      ? ctx.contents.present(paths.flatMap((p) => (p.target?.type === 'file' ? [p.target.hash] : [])))
+      : null;
   /** Where a rename or move left something: the only paths a folder may move back whole from. */
   const destinations = new Set(links.map((l) => l.to));
   for (const p of paths) {
@@ -255,7 +260,7 @@ export async function evaluate(
     if (
       (e.status === 'action' || e.status === 'conflict') &&
       p.target?.type === 'file' &&
-      !(check === 'present' ? ctx.contents.has(p.target.hash) : await ctx.contents.verify(p.target.hash))
+      !(present ? present.has(p.target.hash) : await ctx.contents.verify(p.target.hash))
     ) {
       Object.assign(e, { status: 'blocked', code: 'UNRESTORABLE', message: 'the kept content is missing or damaged' });
     }
