@@ -58,6 +58,13 @@ describe('content store', () => {
     expect(contents.read(a).toString('utf8')).toBe('hello\n');
   });
 
+  it('tells which of many contents are stored in one look: only those, whatever else is asked', () => {
+    const [a, b] = [keep(Buffer.from('a\n')), keep(Buffer.from('b\n'))];
+    const missing = sha256(Buffer.from('never stored\n'));
+    expect(contents.present([a, missing, b, 'not a hash', ''])).toEqual(new Set([a, b]));
+    expect(contents.present([])).toEqual(new Set());
+  });
+
   it('stores nothing outside a transaction, and nothing a failed record held', () => {
     const batch = contents.batch();
     batch.keepBytes(Buffer.from('held'));
