@@ -113,6 +113,25 @@ describe('a file changed while its rollback runs', () => {
     await editLeftAsItIs(engine, turnId, hook, () => edited);
   });
 
+  it('written a moment ago, it is not read again to be recorded: checked through the open file before it is written over', async () => {
+    const fs = new EngineFs({ beforeOp: (op, target) => hook.on?.(op, target) });
+    const hook: { on?: (op: FsOpName, target: string) => void } = {};
+    const engine = await sandbox.open({ fs });
+    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a'), 'a1\n', s));
+    const ops: string[] = [];
+    hook.on = (op, target) => {
+      if (target === join(real, 'a') && (op === 'readFile' || op === 'read' || op === 'write')) ops.push(op);
+    };
+    const result = await engine.rollback(turnId);
+    hook.on = undefined;
+    expect(result.ok).toBe(true);
+    // Planning's read, then the check through the open file right before the write.
+    expect(ops).toEqual(['readFile', 'read', 'write']);
+    expect(await readFile(join(real, 'a'), 'utf8')).toBe('a0\n');
+    expect((await engine.rollback(result.rollbackTurnId!)).ok).toBe(true);
+    expect(await readFile(join(real, 'a'), 'utf8')).toBe('a1\n');
+  });
+
   it('untouched, it is recorded from what planning read: each file is read once, and the rollback is exact', async () => {
     const hook: { on?: (op: FsOpName, target: string) => void } = {};
     const { engine, turnId } = await engineWithTurn(hook);

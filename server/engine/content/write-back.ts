@@ -5,9 +5,9 @@
 // verified first, then place (written over the file), then flush. Creating files while fsyncs
 // are in flight stalls on the filesystem's journal; in phases, nothing waits on it.
 import type { Stats } from 'node:fs';
-import { type ContentStore, IN_MEMORY_LIMIT, UnrestorableContentError } from './contents.js';
+import { type ContentStore, IN_MEMORY_LIMIT, sha256, UnrestorableContentError } from './contents.js';
 import type { EngineFs } from '../paths/fs.js';
-import type { AtomicOptions } from '../paths/atomic-write.js';
+import { type AtomicOptions, DestinationChangedError } from '../paths/atomic-write.js';
 import { CutShortError, NotInPlaceError } from '../paths/overwrite.js';
 
 export interface StagedFile {
@@ -55,6 +55,17 @@ export async function stageContent(
 }
 
 /**
+ * The file a content is written over in place: its content and mode as planning saw them, and
+ * `checked` when its content was not read again since (it changed too recently for its lstat to
+ * tell a change): then the write reads it through the open file first.
+ */
+export interface WrittenOver {
+  hash: string;
+  mode: number;
+  checked?: boolean;
+}
+
+/**
  * The content written over the file at `dest` in place, keeping its inode (paths/overwrite.ts);
  * the caller has named the file and both contents in the store first (db/overwrites.ts). A file
  * that may not be written in place is replaced by rename instead, flushed before it (`place`
@@ -71,7 +82,7 @@ export function overwriteContent(
   dest: string,
   mode: number,
   replaces: NonNullable<AtomicOptions['replaces']>,
-  over: { hash: string; mode: number },
+  over: WrittenOver,
 ): StagedFile {
   // Read and verified before anything is written: a bad content never reaches the file.
   const data = contents.read(hash);
@@ -98,10 +109,16 @@ export function overwriteContent(
     bytes: data,
     inPlace: true,
     place: async () => {
+      // `checked`: the file's content was not read again since planning; it is, right before the write.
+      const holds = over.checked ? over.hash : undefined;
       try {
-        await fs.overwrite(dest, data, mode, { replaces });
+        await fs.overwrite(dest, data, mode, { replaces, holds });
       } catch (e) {
-        if (e instanceof NotInPlaceError) return replace(replaces);
+        if (e instanceof NotInPlaceError) {
+          if (holds && sha256(await fs.readSmallFile(dest, IN_MEMORY_LIMIT)) !== holds)
+            throw new DestinationChangedError(dest);
+          return replace(replaces);
+        }
         if (e instanceof CutShortError) return mend(e);
         throw e;
       }

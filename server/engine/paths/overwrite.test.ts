@@ -5,6 +5,7 @@
 import nodeFs from 'node:fs';
 import { chmod, link, lstat, mkdir, mkdtemp, readFile, rm, symlink, unlink, writeFile } from 'node:fs/promises';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -92,6 +93,22 @@ describe('a write over a file in place', () => {
       DestinationChangedError,
     );
     expect(await readFile(p, 'utf8')).toBe('a person typed this meanwhile\n');
+  });
+
+  it('checks the content it must still hold through the open file, and leaves another as it is', async () => {
+    const p = join(ws, 'f');
+    await writeFile(p, 'seen\n');
+    const seenHash = createHash('sha256').update('seen\n').digest('hex');
+    // The same size, and a check that cannot tell them apart by their lstat: only the content does.
+    await writeFile(p, 'SEEN\n');
+    const any = () => true;
+    await expect(
+      fs.overwrite(p, Buffer.from('new\n'), 0o644, { replaces: any, holds: seenHash }),
+    ).rejects.toBeInstanceOf(DestinationChangedError);
+    expect(await readFile(p, 'utf8')).toBe('SEEN\n');
+    await writeFile(p, 'seen\n');
+    await fs.overwrite(p, Buffer.from('new\n'), 0o644, { replaces: any, holds: seenHash });
+    expect(await readFile(p, 'utf8')).toBe('new\n');
   });
 
   it('never follows a link swapped in at the name', async () => {

@@ -11,7 +11,10 @@
 // The caller names the file and both contents in the store before the first byte is written,
 // and finishes it from there (rollback/overwrite-repair.ts).
 import fs, { constants, type Stats } from 'node:fs';
+import { createHash } from 'node:crypto';
 import { DestinationChangedError, type AtomicSeam } from './atomic-write.js';
+
+const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** The file may not be written in place (another link, not writable, running, set-id…): replace it by rename. */
 export class NotInPlaceError extends Error {
@@ -35,12 +38,26 @@ export class CutShortError extends Error {
 export interface InPlaceOptions {
   /** Asked with the open file's fstat (undefined when the path is gone): false leaves it as it is. */
   replaces: (now: Stats | undefined) => boolean;
+  /**
+   * The sha256 the file must still hold, read through the open file right before it is written
+   * over: for a file changed so recently that a change within the same timestamp tick would
+   * leave its fstat as it was (state/seen.ts, racy), whose content the caller did not read again.
+   */
+  holds?: string;
 }
 
-/** Write only, never following a link at the name, never waiting on a FIFO swapped in. */
-const OPEN_EXISTING = constants.O_WRONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+/** Never following a link at the name, never waiting on a FIFO swapped in; read too when its content is checked. */
+const OPEN_EXISTING = constants.O_NOFOLLOW | constants.O_NONBLOCK;
 /** No set-id bit stands on a half-written file (as a temp file is made without them). */
 const SET_ID = 0o6000;
+
+/** The file's bytes through its open handle, at most `size` (what its fstat said). */
+function readAll(fd: number, size: number): Buffer {
+  const data = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let n = 1; at < size && n > 0; at += n) n = fs.readSync(fd, data, at, size - at, at);
+  return data.subarray(0, at);
+}
 
 function writeAll(fd: number, data: Uint8Array): void {
   let offset = 0;
@@ -52,10 +69,11 @@ function openExisting(
   through: string,
   dest: string,
   replaces: InPlaceOptions['replaces'],
+  read: boolean,
 ): { fd: number; stats: Stats } {
   let fd: number;
   try {
-    fd = fs.openSync(through, OPEN_EXISTING);
+    fd = fs.openSync(through, OPEN_EXISTING | (read ? constants.O_RDWR : constants.O_WRONLY));
   } catch (e) {
     // Something else there now (gone, a link, a FIFO without a reader: ENXIO) is a change.
     if (!replaces(fs.lstatSync(through, { throwIfNoEntry: false }))) throw new DestinationChangedError(dest);
@@ -88,8 +106,19 @@ export async function overwriteInPlace(
   options: InPlaceOptions,
 ): Promise<void> {
   const { fd, stats } = await seam.op('open', dest, async () =>
-    seam.viaAsync(dest, async (through) => openExisting(through, dest, options.replaces), true),
+    seam.viaAsync(dest, async (through) => openExisting(through, dest, options.replaces, !!options.holds), true),
   );
+  if (options.holds) {
+    const expected = options.holds;
+    try {
+      await seam.op('read', dest, async () => {
+        if (sha256(readAll(fd, stats.size)) !== expected) throw new DestinationChangedError(dest);
+      });
+    } catch (e) {
+      fs.closeSync(fd);
+      throw e;
+    }
+  }
   try {
     await seam.op('write', dest, async () => writeAll(fd, data));
     if (stats.size > data.length) await seam.op('truncate', dest, async () => fs.ftruncateSync(fd, data.length));

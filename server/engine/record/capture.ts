@@ -100,7 +100,8 @@ class Recording {
    */
   async asSeen(target: Target, known: KnownState): Promise<Captured | null> {
     const { state, seen } = known;
-    if (!target.root.tracked || state?.type !== 'file' || !state.hash || !seen || !trustworthy(seen)) return null;
+    if (!target.root.tracked || state?.type !== 'file' || !state.hash || !seen) return null;
+    if (!trustworthy(seen) && !known.checkedBeforeChange) return null;
     if (isExcluded(this.ctx, target.segments) || !this.ctx.contents.has(state.hash)) return null;
     const now = await this.ctx.fs.lstatOrNull(target.abs).catch(() => null);
     if (!unchangedSince(seen, now)) return null;
@@ -180,6 +181,12 @@ class Recording {
 export interface KnownState {
   state: State;
   seen: Seen | null | undefined;
+  /**
+   * The caller checks the path still holds this very content right before it changes it (a
+   * file written over in place reads it through the open file): taken as it is even when its
+   * lstat is too close to its last change to tell a change since.
+   */
+  checkedBeforeChange?: boolean;
 }
 
 /** A path a command changed, with its state before the command; `moved` when the command moved it there. */

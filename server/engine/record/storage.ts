@@ -13,7 +13,7 @@ import { GrewPastLimitError, NotRegularFileError } from '../paths/file-read.js';
 import { checkSessionId } from '../ids.js';
 import type { Resolved, Roots } from '../paths/roots.js';
 import type { EngineFs } from '../paths/fs.js';
-import { overwriteContent, stageContent, type StagedFile } from '../content/write-back.js';
+import { overwriteContent, stageContent, type StagedFile, type WrittenOver } from '../content/write-back.js';
 import { IN_MEMORY_LIMIT } from '../content/contents.js';
 import type { AtomicOptions } from '../paths/atomic-write.js';
 import { modeOf } from '../state/state.js';
@@ -105,7 +105,7 @@ export class Mutations {
     mode: number,
     size: number,
     replaces: NonNullable<AtomicOptions['replaces']>,
-    over?: { hash: string; mode: number },
+    over?: WrittenOver,
   ): Promise<StagedFile> {
     if (r.tracked && !turn.captured.has(r.realUri)) return this.stageContent(turn, r, hash, mode, size, replaces);
     if (over && size <= IN_MEMORY_LIMIT)

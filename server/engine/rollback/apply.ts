@@ -9,7 +9,8 @@ import { inParallel } from '../parallel.js';
 import type { EvaluatedPath } from './plan.js';
 import type { Resolved } from '../paths/roots.js';
 import { type HashPolicy, type ReadState, readStateNoFollow } from '../state/read-state.js';
-import { type Seen, seenOf, unchangedSince } from '../state/seen.js';
+import { type Seen, seenOf, trustworthy, unchangedSince } from '../state/seen.js';
+import { IN_MEMORY_LIMIT } from '../content/contents.js';
 import type { Mutations } from '../record/storage.js';
 import { isSameOrBelow, uriDepth } from '../paths/uri.js';
 import { batches, ContentPlacer, type Staged } from './place-contents.js';
@@ -43,6 +44,22 @@ export interface ApplyDeps extends CaptureDeps {
  * record), becoming another file, reached without a link on the way, with no set-id bit. The
  * write itself checks the rest (one link, still what planning saw).
  */
+/**
+ * Whether a file written over in place is checked through the open file instead of read again
+ * before the rollback turn records it: one whose lstat cannot tell a change since planning (too
+ * recent a change: state/seen.ts), both contents small enough to be held whole.
+ */
+function checkedAtWrite(p: EvaluatedPath): boolean {
+  return (
+    !!p.seen &&
+    !trustworthy(p.seen) &&
+    p.current?.type === 'file' &&
+    p.current.size <= IN_MEMORY_LIMIT &&
+    p.target?.type === 'file' &&
+    p.target.size <= IN_MEMORY_LIMIT
+  );
+}
+
 function inPlaceCandidate(p: EvaluatedPath): boolean {
   const { current, target } = p;
   return (
@@ -62,8 +79,11 @@ export class Applier {
   /** Paths this rollback removed itself (what planning saw there is gone by its own hand). */
   private readonly removed = new Set<string>();
   private readonly placer: ContentPlacer;
-  /** Paths named in the store as written over in place (db/overwrites.ts), if nothing else moves them first. */
-  private readonly inPlace = new Set<string>();
+  /**
+   * Paths named in the store as written over in place (db/overwrites.ts), if nothing else moves
+   * them first: whether the write checks the content first (it was not read again since planning).
+   */
+  private readonly inPlace = new Map<string, boolean>();
 
   constructor(
     private readonly ctx: ApplyDeps,
@@ -107,13 +127,20 @@ export class Applier {
     // What planning read is recorded as it is while the path still shows the lstat it was read by;
     // the files that may be written over in place are named with it, before any byte is written.
     const overwrites = work.filter(inPlaceCandidate);
+    // A file changed too recently for its lstat to tell a change since is not read again here:
+    // its write in place reads it through the open file first (`checkedBeforeChange`).
+    const checked = new Set(overwrites.filter(checkedAtWrite).map((p) => p.uri));
     await recordStates(
       this.ctx,
       this.turn,
       [
         ...work
           .filter((p) => !p.belowLink)
-          .map((p) => ({ r: p.resolved!, op: opFor(p.target), known: { state: p.current, seen: p.seen } })),
+          .map((p) => ({
+            r: p.resolved!,
+            op: opFor(p.target),
+            known: { state: p.current, seen: p.seen, checkedBeforeChange: checked.has(p.uri) },
+          })),
         ...sources.map((p) => ({ r: p.resolved!, op: 'delete' as const })),
       ],
       () =>
@@ -122,7 +149,7 @@ export class Applier {
           overwrites.map((p) => ({ uri: p.resolved!.realUri, before: p.current, target: p.target })),
         ),
     );
-    for (const p of overwrites) this.inPlace.add(p.uri);
+    for (const p of overwrites) this.inPlace.set(p.uri, checked.has(p.uri));
     for (const p of work) if (p.moveFrom) await this.moveBack(p, byUri.get(p.moveFrom)!);
     const deepestFirst = [...work].sort((a, b) => uriDepth(b.uri) - uriDepth(a.uri));
     // Files and links go side by side (their fsyncs share journal commits); directories in order.
@@ -285,7 +312,10 @@ export class Applier {
         else if (moved) return;
       } else {
         // Written over in place only when it is still the file planning saw and named.
-        const over = this.inPlace.has(p.uri) && current === planned && planned?.type === 'file' ? planned : undefined;
+        const over =
+          this.inPlace.has(p.uri) && current === planned && planned?.type === 'file'
+            ? { hash: planned.hash, mode: planned.mode, checked: this.inPlace.get(p.uri) }
+            : undefined;
         staged.push({
           p,
           moved,

@@ -7,7 +7,7 @@
 // applier's (apply.ts).
 import type { Stats } from 'node:fs';
 import path from 'node:path';
-import type { StagedFile } from '../content/write-back.js';
+import type { StagedFile, WrittenOver } from '../content/write-back.js';
 import type { TurnContext } from '../context.js';
 import { inParallel } from '../parallel.js';
 import type { EngineFs } from '../paths/fs.js';
@@ -89,7 +89,7 @@ export class ContentPlacer {
     mode: number,
     size: number,
     replaces: (now: Stats | undefined) => boolean,
-    over?: { hash: string; mode: number },
+    over?: WrittenOver,
   ): Promise<StagedFile> {
     const dir = path.dirname(r.abs);
     let known = this.folders.get(dir);
