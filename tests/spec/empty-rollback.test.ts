@@ -25,14 +25,14 @@ beforeEach(async () => {
   await plant(sandbox.workspace, { 'a.txt': 'a0\n' });
 });
 
-/** An engine whose seam fails `op` once `arm()` is called, from the `nth` time on. */
-async function openFaulty(fail: (op: string, target: string, count: number) => Error | null) {
+/** An engine whose seam fails `op` once `arm()` is called, from the `nth` time on (reads of `counted` counted). */
+async function openFaulty(fail: (op: string, target: string, count: number) => Error | null, counted = 'a.txt') {
   let armed = false;
   let count = 0;
   const fs = new EngineFs({
     beforeOp: (op, target) => {
       if (!armed) return;
-      const e = fail(op, target, op === 'readFile' && target === join(sandbox.workspace, 'a.txt') ? ++count : count);
+      const e = fail(op, target, op === 'readFile' && target === join(sandbox.workspace, counted) ? ++count : count);
       if (e) throw e;
     },
   });
@@ -50,14 +50,17 @@ const kinds = (engine: Awaited<ReturnType<typeof openFaulty>>['engine']) =>
 
 describe('a rollback that changes nothing leaves no turn', () => {
   it('refused with BAD_URI before anything changed (its capture met a race): no rollback turn', async () => {
-    // The plan's read of a.txt is the first; the rollback turn's capture of it, the second, meets the race.
-    const { engine, arm } = await openFaulty((op, _target, count) =>
-      op === 'readFile' && count === 2 ? new LinkOnPathError() : null,
+    // The rollback removes the file the turn made. The plan's read of it is the first; the
+    // rollback turn's capture of it (made a moment ago, so read again: a file written over in
+    // place would be checked through its open handle instead), the second, meets the race.
+    const { engine, arm } = await openFaulty(
+      (op, _target, count) => (op === 'readFile' && count === 2 ? new LinkOnPathError() : null),
+      'new.txt',
     );
-    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('a.txt'), 'a1\n', s));
+    const turnId = await runTurn(engine, () => engine.storage.writeFile(ws('new.txt'), 'n1\n', s));
     arm();
     await expectCode(engine.rollback(turnId), 'BAD_URI');
-    expect(await readFile(join(sandbox.workspace, 'a.txt'), 'utf8')).toBe('a1\n');
+    expect(await readFile(join(sandbox.workspace, 'new.txt'), 'utf8')).toBe('n1\n');
     expect(kinds(engine)).toEqual(['agent']);
     expect(engine.listTurns(SESSION)[0].status).toBe('committed');
   });
