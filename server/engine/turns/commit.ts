@@ -11,8 +11,7 @@ import type { Roots } from '../paths/roots.js';
 import type { ActiveTurns } from './active-turns.js';
 import { isExcluded } from '../paths/exclude.js';
 import { UnrestorableContentError } from '../content/contents.js';
-import { LinkOnPathError } from '../errors.js';
-import { modeOf, sameState, stateHashes } from '../state/state.js';
+import { sameState, stateHashes } from '../state/state.js';
 import { readStateNoFollow } from '../state/read-state.js';
 import type { StoredEntry } from '../db/entries.js';
 import type { TurnCounts } from '../db/turns.js';
@@ -124,16 +123,11 @@ export async function commitTurn(
       if (!located) return;
       const placed = turn?.placed.get(record.uri);
       if (placed?.type === 'file') {
-        // Content this turn itself wrote from a verified blob: what is there is known, if it still looks the same.
-        // A folder swapped meanwhile: read below, where a link on the way means absent.
-        const stats = await ctx.fs.lstatOrNull(located.abs).catch((e: unknown) => {
-          if (e instanceof LinkOnPathError) return null;
-          throw e;
-        });
-        if (stats?.isFile() && stats.size === placed.size && modeOf(stats.mode) === placed.mode) {
-          record.after = placed;
-          return;
-        }
+        // Content this turn itself wrote from a verified blob, and checked in place as it placed
+        // it (the very inode renamed there, or written over through its own handle): its state
+        // is what was written, not read back. A change after it is the next turn's drift.
+        record.after = placed;
+        return;
       }
       const read = await readStateNoFollow(ctx.fs, located.abs, {
         keep: keep ? batch : undefined,
