@@ -105,9 +105,20 @@ export async function overwriteInPlace(
   mode: number,
   options: InPlaceOptions,
 ): Promise<void> {
-  const { fd, stats } = await seam.op('open', dest, async () =>
-    seam.viaAsync(dest, async (through) => openExisting(through, dest, options.replaces, !!options.holds), true),
-  );
+  const { fd, stats } = await seam.op('open', dest, async () => {
+    let opened: { fd: number } | undefined;
+    try {
+      // Confirmed: the folder is still where the path says once the file is open, before a byte is written.
+      return await seam.viaAsync(
+        dest,
+        async (through) => (opened = openExisting(through, dest, options.replaces, !!options.holds)),
+        true,
+      );
+    } catch (e) {
+      if (opened) fs.closeSync(opened.fd);
+      throw e;
+    }
+  });
   if (options.holds) {
     const expected = options.holds;
     try {
