@@ -110,13 +110,12 @@ export function overwriteContent(
     inPlace: true,
     place: async () => {
       // `checked`: the file's content was not read again since planning; it is, right before the write.
-      const holds = over.checked ? over.hash : undefined;
+      const holds = over.checked ? (bytes: Buffer) => sha256(bytes) === over.hash : undefined;
       try {
         await fs.overwrite(dest, data, mode, { replaces, holds });
       } catch (e) {
         if (e instanceof NotInPlaceError) {
-          if (holds && sha256(await fs.readSmallFile(dest, IN_MEMORY_LIMIT)) !== holds)
-            throw new DestinationChangedError(dest);
+          if (holds && !holds(await fs.readSmallFile(dest, IN_MEMORY_LIMIT))) throw new DestinationChangedError(dest);
           return replace(replaces);
         }
         if (e instanceof CutShortError) return mend(e);

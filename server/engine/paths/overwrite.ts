@@ -11,10 +11,7 @@
 // The caller names the file and both contents in the store before the first byte is written,
 // and finishes it from there (rollback/overwrite-repair.ts).
 import fs, { constants, type Stats } from 'node:fs';
-import { createHash } from 'node:crypto';
 import { DestinationChangedError, type AtomicSeam } from './atomic-write.js';
-
-const sha256 = (data: Uint8Array) => createHash('sha256').update(data).digest('hex');
 
 /** The file may not be written in place (another link, not writable, running, set-id…): replace it by rename. */
 export class NotInPlaceError extends Error {
@@ -39,17 +36,18 @@ export interface InPlaceOptions {
   /** Asked with the open file's fstat (undefined when the path is gone): false leaves it as it is. */
   replaces: (now: Stats | undefined) => boolean;
   /**
-   * The sha256 the file must still hold, read through the open file right before it is written
-   * over: for a file changed so recently that a change within the same timestamp tick would
-   * leave its fstat as it was (state/seen.ts, racy), whose content the caller did not read again.
+   * Whether the file still holds what the caller saw, asked with its bytes read through the open
+   * file right before it is written over: for a file changed so recently that a change within
+   * the same timestamp tick would leave its fstat as it was (state/seen.ts, racy), whose content
+   * the caller did not read again.
    */
-  holds?: string;
+  holds?: (bytes: Buffer) => boolean;
 }
 
 /** Never following a link at the name, never waiting on a FIFO swapped in; read too when its content is checked. */
 const OPEN_EXISTING = constants.O_NOFOLLOW | constants.O_NONBLOCK;
-/** No set-id bit stands on a half-written file (as a temp file is made without them). */
-const SET_ID = 0o6000;
+/** The set-uid and set-gid bits: none stands on a half-written file (as a temp file is made without them). */
+export const SET_ID_BITS = 0o6000;
 
 /** The file's bytes through its open handle, at most `size` (what its fstat said). */
 function readAll(fd: number, size: number): Buffer {
@@ -85,7 +83,7 @@ function openExisting(
     if (!replaces(stats)) throw new DestinationChangedError(dest);
     if (!stats.isFile()) throw new NotInPlaceError(dest, 'not a regular file');
     if (stats.nlink !== 1) throw new NotInPlaceError(dest, `${stats.nlink} links`);
-    if ((stats.mode & SET_ID) !== 0) throw new NotInPlaceError(dest, 'a set-id file');
+    if ((stats.mode & SET_ID_BITS) !== 0) throw new NotInPlaceError(dest, 'a set-id file');
     return { fd, stats };
   } catch (e) {
     fs.closeSync(fd);
@@ -119,11 +117,11 @@ export async function overwriteInPlace(
       throw e;
     }
   });
-  if (options.holds) {
-    const expected = options.holds;
+  const holds = options.holds;
+  if (holds) {
     try {
       await seam.op('read', dest, async () => {
-        if (sha256(readAll(fd, stats.size)) !== expected) throw new DestinationChangedError(dest);
+        if (!holds(readAll(fd, stats.size))) throw new DestinationChangedError(dest);
       });
     } catch (e) {
       fs.closeSync(fd);
@@ -133,7 +131,7 @@ export async function overwriteInPlace(
   try {
     await seam.op('write', dest, async () => writeAll(fd, data));
     if (stats.size > data.length) await seam.op('truncate', dest, async () => fs.ftruncateSync(fd, data.length));
-    if ((stats.mode & 0o7777) !== mode || (mode & SET_ID) !== 0)
+    if ((stats.mode & 0o7777) !== mode || (mode & SET_ID_BITS) !== 0)
       await seam.op('chmod', dest, async () => fs.fchmodSync(fd, mode));
   } catch (e) {
     throw new CutShortError(dest, stats, e);

@@ -16,6 +16,7 @@ import { isSameOrBelow, uriDepth } from '../paths/uri.js';
 import { batches, ContentPlacer, type Staged } from './place-contents.js';
 import { ChangedMeanwhile, LinkOnTheWay, restoreErrorOf, SpecialNotMade } from './apply-errors.js';
 import type { Overwrites } from '../db/overwrites.js';
+import { SET_ID_BITS } from '../paths/overwrite.js';
 
 function opFor(target: State): EntryOp {
   if (target === null) return 'delete';
@@ -39,12 +40,6 @@ export interface ApplyDeps extends CaptureDeps {
 }
 
 /**
- * Whether the file planning saw at a path may be written over in place (paths/overwrite.ts)
- * rather than replaced by rename: a regular file with a content (kept by the rollback turn's
- * record), becoming another file, reached without a link on the way, with no set-id bit. The
- * write itself checks the rest (one link, still what planning saw).
- */
-/**
  * Whether a file written over in place is checked through the open file instead of read again
  * before the rollback turn records it: one whose lstat cannot tell a change since planning (too
  * recent a change: state/seen.ts), both contents small enough to be held whole.
@@ -60,6 +55,12 @@ function checkedAtWrite(p: EvaluatedPath): boolean {
   );
 }
 
+/**
+ * Whether the file planning saw at a path may be written over in place (paths/overwrite.ts)
+ * rather than replaced by rename: a regular file with a content (kept by the rollback turn's
+ * record), becoming another file, reached without a link on the way, with no set-id bit. The
+ * write itself checks the rest (one link, still what planning saw).
+ */
 function inPlaceCandidate(p: EvaluatedPath): boolean {
   const { current, target } = p;
   return (
@@ -69,7 +70,7 @@ function inPlaceCandidate(p: EvaluatedPath): boolean {
     target.hash !== current.hash &&
     !p.belowLink &&
     !!p.seen &&
-    (current.mode & 0o6000) === 0
+    (current.mode & SET_ID_BITS) === 0
   );
 }
 

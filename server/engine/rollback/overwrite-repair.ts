@@ -13,6 +13,7 @@ import { type ContentStore, IN_MEMORY_LIMIT, UnrestorableContentError } from '..
 import { replaceContent } from '../content/write-back.js';
 import type { Overwrite, Overwrites } from '../db/overwrites.js';
 import type { EngineFs } from '../paths/fs.js';
+import { SET_ID_BITS } from '../paths/overwrite.js';
 import type { Roots } from '../paths/roots.js';
 import { readStateNoFollow } from '../state/read-state.js';
 import { seenOf, unchangedSince } from '../state/seen.js';
@@ -42,7 +43,7 @@ export function cutShortBetween(now: Uint8Array, before: Uint8Array, after: Uint
 
 /** The modes a file written over in place has on the way: its old one (set-id bits cleared by a write), or the new. */
 function modeOnTheWay(mode: number, o: { before: FileState; target: FileState }): boolean {
-  return mode === o.target.mode || mode === o.before.mode || mode === (o.before.mode & ~0o6000);
+  return mode === o.target.mode || mode === o.before.mode || mode === (o.before.mode & ~SET_ID_BITS);
 }
 
 function contentOf(ctx: RepairDeps, hash: string): Buffer | null {
