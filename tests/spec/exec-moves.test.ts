@@ -208,5 +208,6 @@ describe('any sequence of moves, copies, deletes and writes in one command', () 
       }),
       { numRuns: 25 },
     );
-  });
+    // 25 stores opened and commands run: seconds here, and a stalled shared machine stretches them.
+  }, 120_000);
 });

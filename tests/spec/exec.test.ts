@@ -202,6 +202,26 @@ describe('shell commands', () => {
     expect(await readFile(join(sandbox.workspace, 'src/a.ts'), 'utf8')).toBe(START['src/a.ts']);
   });
 
+  it('a file too large at exec-end and small again by the turn end is kept then: the turn skips nothing, and rolls back', async () => {
+    await engine.close();
+    engine = await sandbox.open({ maxFileSize: 1024 });
+    const start = await sandbox.tree();
+    let outcome!: Awaited<ReturnType<typeof command>>;
+    const turnId = await turnOf(async () => {
+      outcome = await command('head -c 4096 /dev/zero > src/a.ts');
+      // Something other than the command (a build's second step, a log cut back) after exec-end.
+      await writeFile(join(sandbox.workspace, 'src/a.ts'), 'small again\n');
+    });
+    expect(outcome.skipped).toEqual([{ uri: ws('src/a.ts'), reason: 'too-large' }]);
+    const { turn, files } = engine.getManifest(turnId);
+    expect(files).toEqual([
+      expect.objectContaining({ uri: ws('src/a.ts'), after: expect.objectContaining({ size: 12 }) }),
+    ]);
+    expect(files[0]?.skipped).toBeUndefined();
+    expect(turn.skippedCount).toBe(0);
+    await rollsBackAndRedoes(turnId, start, await sandbox.tree());
+  });
+
   it('several commands in one turn, mixed with storage writes, roll back as one', async () => {
     const start = await sandbox.tree();
     const turnId = await turnOf(async () => {
