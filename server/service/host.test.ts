@@ -130,7 +130,8 @@ describe('the workspace host', () => {
     const started = Date.now();
     const b = await host.agentEngine({ cwd: repos.beta });
     expect(b.engine.workspace).toBe(repos.beta);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // A wait on the stuck store never ends; the bound tells an answer from it, with room for a stalled machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(host.list().find((w) => w.id === alpha)?.open).toBe(false);
   });
 });

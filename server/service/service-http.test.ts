@@ -179,7 +179,8 @@ describe('the service over HTTP', () => {
     expect((await send(server.port, { path: '/api/health', token: AGENT })).json).toMatchObject({ ok: true });
     expect((await get(`/api/workspaces/${beta}/sessions`)).json).toEqual({ sessions: [] });
     expect((await get('/api/workspaces')).status).toBe(200);
-    expect(Date.now() - started).toBeLessThan(2_000);
+    // A wait on the stuck store never ends; the bound tells an answer from it, with room for a stalled machine.
+    expect(Date.now() - started).toBeLessThan(10_000);
     void stuck.catch(() => {});
   });
 });
