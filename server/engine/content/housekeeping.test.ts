@@ -94,6 +94,19 @@ describe('packing and the agent', () => {
     await housekeeping.close();
   });
 
+  it("a round's commit waits for the agent too: a request during its last content sees nothing committed", async () => {
+    capture(16);
+    const unpackedAtEachWait: number[] = [];
+    const before = () => {
+      unpackedAtEachWait.push(unpacked());
+      return Promise.resolve(true);
+    };
+    expect(await rig.contents.pack(16, before)).toBe(16);
+    // One wait before each content, then one before the round's commit, all before anything is packed.
+    expect(unpackedAtEachWait).toEqual(Array.from({ length: 17 }, () => 16));
+    expect(unpacked()).toBe(0);
+  });
+
   it('settled() packs everything without waiting for the agent, even one waiting already', async () => {
     const served = agent();
     const housekeeping = new Housekeeping(rig.contents, rig.store, { agent: served, quietMs: 60_000 });

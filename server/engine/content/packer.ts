@@ -84,13 +84,25 @@ export class Packer {
         }
         let held = 0;
         for (const p of round.pending.values()) held += p.keep?.bytes ?? 0;
-        if (held >= BATCH_BYTES) this.commit(round);
+        if (held >= BATCH_BYTES) await this.commitWhenFree(round, before);
       }
+      await this.commitWhenFree(round, before);
     } finally {
       this.commit(round);
     }
     if (round.failure) throw round.failure;
     return rows.length;
+  }
+
+  /**
+   * The round's contents committed once `before` lets packing go on: a request that came while
+   * the round's last content was encoded does not share its time with the round's commit either.
+   * Closed meanwhile (`before` answers false), it commits all the same: the work is done.
+   */
+  private async commitWhenFree(round: Round, before?: () => Promise<boolean>): Promise<void> {
+    if (round.pending.size === 0) return;
+    if (before) await before();
+    this.commit(round);
   }
 
   /**
