@@ -3,7 +3,8 @@
 // keeps growing a file past maxFileSize; then fs writes over special files, a before-mutate of
 // the growing file, the turn's end and a forced rollback. Run in its own process so a call that
 // blocks for good is caught by its parent's deadline. Prints one JSON line: calls made, the
-// slowest and which it was, the peak RSS, the store's bytes, and every inconsistency found in what was reported.
+// slowest and which it was, the peak RSS, the store's bytes, and every inconsistency found in
+// what was reported.
 // Usage: node --import tsx tests/reliability/hostile-workspace-agent.ts <workspace> <dataDir> <ms> <maxFileSize>
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
@@ -47,8 +48,8 @@ async function call<T>(name: string, run: () => Promise<T>): Promise<T | null> {
   }
 }
 
-/** A captured state: not a file, or a file whose content is kept. */
-const kept = (state: State | null | undefined) => !state || state.type !== 'file' || state.hash !== '';
+/** A captured state: none, not a file, or a file whose content is kept. */
+const kept = (state: State) => state === null || state.type !== 'file' || state.hash !== '';
 
 /**
  * grow.bin, past the limit at exec-end, may be small again at the turn's end (the grower starts
