@@ -1,5 +1,6 @@
 // `turnback <command>`: each command lives in its own module under cli/, loaded only when
 // used (the hook command must start fast). A new command is a new file plus one line here.
+import { exitFlushed } from './cli/exit-flushed.js';
 import { USAGE } from './cli/usage.js';
 
 type Command = () => Promise<{ run(args: string[]): Promise<number> }>;
@@ -47,9 +48,9 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+  (code) => exitFlushed(code),
   (err: unknown) => {
     process.stderr.write(`turnback: ${(err as Error).stack ?? String(err)}\n`);
-    process.exit(1);
+    exitFlushed(1);
   },
 );
