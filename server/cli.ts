@@ -1,6 +1,5 @@
 // `turnback <command>`: each command lives in its own module under cli/, loaded only when
 // used (the hook command must start fast). A new command is a new file plus one line here.
-import { exitFlushed } from './cli/exit-flushed.js';
 import { USAGE } from './cli/usage.js';
 
 type Command = () => Promise<{ run(args: string[]): Promise<number> }>;
@@ -45,6 +44,23 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   return (await load()).run(args);
+}
+
+// Exits once stdout and stderr have handed all their output on: process.exit with a pipe whose
+// reader is slower than us would drop what is still queued (a cut-off `--json` answer, exit 0).
+function exitFlushed(code: number): void {
+  let waiting = 2;
+  for (const stream of [process.stdout, process.stderr]) {
+    let flushed = false;
+    const done = () => {
+      if (flushed) return;
+      flushed = true;
+      if (--waiting === 0) process.exit(code);
+    };
+    // A reader that went away (`| head`) takes no more: nothing is left to wait for.
+    stream.once('error', done);
+    stream.write('', done);
+  }
 }
 
 main(process.argv.slice(2)).then(
