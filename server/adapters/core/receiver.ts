@@ -162,7 +162,7 @@ export class HostReceiver {
   private async beforeMutate(event: Event<'before-mutate'>, engine: Engine): Promise<ReceiveResult> {
     if (event.paths.length === 0) return { ok: false, malformed: `${event.tool} names no file` };
     this.noteCall(event);
-    let calls = 0;
+    let calls = await this.endOpenCommands(event.sessionId, engine);
     const skipped: string[] = [];
     for (const path of event.paths) {
       const target = fileUriFor(event.cwd, path, engine.workspace);
@@ -179,12 +179,33 @@ export class HostReceiver {
   /** Answers once the before scan is done: only then may the command run. */
   private async exec(event: Event<'exec'>, engine: Engine): Promise<ReceiveResult> {
     this.noteCall(event);
+    const ended = await this.endOpenCommands(event.sessionId, engine);
     const { execId } = await engine.exec({ sessionId: event.sessionId, tool: event.tool, command: event.command });
     // A background command's end is reported while it still runs: the turn end scans it.
-    if (execId !== null && event.callId !== null && !event.background) {
-      this.sessions.get(event.sessionId)?.commands.set(event.callId, execId);
+    const commands = this.sessions.get(event.sessionId)?.commands;
+    if (execId !== null && !event.background && commands) {
+      // A call without an id has no end to match: the next event of the session ends it.
+      commands.set(event.callId ?? `\0${execId}`, execId);
     }
-    return forwarded(1);
+    return forwarded(ended + 1);
+  }
+
+  /**
+   * Before a later event of the session records anything, every command of it still open (its
+   * end never came, or came with another call id) gets its after scan: what it changed is its,
+   * never taken for the state a file tool or the next command found (docs/api.md, open commands).
+   */
+  private async endOpenCommands(sessionId: string, engine: Engine): Promise<number> {
+    const turn = this.sessions.get(sessionId);
+    if (!turn || turn.commands.size === 0) return 0;
+    let calls = 0;
+    for (const [callId, execId] of [...turn.commands]) {
+      turn.commands.delete(callId);
+      turn.endedEarly.set(callId, execId);
+      await engine.execEnd({ sessionId, execId });
+      calls++;
+    }
+    return calls;
   }
 
   /** The session's transcript will hold this call: the turn's end waits for it (a subagent's goes elsewhere). */
@@ -193,11 +214,19 @@ export class HostReceiver {
   }
 
   private async execEnd(event: Event<'exec-end'>, engine: Engine): Promise<ReceiveResult> {
-    const commands = this.sessions.get(event.sessionId)?.commands;
-    const execId = event.callId === null ? undefined : commands?.get(event.callId);
-    if (execId === undefined)
+    const turn = this.sessions.get(event.sessionId);
+    const execId = event.callId === null ? undefined : turn?.commands.get(event.callId);
+    if (execId === undefined) {
+      // Ended already by a later event of the session: the engine answers what its after scan found then.
+      const early = event.callId === null ? undefined : turn?.endedEarly.get(event.callId);
+      if (early !== undefined) {
+        turn!.endedEarly.delete(event.callId!);
+        await engine.execEnd({ sessionId: event.sessionId, execId: early });
+        return forwarded(1);
+      }
       return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
-    commands!.delete(event.callId!);
+    }
+    turn!.commands.delete(event.callId!);
     await engine.execEnd({ sessionId: event.sessionId, execId });
     return forwarded(1);
   }

@@ -11,8 +11,10 @@ export type TurnEndEvent = Extract<HostEvent, { kind: 'turn-end' }>;
 
 export interface TurnState {
   prompt: string;
-  /** callId → execId, for commands whose end is reported. */
+  /** callId (or a key of its own, for a call without one) → execId, for commands whose end is reported. */
   commands: Map<string, string>;
+  /** Commands a later event of the session ended before their own end came (callId → execId). */
+  endedEarly: Map<string, string>;
   /** Every call id the main agent's events of this turn carried. */
   toolUses: Set<string>;
   /** Subagents started in this turn and not ended yet: the turn waits for them. */
@@ -54,6 +56,7 @@ export class SessionStates {
     const turn: TurnState = {
       prompt,
       commands: new Map(),
+      endedEarly: new Map(),
       toolUses: new Set(),
       agents: new Set(),
       seenAgents: new Set(),

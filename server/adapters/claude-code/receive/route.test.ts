@@ -79,7 +79,8 @@ describe('POST /api/agent/hook/claude-code', () => {
   it('logs a Bash or MCP call as a command of the turn, under its tool name', async () => {
     await forwarded(p.userPromptSubmit(c, 'Test'));
     await forwarded(p.bash(c, 'npm test'));
-    await forwarded(p.preToolUse(c, 'mcp__db__query', { sql: 'select 1' }));
+    // The Bash call still open is ended first (its after scan), then the MCP call's before scan.
+    await forwarded(p.preToolUse(c, 'mcp__db__query', { sql: 'select 1' }), 2);
     expect((await turns())[0]).toMatchObject({
       execUsed: true,
       execCommands: [
@@ -94,7 +95,8 @@ describe('POST /api/agent/hook/claude-code', () => {
     const first = p.bash(c, 'true');
     const second = p.preToolUse(c, 'mcp__fs__touch', { path: 'x' });
     await forwarded(first);
-    await forwarded(second);
+    // Run side by side: the second's start ends the first (its after scan), and the first's own end answers what that found.
+    await forwarded(second, 2);
     await forwarded(p.postToolUse(second, true));
     await forwarded(p.postToolUse(first));
     // Told twice, or of a tool_use_id never started: nothing is running under it.
