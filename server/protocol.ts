@@ -381,14 +381,23 @@ export interface IndexBuildStatus {
 
 /**
  * Whether a command's scans follow the filesystem watcher. `watching`: they read only the paths
- * it named (a turn's start and end are still full scans). `none`: no watcher was asked for (a
- * server around one engine, or not Linux): every scan walks the tree. `unavailable`: it was asked
- * for but cannot be relied on (the inotify watch limit, an error): every command is scanned in
- * full until the engine is opened again, and `reason` says why.
+ * it named (a turn's start and end are still full scans); checked against the kernel's watches
+ * when asked. `degraded`: part of the tree is not watched now (a root gone, a watch the kernel
+ * dropped), `reason` says which; the next command is scanned in full and the place watched
+ * afresh. `none`: no watcher was asked for (a server around one engine, or not Linux): every
+ * scan walks the tree. `unavailable`: it was asked for but cannot be relied on (the inotify
+ * watch limit, an error): every command is scanned in full until the engine is opened again,
+ * and `reason` says why.
  */
 export interface WatcherStatus {
-  state: 'watching' | 'none' | 'unavailable';
+  state: 'watching' | 'degraded' | 'none' | 'unavailable';
   reason?: string;
+  /**
+   * Watcher misses since the engine opened: changes a full scan (turn start, turn end, a
+   * capture's catch-up) found that the watcher should have named. Each is logged with its path
+   * and its folder watched afresh. Absent with `none`.
+   */
+  misses?: number;
 }
 
 export type ErrorCode =

@@ -71,7 +71,11 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
       },
       {
         ...workspace('fine', { state: 'whole', filesFound: 9, filesIndexed: 9, bytesStored: 9, percent: 100 }),
-        watcher: { state: 'watching' },
+        watcher: { state: 'watching', misses: 0 },
+      },
+      {
+        ...workspace('blind', { state: 'whole', filesFound: 9, filesIndexed: 9, bytesStored: 9, percent: 100 }),
+        watcher: { state: 'degraded', reason: 'the root /w/blind is gone', misses: 2 },
       },
     ];
     const server = await fakeService(workspaces);
@@ -87,6 +91,10 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
         '  mono  /w/mono  0 sessions, 0 B, recording, every command scanned in full: the inotify watch limit is reached (fs.inotify.max_user_watches)\n',
       );
       expect(status.stdout).toContain('  fine  /w/fine  0 sessions, 0 B, recording\n');
+      // A degraded watcher and its misses are said too.
+      expect(status.stdout).toContain(
+        '  blind  /w/blind  0 sessions, 0 B, recording, watcher degraded: the root /w/blind is gone, 2 watcher misses\n',
+      );
     } finally {
       // Never left for the stop after each test: its pid is this test's own.
       await rm(path.join(root, 'state', 'turnback', 'service.json'), { force: true });

@@ -1,6 +1,7 @@
 // `turnback status [--json]`: the service's pid and URL, and each workspace with its sessions,
 // store size, whether it records (and why not), its index while it is not whole, and a
-// filesystem watcher that failed (its commands then cost a walk of the whole tree).
+// filesystem watcher that failed (its commands then cost a walk of the whole tree), is degraded,
+// or missed changes.
 import type { IndexBuildStatus, WatcherStatus, Workspace, WorkspacesResponse } from '../protocol.js';
 import { consoleUrl, getJson, liveConsole, NO_SERVICE } from './service-client.js';
 
@@ -20,10 +21,16 @@ export function indexNote(index: IndexBuildStatus | undefined): string {
   return ', index part-built (the build resumes at the next start)';
 }
 
-/** Said only when the watcher was asked for and failed: then every command walks the whole tree. */
+/**
+ * Said only when the watcher was asked for and failed (every command then walks the whole tree),
+ * is degraded (part of the tree unwatched now), or missed changes a full scan then found.
+ */
 export function watcherNote(watcher: WatcherStatus | undefined): string {
-  if (watcher?.state !== 'unavailable') return '';
-  return `, every command scanned in full: ${watcher.reason ?? 'the filesystem watcher is unavailable'}`;
+  const misses = watcher?.misses ? `, ${watcher.misses} watcher miss${watcher.misses === 1 ? '' : 'es'}` : '';
+  if (watcher?.state === 'degraded')
+    return `, watcher degraded: ${watcher.reason ?? 'part of the tree is not watched'}${misses}`;
+  if (watcher?.state !== 'unavailable') return misses;
+  return `, every command scanned in full: ${watcher.reason ?? 'the filesystem watcher is unavailable'}${misses}`;
 }
 
 function line(workspace: Workspace): string {

@@ -47,6 +47,22 @@ export function Header() {
               Full scans
             </span>
           )}
+          {workspace.watcher?.state === 'degraded' && (
+            <span
+              className="workspace-current__off"
+              title={`Part of the tree is not watched now: ${workspace.watcher.reason ?? ''}`}
+            >
+              Watcher degraded
+            </span>
+          )}
+          {(workspace.watcher?.misses ?? 0) > 0 && (
+            <span
+              className="workspace-current__off"
+              title="Changes a full scan found that the filesystem watcher did not report (each logged by the service)"
+            >
+              {plural(workspace.watcher!.misses!, 'watcher miss', 'watcher misses')}
+            </span>
+          )}
         </div>
       )}
       <div className="store-usage" aria-label="Store usage" title={stats ? `Data dir: ${stats.dataDir}` : undefined}>

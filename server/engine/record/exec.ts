@@ -28,7 +28,8 @@ import type { OverBudget } from './ignored-folders.js';
 import { type IndexEntry, WorkspaceIndex, stateOf } from './workspace-index.js';
 import { type DirtyRoots, dirtyRoots } from './watch/dirty-tree.js';
 import type { LayeredMap } from './watch/layered-map.js';
-import type { TreeWatcher } from './watch/tree-watcher.js';
+import type { DirtyPath, TreeWatcher } from './watch/tree-watcher.js';
+import { missedBy } from './watch/misses.js';
 import { outsideRulesSignature, StatVerifier } from './verify/stat-verify.js';
 
 /** A before scan stores what it has read every this many bytes, so its memory stays bounded. */
@@ -99,6 +100,12 @@ export class ExecScans {
   /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
   private lastOutsideRules: string | null = null;
   private readonly verifier = new StatVerifier();
+  /** What the watcher named since the last scan that took its answer (null: it could not tell). */
+  private named: DirtyPath[] | null = [];
+  /** What the last scan took, when the index and it told the disk (a full scan then checks it for misses). */
+  private lastNamed: DirtyPath[] | null = null;
+  /** Changes full scans found that the watcher should have named. */
+  private misses = 0;
 
   constructor(
     private readonly ctx: ExecDeps,
@@ -131,8 +138,46 @@ export class ExecScans {
   /** Whether per-command scans follow the watcher, or why they are full ones. */
   watcherStatus(): WatcherStatus {
     if (!this.watcher) return { state: 'none' };
+    const { misses } = this;
     const reason = this.watcher.unavailable();
-    return reason === null ? { state: 'watching' } : { state: 'unavailable', reason };
+    if (reason !== null) return { state: 'unavailable', reason, misses };
+    const degraded = this.watcher.degraded?.() ?? null;
+    return degraded === null ? { state: 'watching', misses } : { state: 'degraded', reason: degraded, misses };
+  }
+
+  /** A barrier: what the watcher named since is added to what the next scan takes. */
+  private async observe(): Promise<void> {
+    const taken = await this.watcher!.take();
+    if (taken === null) this.named = null;
+    else this.named?.push(...taken);
+  }
+
+  /**
+   * After a full scan (or a catch-up's) against `before`: each change it found that the watcher
+   * did not name (in `named`, or since) is a miss: counted, logged with its path, its folder
+   * watched afresh. Only when the watcher told everything since the index was last whole.
+   */
+  private async countMisses(
+    where: string,
+    named: DirtyPath[] | null,
+    changed: readonly string[],
+    before: ReadonlyMap<string, IndexEntry>,
+    after: ReadonlyMap<string, IndexEntry>,
+  ): Promise<void> {
+    if (!this.watcher || named === null || changed.length === 0) return;
+    await this.observe();
+    if (this.named === null) return;
+    const missed = missedBy(this.ctx.roots, [...named, ...this.named], changed, before, after);
+    if (missed.length === 0) return;
+    this.misses += missed.length;
+    const places = new Set<string>();
+    for (const { uri, reason } of missed.slice(0, 20))
+      this.ctx.log(
+        `watcher miss: ${uri} ${reason}, found by ${where} but named by no event; its folder is watched afresh`,
+      );
+    if (missed.length > 20) this.ctx.log(`watcher miss: ${missed.length - 20} more found by ${where}`);
+    for (const { abs } of missed) places.add(path.dirname(abs));
+    for (const place of places) this.watcher.rewatch?.(place);
   }
 
   /**
@@ -142,9 +187,12 @@ export class ExecScans {
    */
   private async dirtySince(turnId: string | null): Promise<DirtyRoots | null> {
     if (!this.watcher) return null;
-    const taken = await this.watcher.take();
+    await this.observe();
+    const taken = this.named;
+    this.named = [];
     const continuous = this.continuous;
     this.continuous = false;
+    this.lastNamed = continuous && this.index.complete && this.lastOpaque.size === 0 ? taken : null;
     if (!taken || !continuous || !this.index.complete || this.lastOpaque.size > 0) return null;
     if (turnId === null || !this.startScanned.has(turnId)) return null;
     return dirtyRoots(this.ctx.roots.list(), taken);
@@ -166,9 +214,16 @@ export class ExecScans {
       .run(sessionId, () =>
         this.scanning(async () => {
           await this.dirtySince(null);
-          await this.scanIntoIndex(() => undefined);
-          this.followed();
-          this.startScanned.add(turnId);
+          const named = this.lastNamed;
+          const before = this.index.view();
+          try {
+            const scan = await this.scanIntoIndex(() => undefined);
+            this.followed();
+            this.startScanned.add(turnId);
+            await this.countMisses(`the turn's start scan`, named, scan.changed, before.map, scan.current);
+          } finally {
+            before.release();
+          }
         }),
       )
       .catch((e: unknown) => {
@@ -214,6 +269,8 @@ export class ExecScans {
       const options = { baseline: this.index.map(), batch, dirty: this.dirtyOptions(dirty) };
       const look = await scanTree(this.ctx, options).finally(() => batch.discard());
       if (look.changed.length === 0) return;
+      // Since the last scan took the watcher's answer, every change is in what it named since.
+      if (this.continuous) await this.countMisses('a capture', [], look.changed, this.index.map(), look.current);
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
       await this.attribute(turn, previous, this.index.map(), this.lastOpaque, [], concurrent, true, dirty);
     });
@@ -433,9 +490,25 @@ export class ExecScans {
     await this.scanning(async () => {
       // The turn's end is scanned in full, whatever the watcher says.
       await this.dirtySince(null);
+      const named = this.lastNamed;
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
-      await this.attribute(turn, last.execId, this.index.map(), this.lastOpaque, this.lastOverBudget, concurrent, true);
-      this.followed();
+      const before = this.index.view();
+      try {
+        const baseline = this.index.map();
+        const { scan } = await this.attribute(
+          turn,
+          last.execId,
+          baseline,
+          this.lastOpaque,
+          this.lastOverBudget,
+          concurrent,
+          true,
+        );
+        this.followed();
+        await this.countMisses(`the turn's end scan`, named, scan.changed, before.map, scan.current);
+      } finally {
+        before.release();
+      }
     });
     this.startScanned.delete(turn.turnId);
     this.lastEnded.delete(turn.turnId);

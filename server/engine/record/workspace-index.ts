@@ -36,11 +36,14 @@ export function specialTarget(stats: Stats): SpecialKind | null {
   return specialKindOf(stats);
 }
 
-/** Whether the stat still tells the same entry: a directory by its mode (its times move with its children). */
+/**
+ * Whether the stat still tells the same entry: a directory by its mode and inode (its times move
+ * with its children; a folder made again elsewhere's inode is looked into whole).
+ */
 export function sameStat(entry: IndexEntry, stats: Stats): boolean {
   const type = typeOf(stats);
   if (type !== entry.type || modeOf(stats.mode) !== entry.mode) return false;
-  if (type === 'dir') return true;
+  if (type === 'dir') return entry.ino === stats.ino;
   return (
     entry.size === stats.size &&
     entry.mtimeMs === stats.mtimeMs &&

@@ -10,8 +10,15 @@
 // libuv drops the kernel's overflow notice, so "more events since the last barrier than half
 // the kernel queue holds" is taken for an overflow; a watch that cannot be added (the user's
 // watch limit) or any watcher error makes the watcher unavailable: full scans from then on.
+// A folder's watch dies with the folder, and a folder made again may get the same inode number:
+// a folder named by a create, delete or move event is watched afresh, whatever its inode. A root
+// has no watched parent: its identity (device, inode, birth time) is checked at every barrier,
+// and a root replaced, moved or mounted over is watched afresh with a full scan.
+// Events only note a path (coalesced per path); the lstat a created folder needs runs in batches
+// after them, so a storm of events costs the loop as little as it can.
 import {
   type FSWatcher,
+  type Stats,
   lstatSync,
   mkdirSync,
   readdirSync,
@@ -23,6 +30,7 @@ import {
 } from 'node:fs';
 import path from 'node:path';
 import type { DirtyPath, TreeWatcher, WatchSpec } from './tree-watcher.js';
+import { kernelWatchedInodes } from './kernel-watches.js';
 
 /** How long a barrier's own event may take before the watcher is taken for broken. */
 const BARRIER_TIMEOUT_MS = 5_000;
@@ -37,8 +45,26 @@ function overflowAt(): number {
   return 8_192;
 }
 
+/** What tells a folder from one made again at the same path (the inode number alone may be reused). */
+interface Identity {
+  dev: number;
+  ino: number;
+  birthtimeMs: number;
+}
+
+const identityOf = (stats: Stats): Identity => ({ dev: stats.dev, ino: stats.ino, birthtimeMs: stats.birthtimeMs });
+const sameIdentity = (a: Identity, b: Identity) =>
+  a.dev === b.dev && a.ino === b.ino && a.birthtimeMs === b.birthtimeMs;
+
 export class FsTreeWatcher implements TreeWatcher {
-  private readonly watched = new Map<string, { handle: FSWatcher; ino: number }>();
+  private readonly watched = new Map<string, { handle: FSWatcher; id: Identity }>();
+  /** Names a create, delete or move event named: looked at (lstat) after the events, once each. */
+  private toFollow = new Set<string>();
+  private followScheduled = false;
+  /** Folders whose watch is in doubt (its handle closed, a root's own event): watched afresh at the next take. */
+  private readonly inDoubt = new Set<string>();
+  /** Roots that are gone or cannot be watched now: why (the scans are full ones meanwhile). */
+  private readonly rootTrouble = new Map<string, string>();
   private dirty = new Map<string, boolean>();
   private events = 0;
   /** Set when what happened cannot be told (the start, an overflow, a name no URI can hold). */
@@ -71,6 +97,45 @@ export class FsTreeWatcher implements TreeWatcher {
     return this.failure;
   }
 
+  /**
+   * Why part of the tree is not watched now (a root gone, a watch the kernel no longer holds), or
+   * null: checked against the kernel's own list of watches. What it finds is watched afresh (and
+   * scanned in full) at the next take.
+   */
+  degraded(): string | null {
+    if (this.failure) return null;
+    this.checkRoots();
+    if (this.rootTrouble.size > 0) return [...this.rootTrouble.values()].join('; ');
+    const kernel = kernelWatchedInodes();
+    if (!kernel) return null;
+    const dead = [...this.watched].filter(([, { id }]) => !kernel.has(id.ino)).map(([dir]) => dir);
+    if (dead.length === 0) return null;
+    for (const dir of dead) this.inDoubt.add(dir);
+    return `${dead.length} folder${dead.length === 1 ? '' : 's'} not watched by the kernel (${dead[0]}${dead.length > 1 ? ', …' : ''}); watched afresh at the next command`;
+  }
+
+  /** A folder the scans found a change in that no event named: watched afresh, and walked whole next time. */
+  rewatch(abs: string): void {
+    if (this.failure) return;
+    let dir = abs;
+    while (!this.spec.roots.includes(dir) && !this.isFolder(dir)) {
+      const up = path.dirname(dir);
+      if (up === dir) return;
+      dir = up;
+    }
+    this.unwatchTree(dir);
+    this.addTree(dir);
+    this.mark(dir, true);
+  }
+
+  private isFolder(abs: string): boolean {
+    try {
+      return lstatSync(abs, { throwIfNoEntry: false })?.isDirectory() ?? false;
+    } catch {
+      return false;
+    }
+  }
+
   async take(): Promise<DirtyPath[] | null> {
     if (this.failure || !this.barrier) return null;
     const name = `b${++this.seq}`;
@@ -101,6 +166,11 @@ export class FsTreeWatcher implements TreeWatcher {
       }
     }
     if (this.failure) return null;
+    this.followNow();
+    this.checkRoots();
+    for (const dir of this.inDoubt) this.rewatch(dir);
+    this.inDoubt.clear();
+    if (this.rootTrouble.size > 0) this.unknown = true;
     const known = !this.unknown;
     const dirty = [...this.dirty].map(([abs, tree]) => ({ abs, tree }));
     this.dirty = new Map();
@@ -110,8 +180,9 @@ export class FsTreeWatcher implements TreeWatcher {
   }
 
   async close(): Promise<void> {
-    for (const { handle } of this.watched.values()) handle.close();
+    const handles = [...this.watched.values()];
     this.watched.clear();
+    for (const { handle } of handles) handle.close();
     this.barrier?.close();
     for (const resolve of this.pending.values()) resolve();
     rmSync(this.spec.barrierDir, { recursive: true, force: true });
@@ -136,10 +207,57 @@ export class FsTreeWatcher implements TreeWatcher {
     if (name.includes('\uFFFD')) this.unknown = true;
     const abs = path.join(dir, name);
     this.mark(abs, false);
-    // An event of the folder itself (its mode, its removal) carries the folder's own name.
-    if (name === path.basename(dir)) this.mark(dir, false);
-    // A name created, removed or moved: a folder there is watched (again), one gone is let go.
-    if (type === 'rename') this.follow(abs);
+    // An event of the folder itself (its mode, its removal) carries the folder's own name: a
+    // root's own removal or move has no parent watch to tell it, so the root is in doubt.
+    if (name === path.basename(dir)) {
+      this.mark(dir, false);
+      if (type === 'rename' && this.spec.roots.includes(dir)) this.inDoubt.add(dir);
+    }
+    // A name created, removed or moved: a folder there is watched afresh, one gone is let go.
+    if (type === 'rename') this.toFollow.add(abs);
+    if (!this.followScheduled && this.toFollow.size > 0) {
+      this.followScheduled = true;
+      setImmediate(() => this.followNow());
+    }
+  }
+
+  /** The names events said were created, removed or moved: each looked at once, however many events named it. */
+  private followNow(): void {
+    this.followScheduled = false;
+    const names = this.toFollow;
+    this.toFollow = new Set();
+    if (this.failure) return;
+    for (const abs of names) this.follow(abs);
+  }
+
+  /** Each root as it is now against the one watched: gone, replaced, moved or mounted over is watched afresh. */
+  private checkRoots(): void {
+    for (const root of this.spec.roots) {
+      let stats: Stats | undefined;
+      try {
+        stats = lstatSync(root, { throwIfNoEntry: false });
+      } catch (e) {
+        this.rootTrouble.set(root, `the root ${root} cannot be read (${(e as Error).message})`);
+        continue;
+      }
+      if (!stats?.isDirectory()) {
+        if (this.watched.has(root)) this.unwatchTree(root);
+        if (!this.rootTrouble.has(root)) this.spec.log(`the root ${root} is gone: its commands are scanned in full`);
+        this.rootTrouble.set(root, `the root ${root} is gone`);
+        continue;
+      }
+      const known = this.watched.get(root);
+      if (known && sameIdentity(known.id, identityOf(stats)) && !this.rootTrouble.has(root)) continue;
+      if (known || this.rootTrouble.has(root))
+        this.spec.log(
+          `the root ${root} was replaced, moved or mounted over: watched afresh, the next scan is a full one`,
+        );
+      this.rootTrouble.delete(root);
+      this.unwatchTree(root);
+      this.addTree(root);
+      this.unknown = true;
+      if (!this.watched.has(root) && !this.failure) this.rootTrouble.set(root, `the root ${root} cannot be watched`);
+    }
   }
 
   private mark(abs: string, tree: boolean): void {
@@ -155,26 +273,24 @@ export class FsTreeWatcher implements TreeWatcher {
     } catch {
       stats = undefined;
     }
-    const known = this.watched.get(abs);
+    // Watched afresh even when it looks the same: a folder removed and made again may get the
+    // same inode number (ext4 reuses it at once), and the old watch died with the old folder.
+    this.unwatchTree(abs);
     if (stats?.isDirectory()) {
-      if (known && known.ino === stats.ino) return;
-      if (known) this.unwatchTree(abs);
       this.addTree(abs);
       this.mark(abs, true);
-      return;
     }
-    if (known) this.unwatchTree(abs);
   }
 
   /** Watches `abs`, then lists it: a folder made in it before its watch is found by the listing. */
   private addTree(abs: string): void {
     if (this.failure || this.watched.has(abs) || this.spec.skip(abs)) return;
-    let ino: number;
+    let id: Identity;
     let handle: FSWatcher;
     try {
       const stats = lstatSync(abs);
       if (!stats.isDirectory()) return;
-      ino = stats.ino;
+      id = identityOf(stats);
       handle = watch(abs, { persistent: false }, (type, name) => this.onEvent(abs, type, name));
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
@@ -188,7 +304,11 @@ export class FsTreeWatcher implements TreeWatcher {
       return;
     }
     handle.on('error', (e) => this.fail(`a folder's watch failed (${(e as Error).message})`));
-    this.watched.set(abs, { handle, ino });
+    // Closed other than by us (unwatchTree deletes it first): watched afresh at the next take.
+    handle.on('close', () => {
+      if (this.watched.get(abs)?.handle === handle) this.inDoubt.add(abs);
+    });
+    this.watched.set(abs, { handle, id });
     let children;
     try {
       children = readdirSync(abs, { withFileTypes: true });
@@ -199,11 +319,13 @@ export class FsTreeWatcher implements TreeWatcher {
   }
 
   private unwatchTree(abs: string): void {
+    // Nothing is watched below a folder that is not (a file's event costs no walk of the watches).
+    if (!this.watched.has(abs)) return;
     const below = abs + path.sep;
     for (const [dir, { handle }] of this.watched) {
       if (dir !== abs && !dir.startsWith(below)) continue;
-      handle.close();
       this.watched.delete(dir);
+      handle.close();
     }
   }
 
@@ -211,8 +333,9 @@ export class FsTreeWatcher implements TreeWatcher {
     if (this.failure) return;
     this.failure = reason;
     this.spec.log(`the filesystem watcher is unavailable: ${reason}; every command is scanned in full`);
-    for (const { handle } of this.watched.values()) handle.close();
+    const handles = [...this.watched.values()];
     this.watched.clear();
+    for (const { handle } of handles) handle.close();
     for (const resolve of this.pending.values()) resolve();
   }
 }

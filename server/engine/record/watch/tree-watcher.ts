@@ -17,6 +17,13 @@ export interface TreeWatcher {
   take(): Promise<DirtyPath[] | null>;
   /** Why the watcher cannot be relied on (null while it can): for the engine's status and log. */
   unavailable(): string | null;
+  /**
+   * Why part of the tree is not watched now (a root gone, a watch the kernel dropped), checked
+   * when asked; null while every folder is. What it finds is healed, and scanned, at the next take.
+   */
+  degraded?(): string | null;
+  /** A folder (or the one holding a path) a scan found a change in that no event named: watched afresh. */
+  rewatch?(abs: string): void;
   close(): Promise<void>;
 }
 

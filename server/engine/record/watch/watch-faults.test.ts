@@ -197,10 +197,10 @@ describe("the watcher's status", () => {
     await plant(sb.workspace, START);
     const factory = faultyFactory();
     const engine = await sb.open({ watcher: factory.make } as never);
-    expect(engine.watcherStatus()).toEqual({ state: 'watching' });
+    expect(engine.watcherStatus()).toEqual({ state: 'watching', misses: 0 });
     await factory.made[0]!.kill();
-    expect(engine.watcherStatus()).toEqual({ state: 'unavailable', reason: 'killed by the test' });
-    expect(engine.storeStats().watcher).toEqual({ state: 'unavailable', reason: 'killed by the test' });
+    expect(engine.watcherStatus()).toEqual({ state: 'unavailable', reason: 'killed by the test', misses: 0 });
+    expect(engine.storeStats().watcher).toEqual({ state: 'unavailable', reason: 'killed by the test', misses: 0 });
 
     const plain = await makeSandbox();
     expect((await plain.open()).watcherStatus()).toEqual({ state: 'none' });

@@ -38,6 +38,14 @@ export class FaultyWatcher implements TreeWatcher {
     return this.killed ? 'killed by the test' : this.real.unavailable();
   }
 
+  degraded(): string | null {
+    return this.killed ? null : this.real.degraded();
+  }
+
+  rewatch(abs: string): void {
+    if (!this.killed) this.real.rewatch(abs);
+  }
+
   async take(): Promise<DirtyPath[] | null> {
     if (this.killed) {
       this.answers.push(null);
