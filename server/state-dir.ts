@@ -31,6 +31,11 @@ export function statePath(file: StateFile, env: NodeJS.ProcessEnv = process.env)
   return join(turnbackStateDir(env), STATE_FILES[file]);
 }
 
+/** A state file in another service's own state dir (`serve --data`, `--state-dir`). */
+export function statePathIn(stateDir: string, file: StateFile): string {
+  return join(stateDir, STATE_FILES[file]);
+}
+
 export function hookLogPath(env: NodeJS.ProcessEnv = process.env): string {
   return statePath('hookLog', env);
 }

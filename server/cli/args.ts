@@ -8,6 +8,8 @@ export const DEFAULT_SCOPES = ['webui:*', 'claude-code:*', 'codex:*', 'cursor:*'
 export interface ServeFlags {
   workspace?: string;
   data?: string;
+  /** Where the service keeps its own files (registry, sessions, tokens, service.json, lock); see serviceStateDir. */
+  stateDir?: string;
   port: number;
   /** `--port` given: a taken port is then an error, not a reason to take another. */
   portGiven: boolean;
@@ -44,6 +46,7 @@ const SERVE_ONLY = {
   'max-file-size': { type: 'string' },
   'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
+  'state-dir': { type: 'string' },
   exclude: { type: 'string', multiple: true },
   protect: { type: 'string', multiple: true },
 } as const;
@@ -108,6 +111,7 @@ export function parseServeFlags(
   const flags: ServeFlags = {
     workspace: nonEmpty('workspace', get('workspace')),
     data: nonEmpty('data', get('data')),
+    stateDir: nonEmpty('state-dir', get('state-dir')),
     port: integer('port', get('port'), 0, 65535) ?? DEFAULT_PORT,
     portGiven: get('port') !== undefined,
     // A flag first, then a file, then the environment.

@@ -36,12 +36,15 @@ afterEach(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
+// The person's service (its files in the state dir of `env`) with its default workspace's store in `data`.
 const serveArgs = (...extra: string[]) => [
   'serve',
   '--workspace',
   workspace,
   '--data',
   path.join(root, 'data'),
+  '--state-dir',
+  path.join(env.XDG_STATE_HOME!, 'turnback'),
   '--port',
   '0',
   ...extra,
@@ -220,7 +223,7 @@ describe('failures to start: one line on stderr, exit code 2', () => {
     await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
     const port = (blocker.address() as { port: number }).port;
     try {
-      const run = start(['serve', '--workspace', workspace, '--data', path.join(root, 'data'), '--port', String(port)]);
+      const run = start(serveArgs().map((arg) => (arg === '0' ? String(port) : arg)));
       expect((await run.exited).code).toBe(2);
       expectOneLineFailure(run, new RegExp(`port ${port}.*in use`));
       expect(run.stdout()).toBe('');

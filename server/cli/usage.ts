@@ -6,8 +6,9 @@ export const USAGE = `usage:
   turnback url                  prints the console URL with its token
   turnback serve [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token-file <f>] [--agent-token-file <f>]
                  [--token <t>] [--agent-token <t>] [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>]
-                 [--keep-days <n>] [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]...
-                                the same service in the foreground; --workspace registers <dir> as its default
+                 [--keep-days <n>] [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
+                                the same service in the foreground; --workspace registers <dir> as its default;
+                                with --data it is self-contained: its own files in <dir> (or --state-dir), not yours
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code

@@ -10,7 +10,7 @@ import { forwardEvents, type AgentPlace, type EngineSource, type EventListener }
 import { HttpError } from '../http/errors.js';
 import { stopsRecording } from '../http/not-recorded.js';
 import type { Workspace } from '../protocol.js';
-import { turnbackStateDir } from '../state-dir.js';
+import { statePathIn, turnbackStateDir } from '../state-dir.js';
 import { IndexBuilds } from './index-builds.js';
 import { WorkspaceRegistry, type RegisteredWorkspace } from './registry.js';
 import { SessionMap } from './session-map.js';
@@ -20,6 +20,8 @@ export const IDLE_CLOSE_MS = 10 * 60_000;
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
+  /** Where the registry, the session map and new workspaces' stores live; default the per-user state dir. */
+  stateDir?: string;
   /** What every workspace's engine is opened with (scopes, limits, retention, excludes, log). */
   engineOptions: Omit<OpenEngineOptions, 'workspace' | 'dataDir'>;
   open: (options: OpenEngineOptions) => Promise<Engine>;
@@ -40,6 +42,7 @@ interface Slot {
 
 export class WorkspaceHost implements EngineSource {
   private readonly env: NodeJS.ProcessEnv;
+  private readonly stateDir: string;
   private readonly registry: WorkspaceRegistry;
   private readonly sessions: SessionMap;
   private readonly slots = new Map<string, Slot>();
@@ -55,8 +58,9 @@ export class WorkspaceHost implements EngineSource {
   constructor(private readonly options: HostOptions) {
     this.env = options.env ?? process.env;
     this.now = options.now ?? Date.now;
-    this.registry = new WorkspaceRegistry(this.env, this.now);
-    this.sessions = new SessionMap(this.env);
+    this.stateDir = options.stateDir ?? turnbackStateDir(this.env);
+    this.registry = new WorkspaceRegistry(this.env, this.now, statePathIn(this.stateDir, 'workspaces'));
+    this.sessions = new SessionMap(this.env, statePathIn(this.stateDir, 'sessions'));
     const idleMs = options.idleMs ?? IDLE_CLOSE_MS;
     this.sweep = setInterval(() => void this.closeIdle(idleMs), Math.min(60_000, Math.max(idleMs / 2, 50)));
     this.sweep.unref();
@@ -124,7 +128,7 @@ export class WorkspaceHost implements EngineSource {
   }
 
   dataDirOf(id: string): string {
-    return this.dataDirs.get(id) ?? path.join(turnbackStateDir(this.env), id);
+    return this.dataDirs.get(id) ?? path.join(this.stateDir, id);
   }
 
   /** The engine of a registered workspace, opened when it is not. */

@@ -17,11 +17,13 @@ export class WorkspaceRegistry {
   private readonly byId = new Map<string, RegisteredWorkspace>();
   private readonly file: string;
 
+  /** `file`: another service's own `workspaces.json` (`serve --data`), else the per-user one. */
   constructor(
     env: NodeJS.ProcessEnv = process.env,
     private readonly now: () => number = Date.now,
+    file: string = statePath('workspaces', env),
   ) {
-    this.file = statePath('workspaces', env);
+    this.file = file;
     for (const entry of readEntries(this.file)) this.byId.set(entry.id, entry);
   }
 

@@ -13,7 +13,7 @@ import { checkWorkspace } from '../cli/workspace.js';
 import { fsTreeWatcher, openEngine } from '../engine/index.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { packageVersion } from '../http/version.js';
-import { turnbackStateDir } from '../state-dir.js';
+import { statePathIn, turnbackStateDir, type StateFile } from '../state-dir.js';
 import { WorkspaceHost } from './host.js';
 import { acquireServiceLock, type ServiceLock } from './lock.js';
 import { readLiveService, removeServiceEntry, SHUTDOWN_BOUND_MS, writeServiceEntry } from './service-file.js';
@@ -25,8 +25,9 @@ const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const complain = (line: string): boolean => process.stderr.write(`turnback: ${line}\n`);
 
 /** `quiet()` while starting: a default workspace that fails to open is the start's own one line. */
-function makeHost(flags: ServeFlags, quiet: () => boolean): WorkspaceHost {
+function makeHost(flags: ServeFlags, stateDir: string, quiet: () => boolean): WorkspaceHost {
   return new WorkspaceHost({
+    stateDir,
     engineOptions: {
       scopes: flags.scopes,
       maxFileSize: flags.maxFileSize,
@@ -95,39 +96,56 @@ async function listen(
   }
 }
 
+/**
+ * Where this service keeps its own files: `--state-dir`, else `--data` (a self-contained service
+ * that never touches the person's state and runs beside their service), else the per-user state dir.
+ */
+export function serviceStateDir(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): string {
+  if (flags.stateDir !== undefined) return path.resolve(flags.stateDir);
+  if (flags.data !== undefined) return path.resolve(flags.data);
+  return turnbackStateDir(env);
+}
+
 export async function runService(flags: ServeFlags): Promise<number> {
   const stopRequested = waitForSignal();
-  const stateDir = turnbackStateDir();
+  const stateDir = serviceStateDir(flags);
+  const ownFile = (file: StateFile) => statePathIn(stateDir, file);
   let lock: ServiceLock | null = null;
   let host: WorkspaceHost | undefined;
   let server: RunningServer | undefined;
   let entryFile: string | undefined;
   try {
-    const tokens = serviceTokens(flags);
+    const tokens = serviceTokens(flags, stateDir);
     const warning = commandLineWarning(flags);
     if (warning) complain(warning);
     mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     lock = await acquireServiceLock(stateDir);
     if (!lock) {
-      const live = readLiveService();
+      const live = readLiveService(process.env, ownFile('service'));
+      const personal = stateDir === turnbackStateDir();
+      const running = `a turnback service already runs ${personal ? 'for this user' : `on ${stateDir}`}`;
       throw new StartupError(
-        `a turnback service already runs for this user${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it with turnback stop, or use its console`,
+        `${running}${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it${personal ? ' with turnback stop' : ''}, or use its console`,
       );
     }
     let starting = true;
-    host = makeHost(flags, () => starting);
+    host = makeHost(flags, stateDir, () => starting);
     await openDefault(host, flags);
     server = await listen(flags, host, tokens);
     // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
     host.resumeIndexBuilds();
     const origin = `${server.origin}/`;
-    entryFile = writeServiceEntry({
-      pid: process.pid,
-      port: server.port,
-      version: packageVersion(),
-      startedAt: new Date().toISOString(),
-      url: origin,
-    });
+    entryFile = writeServiceEntry(
+      {
+        pid: process.pid,
+        port: server.port,
+        version: packageVersion(),
+        startedAt: new Date().toISOString(),
+        url: origin,
+      },
+      process.env,
+      ownFile('service'),
+    );
     const written = entryFile;
     process.on('exit', () => removeServiceEntry(written));
     say(`turnback listening on ${server.url}`);

@@ -26,8 +26,12 @@ export function isProcessAlive(pid: number): boolean {
   }
 }
 
-export function writeServiceEntry(entry: ServiceEntry, env: NodeJS.ProcessEnv = process.env): string {
-  const file = statePath('service', env);
+/** `file`: another service's own `service.json` (`serve --data`), else the per-user one. */
+export function writeServiceEntry(
+  entry: ServiceEntry,
+  env: NodeJS.ProcessEnv = process.env,
+  file: string = statePath('service', env),
+): string {
   // One line, keys in this order: bin/turnback-hook reads it with sed.
   writePrivateFile(
     file,
@@ -47,10 +51,13 @@ export function removeServiceEntry(file: string, pid = process.pid): void {
 }
 
 /** The live service's entry, or null (none written, unreadable, or its process is gone). */
-export function readLiveService(env: NodeJS.ProcessEnv = process.env): ServiceEntry | null {
+export function readLiveService(
+  env: NodeJS.ProcessEnv = process.env,
+  file: string = statePath('service', env),
+): ServiceEntry | null {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(statePath('service', env), 'utf8'));
+    raw = JSON.parse(readFileSync(file, 'utf8'));
   } catch {
     return null;
   }

@@ -1,7 +1,7 @@
 // The tokens a service starts with: a flag, a file or the environment when given, else the
 // person's kept ones from the state dir (docs/api.md "Tokens").
 import type { ServeFlags } from '../cli/args.js';
-import { statePath } from '../state-dir.js';
+import { statePathIn, turnbackStateDir } from '../state-dir.js';
 import { checkDistinct, checkToken, keptToken, readTokenFile, type Tokens } from './tokens.js';
 
 function one(name: string, value: string | undefined, file: string | undefined, kept: () => string): string {
@@ -10,11 +10,14 @@ function one(name: string, value: string | undefined, file: string | undefined, 
   return kept();
 }
 
-export function serviceTokens(flags: ServeFlags, env: NodeJS.ProcessEnv = process.env): Tokens {
+/** `stateDir`: where the kept token files are (the service's own state dir). */
+export function serviceTokens(flags: ServeFlags, stateDir: string = turnbackStateDir()): Tokens {
   return checkDistinct({
-    console: one('the console token', flags.token, flags.tokenFile, () => keptToken(statePath('consoleToken', env))),
+    console: one('the console token', flags.token, flags.tokenFile, () =>
+      keptToken(statePathIn(stateDir, 'consoleToken')),
+    ),
     agent: one('the agent token', flags.agentToken, flags.agentTokenFile, () =>
-      keptToken(statePath('agentToken', env)),
+      keptToken(statePathIn(stateDir, 'agentToken')),
     ),
   });
 }

@@ -11,8 +11,9 @@ export class SessionMap {
   private readonly map = new Map<string, string>();
   private readonly file: string;
 
-  constructor(env: NodeJS.ProcessEnv = process.env) {
-    this.file = statePath('sessions', env);
+  /** `file`: another service's own `sessions.json` (`serve --data`), else the per-user one. */
+  constructor(env: NodeJS.ProcessEnv = process.env, file: string = statePath('sessions', env)) {
+    this.file = file;
     try {
       const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
       if (raw && typeof raw === 'object' && !Array.isArray(raw)) {

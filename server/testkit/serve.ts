@@ -18,7 +18,10 @@ export async function startServe(
   dataDir: string,
   env: NodeJS.ProcessEnv,
 ): Promise<Serve> {
-  const child = spawn(process.execPath, [cli, 'serve', '--workspace', workspace, '--data', dataDir, '--port', '0'], {
+  // The person's service (its files in the state dir, where the hook looks), its store in `dataDir`.
+  const stateDir = join(env.XDG_STATE_HOME!, 'turnback');
+  const args = ['serve', '--workspace', workspace, '--data', dataDir, '--state-dir', stateDir, '--port', '0'];
+  const child = spawn(process.execPath, [cli, ...args], {
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -32,7 +35,7 @@ export async function startServe(
   });
   const url = new URL(firstLine.slice(firstLine.indexOf('http')));
   // service.json is written just before the first line.
-  const entry = join(env.XDG_STATE_HOME!, 'turnback', 'service.json');
+  const entry = join(stateDir, 'service.json');
   for (let i = 0; i < 200 && !existsSync(entry); i++) {
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
