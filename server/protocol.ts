@@ -461,6 +461,11 @@ export interface RollbackRequest {
   steps?: number[];
   force?: boolean;
   onConflict?: OnConflict;
+  /** An undo from the agent's chat: the session's active turn asking; the rollback is recorded in it as a step. */
+  inTurn?: string;
+  /** That step: the asking tool call's id and chat line. */
+  stepId?: string;
+  stepTitle?: string;
 }
 export interface RollbackWithChatRequest {
   force?: boolean;

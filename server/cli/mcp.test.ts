@@ -171,7 +171,8 @@ describe('turnback mcp', () => {
       'diff --turnback a/t.txt b/t.txt\n--- a/t.txt\n+++ b/t.txt\n@@ -1,1 +1,1 @@\n-t0\n+t9\n',
     );
 
-    await writeFile(path.join(workspace, 't.txt'), 'mine\n');
+    // Keep-both over a later agent turn's change (over a hand edit it needs the person: mcp-as-agent.test.ts).
+    await agentTurn(service, workspace, SESSION, 'Later', { 't.txt': 'mine\n' });
     const kept = jsonOf(await call('undo_turn', { turn: after, keepBoth: true }));
     expect(kept.result.keptBoth).toEqual([
       { uri: 'workspace:/t.txt', copy: expect.stringMatching(/^workspace:\/t\.txt\.turnback-\d+$/) },

@@ -168,9 +168,17 @@ export interface Engine {
     turnId: string,
     opts?: { uris?: Uri[]; withChat?: boolean; onConflict?: OnConflict; steps?: number[] },
   ): Promise<Plan>;
+  /** `inTurn`: the session's active turn asking (an undo from the agent's chat), recorded in it as the step `step`. */
   rollback(
     turnId: string,
-    opts?: { uris?: Uri[]; force?: boolean; onConflict?: OnConflict; steps?: number[] },
+    opts?: {
+      uris?: Uri[];
+      force?: boolean;
+      onConflict?: OnConflict;
+      steps?: number[];
+      inTurn?: string;
+      step?: StepRef;
+    },
   ): Promise<RollbackResult>;
   /** Each tool call or shell command of the turn that changed something, in order. */
   steps(turnId: string): Step[];

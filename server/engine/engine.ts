@@ -372,16 +372,23 @@ export class TurnbackEngine implements Engine {
     return indexes?.length ? { indexes, groups: this.stepGroupsOf(turnId) } : undefined;
   }
 
-  // Refused while the session's agent turn is active: checked once, in the session's queue (rollback.ts).
+  // Refused while the session's agent turn is active, unless that turn is the one asking
+  // (`inTurn`): checked once, in the session's queue (rollback.ts).
   async rollback(
     turnId: string,
-    opts: { uris?: string[]; force?: boolean; onConflict?: OnConflict; steps?: number[] } = {},
+    opts: {
+      uris?: string[];
+      force?: boolean;
+      onConflict?: OnConflict;
+      steps?: number[];
+      inTurn?: string;
+      step?: StepRef;
+    } = {},
   ): Promise<RollbackResult> {
     this.open();
     const steps = this.stepChoice(turnId, opts.steps);
-    return this.rollbacks.run(
-      this.rollbacks.turnJob(turnId, { uris: opts.uris, force: opts.force, onConflict: opts.onConflict, steps }),
-    );
+    const { uris, force, onConflict, inTurn, step } = opts;
+    return this.rollbacks.run(this.rollbacks.turnJob(turnId, { uris, force, onConflict, steps, inTurn, step }));
   }
 
   async rollbackWithChat(

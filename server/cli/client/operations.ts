@@ -132,6 +132,8 @@ export interface UndoOptions {
   force?: boolean;
   /** `keep-both`: a conflicting file stays, the restored version is written beside it. */
   keepBoth?: boolean;
+  /** An undo from the agent's own chat (MCP): the asking active turn it is recorded in, and its tool call. */
+  inTurn?: { turnId: string; stepId?: string; stepTitle?: string };
 }
 
 const onConflict = (keepBoth: boolean | undefined): OnConflict | undefined => (keepBoth ? 'keep-both' : undefined);
@@ -168,6 +170,9 @@ export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOp
     steps: options.steps,
     force: options.force === true,
     onConflict: onConflict(options.keepBoth),
+    ...(options.inTurn
+      ? { inTurn: options.inTurn.turnId, stepId: options.inTurn.stepId, stepTitle: options.inTurn.stepTitle }
+      : {}),
   });
 }
 

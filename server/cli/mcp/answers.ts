@@ -11,6 +11,8 @@ export interface McpPlace {
   env: NodeJS.ProcessEnv;
   /** How to run `turnback` itself, to start the service when none answers. */
   bin: string[];
+  /** The calling agent's session, as its host tells it (agent-scope.ts); undefined when it does not. */
+  session?: string;
 }
 
 export const text = (value: string): CallToolResult => ({ content: [{ type: 'text', text: value }] });

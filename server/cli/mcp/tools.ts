@@ -1,21 +1,19 @@
 // The MCP tools of `turnback mcp` (docs/api.md "MCP server"): each one call of the terminal's
 // operations, answered as JSON text (a patch as plain text). The workspace is the server's cwd,
-// found again on every call, so a restarted service is picked up. An active turn is never undone.
+// found again on every call, so a restarted service is picked up. The tools act as the calling
+// agent (agent-scope.ts): agent turns only, an active turn never, the person asked first before
+// overwriting what someone else changed (person-yes.ts).
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import {
-  applyUndo,
-  diffTurn,
-  previewUndo,
-  recentTurns,
-  showTurn,
-  undoTarget,
-  type UndoOptions,
-} from '../client/operations.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { ServerNotification, ServerRequest } from '@modelcontextprotocol/sdk/types.js';
+import { applyUndo, diffTurn, previewUndo, recentTurns, showTurn, type UndoOptions } from '../client/operations.js';
 import { uriOfPath } from '../client/paths.js';
 import { locateTurn } from '../client/turn-ref.js';
 import type { WorkspaceClient } from '../client/workspace.js';
 import { json, text, workspaceRunner, type McpPlace } from './answers.js';
+import { agentUndoTarget, type AgentTarget } from './agent-scope.js';
+import { changedByOthers, requirePersonsYes } from './person-yes.js';
 import { registerPointTools } from './point-tools.js';
 
 const turn = z.string().min(1).describe('the turn: its number in the session, "last", or a unique prefix of its id');
@@ -23,7 +21,15 @@ const session = z
   .string()
   .min(1)
   .optional()
-  .describe('a session id or unique prefix; default: the most recently active session');
+  .describe("a session id or unique prefix; default: the calling agent's session (else the most recently active one)");
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** The host's id of the tool call asking (Claude Code sends it as `claudecode/toolUseId`): the step the undo is recorded as. */
+function toolCallOf(extra: Extra): string | undefined {
+  const id = extra._meta?.['claudecode/toolUseId'];
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
 const paths = z.array(z.string().min(1)).describe('paths relative to the workspace folder, or workspace:/ URIs');
 
 const steps = z
@@ -53,6 +59,22 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     force: args.force,
     keepBoth: args.keepBoth,
   });
+  const target = (ws: WorkspaceClient, ref: string | undefined, sessionFlag: string | undefined) =>
+    agentUndoTarget(ws, ref, sessionFlag, place.session);
+  /** The undo as the agent: the person's yes first for force or keep-both over others' changes, inside the asking turn when there is one. */
+  const undoAsAgent = async (ws: WorkspaceClient, located: AgentTarget, args: UndoArgs, extra: Extra) => {
+    const options = undoOptions(ws, args);
+    if (options.force || options.keepBoth) {
+      const plan = await previewUndo(ws, located, options);
+      await requirePersonsYes(server, ws, located, options, await changedByOthers(ws, plan, place.session));
+    }
+    if (located.asking) {
+      const stepId = toolCallOf(extra);
+      options.inTurn = { turnId: located.asking, stepId, stepTitle: `Undo of #${located.turn.number}` };
+    }
+    const result = await applyUndo(ws, located, options);
+    return { ...json({ turn: located.turn, result }), isError: !result.ok };
+  };
 
   server.registerTool(
     'list_turns',
@@ -108,7 +130,7 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     {
       title: 'Preview an undo',
       description:
-        'What undoing the turn would do (restore, remove, move back), with each conflict and the later turn behind it. Changes nothing. Default turn: the latest agent turn of the most recent session.',
+        "What undoing the turn would do (restore, remove, move back), with each conflict and the later turn behind it. Changes nothing. Default turn: the latest agent turn of the caller's session before the one asking.",
       inputSchema: {
         turn: turn.optional(),
         paths: paths.optional(),
@@ -121,7 +143,7 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     },
     (args) =>
       withWorkspace(async (ws) => {
-        const located = await undoTarget(ws, args.turn, args.session);
+        const located = await target(ws, args.turn, args.session);
         return json({ turn: located.turn, plan: await previewUndo(ws, located, undoOptions(ws, args)) });
       })(),
   );
@@ -131,7 +153,7 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     {
       title: 'Undo a turn',
       description:
-        "Rolls the turn's changes back exactly, or only those of the steps given (never the session's active turn). Refused on a conflict unless force or keepBoth. Default turn: the latest agent turn of the most recent session.",
+        "Rolls an agent turn's changes back exactly, or only those of the steps given. Default turn: the latest agent turn of the caller's session before the one asking; asked during that turn, the undo is recorded in it. Never a running turn nor a rollback the person made. Refused on a conflict unless force or keepBoth; over a path someone other than this agent changed, those need the person's yes.",
       inputSchema: {
         turn: turn.optional(),
         paths: paths.optional(),
@@ -143,12 +165,8 @@ export function registerTools(server: McpServer, place: McpPlace): void {
       },
       annotations: { destructiveHint: true },
     },
-    (args) =>
-      withWorkspace(async (ws) => {
-        const located = await undoTarget(ws, args.turn, args.session);
-        const result = await applyUndo(ws, located, undoOptions(ws, args));
-        return { ...json({ turn: located.turn, result }), isError: !result.ok };
-      })(),
+    (args, extra) =>
+      withWorkspace(async (ws) => undoAsAgent(ws, await target(ws, args.turn, args.session), args, extra))(),
   );
 
   server.registerTool(
@@ -156,16 +174,12 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     {
       title: 'Restore files',
       description:
-        'Puts the chosen paths back as they were before the turn, leaving every other file as it is. Refused on a conflict unless force.',
+        "Puts the chosen paths back as they were before an agent turn, leaving every other file as it is. Refused on a conflict unless force; over a path someone other than this agent changed, force needs the person's yes.",
       inputSchema: { paths: paths.min(1), fromTurn: turn, force: z.boolean().optional(), keepBoth, session },
       annotations: { destructiveHint: true },
     },
-    (args) =>
-      withWorkspace(async (ws) => {
-        const located = await undoTarget(ws, args.fromTurn, args.session);
-        const result = await applyUndo(ws, located, undoOptions(ws, args));
-        return { ...json({ turn: located.turn, result }), isError: !result.ok };
-      })(),
+    (args, extra) =>
+      withWorkspace(async (ws) => undoAsAgent(ws, await target(ws, args.fromTurn, args.session), args, extra))(),
   );
 
   registerPointTools(server, withWorkspace);

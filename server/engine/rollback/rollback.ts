@@ -1,7 +1,7 @@
 // Rollback, rollback with chat and rewind. Each plans the paths, refuses on drift unless
 // `force`, drives the paths back through the controlled storage inside a new turn of kind
 // `rollback`, then updates statuses and messages so that turn can itself be undone.
-import type { OnConflict, Plan, RollbackResult, State, Step, TurnStatus } from '../../protocol.js';
+import type { OnConflict, Plan, RollbackResult, State, Step, StepRef, TurnStatus } from '../../protocol.js';
 import { Applier, type ApplyDeps } from './apply.js';
 import { finishOverwrites } from './overwrite-repair.js';
 import type { EngineLimits } from '../context.js';
@@ -35,6 +35,9 @@ import {
   type TurnLifecycleDeps,
 } from '../turns/turns.js';
 import { sameForDrift } from '../state/state.js';
+import type { TurnContext } from '../context.js';
+import { applyAsStep } from './in-turn.js';
+import { checkStep } from '../record/step-ref.js';
 
 /**
  * What a rollback touches: everything its own turn's lifecycle and its writes do (it is a
@@ -77,12 +80,18 @@ interface Job {
   /** A rollback of chosen steps of the turn: the later step behind each path changed again since. */
   laterSteps?: Map<string, Step>;
   title: string;
+  /** The asking agent turn of the same session, still active: the rollback is recorded in it as a step (in-turn.ts). */
+  inTurn?: string;
+  step?: StepRef;
 }
 
 export interface JobOptions {
   withChat?: boolean;
   force?: boolean;
   onConflict?: OnConflict;
+  /** An undo asked for from the agent's own chat: its active turn, and the step (tool call) asking. */
+  inTurn?: string;
+  step?: StepRef;
 }
 
 /** The steps to undo (their indexes) among the turn's steps. */
@@ -100,6 +109,8 @@ export class Rollbacks {
   turnJob(turnId: string, opts: JobOptions & { uris?: string[]; steps?: StepChoice }): Job {
     const turn = this.ctx.store.turns.get(turnId);
     if (!turn) throw new TurnNotFoundError(turnId);
+    const asking = opts.inTurn === undefined ? {} : { inTurn: opts.inTurn, step: checkStep(opts.step) };
+    if (opts.inTurn !== undefined) checkAskedInTurn(turn, opts.inTurn, opts.withChat === true);
     if (opts.steps?.indexes.length) {
       if (opts.uris?.length) throw new BadRequestError('choose paths or steps, not both');
       if (opts.withChat)
@@ -117,6 +128,7 @@ export class Rollbacks {
         rewind: false,
         laterSteps,
         title: `Undo of step${indexes.length > 1 ? 's' : ''} ${indexes.join(', ')} of #${turn.number}`,
+        ...asking,
       };
     }
     return {
@@ -130,6 +142,7 @@ export class Rollbacks {
       number: turn.number,
       rewind: false,
       title: `Rollback of #${turn.number}`,
+      ...asking,
     };
   }
 
@@ -163,6 +176,90 @@ export class Rollbacks {
       rewind: true,
       title: `Rewind to #${to.number}`,
     };
+  }
+
+  /**
+   * The asking turn a job is recorded in: the session's active turn when the job names it. A
+   * job naming a turn that has ended since is a rollback turn of its own; another active turn refuses.
+   */
+  private askingTurn(job: Job): TurnContext | null {
+    if (job.inTurn === undefined) return null;
+    const active = this.ctx.turns.activeId(job.sessionId);
+    if (active === null) return null;
+    if (active !== job.inTurn) throw new TurnActiveError(job.sessionId);
+    return this.ctx.turns.recordingOrResumed(active);
+  }
+
+  /**
+   * An undo from the agent's own chat: the paths driven back inside the asking turn, as a step of
+   * it (the asking tool call's), the turn undone marked rolled back by the asking turn, whose
+   * undo record puts that status back when the asking turn is itself undone.
+   */
+  private async executeInTurn(job: Job, turn: TurnContext): Promise<RollbackResult> {
+    const { ctx } = this;
+    const selected = selectedPaths(job);
+    const modesGiven = await restoreModesFirst(ctx, selected);
+    const { paths, kept } = await this.evaluateJob(job, selected, 'present');
+    givenBackIsNoDrift(paths, modesGiven);
+    const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
+    if (conflicts.length > 0 && !job.force) {
+      await takeModesBack(ctx, modesGiven);
+      throw new ConflictError(conflicts);
+    }
+    const unlisted = unlistedFolders(job.coverage.turns, selected, (id) => ctx.store.commands.previews(id));
+    const { outcome, changedAnything, failedUris, failure } = await applyAsStep(ctx, this.mutations, turn, job, paths);
+    const { replaced, ...done } = outcome;
+    const result: RollbackResult = {
+      ok: true,
+      turnId: job.turnId,
+      rollbackTurnId: turn.turnId,
+      ...done,
+      ...(replaced.length > 0 ? { replaced } : {}),
+      ...(job.onConflict === 'keep-both' ? { keptBoth: kept.map(({ uri, copy }) => ({ uri, copy })) } : {}),
+      unchanged: paths.filter((p) => !p.soft && p.status === 'unchanged').map((p) => p.uri),
+      errors: [
+        ...paths
+          .filter((p) => !p.soft && p.status === 'blocked')
+          .map((p) => ({ uri: p.uri, code: p.code!, message: p.message ?? '' })),
+        ...outcome.errors,
+      ],
+    };
+    for (const { uri } of modesGiven) {
+      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
+      result.restored.push(uri);
+      result.unchanged = result.unchanged.filter((u) => u !== uri);
+    }
+    nameUnlisted(result, unlisted);
+    result.ok = result.errors.length === 0 && failure === null;
+    const statuses =
+      failure === null
+        ? await this.newStatuses(job, result.ok, paths, new Set([...failedUris, ...unlisted]))
+        : new Map<string, TurnStatus>();
+    ctx.store.transaction(() => {
+      const undo = ctx.store.turns.get(turn.turnId)?.undo ?? {
+        statuses: {},
+        deletedMessages: [],
+        restoredMessages: [],
+      };
+      for (const id of statuses.keys()) {
+        const row = ctx.store.turns.get(id);
+        if (row && !(id in undo.statuses)) undo.statuses[id] = { status: row.status, rolledBackBy: row.rolledBackBy };
+      }
+      ctx.store.turns.setUndo(turn.turnId, undo);
+      for (const [id, status] of statuses) ctx.store.turns.setStatus(id, status, turn.turnId);
+      // Every file written over in place is whole again: nothing for a recovery to finish.
+      if (failure === null) ctx.store.overwrites.clear(turn.turnId);
+    });
+    if (failure !== null) throw failure;
+    if (!changedAnything && modesGiven.length === 0 && statuses.size === 0)
+      Object.assign(result, { rollbackTurnId: null, changedNothing: true });
+    ctx.events.emit('rollback-done', {
+      sessionId: job.sessionId,
+      turnId: job.turnId,
+      rollbackTurnId: result.rollbackTurnId,
+      ok: result.ok,
+    });
+    return result;
   }
 
   private refuseWhileActive(sessionId: string): void {
@@ -227,6 +324,8 @@ export class Rollbacks {
 
   private async execute(job: Job): Promise<RollbackResult> {
     const { ctx } = this;
+    const asking = this.askingTurn(job);
+    if (asking) return this.executeInTurn(job, asking);
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
     const selected = selectedPaths(job);
@@ -410,8 +509,9 @@ export class Rollbacks {
     );
   }
 
+  /** What undoing the turn puts back besides files: a rollback turn's record, or that of an agent turn that undid another from its chat. */
   private undoRecordOf(turn: StoredTurn | undefined): UndoRecord | null {
-    if (!turn || turn.kind !== 'rollback') return null;
+    if (!turn || turn.kind === 'pin') return null;
     return turn.undo;
   }
 
@@ -455,6 +555,14 @@ export class Rollbacks {
     else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');
     return statuses;
   }
+}
+
+/** An undo asked for inside an agent's turn undoes an earlier agent turn of that session, never the asking one, without its chat. */
+function checkAskedInTurn(turn: StoredTurn, inTurn: string, withChat: boolean): void {
+  if (turn.turnId === inTurn) throw new BadRequestError('the asking turn is never undone from inside itself');
+  if (turn.kind !== 'agent') throw new BadRequestError('only an agent turn is undone from inside an agent turn');
+  if (withChat)
+    throw new BadRequestError("an undo from the agent's chat leaves the chat: the host keeps its own transcript");
 }
 
 /** The paths a job drives: its selection with what is chained to it, or all it covers. */

@@ -88,8 +88,9 @@ export async function recover(
   for (const turn of ctx.store.turns.active()) {
     // Commands the crash left open: what they changed since their before scan, against the index it persisted.
     if (turn.kind === 'agent') await execs.recoverTurn(ctx.turns.resume(turn));
-    // A file cut short in the middle of its write is whole again before the commit reads it.
-    if (turn.kind === 'rollback') report.finishedFiles += await finishOverwrites(turn.turnId);
+    // A file cut short in the middle of its write is whole again before the commit reads it
+    // (a rollback turn's, or an agent turn's undo from its chat).
+    report.finishedFiles += await finishOverwrites(turn.turnId);
     await endTurn(ctx, turn.turnId, turn.sessionId, true);
     report.interruptedTurns.push(turn.turnId);
     if (turn.kind === 'rollback') {

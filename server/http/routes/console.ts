@@ -117,7 +117,11 @@ export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body 
   const force = optionalBoolean(fields, 'force');
   const onConflict = onConflictOf(fields);
   const steps = optionalStepList(fields);
-  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps }) };
+  // An undo from the agent's chat: the asking turn it is recorded in, and its tool call.
+  const inTurn = optionalString(fields, 'inTurn');
+  const stepId = optionalString(fields, 'stepId');
+  const step = stepId === undefined ? undefined : { id: stepId, title: optionalString(fields, 'stepTitle') };
+  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps, inTurn, step }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
