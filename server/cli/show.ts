@@ -2,7 +2,7 @@
 // tool call or shell command, by the number `undo --step` takes) and its shell commands.
 import { printJson, runCommand, type CommandSpec } from './client/command.js';
 import { EXIT_DONE } from './client/errors.js';
-import { shortTime, turnBadges } from './client/format.js';
+import { fileRows, rowCounts, shortTime, turnBadges } from './client/format.js';
 import { paint, type Io } from './client/io.js';
 import { showTurn } from './client/operations.js';
 import { displayPath } from './client/paths.js';
@@ -31,7 +31,9 @@ export const SHOW: CommandSpec = {
       `    ${turn.title || p.dim('(no title)')}`,
       '',
     ];
-    for (const file of manifest.files) {
+    const rows = fileRows(manifest.files);
+    if (rows.length > 0) lines.push(`  ${rowCounts(rows)}`);
+    for (const file of rows) {
       const where = file.from ? `${show(file.from)} -> ${show(file.uri)}` : show(file.uri);
       const counts = file.lines ? `  ${p.green(`+${file.lines.added}`)} ${p.red(`−${file.lines.removed}`)}` : '';
       lines.push(

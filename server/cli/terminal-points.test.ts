@@ -123,7 +123,9 @@ describe('pins', () => {
     await agentTurn('Other session', { 'r.txt': 'r\n' }, `${t.session}-other`);
 
     expect((await run('pins', [])).stdout).toMatch(/^pin:1 +t_\S+ +\S+ \S+ +known good\n$/);
-    expect((await run('log', [])).stdout).toMatch(/#1 +\S+ +turnback-pins .*known good .*\[pin\]/);
+    // `log` keeps to the agents' sessions (the pin's #1 would repeat theirs); --session shows the pins'.
+    expect((await run('log', [])).stdout).not.toContain('known good');
+    expect((await run('log', ['--session', 'turnback-pins'])).stdout).toMatch(/#1 +\S+ .*known good .*\[pin\]/);
     const rewound = await run('rewind', ['known good', '--yes']);
     expect(rewound.code).toBe(0);
     expect(rewound.stdout).toContain('Rewind to pin "known good" (pin:1)');
@@ -144,7 +146,7 @@ describe('pins', () => {
 
     expect((await run('unpin', ['pin:1'])).code).toBe(0);
     expect(JSON.parse((await run('pins', ['--json'])).stdout).pins).toEqual([]);
-    expect((await run('log', [])).stdout).toMatch(/known good .*\[unpinned\]/);
+    expect((await run('log', ['--session', 'turnback-pins'])).stdout).toMatch(/known good .*\[unpinned\]/);
     const missing = await run('rewind', ['pin:1', '--yes', '--json']);
     expect(missing.code).toBe(2);
     expect(JSON.parse(missing.stdout).error.code).toBe('PIN_NOT_FOUND');

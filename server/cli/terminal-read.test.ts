@@ -1,6 +1,6 @@
 // The terminal's read commands (log, show, diff) against the user's service as a real process,
 // plain and --json, with their exit codes; the bin as a process; a cold start and a failed one.
-import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, realpath, rename, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -28,6 +28,17 @@ describe('turnback log', () => {
     const parsed = JSON.parse(json.stdout);
     expect(parsed.turns.map((t: { number: number }) => t.number)).toEqual([2]);
     expect(parsed.workspace.root).toBe(t.workspace);
+  });
+
+  it("keeps to the agents' sessions: a pin's turn is not listed beside them with a repeated number", async () => {
+    await agentTurn('First', { 'a.txt': 'a\n' });
+    expect((await run('pin', ['before-two'])).code).toBe(0);
+    await agentTurn('Second', { 'a.txt': 'b\n' });
+    const lines = (await run('log', [])).stdout.trim().split('\n');
+    expect(lines.map((line) => line.split(' ')[0])).toEqual(['#2', '#1']);
+    expect(lines.join('\n')).not.toContain('before-two');
+    const pinned = await run('log', ['--session', 'turnback-pins', '--json']);
+    expect(JSON.parse(pinned.stdout).turns).toHaveLength(1);
   });
 
   it('says so when nothing is recorded, and refuses a bad count with exit 2', async () => {
@@ -90,6 +101,26 @@ describe('turnback show and diff', () => {
       'workspace:/src/app.ts',
     ]);
     expect(json.turn.execCommands[0].command).toBe('rm notes.md');
+  });
+
+  it('shows `mv lib pkg` as renames only, counted as the console counts them, in show and in log', async () => {
+    await mkdir(path.join(t.workspace, 'lib'));
+    await writeFile(path.join(t.workspace, 'lib/a.js'), 'a\n');
+    await writeFile(path.join(t.workspace, 'lib/b.js'), 'b\n');
+    await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Move' });
+    const { execId } = await agentCall('exec', { sessionId: t.session, tool: 'Bash', command: 'mv lib pkg' });
+    await rename(path.join(t.workspace, 'lib'), path.join(t.workspace, 'pkg'));
+    await agentCall('exec-end', { sessionId: t.session, execId });
+    await agentCall('turn-end', { sessionId: t.session });
+
+    const shown = (await run('show', ['1'])).stdout;
+    expect(shown).toContain('  2 files · 1 folder\n');
+    expect(shown).toMatch(/renamed +lib -> pkg\n/);
+    expect(shown).toMatch(/renamed +lib\/a\.js -> pkg\/a\.js/);
+    expect(shown).toMatch(/renamed +lib\/b\.js -> pkg\/b\.js/);
+    expect(shown).not.toMatch(/deleted/);
+    // The console timeline's count: a moved file is one file.
+    expect((await run('log', [])).stdout).toMatch(/ Move {2}2 files /);
   });
 
   it('prints a unified diff, plain in a pipe and coloured on a terminal, of chosen paths', async () => {

@@ -7,6 +7,7 @@
 import { homedir } from 'node:os';
 import { isAbsolute } from 'node:path';
 import type { Engine } from '../../engine/api.js';
+import { isStepId } from '../../engine/record/step-ref.js';
 import { chatOfItems, type TranscriptItem } from './chat.js';
 import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
@@ -164,13 +165,17 @@ export class HostReceiver {
     this.noteCall(event);
     let calls = await this.endOpenCommands(event.sessionId, engine);
     const skipped: string[] = [];
+    const uris: string[] = [];
     for (const path of event.paths) {
       const target = fileUriFor(event.cwd, path, engine.workspace);
-      if ('skip' in target) {
-        skipped.push(target.skip);
-        continue;
-      }
-      await engine.beforeMutate({ sessionId: event.sessionId, op: 'write', uri: target.uri });
+      if ('skip' in target) skipped.push(target.skip);
+      else uris.push(target.uri);
+    }
+    // The step is the tool call, titled by its tool as the chat shows it (`Edit(src/app.ts)`).
+    const title = `${event.tool}(${uris.map((uri) => uri.replace(/^workspace:\//, '')).join(', ')})`;
+    const step = event.callId !== null && isStepId(event.callId) ? { id: event.callId, title } : undefined;
+    for (const uri of uris) {
+      await engine.beforeMutate({ sessionId: event.sessionId, op: 'write', uri, ...(step ? { step } : {}) });
       calls++;
     }
     return calls > 0 ? forwarded(calls) : { ok: true, outcome: 'outside-workspace', reason: skipped.join('; ') };

@@ -1,5 +1,5 @@
 // Plain-text forms of turns, plans and results for the terminal (--json prints the service's own shapes).
-import type { Plan, RollbackResult, Turn } from '../../protocol.js';
+import type { FileChange, Plan, RollbackResult, Turn } from '../../protocol.js';
 import type { Paint } from './io.js';
 
 export type Display = (uri: string) => string;
@@ -26,7 +26,31 @@ export function turnBadges(turn: Turn): string[] {
   return badges;
 }
 
-const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Files as the console counts them: a rename or move is one file, not its two paths. */
+export function shownFileCount(turn: Turn): number {
+  return turn.fileCount - (turn.renameCount ?? 0);
+}
+
+/** A folder's own change (made, removed, renamed), as the console tells it from a file's. */
+const isFolder = (file: FileChange) =>
+  file.change === 'dir-created' ||
+  file.change === 'dir-deleted' ||
+  file.before?.type === 'dir' ||
+  file.after?.type === 'dir';
+
+/** A turn's files as the console lists them: a rename or move is one row (its origin's "deleted" folded in). */
+export function fileRows(files: FileChange[]): FileChange[] {
+  const origins = new Set(files.filter((file) => file.from).map((file) => file.from));
+  return files.filter((file) => !(origins.has(file.uri) && file.after === null));
+}
+
+/** "3 files · 1 folder", as the console's turn header says it. */
+export function rowCounts(rows: FileChange[]): string {
+  const folders = rows.filter(isFolder).length;
+  return `${plural(rows.length - folders, 'file')}${folders > 0 ? ` · ${plural(folders, 'folder')}` : ''}`;
+}
 
 /** One `log` line: number, id, time, title, files, +/− lines, badges. */
 export function turnLine(turn: Turn, p: Paint, idLength: number, sessionTag?: string): string {
@@ -36,7 +60,7 @@ export function turnLine(turn: Turn, p: Paint, idLength: number, sessionTag?: st
     ...(sessionTag ? [p.dim(sessionTag)] : []),
     shortTime(turn.startedAt),
     turn.title === '' ? p.dim('(no title)') : turn.title,
-    p.dim(plural(turn.fileCount, 'file')),
+    p.dim(plural(shownFileCount(turn), 'file')),
     `${p.green(`+${turn.lines.added}`)} ${p.red(`−${turn.lines.removed}`)}`,
   ];
   const badges = turnBadges(turn);

@@ -12,7 +12,7 @@ import type {
   Turn,
 } from '../../protocol.js';
 import { refused, usageError } from './errors.js';
-import { chooseSession, locateTurn, type Located } from './turn-ref.js';
+import { chooseSession, locateTurn, PINS_SESSION_ID, type Located } from './turn-ref.js';
 import { unifiedDiff } from './unified-diff.js';
 import type { WorkspaceClient } from './workspace.js';
 
@@ -21,9 +21,15 @@ export interface LoggedTurn {
   turn: Turn;
 }
 
-/** The workspace's newest turns (of one session, or of all), newest first. */
+/**
+ * The workspace's newest turns (of one session, or of the agents' sessions), newest first. The
+ * pins' session is `turnback pins`' to list: its turns numbered 1, 2… would repeat the agents' numbers.
+ */
 export async function recentTurns(ws: WorkspaceClient, limit: number, sessionFlag?: string): Promise<LoggedTurn[]> {
-  const sessions = sessionFlag === undefined ? await ws.sessions() : [await chooseSession(ws, sessionFlag)];
+  const sessions =
+    sessionFlag === undefined
+      ? (await ws.sessions()).filter((session) => session.sessionId !== PINS_SESSION_ID)
+      : [await chooseSession(ws, sessionFlag)];
   // Ids sort by creation time too, which orders two turns begun in the same millisecond.
   const newestFirst = (a: LoggedTurn, b: LoggedTurn) =>
     b.turn.startedAt.localeCompare(a.turn.startedAt) ||

@@ -25,6 +25,36 @@ const change = (partial: Partial<FileChange>): FileChange => ({
 const name = (uri: string) => uri.replace(/^workspace:\//, '');
 
 describe('unifiedDiff', () => {
+  it('writes a symlink as git does: mode 120000, its target as the text', () => {
+    const link = (target: string) => ({ type: 'symlink' as const, target });
+    const linkSide: Side = { exists: true, binary: false, tooLarge: false, truncated: false, size: 0, text: null };
+    expect(
+      unifiedDiff(
+        { uri: 'workspace:/current', before: absent, after: linkSide },
+        change({ uri: 'workspace:/current', before: null, after: link('releases/v2'), change: 'created' }),
+        name,
+      ),
+    ).toBe(
+      [
+        'diff --turnback a/current b/current',
+        'new file mode 120000',
+        '--- /dev/null',
+        '+++ b/current',
+        '@@ -0,0 +1,1 @@',
+        '+releases/v2',
+        '\\ No newline at end of file',
+        '',
+      ].join('\n'),
+    );
+    const retarget = unifiedDiff(
+      { uri: 'workspace:/current', before: linkSide, after: linkSide },
+      change({ uri: 'workspace:/current', before: link('releases/v1'), after: link('releases/v2') }),
+      name,
+    );
+    expect(retarget).toContain('-releases/v1\n\\ No newline at end of file\n+releases/v2');
+    expect(retarget).not.toContain('Binary');
+  });
+
   it('writes a modification as git does, a missing final newline marked', () => {
     const diff: Diff = { uri: 'workspace:/src/a.ts', before: text('a\nb\nc\n'), after: text('a\nB\nc') };
     expect(unifiedDiff(diff, change({ uri: diff.uri }), name)).toBe(

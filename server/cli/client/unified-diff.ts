@@ -43,15 +43,29 @@ function unshowable(side: Side): string | undefined {
   return undefined;
 }
 
-const modeOf = (state: FileChange['before']) => (state && state.type !== 'symlink' ? state.mode : undefined);
+/** git's mode for a symlink. */
+const SYMLINK_MODE = 0o120000;
+const modeOf = (state: FileChange['before']) =>
+  state?.type === 'symlink' ? SYMLINK_MODE : state ? state.mode : undefined;
+
+/** A symlink's side is its target, as git shows it (a text without a final newline). */
+function withLinkTarget(side: Side, state: FileChange['before']): Side {
+  if (state?.type !== 'symlink') return side;
+  return { ...side, exists: true, binary: false, tooLarge: false, truncated: false, text: state.target };
+}
 
 /** The patch text (no colour): `diff --turnback a/… b/…`, then mode, rename and hunk lines. */
 export function unifiedDiff(
-  diff: Diff,
+  given: Diff,
   change: FileChange | undefined,
   name: (uri: string) => string,
   timeoutMs = DIFF_TIMEOUT_MS,
 ): string {
+  const diff: Diff = {
+    ...given,
+    before: withLinkTarget(given.before, change?.before ?? null),
+    after: withLinkTarget(given.after, change?.after ?? null),
+  };
   const oldName = name(diff.from ?? diff.uri);
   const newName = name(diff.uri);
   const header = [`diff --turnback a/${oldName} b/${newName}`];

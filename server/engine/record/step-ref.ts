@@ -7,6 +7,9 @@ import { BadRequestError } from '../errors.js';
 const TITLE_LIMIT = 120;
 const STEP_ID = /^[\x21-\x7e]{1,200}$/;
 
+/** A host's call id the engine takes as a step id. */
+export const isStepId = (id: string): boolean => STEP_ID.test(id);
+
 /** A host's step reference, checked at the engine's boundary. */
 export function checkStep(step: unknown): StepRef | undefined {
   if (step === undefined || step === null) return undefined;

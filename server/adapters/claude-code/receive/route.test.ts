@@ -55,6 +55,17 @@ describe('POST /api/agent/hook/claude-code', () => {
     ]);
   });
 
+  it('labels each step by its tool, as the chat does: an Edit is Edit(…), a Write is Write(…)', async () => {
+    await forwarded(p.userPromptSubmit(c, 'Edit and write'));
+    await forwarded(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
+    await forwarded(p.write(c, join(t.workspace, 'notes.md'), 'x'));
+    await writeFile(join(t.workspace, 'notes.md'), 'x');
+    const [turn] = await turns();
+    const steps = (await t.api<{ steps: { title: string }[] }>('GET', `/api/turns/${turn.turnId}/steps`)).json.steps;
+    expect(steps.map((step) => step.title)).toEqual(['Edit(src/app.ts)', 'Write(notes.md)']);
+  });
+
   it('takes a file name as it is on disk: an NFD name is recorded and rolled back, its NFC twin untouched', async () => {
     const nfd = 'caf\u0065\u0301.txt';
     const nfc = nfd.normalize('NFC');
