@@ -14,8 +14,12 @@
 // a folder named by a create, delete or move event is watched afresh, whatever its inode. A root
 // has no watched parent: its identity (device, inode, birth time) is checked at every barrier,
 // and a root replaced, moved or mounted over is watched afresh with a full scan.
-// Events only note a path (coalesced per path); the lstat a created folder needs runs in batches
-// after them, so a storm of events costs the loop as little as it can.
+// Events only note a path (coalesced per path); the lstat a created folder needs runs in bounded
+// batches after them. libuv reads the inotify descriptor until it is empty, calling us for each
+// event: a process renaming in a tight loop would keep the service's loop there for good. So a
+// folder that raises more than a budget of events between two barriers has its watch closed and
+// is marked to be walked whole by the next scan (its watch comes back at the next barrier); past
+// the overflow count every watch is closed and the next scan is a full one.
 import {
   type FSWatcher,
   type Stats,
@@ -31,6 +35,11 @@ import {
 import path from 'node:path';
 import type { DirtyPath, TreeWatcher, WatchSpec } from './tree-watcher.js';
 import { kernelWatchedInodes } from './kernel-watches.js';
+
+/** Events one folder may raise between two barriers before its watch is closed until the next (walked whole instead). */
+const FOLDER_EVENT_BUDGET = 1_000;
+/** Created, removed or moved names looked at (lstat) per turn of the loop. */
+const FOLLOW_BATCH = 500;
 
 /** How long a barrier's own event may take before the watcher is taken for broken. */
 const BARRIER_TIMEOUT_MS = 5_000;
@@ -63,6 +72,12 @@ export class FsTreeWatcher implements TreeWatcher {
   private followScheduled = false;
   /** Folders whose watch is in doubt (its handle closed, a root's own event): watched afresh at the next take. */
   private readonly inDoubt = new Set<string>();
+  /** Events per folder since the last barrier (the storm budget). */
+  private perFolder = new Map<string, number>();
+  /** Folders whose watch a storm closed: watched again at the next take (walked whole meanwhile). */
+  private readonly suspended = new Set<string>();
+  /** Every watch closed by an overflow: the roots are watched again at the next take. */
+  private allSuspended = false;
   /** Roots that are gone or cannot be watched now: why (the scans are full ones meanwhile). */
   private readonly rootTrouble = new Map<string, string>();
   private dirty = new Map<string, boolean>();
@@ -166,7 +181,8 @@ export class FsTreeWatcher implements TreeWatcher {
       }
     }
     if (this.failure) return null;
-    this.followNow();
+    this.followNow(Infinity);
+    this.resume();
     this.checkRoots();
     for (const dir of this.inDoubt) this.rewatch(dir);
     this.inDoubt.clear();
@@ -193,11 +209,19 @@ export class FsTreeWatcher implements TreeWatcher {
   }
 
   private onEvent(dir: string, type: string, name: string | null): void {
-    if (this.failure) return;
+    if (this.failure || this.allSuspended || this.suspended.has(dir)) return;
     if (++this.events >= this.overflow) {
       // As good as an overflow: a full scan costs no more than this many paths would.
       this.unknown = true;
       this.dirty.clear();
+      this.suspendAll();
+      return;
+    }
+    const inFolder = (this.perFolder.get(dir) ?? 0) + 1;
+    this.perFolder.set(dir, inFolder);
+    if (inFolder > FOLDER_EVENT_BUDGET) {
+      this.suspend(dir);
+      return;
     }
     if (name === null) {
       this.mark(dir, true);
@@ -215,19 +239,61 @@ export class FsTreeWatcher implements TreeWatcher {
     }
     // A name created, removed or moved: a folder there is watched afresh, one gone is let go.
     if (type === 'rename') this.toFollow.add(abs);
-    if (!this.followScheduled && this.toFollow.size > 0) {
-      this.followScheduled = true;
-      setImmediate(() => this.followNow());
-    }
+    this.scheduleFollow();
   }
 
-  /** The names events said were created, removed or moved: each looked at once, however many events named it. */
-  private followNow(): void {
+  private scheduleFollow(): void {
+    if (this.followScheduled || this.toFollow.size === 0) return;
+    this.followScheduled = true;
+    setImmediate(() => this.followNow(FOLLOW_BATCH));
+  }
+
+  /** Up to `limit` of the names events said were created, removed or moved: each looked at once, however many events named it. */
+  private followNow(limit: number): void {
     this.followScheduled = false;
-    const names = this.toFollow;
-    this.toFollow = new Set();
     if (this.failure) return;
-    for (const abs of names) this.follow(abs);
+    let done = 0;
+    for (const abs of this.toFollow) {
+      if (done++ >= limit) break;
+      this.toFollow.delete(abs);
+      this.follow(abs);
+    }
+    this.scheduleFollow();
+  }
+
+  /** A folder over its event budget: its watch closed until the next take, the folder walked whole. */
+  private suspend(dir: string): void {
+    const known = this.watched.get(dir);
+    this.mark(dir, true);
+    if (!known) return;
+    this.watched.delete(dir);
+    known.handle.close();
+    this.suspended.add(dir);
+  }
+
+  /** Past the overflow count: every watch closed until the next take (a full scan then). */
+  private suspendAll(): void {
+    this.allSuspended = true;
+    this.toFollow.clear();
+    const handles = [...this.watched.values()];
+    this.watched.clear();
+    for (const { handle } of handles) handle.close();
+  }
+
+  /** At a take: what a storm closed is watched again (what it held is walked by the coming scan). */
+  private resume(): void {
+    this.perFolder = new Map();
+    if (this.allSuspended) {
+      this.allSuspended = false;
+      this.suspended.clear();
+      for (const root of this.spec.roots) this.addTree(root);
+      return;
+    }
+    for (const dir of this.suspended) {
+      this.addTree(dir);
+      this.mark(dir, true);
+    }
+    this.suspended.clear();
   }
 
   /** Each root as it is now against the one watched: gone, replaced, moved or mounted over is watched afresh. */
