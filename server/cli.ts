@@ -10,6 +10,7 @@ const COMMANDS: Record<string, Command> = {
   stop: () => import('./cli/stop.js'),
   status: () => import('./cli/status.js'),
   url: () => import('./cli/url.js'),
+  forget: () => import('./cli/forget.js'),
   demo: () => import('./cli/demo.js'),
   hook: () => import('./cli/hook.js'),
   init: () => import('./cli/init.js'),

@@ -421,6 +421,7 @@ export type ErrorCode =
   | 'WORKSPACE_REQUIRED'
   | 'WORKSPACE_REFUSED'
   | 'WORKSPACE_NOT_RECORDING'
+  | 'WORKSPACE_LIMIT'
   | 'INTERNAL';
 
 export interface ErrorBody {
@@ -593,6 +594,12 @@ export interface WorkspacesResponse {
 }
 export interface WorkspaceResponse {
   workspace: Workspace;
+}
+/** DELETE /api/workspaces/:workspaceId: the workspace as it was, and whether its store went too. */
+export interface ForgetWorkspaceResponse {
+  ok: true;
+  workspace: Workspace;
+  storeDeleted: boolean;
 }
 
 /** POST /api/agent/hook/:host (`claude-code`, `cursor`, …): the body is the host's raw hook event (its own JSON shape). */

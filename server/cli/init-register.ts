@@ -6,7 +6,11 @@ import type { WorkspaceResponse } from '../protocol.js';
 import { ensureService, readStateToken } from '../service/spawn-service.js';
 
 /** The line init prints: registered and building, or why not (the hooks are installed either way). */
-export async function registerWithService(workspace: string, env: NodeJS.ProcessEnv = process.env): Promise<string> {
+export async function registerWithService(
+  workspace: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { allow?: boolean } = {},
+): Promise<string> {
   const later = "its index is built when the agent's first hook starts the service";
   const service = await ensureService(env);
   if ('error' in service) return `Not registered with the turnback service yet: ${service.error}; ${later}`;
@@ -16,7 +20,7 @@ export async function registerWithService(workspace: string, env: NodeJS.Process
     const response = await fetch(`http://127.0.0.1:${service.entry.port}/api/workspaces`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ path: workspace }),
+      body: JSON.stringify({ path: workspace, ...(options.allow ? { allow: true } : {}) }),
       signal: AbortSignal.timeout(10_000),
     });
     const body = (await response.json()) as WorkspaceResponse & { error?: { message?: string } };

@@ -16,7 +16,8 @@ import { editMcpRegistration, mcpAddCommand } from './init-mcp.js';
 import { registerWithService } from './init-register.js';
 
 const hosts = () => SETTINGS_WRITERS.map((writer) => writer.host).join('|');
-const usage = () => `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp] [--no-start]`;
+const usage = () =>
+  `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp] [--no-start] [--allow]`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -42,6 +43,8 @@ interface InitArgs {
   mcp: boolean;
   /** Only the settings: the workspace is not registered with the service (none is started). */
   noStart: boolean;
+  /** The person's yes to a system folder or a dot-folder of the home folder as a workspace. */
+  allow: boolean;
 }
 
 function parseArgs(args: string[]): InitArgs | null {
@@ -52,6 +55,7 @@ function parseArgs(args: string[]): InitArgs | null {
   let remove = false;
   let mcp = false;
   let noStart = false;
+  let allow = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
@@ -60,9 +64,10 @@ function parseArgs(args: string[]): InitArgs | null {
     else if (arg === '--remove') remove = true;
     else if (arg === '--mcp' && writer.host === 'claude-code') mcp = true;
     else if (arg === '--no-start') noStart = true;
+    else if (arg === '--allow') allow = true;
     else return null;
   }
-  return { writer, workspace: resolve(workspace), global, remove, mcp, noStart };
+  return { writer, workspace: resolve(workspace), global, remove, mcp, noStart, allow };
 }
 
 function readText(file: string): string | null {
@@ -95,7 +100,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${usage()}\n`);
     return 2;
   }
-  const { writer, workspace, global, remove, mcp, noStart } = parsed;
+  const { writer, workspace, global, remove, mcp, noStart, allow } = parsed;
   const home = process.env.HOME || homedir();
   const base = global ? home : workspace;
   if (!isDirectory(base)) {
@@ -121,7 +126,8 @@ export async function run(args: string[]): Promise<number> {
     return 2;
   }
   // One workspace's hooks: it is registered now, so its index is built before the agent's first command.
-  if (!remove && !global && !noStart) process.stdout.write(`${await registerWithService(workspace)}\n`);
+  if (!remove && !global && !noStart)
+    process.stdout.write(`${await registerWithService(workspace, process.env, { allow })}\n`);
   return writer.host === 'claude-code' ? offerMcp(home, remove, mcp) : 0;
 }
 

@@ -4,6 +4,8 @@ export const USAGE = `usage:
   turnback stop                 stops it (active turns are committed first)
   turnback status [--json]      its pid, URL and workspaces: sessions, store size, recording or why not
   turnback url                  prints the console URL with its token
+  turnback forget <workspace> [--delete-store]
+                                stops recording a workspace (its id or root); its store is kept unless --delete-store
   turnback serve [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token-file <f>] [--agent-token-file <f>]
                  [--token <t>] [--agent-token <t>] [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>]
                  [--keep-days <n>] [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
@@ -12,8 +14,9 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp] [--no-start]
+  turnback init <claude-code|codex|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp] [--no-start] [--allow]
                                 --mcp (claude-code): registers the MCP server in ~/.claude.json
+                                --allow: records <dir> even when it is a system folder or inside a dot-folder of ~
   turnback --version | --help
 
   turnback log [-n N] [--session S]                  the workspace's turns, newest first
@@ -30,8 +33,9 @@ export const USAGE = `usage:
   turnback unpin <pin>                               gives it back to retention
   turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
-One service per user records every workspace (the git top level of an agent's cwd, else the cwd);
-the first hook starts it when it is not running. Tokens are kept in the state dir
+One service per user records every workspace: an agent's event brings the git top level of its
+cwd, or a plain folder in your home folder; any other folder is recorded after turnback init there.
+The first hook starts the service when it is not running. Tokens are kept in the state dir
 (\${XDG_STATE_HOME:-~/.local/state}/turnback); --token-file, $TURNBACK_TOKEN / $TURNBACK_AGENT_TOKEN
 or --token (readable by other users in the process list) fix them instead, at least 22 characters.
 Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pruned, and with

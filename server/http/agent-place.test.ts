@@ -45,6 +45,7 @@ describe('where an agent request runs', () => {
     expect(agentPlaceOf('/api/agent/fs/read', {}, {}, new URLSearchParams('sessionId=b'))).toEqual({
       sessionKey: 'agent:b',
       cwd: undefined,
+      registers: false,
     });
     expect(agentPlaceOf('/api/agent/input', {}, [], none)).toEqual({ sessionKey: undefined, cwd: undefined });
   });

@@ -1,8 +1,10 @@
 // Where an agent request runs, for choosing its session's workspace: a host's hook event names
-// its session and cwd in the host's own fields; the agent API's bodies may carry `cwd`.
+// its session and cwd in the host's own fields; the agent API's bodies may carry `cwd`. The fs
+// routes write where they are told, so they never bring a new workspace.
 import type { AgentPlace } from './engine-source.js';
 
 const HOST_HOOK_PREFIX = '/api/agent/hook/';
+const FS_PREFIX = '/api/agent/fs/';
 
 export function isHostHookRoute(pattern: string): boolean {
   return pattern.startsWith(HOST_HOOK_PREFIX);
@@ -39,5 +41,9 @@ export function agentPlaceOf(
     return { sessionKey: session === undefined ? undefined : `${host}:${session}`, cwd };
   }
   const session = stringField(fields, 'sessionId') ?? query.get('sessionId') ?? undefined;
-  return { sessionKey: session === undefined ? undefined : `agent:${session}`, cwd };
+  return {
+    sessionKey: session === undefined ? undefined : `agent:${session}`,
+    cwd,
+    ...(pattern.startsWith(FS_PREFIX) ? { registers: false } : {}),
+  };
 }

@@ -13,18 +13,35 @@ export interface AgentPlace {
   sessionKey?: string;
   /** An absolute cwd the event came from. */
   cwd?: string;
+  /** False for the fs routes: they act only inside a workspace already registered. */
+  registers?: boolean;
+}
+
+/** A request's engine; `release` once the request is done with it (an engine in use is never closed). */
+export interface EngineLease {
+  engine: Engine;
+  workspaceId: string;
+  release?: () => void;
+}
+
+/** What forgetting a workspace did. */
+export interface Forgotten {
+  workspace: Workspace;
+  storeDeleted: boolean;
 }
 
 export type EventListener = (name: EventName, data: unknown, workspaceId: string) => void;
 
 export interface EngineSource {
   list(): Workspace[];
-  /** The workspace holding `path` (registered when new); throws WORKSPACE_REFUSED. */
-  register(path: string): Workspace;
+  /** The workspace holding `path` (registered when new); throws WORKSPACE_REFUSED (`allow`: the person's yes to a system or dot-folder). */
+  register(path: string, options?: { allow?: boolean }): Workspace;
+  /** Closes a workspace's engine and takes it out of the registry, its store deleted only when asked. */
+  forget?(workspaceId: string, options?: { deleteStore?: boolean }): Promise<Forgotten>;
   /** A console request's engine: `workspaceId`'s, else the default workspace's. */
-  consoleEngine(workspaceId: string | undefined): Promise<{ engine: Engine; workspaceId: string }>;
+  consoleEngine(workspaceId: string | undefined): Promise<EngineLease>;
   /** An agent request's engine: its session's workspace, else its cwd's, else the default. */
-  agentEngine(place: AgentPlace): Promise<{ engine: Engine; workspaceId: string }>;
+  agentEngine(place: AgentPlace): Promise<EngineLease>;
   /** A request to a workspace's engine failed: a failure that stops recording is reported there. */
   noteFailure?(workspaceId: string, error: unknown): void;
   /** A request to a workspace's engine succeeded. */

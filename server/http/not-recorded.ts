@@ -12,6 +12,7 @@ export const STOPS_RECORDING = new Set([
   'SCHEMA_TOO_NEW',
   'WORKSPACE_REFUSED',
   'WORKSPACE_NOT_RECORDING',
+  'WORKSPACE_LIMIT',
 ]);
 
 export function stopsRecording(error: unknown): boolean {

@@ -10,10 +10,17 @@ import { decodeSegments, matchRoute } from './router.js';
 import { EVENTS_PATH } from './routes/index.js';
 import { accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens } from './security.js';
 import { chooseEncoding, compressed, serveStatic } from './static.js';
-import type { EngineSource } from './engine-source.js';
+import type { EngineLease, EngineSource } from './engine-source.js';
 import { agentPlaceOf, isHostHookRoute, type HookPlaceReader } from './agent-place.js';
 import { stopsRecording, Told } from './not-recorded.js';
-import { listWorkspaces, registerWorkspace, splitWorkspacePath, WORKSPACES_PATH } from './routes/workspaces.js';
+import {
+  forgetWorkspace,
+  listWorkspaces,
+  registerWorkspace,
+  splitWorkspacePath,
+  workspaceItemId,
+  WORKSPACES_PATH,
+} from './routes/workspaces.js';
 import type { Route } from './types.js';
 
 export interface PipelineContext {
@@ -91,7 +98,13 @@ async function handleApi(
       return sendJson(response, 200, registerWorkspace(ctx.source, await readJsonBody(request, ctx)));
     throw methodNotAllowed(['GET', 'POST']);
   }
-  const { workspaceId, segments } = splitWorkspacePath(decodeSegments(rawPath));
+  const decoded = decodeSegments(rawPath);
+  const itemId = workspaceItemId(decoded);
+  if (itemId !== undefined) {
+    if (method === 'DELETE') return sendJson(response, 200, await forgetWorkspace(ctx.source, itemId, query));
+    throw methodNotAllowed(['DELETE']);
+  }
+  const { workspaceId, segments } = splitWorkspacePath(decoded);
   const path = `/${segments.join('/')}`;
   if (path === EVENTS_PATH) {
     if (method !== 'GET') throw methodNotAllowed(['GET']);
@@ -115,7 +128,7 @@ async function handleApi(
   }
   const place = isAgent ? agentPlaceOf(match.route.pattern, match.params, body, query, ctx.readHookPlace) : undefined;
   const hostHook = isHostHookRoute(match.route.pattern);
-  let target: { engine: Engine; workspaceId: string } | undefined;
+  let target: EngineLease | undefined;
   try {
     target = place ? await ctx.source.agentEngine(place) : await ctx.source.consoleEngine(workspaceId);
     const engine = holder === 'agent' ? asAgent(target.engine) : target.engine;
@@ -127,6 +140,8 @@ async function handleApi(
     // A host's hook is answered what to tell the person, not an error it would only log.
     if (hostHook && stopsRecording(error)) return sendJson(response, 200, ctx.told.answer(place?.sessionKey, error));
     throw error;
+  } finally {
+    target?.release?.();
   }
 }
 

@@ -1,13 +1,14 @@
 // The multi-workspace host with real engines on temp dirs: lazy opening, idle closing, the
 // session → workspace rule across a restart, a workspace that cannot record, and a stuck one
 // that holds up no other.
+import { readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
 import { openEngine, type OpenEngineOptions } from '../engine/index.js';
-import { WorkspaceHost, type HostOptions } from './host.js';
+import { MAX_OPEN_ENGINES, WorkspaceHost, type HostOptions } from './host.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -95,6 +96,8 @@ describe('the workspace host', () => {
     const a = await host.agentEngine({ sessionKey: 'agent:a', cwd: repos.alpha });
     const b = await host.agentEngine({ sessionKey: 'agent:b', cwd: repos.beta });
     await b.engine.input({ sessionId: 'b', platform: 'claude-code', sessionType: 'cli', content: 'work' });
+    a.release?.();
+    b.release?.();
     now += 120_000;
     await host.closeIdle(60_000);
     const open = Object.fromEntries(host.list().map((w) => [w.name, w.open]));
@@ -133,5 +136,62 @@ describe('the workspace host', () => {
     // A wait on the stuck store never ends; the bound tells an answer from it, with room for a stalled machine.
     expect(Date.now() - started).toBeLessThan(10_000);
     expect(host.list().find((w) => w.id === alpha)?.open).toBe(false);
+  });
+});
+
+describe('the workspace host at any number of cwds (issue 36 S6)', () => {
+  const openFds = () => readdirSync('/proc/self/fd').length;
+
+  it(
+    'keeps open engines and file descriptors bounded across 200 distinct workspaces',
+    { timeout: 240_000 },
+    async () => {
+      const host = makeHost();
+      const fdsBefore = openFds();
+      let mostOpen = 0;
+      for (let n = 0; n < 200; n++) {
+        const project = path.join(root, 'home', `p${n}`);
+        await mkdir(path.join(project, '.git'), { recursive: true });
+        await writeFile(path.join(project, 'a.txt'), `${n}\n`);
+        // The person has 200 projects (the agent alone may bring only a few per hour).
+        host.register(project);
+        const lease = await host.agentEngine({ sessionKey: `claude-code:s${n}`, cwd: project });
+        await lease.engine.input({ sessionId: `s${n}`, platform: 'claude-code', sessionType: 'cli', content: 'go' });
+        await lease.engine.turnEnd({ sessionId: `s${n}` });
+        lease.release?.();
+        mostOpen = Math.max(mostOpen, host.list().filter((w) => w.open).length);
+      }
+      expect(host.list()).toHaveLength(200);
+      expect(mostOpen).toBeLessThanOrEqual(MAX_OPEN_ENGINES);
+      // Each open engine holds a few fds (database, WAL, shared memory); 200 of them held over 600.
+      expect(openFds() - fdsBefore).toBeLessThan(MAX_OPEN_ENGINES * 8);
+      // A closed one opens again on use, with what it recorded.
+      const first = await host.agentEngine({ sessionKey: 'claude-code:s0', cwd: path.join(root, 'home', 'p0') });
+      expect(first.engine.listSessions().map((s) => s.sessionId)).toEqual(['s0']);
+      first.release?.();
+    },
+  );
+
+  it('never closes an engine a request holds, one with an active turn, or the default one, to make room', async () => {
+    const host = makeHost({ maxOpenEngines: 2 });
+    const project = async (name: string) => {
+      const dir = path.join(root, 'home', name);
+      await mkdir(path.join(dir, '.git'), { recursive: true });
+      return dir;
+    };
+    host.setDefault(await project('default'));
+    const held = await host.agentEngine({ sessionKey: 'agent:held', cwd: await project('held') });
+    const busy = await host.agentEngine({ sessionKey: 'agent:busy', cwd: await project('busy') });
+    await busy.engine.input({ sessionId: 'busy', platform: 'claude-code', sessionType: 'cli', content: 'x' });
+    busy.release?.();
+    await host.consoleEngine(undefined).then((lease) => lease.release?.());
+    for (const name of ['n1', 'n2', 'n3']) {
+      const lease = await host.agentEngine({ sessionKey: `agent:${name}`, cwd: await project(name) });
+      lease.release?.();
+    }
+    const open = Object.fromEntries(host.list().map((w) => [w.name, w.open]));
+    expect(open).toMatchObject({ default: true, held: true, busy: true, n1: false, n2: false, n3: true });
+    await held.engine.input({ sessionId: 'held', platform: 'claude-code', sessionType: 'cli', content: 'still open' });
+    held.release?.();
   });
 });

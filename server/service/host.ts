@@ -1,12 +1,21 @@
 // The multi-workspace host of a person's service (docs/api.md "Workspaces"): the registered
 // workspaces, one engine each, opened on first use and closed when idle (no active turn), so
-// twenty registered workspaces cost little. One workspace's slow or failing store never holds
-// up another's: each opens on its own promise, and /api/health asks none of them.
-import { realpathSync, statSync } from 'node:fs';
+// twenty registered workspaces cost little, and at most MAX_OPEN_ENGINES are open at once (the
+// least recently used idle one closes first), so any number of cwds keeps fds and memory bounded.
+// One workspace's slow or failing store never holds up another's: each opens on its own promise,
+// and /api/health asks none of them.
+import { realpathSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import type { Engine } from '../engine/api.js';
 import type { OpenEngineOptions } from '../engine/index.js';
-import { forwardEvents, type AgentPlace, type EngineSource, type EventListener } from '../http/engine-source.js';
+import {
+  forwardEvents,
+  type AgentPlace,
+  type EngineLease,
+  type EngineSource,
+  type EventListener,
+  type Forgotten,
+} from '../http/engine-source.js';
 import { HttpError } from '../http/errors.js';
 import { stopsRecording } from '../http/not-recorded.js';
 import type { Workspace } from '../protocol.js';
@@ -14,9 +23,13 @@ import { statePathIn, turnbackStateDir } from '../state-dir.js';
 import { IndexBuilds } from './index-builds.js';
 import { WorkspaceRegistry, type RegisteredWorkspace } from './registry.js';
 import { SessionMap } from './session-map.js';
-import { workspaceRootOf } from './workspace-root.js';
+import { autoWorkspaceRootOf, workspaceRootOf } from './workspace-root.js';
 
 export const IDLE_CLOSE_MS = 10 * 60_000;
+/** Engines open at once; past it the least recently used idle one is closed (each holds a store, a watcher, fds). */
+export const MAX_OPEN_ENGINES = 16;
+/** Workspaces agent events may register by themselves per window; more need the person (`turnback init`, the console). */
+export const AGENT_REGISTRATIONS = { max: 20, windowMs: 60 * 60_000 };
 
 export interface HostOptions {
   env?: NodeJS.ProcessEnv;
@@ -30,14 +43,20 @@ export interface HostOptions {
   now?: () => number;
   /** Build each workspace's index in the background once registered or opened (the service does; index-builds.ts). */
   indexInBackground?: boolean;
+  maxOpenEngines?: number;
+  agentRegistrations?: { max: number; windowMs: number };
 }
 
 interface Slot {
   opening?: Promise<Engine>;
+  /** An engine closing: the next open of the same store waits for it. */
+  closing?: Promise<void>;
   engine?: Engine;
   unsubscribe?: () => void;
   lastUse: number;
   sessions: number;
+  /** Requests holding the engine now: it is not closed under them. */
+  leases: number;
 }
 
 export class WorkspaceHost implements EngineSource {
@@ -54,6 +73,8 @@ export class WorkspaceHost implements EngineSource {
   private readonly now: () => number;
   private defaultId: string | undefined;
   private readonly builds: IndexBuilds | undefined;
+  /** When agent events registered workspaces, within the current window. */
+  private agentRegisteredAt: number[] = [];
 
   constructor(private readonly options: HostOptions) {
     this.env = options.env ?? process.env;
@@ -120,11 +141,47 @@ export class WorkspaceHost implements EngineSource {
   }
 
   /** The workspace holding `target`: a registered one (the deepest), else its git top level, registered. */
-  register(target: string): Workspace {
-    const entry = this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env));
+  register(target: string, options: { allow?: boolean } = {}): Workspace {
+    const entry = this.registeredHolding(target) ?? this.registry.register(workspaceRootOf(target, this.env, options));
     // Registered (by `init`, or the console): its index is built now, before the agent's first command needs it.
     if (this.builds && entry.index?.state !== 'whole') void this.builds.request(entry.id);
     return this.describe(entry);
+  }
+
+  /**
+   * `turnback forget` / `DELETE /api/workspaces/:id`: its engine closed, out of the registry and
+   * the session map; its store kept unless `deleteStore`. Refused while a turn is active in it.
+   */
+  async forget(id: string, options: { deleteStore?: boolean } = {}): Promise<Forgotten> {
+    const entry = this.registry.get(id);
+    if (!entry) throw new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(id)}`);
+    if (id === this.defaultId)
+      throw new HttpError(
+        'CONFLICT',
+        `${entry.root} is this service's own workspace (serve --workspace): stop it instead`,
+      );
+    // A closed engine may still hold a turn left active by a crash: it is opened to see.
+    const engine = await this.engine(id).catch(() => undefined);
+    if (engine?.listSessions().some((session) => session.activeTurnId !== null))
+      throw new HttpError('TURN_ACTIVE', `a turn is active in ${entry.root}: forget it once the turn has ended`, {
+        workspaceId: id,
+      });
+    const workspace = this.describe(entry);
+    const slot = this.slots.get(id);
+    if (slot) await this.closeSlot(id, slot);
+    this.slots.delete(id);
+    this.registry.remove(id);
+    this.sessions.forgetWorkspace(id);
+    this.problems.delete(id);
+    this.openErrors.delete(id);
+    let storeDeleted = false;
+    // Only a store in the state dir, named by the id: a `serve --data` folder is the person's own.
+    if (options.deleteStore && !this.dataDirs.has(id)) {
+      rmSync(this.dataDirOf(id), { recursive: true, force: true });
+      storeDeleted = true;
+    }
+    this.options.log?.(`forgot workspace ${entry.root}${storeDeleted ? ', its store deleted' : ''}`);
+    return { workspace: { ...workspace, open: false }, storeDeleted };
   }
 
   dataDirOf(id: string): string {
@@ -135,15 +192,62 @@ export class WorkspaceHost implements EngineSource {
   engine(id: string): Promise<Engine> {
     const entry = this.registry.get(id);
     if (!entry) return Promise.reject(new HttpError('WORKSPACE_NOT_FOUND', `no workspace ${JSON.stringify(id)}`));
-    let slot = this.slots.get(id);
-    if (!slot) {
-      slot = { lastUse: this.now(), sessions: 0 };
-      this.slots.set(id, slot);
-    }
+    const slot = this.slotOf(id);
     slot.lastUse = this.now();
     if (slot.engine) return Promise.resolve(slot.engine);
-    slot.opening ??= this.openSlot(entry, slot);
+    slot.opening ??= Promise.resolve(slot.closing)
+      .then(() => this.makeRoom(id))
+      .then(() => this.openSlot(entry, slot));
     return slot.opening;
+  }
+
+  private slotOf(id: string): Slot {
+    let slot = this.slots.get(id);
+    if (!slot) {
+      slot = { lastUse: this.now(), sessions: 0, leases: 0 };
+      this.slots.set(id, slot);
+    }
+    return slot;
+  }
+
+  /** `id`'s engine for one request: it stays open until released. */
+  private async lease(id: string): Promise<EngineLease> {
+    const slot = this.slotOf(id);
+    slot.leases += 1;
+    let released = false;
+    const release = () => {
+      if (released) return;
+      released = true;
+      slot.leases -= 1;
+      slot.lastUse = this.now();
+    };
+    try {
+      return { engine: await this.engine(id), workspaceId: id, release };
+    } catch (error) {
+      release();
+      throw error;
+    }
+  }
+
+  /** Before `id` opens: the least recently used idle engines close until one more fits under the cap. */
+  private async makeRoom(id: string): Promise<void> {
+    const cap = this.options.maxOpenEngines ?? MAX_OPEN_ENGINES;
+    const open = [...this.slots].filter(([other, slot]) => other !== id && (slot.engine || slot.opening));
+    const closable = open
+      .filter(([other, slot]) => slot.engine && this.mayClose(other, slot))
+      .sort(([, a], [, b]) => a.lastUse - b.lastUse);
+    const closing: Promise<void>[] = [];
+    for (let count = open.length; count >= cap && closable.length > 0; count--) {
+      const [other, slot] = closable.shift()!;
+      closing.push(this.closeSlot(other, slot));
+    }
+    await Promise.all(closing);
+  }
+
+  /** An engine no request holds, not the default one, with no index build running and no active turn. */
+  private mayClose(id: string, slot: Slot): boolean {
+    if (!slot.engine || slot.leases > 0 || id === this.defaultId || this.builds?.running(id)) return false;
+    return !slot.engine.listSessions().some((session) => session.activeTurnId !== null);
   }
 
   private async openSlot(entry: RegisteredWorkspace, slot: Slot): Promise<Engine> {
@@ -186,24 +290,49 @@ export class WorkspaceHost implements EngineSource {
     );
   }
 
-  async consoleEngine(workspaceId: string | undefined): Promise<{ engine: Engine; workspaceId: string }> {
-    const id = workspaceId ?? this.defaultWorkspaceId();
-    return { engine: await this.engine(id), workspaceId: id };
+  async consoleEngine(workspaceId: string | undefined): Promise<EngineLease> {
+    return this.lease(workspaceId ?? this.defaultWorkspaceId());
   }
 
-  async agentEngine(place: AgentPlace): Promise<{ engine: Engine; workspaceId: string }> {
+  async agentEngine(place: AgentPlace): Promise<EngineLease> {
     const id = this.workspaceOfAgent(place);
     if (place.sessionKey !== undefined) this.sessions.set(place.sessionKey, id);
-    return { engine: await this.engine(id), workspaceId: id };
+    return this.lease(id);
   }
 
   /** A session keeps the workspace of its first event; a new one takes its cwd's, else the default. */
   private workspaceOfAgent(place: AgentPlace): string {
+    // The fs routes act only inside a registered workspace, whatever the session.
+    if (place.registers === false && place.cwd !== undefined && !this.registeredHolding(place.cwd))
+      throw new HttpError(
+        'WORKSPACE_NOT_FOUND',
+        `${place.cwd} is in no registered workspace: the agent's files are written only inside one`,
+        { path: place.cwd },
+      );
     const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
     if (known !== undefined && this.registry.get(known)) return known;
     if (place.cwd !== undefined)
-      return (this.registeredHolding(place.cwd) ?? this.registry.register(workspaceRootOf(place.cwd, this.env))).id;
+      return (this.registeredHolding(place.cwd) ?? this.registerForAgent(place.cwd, place.sessionKey)).id;
     return this.defaultWorkspaceId();
+  }
+
+  /** An agent event's own registration: only a project (autoWorkspaceRootOf), and only so many per window. */
+  private registerForAgent(cwd: string, sessionKey: string | undefined): RegisteredWorkspace {
+    const host = sessionKey?.split(':')[0];
+    const root = autoWorkspaceRootOf(cwd, this.env, host === undefined || host === 'agent' ? undefined : host);
+    const limit = this.options.agentRegistrations ?? AGENT_REGISTRATIONS;
+    const since = this.now() - limit.windowMs;
+    this.agentRegisteredAt = this.agentRegisteredAt.filter((at) => at > since);
+    if (this.agentRegisteredAt.length >= limit.max)
+      throw new HttpError(
+        'WORKSPACE_LIMIT',
+        `agent events registered ${limit.max} workspaces within ${Math.round(limit.windowMs / 60_000)} min, so ${root} is not recorded: to record it, run turnback init ${host === undefined || host === 'agent' ? '<host>' : host} --workspace ${root}`,
+        { path: root },
+      );
+    this.agentRegisteredAt.push(this.now());
+    const entry = this.registry.register(root);
+    this.options.log?.(`an agent event from ${cwd} registered workspace ${root}`);
+    return entry;
   }
 
   /** The deepest registered workspace holding `cwd` (`serve --workspace` may be a folder inside a repository). */
@@ -254,8 +383,7 @@ export class WorkspaceHost implements EngineSource {
   async closeIdle(idleMs: number): Promise<void> {
     const cutoff = this.now() - idleMs;
     for (const [id, slot] of this.slots) {
-      if (!slot.engine || slot.lastUse > cutoff || id === this.defaultId || this.builds?.pending(id)) continue;
-      if (slot.engine.listSessions().some((session) => session.activeTurnId !== null)) continue;
+      if (!slot.engine || slot.lastUse > cutoff || this.builds?.pending(id) || !this.mayClose(id, slot)) continue;
       await this.closeSlot(id, slot);
     }
   }
@@ -265,11 +393,11 @@ export class WorkspaceHost implements EngineSource {
     if (!engine) return;
     slot.engine = undefined;
     slot.unsubscribe?.();
-    try {
-      await engine.close();
-    } catch (error) {
-      this.options.log?.(`closing workspace ${id}: ${(error as Error).message}`);
-    }
+    slot.closing = engine.close().then(
+      () => undefined,
+      (error: unknown) => this.options.log?.(`closing workspace ${id}: ${(error as Error).message}`),
+    );
+    await slot.closing;
   }
 
   /** Closes every engine (their active turns committed), each within `boundMs`. */

@@ -16,6 +16,8 @@ export interface IndexBuildsOptions {
 
 export class IndexBuilds {
   private readonly queued = new Set<string>();
+  /** The workspace whose build runs now: its engine is not closed under it. */
+  private current: string | undefined;
   private tail: Promise<void> = Promise.resolve();
   private closed = false;
 
@@ -34,6 +36,11 @@ export class IndexBuilds {
     return this.queued.has(id);
   }
 
+  /** Whether `id`'s build runs now (a queued one may have its engine closed meanwhile: it opens it again). */
+  running(id: string): boolean {
+    return this.current === id;
+  }
+
   /** No build starts after this; the running one stops with its engine's close. */
   close(): void {
     this.closed = true;
@@ -45,6 +52,7 @@ export class IndexBuilds {
   }
 
   private async build(id: string): Promise<void> {
+    this.current = id;
     try {
       if (this.closed) return;
       let engine: Engine;
@@ -61,6 +69,7 @@ export class IndexBuilds {
       if (status) this.options.note(id, status);
     } finally {
       this.queued.delete(id);
+      this.current = undefined;
     }
   }
 }

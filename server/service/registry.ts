@@ -46,6 +46,13 @@ export class WorkspaceRegistry {
     return entry;
   }
 
+  /** Takes the workspace out (`turnback forget`); false when it was not registered. */
+  remove(id: string): boolean {
+    if (!this.byId.delete(id)) return false;
+    this.save();
+    return true;
+  }
+
   /** Keeps how the workspace's latest index build ended. */
   noteIndex(id: string, index: IndexBuildStatus): void {
     const entry = this.byId.get(id);

@@ -37,6 +37,13 @@ export class SessionMap {
     this.flush();
   }
 
+  /** Drops every session of a forgotten workspace: their next event places them again. */
+  forgetWorkspace(workspaceId: string): void {
+    const before = this.map.size;
+    for (const [session, workspace] of this.map) if (workspace === workspaceId) this.map.delete(session);
+    if (this.map.size !== before) this.flush();
+  }
+
   flush(): void {
     writePrivateFile(this.file, `${JSON.stringify(Object.fromEntries(this.map))}\n`);
   }

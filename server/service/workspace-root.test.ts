@@ -2,7 +2,13 @@ import { mkdir, mkdtemp, realpath, rm, symlink, writeFile } from 'node:fs/promis
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { exactWorkspaceRoot, refusalOf, WorkspaceRefusedError, workspaceRootOf } from './workspace-root.js';
+import {
+  autoWorkspaceRootOf,
+  exactWorkspaceRoot,
+  refusalOf,
+  WorkspaceRefusedError,
+  workspaceRootOf,
+} from './workspace-root.js';
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -62,5 +68,43 @@ describe('the workspace of a path', () => {
     await mkdir(path.join(repo, 'sub'));
     expect(exactWorkspaceRoot(path.join(repo, 'sub'), env)).toBe(path.join(repo, 'sub'));
     expect(() => exactWorkspaceRoot(env.HOME!, env)).toThrow(/home folder/);
+  });
+
+  it('refuses a dot-folder of the home folder and anything inside it, unless the person allows it', async () => {
+    for (const dot of ['.ssh', '.config/systemd/user', '.gnupg', '.local/share']) {
+      await mkdir(path.join(env.HOME!, dot), { recursive: true });
+      expect(() => workspaceRootOf(path.join(env.HOME!, dot), env), dot).toThrow(/settings folder of your home folder/);
+    }
+    // A git repository inside one (a config kept in git) is refused as well.
+    await mkdir(path.join(env.HOME!, '.config', 'nvim', '.git'), { recursive: true });
+    expect(() => workspaceRootOf(path.join(env.HOME!, '.config', 'nvim'), env)).toThrow(/\.config/);
+    expect(workspaceRootOf(path.join(env.HOME!, '.config', 'nvim'), env, { allow: true })).toBe(
+      path.join(env.HOME!, '.config', 'nvim'),
+    );
+    expect(refusalOf('/var/lib', env.HOME!, true)).toBeNull();
+    for (const never of ['/', env.HOME!, '/proc/1', '/sys'])
+      expect(refusalOf(never, env.HOME!, true), never).not.toBeNull();
+  });
+});
+
+describe('the workspace an agent event may bring by itself', () => {
+  it('is a git top level anywhere, or a plain folder in the home folder', async () => {
+    const srv = path.join(root, 'srv', 'app');
+    await mkdir(path.join(srv, '.git'), { recursive: true });
+    await mkdir(path.join(srv, 'src'));
+    expect(autoWorkspaceRootOf(path.join(srv, 'src'), env)).toBe(srv);
+    const notes = path.join(env.HOME!, 'notes', 'today');
+    await mkdir(notes, { recursive: true });
+    expect(autoWorkspaceRootOf(notes, env)).toBe(notes);
+  });
+
+  it('is never a plain folder outside the home folder, a dot-folder or a system folder: the refusal names turnback init', async () => {
+    const data = path.join(root, 'var-lib', 'db');
+    await mkdir(data, { recursive: true });
+    expect(() => autoWorkspaceRootOf(data, env, 'codex')).toThrow(`run turnback init codex --workspace ${data}`);
+    await mkdir(path.join(env.HOME!, '.config'));
+    expect(() => autoWorkspaceRootOf(path.join(env.HOME!, '.config'), env)).toThrow(WorkspaceRefusedError);
+    expect(() => autoWorkspaceRootOf('/etc', env)).toThrow(/system folder/);
+    expect(() => autoWorkspaceRootOf(env.HOME!, env)).toThrow(/home folder/);
   });
 });

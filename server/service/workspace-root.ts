@@ -1,6 +1,7 @@
 // Which folder is a workspace (docs/api.md "Workspaces"): the git top level of a path when there
-// is one, else the path itself; never `/`, the home folder itself or a system folder, where an
-// agent's turn would be the whole machine's.
+// is one, else the path itself; never `/`, the home folder itself, a system folder or a dot-folder
+// of the home folder (keys, settings), where an agent's turn would reach past the person's projects.
+// An agent's event alone only brings a project: a git top level, or a plain folder in the home folder.
 import { existsSync, realpathSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import path from 'node:path';
@@ -52,14 +53,34 @@ const SYSTEM_FOLDERS = [
   '/Applications',
 ];
 
-/** Why `root` (a real absolute path) cannot be a workspace, or null. */
-export function refusalOf(root: string, home: string): string | null {
+/** Kernel trees: never a workspace, even when the person asks (`allow`). */
+const PSEUDO_TREES = ['/dev', '/proc', '/sys'];
+
+const inTree = (root: string, tree: string) => root === tree || root.startsWith(`${tree}/`);
+
+/** The `$HOME/.<name>` folder holding `root` (itself included), or null. */
+function homeDotFolderOf(root: string, home: string): string | null {
+  if (home === '' || !root.startsWith(`${home}/`)) return null;
+  const first = root.slice(home.length + 1).split('/')[0];
+  return first.startsWith('.') ? path.join(home, first) : null;
+}
+
+/**
+ * Why `root` (a real absolute path) cannot be a workspace, or null. `allow` (the person's own
+ * `init --allow` or `allow: true`) lifts the system-folder and dot-folder refusals, never `/`,
+ * the home folder itself or a kernel tree.
+ */
+export function refusalOf(root: string, home: string, allow = false): string | null {
   if (root === '/') return 'the root folder / cannot be a workspace';
   if (home !== '' && root === path.resolve(home))
     return `the home folder ${root} itself cannot be a workspace: use a project folder inside it`;
-  if (SYSTEM_TREES.some((tree) => root === tree || root.startsWith(`${tree}/`)))
-    return `${root} is a system folder and cannot be a workspace`;
-  if (SYSTEM_FOLDERS.includes(root)) return `${root} is a system folder and cannot be a workspace`;
+  if (PSEUDO_TREES.some((tree) => inTree(root, tree))) return `${root} is a system folder and cannot be a workspace`;
+  if (allow) return null;
+  if (SYSTEM_TREES.some((tree) => inTree(root, tree)) || SYSTEM_FOLDERS.includes(root))
+    return `${root} is a system folder and cannot be a workspace (turnback init --allow records it anyway)`;
+  const dotFolder = homeDotFolderOf(root, home);
+  if (dotFolder !== null)
+    return `${root} is inside ${dotFolder}, a settings folder of your home folder, and cannot be a workspace (turnback init --allow records it anyway)`;
   return null;
 }
 
@@ -95,23 +116,53 @@ function realDirectory(target: string): string {
 }
 
 /**
- * The workspace holding `target` (an absolute path): its git top level, else itself. A git top
- * level that is refused (a dotfiles repository in the home folder) gives way to the path itself.
+ * The workspace holding `target` (an absolute path) that the person names (`init`, the console):
+ * its git top level, else itself. A git top level that is refused (a dotfiles repository in the
+ * home folder) gives way to the path itself.
  */
-export function workspaceRootOf(target: string, env: NodeJS.ProcessEnv = process.env): string {
+export function workspaceRootOf(
+  target: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { allow?: boolean } = {},
+): string {
   const real = realDirectory(target);
   const home = homeOf(env);
+  const allow = options.allow === true;
   const top = gitTopLevel(real);
-  if (top !== null && refusalOf(top, home) === null) return top;
-  const refusal = refusalOf(real, home);
+  if (top !== null && refusalOf(top, home, allow) === null) return top;
+  const refusal = refusalOf(real, home, allow);
   if (refusal) throw new WorkspaceRefusedError(refusal, target);
   return real;
 }
 
+/**
+ * The workspace an agent's event from `cwd` may register by itself, with no word from the person:
+ * the git top level of `cwd`, else `cwd` when it is a plain folder inside the home folder. Any
+ * other folder is refused with the `turnback init` line that records it (`host` names the agent
+ * host in that line when known). The adapters' routing asks this for a cwd no workspace holds.
+ */
+export function autoWorkspaceRootOf(cwd: string, env: NodeJS.ProcessEnv = process.env, host?: string): string {
+  const real = realDirectory(cwd);
+  const home = homeOf(env);
+  const top = gitTopLevel(real);
+  if (top !== null && refusalOf(top, home) === null) return top;
+  const refusal = refusalOf(real, home);
+  if (refusal) throw new WorkspaceRefusedError(refusal, cwd);
+  if (home !== '' && real.startsWith(`${home}/`)) return real;
+  throw new WorkspaceRefusedError(
+    `${real} is neither a git repository nor a folder in your home folder, so an agent's event does not make it a workspace: to record it, run turnback init ${host ?? '<host>'} --workspace ${real}`,
+    cwd,
+  );
+}
+
 /** `serve --workspace <dir>` takes the folder as given (its store is keyed by it), refusals aside. */
-export function exactWorkspaceRoot(target: string, env: NodeJS.ProcessEnv = process.env): string {
+export function exactWorkspaceRoot(
+  target: string,
+  env: NodeJS.ProcessEnv = process.env,
+  options: { allow?: boolean } = {},
+): string {
   const real = realDirectory(path.resolve(target));
-  const refusal = refusalOf(real, homeOf(env));
+  const refusal = refusalOf(real, homeOf(env), options.allow === true);
   if (refusal) throw new WorkspaceRefusedError(refusal, target);
   return real;
 }
