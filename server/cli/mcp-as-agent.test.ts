@@ -109,6 +109,24 @@ describe("undo from the agent's own chat", () => {
     expect(steps.map((s: { title: string }) => s.title)).toContain('Undo of #1');
   });
 
+  it("finds the asking session by its open call of this tool when the host's session id is not one here (--continue)", async () => {
+    await put('k.txt', 'k0\n');
+    const before = await agentTurn(service, workspace, 'hooked', 'Edit k', { 'k.txt': 'k1\n' });
+    const asking = await begin('hooked', 'undo it');
+    await agentTurn(service, workspace, 'bystander', 'Elsewhere', { 'z.txt': 'z\n' });
+    const { execId } = await service.agent(
+      'exec',
+      { sessionId: 'hooked', tool: 'mcp__turnback__undo_turn', command: '{}' },
+      workspace,
+    );
+    const { call } = await mcpOf('a-session-the-hooks-never-named');
+    const undone = jsonOf(await call('undo_turn'));
+    expect(undone).toMatchObject({ turn: { turnId: before }, result: { ok: true, rollbackTurnId: asking } });
+    expect(await read('k.txt')).toBe('k0\n');
+    await service.agent('exec-end', { sessionId: 'hooked', execId }, workspace);
+    await end('hooked');
+  });
+
   it("defaults to the caller's session, not the most recently active one", async () => {
     await put('mine.txt', 'm0\n');
     await put('theirs.txt', 't0\n');

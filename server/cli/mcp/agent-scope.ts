@@ -1,7 +1,8 @@
 // Whom `turnback mcp` acts for: the agent that calls it, never the person. Its session is the one
-// its host names (Claude Code gives its MCP servers CLAUDE_CODE_SESSION_ID); it undoes agent
-// turns only, by default those of that session, and an undo asked for during that session's
-// active turn (the agent's own chat) undoes the turn before, recorded inside the asking turn.
+// its host names (Claude Code gives its MCP servers CLAUDE_CODE_SESSION_ID), else the one whose
+// active turn has this very tool call open (the host's PreToolUse hook recorded it); it undoes
+// agent turns only, by default those of that session, and an undo asked for during that
+// session's active turn (the agent's own chat) undoes the turn before, recorded inside it.
 import type { Turn } from '../../protocol.js';
 import { refused } from '../client/errors.js';
 import { chooseSession, locateTurn, type Located } from '../client/turn-ref.js';
@@ -16,14 +17,32 @@ export function callerSessionOf(env: NodeJS.ProcessEnv): string | undefined {
 export interface AgentTarget extends Located {
   /** The caller's active turn that asks (the undo is recorded in it), when the session is the caller's and has one. */
   asking?: string;
+  /** The caller's session as found here (undefined: not known). */
+  caller?: string;
 }
 
-/** The session a tool addresses: the one named, else the caller's once it has turns here, else the most recent. */
-async function sessionFor(ws: WorkspaceClient, named: string | undefined, caller: string | undefined) {
-  if (named !== undefined || caller === undefined) return chooseSession(ws, named);
-  const own = (await ws.sessions()).find((session) => session.sessionId === caller);
-  if (!own) throw refused(`nothing is recorded for this agent's session ${caller} in ${ws.workspace.root}`, 'NO_TURNS');
-  return own;
+/**
+ * The caller's session in this workspace: the host's, when it has turns here; else the one
+ * session whose active turn has this tool (`mcp__<server>__<tool>`) open as a command. A host
+ * may start its MCP servers before it resumes a session (Claude Code's `--continue`), so the
+ * environment can name a session the hooks never used. Undefined when neither tells.
+ */
+export async function findCaller(
+  ws: WorkspaceClient,
+  fromHost: string | undefined,
+  tool: string,
+): Promise<string | undefined> {
+  const sessions = await ws.sessions();
+  if (fromHost !== undefined && sessions.some((session) => session.sessionId === fromHost)) return fromHost;
+  const thisTool = new RegExp(`^mcp__.+__${tool}$`);
+  const asking: string[] = [];
+  for (const session of sessions) {
+    if (!session.activeTurnId) continue;
+    const active = (await ws.turns(session.sessionId, 1)).find((turn) => turn.turnId === session.activeTurnId);
+    if (active?.execCommands.some((command) => command.endedAt === null && thisTool.test(command.tool)))
+      asking.push(session.sessionId);
+  }
+  return asking.length === 1 ? asking[0] : undefined;
 }
 
 function refuseNonAgent(turn: Turn): void {
@@ -52,7 +71,10 @@ export async function agentUndoTarget(
   sessionFlag: string | undefined,
   caller: string | undefined,
 ): Promise<AgentTarget> {
-  const session = await sessionFor(ws, sessionFlag, caller);
+  const session =
+    sessionFlag === undefined && caller !== undefined
+      ? (await ws.sessions()).find((candidate) => candidate.sessionId === caller)!
+      : await chooseSession(ws, sessionFlag);
   const asking = session.sessionId === caller && session.activeTurnId ? session.activeTurnId : undefined;
   const refuseRunning = (turn: Turn) => {
     if (turn.status !== 'active' && session.activeTurnId !== turn.turnId) return;
@@ -63,7 +85,7 @@ export async function agentUndoTarget(
     const located = await locateTurn(ws, ref, sessionFlag ?? (caller === undefined ? undefined : session.sessionId));
     refuseNonAgent(located.turn);
     refuseRunning(located.turn);
-    return located.session.sessionId === session.sessionId ? { ...located, asking } : located;
+    return located.session.sessionId === session.sessionId ? { ...located, asking, caller } : { ...located, caller };
   }
   const agentTurns = (await ws.turns(session.sessionId)).filter((turn) => turn.kind === 'agent').reverse();
   const earlier = agentTurns.filter((turn) => turn.turnId !== asking);
@@ -71,5 +93,5 @@ export async function agentUndoTarget(
   const turn = earlier.find((candidate) => candidate.status !== 'rolled-back');
   if (!turn)
     throw refused(`nothing to undo in session ${session.sessionId}: every agent turn is undone`, 'NOTHING_TO_UNDO');
-  return { session, turn, asking };
+  return { session, turn, asking, caller };
 }

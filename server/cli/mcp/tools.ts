@@ -12,7 +12,7 @@ import { uriOfPath } from '../client/paths.js';
 import { locateTurn } from '../client/turn-ref.js';
 import type { WorkspaceClient } from '../client/workspace.js';
 import { json, text, workspaceRunner, type McpPlace } from './answers.js';
-import { agentUndoTarget, type AgentTarget } from './agent-scope.js';
+import { agentUndoTarget, findCaller, type AgentTarget } from './agent-scope.js';
 import { changedByOthers, requirePersonsYes } from './person-yes.js';
 import { registerPointTools } from './point-tools.js';
 
@@ -59,14 +59,14 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     force: args.force,
     keepBoth: args.keepBoth,
   });
-  const target = (ws: WorkspaceClient, ref: string | undefined, sessionFlag: string | undefined) =>
-    agentUndoTarget(ws, ref, sessionFlag, place.session);
+  const target = async (ws: WorkspaceClient, tool: string, ref: string | undefined, sessionFlag: string | undefined) =>
+    agentUndoTarget(ws, ref, sessionFlag, await findCaller(ws, place.session, tool));
   /** The undo as the agent: the person's yes first for force or keep-both over others' changes, inside the asking turn when there is one. */
   const undoAsAgent = async (ws: WorkspaceClient, located: AgentTarget, args: UndoArgs, extra: Extra) => {
     const options = undoOptions(ws, args);
     if (options.force || options.keepBoth) {
       const plan = await previewUndo(ws, located, options);
-      await requirePersonsYes(server, ws, located, options, await changedByOthers(ws, plan, place.session));
+      await requirePersonsYes(server, ws, located, options, await changedByOthers(ws, plan, located.caller));
     }
     if (located.asking) {
       const stepId = toolCallOf(extra);
@@ -143,7 +143,7 @@ export function registerTools(server: McpServer, place: McpPlace): void {
     },
     (args) =>
       withWorkspace(async (ws) => {
-        const located = await target(ws, args.turn, args.session);
+        const located = await target(ws, 'preview_undo', args.turn, args.session);
         return json({ turn: located.turn, plan: await previewUndo(ws, located, undoOptions(ws, args)) });
       })(),
   );
@@ -166,7 +166,9 @@ export function registerTools(server: McpServer, place: McpPlace): void {
       annotations: { destructiveHint: true },
     },
     (args, extra) =>
-      withWorkspace(async (ws) => undoAsAgent(ws, await target(ws, args.turn, args.session), args, extra))(),
+      withWorkspace(async (ws) =>
+        undoAsAgent(ws, await target(ws, 'undo_turn', args.turn, args.session), args, extra),
+      )(),
   );
 
   server.registerTool(
@@ -179,7 +181,9 @@ export function registerTools(server: McpServer, place: McpPlace): void {
       annotations: { destructiveHint: true },
     },
     (args, extra) =>
-      withWorkspace(async (ws) => undoAsAgent(ws, await target(ws, args.fromTurn, args.session), args, extra))(),
+      withWorkspace(async (ws) =>
+        undoAsAgent(ws, await target(ws, 'restore_files', args.fromTurn, args.session), args, extra),
+      )(),
   );
 
   registerPointTools(server, withWorkspace);
