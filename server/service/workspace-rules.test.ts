@@ -2,7 +2,7 @@
 // (a git top level, or a plain folder in the home folder), the fs routes act only inside a
 // registered workspace, dot-folders of the home folder and system folders need the person's
 // `allow`, agent registrations are capped per window, and a workspace can be forgotten.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -12,7 +12,7 @@ import * as p from '../adapters/claude-code/test/payloads.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { send } from '../http/test/client.js';
 import { openEngine } from '../engine/index.js';
-import { WorkspaceHost, type HostOptions } from './host.js';
+import { MAX_OPEN_ENGINES, WorkspaceHost, type HostOptions } from './host.js';
 
 const TOKEN = 'console-token-0123456789abcdef';
 const AGENT = 'agent-token-0123456789abcdef';
@@ -191,6 +191,39 @@ describe('bounded registration, and forgetting (S6)', () => {
     expect(api.json.error.code).toBe('WORKSPACE_LIMIT');
     expect((await post('/api/workspaces', { path: path.join(home, 'project-4') })).status).toBe(200);
   });
+
+  it(
+    'keeps workspaces, open engines and fds bounded when hook events come from 200 distinct projects',
+    { timeout: 240_000 },
+    async () => {
+      await start();
+      const fds = () => readdirSync('/proc/self/fd').length;
+      const fdsBefore = fds();
+      const outcomes = new Map<string, number>();
+      let mostOpen = 0;
+      for (let n = 0; n < 200; n++) {
+        const cwd = path.join(home, `repo-${n}`);
+        await mkdir(path.join(cwd, '.git'), { recursive: true });
+        const c = { cwd, sessionId: session(n) };
+        const answer = (await hook(p.userPromptSubmit(c, 'hi'))).json;
+        await hook(p.stop(c));
+        const told =
+          answer.outcome === 'not-recorded' ? /registered 20 workspaces within 60 min/.test(answer.ignored) : true;
+        expect(told, answer.ignored).toBe(true);
+        outcomes.set(answer.outcome, (outcomes.get(answer.outcome) ?? 0) + 1);
+        if (n % 10 === 9)
+          mostOpen = Math.max(
+            mostOpen,
+            (await get('/api/workspaces')).json.workspaces.filter((w: { open: boolean }) => w.open).length,
+          );
+      }
+      // The default cap: 20 registrations by agent events per hour, the rest told how to record them.
+      expect(Object.fromEntries(outcomes)).toEqual({ forwarded: 20, 'not-recorded': 180 });
+      expect(await roots()).toHaveLength(20);
+      expect(mostOpen).toBeLessThanOrEqual(MAX_OPEN_ENGINES);
+      expect(fds() - fdsBefore).toBeLessThan(MAX_OPEN_ENGINES * 8);
+    },
+  );
 
   it('forgets a workspace: engine closed, out of the list and the session map, store kept unless deleteStore', async () => {
     await start();
