@@ -1,6 +1,8 @@
 // The user's service as a real process for the terminal's tests: `turnback serve --port 0` with a
 // temp state dir and HOME, found through service.json as every client finds it; agent calls go
-// through the agent routes with the kept agent token and the workspace as their cwd.
+// through the agent routes with the kept agent token and the workspace as their cwd, each
+// workspace registered first with the console token, as `turnback init` does (a plain temp folder
+// outside HOME is not one an agent's event may register by itself).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
@@ -41,10 +43,23 @@ export async function startRealService(base: string): Promise<TestService> {
   }
   const port = entry.port;
   const agentToken = readStateToken('agentToken', env);
+  const consoleToken = readStateToken('consoleToken', env);
+  const registered = new Set<string>();
+  const register = async (cwd: string) => {
+    if (registered.has(cwd)) return;
+    const response = await fetch(`http://127.0.0.1:${port}/api/workspaces`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${consoleToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ path: cwd }),
+    });
+    if (!response.ok) throw new Error(`registering ${cwd}: ${response.status} ${await response.text()}`);
+    registered.add(cwd);
+  };
   return {
     env,
     port,
     agent: async (route, body, cwd) => {
+      await register(cwd);
       const response = await fetch(`http://127.0.0.1:${port}/api/agent/${route}`, {
         method: 'POST',
         headers: { Authorization: `Bearer ${agentToken}`, 'Content-Type': 'application/json' },
