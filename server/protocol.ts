@@ -434,6 +434,15 @@ export interface HealthResponse {
   ok: true;
   version: string;
 }
+/** `GET /api/hello?nonce=N` (no token): the service's proof that it holds the console token (docs/api.md "Security"). */
+export interface HelloResponse {
+  /** HMAC-SHA256(console token, `turnback-server|<port>|<nonce>`), base64url. */
+  proof: string;
+  /** This run's random salt: the session key is HMAC-SHA256(console token, `turnback-session|<port>|<salt>`). */
+  salt: string;
+  /** HMAC-SHA256(session key, `turnback-server|<port>|<nonce>`): the proof for a tab that kept only its session key. */
+  sessionProof: string;
+}
 export interface SessionsResponse {
   sessions: Session[];
   /** With `?turns=<limit>`: the newest session's first page of turns (as `GET …/turns?limit=`), oldest first. */

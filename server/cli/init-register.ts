@@ -3,7 +3,9 @@
 // first command. The service owns its registry (workspaces.json) while it runs: the workspace
 // is registered through it, `POST /api/workspaces`, never by writing the file under it.
 import type { WorkspaceResponse } from '../protocol.js';
+import { serviceSocketPath } from '../service/service-file.js';
 import { ensureService, readStateToken } from '../service/spawn-service.js';
+import { requestJson } from './client/http.js';
 
 /** The line init prints: registered and building, or why not (the hooks are installed either way). */
 export async function registerWithService(
@@ -17,14 +19,18 @@ export async function registerWithService(
   const token = readStateToken('consoleToken', env);
   if (!token) return `Not registered with the turnback service yet (no console token); ${later}`;
   try {
-    const response = await fetch(`http://127.0.0.1:${service.entry.port}/api/workspaces`, {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ path: workspace, ...(options.allow ? { allow: true } : {}) }),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const body = (await response.json()) as WorkspaceResponse & { error?: { message?: string } };
-    if (!response.ok) return `Not registered with the turnback service: ${body.error?.message ?? response.status}`;
+    // Over the service's socket: the console token never goes to a TCP port.
+    const answer = await requestJson(
+      serviceSocketPath(env),
+      'POST',
+      '/api/workspaces',
+      token,
+      { path: workspace, ...(options.allow ? { allow: true } : {}) },
+      10_000,
+    );
+    const body = answer.json as WorkspaceResponse & { error?: { message?: string } };
+    if (answer.status < 200 || answer.status >= 300)
+      return `Not registered with the turnback service: ${body?.error?.message ?? answer.status}`;
     const { root, index } = body.workspace;
     const state = index?.state === 'whole' ? 'its index is whole' : 'its index is being built in the background';
     return `Registered ${root} with your turnback service (pid ${service.entry.pid}): ${state} (turnback status shows its progress)`;

@@ -54,19 +54,31 @@ async function openChecked(options: LaunchOptions, workspace: string): Promise<E
 
 async function listenChecked(engine: Engine, flags: ServeFlags): Promise<RunningServer> {
   try {
-    return await startServer({
-      engine,
-      port: flags.port,
-      token: flags.token,
-      agentToken: flags.agentToken,
-      // The agent adapters' routes: the CLI is where engine, http and adapters meet.
-      routes: claudeCodeRoutes(),
-      readHookPlace: placeOfHookEvent,
-      log: { error: (line) => process.stderr.write(`${line}\n`) },
-    });
+    return await listenOn(engine, flags, flags.port);
   } catch (err) {
+    // 4820 taken (another user's service, say) and no --port given: any free port, printed.
+    if (!flags.portGiven && (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      try {
+        return await listenOn(engine, flags, 0);
+      } catch (again) {
+        throw listenFailure(again, 0);
+      }
+    }
     throw listenFailure(err, flags.port);
   }
+}
+
+function listenOn(engine: Engine, flags: ServeFlags, port: number): Promise<RunningServer> {
+  return startServer({
+    engine,
+    port,
+    token: flags.token,
+    agentToken: flags.agentToken,
+    // The agent adapters' routes: the CLI is where engine, http and adapters meet.
+    routes: claudeCodeRoutes(),
+    readHookPlace: placeOfHookEvent,
+    log: { error: (line) => process.stderr.write(`${line}\n`) },
+  });
 }
 
 export async function launch(options: LaunchOptions): Promise<number> {

@@ -1,9 +1,20 @@
 // turnback start / status / url / stop as processes, on a temp HOME and state dir, port 0.
-import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from './test/spawn-cli.js';
+
+/** Listens on `port` when it is free; undefined when someone holds it already. */
+async function holdPort(port: number): Promise<Server | undefined> {
+  const server = createServer();
+  return new Promise((resolve) => {
+    server.once('error', () => resolve(undefined));
+    server.listen({ port, host: '127.0.0.1', exclusive: true }, () => resolve(server));
+  });
+}
 
 let root: string;
 let env: NodeJS.ProcessEnv;
@@ -71,5 +82,48 @@ describe('the service commands', { timeout: 120_000 }, () => {
     expect(stop.code).toBe(0);
     expect(stop.stdout).toMatch(/^turnback stopped \(pid \d+\)\n$/);
     expect((await cli('status')).code).toBe(2);
+  });
+
+  it("talks over the service's socket (0600): the TCP port in service.json never sees the console token", async () => {
+    expect((await cli('start')).code).toBe(0);
+    const socket = path.join(root, 'state', 'turnback', 'service.sock');
+    const mode = (await stat(socket)).mode;
+    expect(mode & 0o777).toBe(0o600);
+    // Another user's listener where service.json points: the CLI must not talk to it.
+    const seen: string[] = [];
+    const recorder = createServer((request, response) => {
+      seen.push(`${request.method} ${request.url} ${request.headers.authorization ?? ''}`);
+      response.end('{}');
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    try {
+      const file = path.join(root, 'state', 'turnback', 'service.json');
+      const entry = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>;
+      const port = (recorder.address() as AddressInfo).port;
+      await writeFile(file, `${JSON.stringify({ ...entry, port, url: `http://127.0.0.1:${port}/` })}\n`);
+      const status = await cli('status', '--json');
+      expect(status.code).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ running: true, workspaces: [] });
+      expect(seen).toEqual([]);
+    } finally {
+      recorder.closeAllConnections();
+      await new Promise((resolve) => recorder.close(resolve));
+    }
+  });
+
+  it('a restarted service listens on the port it had last time, so an open console finds it again', async () => {
+    delete env.TURNBACK_PORT;
+    // 4820 taken (here, or already by someone else): the first start takes some other port.
+    const holder = await holdPort(4820);
+    try {
+      const port = (text: string) => /127\.0\.0\.1:(\d+)\//.exec(text)?.[1];
+      const first = port((await cli('start')).stdout);
+      expect(first).toBeDefined();
+      expect(await readFile(path.join(root, 'state', 'turnback', 'last-port'), 'utf8')).toBe(`${first}\n`);
+      expect((await cli('stop')).code).toBe(0);
+      expect(port((await cli('start')).stdout)).toBe(first);
+    } finally {
+      holder?.close();
+    }
   });
 });

@@ -8,6 +8,7 @@ import { errorAnswer, HttpError } from './errors.js';
 import { API_HEADERS, SECURITY_HEADERS } from './headers.js';
 import { decodeSegments, matchRoute } from './router.js';
 import { EVENTS_PATH } from './routes/index.js';
+import { HELLO_PATH, helloAnswer } from './hello.js';
 import { accessFor, checkHost, checkOrigin, checkToken, presentedToken, sameToken, type Tokens } from './security.js';
 import { chooseEncoding, compressed, serveStatic } from './static.js';
 import type { EngineLease, EngineSource } from './engine-source.js';
@@ -26,6 +27,13 @@ import type { Route } from './types.js';
 export interface PipelineContext {
   port: number;
   tokens: Tokens;
+  /** This run's random salt of the console's session key (hello.ts). */
+  sessionSalt: string;
+  /**
+   * The request came over the service's Unix socket in the 0700 state dir: no browser reaches
+   * it, so Host and Origin (DNS rebinding, other sites) are not checked; the token still is.
+   */
+  overSocket?: boolean;
   /** The route table: docs/api.md's routes and those the server's caller added. */
   routes: readonly Route[];
   /** Which engine a request addresses. */
@@ -90,6 +98,11 @@ async function handleApi(
 ): Promise<void> {
   // The event streams (an EventSource cannot set headers) alone take `?token=`.
   const isEvents = rawPath === EVENTS_PATH || /^\/api\/workspaces\/[^/]+\/events$/.test(rawPath);
+  // The handshake's first half needs no token: it is how a tab checks the service before sending one.
+  if (rawPath === HELLO_PATH) {
+    if ((request.method ?? 'GET') !== 'GET') throw methodNotAllowed(['GET']);
+    return sendJson(response, 200, helloAnswer(query, ctx.tokens.console, ctx.port, ctx.sessionSalt));
+  }
   const holder = checkToken(presentedToken(request.headers, query, isEvents), accessFor(rawPath), ctx.tokens);
   const method = request.method ?? 'GET';
   if (rawPath === WORKSPACES_PATH) {
@@ -238,8 +251,7 @@ export async function handleRequest(
   ctx: PipelineContext,
 ): Promise<void> {
   try {
-    const host = checkHost(request.headers, ctx.port);
-    checkOrigin(request.headers, host);
+    if (!ctx.overSocket) checkOrigin(request.headers, checkHost(request.headers, ctx.port));
     const target = request.url ?? '';
     if (!target.startsWith('/')) throw new HttpError('BAD_REQUEST', 'the request target must be a path');
     const { rawPath, query } = splitTarget(target);

@@ -8,6 +8,8 @@ export type Access = 'console' | 'agent';
 export interface Tokens {
   console: string;
   agent: string;
+  /** The console's session key for this run and port (tokens.ts `sessionKey`): opens what the console token opens. */
+  session?: string;
 }
 
 /** Host allow-list: DNS rebinding sends a foreign name with our address. */
@@ -27,8 +29,9 @@ export function checkOrigin(headers: IncomingHttpHeaders, host: string): void {
 
 /**
  * The credential a request presents: the Bearer header, or, on the event stream only (an
- * EventSource cannot set headers), `?token=`. Never a cookie: a browser sends 127.0.0.1
- * cookies to every local port, so any dev server an agent starts would receive it.
+ * EventSource cannot set headers), `?session=` (the console's session key) or `?token=`. Never a
+ * cookie: a browser sends 127.0.0.1 cookies to every local port, so any dev server an agent
+ * starts would receive it.
  */
 export function presentedToken(
   headers: IncomingHttpHeaders,
@@ -40,7 +43,7 @@ export function presentedToken(
     const match = /^Bearer[ ]+(\S+)\s*$/i.exec(authorization);
     return match ? match[1] : undefined;
   }
-  return queryTokenAllowed ? (query.get('token') ?? undefined) : undefined;
+  return queryTokenAllowed ? (query.get('session') ?? query.get('token') ?? undefined) : undefined;
 }
 
 /** Compares digests so neither the content nor the length of a token leaks through timing. */
@@ -60,10 +63,11 @@ export type Holder = 'console' | 'agent';
 
 export function checkToken(given: string | undefined, access: Access, tokens: Tokens): Holder {
   if (given !== undefined) {
-    // Both comparisons always run, so the answer time does not tell which token matched.
+    // Every comparison always runs, so the answer time does not tell which token matched.
     const isConsole = sameToken(given, tokens.console);
+    const isSession = tokens.session !== undefined && sameToken(given, tokens.session);
     const isAgent = sameToken(given, tokens.agent);
-    if (isConsole) return 'console';
+    if (isConsole || isSession) return 'console';
     if (access === 'agent' && isAgent) return 'agent';
   }
   throw new HttpError(

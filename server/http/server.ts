@@ -1,5 +1,6 @@
 // The HTTP server: node:http on 127.0.0.1 only, embedding an engine or a service's workspaces. Used by the CLI, the tests,
 // the benchmark and the e2e suite.
+import { chmodSync, rmSync } from 'node:fs';
 import { createServer, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,7 @@ import type { HookPlaceReader } from './agent-place.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { withRoutes } from './routes/index.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
-import { generateToken } from './tokens.js';
+import { generateToken, sessionKey } from './tokens.js';
 import type { Route } from './types.js';
 import { packageVersion } from './version.js';
 
@@ -49,6 +50,11 @@ export interface StartServerOptions {
   routes?: readonly Route[];
   /** How each host reads a raw hook event's session and folder, for choosing its workspace. */
   readHookPlace?: HookPlaceReader;
+  /**
+   * Also listen on this Unix socket (the service's `service.sock` in its 0700 state dir, made
+   * 0600): the CLI and the hooks talk there, where no other user can take the address.
+   */
+  socketPath?: string;
 }
 
 export interface RunningServer {
@@ -58,6 +64,8 @@ export interface RunningServer {
   origin: string;
   token: string;
   agentToken: string;
+  /** The Unix socket it also listens on, when asked to. */
+  socketPath?: string;
   /** Ends event streams and connections; the engine stays open (its owner closes it). */
   close(): Promise<void>;
 }
@@ -92,6 +100,19 @@ function answerMalformed(err: NodeJS.ErrnoException, socket: Socket): void {
   );
 }
 
+function listenOnSocket(server: ReturnType<typeof createServer>, socketPath: string): Promise<void> {
+  // A socket file left by a service that died: the service lock says none runs now.
+  rmSync(socketPath, { force: true });
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ path: socketPath, exclusive: true }, () => {
+      server.off('error', reject);
+      chmodSync(socketPath, 0o600);
+      resolve();
+    });
+  });
+}
+
 function listen(server: ReturnType<typeof createServer>, port: number): Promise<number> {
   return new Promise((resolve, reject) => {
     const onError = (err: Error): void => reject(err);
@@ -114,6 +135,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const ctx: PipelineContext = {
     port: 0,
     tokens: { console: token, agent: agentToken },
+    sessionSalt: generateToken(),
     routes: withRoutes(options.routes ?? []),
     source,
     version: options.version ?? packageVersion(),
@@ -138,31 +160,50 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
   const headersTimeout = options.headersTimeoutMs ?? 10_000;
   // Short limits: a slow or stuck client must not hold a connection (slowloris). Node checks
   // them on an interval, so the interval must be short too.
-  const server = createServer(
-    {
-      headersTimeout,
-      requestTimeout: Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout),
-      keepAliveTimeout: 5_000,
-      connectionsCheckingInterval: Math.min(1_000, headersTimeout),
-    },
-    (request, response) => {
-      void handleRequest(request, response, ctx);
-    },
-  );
-  server.on('clientError', answerMalformed);
+  const serverOptions = {
+    headersTimeout,
+    requestTimeout: Math.max(options.requestTimeoutMs ?? 60_000, headersTimeout),
+    keepAliveTimeout: 5_000,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  };
+  const serve = (context: PipelineContext) => {
+    const made = createServer(serverOptions, (request, response) => {
+      void handleRequest(request, response, context);
+    });
+    made.on('clientError', answerMalformed);
+    return made;
+  };
+  const server = serve(ctx);
 
   ctx.port = await listen(server, options.port ?? 4820);
+  ctx.tokens.session = sessionKey(token, ctx.port, ctx.sessionSalt);
   const origin = `http://${LOOPBACK}:${ctx.port}`;
+  const servers = [server];
+  if (options.socketPath !== undefined) {
+    const local = serve({ ...ctx, overSocket: true });
+    try {
+      await listenOnSocket(local, options.socketPath);
+    } catch (err) {
+      server.close();
+      throw err;
+    }
+    servers.push(local);
+  }
 
   let closing: Promise<void> | undefined;
   const close = (): Promise<void> => {
-    closing ??= new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const stream of [...streams]) stream.close();
-      server.closeIdleConnections();
-      // Requests already running get a moment to answer before their connections are cut.
-      setTimeout(() => server.closeAllConnections(), 2_000).unref();
-    });
+    closing ??= Promise.all(
+      servers.map(
+        (each) =>
+          new Promise<void>((resolve) => {
+            each.close(() => resolve());
+            each.closeIdleConnections();
+            // Requests already running get a moment to answer before their connections are cut.
+            setTimeout(() => each.closeAllConnections(), 2_000).unref();
+          }),
+      ),
+    ).then(() => undefined);
+    for (const stream of [...streams]) stream.close();
     return closing;
   };
 
@@ -172,6 +213,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     origin,
     token,
     agentToken,
+    ...(options.socketPath !== undefined ? { socketPath: options.socketPath } : {}),
     close,
   };
 }

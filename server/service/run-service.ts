@@ -16,7 +16,15 @@ import { packageVersion } from '../http/version.js';
 import { statePathIn, turnbackStateDir, type StateFile } from '../state-dir.js';
 import { WorkspaceHost } from './host.js';
 import { acquireServiceLock, type ServiceLock } from './lock.js';
-import { readLiveService, removeServiceEntry, SHUTDOWN_BOUND_MS, writeServiceEntry } from './service-file.js';
+import {
+  readLastPort,
+  readLiveService,
+  removeServiceEntry,
+  serviceSocketIn,
+  SHUTDOWN_BOUND_MS,
+  writeLastPort,
+  writeServiceEntry,
+} from './service-file.js';
 import { commandLineWarning, serviceTokens } from './service-tokens.js';
 import { TokenError } from './tokens.js';
 import { exactWorkspaceRoot } from './workspace-root.js';
@@ -66,8 +74,18 @@ async function openDefault(host: WorkspaceHost, flags: ServeFlags): Promise<void
   }
 }
 
+/**
+ * The ports to try, in order: `--port` alone when given; else the port of the last run (an open
+ * tab finds its service again after a restart), then 4820, then any free port.
+ */
+function portsToTry(flags: ServeFlags, stateDir: string): number[] {
+  if (flags.portGiven) return [flags.port];
+  return [...new Set([readLastPort(stateDir), flags.port, 0].filter((port): port is number => port !== undefined))];
+}
+
 async function listen(
   flags: ServeFlags,
+  stateDir: string,
   host: WorkspaceHost,
   tokens: { console: string; agent: string },
 ): Promise<RunningServer> {
@@ -79,21 +97,20 @@ async function listen(
       agentToken: tokens.agent,
       routes: claudeCodeRoutes(),
       readHookPlace: placeOfHookEvent,
+      socketPath: serviceSocketIn(stateDir),
       log: { error: (line) => process.stderr.write(`${line}\n`) },
     });
-  try {
-    return await start(flags.port);
-  } catch (err) {
-    // The default port taken: another one, recorded in service.json.
-    if (!flags.portGiven && (err as NodeJS.ErrnoException).code === 'EADDRINUSE') {
-      try {
-        return await start(0);
-      } catch (again) {
-        throw listenFailure(again, 0);
-      }
+  const ports = portsToTry(flags, stateDir);
+  for (const [i, port] of ports.entries()) {
+    try {
+      return await start(port);
+    } catch (err) {
+      // A port taken: the next one, recorded in service.json.
+      if (i === ports.length - 1 || (err as NodeJS.ErrnoException).code !== 'EADDRINUSE')
+        throw listenFailure(err, port);
     }
-    throw listenFailure(err, flags.port);
   }
+  throw new StartupError('no port to listen on');
 }
 
 /**
@@ -131,7 +148,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
     let starting = true;
     host = makeHost(flags, stateDir, () => starting);
     await openDefault(host, flags);
-    server = await listen(flags, host, tokens);
+    server = await listen(flags, stateDir, host, tokens);
     // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
     host.resumeIndexBuilds();
     const origin = `${server.origin}/`;
@@ -146,6 +163,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
       process.env,
       ownFile('service'),
     );
+    writeLastPort(stateDir, server.port);
     const written = entryFile;
     process.on('exit', () => removeServiceEntry(written));
     say(`turnback listening on ${server.url}`);

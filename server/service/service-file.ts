@@ -1,7 +1,8 @@
 // `service.json` (docs/api.md "State dir"): where the person's one live service listens, for the
 // CLI and the hooks. Written once the service answers, removed when it stops.
 import { readFileSync, rmSync } from 'node:fs';
-import { statePath } from '../state-dir.js';
+import { join } from 'node:path';
+import { statePath, turnbackStateDir } from '../state-dir.js';
 import { writePrivateFile } from './private-file.js';
 
 /** SIGTERM to exit: active turns are committed within this, else the service exits anyway. */
@@ -73,4 +74,34 @@ export function readLiveService(
     startedAt: String(startedAt ?? ''),
     url,
   };
+}
+
+/**
+ * `service.sock`: where the CLI and the hooks talk to the service, in the 0700 state dir: no
+ * other user can connect to it or take its place, as anyone can take a TCP port.
+ */
+export function serviceSocketIn(stateDir: string): string {
+  return join(stateDir, 'service.sock');
+}
+
+/** The person's service's socket, in the per-user state dir. */
+export function serviceSocketPath(env: NodeJS.ProcessEnv = process.env): string {
+  return serviceSocketIn(turnbackStateDir(env));
+}
+
+/** `last-port`: the port the service last listened on, tried first at the next start, so an open tab finds it again. */
+const LAST_PORT = 'last-port';
+
+export function readLastPort(stateDir: string): number | undefined {
+  try {
+    const text = readFileSync(join(stateDir, LAST_PORT), 'utf8').trim();
+    const port = Number(text);
+    return /^[0-9]{1,5}$/.test(text) && port > 0 && port <= 65535 ? port : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeLastPort(stateDir: string, port: number): void {
+  writePrivateFile(join(stateDir, LAST_PORT), `${port}\n`);
 }

@@ -1,4 +1,4 @@
-// The service's console routes as the terminal uses them: JSON over loopback with the console
+// The service's console routes as the terminal uses them: JSON over its socket with the console
 // token, every workspace route under `/api/workspaces/:workspaceId/…` (docs/api.md "Workspaces").
 import { apiFailure, noService } from './errors.js';
 import { requestJson, type JsonAnswer } from './http.js';
@@ -12,7 +12,7 @@ export class ServiceApi {
   async call<T>(method: 'GET' | 'POST' | 'DELETE', route: string, body?: unknown): Promise<T> {
     let answer: JsonAnswer;
     try {
-      answer = await requestJson(this.address.port, method, route, this.address.token, body, REQUEST_TIMEOUT_MS);
+      answer = await requestJson(this.address.socketPath, method, route, this.address.token, body, REQUEST_TIMEOUT_MS);
     } catch (err) {
       throw noService(`the turnback service at ${this.address.origin} did not answer: ${(err as Error).message}`);
     }

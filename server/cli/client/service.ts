@@ -1,14 +1,16 @@
-// Finds the user's one service (docs/api.md "State dir"): `service.json` (its pid alive) and
-// `console-token`, checked by `/api/health`. When none answers, runs `turnback start` (the same
+// Finds the user's one service (docs/api.md "State dir"): `service.json` (its pid alive),
+// `console-token` and `service.sock`, checked by `/api/health` over the socket. When none answers, runs `turnback start` (the same
 // bin, as a subprocess) and reads them again, so a terminal command works whether or not a hook
 // started the service first.
 import { spawn } from 'node:child_process';
-import { readLiveService } from '../../service/service-file.js';
+import { readLiveService, serviceSocketPath } from '../../service/service-file.js';
 import { readStateToken } from '../../service/spawn-service.js';
 import { noService } from './errors.js';
 import { requestJson } from './http.js';
 
 export interface ServiceAddress {
+  /** Where requests go: the service's Unix socket, never its TCP port. */
+  socketPath: string;
   port: number;
   /** `http://127.0.0.1:<port>` (no trailing slash), for messages. */
   origin: string;
@@ -22,15 +24,17 @@ const START_TIMEOUT_MS = 20_000;
 function readAddress(env: NodeJS.ProcessEnv): ServiceAddress | undefined {
   const entry = readLiveService(env);
   const token = readStateToken('consoleToken', env);
-  return entry && token ? { port: entry.port, origin: `http://127.0.0.1:${entry.port}`, token } : undefined;
+  return entry && token
+    ? { socketPath: serviceSocketPath(env), port: entry.port, origin: `http://127.0.0.1:${entry.port}`, token }
+    : undefined;
 }
 
 /** True when the address answers `/api/health` with this token (a stale service.json does not). */
 async function answers(address: ServiceAddress): Promise<boolean> {
   try {
     return (
-      (await requestJson(address.port, 'GET', '/api/health', address.token, undefined, HEALTH_TIMEOUT_MS)).status ===
-      200
+      (await requestJson(address.socketPath, 'GET', '/api/health', address.token, undefined, HEALTH_TIMEOUT_MS))
+        .status === 200
     );
   } catch {
     return false;

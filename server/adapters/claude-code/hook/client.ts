@@ -1,9 +1,10 @@
-// A minimal JSON POST to the local server's agent API over node:http (cheaper to load than
-// fetch, which pulls in undici on first use).
+// A minimal JSON POST to the service's agent API over its Unix socket (service.sock in the 0700
+// state dir: the agent token never goes to a TCP port another user could have taken), with
+// node:http (cheaper to load than fetch, which pulls in undici on first use).
 import { request } from 'node:http';
 
 export interface AgentTarget {
-  port: number;
+  socketPath: string;
   agentToken: string;
 }
 
@@ -18,8 +19,7 @@ export function postAgent(target: AgentTarget, path: string, json: string, signa
   return new Promise((resolve, reject) => {
     const req = request(
       {
-        host: '127.0.0.1',
-        port: target.port,
+        socketPath: target.socketPath,
         method: 'POST',
         path,
         signal,

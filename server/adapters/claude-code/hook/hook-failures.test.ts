@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import * as p from '../test/payloads.js';
-import { writeServiceFiles } from '../test/service-entry.js';
+import { listenOnServiceSocket, writeServiceFiles } from '../test/service-entry.js';
 import { runHook } from '../../../testkit/spawn.js';
 
 let root: string;
@@ -41,6 +41,14 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<numb
   servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return (server.address() as AddressInfo).port;
+}
+
+/** A stand-in for the service on its socket (where the hook talks), and service.json naming it. */
+async function listenAsService(handler: Parameters<typeof createServer>[1]): Promise<void> {
+  const server = createServer(handler);
+  servers.push(server);
+  await listenOnServiceSocket(server, join(root, 'state'));
+  await register(1);
 }
 
 describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, () => {
@@ -94,22 +102,42 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     }
   });
 
+  it("delivers over the service's socket only: the TCP port in service.json never sees the agent token", async () => {
+    let overTcp = 0;
+    const port = await listen((_req, res) => {
+      overTcp++;
+      res.end('{}');
+    });
+    const authorizations: (string | undefined)[] = [];
+    const service = createServer((req, res) => {
+      authorizations.push(req.headers.authorization);
+      req.resume();
+      res.end('{"ok":true,"outcome":"forwarded","calls":1}');
+    });
+    servers.push(service);
+    await listenOnServiceSocket(service, join(root, 'state'));
+    await register(port);
+    const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
+    expect(result).toMatchObject({ code: 0, stdout: '' });
+    expect(authorizations).toEqual(['Bearer agent-token-0123456789abcdef']);
+    expect(overTcp).toBe(0);
+    expect(await logLines()).toEqual([]);
+  });
+
   it('gives up on a server that never answers, exits 0 and logs it', async () => {
-    const port = await listen(() => {
+    await listenAsService(() => {
       /* never answers */
     });
-    await register(port);
     const result = await runHook(p.userPromptSubmit({ cwd: workspace }, 'hello'), env);
     expect(result.code).toBe(0);
     expect((await logLines()).join('\n')).toContain('gave up');
   });
 
   it('exits 0 and logs a server error answer', async () => {
-    const port = await listen((_req, res) => {
+    await listenAsService((_req, res) => {
       res.writeHead(400, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ error: { code: 'BAD_URI', message: 'bad' } }));
     });
-    await register(port);
     const result = await runHook(p.write({ cwd: workspace }, join(workspace, 'a.ts'), 'x'), env);
     expect(result.code).toBe(0);
     expect((await logLines()).join('\n')).toMatch(/hook\/claude-code answered 400.*BAD_URI/);
@@ -129,11 +157,10 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
 
   it('exits 0 without logging or forwarding an event it does not use', async () => {
     let requests = 0;
-    const port = await listen((_req, res) => {
+    await listenAsService((_req, res) => {
       requests++;
       res.end('{}');
     });
-    await register(port);
     const sessionStart = { ...p.stop({ cwd: workspace }), hook_event_name: 'SessionStart', source: 'startup' };
     const read = p.preToolUse({ cwd: workspace }, 'Read', { file_path: join(workspace, 'a.ts') });
     for (const payload of [sessionStart, read]) expect((await runHook(payload, env)).code).toBe(0);

@@ -7,7 +7,7 @@ import { postAgent, type AgentTarget } from './client.js';
 import { CLAUDE_CODE_HOOK_PATH, parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
 import { firstTelling } from './told.js';
-import { readLiveService, type ServiceEntry } from '../../../service/service-file.js';
+import { readLiveService, serviceSocketPath, type ServiceEntry } from '../../../service/service-file.js';
 import { ensureService, readStateToken, START_WAIT_MS } from '../../../service/spawn-service.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
@@ -77,7 +77,7 @@ async function serviceTarget(
   if ('error' in entry) return entry;
   const agentToken = readStateToken('agentToken', env);
   if (!agentToken) return { error: 'the agent token file of the state dir is missing' };
-  return { port: entry.port, agentToken, entry };
+  return { socketPath: serviceSocketPath(env), agentToken, entry };
 }
 
 type Target = AgentTarget & { entry: ServiceEntry };
@@ -138,9 +138,10 @@ export async function runClaudeCodeHook(
       }
       return answered(answer.body, env);
     } catch (error) {
-      // Nothing listens where service.json points although its pid lives (a pid taken by
+      // Nothing listens on the socket although service.json's pid lives (a pid taken by
       // another process): once, start a service and deliver there.
-      if ((error as NodeJS.ErrnoException).code === 'ECONNREFUSED' && attempt === 0) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if ((code === 'ECONNREFUSED' || code === 'ENOENT') && attempt === 0) {
         const again = await serviceTarget(env, Date.now() + START_WAIT_MS, target.entry);
         if ('error' in again) return tell('no-server', again.error);
         target = again;
@@ -150,7 +151,7 @@ export async function runClaudeCodeHook(
         options.signal.aborted || (error as Error).name === 'TimeoutError' || (error as Error).name === 'AbortError'
           ? `gave up after ${timeoutMs} ms`
           : (error as Error).message;
-      logHookProblem(`${route} on port ${target.port} failed: ${reason}`, env);
+      logHookProblem(`${route} over service.sock failed: ${reason}`, env);
       return { outcome: 'unreachable' };
     }
   }

@@ -3,36 +3,41 @@
 // files it reads and service.json's one-line shape. Checked here against the Node side.
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { writeServiceEntry } from '../../../service/service-file.js';
+import { serviceSocketPath, writeServiceEntry } from '../../../service/service-file.js';
 import { STATE_FILES, statePath, turnbackStateDir } from '../../../state-dir.js';
 import { CLAUDE_CODE_HOOK_PATH } from '../event.js';
 import * as p from '../test/payloads.js';
+import { listenOnServiceSocket } from '../test/service-entry.js';
 import { installShHook, runShHook } from '../test/sh-hook.js';
 import { HOOK_TIMEOUT_MS, SLIM_ABOVE_BYTES } from './run.js';
 
 const script = fileURLToPath(new URL('../../../../bin/turnback-hook', import.meta.url));
 let root: string;
 let hookBin: string;
-let stub: Server;
+const stubs: Server[] = [];
 const received: IncomingMessage[] = [];
 
-beforeAll(async () => {
-  root = await mkdtemp(join(tmpdir(), 'turnback-sh-constants-'));
-  hookBin = await installShHook(join(root, 'bin'));
-  stub = createServer((req, res) => {
+/** A stand-in for the service on the socket of the state dir under `stateHome`. */
+async function stubService(stateHome: string): Promise<void> {
+  const stub = createServer((req, res) => {
     received.push(req);
     req.resume();
     res.end('{"ok":true,"outcome":"forwarded","calls":1}');
   });
-  await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+  stubs.push(stub);
+  await listenOnServiceSocket(stub, stateHome);
+}
+
+beforeAll(async () => {
+  root = await mkdtemp(join(tmpdir(), 'turnback-sh-constants-'));
+  hookBin = await installShHook(join(root, 'bin'));
 });
 afterAll(async () => {
-  stub.close();
+  for (const stub of stubs) stub.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -46,6 +51,7 @@ describe('bin/turnback-hook and the Node side agree', () => {
     expect(text).toContain(`\nmax_time=${HOOK_TIMEOUT_MS / 1000}\n`);
     for (const file of [STATE_FILES.service, STATE_FILES.agentToken, STATE_FILES.hookLog])
       expect(text).toContain(`$state/${file}`);
+    expect(text).toContain(`socket=$state/${basename(serviceSocketPath({ XDG_STATE_HOME: '/s' }))}\n`);
     expect(text).toContain('state=$XDG_STATE_HOME/turnback');
     expect(text).toContain('state=$HOME/.local/state/turnback');
   });
@@ -58,7 +64,8 @@ describe('bin/turnback-hook and the Node side agree', () => {
     const home = join(root, `home-${received.length}`);
     await mkdir(home, { recursive: true });
     const env = makeEnv(home);
-    const port = (stub.address() as AddressInfo).port;
+    await stubService(dirname(turnbackStateDir(env)));
+    const port = 1;
     writeServiceEntry(
       {
         pid: process.pid,

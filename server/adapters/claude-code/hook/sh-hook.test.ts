@@ -3,7 +3,7 @@
 // pointed at nothing (TURNBACK_NODE), so only the sh path can have recorded anything.
 import { spawnSync } from 'node:child_process';
 import { createServer as createHttpServer } from 'node:http';
-import { createServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -11,7 +11,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Manifest, Message, Session, Turn } from '../../../protocol.js';
 import * as p from '../test/payloads.js';
 import { startHookTestServer, type HookTestServer } from '../test/server.js';
-import { writeServiceFiles } from '../test/service-entry.js';
+import { listenOnServiceSocket, serviceSocketOf, writeServiceFiles } from '../test/service-entry.js';
 import { installShHook, runShHook, toolPath } from '../test/sh-hook.js';
 
 let t: HookTestServer;
@@ -65,12 +65,15 @@ async function deadPid(): Promise<number> {
   );
 }
 
-async function closedPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+/** The service's socket as a service killed with SIGKILL leaves it: the file, nobody listening. */
+async function staleSocket(): Promise<void> {
+  const socket = serviceSocketOf(t.env.XDG_STATE_HOME!);
+  await rm(socket, { force: true });
+  spawnSync(process.execPath, [
+    '-e',
+    `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => process.kill(process.pid, 'SIGKILL'))`,
+  ]);
+  expect(existsSync(socket)).toBe(true);
 }
 
 // Node fallbacks start tsx: slow on a loaded machine.
@@ -124,9 +127,8 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     const slow = createHttpServer((_req, res) =>
       setTimeout(() => res.end('{"ok":true,"outcome":"forwarded","calls":1}'), 2500),
     );
-    await new Promise<void>((resolve) => slow.listen(0, '127.0.0.1', resolve));
+    await listenOnServiceSocket(slow, t.env.XDG_STATE_HOME!);
     try {
-      await registerAgain({ port: (slow.address() as AddressInfo).port });
       const result = await runShHook(hookBin, p.bash(c, 'make'), { ...t.env, ...NO_NODE }, ['--max-time', '10']);
       expect(result.code).toBe(0);
       expect(await logLines()).toEqual([]);
@@ -146,11 +148,33 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     expect(await logLines()).toEqual([]);
   });
 
-  it("hands the event to the Node hook when nothing listens on the service's port (it starts the service again)", async () => {
-    await registerAgain({ port: await closedPort() });
-    const { node, started } = await fakeNode();
-    await hook(p.userPromptSubmit(c, 'hello'), { TURNBACK_NODE: node });
-    expect(started()).toBe(true);
+  it("hands the event to the Node hook when nothing listens on the service's socket (it starts the service again)", async () => {
+    for (const setup of [staleSocket, () => rm(serviceSocketOf(t.env.XDG_STATE_HOME!))]) {
+      await setup();
+      const { node, started } = await fakeNode();
+      await hook(p.userPromptSubmit(c, 'hello'), { TURNBACK_NODE: node });
+      expect(started()).toBe(true);
+      await rm(join(t.root, 'node started'));
+    }
+  });
+
+  it("sends the agent token over the service's socket only: the TCP port in service.json gets nothing", async () => {
+    const overTcp: string[] = [];
+    const recorder = createHttpServer((req, res) => {
+      overTcp.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+      res.end('{}');
+    });
+    await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
+    try {
+      await registerAgain({ port: (recorder.address() as AddressInfo).port, agentToken: t.server.agentToken });
+      await hook(p.userPromptSubmit(c, 'Over the socket'), NO_NODE);
+      expect((await turns()).map((turn) => turn.title)).toEqual(['Over the socket']);
+      expect(overTcp).toEqual([]);
+      expect(await logLines()).toEqual([]);
+    } finally {
+      recorder.closeAllConnections();
+      await new Promise((resolve) => recorder.close(resolve));
+    }
   });
 
   it('logs the answer of a server that refuses the event, exit 0', async () => {
@@ -194,9 +218,8 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     const answer =
       '{"ok":true,"outcome":"not-recorded","ignored":"the home folder /h itself cannot be a workspace","systemMessage":"turnback is not recording this session: the home folder /h itself cannot be a workspace"}';
     const stub = createHttpServer((_req, res) => res.end(answer));
-    await new Promise<void>((resolve) => stub.listen(0, '127.0.0.1', resolve));
+    await listenOnServiceSocket(stub, t.env.XDG_STATE_HOME!);
     try {
-      await registerAgain({ port: (stub.address() as AddressInfo).port });
       const result = await runShHook(hookBin, p.userPromptSubmit(c, 'x'), { ...t.env, ...NO_NODE });
       expect(result).toEqual({
         code: 0,

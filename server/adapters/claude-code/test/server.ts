@@ -59,9 +59,12 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
     dataDir: join(root, 'data'),
     scopes: ['webui:*', 'claude-code:*', 'cursor:*'],
   });
+  // The hooks talk over the service's socket in the state dir, as to the person's service.
+  await mkdir(join(stateHome, 'turnback'), { recursive: true, mode: 0o700 });
   const server = await startServer({
     engine,
     port: 0,
+    socketPath: join(stateHome, 'turnback', 'service.sock'),
     distDir: dist,
     routes: claudeCodeRoutes({
       transcripts: { home, env: {} },

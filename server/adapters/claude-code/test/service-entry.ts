@@ -1,7 +1,8 @@
 // Writes what a running service leaves in the state dir for the hooks: service.json (one line,
-// as the service writes it) and the agent token file.
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+// as the service writes it) and the agent token file; and puts a stand-in on its socket.
+import { mkdir, rm, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:net';
+import { dirname, join } from 'node:path';
 
 export async function writeServiceFiles(
   stateHome: string,
@@ -19,4 +20,17 @@ export async function writeServiceFiles(
   await writeFile(join(dir, 'service.json'), `${JSON.stringify(entry)}\n`, { mode: 0o600 });
   if (fields.agentToken !== undefined)
     await writeFile(join(dir, 'agent-token'), `${fields.agentToken}\n`, { mode: 0o600 });
+}
+
+/** Where the hooks reach the service: `service.sock` of the state dir under `stateHome`. */
+export function serviceSocketOf(stateHome: string): string {
+  return join(stateHome, 'turnback', 'service.sock');
+}
+
+/** Makes `server` (a stand-in for the service) the one listening on the state dir's socket. */
+export async function listenOnServiceSocket(server: Server, stateHome: string): Promise<void> {
+  const socket = serviceSocketOf(stateHome);
+  await mkdir(dirname(socket), { recursive: true, mode: 0o700 });
+  await rm(socket, { force: true });
+  await new Promise<void>((resolve) => server.listen(socket, resolve));
 }
