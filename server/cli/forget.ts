@@ -4,6 +4,7 @@
 import { realpathSync } from 'node:fs';
 import path from 'node:path';
 import type { ErrorBody, ForgetWorkspaceResponse, WorkspacesResponse } from '../protocol.js';
+import { requestJson } from './client/http.js';
 import { getJson, liveConsole, NO_SERVICE, type ConsoleTarget } from './service-client.js';
 
 const USAGE_LINE = 'usage: turnback forget <workspace id or path> [--delete-store] [--json]';
@@ -26,11 +27,16 @@ async function forget(
   id: string,
   deleteStore: boolean,
 ): Promise<{ status: number; body: unknown }> {
-  const response = await fetch(
-    `http://127.0.0.1:${target.entry.port}/api/workspaces/${encodeURIComponent(id)}${deleteStore ? '?deleteStore=true' : ''}`,
-    { method: 'DELETE', headers: { Authorization: `Bearer ${target.token}` }, signal: AbortSignal.timeout(30_000) },
+  // Over the service's socket: the console token never goes to a TCP port.
+  const answer = await requestJson(
+    target.socketPath,
+    'DELETE',
+    `/api/workspaces/${encodeURIComponent(id)}${deleteStore ? '?deleteStore=true' : ''}`,
+    target.token,
+    undefined,
+    30_000,
   );
-  return { status: response.status, body: await response.json() };
+  return { status: answer.status, body: answer.json };
 }
 
 function fail(json: boolean, code: number, error: { code: string; message: string }): number {
