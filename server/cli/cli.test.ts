@@ -1,11 +1,14 @@
 // The CLI as a process: the first-line contract, the registry file, signals and exit codes.
+import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import * as hooks from '../adapters/claude-code/test/payloads.js';
 import { send } from '../http/test/client.js';
+import type { Turn } from '../protocol.js';
 import { treeAsText } from '../testkit/tree.js';
 import { FIRST_LINE, parseFirstLine, runCli, type CliRun } from './test/spawn-cli.js';
 
@@ -174,29 +177,58 @@ describe('turnback serve', () => {
     expect(await second.stop()).toEqual({ code: 0, signal: null });
   });
 
-  it('after a crash mid-turn, tells what recovery did and shows the turn as interrupted', async () => {
-    const first = start(serveArgs('--agent-token', AGENT_TOKEN));
-    const { port } = parseFirstLine(await first.firstLine);
-    const sessionId = 'cc-crash';
-    await send(port, {
-      method: 'POST',
-      path: '/api/agent/input',
-      token: AGENT_TOKEN,
-      body: { sessionId, platform: 'claude-code', sessionType: 'cli', content: 'Work' },
-    });
-    await send(port, {
-      method: 'POST',
-      path: '/api/agent/fs/write',
-      token: AGENT_TOKEN,
-      body: { sessionId, uri: 'workspace:/a.txt', content: 'a' },
-    });
+  it('after a SIGKILL mid-turn, the turn goes on: the next command is recorded in it, and the undo restores the start', async () => {
+    await writeFile(path.join(workspace, 'precious.txt'), 'keep me\n');
+    await writeFile(path.join(workspace, 'a.txt'), 'a\n');
+    const before = await treeAsText(workspace);
+    const c = { cwd: workspace };
+    const first = start(serveArgs('--token', CONSOLE_TOKEN, '--agent-token', AGENT_TOKEN));
+    let port = parseFirstLine(await first.firstLine).port;
+    const hook = async (payload: unknown) => {
+      const answer = await send(port, {
+        method: 'POST',
+        path: '/api/agent/hook/claude-code',
+        token: AGENT_TOKEN,
+        body: payload,
+      });
+      expect(answer.json).toMatchObject({ ok: true, outcome: 'forwarded' });
+    };
+    /** One Bash call as Claude Code makes it: its PreToolUse, the command, its PostToolUse. */
+    const bash = async (command: string) => {
+      const pre = hooks.bash(c, command);
+      await hook(pre);
+      execFileSync('/bin/sh', ['-c', command], { cwd: workspace });
+      await hook(hooks.postToolUse(pre));
+    };
+    await hook(hooks.userPromptSubmit(c, 'Tidy up'));
+    await bash('echo one > one.txt');
     expect((await first.stop('SIGKILL')).signal).toBe('SIGKILL');
 
-    const second = start(serveArgs('--token', CONSOLE_TOKEN));
-    const { port: port2 } = parseFirstLine(await second.firstLine);
-    const turns = (await send(port2, { path: `/api/sessions/${sessionId}/turns`, token: CONSOLE_TOKEN })).json.turns;
-    expect(turns).toEqual([expect.objectContaining({ status: 'committed', interrupted: true })]);
-    expect(second.stdout()).toMatch(/^recovered 1 turn cut short by a crash/m);
+    // The next hook starts the service again (as the hook does), and its command is the cut turn's.
+    const second = start(serveArgs('--token', CONSOLE_TOKEN, '--agent-token', AGENT_TOKEN));
+    port = parseFirstLine(await second.firstLine).port;
+    await expect
+      .poll(() => second.stdout(), { timeout: 30_000 })
+      .toMatch(/^1 agent turn cut short by a crash goes on/m);
+    await bash('rm precious.txt');
+    await hook(hooks.stop(c));
+
+    const turns = (await send(port, { path: `/api/sessions/${hooks.SESSION_ID}/turns`, token: CONSOLE_TOKEN })).json
+      .turns as Turn[];
+    expect(turns).toHaveLength(1);
+    expect(turns[0]).toMatchObject({ status: 'committed', interrupted: true });
+    expect(turns[0].execCommands.map((x) => [x.command, x.changed])).toEqual([
+      ['echo one > one.txt', ['workspace:/one.txt']],
+      ['rm precious.txt', ['workspace:/precious.txt']],
+    ]);
+    const undo = await send(port, {
+      method: 'POST',
+      path: `/api/turns/${turns[0].turnId}/rollback`,
+      token: CONSOLE_TOKEN,
+      body: {},
+    });
+    expect(undo.json).toMatchObject({ ok: true, errors: [] });
+    expect(await treeAsText(workspace)).toEqual(before);
   });
 });
 

@@ -4,6 +4,14 @@ import type { RecoveryReport } from '../engine/api.js';
 export function describeRecovery(report: RecoveryReport | undefined): string[] {
   if (!report) return [];
   const lines: string[] = [];
+  const resumed = report.resumedTurns.length;
+  if (resumed > 0) {
+    lines.push(
+      resumed === 1
+        ? "1 agent turn cut short by a crash goes on: its session's next events are recorded in it"
+        : `${resumed} agent turns cut short by a crash go on: their sessions' next events are recorded in them`,
+    );
+  }
   const turns = report.interruptedTurns.length;
   if (turns > 0) {
     lines.push(

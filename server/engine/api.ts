@@ -98,7 +98,9 @@ export type EngineEventName = keyof EngineEventMap;
 
 /** What opening the store found after a crash (docs/design.md point 11). */
 export interface RecoveryReport {
-  /** Turns left active by a crash, now committed and marked `interrupted`. */
+  /** Agent turns left active by a crash that go on: their session's next events are recorded in them (docs/api.md, crash recovery). */
+  resumedTurns: string[];
+  /** Turns left active by a crash, now committed and marked `interrupted` (rollback turns). */
   interruptedTurns: string[];
   /** Rollback turns cut short, with the turns they were rolling back: run the rollback again to complete it. */
   interruptedRollbacks: { rollbackTurnId: string; rollbackOf: string[] }[];

@@ -54,6 +54,8 @@ export interface OpenEngineOptions extends EngineOptions {
   fs?: EngineFs;
   /** Clock, for tests. */
   now?: () => number;
+  /** A turn a crash left active, resumed, is committed once its session records nothing for this long (tests shorten it). */
+  resumedTurnWaitMs?: number;
   /** A rollback places contents in batches of about this many bytes (default 64 MiB). */
   placeBatchBytes?: number;
   /** Where the engine's log lines go (the CLI: stderr). */
@@ -129,7 +131,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     const execs = new ExecScans(ctx, options.watcher?.(watchSpecOf(ctx)) ?? null);
     holders.add(execs);
     ctx.scans = execs;
-    const recovery = await recover(ctx, execs, (turnId) => finishOverwrites(ctx, turnId));
+    const recovery = await recover(ctx, execs, (turnId) => finishOverwrites(ctx, turnId), options.resumedTurnWaitMs);
     const mutations = new Mutations(ctx);
     const engine = new TurnbackEngine(
       ctx,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FULL, inPool, POOL, sampleOf } from './mode.testutil.js';
 import { scenarios, watchedScenarios } from './scenarios.testutil.js';
 import { crashAt, profile } from './sweep.testutil.js';
+import { killBetweenEvents, multiCommandTurn } from './event-cut.testutil.js';
 import { useWatcher } from './open-engine.testutil.js';
 import { splitKnown } from './known-defects.testutil.js';
 import { newTally, writeTally } from './tally.testutil.js';
@@ -50,6 +51,31 @@ describe('with the watcher', () => {
   beforeAll(() => useWatcher(true));
   afterAll(() => useWatcher(false));
   crashSweep('crash sweep with the watcher', watchedScenarios);
+});
+
+describe('a service killed between two events of a multi-command turn', () => {
+  // Each cut point names itself and what went wrong: a kill after event k, then the undo or a rewind.
+  it(
+    'after a kill between any two events the turn goes on, and its undo and a rewind restore the start tree',
+    async () => {
+      const cuts = multiCommandTurn('/w')
+        .slice(0, -1)
+        .flatMap((_, cut) =>
+          (['at once', 'at the next event'] as const).flatMap((restart) =>
+            (['rollback', 'rewind'] as const).map((undo) => ({ cut, undo, restart })),
+          ),
+        );
+      const found = await inPool(cuts, POOL, ({ cut, undo, restart }) => killBetweenEvents(cut, undo, restart));
+      tally.cases += cuts.length;
+      tally.crashPoints += cuts.length;
+      tally.failures += found.filter((f) => f.length > 0).length;
+      tally.notes.push(
+        `a kill between two events of a 9-event turn: ${cuts.length} points (8 cuts × started again at once or at the next event × undo, rewind)`,
+      );
+      expect(found.flat()).toEqual([]);
+    },
+    FULL ? 600_000 : 120_000,
+  );
 });
 
 describe('crash while a write is in flight', () => {

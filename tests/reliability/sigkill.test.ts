@@ -62,6 +62,8 @@ async function checkStore(sandbox: Sandbox, seed: number): Promise<string[]> {
         problems.push(`${label}: ${path} is torn`);
     }
     for (const left of await storeLeftovers(sandbox)) problems.push(`${label}: temp file left in the store: ${left}`);
+    // A turn the kill cut goes on after the open: its session's next event would be its end.
+    for (const s of engine.listSessions()) if (s.activeTurnId) await engine.turnEnd({ sessionId: s.sessionId });
     const turns = engine.listSessions().flatMap((s) => engine.listTurns(s.sessionId));
     const latest = turns.sort((a, b) => a.startedAt.localeCompare(b.startedAt) || a.number - b.number).at(-1);
     if (latest) {

@@ -185,14 +185,28 @@ export class HostReceiver {
   private async exec(event: Event<'exec'>, engine: Engine): Promise<ReceiveResult> {
     this.noteCall(event);
     const ended = await this.endOpenCommands(event.sessionId, engine);
-    const { execId } = await engine.exec({ sessionId: event.sessionId, tool: event.tool, command: event.command });
+    const { turnId, execId } = await engine.exec({
+      sessionId: event.sessionId,
+      tool: event.tool,
+      command: event.command,
+    });
     // A background command's end is reported while it still runs: the turn end scans it.
-    const commands = this.sessions.get(event.sessionId)?.commands;
+    const commands = (this.sessions.get(event.sessionId) ?? this.adopted(event.sessionId, turnId, engine))?.commands;
     if (execId !== null && !event.background && commands) {
       // A call without an id has no end to match: the next event of the session ends it.
       commands.set(event.callId ?? `\0${execId}`, execId);
     }
     return forwarded(ended + 1);
+  }
+
+  /**
+   * A turn the engine records and this receiver never saw begin: one a crash cut short, resumed
+   * when the service started again. It is followed from here on, titled by its prompt as recorded.
+   */
+  private adopted(sessionId: string, turnId: string | null, engine: Engine): TurnState | undefined {
+    if (turnId === null) return undefined;
+    const prompt = engine.messages(sessionId, { turnId }).find((m) => m.role === 'user')?.content ?? '';
+    return this.sessions.begin(sessionId, prompt);
   }
 
   /**

@@ -50,6 +50,10 @@ const OFFLOAD_CHECKPOINTS_FROM = 32 << 20;
  */
 const VERIFY_BY_STAT_FROM = 2_000;
 
+/** The command a turn's changes made while no service ran are recorded under: which command made them is unknown. */
+export const GAP_TOOL = 'gap';
+const GAP_COMMAND = '(changed while turnback was not running: the command is unknown)';
+
 interface OpenExec {
   execId: string;
   sessionId: string;
@@ -83,6 +87,8 @@ export interface ExecDeps extends ScanDeps, CaptureDeps {
 export class ExecScans {
   readonly index: WorkspaceIndex;
   private readonly open = new Map<string, OpenExec>();
+  /** Open commands a crash left open, opened again by recovery (recoverTurn). */
+  private readonly reopened = new Set<string>();
   /** One scan at a time, whichever session asks. */
   private readonly lock = new KeyedQueue();
   /** Non-UTF-8 names as the last scan saw them (the index cannot hold them). */
@@ -240,6 +246,7 @@ export class ExecScans {
    * watcher the after scans saw everything: nothing to do.
    */
   async catchUp(turn: TurnContext, uris: string[]): Promise<void> {
+    await this.endReopened(turn);
     const previous = this.lastEnded.get(turn.turnId);
     if (!this.watcher || !previous || this.openIn(turn.turnId).length > 0) return;
     const index = this.index.complete ? this.index.map() : null;
@@ -320,8 +327,17 @@ export class ExecScans {
     return [...this.open.values()].filter((e) => e.turnId === turnId).map((e) => e.execId);
   }
 
+  /**
+   * A command a crash left open and recovery opened again is ended before the turn records
+   * anything else: the service that heard of its start is gone, so no end of it will match.
+   */
+  private async endReopened(turn: TurnContext): Promise<void> {
+    for (const execId of this.openIn(turn.turnId)) if (this.reopened.has(execId)) await this.after(turn, execId);
+  }
+
   /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
   async before(turn: TurnContext, execId: string): Promise<void> {
+    await this.endReopened(turn);
     await this.scanning(async () => {
       const dirty = await this.dirtySince(turn.turnId);
       const scanned = () =>
@@ -472,6 +488,7 @@ export class ExecScans {
       this.followed();
       exec.baseline.release();
       this.open.delete(execId);
+      this.reopened.delete(execId);
       this.lastEnded.set(turn.turnId, execId);
       return { changed, skipped };
     });
@@ -514,12 +531,45 @@ export class ExecScans {
     this.lastEnded.delete(turn.turnId);
   }
 
-  /** After a crash: a turn's commands left open are scanned against the index the before scan persisted. */
+  /**
+   * After a crash: a turn's command left open is open again, against the index its before scan
+   * persisted. When its last command had ended, what changed since that after scan (while no
+   * service ran) came from a command turnback never saw: it is the turn's all the same, under a
+   * command of its own, tool `gap`.
+   */
   async recoverTurn(turn: TurnContext): Promise<void> {
     const last = this.lastCommand(turn.turnId);
     // A before scan the crash cut short left the index partial: what the command did is unknown, and said so (never ended).
-    if (!last || last.endedAt !== null || !last.scanned || !this.index.complete) return;
-    await this.scanning(() => this.attribute(turn, last.execId, this.index.map(), new Map(), [], false, true));
+    if (!last || !last.scanned || !this.index.complete) return;
+    if (last.endedAt === null) {
+      // The turn goes on, and the command may still run: open again, against the index its
+      // before scan persisted, its after scan (its end, the next event, the turn's end) sees all it did.
+      await this.scanning(async () => {
+        this.reopened.add(last.execId);
+        this.open.set(last.execId, {
+          execId: last.execId,
+          sessionId: turn.sessionId,
+          turnId: turn.turnId,
+          baseline: this.index.view(),
+          opaque: new Map(),
+          overBudget: [],
+          concurrent: false,
+        });
+      });
+      return;
+    }
+    await this.scanning(async () => {
+      // Looked at first on its own: a restart with nothing changed meanwhile adds no command.
+      const batch = this.ctx.contents.batch();
+      const look = await scanTree(this.ctx, { baseline: this.index.map(), batch }).finally(() => batch.discard());
+      if (!look.changed.some((uri) => !turn.captured.has(uri))) return;
+      const gapId = this.begin(turn.turnId, GAP_TOOL, GAP_COMMAND);
+      const scanned = () =>
+        this.updateCommand(turn.turnId, gapId, (c) => {
+          c.scanned = true;
+        });
+      await this.attribute(turn, gapId, this.index.map(), new Map(), [], false, true, null, scanned);
+    });
   }
 
   /** A new command of the turn (its text bounded), recorded before its before scan runs: its execId. */

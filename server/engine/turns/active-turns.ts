@@ -30,6 +30,8 @@ export interface TurnContext {
   knownLines: Map<string, LineCounts>;
   /** The host's step (tool call) being recorded now: set for the one call that names it. */
   step: StepRef | null;
+  /** A crash cut into it and it went on (recovery.ts): committed `interrupted` however it ends. */
+  cutByCrash: boolean;
 }
 
 function freshContext(turnId: string, sessionId: string, kind: TurnKind, seq: number, captured: Set<string>) {
@@ -43,6 +45,7 @@ function freshContext(turnId: string, sessionId: string, kind: TurnKind, seq: nu
     placed: new Map(),
     knownLines: new Map(),
     step: null,
+    cutByCrash: false,
   };
   return turn;
 }

@@ -17,7 +17,7 @@ afterEach(async () => {
 const child = fileURLToPath(new URL('./recovery-child.testutil.ts', import.meta.url));
 
 describe('recovery on open', () => {
-  it('commits a turn a crash left active as interrupted, removes temp files, and rolls it back', async () => {
+  it('resumes a turn a crash left active, removes temp files, and rolls it back once it ends', async () => {
     await writeFile(path.join(box.workspace, 'a.txt'), 'original');
     execFileSync(process.execPath, ['--import', 'tsx', child, box.workspace, box.dataDir], { stdio: 'pipe' });
     expect(await readdir(box.workspace)).toContain('.turnback-tmp-999-deadbeef');
@@ -27,14 +27,30 @@ describe('recovery on open', () => {
     await writeFile(orphan, 'orphan');
     const engine = await openEngineOn(box);
     await expect(readFile(orphan)).rejects.toMatchObject({ code: 'ENOENT' });
-    expect(engine.recovery?.interruptedTurns).toHaveLength(1);
+    expect(engine.recovery?.resumedTurns).toHaveLength(1);
+    expect(engine.recovery?.interruptedTurns).toEqual([]);
     expect(engine.recovery?.removedTempFiles).toBe(1);
     expect(await readdir(box.workspace)).toEqual(['a.txt']);
+    // It goes on: its session's next events are its; its end (the host's Stop) commits it.
+    expect(engine.listTurns('s1')[0]).toMatchObject({ status: 'active' });
+    await engine.turnEnd({ sessionId: 's1' });
     const [turn] = engine.listTurns('s1');
     expect(turn).toMatchObject({ status: 'committed', interrupted: true, fileCount: 1 });
     expect(engine.listSessions()[0].activeTurnId).toBeNull();
     expect(await engine.rollback(turn.turnId)).toMatchObject({ ok: true, restored: ['workspace:/a.txt'] });
     expect(await readFile(path.join(box.workspace, 'a.txt'), 'utf8')).toBe('original');
+    await engine.close();
+  });
+});
+
+describe('a resumed turn its session leaves quiet', () => {
+  it('is committed interrupted once the wait has passed with nothing recorded', async () => {
+    await writeFile(path.join(box.workspace, 'a.txt'), 'original');
+    execFileSync(process.execPath, ['--import', 'tsx', child, box.workspace, box.dataDir], { stdio: 'pipe' });
+    const engine = await openEngineOn(box, { resumedTurnWaitMs: 50 });
+    expect(engine.recovery?.resumedTurns).toHaveLength(1);
+    await expect.poll(() => engine.listTurns('s1')[0].status, { timeout: 30_000 }).toBe('committed');
+    expect(engine.listTurns('s1')[0]).toMatchObject({ interrupted: true, fileCount: 1 });
     await engine.close();
   });
 });

@@ -151,7 +151,9 @@ export async function endTurn(
   interrupted = false,
   alsoInTransaction?: () => void,
 ): Promise<void> {
-  await commitTurn(ctx, turnId, interrupted, () => {
+  // A turn a crash cut into stays marked so, however it ends.
+  const cut = interrupted || (ctx.turns.get(turnId)?.cutByCrash ?? false);
+  await commitTurn(ctx, turnId, cut, () => {
     ctx.turns.release(sessionId, turnId);
     ctx.store.sessions.touch(sessionId, ctx.now());
     alsoInTransaction?.();
