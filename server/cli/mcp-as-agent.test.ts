@@ -32,7 +32,8 @@ afterAll(async () => {
   await rm(base, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  workspace = path.join(base, `ws${++n}`);
+  // A plain folder in the service's home: an agent's event makes it a workspace by itself.
+  workspace = path.join(service.env.HOME!, `ws${++n}`);
   await mkdir(workspace);
 });
 

@@ -18,9 +18,10 @@ const SESSION = 'session-mcp-1';
 
 beforeAll(async () => {
   base = await realpath(await mkdtemp(path.join(tmpdir(), 'turnback-mcp-')));
-  workspace = path.join(base, 'workspace');
-  await mkdir(workspace);
   service = await startRealService(base);
+  // A plain folder in the service's home: an agent's event makes it a workspace by itself.
+  workspace = path.join(service.env.HOME!, 'workspace');
+  await mkdir(workspace);
   const env = service.env as Record<string, string>;
   const [command, ...args] = TEST_BIN;
   client = new Client({ name: 'turnback-test', version: '1.0.0' });
