@@ -80,7 +80,8 @@ function snapshot(dir: string): Record<string, string> {
 }
 
 it('two serve --data instances and the person service, all with session s1, record each their own changes', async () => {
-  const workspaces = ['person', 'one', 'two'].map((name) => path.join(root, name));
+  // The person's project is a folder in their home folder: one an agent's event may register by itself.
+  const workspaces = [path.join(root, 'home', 'person'), path.join(root, 'one'), path.join(root, 'two')];
   for (const dir of workspaces) await mkdir(dir);
   const [personal, one, two] = workspaces;
   const userState = path.join(root, 'state', 'turnback');
