@@ -80,7 +80,7 @@ test('badges are never cut in the turn list at 1400 px', async ({ page, turnback
   await turnback.api.post(`/api/turns/${second}/rollback`, { uris: ['workspace:/b.txt'] });
   await turnback.open(page);
   const console = new ConsolePage(page);
-  await expect(console.turn(2)).toContainText('partially rolled back');
+  await expect(console.turn(2)).toContainText('partly undone');
   await expect(console.turn(2)).toContainText('shell changes captured');
   const badges = console.timeline.locator('.badge');
   expect(await badges.count()).toBeGreaterThan(2);
@@ -145,11 +145,12 @@ test('an undo is called an undo', async ({ page, turnback }) => {
   await turnback.api.post(`/api/turns/${rollback.rollbackTurnId}/rollback`, {});
   await turnback.open(page);
   const console = new ConsolePage(page);
-  await expect(console.turn(2)).toContainText('Rollback of #1');
-  await expect(console.turn(3)).toContainText('Undo of #2');
-  // The badge still names the turn it rolled back, as every rollback's does.
-  await expect(console.turn(3)).toContainText('rollback of #2');
+  await expect(console.turn(2)).toContainText('Undo of #1');
+  await expect(console.turn(2)).toContainText('undo of #1');
+  await expect(console.turn(3)).toContainText('Redo of #1');
+  // The badge names the undo it takes back.
+  await expect(console.turn(3)).toContainText('takes back #2');
   await console.selectTurn(3);
-  await expect(console.detail.getByRole('heading', { level: 2 })).toHaveText('Undo of #2');
+  await expect(console.detail.getByRole('heading', { level: 2 })).toHaveText('Redo of #1');
   expect(await turnback.read('README.md')).toBe('# hi\n');
 });

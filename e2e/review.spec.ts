@@ -91,6 +91,6 @@ test('"Undo this rollback" stays on the rollback turn and on the turn it rolled 
   await undo.confirm('Undo the rollback');
   await undo.close();
   expect(await turnback.read('notes.md')).toBe('agent notes\n');
-  await expect(console.turn(1)).not.toContainText('rolled back');
+  await expect(console.turn(1)).not.toContainText('undone');
   await expect(console.detail.getByRole('button', { name: 'Undo this rollback' })).toHaveCount(0);
 });

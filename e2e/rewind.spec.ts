@@ -34,9 +34,9 @@ test("rewind with chat in an external agent's session restores files and deletes
   await dialog.close();
   expect(await turnback.read('plan.md')).toBe('v1\n');
   expect(await turnback.read('notes.md')).toBeNull();
-  await expect(console.turn(2)).toContainText('rolled back');
-  await expect(console.turn(3)).toContainText('rolled back');
-  await expect(console.turn(1)).not.toContainText('rolled back');
+  await expect(console.turn(2)).toContainText('undone');
+  await expect(console.turn(3)).toContainText('undone');
+  await expect(console.turn(1)).not.toContainText('undone');
 
   const remaining = await turnback.api.get<{ messages: { content: string }[] }>(`/api/sessions/${SESSION}/messages`);
   expect(remaining.messages.map((message) => message.content)).toEqual(['Write the plan', 'done: Write the plan']);

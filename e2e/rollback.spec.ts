@@ -36,8 +36,8 @@ test('select two of three files, roll them back, and only those change on disk',
   expect(await turnback.read('a.txt')).toBe('a original\n');
   expect(await turnback.read('b.txt')).toBeNull();
   expect(await turnback.read('c.txt')).toBe('c changed by the agent\n');
-  await expect(console.turn(2)).toContainText('partially rolled back');
-  await expect(console.turn(3)).toContainText('rollback of #2');
+  await expect(console.turn(2)).toContainText('partly undone');
+  await expect(console.turn(3)).toContainText('undo of #2');
 });
 
 test("rollback with chat removes the turn's messages in the UI and through the API", async ({ page, turnback }) => {
@@ -66,7 +66,7 @@ test("rollback with chat removes the turn's messages in the UI and through the A
   await expect(doomed).toContainText('I wrote CHANGELOG.md with the 1.0 entry.');
   await saveScreenshot(page, 'console-rollback-with-chat');
   await dialog.confirm('Roll back with chat');
-  await expect(dialog.root).toContainText('2 chat messages deleted.');
+  await expect(dialog.root).toContainText("2 chat messages removed from turnback's record of the chat");
   await dialog.close();
 
   await console.selectTurn(1);
@@ -122,5 +122,5 @@ test("Undo after a rollback restores the agent's version", async ({ page, turnba
   await dialog.close();
   expect(await turnback.read('notes.md')).toBe('notes rewritten by the agent\n');
   expect(await turnback.read('todo.md')).toBe('- ship it\n');
-  await expect(console.turn(1)).not.toContainText('rolled back');
+  await expect(console.turn(1)).not.toContainText('undone');
 });

@@ -56,7 +56,7 @@ for (const width of [1400, 800]) {
         const console = new ConsolePage(page);
         const name = `ws-${width}-${scheme}`;
         await console.selectTurn(2);
-        await expect(console.turn(2)).toContainText('partially rolled back');
+        await expect(console.turn(2)).toContainText('partly undone');
         await expect(console.files).toContainText('mode 755 → 644');
         await saveScreenshot(page, `${name}-turn`);
 

@@ -39,7 +39,7 @@ test('undo one step from the Steps tab: its path goes back, the rest stays; a la
   await dialog.confirm('Undo step 1');
   await dialog.close();
   expect(await turnback.read('a.txt')).toBe('a original\n');
-  await expect(console.turn(2)).toContainText('partially rolled back');
+  await expect(console.turn(2)).toContainText('partly undone');
 });
 
 test('pin this point, let a turn change things, then rewind to the pin through its preview', async ({

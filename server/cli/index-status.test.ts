@@ -40,7 +40,9 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
     const init = await cli('init', 'claude-code', '--workspace', project);
     expect(init.code).toBe(0);
     expect(init.stdout).toMatch(
-      new RegExp(`Registered ${project.replace(/[.]/g, '\\.')} with your turnback service \\(pid \\d+\\): its index`),
+      new RegExp(
+        `Registered ${project.replace(/[.]/g, '\\.')} with your turnback service \\(pid \\d+\\): turnback (already knows every file|is reading its files)`,
+      ),
     );
 
     let index: IndexBuildStatus | undefined;

@@ -32,7 +32,10 @@ export async function registerWithService(
     if (answer.status < 200 || answer.status >= 300)
       return `Not registered with the turnback service: ${body?.error?.message ?? answer.status}`;
     const { root, index } = body.workspace;
-    const state = index?.state === 'whole' ? 'its index is whole' : 'its index is being built in the background';
+    const state =
+      index?.state === 'whole'
+        ? 'turnback already knows every file in it'
+        : 'turnback is reading its files in the background';
     return `Registered ${root} with your turnback service (pid ${service.entry.pid}): ${state} (turnback status shows its progress)`;
   } catch (error) {
     return `Not registered with the turnback service yet: ${(error as Error).message}; ${later}`;

@@ -5,9 +5,19 @@
 // Claude Code it offers the MCP server too (init-mcp.ts): the command that registers it, or with
 // --mcp the registration itself. One workspace's hooks also register it with the service
 // (init-register.ts), whose index build then starts (--no-start: the settings only).
-import { mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  renameSync,
+  rmdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../adapters/claude-code/settings.js';
 import type { HostSettingsWriter } from '../adapters/core/settings-writer.js';
@@ -22,6 +32,20 @@ const usage = () =>
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
   return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', 'bin', 'turnback.js');
+}
+
+/** How a person runs this bin: `turnback` when that name on the PATH is it, else node and its path. */
+export function turnbackCommand(env: NodeJS.ProcessEnv = process.env): string {
+  const bin = realpathSync(turnbackBinPath());
+  for (const folder of (env.PATH ?? '').split(delimiter)) {
+    if (!folder) continue;
+    try {
+      if (realpathSync(join(folder, 'turnback')) === bin) return 'turnback';
+    } catch {
+      // Not in this folder.
+    }
+  }
+  return [process.execPath, turnbackBinPath()].map(shellQuote).join(' ');
 }
 
 /** bin/turnback-hook next to it: the sh + curl hook, which falls back to the Node one. */
@@ -111,15 +135,18 @@ export async function run(args: string[]): Promise<number> {
   try {
     const current = readText(file);
     const edit = remove ? writer.remove(current) : writer.install(current, hookCommand(writer.host));
-    if (edit.changed && edit.deleteFile) rmSync(file);
-    else if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
+    if (edit.changed && edit.deleteFile) {
+      rmSync(file);
+      // The project's settings folder init made for it goes too, once nothing else is in it.
+      if (!global && writer.host === 'claude-code' && readdirSync(dirname(file)).length === 0) rmdirSync(dirname(file));
+    } else if (edit.changed && edit.text !== null) writeAtomically(file, edit.text);
     process.stdout.write(
       remove
         ? `${edit.changed ? 'Removed the turnback hooks from' : 'No turnback hooks in'} ${file}\n`
         : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
             (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
             'Use the agent as usual: its first hook starts your turnback service. The console, for every workspace:\n' +
-            `  ${[process.execPath, turnbackBinPath()].map(shellQuote).join(' ')} url\n`,
+            `  ${turnbackCommand()} url\n`,
     );
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);

@@ -39,6 +39,22 @@ describe('turnback undo and redo', () => {
     expect(await tree()).toEqual(before);
   });
 
+  it('titles an undo "Undo of #N" and a redo "Redo of #N", and says how many paths were already as they were', async () => {
+    await agentTurn('First', { 'a.txt': 'a\n', 'b.txt': 'b\n' });
+    expect((await run('undo', ['--yes'])).code).toBe(0);
+    expect((await run('redo', ['--yes'])).code).toBe(0);
+    const titles = JSON.parse((await run('log', ['--json'])).stdout).turns.map((turn: { title: string }) => turn.title);
+    expect(titles).toEqual(['Redo of #1', 'Undo of #1', 'First']);
+    // Undone by hand already: the undo finds both paths as they were.
+    await writeFile(path.join(t.workspace, 'a.txt'), 'a\n');
+    await agentTurn('Second', { 'a.txt': 'A\n', 'b.txt': 'B\n' });
+    await writeFile(path.join(t.workspace, 'a.txt'), 'a\n');
+    await writeFile(path.join(t.workspace, 'b.txt'), 'b\n');
+    const again = await run('undo', ['--yes', '--force']);
+    expect(again.stdout).toContain('2 paths already as they were');
+    expect(again.stdout).not.toContain('paths already as it was');
+  });
+
   it('previews a rename as a move back and moves it back', async () => {
     await writeFile(path.join(t.workspace, 'old.txt'), 'kept bytes\n', { mode: 0o600 });
     const before = await tree();

@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -131,6 +132,24 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(await readSettings()).toEqual(existing);
     const again = await runCli(['init', 'claude-code', '--no-start', '--remove', '--workspace', workspace], { env });
     expect(again).toMatchObject({ code: 0, stdout: expect.stringContaining('No turnback hooks') });
+  });
+
+  it('--remove takes away the settings file and folder init made, when nothing else is in them', async () => {
+    expect((await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env })).code).toBe(0);
+    expect(
+      (await runCli(['init', 'claude-code', '--no-start', '--remove', '--workspace', workspace], { env })).code,
+    ).toBe(0);
+    expect(existsSync(settingsFile())).toBe(false);
+    expect(existsSync(join(workspace, '.claude'))).toBe(false);
+  });
+
+  it('names the console command as a person types it when turnback is on the PATH', async () => {
+    const bin = join(root, 'bin');
+    await mkdir(bin);
+    await symlink(fileURLToPath(new URL('../../../bin/turnback.js', import.meta.url)), join(bin, 'turnback'));
+    const onPath = { ...env, PATH: `${bin}:${process.env.PATH}` };
+    const result = await runCli(['init', 'claude-code', '--no-start', '--workspace', workspace], { env: onPath });
+    expect(result.stdout).toContain('\n  turnback url\n');
   });
 
   it('leaves a settings file it cannot parse untouched and exits 2', async () => {

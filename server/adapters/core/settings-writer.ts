@@ -17,7 +17,7 @@ export interface SettingsEdit {
   /** The file's new text; null when it is to be left as it is. */
   text: string | null;
   changed: boolean;
-  /** The file is to go (a plugin file that holds turnback's entries alone). */
+  /** The file is to go (it held turnback's entries alone). */
   deleteFile?: boolean;
 }
 
@@ -56,6 +56,15 @@ export function jsonSettings(
   });
   return {
     install: (current, hookCommand) => edit(merge(parse(current), hookCommand)),
-    remove: (current) => (current === null ? { text: null, changed: false } : edit(unmerge(parse(current)))),
+    remove: (current) => {
+      if (current === null) return { text: null, changed: false };
+      const removed = unmerge(parse(current));
+      // Nothing but turnback's hooks was in it (init made it): the file goes rather than stays as `{}`.
+      const { hooks, ...rest } = removed.settings;
+      const empty =
+        Object.keys(rest).length === 0 &&
+        (hooks === undefined || (typeof hooks === 'object' && hooks !== null && Object.keys(hooks).length === 0));
+      return removed.changed && empty ? { text: null, changed: true, deleteFile: true } : edit(removed);
+    },
   };
 }

@@ -68,6 +68,14 @@ export function turnLine(turn: Turn, p: Paint, idLength: number, sessionTag?: st
   return parts.join('  ');
 }
 
+/**
+ * What an undo with its chat does to the chat, said where it happens: turnback's record of it
+ * loses the messages; the host's own transcript keeps them, so the agent still remembers them.
+ */
+export function chatRemoved(count: number, done: string): string {
+  return `${plural(count, 'chat message')} ${done} from turnback's record of the chat (the agent's own transcript keeps ${count === 1 ? 'it' : 'them'}: the agent still remembers)`;
+}
+
 /** What a preview will do, one path a line, each conflict with the turn behind it. */
 export function planLines(plan: Plan, p: Paint, show: Display): string[] {
   const lines: string[] = [];
@@ -104,7 +112,7 @@ export function planLines(plan: Plan, p: Paint, show: Display): string[] {
       lines.push(`  ${(folder.action === 'create' ? 'mkdir' : 'rmdir').padEnd(10)} ${show(folder.uri)}/`);
   }
   for (const item of plan.unrestorable) lines.push(p.red(`  cannot     ${show(item.uri)} (${item.code})`));
-  if (plan.messages.length > 0) lines.push(`  and ${plural(plan.messages.length, 'chat message')} deleted`);
+  if (plan.messages.length > 0) lines.push(`  and ${chatRemoved(plan.messages.length, 'to be removed')}`);
   if (lines.length === 0) lines.push('  nothing to change: every path is already as it was');
   return lines;
 }
@@ -121,7 +129,9 @@ export function resultLines(result: RollbackResult, p: Paint, show: Display): st
     ...result.movedBack.map((move) => `  moved back ${show(move.from)} -> ${show(move.to)}`),
     ...result.errors.map((error) => p.red(`  failed     ${show(error.uri)} (${error.code}: ${error.message})`)),
   ];
-  if (result.deletedMessages) lines.push(`  ${plural(result.deletedMessages, 'chat message')} deleted`);
-  if (result.unchanged.length > 0) lines.push(p.dim(`  ${plural(result.unchanged.length, 'path')} already as it was`));
+  if (result.deletedMessages) lines.push(`  ${chatRemoved(result.deletedMessages, 'removed')}`);
+  const unchanged = result.unchanged.length;
+  if (unchanged > 0)
+    lines.push(p.dim(`  ${unchanged === 1 ? '1 path already as it was' : `${unchanged} paths already as they were`}`));
   return lines;
 }

@@ -141,7 +141,7 @@ export class Rollbacks {
       onConflict: opts.onConflict ?? 'refuse',
       number: turn.number,
       rewind: false,
-      title: `Rollback of #${turn.number}`,
+      title: undoTitle(this.ctx, turn),
       ...asking,
     };
   }
@@ -568,4 +568,23 @@ function checkAskedInTurn(turn: StoredTurn, inTurn: string, withChat: boolean): 
 /** The paths a job drives: its selection with what is chained to it, or all it covers. */
 function selectedPaths(job: Job): PathTarget[] {
   return job.selection ? selectPaths(job.coverage, job.selection) : job.coverage.paths;
+}
+
+/**
+ * A rollback turn's title in the words the terminal and the console use: `Undo of #N`, and for
+ * the undo of an undo (a redo) `Redo of #N`, N the agent turn whose work comes back.
+ */
+function undoTitle(ctx: RollbackDeps, turn: StoredTurn): string {
+  let undoing = true;
+  let turns = [turn];
+  // Down a chain of undos of undos to the work at its end: each level flips undo and redo.
+  for (let depth = 0; depth < 100 && turns.length > 0 && turns.every((t) => t.kind === 'rollback'); depth++) {
+    const below = turns.flatMap((t) => t.rollbackOf ?? []).map((id) => ctx.store.turns.get(id));
+    if (below.some((t) => t === undefined)) break;
+    turns = below as StoredTurn[];
+    undoing = !undoing;
+  }
+  const numbers = [...new Set(turns.map((t) => t.number))].sort((a, b) => a - b);
+  const which = numbers.length === 1 ? `#${numbers[0]}` : `#${numbers[0]}–#${numbers.at(-1)}`;
+  return `${undoing ? 'Undo' : 'Redo'} of ${which}`;
 }

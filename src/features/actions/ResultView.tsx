@@ -30,7 +30,9 @@ export function ResultView({ result, undone = false }: { result: RollbackResult;
       <PathList title="Already in place" items={result.unchanged.map(displayPath)} />
       {result.deletedMessages !== undefined && (
         <p className="muted">
-          {result.deletedMessages} chat {result.deletedMessages === 1 ? 'message' : 'messages'} deleted.
+          {result.deletedMessages} chat {result.deletedMessages === 1 ? 'message' : 'messages'} removed from
+          turnback&apos;s record of the chat (the agent&apos;s own transcript keeps{' '}
+          {result.deletedMessages === 1 ? 'it' : 'them'}: the agent still remembers).
         </p>
       )}
       {result.errors.length > 0 && (

@@ -112,7 +112,7 @@ describe('RollbackDialog', () => {
     expect(messages).toHaveTextContent('Done, added it');
     expect(screen.getByText(/agent's own context is not rewound/)).toBeInTheDocument();
     await userEvent.click(screen.getByRole('button', { name: 'Roll back with chat' }));
-    expect(await screen.findByText('2 chat messages deleted.')).toBeInTheDocument();
+    expect(await screen.findByText(/2 chat messages removed from turnback's record of the chat/)).toBeInTheDocument();
     expect(calls[0].body).toEqual({ withChat: true });
   });
 

@@ -63,16 +63,12 @@ describe('after a rollback', () => {
     await within(dialog).findByRole('region', { name: 'Restored' });
 
     // Nothing else asks again (data never goes stale in these tests): only the rollback's invalidation refreshes.
-    await waitFor(() =>
-      expect(within(timeline).getByRole('option', { name: /^#1 / })).toHaveTextContent('rolled back'),
-    );
-    expect(within(timeline).getByRole('option', { name: /^#2 / })).toHaveTextContent('rollback of #1');
+    await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).toHaveTextContent('undone'));
+    expect(within(timeline).getByRole('option', { name: /^#2 / })).toHaveTextContent('undo of #1');
 
     await userEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
     await within(dialog).findByText(/^Undone/);
-    await waitFor(() =>
-      expect(within(timeline).getByRole('option', { name: /^#1 / })).not.toHaveTextContent('rolled back'),
-    );
-    expect(within(timeline).getByRole('option', { name: /^#3 / })).toHaveTextContent('rollback of #2');
+    await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).not.toHaveTextContent('undone'));
+    expect(within(timeline).getByRole('option', { name: /^#3 / })).toHaveTextContent('takes back #2');
   });
 });

@@ -21,8 +21,10 @@ function rollbackOfLabel(turn: Turn, turnOf: TurnOf): string {
     .map((turnId) => turnOf(turnId)?.number)
     .filter((n): n is number => n !== undefined)
     .sort((a, b) => a - b);
-  if (numbers.length === 0) return 'rollback';
-  if (numbers.length === 1) return `rollback of #${numbers[0]}`;
+  if (numbers.length === 0) return 'undo';
+  // The undo of an undo is a redo: its badge names the undo it takes back.
+  if (numbers.length === 1)
+    return turnOf(turn.rollbackOf![0])?.kind === 'rollback' ? `takes back #${numbers[0]}` : `undo of #${numbers[0]}`;
   return `rewind to #${numbers[0]} (${numbers.length} turns)`;
 }
 
@@ -37,9 +39,8 @@ export function turnBadges(turn: Turn, turnOf: TurnOf): Badge[] {
       title: 'A point marked by hand: rewind to it to take every later turn back',
     });
   if (turn.kind === 'rollback') badges.push({ key: 'rollback', text: rollbackOfLabel(turn, turnOf), tone: 'rollback' });
-  if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'rolled back', tone: 'rolled-back' });
-  if (turn.status === 'partially-rolled-back')
-    badges.push({ key: 'partial', text: 'partially rolled back', tone: 'partial' });
+  if (turn.status === 'rolled-back') badges.push({ key: 'rolled-back', text: 'undone', tone: 'rolled-back' });
+  if (turn.status === 'partially-rolled-back') badges.push({ key: 'partial', text: 'partly undone', tone: 'partial' });
   if (turn.interrupted)
     badges.push({ key: 'interrupted', text: 'interrupted', tone: 'danger', title: INTERRUPTED_TOOLTIP });
   if (turn.execUsed && turn.execCaptured)

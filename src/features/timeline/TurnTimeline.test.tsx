@@ -52,7 +52,7 @@ describe('TurnTimeline', () => {
     expect(within(row).queryByText('partially unprotected')).toBeNull();
   });
 
-  it('shows status badges: rolled back, partially rolled back, rollback of #N, interrupted, live', () => {
+  it('shows status badges in the words the terminal uses: undone, partly undone, undo of #N, interrupted, live', () => {
     const turns = [
       turn(5, { status: 'active' }),
       turn(4, { kind: 'rollback', rollbackOf: ['t2'], title: '' }),
@@ -62,10 +62,10 @@ describe('TurnTimeline', () => {
     ];
     render(<TurnTimeline turns={turns} selectedTurnId={null} onSelect={() => {}} />);
     expect(screen.getByRole('option', { name: /^#5 /i })).toHaveTextContent('live');
-    expect(screen.getByRole('option', { name: /^#4 /i })).toHaveTextContent('rollback of #2');
+    expect(screen.getByRole('option', { name: /^#4 /i })).toHaveTextContent('undo of #2');
     expect(screen.getByRole('option', { name: /^#3 /i })).toHaveTextContent('interrupted');
-    expect(screen.getByRole('option', { name: /^#2 /i })).toHaveTextContent(/^(?!.*partially).*rolled back/);
-    expect(screen.getByRole('option', { name: /^#1 /i })).toHaveTextContent('partially rolled back');
+    expect(screen.getByRole('option', { name: /^#2 /i })).toHaveTextContent(/^(?!.*partly).*undone/);
+    expect(screen.getByRole('option', { name: /^#1 /i })).toHaveTextContent('partly undone');
   });
 
   it('marks the selected turn and selects on click', async () => {

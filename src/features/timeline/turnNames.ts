@@ -1,6 +1,5 @@
-// What a turn is called: a rollback of a rollback is an undo, and says so wherever the turn's
-// title shows (the server titles every rollback turn "Rollback of #N"; its badge still names
-// the turn it rolled back).
+// What a turn is called: the server titles an undo "Undo of #N" and the undo of an undo (a redo)
+// "Redo of #N"; a turn recorded before it did ("Rollback of #N") is named so here.
 import type { Turn } from '../../../server/protocol';
 
 /** Finds another turn of the session by id; undefined while it is not loaded. */
@@ -15,7 +14,10 @@ export function undoneRollback(turn: Turn, turnOf: TurnOf): Pick<Turn, 'number' 
 
 /** The title the console shows for a turn. */
 export function turnTitle(turn: Turn, turnOf: TurnOf): string {
-  const undone = undoneRollback(turn, turnOf);
-  if (undone) return `Undo of #${undone.number}`;
-  return turn.title.trim() || (turn.kind === 'rollback' ? 'Rollback' : '(no message)');
+  const title = turn.title.trim();
+  if (turn.kind === 'rollback' && /^Rollback of #\d+$/.test(title)) {
+    const undone = undoneRollback(turn, turnOf);
+    return undone ? `Redo: takes back undo #${undone.number}` : title.replace('Rollback', 'Undo');
+  }
+  return title || (turn.kind === 'rollback' ? 'Undo' : '(no message)');
 }
