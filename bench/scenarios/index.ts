@@ -17,6 +17,7 @@ import { scalingScenario } from './scaling.js';
 import { scanScenario } from './scan.js';
 import { serviceScenario } from './service.js';
 import { storageScenario } from './storage-size.js';
+import { watcherScenario } from './watcher.js';
 
 export const SECTIONS: [string, string][] = [
   ['1', 'One turn writing 10 files in W2'],
@@ -34,6 +35,7 @@ export const SECTIONS: [string, string][] = [
   ['13', 'Index build in the background'],
   ['14', "Gemini CLI's own checkpoints and restore, replicated (W2)"],
   ['15', 'Background packing against the next turn (W2)'],
+  ['16', 'The watcher: misses over a real history, a rename storm, a large checkout'],
 ];
 
 export interface RunOptions {
@@ -74,6 +76,7 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('13')) await indexBuildScenario(ctx);
   if (wants('14')) await geminiScenario(ctx);
   if (wants('15')) await packingScenario(ctx);
+  if (wants('16')) await watcherScenario(ctx);
   if (wants('7'))
     await guarded(ctx, '7', async () => {
       await consoleScenario(ctx, await ensureBuild(ctx, reuseBuild));

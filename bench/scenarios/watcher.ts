@@ -1,0 +1,306 @@
+// Item 16: the filesystem watcher kept honest and the service kept answering (issue 38). The
+// commander.js history replayed as shell commands (`git read-tree -m -u`, which removes and makes
+// folders again) through exec / exec-end with the watcher on: its misses (target 0) and each
+// command's list against git's. Health and hook round trips of a second workspace while a process
+// swaps two files by rename in a tight loop in the first (targets: p99 ≤ 100 ms, ≤ 300 ms).
+// Exec-end of a command that checks out a large tree in the same workspace: exact, and its time.
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { BenchContext } from '../context.js';
+import { removeTree } from '../fs-tools.js';
+import { loadHistory, SHARED_DATA_DIR } from '../history/source.js';
+import { quantile, summarize } from '../stats.js';
+
+export const WATCHER_SECTION = '16';
+const SESSION = 'bench-watcher';
+
+export async function watcherScenario(ctx: BenchContext): Promise<void> {
+  if (!ctx.openEngine) return;
+  await missesOverHistory(ctx);
+  await stormLatency(ctx);
+  await largeCheckout(ctx);
+}
+
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, {
+    cwd,
+    encoding: 'utf8',
+    maxBuffer: 256 << 20,
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: 'b',
+      GIT_AUTHOR_EMAIL: 'b@b',
+      GIT_COMMITTER_NAME: 'b',
+      GIT_COMMITTER_EMAIL: 'b@b',
+    },
+  }).trim();
+
+async function watchedEngine(ctx: BenchContext, workspace: string, dataDir: string, lines: string[]) {
+  const { fsTreeWatcher } = await import('../../server/engine/index.js');
+  return ctx.openEngine!({
+    workspace,
+    dataDir,
+    watcher: fsTreeWatcher,
+    log: (line: string) => lines.push(line),
+  } as never);
+}
+
+async function missesOverHistory(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-history');
+  const bundle = path.join(SHARED_DATA_DIR, 'commander.js.bundle');
+  const span = {
+    bundle,
+    base: '8b8d6e663dbebf2b8794d432f2ae94e53b7164ea',
+    commits: 190,
+    turns: ctx.config.historyTurns,
+  };
+  const history = await loadHistory(span, path.join(base, 'source.git'));
+  if (!history) {
+    ctx.results.notMeasured(WATCHER_SECTION, `${bundle} is not there`);
+    return;
+  }
+  const workspace = path.join(base, 'workspace');
+  git(base, 'clone', '-q', '--no-checkout', bundle, workspace);
+  git(workspace, 'read-tree', '-m', '-u', span.base);
+  const lines: string[] = [];
+  const engine = await watchedEngine(ctx, workspace, path.join(base, 'data'), lines);
+  const times: number[] = [];
+  let wrong = 0;
+  let firstWrong: string | null = null;
+  let previous = span.base;
+  try {
+    for (const turn of history.turns) {
+      await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: turn.commit });
+      const { execId } = await engine.exec({
+        sessionId: SESSION,
+        tool: 'Bash',
+        command: `git read-tree -m -u ${turn.commit}`,
+      });
+      git(workspace, 'read-tree', '-m', '-u', previous, turn.commit);
+      const started = performance.now();
+      const { changed } = await engine.execEnd({ sessionId: SESSION, execId: execId! });
+      times.push(performance.now() - started);
+      const expected = git(
+        workspace,
+        '-c',
+        'core.quotePath=false',
+        'diff',
+        '--name-only',
+        '--no-renames',
+        previous,
+        turn.commit,
+      )
+        .split('\n')
+        .filter(Boolean);
+      const listed = new Set(changed);
+      const lacking = expected.filter((rel) => !listed.has(`workspace:/${rel}`));
+      if (lacking.length > 0) {
+        wrong++;
+        firstWrong ??= `${turn.commit.slice(0, 8)} lacked ${lacking.slice(0, 3).join(', ')}`;
+      }
+      await engine.turnEnd({ sessionId: SESSION });
+      previous = turn.commit;
+    }
+    const misses = engine.watcherStatus().misses ?? 0;
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.history.execEnd',
+      'commander.js as shell commands: exec-end',
+      'turnback',
+      'ms',
+      summarize(times),
+    );
+    ctx.results.note(
+      WATCHER_SECTION,
+      `commander.js replayed as ${history.turns.length} \`git read-tree -m -u\` commands with the watcher: ${misses} watcher misses (target 0), ` +
+        `${wrong} commands whose exec-end lacked a path git changed (target 0${firstWrong ? `; first: ${firstWrong}` : ''})` +
+        (misses > 0 ? `; first: ${lines.find((l) => l.startsWith('watcher miss:'))}` : ''),
+    );
+  } finally {
+    await engine.close();
+    await removeTree(base);
+  }
+}
+
+/** Swaps one.txt and two.txt by renameat2(RENAME_EXCHANGE) as fast as it can, for `seconds`. */
+const swapStorm = (seconds: number) => `
+import ctypes, time
+libc = ctypes.CDLL(None, use_errno=True)
+end = time.time() + ${seconds}
+while time.time() < end:
+    for i in range(2000):
+        libc.renameat2(-100, b'one.txt', -100, b'two.txt', 2)
+`;
+
+async function stormLatency(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-storm');
+  const { WorkspaceHost } = await import('../../server/service/host.js');
+  const { startServer } = await import('../../server/http/server.js');
+  const { claudeCodeRoutes } = await import('../../server/adapters/claude-code/receive/route.js');
+  const { fsTreeWatcher, openEngine } = await import('../../server/engine/index.js');
+  const repo = (name: string) => path.join(base, 'home', name);
+  for (const name of ['alpha', 'beta']) {
+    await mkdir(path.join(repo(name), '.git'), { recursive: true });
+    await writeFile(path.join(repo(name), 'app.txt'), `${name}\n`);
+  }
+  await writeFile(path.join(repo('alpha'), 'one.txt'), 'one\n');
+  await writeFile(path.join(repo('alpha'), 'two.txt'), 'two\n');
+  const env = { HOME: path.join(base, 'home'), XDG_STATE_HOME: path.join(base, 'state') };
+  const host = new WorkspaceHost({
+    env,
+    engineOptions: { scopes: ['claude-code:*'], watcher: fsTreeWatcher },
+    open: openEngine,
+  });
+  const token = 'bench-console-token-0123456789';
+  const agent = 'bench-agent-token-0123456789ab';
+  const server = await startServer({
+    source: host,
+    port: 0,
+    token,
+    agentToken: agent,
+    routes: claudeCodeRoutes(),
+    log: { error() {} },
+  });
+  const call = async (method: string, route: string, bearer: string, body?: unknown) => {
+    const answer = await fetch(`http://127.0.0.1:${server.port}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${bearer}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    await answer.arrayBuffer();
+    if (!answer.ok) throw new Error(`${route}: ${answer.status}`);
+  };
+  const hook = (event: Record<string, unknown>, cwd: string, session: string) =>
+    call('POST', '/api/agent/hook/claude-code', agent, {
+      session_id: session,
+      transcript_path: '/tmp/none.jsonl',
+      cwd,
+      permission_mode: 'default',
+      ...event,
+    });
+  let tool = 0;
+  const turn = async (name: string, session: string, samples: number[] | null) => {
+    const cwd = repo(name);
+    const timed = async (event: Record<string, unknown>) => {
+      const started = performance.now();
+      await hook(event, cwd, session);
+      samples?.push(performance.now() - started);
+    };
+    const id = `toolu_bench_${++tool}`;
+    const pre = {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: 'echo >> app.txt' },
+      tool_use_id: id,
+    };
+    await timed({ hook_event_name: 'UserPromptSubmit', prompt: 'bench' });
+    await timed(pre);
+    await writeFile(path.join(cwd, 'app.txt'), `${name} ${tool}\n`);
+    await timed({
+      ...pre,
+      hook_event_name: 'PostToolUse',
+      tool_response: { stdout: '', stderr: '', interrupted: false },
+    });
+    await timed({ hook_event_name: 'Stop', stop_hook_active: false });
+  };
+  try {
+    await turn('alpha', 'a1111111-1111-4111-8111-111111111111', null);
+    await turn('beta', 'b2222222-2222-4222-8222-222222222222', null);
+    const seconds = ctx.config.quick ? 8 : 30;
+    const storm = spawn('python3', ['-c', swapStorm(seconds)], { cwd: repo('alpha'), stdio: 'ignore' });
+    let storming = true;
+    const ended = new Promise((resolve) => storm.on('exit', resolve)).then(() => (storming = false));
+    const health: number[] = [];
+    const hooks: number[] = [];
+    const polling = (async () => {
+      while (storming) {
+        const started = performance.now();
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        await call('GET', '/api/health', token);
+        health.push(performance.now() - started - 50);
+      }
+    })();
+    while (storming) await turn('beta', 'b2222222-2222-4222-8222-222222222222', hooks);
+    await ended;
+    await polling;
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.storm.health',
+      'GET /api/health during a rename storm in another workspace',
+      'turnback',
+      'ms',
+      summarize(health),
+    );
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.storm.hook',
+      'a hook round trip in another workspace during the storm',
+      'turnback',
+      'ms',
+      summarize(hooks),
+    );
+    ctx.results.note(
+      WATCHER_SECTION,
+      `rename storm (renameat2 RENAME_EXCHANGE, ${seconds} s): health p99 ${quantile(health, 0.99).toFixed(1)} ms (target ≤ 100) over ${health.length}, ` +
+        `hook p99 ${quantile(hooks, 0.99).toFixed(1)} ms (target ≤ 300) over ${hooks.length}; client and service share one process`,
+    );
+  } finally {
+    await server.close();
+    await host.close(1_000);
+    await removeTree(base);
+  }
+}
+
+async function largeCheckout(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-checkout');
+  const files = ctx.config.quick ? 10_000 : 100_000;
+  const workspace = path.join(base, 'workspace');
+  await mkdir(workspace, { recursive: true });
+  git(workspace, 'init', '-q');
+  await writeFile(path.join(workspace, 'top.txt'), 'top\n');
+  git(workspace, 'add', 'top.txt');
+  git(workspace, 'commit', '-qm', 'small');
+  const small = git(workspace, 'rev-parse', 'HEAD');
+  for (let d = 0; d < files / 100; d++) {
+    const dir = path.join(workspace, 'big', `d${d}`);
+    await mkdir(dir, { recursive: true });
+    for (let f = 0; f < 100; f++) await writeFile(path.join(dir, `f${f}.txt`), `${d}/${f}\n`);
+  }
+  git(workspace, 'add', '-A');
+  git(workspace, 'commit', '-qm', 'big');
+  const big = git(workspace, 'rev-parse', 'HEAD');
+  git(workspace, 'read-tree', '-m', '-u', big, small);
+  const lines: string[] = [];
+  const engine = await watchedEngine(ctx, workspace, path.join(base, 'data'), lines);
+  try {
+    await engine.input({ sessionId: SESSION, platform: 'webui', sessionType: 'chat', content: 'checkout' });
+    const { execId } = await engine.exec({ sessionId: SESSION, tool: 'Bash', command: 'git checkout big' });
+    const checkoutStarted = performance.now();
+    git(workspace, 'read-tree', '-m', '-u', small, big);
+    const checkoutMs = performance.now() - checkoutStarted;
+    const started = performance.now();
+    const { changed } = await engine.execEnd({ sessionId: SESSION, execId: execId! });
+    const ms = performance.now() - started;
+    await engine.turnEnd({ sessionId: SESSION });
+    const filesListed = changed.filter((uri) => uri.endsWith('.txt')).length;
+    const exact = filesListed === files && changed.length === files + files / 100 + 1;
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.checkout.execEnd',
+      `exec-end of a ${files.toLocaleString('en-US')}-file checkout`,
+      'turnback',
+      'ms',
+      ms,
+    );
+    ctx.results.note(
+      WATCHER_SECTION,
+      `${files.toLocaleString('en-US')}-file checkout (git read-tree -m -u, ${(checkoutMs / 1000).toFixed(1)} s) in the watched workspace: ` +
+        `exec-end ${(ms / 1000).toFixed(2)} s, ${exact ? 'exact' : 'NOT exact'} (${filesListed} files, ${changed.length} paths listed), ` +
+        `${engine.watcherStatus().misses ?? 0} watcher misses`,
+    );
+  } finally {
+    await engine.close();
+    await removeTree(base);
+  }
+}
