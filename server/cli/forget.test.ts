@@ -1,5 +1,6 @@
 // `turnback forget` as a process against a real service (temp HOME and state dir, port 0): by
-// root or id, its store kept unless --delete-store, an unknown workspace told (exit 2).
+// root or id, its store kept unless --delete-store, an unknown workspace told (exit 2); and
+// `init --allow`, the person's yes to a dot-folder of HOME the service otherwise refuses.
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -63,5 +64,20 @@ describe('turnback forget', { timeout: 120_000 }, () => {
       stderr: 'turnback forget: no workspace nope-000000000000 is registered (turnback status lists them)\n',
     });
     expect((await cli('forget')).code).toBe(2);
+  });
+
+  it('registers a dot-folder of HOME only with init --allow', async () => {
+    const settings = path.join(root, 'home', '.config', 'tool');
+    await mkdir(settings, { recursive: true });
+    const refused = await cli('init', 'claude-code', '--workspace', settings);
+    expect(refused.code).toBe(0);
+    expect(refused.stdout).toMatch(
+      /Not registered with the turnback service: .*settings folder of your home folder.*--allow/,
+    );
+    const allowed = await cli('init', 'claude-code', '--workspace', settings, '--allow');
+    expect(allowed.stdout).toContain(`Registered ${settings} with your turnback service`);
+    expect(JSON.parse((await cli('status', '--json')).stdout).workspaces.map((w: { root: string }) => w.root)).toEqual([
+      settings,
+    ]);
   });
 });
