@@ -299,6 +299,8 @@ export class FsTreeWatcher implements TreeWatcher {
   /** Each root as it is now against the one watched: gone, replaced, moved or mounted over is watched afresh. */
   private checkRoots(): void {
     for (const root of this.spec.roots) {
+      // A storm closed its watch: it comes back (and is checked) at the next take, not before.
+      if (this.allSuspended || this.suspended.has(root)) continue;
       let stats: Stats | undefined;
       try {
         stats = lstatSync(root, { throwIfNoEntry: false });
