@@ -1,6 +1,7 @@
 // undo, redo, rewind and restore against the user's service as a real process: the exact trees
 // back, undo --files, a conflict refused (exit 1), an active turn never undone, the prompt.
-import { readFile, writeFile } from 'node:fs/promises';
+import { execFileSync } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useTerminalFixture } from './test/terminal-fixture.js';
@@ -53,6 +54,35 @@ describe('turnback undo and redo', () => {
     const again = await run('undo', ['--yes', '--force']);
     expect(again.stdout).toContain('2 paths already as they were');
     expect(again.stdout).not.toContain('paths already as it was');
+  });
+
+  it("after undoing a git mv, says git's index is out of step, and --git-add stages the paths as they are", async () => {
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.email=t@example.com', '-c', 'user.name=T', ...args], {
+        cwd: t.workspace,
+        encoding: 'utf8',
+      });
+    git('init', '-q');
+    await mkdir(path.join(t.workspace, 'lib'));
+    await writeFile(path.join(t.workspace, 'lib/a.js'), 'a\n');
+    git('add', 'lib/a.js');
+    git('commit', '-qm', 'start');
+    await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Move' });
+    const { execId } = await agentCall('exec', { sessionId: t.session, tool: 'Bash', command: 'git mv lib pkg' });
+    git('mv', 'lib', 'pkg');
+    await agentCall('exec-end', { sessionId: t.session, execId });
+    await agentCall('turn-end', { sessionId: t.session });
+
+    const undo = await run('undo', ['--yes']);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toContain("git's index is out of step");
+    expect(undo.stdout).toMatch(/\n {4}lib\/a\.js\n {4}pkg\/a\.js\n/);
+    expect(git('status', '--porcelain')).not.toBe('');
+
+    expect((await run('redo', ['--yes'])).code).toBe(0);
+    const mended = await run('undo', ['--yes', '--git-add', '--json']);
+    expect(JSON.parse(mended.stdout).gitIndex).toEqual({ staged: ['lib/a.js', 'pkg/a.js'], added: true });
+    expect(git('status', '--porcelain')).toBe('');
   });
 
   it('previews a rename as a move back and moves it back', async () => {

@@ -1,4 +1,4 @@
-// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--step N]… [--keep-both] [--force] [--yes]
+// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--step N]… [--keep-both] [--git-add] [--force] [--yes]
 // [--session S] [--json]`: by default the latest agent turn of the workspace's most recent session;
 // never an active turn. `--step` takes back only what those steps of the turn changed.
 import { runCommand, type CommandSpec } from './client/command.js';
@@ -11,12 +11,13 @@ import { uriOfPath } from './client/paths.js';
 export const UNDO: CommandSpec = {
   name: 'undo',
   usage:
-    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--force] [--yes] [--session S] [--json]',
+    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--yes] [--session S] [--json]',
   options: {
     'with-chat': { type: 'boolean' },
     files: { type: 'string', multiple: true },
     step: { type: 'string', multiple: true },
     'keep-both': { type: 'boolean' },
+    'git-add': { type: 'boolean' },
     force: { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     session: { type: 'string' },
@@ -62,6 +63,7 @@ export const UNDO: CommandSpec = {
       apply: () => applyUndo(ws, located, options),
       yes: values.yes === true,
       force: options.force,
+      gitAdd: values['git-add'] === true,
     });
   },
 };

@@ -4,7 +4,8 @@
 import type { Plan, RollbackResult } from '../../protocol.js';
 import { printJson, type CommandContext } from './command.js';
 import { CliError, EXIT_DONE, EXIT_REFUSED, EXIT_USAGE } from './errors.js';
-import { planLines, resultLines } from './format.js';
+import { gitIndexLines, planLines, resultLines } from './format.js';
+import { pathsOfResult, stageAsTheyAre, stagedAmong } from './git-index.js';
 import { paint } from './io.js';
 import { displayPath } from './paths.js';
 import type { Located } from './turn-ref.js';
@@ -18,6 +19,8 @@ export interface ConfirmApply {
   apply(): Promise<RollbackResult>;
   yes: boolean;
   force: boolean;
+  /** `--git-add`: stage, as they now are, the paths the undo changed that git had staged changes for. */
+  gitAdd?: boolean;
 }
 
 const summary = (located: Located) => ({
@@ -66,12 +69,17 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
     if (err instanceof CliError) return stop(err);
     throw err;
   }
-  if (json) printJson(io, { turn, plan, result });
+  const root = context.ws.workspace.root;
+  const staged = await stagedAmong(root, pathsOfResult(result));
+  if (step.gitAdd && staged.length > 0) await stageAsTheyAre(root, staged);
+  const gitIndex = { staged, added: step.gitAdd === true && staged.length > 0 };
+  if (json) printJson(io, { turn, plan, result, ...(staged.length > 0 ? { gitIndex } : {}) });
   else {
     const done = resultLines(result, p, show);
     io.out(
       `${result.ok ? p.green('done') : p.red('not all restored')}${result.rollbackTurnId ? p.dim(` (recorded as ${result.rollbackTurnId}; turnback redo takes it back)`) : ''}\n${done.join('\n')}${done.length ? '\n' : ''}`,
     );
+    if (staged.length > 0) io.out(`${gitIndexLines(gitIndex, p, (name) => show(`workspace:/${name}`)).join('\n')}\n`);
   }
   return result.ok ? EXIT_DONE : EXIT_REFUSED;
 }

@@ -135,3 +135,16 @@ export function resultLines(result: RollbackResult, p: Paint, show: Display): st
     lines.push(p.dim(`  ${unchanged === 1 ? '1 path already as it was' : `${unchanged} paths already as they were`}`));
   return lines;
 }
+
+/** After an undo: git's index still holds what the agent staged for these paths, or was made to take them as they are. */
+export function gitIndexLines(gitIndex: { staged: string[]; added: boolean }, p: Paint, show: Display): string[] {
+  const paths = gitIndex.staged.map((name) => `    ${show(name)}`);
+  if (gitIndex.added)
+    return [`  git's index now takes ${plural(gitIndex.staged.length, 'path')} as they are (git add -A):`, ...paths];
+  return [
+    p.yellow(
+      `  git's index is out of step: it still holds what was staged for ${plural(gitIndex.staged.length, 'path')} (git status shows them); --git-add stages them as they are now:`,
+    ),
+    ...paths,
+  ];
+}
