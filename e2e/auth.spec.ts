@@ -10,17 +10,17 @@ test('the 401 page appears when the URL carries a bad token', async ({ page, tur
   await saveScreenshot(page, 'console-401');
 });
 
-test('the 401 page appears with a stale token in the tab and says to reopen the printed URL', async ({
+test('a tab holding the session of an earlier run of the server stops and says to open turnback url', async ({
   page,
   turnback,
 }) => {
-  // A tab that holds a token from an earlier launch of the server.
   await page.goto(`${turnback.origin}/`);
-  await page.evaluate(() => window.sessionStorage.setItem('turnback.token', 'not-the-token'));
+  await page.evaluate(() =>
+    window.sessionStorage.setItem('turnback.session', JSON.stringify({ salt: 'an-earlier-run', key: 'its-key' })),
+  );
   await page.reload();
-  await expect(page.getByRole('heading', { name: 'This console is not signed in' })).toBeVisible();
-  await expect(page.getByText(/Reopen the tokenized URL/)).toBeVisible();
-  await expect(page.getByText(`turnback listening on ${turnback.origin}/?token=<token>`)).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'turnback restarted elsewhere' })).toBeVisible();
+  await expect(page.getByText('turnback url', { exact: true })).toBeVisible();
 
   // Reopening the tokenized URL signs the tab in.
   await page.goto(turnback.loginUrl);

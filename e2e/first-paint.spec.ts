@@ -8,8 +8,9 @@ test("the timeline paints from the first answer, and the console's code comes co
   const { agent } = turnback;
   await agent.turn('paint-1', 'First request', () => agent.write('paint-1', 'a.txt', 'a\n'));
   await agent.turn('paint-1', 'Second request', () => agent.write('paint-1', 'b.txt', 'b\n'));
-  await page.goto(`${turnback.origin}/`);
-  await page.evaluate((token) => window.sessionStorage.setItem('turnback.token', token), turnback.token);
+  // Opened from the printed URL; the reload below then signs in with the session key the tab kept.
+  await page.goto(turnback.loginUrl);
+  await expect(new ConsolePage(page).turn(2)).toBeVisible();
 
   const api: string[] = [];
   const encodings = new Map<string, string | undefined>();

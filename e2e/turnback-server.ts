@@ -38,12 +38,17 @@ function firstLine(child: ChildProcess, stderr: () => string): Promise<string> {
   });
 }
 
-export async function startServer(): Promise<ServerHandle> {
+/** `tokens`: those of an earlier run, for a service restarted with the same ones (as the kept files make it). */
+export async function startServer(tokens?: {
+  token: string;
+  agentToken: string;
+  port?: number;
+}): Promise<ServerHandle> {
   const workspace = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-ws-'));
   const dataDir = await mkdtemp(path.join(tmpdir(), 'turnback-e2e-data-'));
   // 128 bits each, as the server requires of a token given on its command line.
-  const token = `console-${randomBytes(16).toString('hex')}`;
-  const agentToken = `agent-${randomBytes(16).toString('hex')}`;
+  const token = tokens?.token ?? `console-${randomBytes(16).toString('hex')}`;
+  const agentToken = tokens?.agentToken ?? `agent-${randomBytes(16).toString('hex')}`;
   const child = spawn(
     process.execPath,
     [
@@ -54,7 +59,7 @@ export async function startServer(): Promise<ServerHandle> {
       '--data',
       dataDir,
       '--port',
-      '0',
+      String(tokens?.port ?? 0),
       '--token',
       token,
       '--agent-token',

@@ -1,7 +1,9 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { apiError, mockFetch, networkDown } from '../test/mockFetch';
 import { ApiError, apiGet, apiPath, apiPost } from './client';
+import { setSessionKeyForTests } from './handshake';
 
+beforeEach(() => setSessionKeyForTests('a-checked-session-key'));
 afterEach(() => vi.unstubAllGlobals());
 
 describe('api client', () => {
@@ -18,8 +20,8 @@ describe('api client', () => {
     await expect(apiGet('/api/sessions')).rejects.toMatchObject({ code: 'NETWORK', status: 0 });
   });
 
-  it("sends JSON bodies same-origin with the tab's token as a Bearer header", async () => {
-    window.sessionStorage.setItem('turnback.token', 'tok-1');
+  it("sends JSON bodies same-origin with the checked service's session key as a Bearer header", async () => {
+    setSessionKeyForTests('tok-1');
     const fetchSpy = vi.fn(async () => new Response('{"ok":true}', { status: 200 }));
     vi.stubGlobal('fetch', fetchSpy);
     await apiPost('/api/turns/t1/preview', { withChat: true });

@@ -1,10 +1,14 @@
-// The console's only door to the server: same-origin fetch with the console token as a Bearer
-// header, and every non-2xx JSON answer becomes an ApiError carrying the contract's code.
+// The console's only door to the server: same-origin fetch with the session key of a service that
+// proved it holds the token (handshake.ts) as a Bearer header, and every non-2xx JSON answer
+// becomes an ApiError carrying the contract's code.
 import type { ErrorBody, ErrorCode } from '../../server/protocol';
-import { consoleToken } from './token';
+import { forgetSessionKey, HandshakeError, sessionKey } from './handshake';
 
-/** `NETWORK` marks a request that never got an answer (server down). */
-export type ApiErrorCode = ErrorCode | 'NETWORK' | 'BAD_RESPONSE';
+/**
+ * `NETWORK` marks a request that never got an answer (server down); `RESTARTED_ELSEWHERE` one
+ * never sent, since the service on this port did not prove it holds the token.
+ */
+export type ApiErrorCode = ErrorCode | 'NETWORK' | 'BAD_RESPONSE' | 'RESTARTED_ELSEWHERE';
 
 export class ApiError extends Error {
   readonly code: ApiErrorCode;
@@ -47,27 +51,45 @@ async function errorFromResponse(response: Response): Promise<ApiError> {
   return new ApiError(fallback, response.status, `${response.status} ${response.statusText}`.trim());
 }
 
+function handshakeFailure(error: HandshakeError): ApiError {
+  if (error.kind === 'network') return new ApiError('NETWORK', 0, error.message);
+  if (error.kind === 'wrong-token') return new ApiError('UNAUTHORIZED', 401, error.message);
+  return new ApiError('RESTARTED_ELSEWHERE', 0, error.message);
+}
+
 export async function apiRequest<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-  let response: Response;
-  const token = consoleToken();
   const headers: Record<string, string> = { Accept: 'application/json' };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
-  if (token) headers.Authorization = `Bearer ${token}`;
-  try {
-    response = await fetch(path, {
-      method,
-      credentials: 'same-origin',
-      headers,
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-  } catch (cause) {
-    throw new ApiError('NETWORK', 0, cause instanceof Error ? cause.message : 'The server could not be reached');
-  }
-  if (!response.ok) throw await errorFromResponse(response);
-  try {
-    return (await response.json()) as T;
-  } catch {
-    throw new ApiError('BAD_RESPONSE', response.status, 'The server answered with something that is not JSON');
+  for (let attempt = 0; ; attempt++) {
+    let response: Response;
+    try {
+      headers.Authorization = `Bearer ${await sessionKey()}`;
+    } catch (error) {
+      throw error instanceof HandshakeError ? handshakeFailure(error) : error;
+    }
+    try {
+      response = await fetch(path, {
+        method,
+        credentials: 'same-origin',
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    } catch (cause) {
+      // Whoever answers next is checked before it gets anything.
+      forgetSessionKey();
+      throw new ApiError('NETWORK', 0, cause instanceof Error ? cause.message : 'The server could not be reached');
+    }
+    // The key names one run of the service: after a restart on this port, a new handshake, once.
+    if (response.status === 401 && attempt === 0) {
+      forgetSessionKey();
+      continue;
+    }
+    if (!response.ok) throw await errorFromResponse(response);
+    try {
+      return (await response.json()) as T;
+    } catch {
+      throw new ApiError('BAD_RESPONSE', response.status, 'The server answered with something that is not JSON');
+    }
   }
 }
 

@@ -3,7 +3,8 @@ import { useEffect } from 'react';
 import { isApiError } from '../api/client';
 import { keys } from '../api/keys';
 import { useSessions } from '../api/hooks';
-import { consoleToken } from '../api/token';
+import { useRefusal } from '../api/handshake';
+import { hasCredential } from '../api/token';
 import { useUnauthorized } from '../api/useUnauthorized';
 import { useOutage } from '../features/live/useOutage';
 import { useLiveEvents } from '../features/live/useLiveEvents';
@@ -11,7 +12,13 @@ import { SessionsSidebar } from '../features/sessions/SessionsSidebar';
 import { WorkspaceProblem } from '../features/workspaces/WorkspaceProblem';
 import { useCurrentWorkspace, useWorkspaceFallback } from '../features/workspaces/useCurrentWorkspace';
 import { EmptyState } from '../features/states/EmptyState';
-import { LoadingPage, NoTokenPage, ServerDownPage, UnauthorizedPage } from '../features/states/StatePages';
+import {
+  LoadingPage,
+  NoTokenPage,
+  RestartedElsewherePage,
+  ServerDownPage,
+  UnauthorizedPage,
+} from '../features/states/StatePages';
 import { TimelinePane } from '../features/timeline/TimelinePane';
 import { TurnDetailPane } from '../features/turn-detail/TurnDetailPane';
 import { Header } from './Header';
@@ -82,6 +89,10 @@ function Console() {
 export function App() {
   useUrlSync();
   useApplyTheme();
+  const refusal = useRefusal();
+  // Nothing is asked of a service that did not prove it holds the token: the tab stops here.
+  if (refusal === 'restarted-elsewhere') return <RestartedElsewherePage />;
+  if (refusal === 'wrong-token') return <UnauthorizedPage />;
   // Nothing is asked of the server without a token: every answer would be a 401.
-  return consoleToken() ? <Console /> : <NoTokenPage />;
+  return hasCredential() ? <Console /> : <NoTokenPage />;
 }

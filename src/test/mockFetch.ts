@@ -1,5 +1,7 @@
 // A fetch stand-in for component tests: routes by method and path, records every call.
+import { createHmac } from 'node:crypto';
 import { vi } from 'vitest';
+import { TEST_TOKEN } from './render';
 
 export interface Call {
   method: string;
@@ -38,12 +40,26 @@ export function mockFetch(routes: Record<string, Answer | ((call: Call) => Answe
       const { status = 200, body } = resolved as { status?: number; body: unknown };
       return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
     }
+    // The handshake a tab makes again after a lost stream: answered as the service holding TEST_TOKEN.
+    if (method === 'GET' && url.pathname === '/api/hello') return Response.json(hello(url.searchParams.get('nonce')!));
     return new Response(
       JSON.stringify({ error: { code: 'NOT_FOUND', message: `no route ${method} ${url.pathname}` } }),
       { status: 404 },
     );
   });
   return calls;
+}
+
+function hello(nonce: string): { proof: string; salt: string; sessionProof: string } {
+  const mac = (key: string, message: string) => createHmac('sha256', key).update(message).digest('base64url');
+  const port = window.location.port || '80';
+  const salt = 'salt-of-the-test-service';
+  const key = mac(TEST_TOKEN, `turnback-session|${port}|${salt}`);
+  return {
+    proof: mac(TEST_TOKEN, `turnback-server|${port}|${nonce}`),
+    salt,
+    sessionProof: mac(key, `turnback-server|${port}|${nonce}`),
+  };
 }
 
 /** `/api/turns/*` matches one path segment per `*`. */

@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { App } from '../../app/App';
 import { session, turn } from '../../test/fixtures';
 import { json, mockFetch } from '../../test/mockFetch';
-import { renderWithClient, TEST_TOKEN } from '../../test/render';
+import { renderWithClient, TEST_SESSION_KEY } from '../../test/render';
 
 /** Stands in for the browser's EventSource so a test can push server events. */
 class FakeEventSource {
@@ -60,7 +60,7 @@ describe('live events', () => {
     expect(await screen.findByRole('option', { name: /^#1 / })).toBeInTheDocument();
     FakeEventSource.last!.open();
     expect(await screen.findByText('Live')).toBeInTheDocument();
-    expect(FakeEventSource.last!.url).toBe(`/api/events?token=${TEST_TOKEN}`);
+    expect(FakeEventSource.last!.url).toBe(`/api/events?session=${TEST_SESSION_KEY}`);
 
     serve(2);
     FakeEventSource.last!.emit('turn-committed', { sessionId: 's1', turnId: 't2' });

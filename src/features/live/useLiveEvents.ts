@@ -4,12 +4,14 @@ import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { EVENT_NAMES, type EventMap } from '../../../server/protocol';
 import { keys } from '../../api/keys';
-import { consoleToken } from '../../api/token';
+import { forgetSessionKey, HandshakeError, sessionKey } from '../../api/handshake';
 import { useUiStore } from '../../store';
 import type { Workspace } from '../../../server/protocol';
 import { keysForEvent, scopesOfEvent } from './invalidation';
 
 const BATCH_MS = 250;
+/** After the stream is lost: how long before checking the service again and reopening it. */
+const REOPEN_MS = 2000;
 
 export function useLiveEvents(): void {
   const client = useQueryClient();
@@ -19,8 +21,12 @@ export function useLiveEvents(): void {
       useUiStore.getState().setLiveStatus('polling');
       return;
     }
-    // An EventSource cannot send headers: the event stream (only it) takes the token in its query.
-    const source = new EventSource(`/api/events?token=${encodeURIComponent(consoleToken() ?? '')}`);
+    // An EventSource cannot send headers: the event stream (only it) takes the session key in its
+    // query, and it reconnects only through a new handshake (the browser's own retry would send
+    // the old key to whoever answers on this port).
+    let source: EventSource | null = null;
+    let stopped = false;
+    let reopen: ReturnType<typeof setTimeout> | null = null;
     const pending = new Map<string, QueryKey>();
     let timer: ReturnType<typeof setTimeout> | null = null;
 
@@ -34,46 +40,68 @@ export function useLiveEvents(): void {
       timer ??= setTimeout(flush, BATCH_MS);
     };
 
-    const listeners = EVENT_NAMES.map((name) => {
-      const listener = (event: MessageEvent<string>) => {
-        let data: EventMap[typeof name];
-        try {
-          data = JSON.parse(event.data) as EventMap[typeof name];
-        } catch {
-          return;
-        }
-        const { workspaceId } = data as { workspaceId?: string };
-        const ui = useUiStore.getState();
-        const defaultId = client
-          .getQueryData<Workspace[]>(keys.workspaces.all)
-          ?.find((workspace) => workspace.isDefault)?.id;
-        const scopes = scopesOfEvent(workspaceId, ui.workspaceId, defaultId);
-        for (const scope of scopes) schedule(keysForEvent(name, data, scope));
-        if (name === 'session-deleted' && scopes.includes(ui.workspaceId) && ui.sessionId === data.sessionId) {
-          useUiStore.getState().selectSession(null, 'replace');
-        }
-      };
-      source.addEventListener(name, listener as EventListener);
-      return [name, listener] as const;
-    });
+    const onEvent = (name: (typeof EVENT_NAMES)[number]) => (event: MessageEvent<string>) => {
+      let data: EventMap[typeof name];
+      try {
+        data = JSON.parse(event.data) as EventMap[typeof name];
+      } catch {
+        return;
+      }
+      const { workspaceId } = data as { workspaceId?: string };
+      const ui = useUiStore.getState();
+      const defaultId = client
+        .getQueryData<Workspace[]>(keys.workspaces.all)
+        ?.find((workspace) => workspace.isDefault)?.id;
+      const scopes = scopesOfEvent(workspaceId, ui.workspaceId, defaultId);
+      for (const scope of scopes) schedule(keysForEvent(name, data, scope));
+      if (name === 'session-deleted' && scopes.includes(ui.workspaceId) && ui.sessionId === data.sessionId) {
+        useUiStore.getState().selectSession(null, 'replace');
+      }
+    };
 
     let openedBefore = false;
-    source.onopen = () => {
-      useUiStore.getState().setLiveStatus('live');
-      // Whatever happened while disconnected is unknown: after a reconnect, refresh everything once.
-      if (openedBefore) void client.invalidateQueries();
-      openedBefore = true;
+    const later = () => {
+      if (!stopped) reopen = setTimeout(() => void open(), REOPEN_MS);
     };
-    source.onerror = () => {
-      // CONNECTING: the browser retries by itself; CLOSED: it gave up, so lists poll.
-      useUiStore.getState().setLiveStatus(source.readyState === EventSource.CLOSED ? 'polling' : 'connecting');
-      // Is the server gone, or only the stream? Ask at once, so an outage shows without delay.
-      void client.invalidateQueries({ queryKey: keys.health.all });
+    const open = async (): Promise<void> => {
+      reopen = null;
+      let key: string;
+      try {
+        key = await sessionKey();
+      } catch (error) {
+        // Not our service: the tab stops (App says so). Unreachable: ask again later.
+        if (error instanceof HandshakeError && error.kind !== 'network') return;
+        useUiStore.getState().setLiveStatus('connecting');
+        void client.invalidateQueries({ queryKey: keys.health.all });
+        return later();
+      }
+      if (stopped) return;
+      const stream = new EventSource(`/api/events?session=${encodeURIComponent(key)}`);
+      source = stream;
+      for (const name of EVENT_NAMES) stream.addEventListener(name, onEvent(name) as EventListener);
+      stream.onopen = () => {
+        useUiStore.getState().setLiveStatus('live');
+        // Whatever happened while disconnected is unknown: after a reconnect, refresh everything once.
+        if (openedBefore) void client.invalidateQueries();
+        openedBefore = true;
+      };
+      stream.onerror = () => {
+        // CLOSED: the browser gave up (lists poll meanwhile); either way this tab reopens it itself.
+        useUiStore.getState().setLiveStatus(stream.readyState === EventSource.CLOSED ? 'polling' : 'connecting');
+        stream.close();
+        source = null;
+        forgetSessionKey();
+        // Is the server gone, or only the stream? Ask at once, so an outage shows without delay.
+        void client.invalidateQueries({ queryKey: keys.health.all });
+        later();
+      };
     };
+    void open();
 
     return () => {
-      for (const [name, listener] of listeners) source.removeEventListener(name, listener as EventListener);
-      source.close();
+      stopped = true;
+      source?.close();
+      if (reopen) clearTimeout(reopen);
       if (timer) clearTimeout(timer);
     };
   }, [client]);

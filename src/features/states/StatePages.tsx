@@ -31,6 +31,24 @@ export function UnauthorizedPage() {
   );
 }
 
+/**
+ * The service on this port did not prove it holds the token (docs/api.md "Security"): the tab
+ * stopped asking anything of it, since another user may have taken the port.
+ */
+export function RestartedElsewherePage() {
+  return (
+    <StatePage title="turnback restarted elsewhere" tone="danger">
+      <p>
+        Open <code>turnback url</code>: it prints the address of your service.
+      </p>
+      <p>
+        The turnback service this tab used is no longer at <code>{window.location.host}</code>, and whatever answers
+        there now could not prove it is yours, so this tab stopped and sent it nothing.
+      </p>
+    </StatePage>
+  );
+}
+
 /** No token in this tab: the console was opened some other way than the printed URL. */
 export function NoTokenPage() {
   return (
