@@ -127,10 +127,26 @@ describe('workspaces in the console', () => {
   });
 
   it('says nothing of the watcher while it works', async () => {
-    serve([workspace('api', { isDefault: true, watcher: { state: 'watching' } })]);
+    serve([workspace('api', { isDefault: true, watcher: { state: 'watching', misses: 0 } })]);
     renderWithClient(<App />);
     const header = await screen.findByLabelText('Workspace api');
     expect(header).not.toHaveTextContent('Full scans');
+    expect(header).not.toHaveTextContent('watcher miss');
+    expect(header).not.toHaveTextContent('Watcher degraded');
+  });
+
+  it('shows a degraded watcher with why, and its misses', async () => {
+    serve([
+      workspace('api', {
+        isDefault: true,
+        watcher: { state: 'degraded', reason: 'the root /w/api is gone', misses: 3 },
+      }),
+    ]);
+    renderWithClient(<App />);
+    const header = await screen.findByLabelText('Workspace api');
+    const chip = await within(header).findByText('Watcher degraded');
+    expect(chip).toHaveAttribute('title', expect.stringContaining('the root /w/api is gone'));
+    expect(within(header).getByText('3 watcher misses')).toBeInTheDocument();
   });
 
   it('lists every workspace with its name and root, says which is not recording and why, and opens on the default one', async () => {
