@@ -142,6 +142,11 @@ export interface Turn {
   pinned?: boolean;
   status: TurnStatus;
   rolledBackBy?: string;
+  /**
+   * Turns of other sessions (a rollback, an undo from another agent's chat) that changed files
+   * while this turn was active: what they changed may show in this turn's command scans too.
+   */
+  concurrent?: string[];
   /** A crash cut it short. */
   interrupted: boolean;
   startedAt: Iso;

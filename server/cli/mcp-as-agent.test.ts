@@ -189,6 +189,25 @@ describe('the MCP tools act as the agent, not the person', () => {
     expect(await read('e.txt')).toBe('e0\n');
   });
 
+  it("marks an undo made during another session's active turn as concurrent on that turn", async () => {
+    await put('c.txt', 'c0\n');
+    await put('d.txt', 'd0\n');
+    await agentTurn(service, workspace, 'agent-5', 'Edit c', { 'c.txt': 'c1\n' });
+    await agentTurn(service, workspace, 'agent-6', 'Edit d', { 'd.txt': 'd1\n' });
+    const busy = await begin('busy', 'a long turn');
+    const { call } = await mcpOf('agent-5');
+    const plain = jsonOf(await call('undo_turn')).result;
+    expect(plain).toMatchObject({ ok: true, restored: ['workspace:/c.txt'] });
+    const asking = await begin('agent-6', 'undo your last turn');
+    expect(jsonOf(await (await mcpOf('agent-6')).call('undo_turn')).result).toMatchObject({ rollbackTurnId: asking });
+    await end('agent-6');
+    await end('busy');
+    const [turn] = await turnsOf('busy');
+    expect(turn.turnId).toBe(busy);
+    expect(turn.concurrent).toEqual([plain.rollbackTurnId, asking]);
+    expect((await turnsOf('agent-6')).every((t) => t.concurrent === undefined)).toBe(true);
+  });
+
   it("forces over the agent's own later change without asking", async () => {
     await put('o.txt', 'o0\n');
     await agentTurn(service, workspace, 'agent-4', 'First', { 'o.txt': 'o1\n' });

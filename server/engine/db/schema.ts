@@ -244,6 +244,10 @@ const MIGRATIONS: (string | Migration)[] = [
     PRIMARY KEY (turn, uri)
   ) WITHOUT ROWID;
   `,
+  // 16 → 17: the turns of other sessions that changed files while a turn was active (Turn.concurrent).
+  `
+  ALTER TABLE turns ADD COLUMN concurrent TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

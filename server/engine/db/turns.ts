@@ -32,6 +32,8 @@ export interface StoredTurn {
   endedAt: number | null;
   counts: TurnCounts;
   undo: UndoRecord | null;
+  /** Turns of other sessions that changed files while this one was active (null: none). */
+  concurrent: string[] | null;
   /** The turn's messages not taken back by a rollback. */
   messageCount: number;
   /** A pin that retention keeps. */
@@ -58,6 +60,7 @@ interface TurnColumns {
   ended_at: number | null;
   counts: string;
   undo: string | null;
+  concurrent: string | null;
   message_count: number;
   pinned: number | null;
 }
@@ -77,6 +80,7 @@ function toTurn(row: TurnColumns): StoredTurn {
     endedAt: row.ended_at,
     counts: JSON.parse(row.counts) as TurnCounts,
     undo: row.undo ? (JSON.parse(row.undo) as UndoRecord) : null,
+    concurrent: row.concurrent ? (JSON.parse(row.concurrent) as string[]) : null,
     messageCount: row.message_count,
     pinned: row.pinned === 1,
   };
@@ -213,6 +217,16 @@ export class Turns {
     this.store
       .st('UPDATE turns SET status = ?, rolled_back_by = ? WHERE turn_id = ?')
       .run(status, rolledBackBy, turnId);
+  }
+
+  /** Notes on an active turn that `byTurnId`, of another session, changed files meanwhile. */
+  addConcurrent(turnId: string, byTurnId: string): void {
+    const row = this.store.st('SELECT concurrent FROM turns WHERE turn_id = ?').get(turnId) as
+      { concurrent: string | null } | undefined;
+    if (!row) return;
+    const ids = row.concurrent ? (JSON.parse(row.concurrent) as string[]) : [];
+    if (ids.includes(byTurnId)) return;
+    this.store.st('UPDATE turns SET concurrent = ? WHERE turn_id = ?').run(JSON.stringify([...ids, byTurnId]), turnId);
   }
 
   setUndo(turnId: string, undo: UndoRecord): void {

@@ -208,6 +208,7 @@ export class Rollbacks {
     }
     const unlisted = unlistedFolders(job.coverage.turns, selected, (id) => ctx.store.commands.previews(id));
     const { outcome, changedAnything, failedUris, failure } = await applyAsStep(ctx, this.mutations, turn, job, paths);
+    if (changedAnything) markConcurrent(ctx, job.sessionId, turn.turnId);
     const { replaced, ...done } = outcome;
     const result: RollbackResult = {
       ok: true,
@@ -388,6 +389,7 @@ export class Rollbacks {
     } catch (e) {
       failure = e;
     }
+    if (applier.changedAnything) markConcurrent(ctx, job.sessionId, rollbackTurn.turnId);
     const blocked = result.errors;
     const { replaced, ...outcome } = applier.outcome;
     Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
@@ -555,6 +557,15 @@ export class Rollbacks {
     else if (back > 0) statuses.set(job.turnId, 'partially-rolled-back');
     return statuses;
   }
+}
+
+/** Every other session's active turn is told that `byTurnId` changes files while it runs (Turn.concurrent). */
+function markConcurrent(ctx: RollbackDeps, sessionId: string, byTurnId: string): void {
+  ctx.store.transaction(() => {
+    for (const session of ctx.store.sessions.list())
+      if (session.activeTurnId && session.sessionId !== sessionId)
+        ctx.store.turns.addConcurrent(session.activeTurnId, byTurnId);
+  });
 }
 
 /** An undo asked for inside an agent's turn undoes an earlier agent turn of that session, never the asking one, without its chat. */

@@ -81,6 +81,7 @@ export function toTurn(ctx: TurnViewDeps, row: StoredTurn): Turn {
   };
   if (row.rollbackOf) turn.rollbackOf = row.rollbackOf;
   if (row.rolledBackBy) turn.rolledBackBy = row.rolledBackBy;
+  if (row.concurrent?.length) turn.concurrent = row.concurrent;
   if (row.kind === 'pin') turn.pinned = row.pinned;
   return turn;
 }
