@@ -131,7 +131,11 @@ async function fakeService(workspaces: Workspace[]): Promise<Server> {
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   const dir = path.join(root, 'state', 'turnback');
-  await mkdir(dir, { recursive: true });
+  await mkdir(dir, { recursive: true, mode: 0o700 });
+  // The CLI speaks to the service over service.sock only; the TCP port is the console's.
+  const socket = createServer(server.listeners('request')[0] as Parameters<typeof createServer>[1]);
+  await new Promise<void>((resolve) => socket.listen(path.join(dir, 'service.sock'), resolve));
+  server.once('close', () => socket.close());
   await writeFile(path.join(dir, 'console-token'), `${token}\n`);
   const entry = {
     pid: process.pid,
