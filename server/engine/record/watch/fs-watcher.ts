@@ -122,11 +122,28 @@ export class FsTreeWatcher implements TreeWatcher {
     this.checkRoots();
     if (this.rootTrouble.size > 0) return [...this.rootTrouble.values()].join('; ');
     const kernel = kernelWatchedInodes();
-    if (!kernel) return null;
-    const dead = [...this.watched].filter(([, { id }]) => !kernel.has(id.ino)).map(([dir]) => dir);
-    if (dead.length === 0) return null;
-    for (const dir of dead) this.inDoubt.add(dir);
-    return `${dead.length} folder${dead.length === 1 ? '' : 's'} not watched by the kernel (${dead[0]}${dead.length > 1 ? ', …' : ''}); watched afresh at the next command`;
+    const dead = kernel ? [...this.watched].filter(([, { id }]) => !kernel.has(id.ino)).map(([dir]) => dir) : [];
+    // A folder mounted over (or replaced unseen) keeps its old watch: its path names another folder now.
+    const other = [...this.watched]
+      .filter(([dir, { id }]) => !dead.includes(dir) && !this.stillIs(dir, id))
+      .map(([dir]) => dir);
+    for (const dir of [...dead, ...other]) this.inDoubt.add(dir);
+    const said = (dirs: string[], what: string) =>
+      `${dirs.length} folder${dirs.length === 1 ? '' : 's'} ${what} (${dirs[0]}${dirs.length > 1 ? ', …' : ''})`;
+    const reasons = [
+      ...(dead.length > 0 ? [said(dead, 'not watched by the kernel')] : []),
+      ...(other.length > 0 ? [said(other, 'mounted over or replaced')] : []),
+    ];
+    return reasons.length === 0 ? null : `${reasons.join('; ')}; watched afresh at the next command`;
+  }
+
+  private stillIs(dir: string, id: Identity): boolean {
+    try {
+      const stats = lstatSync(dir, { throwIfNoEntry: false });
+      return stats !== undefined && sameIdentity(identityOf(stats), id);
+    } catch {
+      return false;
+    }
   }
 
   /** A folder the scans found a change in that no event named: watched afresh, and walked whole next time. */

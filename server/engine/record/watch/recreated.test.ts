@@ -3,7 +3,8 @@
 // watcher, each command's own list of what it changed is exact, and undoing the last step undoes
 // that step only.
 import { execFileSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { appendFile, lstat, mkdir, readFile, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -165,4 +166,50 @@ describe('the watcher follows replaced folders and a replaced root', () => {
     await engine.turnEnd(s);
     expect(engine.watcherStatus().misses).toBe(1);
   }, 60_000);
+
+  // Mounting needs the privilege to (root, as on this CI's containers); elsewhere it cannot be shown.
+  it.skipIf(!canMount())(
+    'a folder mounted over is degraded, watched afresh, and the next command lists what changed in it',
+    async () => {
+      const sb = await makeSandbox();
+      const root = sb.workspace;
+      await plant(root, { 'a.txt': 'a\n', 'mnt/old.txt': 'old\n' });
+      await plant(sb.outside, { 'disk/new.txt': 'new\n' });
+      const engine = await sb.open({ watcher: fsTreeWatcher } as never);
+      try {
+        await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'mount' });
+        const mounted = await command(engine, 'mount --bind', () => {
+          execFileSync('mount', ['--bind', join(sb.outside, 'disk'), join(root, 'mnt')]);
+        });
+        // No event tells a mount; the status checks every watched folder's path.
+        const status = engine.watcherStatus();
+        expect(status.state, JSON.stringify(status)).toBe('degraded');
+        expect(status.reason).toMatch(/mounted over or replaced/);
+        const edit = await command(engine, 'edit in the mount', () => appendFile(join(root, 'mnt/new.txt'), 'more\n'));
+        expect(edit).toContain(ws('mnt/new.txt'));
+        expect(mounted.length + edit.length).toBeGreaterThan(0);
+        expect(engine.watcherStatus().state).toBe('watching');
+        await engine.turnEnd(s);
+      } finally {
+        // Lazily, the engine closed first: nothing may keep the mount behind the test.
+        await engine.close();
+        execFileSync('umount', ['-l', join(root, 'mnt')]);
+      }
+    },
+    60_000,
+  );
 });
+
+function canMount(): boolean {
+  if (process.platform !== 'linux' || process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'turnback-mount-probe-'));
+  try {
+    execFileSync('mount', ['--bind', probe, probe], { stdio: 'ignore' });
+    execFileSync('umount', [probe], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
+}
