@@ -7,8 +7,13 @@ import { applyUndo, previewUndo, redoTarget } from './client/operations.js';
 
 export const REDO: CommandSpec = {
   name: 'redo',
-  usage: 'turnback redo [--force] [--yes] [--session S] [--json]',
-  options: { force: { type: 'boolean' }, yes: { type: 'boolean', short: 'y' }, session: { type: 'string' } },
+  usage: 'turnback redo [--force] [--yes] [--verbose] [--session S] [--json]',
+  options: {
+    force: { type: 'boolean' },
+    yes: { type: 'boolean', short: 'y' },
+    verbose: { type: 'boolean' },
+    session: { type: 'string' },
+  },
   positionals: { min: 0, max: 0 },
   async run(context) {
     const { ws, values } = context;

@@ -9,8 +9,9 @@ import { uriOfPath } from './client/paths.js';
 
 export const RESTORE: CommandSpec = {
   name: 'restore',
-  usage: 'turnback restore <path>... --from <turn> [--keep-both] [--force] [--yes] [--session S] [--json]',
+  usage: 'turnback restore <path>... --from <turn> [--keep-both] [--force] [--yes] [--verbose] [--session S] [--json]',
   options: {
+    verbose: { type: 'boolean' },
     from: { type: 'string' },
     'keep-both': { type: 'boolean' },
     force: { type: 'boolean' },

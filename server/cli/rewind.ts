@@ -10,8 +10,9 @@ import { locatePoint } from './client/point-ref.js';
 
 export const REWIND: CommandSpec = {
   name: 'rewind',
-  usage: 'turnback rewind <turn|pin> [--with-chat] [--keep-both] [--force] [--yes] [--session S] [--json]',
+  usage: 'turnback rewind <turn|pin> [--with-chat] [--keep-both] [--force] [--yes] [--verbose] [--session S] [--json]',
   options: {
+    verbose: { type: 'boolean' },
     'with-chat': { type: 'boolean' },
     'keep-both': { type: 'boolean' },
     force: { type: 'boolean' },

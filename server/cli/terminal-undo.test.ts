@@ -85,6 +85,23 @@ describe('turnback undo and redo', () => {
     expect(git('status', '--porcelain')).toBe('');
   });
 
+  it('sums up an undo of many paths by folder, with counts; --verbose lists every path', async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 60; i++) files[`gen/a/f${i}.txt`] = `${i}\n`;
+    for (let i = 0; i < 30; i++) files[`gen/b/f${i}.txt`] = `${i}\n`;
+    await agentTurn('Generate', files);
+    const undo = await run('undo', ['--yes']);
+    expect(undo.code).toBe(0);
+    expect(undo.stdout).toMatch(/^ {2}remove +60 paths in gen\/a\/\n {2}remove +30 paths in gen\/b\/$/m);
+    expect(undo.stdout).toMatch(/^ {2}removed +60 paths in gen\/a\/$/m);
+    expect(undo.stdout).toContain('--verbose lists every path');
+    expect(undo.stdout.split('\n').length).toBeLessThan(30);
+    expect((await run('redo', ['--yes'])).code).toBe(0);
+    const verbose = await run('undo', ['--yes', '--verbose']);
+    expect(verbose.stdout).toMatch(/^ {2}removed +gen\/b\/f29\.txt$/m);
+    expect(verbose.stdout.split('\n').length).toBeGreaterThan(180);
+  });
+
   it('previews a rename as a move back and moves it back', async () => {
     await writeFile(path.join(t.workspace, 'old.txt'), 'kept bytes\n', { mode: 0o600 });
     const before = await tree();

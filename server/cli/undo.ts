@@ -11,8 +11,9 @@ import { uriOfPath } from './client/paths.js';
 export const UNDO: CommandSpec = {
   name: 'undo',
   usage:
-    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--yes] [--session S] [--json]',
+    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--yes] [--verbose] [--session S] [--json]',
   options: {
+    verbose: { type: 'boolean' },
     'with-chat': { type: 'boolean' },
     files: { type: 'string', multiple: true },
     step: { type: 'string', multiple: true },

@@ -4,7 +4,7 @@
 import type { Plan, RollbackResult } from '../../protocol.js';
 import { printJson, type CommandContext } from './command.js';
 import { CliError, EXIT_DONE, EXIT_REFUSED, EXIT_USAGE } from './errors.js';
-import { gitIndexLines, planLines, resultLines } from './format.js';
+import { gitIndexLines, planLines, resultLines, summariseByFolder } from './format.js';
 import { pathsOfResult, stageAsTheyAre, stagedAmong } from './git-index.js';
 import { paint } from './io.js';
 import { displayPath } from './paths.js';
@@ -36,7 +36,8 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
   const show = (uri: string) => displayPath(context.ws.workspace.root, io.cwd, uri);
   const turn = summary(step.located);
   const plan = await step.plan();
-  if (!json) io.out(`${p.bold(step.heading)}\n${planLines(plan, p, show).join('\n')}\n`);
+  const verbose = context.values.verbose === true;
+  if (!json) io.out(`${p.bold(step.heading)}\n${summariseByFolder(planLines(plan, p, show), verbose).join('\n')}\n`);
   const stop = (err: CliError): number => {
     if (json)
       printJson(io, { turn, plan, result: null, error: { code: err.code, message: err.message, ...err.details } });
@@ -75,7 +76,7 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
   const gitIndex = { staged, added: step.gitAdd === true && staged.length > 0 };
   if (json) printJson(io, { turn, plan, result, ...(staged.length > 0 ? { gitIndex } : {}) });
   else {
-    const done = resultLines(result, p, show);
+    const done = summariseByFolder(resultLines(result, p, show), verbose);
     io.out(
       `${result.ok ? p.green('done') : p.red('not all restored')}${result.rollbackTurnId ? p.dim(` (recorded as ${result.rollbackTurnId}; turnback redo takes it back)`) : ''}\n${done.join('\n')}${done.length ? '\n' : ''}`,
     );

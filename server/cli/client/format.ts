@@ -76,6 +76,36 @@ export function chatRemoved(count: number, done: string): string {
   return `${plural(count, 'chat message')} ${done} from turnback's record of the chat (the agent's own transcript keeps ${count === 1 ? 'it' : 'them'}: the agent still remembers)`;
 }
 
+/** Past this many lines a preview or a result is summed up by folder (`--verbose` lists every path). */
+export const SUMMARY_THRESHOLD = 50;
+
+/**
+ * Lines of `kind  path` summed up by folder: `kind  N paths in folder/`, each folder's count,
+ * most first. Lines that are not one path (conflicts, failures, chat) are kept whole.
+ */
+export function summariseByFolder(lines: string[], verbose: boolean): string[] {
+  if (verbose || lines.length <= SUMMARY_THRESHOLD) return lines;
+  const groups = new Map<string, number>();
+  const kept: string[] = [];
+  for (const line of lines) {
+    const match = /^ {2}(restore|remove|move back|restored|removed|moved back) +(\S.*)$/.exec(line);
+    if (!match || match[2].includes(' -> ')) {
+      kept.push(line);
+      continue;
+    }
+    const slash = match[2].lastIndexOf('/');
+    const key = `${match[1]}\0${slash < 0 ? './' : match[2].slice(0, slash + 1)}`;
+    groups.set(key, (groups.get(key) ?? 0) + 1);
+  }
+  const summary = [...groups.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([key, count]) => {
+      const [kind, folder] = key.split('\0');
+      return `  ${kind.padEnd(10)} ${plural(count, 'path')} in ${folder}`;
+    });
+  return [...summary, ...kept, `  (${plural(lines.length, 'line')} summed up by folder; --verbose lists every path)`];
+}
+
 /** What a preview will do, one path a line, each conflict with the turn behind it. */
 export function planLines(plan: Plan, p: Paint, show: Display): string[] {
   const lines: string[] = [];

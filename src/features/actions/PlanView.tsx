@@ -95,6 +95,11 @@ function CommandsNote({ commands }: { commands: ExecCommand[] }) {
   );
 }
 
+/** Whether applying the plan would change a path or a folder (else "nothing to restore"). */
+export function planChangesFiles(plan: Plan): boolean {
+  return plan.actions.some((action) => action.action !== 'none') || (plan.folders ?? []).length > 0;
+}
+
 export function PlanView({
   plan,
   conflicts,
@@ -109,14 +114,7 @@ export function PlanView({
   const created = (plan.folders ?? []).filter((folder) => folder.action === 'create');
   const removed = (plan.folders ?? []).filter((folder) => folder.action === 'remove');
   const untouched = of('none').length;
-  const nothingToDo =
-    of('keep-both').length +
-      of('restore').length +
-      of('delete').length +
-      of('move-back').length +
-      created.length +
-      removed.length ===
-    0;
+  const nothingToDo = !planChangesFiles(plan);
 
   return (
     <div className="plan">

@@ -43,6 +43,23 @@ describe('RollbackDialog', () => {
     expect(calls.find((call) => call.path === '/api/turns/t1/rollback')?.body).toEqual({ force: false });
   });
 
+  it('offers no action when the preview has nothing to restore', async () => {
+    mockFetch({
+      'POST /api/turns/t1/preview': json(
+        plan({
+          actions: Array.from({ length: 4999 }, (_, i) => ({
+            uri: `workspace:/gen/f${i}.txt`,
+            action: 'none' as const,
+            conflict: false,
+          })),
+        }),
+      ),
+    });
+    open();
+    expect(await screen.findByText(/there is nothing to restore/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Roll back' })).toBeDisabled();
+  });
+
   it('requires an explicit "overwrite anyway" when files changed since the turn, then forces', async () => {
     const calls = mockFetch({
       'POST /api/turns/t1/preview': json(
@@ -86,7 +103,9 @@ describe('RollbackDialog', () => {
 
   it('selective restore previews and rolls back only the chosen files', async () => {
     const calls = mockFetch({
-      'POST /api/turns/t1/preview': json(plan()),
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
       'POST /api/turns/t1/rollback': json(result()),
     });
     open({ ...turnTarget, mode: 'files', uris: ['workspace:/a.txt', 'workspace:/b.txt'] });
@@ -117,7 +136,11 @@ describe('RollbackDialog', () => {
   });
 
   it("does not show the external-agent note for the console's own sessions", async () => {
-    mockFetch({ 'POST /api/turns/t1/preview': json(plan()) });
+    mockFetch({
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
+    });
     open({ ...turnTarget, mode: 'chat' }, 'webui');
     await screen.findByRole('region', { name: 'Messages to delete' });
     expect(screen.queryByText(/agent's own context/)).toBeNull();
@@ -143,7 +166,9 @@ describe('RollbackDialog', () => {
 
   it('reports every error of a partial rollback', async () => {
     mockFetch({
-      'POST /api/turns/t1/preview': json(plan()),
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
       'POST /api/turns/t1/rollback': json(
         result({
           ok: false,
@@ -165,7 +190,9 @@ describe('RollbackDialog', () => {
 
   it('Undo rolls back the rollback turn', async () => {
     const calls = mockFetch({
-      'POST /api/turns/t1/preview': json(plan()),
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
       'POST /api/turns/t1/rollback': json(result({ rollbackTurnId: 't9', deleted: ['workspace:/a.txt'] })),
       'POST /api/turns/t9/rollback': json(
         result({ turnId: 't9', rollbackTurnId: 't10', restored: ['workspace:/a.txt'] }),
@@ -181,7 +208,9 @@ describe('RollbackDialog', () => {
 
   it('explains a refusal while the agent is working', async () => {
     mockFetch({
-      'POST /api/turns/t1/preview': json(plan()),
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
       'POST /api/turns/t1/rollback': apiError('TURN_ACTIVE', 409),
     });
     open();
@@ -190,7 +219,11 @@ describe('RollbackDialog', () => {
   });
 
   it('closes with Escape and Cancel', async () => {
-    mockFetch({ 'POST /api/turns/t1/preview': json(plan()) });
+    mockFetch({
+      'POST /api/turns/t1/preview': json(
+        plan({ actions: [{ uri: 'workspace:/a.txt', action: 'restore', conflict: false }] }),
+      ),
+    });
     const { onClose } = open();
     await screen.findByRole('button', { name: 'Roll back' });
     await userEvent.keyboard('{Escape}');

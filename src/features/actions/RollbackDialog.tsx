@@ -7,7 +7,7 @@ import { useRollbackPreview } from '../../api/hooks';
 import { rollbackMutation, undoMutation, type RollbackTarget } from '../../api/mutations';
 import { useUiStore } from '../../store';
 import { Modal } from './Modal';
-import { PlanView } from './PlanView';
+import { PlanView, planChangesFiles } from './PlanView';
 import { RestoreChoice } from './RestoreChoice';
 import { ResultView } from './ResultView';
 import { EXTERNAL_AGENT_NOTE, confirmLabel, dialogTitle, stepsText } from './dialogText';
@@ -183,6 +183,9 @@ export function RollbackDialog({
         )}
       </>
     );
+    // A preview with nothing to restore (and no chat to remove) offers no action.
+    const hasWork =
+      preview.isSuccess && (planChangesFiles(preview.data) || (withChat && preview.data.messages.length > 0));
     footer = (
       <>
         <button type="button" className="btn" disabled={busy} onClick={onClose}>
@@ -191,7 +194,8 @@ export function RollbackDialog({
         <button
           type="button"
           className="btn btn--danger"
-          disabled={busy || offline || !preview.isSuccess || needsOverwrite}
+          disabled={busy || offline || !preview.isSuccess || needsOverwrite || !hasWork}
+          title={preview.isSuccess && !hasWork ? 'Nothing to restore: every path is already as it was' : undefined}
           onClick={() => rollback.mutate(conflicts.length > 0 && overwrite)}
         >
           {rollback.isPending
