@@ -27,8 +27,16 @@ import { useSelection } from './useSelection';
 import { useApplyTheme } from './useTheme';
 import { useUrlSync } from './useUrlSync';
 
+/** The diff viewer's lazily loaded chunk: the one script a tab would fetch later. */
+const loadDiffViewer = () => import('../features/diff/TextDiff');
+
 function Console() {
   useLiveEvents();
+  // Fetched while this tab's service is the one that served the page: a script fetched after a
+  // restart could come from whoever took the port, and would run with this tab's token.
+  useEffect(() => {
+    void loadDiffViewer();
+  }, []);
   useKeyboardNavigation(useSelection());
   useWorkspaceFallback();
   const sessions = useSessions();
