@@ -42,15 +42,16 @@ function makeHost(overrides: Partial<HostOptions> = {}): WorkspaceHost {
 }
 
 describe('the workspace host', () => {
-  it('gives each session the workspace of its first event (the git top level of its cwd), opened on first use', async () => {
+  it('gives each event the workspace of its cwd (the git top level), opened on first use; without a cwd, its session latest', async () => {
     const host = makeHost();
     expect(host.list()).toEqual([]);
     const a = await host.agentEngine({ sessionKey: 'agent:s1', cwd: path.join(repos.alpha, 'src') });
     expect(a.engine.workspace).toBe(repos.alpha);
-    // A later event from elsewhere stays in the session's workspace.
-    expect((await host.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
-    const b = await host.agentEngine({ sessionKey: 'agent:s2', cwd: repos.beta });
+    // A later event from elsewhere goes where its files are; one without a cwd, where the session last was.
+    const b = await host.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta });
     expect(b.workspaceId).not.toBe(a.workspaceId);
+    expect((await host.agentEngine({ sessionKey: 'agent:s1' })).workspaceId).toBe(b.workspaceId);
+    expect((await host.agentEngine({ sessionKey: 'agent:s1', cwd: repos.alpha })).workspaceId).toBe(a.workspaceId);
     expect(host.list().map((w) => [w.name, w.open, w.recording, w.isDefault])).toEqual([
       ['alpha', true, true, false],
       ['beta', true, true, false],
@@ -58,14 +59,14 @@ describe('the workspace host', () => {
     // The store is the per-folder serve's default data dir.
     expect(a.engine.dataDir).toBe(path.join(env.XDG_STATE_HOME!, 'turnback', a.workspaceId));
 
-    // After a restart: the same registry, and s1 still in alpha whatever its cwd.
+    // After a restart: the same registry, and s1 without a cwd still in alpha, where it last was.
     await host.close();
     const again = makeHost();
     expect(again.list().map((w) => [w.name, w.open])).toEqual([
       ['alpha', false],
       ['beta', false],
     ]);
-    expect((await again.agentEngine({ sessionKey: 'agent:s1', cwd: repos.beta })).workspaceId).toBe(a.workspaceId);
+    expect((await again.agentEngine({ sessionKey: 'agent:s1' })).workspaceId).toBe(a.workspaceId);
   });
 
   it('puts a session whose cwd is inside a registered workspace there, the deepest one, before its git top level', async () => {

@@ -300,7 +300,7 @@ export class WorkspaceHost implements EngineSource {
     return this.lease(id);
   }
 
-  /** A session keeps the workspace of its first event; a new one takes its cwd's, else the default. */
+  /** An event's cwd's workspace; without a cwd, its session's latest one, else the default. */
   private workspaceOfAgent(place: AgentPlace): string {
     // The fs routes act only inside a registered workspace, whatever the session.
     if (place.registers === false && place.cwd !== undefined && !this.registeredHolding(place.cwd))
@@ -309,10 +309,11 @@ export class WorkspaceHost implements EngineSource {
         `${place.cwd} is in no registered workspace: the agent's files are written only inside one`,
         { path: place.cwd },
       );
-    const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
-    if (known !== undefined && this.registry.get(known)) return known;
+    // Events go where the files are: the workspace of the event's cwd, not only of the session's first event.
     if (place.cwd !== undefined)
       return (this.registeredHolding(place.cwd) ?? this.registerForAgent(place.cwd, place.sessionKey)).id;
+    const known = place.sessionKey === undefined ? undefined : this.sessions.workspaceOf(place.sessionKey);
+    if (known !== undefined && this.registry.get(known)) return known;
     return this.defaultWorkspaceId();
   }
 

@@ -132,6 +132,50 @@ describe('the service started by hooks', { timeout: 120_000 }, () => {
     ]);
   });
 
+  it('records a session that moves from one git repository to another where its files are: one turn in each', async () => {
+    const a = path.join(root, 'home', 'repo-a');
+    const b = path.join(root, 'home', 'repo-b');
+    for (const dir of [a, b]) {
+      await mkdir(dir, { recursive: true });
+      expect(spawnSync('git', ['init', '-q', dir]).status).toBe(0);
+      await writeFile(path.join(dir, 'keep.txt'), `${path.basename(dir)}\n`);
+    }
+    const [startA, startB] = [await treeAsText(a), await treeAsText(b)];
+    const inA = { cwd: a, sessionId: '33333333-3333-4333-8333-333333333333' };
+    const inB = { ...inA, cwd: b };
+    const bash = async (c: typeof inA, command: string) => {
+      const pre = p.bash(c, command);
+      expect(await hook(pre)).toBe('');
+      expect(spawnSync('/bin/sh', ['-c', command], { cwd: c.cwd }).status).toBe(0);
+      expect(await hook(p.postToolUse(pre))).toBe('');
+    };
+    // One turn: begun in A, its second command and its end from B (a resume in another folder).
+    await hook(p.userPromptSubmit(inA, 'Work on both'));
+    await bash(inA, 'echo a > a.txt && rm keep.txt');
+    await bash(inB, 'echo b > b.txt && rm keep.txt');
+    // A file tool from B on a file of A: not B's to record, and the person is told, once.
+    const told = JSON.parse(await hook(p.write(inB, path.join(a, 'other.txt'), 'x'))) as { systemMessage: string };
+    expect(told.systemMessage).toMatch(/^turnback is not recording a change of this session: .*other\.txt/);
+    expect(await hook(p.write(inB, path.join(a, 'more.txt'), 'x'))).toBe('');
+    await hook(p.stop(inB));
+
+    const { workspaces } = await api<{ workspaces: { id: string; root: string }[] }>('/api/workspaces');
+    for (const [dir, start, file] of [
+      [a, startA, 'a.txt'],
+      [b, startB, 'b.txt'],
+    ] as const) {
+      const id = workspaces.find((w) => w.root === dir)!.id;
+      const { turns } = await api<{ turns: Turn[] }>(`/api/workspaces/${id}/sessions/${inA.sessionId}/turns`);
+      expect(turns.map((t) => [t.title, t.status])).toEqual([['Work on both', 'committed']]);
+      expect([...(turns[0].execCommands.at(-1)?.changed ?? [])].sort()).toEqual([
+        `workspace:/${file}`,
+        'workspace:/keep.txt',
+      ]);
+      await api(`/api/workspaces/${id}/turns/${turns[0].turnId}/rollback`, { method: 'POST', body: {} });
+      expect(await treeAsText(dir)).toEqual(start);
+    }
+  });
+
   it('tells Claude Code once per session and reason when a session cannot be recorded, and logs each event', async () => {
     const c = { cwd: env.HOME! };
     const told = JSON.parse(await hook(p.userPromptSubmit(c, 'hi'))) as { systemMessage: string };

@@ -1,5 +1,5 @@
-// Which workspace each agent session belongs to (the workspace of its first event), kept in
-// `sessions.json` so a session keeps its workspace across a service restart. Bounded: the
+// Which workspace each agent session's latest event went to, kept in `sessions.json` so an event
+// without a cwd finds it across a service restart (an event with one goes to its cwd's). Bounded: the
 // oldest entries go first.
 import { readFileSync } from 'node:fs';
 import { statePath } from '../state-dir.js';

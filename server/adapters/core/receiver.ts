@@ -19,7 +19,9 @@ import type { TranscriptPlace } from './transcript/read.js';
 
 export type ReceiveResult =
   | { ok: true; outcome: 'forwarded'; calls: number }
-  | { ok: true; outcome: 'ignored' | 'outside-workspace'; reason: string }
+  | { ok: true; outcome: 'ignored'; reason: string }
+  /** `tell`: what the hook shows the person, the first time for the session (a change not recorded is never silent). */
+  | { ok: true; outcome: 'outside-workspace'; reason: string; tell?: string }
   | { ok: false; malformed: string };
 
 export interface ReceiverOptions {
@@ -44,6 +46,8 @@ const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignore
 export class HostReceiver {
   private readonly sessions = new SessionStates();
   private readonly deliveries = new RecentKeys();
+  /** Sessions told that something of theirs is not recorded here (bounded: an old one may hear it again). */
+  private readonly toldOutside = new Set<string>();
   /** The tail of each session's chain of events: the next waits for it. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly place: TranscriptPlace;
@@ -69,9 +73,23 @@ export class HostReceiver {
     if (!isAbsolute(event.cwd)) return { ok: false, malformed: 'cwd is not an absolute path' };
     // An agent working elsewhere is not this server's to record (a hook finds servers by prefix).
     if (relativeInsideAnyForm(engine.workspace, event.cwd) === null) {
-      return { ok: true, outcome: 'outside-workspace', reason: `cwd outside the workspace: ${event.cwd}` };
+      return this.outside(event.sessionId, `cwd outside the workspace: ${event.cwd}`, engine);
     }
-    return this.inOrder(event.sessionId, () => this.handle(event, engine));
+    const result = await this.inOrder(event.sessionId, () => this.handle(event, engine));
+    return result.ok && result.outcome === 'outside-workspace'
+      ? this.outside(event.sessionId, result.reason, engine)
+      : result;
+  }
+
+  /** An event whose files are outside the workspace: recorded nowhere, so the person hears it, once per session and workspace. */
+  private outside(sessionId: string, reason: string, engine: Engine): ReceiveResult {
+    const key = `${sessionId}\0${engine.workspace}`;
+    if (this.toldOutside.has(key)) return { ok: true, outcome: 'outside-workspace', reason };
+    this.toldOutside.add(key);
+    if (this.toldOutside.size > 10_000) this.toldOutside.delete(this.toldOutside.values().next().value as string);
+    // One line without quotes or backslashes: the sh hook passes it on without a JSON parser.
+    const line = `turnback is not recording a change of this session: ${reason}`.replace(/[\r\n\t"\\]+/g, ' ');
+    return { ok: true, outcome: 'outside-workspace', reason, tell: line.slice(0, 400) };
   }
 
   private inOrder<T>(sessionId: string, work: () => Promise<T>): Promise<T> {
@@ -140,7 +158,7 @@ export class HostReceiver {
       sessionType: this.host.sessionType,
       content: event.prompt,
     });
-    this.sessions.begin(event.sessionId, event.prompt);
+    this.sessions.begin(event.sessionId, event.prompt).engines.set(engine.workspace, engine);
     if (!this.host.scansWholeTurn) return forwarded(finished + 1);
     // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
     await engine.exec({
@@ -163,7 +181,7 @@ export class HostReceiver {
   private async beforeMutate(event: Event<'before-mutate'>, engine: Engine): Promise<ReceiveResult> {
     if (event.paths.length === 0) return { ok: false, malformed: `${event.tool} names no file` };
     this.noteCall(event);
-    let calls = await this.endOpenCommands(event.sessionId, engine);
+    let calls = (await this.endOpenCommands(event.sessionId, engine)) + (await this.joined(event, engine));
     const skipped: string[] = [];
     const uris: string[] = [];
     for (const path of event.paths) {
@@ -184,17 +202,18 @@ export class HostReceiver {
   /** Answers once the before scan is done: only then may the command run. */
   private async exec(event: Event<'exec'>, engine: Engine): Promise<ReceiveResult> {
     this.noteCall(event);
-    const ended = await this.endOpenCommands(event.sessionId, engine);
+    const ended = (await this.endOpenCommands(event.sessionId, engine)) + (await this.joined(event, engine));
     const { turnId, execId } = await engine.exec({
       sessionId: event.sessionId,
       tool: event.tool,
       command: event.command,
     });
     // A background command's end is reported while it still runs: the turn end scans it.
-    const commands = (this.sessions.get(event.sessionId) ?? this.adopted(event.sessionId, turnId, engine))?.commands;
-    if (execId !== null && !event.background && commands) {
+    const turn = this.sessions.get(event.sessionId) ?? this.adopted(event.sessionId, turnId, engine);
+    if (execId !== null && !event.background && turn) {
       // A call without an id has no end to match: the next event of the session ends it.
-      commands.set(event.callId ?? `\0${execId}`, execId);
+      turn.commands.set(event.callId ?? `\0${execId}`, execId);
+      turn.engineOf.set(execId, engine);
     }
     return forwarded(ended + 1);
   }
@@ -206,7 +225,26 @@ export class HostReceiver {
   private adopted(sessionId: string, turnId: string | null, engine: Engine): TurnState | undefined {
     if (turnId === null) return undefined;
     const prompt = engine.messages(sessionId, { turnId }).find((m) => m.role === 'user')?.content ?? '';
-    return this.sessions.begin(sessionId, prompt);
+    const turn = this.sessions.begin(sessionId, prompt);
+    turn.engines.set(engine.workspace, engine);
+    return turn;
+  }
+
+  /**
+   * The session's turn reaches another workspace (its cwd or file moved there: a resume in
+   * another folder, `--add-dir`): a turn of the same prompt begins there, ended with the others.
+   */
+  private async joined(event: Event<'before-mutate' | 'exec'>, engine: Engine): Promise<number> {
+    const turn = this.sessions.get(event.sessionId);
+    if (!turn || turn.engines.has(engine.workspace)) return 0;
+    turn.engines.set(engine.workspace, engine);
+    await engine.input({
+      sessionId: event.sessionId,
+      platform: this.host.platform,
+      sessionType: this.host.sessionType,
+      content: turn.prompt,
+    });
+    return 1;
   }
 
   /**
@@ -221,7 +259,7 @@ export class HostReceiver {
     for (const [callId, execId] of [...turn.commands]) {
       turn.commands.delete(callId);
       turn.endedEarly.set(callId, execId);
-      await engine.execEnd({ sessionId, execId });
+      await (turn.engineOf.get(execId) ?? engine).execEnd({ sessionId, execId });
       calls++;
     }
     return calls;
@@ -240,13 +278,13 @@ export class HostReceiver {
       const early = event.callId === null ? undefined : turn?.endedEarly.get(event.callId);
       if (early !== undefined) {
         turn!.endedEarly.delete(event.callId!);
-        await engine.execEnd({ sessionId: event.sessionId, execId: early });
+        await (turn!.engineOf.get(early) ?? engine).execEnd({ sessionId: event.sessionId, execId: early });
         return forwarded(1);
       }
       return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
     }
     turn!.commands.delete(event.callId!);
-    await engine.execEnd({ sessionId: event.sessionId, execId });
+    await (turn!.engineOf.get(execId) ?? engine).execEnd({ sessionId: event.sessionId, execId });
     return forwarded(1);
   }
 
@@ -339,7 +377,14 @@ export class HostReceiver {
       : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
     for (const message of chat) await engine.message({ sessionId: event.sessionId, ...message });
     await engine.turnEnd({ sessionId: event.sessionId });
-    return chat.length + 1;
+    // The same turn in the other workspaces the session reached ends with it.
+    let others = 0;
+    for (const [workspace, other] of state.engines) {
+      if (workspace === engine.workspace) continue;
+      await other.turnEnd({ sessionId: event.sessionId }).catch(() => undefined);
+      others++;
+    }
+    return chat.length + 1 + others;
   }
 
   private async transcriptItems(event: HostEvent, state: TurnState): Promise<TranscriptItem[]> {

@@ -30,7 +30,10 @@ export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverO
         const answer: AgentHookResponse =
           result.outcome === 'forwarded'
             ? { ok: true, outcome: 'forwarded', calls: result.calls }
-            : { ok: true, outcome: result.outcome, ignored: result.reason };
+            : result.outcome === 'outside-workspace' && result.tell
+              ? // The first time for the session: told as what cannot be recorded is (the hooks show it, hook.log keeps it).
+                { ok: true, outcome: 'not-recorded', ignored: result.reason, systemMessage: result.tell }
+              : { ok: true, outcome: result.outcome, ignored: result.reason };
         return { body: answer };
       },
     },

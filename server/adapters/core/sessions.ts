@@ -5,6 +5,7 @@
 // it, and an end the host already reported while those still run. A restart loses nothing that
 // matters: closing the engine commits every active turn (and runs the after scans of every
 // command still open).
+import type { Engine } from '../../engine/api.js';
 import type { HostEvent } from './host.js';
 
 export type TurnEndEvent = Extract<HostEvent, { kind: 'turn-end' }>;
@@ -15,6 +16,10 @@ export interface TurnState {
   commands: Map<string, string>;
   /** Commands a later event of the session ended before their own end came (callId → execId). */
   endedEarly: Map<string, string>;
+  /** The engine each command runs in (execId → engine): a session's events may reach several workspaces. */
+  engineOf: Map<string, Engine>;
+  /** Every workspace the turn is recorded in (its root → its engine): one turn in each, ended together. */
+  engines: Map<string, Engine>;
   /** Every call id the main agent's events of this turn carried. */
   toolUses: Set<string>;
   /** Subagents started in this turn and not ended yet: the turn waits for them. */
@@ -57,6 +62,8 @@ export class SessionStates {
       prompt,
       commands: new Map(),
       endedEarly: new Map(),
+      engineOf: new Map(),
+      engines: new Map(),
       toolUses: new Set(),
       agents: new Set(),
       seenAgents: new Set(),

@@ -64,13 +64,17 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     ]);
   });
 
-  it('ignores a path outside the workspace, without logging', async () => {
+  it('records nothing of a path outside the workspace, and tells the person once for the session', async () => {
     await hook(p.userPromptSubmit(c, 'Touch something else'));
-    await hook(p.write(c, join(t.root, 'outside.txt'), 'x'));
-    await hook(p.edit(c, '../outside.txt', 'x', 'y'));
+    const first = await runHook(p.write(c, join(t.root, 'outside.txt'), 'x'), t.env);
+    expect(JSON.parse(first.stdout)).toEqual({
+      systemMessage: expect.stringMatching(/^turnback is not recording a change of this session: .*outside\.txt/),
+    });
+    const again = await runHook(p.edit(c, '../outside.txt', 'x', 'y'), t.env);
+    expect(again.stdout).toBe('');
     const [turn] = await turns();
     expect((await manifest(turn.turnId)).entries).toEqual([]);
-    expect(await hookLog()).toBe('');
+    expect((await hookLog()).trim().split('\n')).toEqual([expect.stringMatching(/not recorded: .*outside\.txt/)]);
   });
 
   it('marks the turn as having run a shell command', async () => {

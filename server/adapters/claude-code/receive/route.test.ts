@@ -259,7 +259,13 @@ describe('POST /api/agent/hook/claude-code', () => {
   it('answers outside-workspace for a file or a cwd outside its workspace, recording nothing', async () => {
     await forwarded(p.userPromptSubmit(c, 'Elsewhere'));
     const outside = { status: 200, json: { ok: true, outcome: 'outside-workspace', ignored: expect.any(String) } };
-    expect(await t.postHook(p.write(c, join(t.root, 'outside.ts'), 'x'))).toEqual(outside);
+    // Never silent: the first time for the session, the hook is given what to tell the person.
+    expect((await t.postHook(p.write(c, join(t.root, 'outside.ts'), 'x'))).json).toEqual({
+      ok: true,
+      outcome: 'not-recorded',
+      ignored: expect.stringContaining('outside.ts'),
+      systemMessage: expect.stringMatching(/^turnback is not recording a change of this session: .*outside\.ts/),
+    });
     expect(await t.postHook(p.userPromptSubmit({ cwd: t.root }, 'Not here'))).toEqual(outside);
     expect(await t.postHook(p.bash({ cwd: t.root }, 'ls'))).toEqual(outside);
     const [turn] = await turns();
