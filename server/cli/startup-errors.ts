@@ -17,8 +17,8 @@ export function engineFailure(err: unknown, dataDir: string | undefined): Startu
       `the data dir ${String(details.dataDir ?? dataDir)} is held by another live turnback server${owner}`,
     );
   }
-  // Its message names the file and what to do.
-  if (code === 'STORE_DAMAGED' && message) return new StartupError(message);
+  // Its message names the file (or dir) and what to do.
+  if ((code === 'STORE_DAMAGED' || code === 'DATA_DIR_NOT_PRIVATE') && message) return new StartupError(message);
   return new StartupError(`cannot open the data dir${dataDir ? ` ${dataDir}` : ''}: ${message ?? String(err)}`);
 }
 

@@ -3,7 +3,8 @@
 import type { ErrorCode, Uri } from '../protocol.js';
 
 /** The wire's codes, and the engine's own that never reach it as such (opening a store). */
-export type EngineErrorCode = ErrorCode | 'STORE_DAMAGED' | 'SCHEMA_TOO_NEW' | 'DATA_DIR_LOCKED' | 'ENGINE_CLOSED';
+export type EngineErrorCode =
+  ErrorCode | 'STORE_DAMAGED' | 'SCHEMA_TOO_NEW' | 'DATA_DIR_LOCKED' | 'DATA_DIR_NOT_PRIVATE' | 'ENGINE_CLOSED';
 
 export class EngineError extends Error {
   readonly code: EngineErrorCode;
@@ -84,6 +85,13 @@ export function isEngineError(e: unknown): e is EngineError {
 export class DataDirLockedError extends EngineError {
   constructor(dataDir: string, pid: number) {
     super('DATA_DIR_LOCKED', `the data dir ${dataDir} is in use by process ${pid}`, { dataDir, pid });
+  }
+}
+
+/** The data dir (or a folder of it) is another user's, or others can write it or swap it: not opened. */
+export class DataDirNotPrivateError extends EngineError {
+  constructor(dir: string, reason: string) {
+    super('DATA_DIR_NOT_PRIVATE', `the data dir ${dir} ${reason}`, { dataDir: dir, reason });
   }
 }
 

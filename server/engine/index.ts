@@ -1,13 +1,14 @@
 // The engine's public entry: `openEngine(options)` and the error classes.
 import { DEFAULT_IGNORED_BUDGET } from './record/ignored-folders.js';
 import path from 'node:path';
+import { makePrivateDir } from '../private-dir.js';
 import { turnbackStateDir, workspaceIdOf } from '../state-dir.js';
 import type { Engine, EngineOptions, RootSpec } from './api.js';
 import { ContentStore } from './content/contents.js';
 import type { EngineContext } from './context.js';
 import { compileGlobs } from './paths/exclude.js';
 import { TurnbackEngine } from './engine.js';
-import { BadRequestError } from './errors.js';
+import { BadRequestError, DataDirNotPrivateError } from './errors.js';
 import { Events } from './events.js';
 import { ExecScans } from './record/exec.js';
 import { EngineFs, realpathOrSelf } from './paths/fs.js';
@@ -77,10 +78,12 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
     throw new BadRequestError(`the workspace ${workspace} is not a readable directory`, { workspace });
   const dataDir = path.resolve(options.dataDir ?? defaultDataDir(workspace));
   const storeDir = path.join(dataDir, 'store');
+  // Private at rest: the store holds the contents of people's files (0700 folders, 0600 files).
   for (const dir of [dataDir, storeDir, path.join(dataDir, 'files'), path.join(dataDir, 'tmp')]) {
-    await fs.mkdirp(dir);
+    const reason = makePrivateDir(dir);
+    if (reason) throw new DataDirNotPrivateError(dir, reason);
   }
-  const lock = await acquireLock(fs, dataDir, storeDir);
+  const lock = await acquireLock(dataDir, storeDir);
   let store: Store;
   try {
     store = new Store(path.join(storeDir, 'turnback.db'));

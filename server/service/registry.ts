@@ -1,10 +1,9 @@
 // `workspaces.json` (docs/api.md "State dir"): the workspaces a person's service knows,
 // `[{id, root, registeredAt, index?}]`, kept across restarts (`index`: how its latest index
 // build ended, so a restart builds again only the ones not whole).
-import { readFileSync } from 'node:fs';
 import type { IndexBuildStatus } from '../protocol.js';
 import { statePath, workspaceIdOf } from '../state-dir.js';
-import { writePrivateFile } from './private-file.js';
+import { readPrivateFile, writePrivateFile } from './private-file.js';
 
 export interface RegisteredWorkspace {
   id: string;
@@ -70,7 +69,7 @@ export class WorkspaceRegistry {
 function readEntries(file: string): RegisteredWorkspace[] {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readPrivateFile(file));
   } catch {
     return [];
   }

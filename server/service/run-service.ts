@@ -1,7 +1,6 @@
 // The person's service (`turnback serve`, and detached by `turnback start` or a hook): one per
 // user (the lock), every registered workspace (the host), `service.json` for the CLI and the
 // hooks. Runs until SIGINT/SIGTERM, then commits active turns and exits within its bound.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
 import { placeOfHookEvent } from '../adapters/hosts.js';
@@ -13,9 +12,10 @@ import { checkWorkspace } from '../cli/workspace.js';
 import { fsTreeWatcher, openEngine } from '../engine/index.js';
 import { startServer, type RunningServer } from '../http/server.js';
 import { packageVersion } from '../http/version.js';
+import { makePrivateDir } from '../private-dir.js';
 import { statePathIn, turnbackStateDir, type StateFile } from '../state-dir.js';
 import { WorkspaceHost } from './host.js';
-import { acquireServiceLock, type ServiceLock } from './lock.js';
+import { acquireServiceLock, serviceLockHolder, type ServiceLock } from './lock.js';
 import {
   readLastPort,
   readLiveService,
@@ -124,6 +124,8 @@ export function serviceStateDir(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
 }
 
 export async function runService(flags: ServeFlags): Promise<number> {
+  // Private at rest: whatever the service makes (state, stores, logs) is its user's alone.
+  process.umask(0o077);
   const stopRequested = waitForSignal();
   const stateDir = serviceStateDir(flags);
   const ownFile = (file: StateFile) => statePathIn(stateDir, file);
@@ -132,17 +134,22 @@ export async function runService(flags: ServeFlags): Promise<number> {
   let server: RunningServer | undefined;
   let entryFile: string | undefined;
   try {
+    const unsafe = makePrivateDir(stateDir);
+    if (unsafe) {
+      const role = flags.data !== undefined && stateDir === path.resolve(flags.data) ? 'data dir' : 'state dir';
+      throw new StartupError(`the ${role} ${stateDir} ${unsafe}`);
+    }
     const tokens = serviceTokens(flags, stateDir);
     const warning = commandLineWarning(flags);
     if (warning) complain(warning);
-    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
     lock = await acquireServiceLock(stateDir);
     if (!lock) {
       const live = readLiveService(process.env, ownFile('service'));
+      const pid = live?.pid ?? serviceLockHolder(stateDir);
       const personal = stateDir === turnbackStateDir();
       const running = `a turnback service already runs ${personal ? 'for this user' : `on ${stateDir}`}`;
       throw new StartupError(
-        `${running}${live ? ` (pid ${live.pid}, ${live.url})` : ''}: stop it${personal ? ' with turnback stop' : ''}, or use its console`,
+        `${running}${pid ? ` (pid ${pid}${live ? `, ${live.url}` : ''})` : ''}: stop it${personal ? ' with turnback stop' : ''}, or use its console`,
       );
     }
     let starting = true;

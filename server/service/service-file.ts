@@ -1,9 +1,9 @@
 // `service.json` (docs/api.md "State dir"): where the person's one live service listens, for the
 // CLI and the hooks. Written once the service answers, removed when it stops.
-import { readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { statePath, turnbackStateDir } from '../state-dir.js';
-import { writePrivateFile } from './private-file.js';
+import { readPrivateFile, writePrivateFile } from './private-file.js';
 
 /** SIGTERM to exit: active turns are committed within this, else the service exits anyway. */
 export const SHUTDOWN_BOUND_MS = 10_000;
@@ -44,7 +44,7 @@ export function writeServiceEntry(
 /** Removes the entry if it is still this process's (a newer service may have written its own). */
 export function removeServiceEntry(file: string, pid = process.pid): void {
   try {
-    const entry = JSON.parse(readFileSync(file, 'utf8')) as { pid?: unknown };
+    const entry = JSON.parse(readPrivateFile(file)) as { pid?: unknown };
     if (entry.pid === pid) rmSync(file, { force: true });
   } catch {
     // gone or unreadable: nothing of ours to remove
@@ -58,7 +58,7 @@ export function readLiveService(
 ): ServiceEntry | null {
   let raw: unknown;
   try {
-    raw = JSON.parse(readFileSync(file, 'utf8'));
+    raw = JSON.parse(readPrivateFile(file));
   } catch {
     return null;
   }
@@ -94,7 +94,7 @@ const LAST_PORT = 'last-port';
 
 export function readLastPort(stateDir: string): number | undefined {
   try {
-    const text = readFileSync(join(stateDir, LAST_PORT), 'utf8').trim();
+    const text = readPrivateFile(join(stateDir, LAST_PORT)).trim();
     const port = Number(text);
     return /^[0-9]{1,5}$/.test(text) && port > 0 && port <= 65535 ? port : undefined;
   } catch {

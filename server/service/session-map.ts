@@ -1,9 +1,8 @@
 // Which workspace each agent session's latest event went to, kept in `sessions.json` so an event
 // without a cwd finds it across a service restart (an event with one goes to its cwd's). Bounded: the
 // oldest entries go first.
-import { readFileSync } from 'node:fs';
 import { statePath } from '../state-dir.js';
-import { writePrivateFile } from './private-file.js';
+import { readPrivateFile, writePrivateFile } from './private-file.js';
 
 const MAX_SESSIONS = 5_000;
 
@@ -15,7 +14,7 @@ export class SessionMap {
   constructor(env: NodeJS.ProcessEnv = process.env, file: string = statePath('sessions', env)) {
     this.file = file;
     try {
-      const raw = JSON.parse(readFileSync(this.file, 'utf8')) as unknown;
+      const raw = JSON.parse(readPrivateFile(this.file)) as unknown;
       if (raw && typeof raw === 'object' && !Array.isArray(raw)) {
         for (const [session, workspace] of Object.entries(raw))
           if (typeof workspace === 'string') this.map.set(session, workspace);

@@ -3,8 +3,9 @@
 // the lock lets one run, the other exits, and both wait for the same `service.json`.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync } from 'node:fs';
 import { statePath, turnbackStateDir } from '../state-dir.js';
+import { openPrivateLog, readPrivateFile } from './private-file.js';
 import { isProcessAlive, readLiveService, type ServiceEntry } from './service-file.js';
 
 /** How long a starter waits for a new service to answer. */
@@ -24,7 +25,7 @@ function portArgs(env: NodeJS.ProcessEnv, port: number | undefined): string[] {
 
 export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: () => boolean } {
   mkdirSync(turnbackStateDir(env), { recursive: true, mode: 0o700 });
-  const log = openSync(statePath('serviceLog', env), 'a', 0o600);
+  const log = openPrivateLog(statePath('serviceLog', env));
   let exited = false;
   try {
     const child = spawn(process.execPath, [...cliCommand(), 'serve', ...portArgs(env, port)], {
@@ -55,7 +56,7 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** Whether a live process holds the service lock (a service starting, or running). */
 function lockHeld(env: NodeJS.ProcessEnv): boolean {
   try {
-    const { pid } = JSON.parse(readFileSync(statePath('lock', env), 'utf8')) as { pid?: unknown };
+    const { pid } = JSON.parse(readPrivateFile(statePath('lock', env))) as { pid?: unknown };
     return typeof pid === 'number' && pid > 0 && isProcessAlive(pid);
   } catch {
     return false;
@@ -110,7 +111,7 @@ export async function ensureService(
 /** The service log's last line, for a failed start's message. */
 function lastLogLine(env: NodeJS.ProcessEnv): string {
   try {
-    const lines = readFileSync(statePath('serviceLog', env), 'utf8').trim().split('\n');
+    const lines = readPrivateFile(statePath('serviceLog', env)).trim().split('\n');
     const last = lines[lines.length - 1]?.trim();
     return last ? ` (${last.slice(0, 300)})` : '';
   } catch {
@@ -121,7 +122,7 @@ function lastLogLine(env: NodeJS.ProcessEnv): string {
 /** The first line of a token file of the state dir, or undefined. */
 export function readStateToken(file: 'consoleToken' | 'agentToken', env: NodeJS.ProcessEnv): string | undefined {
   try {
-    const token = readFileSync(statePath(file, env), 'utf8').split('\n')[0].trim();
+    const token = readPrivateFile(statePath(file, env)).split('\n')[0].trim();
     return token.length > 0 ? token : undefined;
   } catch {
     return undefined;

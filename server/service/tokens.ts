@@ -3,8 +3,9 @@
 // a console tab stays signed in when the service restarts. A flag, a file or the environment
 // may fix either one instead.
 import { randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { readPrivateFile } from './private-file.js';
 
 /** 22 characters of base64 carry 128 bits: nothing shorter is accepted. */
 export const MIN_TOKEN_LENGTH = 22;
@@ -30,7 +31,7 @@ export function checkToken(name: string, token: string): string {
 export function readTokenFile(name: string, file: string): string {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    text = readPrivateFile(file);
   } catch (err) {
     throw new TokenError(
       `cannot read ${name} ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`,

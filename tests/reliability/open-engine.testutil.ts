@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { Engine } from '../../server/engine/api.js';
 import type { EngineContext } from '../../server/engine/context.js';
 import { EngineFs, fsTreeWatcher, openEngine } from '../../server/engine/index.js';
+import type { Lock } from '../../server/engine/lock.js';
 import type { FaultController } from './fault-controller.testutil.js';
 import type { Sandbox } from '../../server/testkit/sandbox.js';
 
@@ -70,11 +71,12 @@ export async function openTestEngine(sandbox: Sandbox, opts: TestEngineOptions):
 /**
  * A frozen engine never runs again, but it lives in this process: what the kernel would free
  * for a dead process is freed by hand. Its database handle is closed (uncommitted work cannot
- * exist: the store's transactions are synchronous), and its lock is made to name a process
- * that has exited, so the reopen goes through the stale-lock takeover.
+ * exist: the store's transactions are synchronous), its lock socket closed, and its lock file
+ * left naming a process that has exited.
  */
 export async function abandonEngine(sandbox: Sandbox, engine: Engine): Promise<void> {
   (engine as unknown as { ctx: EngineContext }).ctx.store.close();
+  await (engine as unknown as { lock: Lock }).lock.release();
   const dead = spawnSync(process.execPath, ['-e', '']).pid;
   await writeFile(join(sandbox.dataDir, 'store', 'lock'), JSON.stringify({ pid: dead, at: new Date().toISOString() }));
 }

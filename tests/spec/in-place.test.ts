@@ -13,6 +13,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../../server/engine/api.js';
 import type { EngineContext } from '../../server/engine/context.js';
 import { EngineFs, openEngine } from '../../server/engine/index.js';
+import type { Lock } from '../../server/engine/lock.js';
 import { cutShortBetween } from '../../server/engine/rollback/overwrite-repair.js';
 import { expectCode, makeSandbox, plant, runTurn, who, ws, type Sandbox } from '../../server/testkit/engine-harness.js';
 import { assertSameTree } from '../../server/testkit/tree-diff.js';
@@ -50,9 +51,10 @@ function openToStop(fs: EngineFs): Promise<Engine> {
   return openEngine({ workspace: sandbox.workspace, dataDir: sandbox.dataDir, fs });
 }
 
-/** The store closed under a stopped engine, its lock left by a process that is gone. */
+/** The store closed under a stopped engine and its lock socket freed, its lock file left by a process that is gone. */
 async function abandon(engine: Engine): Promise<void> {
   (engine as unknown as { ctx: EngineContext }).ctx.store.close();
+  await (engine as unknown as { lock: Lock }).lock.release();
   const dead = spawnSync(process.execPath, ['-e', '']).pid;
   await writeFile(join(sandbox.dataDir, 'store', 'lock'), JSON.stringify({ pid: dead, at: new Date().toISOString() }));
 }

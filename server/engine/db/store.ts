@@ -2,6 +2,7 @@
 // repository per table group, each the only code that reads and writes its tables (sessions,
 // turns, entries and changes, commands, messages, contents, the workspace index). Synchronous
 // and transactional.
+import { closeSync, constants, fchmodSync, fstatSync, openSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { removeLegacyBlobDir } from './legacy-blobs.js';
@@ -20,6 +21,43 @@ import { startWalCheckpointer, type WalCheckpointer } from './wal-checkpointer.j
 
 /** SQLite's own checkpoint, a backstop (see configure): once the WAL holds this many pages. */
 const AUTOCHECKPOINT_PAGES = 16384;
+
+/**
+ * The database and its WAL and shared-memory files readable by their owner only: made 0600 before
+ * SQLite opens it (SQLite gives the -wal and -shm it makes the database's own mode), and an
+ * older, wider one narrowed. Never through a link.
+ */
+function makePrivate(file: string): void {
+  const { O_RDONLY, O_WRONLY, O_CREAT, O_EXCL, O_NOFOLLOW } = constants;
+  const open = (name: string, create: boolean): number | null => {
+    try {
+      return openSync(name, O_RDONLY | O_NOFOLLOW);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    if (!create) return null;
+    try {
+      return openSync(name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600);
+    } catch (e) {
+      // Made meanwhile by another opener: narrowed as an existing one.
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST') return open(name, false);
+      throw e;
+    }
+  };
+  for (const [name, create] of [
+    [file, true],
+    [`${file}-wal`, false],
+    [`${file}-shm`, false],
+  ] as const) {
+    const fd = open(name, create);
+    if (fd === null) continue;
+    try {
+      if (fstatSync(fd).mode & 0o077) fchmodSync(fd, 0o600);
+    } finally {
+      closeSync(fd);
+    }
+  }
+}
 
 export class Store {
   readonly db: Database.Database;
@@ -42,6 +80,7 @@ export class Store {
   lastWriteAt = performance.now();
 
   constructor(readonly file: string) {
+    makePrivate(file);
     this.db = new Database(file);
     try {
       this.configure(file);

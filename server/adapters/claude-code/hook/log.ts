@@ -1,7 +1,8 @@
 // The hook never writes to stdout/stderr in a way that could disturb the agent; what went
 // wrong goes to one line in hook.log under the state dir.
-import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs';
+import { closeSync, mkdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
+import { openPrivateLog } from '../../../service/private-file.js';
 import { hookLogPath } from '../../../state-dir.js';
 
 /**
@@ -29,7 +30,12 @@ export function logHookProblem(message: string, env: NodeJS.ProcessEnv = process
   try {
     ensureDir(dirname(file));
     if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) > MAX_LOG_BYTES) renameSync(file, `${file}.1`);
-    appendFileSync(file, line, { mode: 0o600 });
+    const fd = openPrivateLog(file);
+    try {
+      writeSync(fd, line);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // Logging is best effort: the hook must exit 0 whatever happens.
   }

@@ -1,6 +1,6 @@
 // What the hook itself told the person (the service could not start), so each session hears each
 // reason once: `told.json` in the state dir, keys `<session>\0<reason>`, the newest kept.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readPrivateFile, writePrivateFile } from '../../../service/private-file.js';
 import { statePath } from '../../../state-dir.js';
 
 const KEEP = 200;
@@ -10,7 +10,7 @@ export function firstTelling(sessionId: string, reason: string, env: NodeJS.Proc
   const file = statePath('told', env);
   let seen: string[] = [];
   try {
-    const raw = JSON.parse(readFileSync(file, 'utf8')) as unknown;
+    const raw = JSON.parse(readPrivateFile(file)) as unknown;
     if (Array.isArray(raw)) seen = raw.filter((key): key is string => typeof key === 'string');
   } catch {
     // nothing told yet
@@ -18,7 +18,7 @@ export function firstTelling(sessionId: string, reason: string, env: NodeJS.Proc
   const key = `${sessionId}\0${reason}`;
   if (seen.includes(key)) return false;
   try {
-    writeFileSync(file, JSON.stringify([...seen, key].slice(-KEEP)), { mode: 0o600 });
+    writePrivateFile(file, JSON.stringify([...seen, key].slice(-KEEP)));
   } catch {
     // Telling twice beats not telling.
   }
