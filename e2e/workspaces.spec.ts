@@ -45,7 +45,7 @@ test('two workspaces in one console: switching, a deep link to a turn of the sec
   const broken = await newFolder('turnback-e2e-broken-');
   // Its data folder is a file before it is registered: the service's background index build opens
   // a workspace's engine as soon as it is registered, so breaking it afterwards would race that open.
-  await writeFile(path.join(turnback.dataDir, 'turnback', workspaceIdOf(await realpath(broken))), 'not a folder\n');
+  await writeFile(path.join(turnback.dataDir, workspaceIdOf(await realpath(broken))), 'not a folder\n');
   const { workspace: third } = await api.post<{ workspace: Workspace }>('/api/workspaces', { path: broken });
   await api.get(`/api/workspaces/${third.id}/sessions`).catch(() => undefined);
 
