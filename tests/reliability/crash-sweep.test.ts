@@ -20,7 +20,7 @@ function crashSweep(title: string, list: typeof scenarios): void {
       it(
         `${scenario.name}: every cut point leaves a store that reopens and rolls back exactly`,
         async () => {
-          const { total, after } = await profile(scenario);
+          const { total, after, ops } = await profile(scenario);
           if (scenario.filesystem === 'none') {
             expect(total).toBe(0);
             tally.notes.push(`${scenario.name}: no filesystem operation (one SQLite transaction)`);
@@ -31,7 +31,7 @@ function crashSweep(title: string, list: typeof scenarios): void {
             Array.from({ length: total }, (_, i) => i + 1),
             3,
           );
-          const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after));
+          const found = await inPool(points, POOL, (at) => crashAt(scenario, at, after, ops));
           const { known, unexplained } = splitKnown(found.flat());
           tally.cases += points.length;
           tally.crashPoints += points.length;

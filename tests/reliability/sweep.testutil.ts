@@ -192,10 +192,15 @@ async function finishTurn(engine: Engine): Promise<void> {
     await engine.turnEnd({ sessionId: SESSION });
 }
 
-/** Freezes the engine before its `at`-th filesystem operation, then checks as after a crash. */
-export async function crashAt(scenario: Scenario, at: number, after: Tree[]): Promise<string[]> {
+/**
+ * Freezes the engine before its `at`-th filesystem operation, then checks as after a crash.
+ * `ops`: the profile's operations, so a failing point names the one it cut before.
+ */
+export async function crashAt(scenario: Scenario, at: number, after: Tree[], ops?: Profile['ops']): Promise<string[]> {
   const p = await prepare(scenario);
-  const label = `${scenario.name} crash before op ${at}`;
+  const short = (op: { op: string; path: string }) => `${op.op} ${op.path.split('/').slice(-2).join('/')}`;
+  const cut = ops?.[at - 1];
+  let label = `${scenario.name} crash before op ${at}${cut ? ` (${short(cut)})` : ''}`;
   try {
     const crashed = p.controller.crashAt(at);
     const outcome = await Promise.race([
@@ -206,9 +211,14 @@ export async function crashAt(scenario: Scenario, at: number, after: Tree[]): Pr
       ),
     ]);
     if (outcome !== 'crashed')
+      // The run made fewer operations than the profile counted: a cut point that depends on timing.
       return [
-        `${label}: the operation ended before the cut (${outcome === 'finished' ? 'finished' : describe(outcome)})`,
+        `${label}: the operation ended before the cut, after ${p.controller.log.length} operations (${outcome === 'finished' ? 'finished' : describe(outcome)})`,
       ];
+    // Another operation at this point than the profile's: the order of operations depends on timing.
+    const actual = p.controller.log[at - 1];
+    if (cut && actual && (actual.op !== cut.op || actual.path !== cut.path))
+      label += ` [this run cut before ${short(actual)}: the operations came in another order than profiled]`;
     await abandonEngine(p.sandbox, p.engine);
     return await checkAfterStop(p, after, label);
   } finally {
