@@ -8,13 +8,15 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { parseOpencodeEvent } from './event.js';
 import { PLUGIN_SOURCE } from './plugin.js';
 
 type Hooks = Record<string, (...args: any[]) => Promise<void>>;
 let root: string;
 let server: Server;
+let recorder: Server;
+let tcpHits = 0;
 const posts: { path: string; auth: string; body: any }[] = [];
 let plugin: (ctx: { directory: string; client?: unknown }) => Promise<Hooks>;
 
@@ -30,13 +32,21 @@ beforeAll(async () => {
       res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true,"outcome":"forwarded","calls":1}');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  // A listener on service.json's TCP port: the plugin must never send it anything (the token
+  // goes over service.sock only).
+  recorder = createServer((req, res) => {
+    tcpHits++;
+    res.writeHead(401).end();
+  });
+  await new Promise<void>((resolve) => recorder.listen(0, '127.0.0.1', resolve));
   const file = join(root, 'turnback.mjs');
   await writeFile(file, PLUGIN_SOURCE);
   plugin = (await import(pathToFileURL(file).href)).TurnbackPlugin;
 });
+afterEach(() => expect(tcpHits).toBe(0));
 afterAll(async () => {
   server.close();
+  recorder.close();
   await rm(root, { recursive: true, force: true });
 });
 
@@ -44,13 +54,15 @@ async function useState(service: boolean): Promise<void> {
   const state = await mkdtemp(join(root, 'state-'));
   vi.stubEnv('XDG_STATE_HOME', state);
   if (!service) return;
-  const { port } = server.address() as AddressInfo;
-  await (await import('node:fs/promises')).mkdir(join(state, 'turnback'));
+  const { port } = recorder.address() as AddressInfo;
+  await (await import('node:fs/promises')).mkdir(join(state, 'turnback'), { mode: 0o700 });
   await writeFile(
     join(state, 'turnback', 'service.json'),
     JSON.stringify({ pid: process.pid, port, version: '0', startedAt: '', url: `http://127.0.0.1:${port}/` }),
   );
   await writeFile(join(state, 'turnback', 'agent-token'), 'a'.repeat(64));
+  if (server.listening) await new Promise((resolve) => server.close(resolve));
+  await new Promise<void>((resolve) => server.listen(join(state, 'turnback', 'service.sock'), resolve));
 }
 
 const fixture = async () =>

@@ -2,8 +2,8 @@
 // `~/.config/opencode/plugins/turnback.js` with --global), as its source. OpenCode loads it in
 // its own (Bun) process with its V1 plugin API, which OpenCode 1.18.33 runs: the plugin
 // function gets `{directory, client, …}` and answers hooks. It sends each event, as event.ts
-// reads it, to the person's turnback service (`service.json` and `agent-token` in the state
-// dir; else the per-folder server of `servers/<port>.json` whose workspace holds the folder):
+// reads it, to the person's turnback service over `service.sock` in the 0700 state dir, with the
+// `agent-token` beside it (never over TCP, where whoever takes the port would get the token):
 // POST /api/agent/hook/opencode. OpenCode awaits `tool.execute.before`, so a command runs only
 // once its before scan is done. The events of one session are sent one after the other. When
 // nothing can be recorded, the person is told once per session and reason, on stderr and as a
@@ -18,7 +18,8 @@ export const PLUGIN_MARKER = "// turnback: records what OpenCode's turns change,
 
 export const PLUGIN_SOURCE = `${PLUGIN_MARKER}
 // Installed by \`turnback init opencode\`; \`turnback init opencode --remove\` takes it out.
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { request } from 'node:http';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 
@@ -35,31 +36,41 @@ function stateDir() {
   return join(xdg && xdg.startsWith('/') ? xdg : join(process.env.HOME || homedir(), '.local', 'state'), 'turnback');
 }
 
-function alive(pid) {
-  try { process.kill(pid, 0); return true; } catch (error) { return error && error.code === 'EPERM'; }
-}
-
-const inside = (root, path) => path === root || path.startsWith(root.endsWith('/') ? root : root + '/');
-
-/** The service to post to: the person's one service, else the per-folder server holding cwd. */
-function target(cwd) {
+/** The person's service: its socket and the agent token, or null when none is set up. */
+function target() {
   const dir = stateDir();
   try {
-    const service = JSON.parse(readFileSync(join(dir, 'service.json'), 'utf8'));
     const token = readFileSync(join(dir, 'agent-token'), 'utf8').trim();
-    if (Number.isInteger(service.port) && token && alive(service.pid)) return { port: service.port, token };
-  } catch {}
-  let best = null;
-  let names = [];
-  try { names = readdirSync(join(dir, 'servers')); } catch {}
-  for (const name of names) {
-    try {
-      const entry = JSON.parse(readFileSync(join(dir, 'servers', name), 'utf8'));
-      if (typeof entry.workspace !== 'string' || !inside(entry.workspace, cwd) || !alive(entry.pid)) continue;
-      if (!best || entry.workspace.length > best.workspace.length) best = entry;
-    } catch {}
+    return token ? { socketPath: join(dir, 'service.sock'), token } : null;
+  } catch {
+    return null;
   }
-  return best ? { port: best.port, token: best.agentToken } : null;
+}
+
+/** One JSON POST over the service's Unix socket: its status and parsed answer. */
+function postJson(to, body, waitMs) {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const req = request({
+      socketPath: to.socketPath,
+      path: ROUTE,
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(payload), Authorization: 'Bearer ' + to.token },
+      timeout: waitMs,
+    }, (response) => {
+      const chunks = [];
+      response.on('data', (chunk) => chunks.push(chunk));
+      response.on('end', () => {
+        let answer = {};
+        try { answer = JSON.parse(Buffer.concat(chunks).toString('utf8')); } catch {}
+        resolve({ status: response.statusCode ?? 0, answer });
+      });
+      response.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(new Error('no answer within ' + waitMs + ' ms')));
+    req.on('error', reject);
+    req.end(payload);
+  });
 }
 
 export const TurnbackPlugin = async ({ directory, client }) => {
@@ -79,19 +90,14 @@ export const TurnbackPlugin = async ({ directory, client }) => {
   };
 
   const post = async (body, waitMs) => {
-    const to = target(cwd);
+    const to = target();
     if (!to) return tell(body.session_id, 'no turnback service is running: this session is not recorded (start it with: turnback start)');
     try {
-      const response = await fetch('http://127.0.0.1:' + to.port + ROUTE, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: 'Bearer ' + to.token },
-        body: JSON.stringify(body),
-        signal: AbortSignal.timeout(waitMs),
-      });
-      const answer = await response.json().catch(() => ({}));
+      const { status, answer } = await postJson(to, body, waitMs);
       if (typeof answer.systemMessage === 'string') tell(body.session_id, answer.systemMessage);
-      else if (!response.ok) tell(body.session_id, 'the turnback service refused an event (' + response.status + '): ' + (answer.message || answer.error?.message || 'no reason given'));
+      else if (status < 200 || status > 299) tell(body.session_id, 'the turnback service refused an event (' + status + '): ' + (answer.message || answer.error?.message || 'no reason given'));
     } catch (error) {
+      if (error && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')) return tell(body.session_id, 'no turnback service is running: this session is not recorded (start it with: turnback start)');
       tell(body.session_id, 'the turnback service did not answer: ' + (error && error.message || error));
     }
   };
