@@ -28,6 +28,7 @@ import {
 import { commandLineWarning, serviceTokens } from './service-tokens.js';
 import { TokenError } from './tokens.js';
 import { exactWorkspaceRoot } from './workspace-root.js';
+import { setProjectUmask } from '../engine/paths/project-umask.js';
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const complain = (line: string): boolean => process.stderr.write(`turnback: ${line}\n`);
@@ -125,7 +126,7 @@ export function serviceStateDir(flags: ServeFlags, env: NodeJS.ProcessEnv = proc
 
 export async function runService(flags: ServeFlags): Promise<number> {
   // Private at rest: whatever the service makes (state, stores, logs) is its user's alone.
-  process.umask(0o077);
+  setProjectUmask(process.umask(0o077));
   const stopRequested = waitForSignal();
   const stateDir = serviceStateDir(flags);
   const ownFile = (file: StateFile) => statePathIn(stateDir, file);

@@ -16,6 +16,7 @@ import path from 'node:path';
 import { LinkOnPathError } from '../errors.js';
 import { HeldHandles, stillAt } from './held-handles.js';
 import { at, closeQuietly, type Name } from './proc-fd.js';
+import { projectDirMode } from './project-umask.js';
 
 export { at, closeQuietly, type Name };
 
@@ -56,12 +57,18 @@ function openOrMakeDirAt(dirFd: number, name: string, logical: string): number {
     return openDirAt(dirFd, name, logical);
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    let made = false;
     try {
       fs.mkdirSync(at(dirFd, name));
+      made = true;
     } catch (m) {
       if ((m as NodeJS.ErrnoException).code !== 'EEXIST') throw relabel(m, at(dirFd, name), logical);
     }
-    return openDirAt(dirFd, name, logical);
+    const fd = openDirAt(dirFd, name, logical);
+    const mode = made ? projectDirMode() : null;
+    // Through the handle's /proc name: an O_PATH handle takes no fchmod, and the name cannot be swapped.
+    if (mode !== null) fs.chmodSync(at(fd), mode);
+    return fd;
   }
 }
 
