@@ -27,8 +27,12 @@ import {
 } from './service-file.js';
 import { commandLineWarning, serviceTokens } from './service-tokens.js';
 import { TokenError } from './tokens.js';
+import { SpoolIntake, spoolOrdered } from './spool-intake.js';
 import { exactWorkspaceRoot } from './workspace-root.js';
 import { setProjectUmask } from '../engine/paths/project-umask.js';
+
+/** How often the service looks for events spooled while no live event came to take them in. */
+const SPOOL_LOOK_MS = 1_000;
 
 const say = (line: string): boolean => process.stdout.write(`${line}\n`);
 const complain = (line: string): boolean => process.stderr.write(`turnback: ${line}\n`);
@@ -89,6 +93,7 @@ async function listen(
   stateDir: string,
   host: WorkspaceHost,
   tokens: { console: string; agent: string },
+  intake: SpoolIntake,
 ): Promise<RunningServer> {
   const start = (port: number) =>
     startServer({
@@ -96,7 +101,7 @@ async function listen(
       port,
       token: tokens.console,
       agentToken: tokens.agent,
-      routes: claudeCodeRoutes(),
+      routes: spoolOrdered(claudeCodeRoutes(), intake),
       readHookPlace: placeOfHookEvent,
       socketPath: serviceSocketIn(stateDir),
       log: { error: (line) => process.stderr.write(`${line}\n`) },
@@ -156,7 +161,17 @@ export async function runService(flags: ServeFlags): Promise<number> {
     let starting = true;
     host = makeHost(flags, stateDir, () => starting);
     await openDefault(host, flags);
-    server = await listen(flags, stateDir, host, tokens);
+    const listening = { up: false };
+    const intake = new SpoolIntake(
+      ownFile('spool'),
+      () => (listening.up ? { socketPath: serviceSocketIn(stateDir), agentToken: tokens.agent } : undefined),
+      complain,
+    );
+    server = await listen(flags, stateDir, host, tokens, intake);
+    listening.up = true;
+    // What hooks spooled while no service answered: taken in before they can find this one.
+    await intake.drain(true);
+    setInterval(() => void intake.drain(), SPOOL_LOOK_MS).unref();
     // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
     host.resumeIndexBuilds();
     const origin = `${server.origin}/`;

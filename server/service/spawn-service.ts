@@ -1,12 +1,14 @@
 // Starts the person's service detached (for `turnback start` and the hooks) and waits until it
-// answers. Node built-ins only: the hook loads this. Two starters racing each spawn a service;
-// the lock lets one run, the other exits, and both wait for the same `service.json`.
+// answers. Node built-ins only: the hook loads this. Of starters racing, the one holding the start
+// claim spawns a service and the others wait for the same `service.json`; should two services
+// still race (a `turnback serve` by hand), the lock lets one run.
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { closeSync, mkdirSync } from 'node:fs';
 import { statePath, turnbackStateDir } from '../state-dir.js';
 import { openPrivateLog, readPrivateFile } from './private-file.js';
 import { isProcessAlive, readLiveService, type ServiceEntry } from './service-file.js';
+import { claimStart } from './start-claim.js';
 
 /** How long a starter waits for a new service to answer. */
 export const START_WAIT_MS = 10_000;
@@ -85,26 +87,66 @@ export async function waitForService(
   }
 }
 
+/** Why no service answers; `late`: none answered in time, though one may still be starting. */
+export interface StartFailure {
+  error: string;
+  late?: boolean;
+}
+
 /**
  * The live service, started when there is none; null with the reason when none answers in time.
+ * Of many starters at once only the one holding the start claim spawns a service; the others wait
+ * on that start, each until its own deadline (and claim in turn should that start fail).
  * `stale`: an entry whose process lives but does not answer (its pid taken by another process):
  * counted as no service.
  */
 export async function ensureService(
   env: NodeJS.ProcessEnv,
   options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
-): Promise<{ entry: ServiceEntry; started: boolean } | { error: string }> {
+): Promise<{ entry: ServiceEntry; started: boolean } | StartFailure> {
   const { stale } = options;
-  const live = readLiveService(env);
-  if (live && !(stale && live.pid === stale.pid && live.port === stale.port)) return { entry: live, started: false };
-  let started: { exited: () => boolean };
-  try {
-    started = spawnService(env, options.port);
-  } catch (error) {
-    return { error: `the turnback service could not be started: ${(error as Error).message}` };
+  const deadline = Date.now() + (options.waitMs ?? START_WAIT_MS);
+  const usable = (): ServiceEntry | null => {
+    const live = readLiveService(env);
+    return live && !(stale && live.pid === stale.pid && live.port === stale.port) ? live : null;
+  };
+  for (;;) {
+    const live = usable();
+    if (live) return { entry: live, started: false };
+    const claim = await claimStart(turnbackStateDir(env));
+    if (claim) {
+      try {
+        return await startOne(env, deadline, options.port, stale);
+      } finally {
+        claim.release();
+      }
+    }
+    if (Date.now() >= deadline)
+      return { error: 'the turnback service did not start in time (another hook was starting it)', late: true };
+    await pause(50);
   }
-  const entry = await waitForService(env, Date.now() + (options.waitMs ?? START_WAIT_MS), started.exited, stale);
+}
+
+/** The claim's holder: spawns a service (unless one is already starting, holding the lock) and waits for it. */
+async function startOne(
+  env: NodeJS.ProcessEnv,
+  deadline: number,
+  port: number | undefined,
+  stale: ServiceEntry | undefined,
+): Promise<{ entry: ServiceEntry; started: boolean } | StartFailure> {
+  let exited: () => boolean = () => true;
+  if (stale || !lockHeld(env)) {
+    try {
+      exited = spawnService(env, port).exited;
+    } catch (error) {
+      return { error: `the turnback service could not be started: ${(error as Error).message}` };
+    }
+  }
+  const entry = await waitForService(env, deadline, exited, stale);
   if (entry) return { entry, started: true };
+  // Past the deadline it may still come up; before it, the service it waited for has exited.
+  if (Date.now() >= deadline)
+    return { error: `the turnback service did not start in time${lastLogLine(env)}`, late: true };
   return { error: `the turnback service did not start${lastLogLine(env)}` };
 }
 

@@ -61,6 +61,9 @@ describe('what `turnback hook claude-code` loads', () => {
       'service/private-file.ts',
       'service/service-file.ts',
       'service/spawn-service.ts',
+      'service/spool.ts',
+      'service/start-claim.ts',
+      'socket-lock.ts',
     ]);
     expect(files).toContain('adapters/claude-code/hook/run.ts');
     // The server's side of the adapter (the route, the transcript) is never the hook's.

@@ -8,7 +8,8 @@ import { CLAUDE_CODE_HOOK_PATH, parseHookEvent } from '../event.js';
 import { logHookProblem } from './log.js';
 import { firstTelling } from './told.js';
 import { readLiveService, serviceSocketPath, type ServiceEntry } from '../../../service/service-file.js';
-import { ensureService, readStateToken, START_WAIT_MS } from '../../../service/spawn-service.js';
+import { ensureService, readStateToken, START_WAIT_MS, type StartFailure } from '../../../service/spawn-service.js';
+import { deliveryIdOf, spoolEvent } from '../../../service/spool.js';
 
 export const HOOK_TIMEOUT_MS = 2000;
 
@@ -20,6 +21,7 @@ export type HookOutcome =
   | 'not-recorded'
   | 'outside-workspace'
   | 'server-error'
+  | 'spooled'
   | 'unreachable';
 
 export interface HookResult {
@@ -65,7 +67,7 @@ async function serviceTarget(
   env: NodeJS.ProcessEnv,
   deadline: number,
   stale?: ServiceEntry,
-): Promise<Target | { error: string }> {
+): Promise<Target | StartFailure> {
   const live = readLiveService(env);
   const usable = live && !(stale && live.pid === stale.pid && live.port === stale.port) ? live : null;
   const entry =
@@ -126,12 +128,23 @@ export async function runClaudeCodeHook(
       ? { outcome, systemMessage: `turnback is not recording this session: ${reason}` }
       : { outcome };
   };
+  // A prompt, stop or reply not delivered in time waits in the spool for the service (spool.ts).
+  const delivery = deliveryIdOf(input);
+  const keep = (outcome: HookOutcome, reason: string, late = true): HookResult => {
+    if (delivery === undefined || !late) return tell(outcome, reason);
+    if (spoolEvent(env, host, delivery, forwardable(input))) {
+      logHookProblem(`spooled (${reason}): the service takes it in when it is up`, env);
+      return { outcome: 'spooled' };
+    }
+    return tell(outcome, `${reason}, and the spool could not keep the event`);
+  };
+  const path = delivery === undefined ? route : `${route}?delivery=${delivery}`;
   let target = await serviceTarget(env, Date.now() + START_WAIT_MS);
-  if ('error' in target) return tell('no-server', target.error);
+  if ('error' in target) return keep('no-server', target.error, target.late === true);
   for (let attempt = 0; ; attempt++) {
     try {
       const signal = AbortSignal.any([options.signal, AbortSignal.timeout(timeoutMs)]);
-      const answer = await postAgent(target, route, forwardable(input), signal);
+      const answer = await postAgent(target, path, forwardable(input), signal);
       if (answer.status < 200 || answer.status >= 300) {
         logHookProblem(`${route} answered ${answer.status}: ${answer.body.slice(0, 300)}`, env);
         return { outcome: 'server-error' };
@@ -143,7 +156,7 @@ export async function runClaudeCodeHook(
       const code = (error as NodeJS.ErrnoException).code;
       if ((code === 'ECONNREFUSED' || code === 'ENOENT') && attempt === 0) {
         const again = await serviceTarget(env, Date.now() + START_WAIT_MS, target.entry);
-        if ('error' in again) return tell('no-server', again.error);
+        if ('error' in again) return keep('no-server', again.error, again.late === true);
         target = again;
         continue;
       }
@@ -152,7 +165,7 @@ export async function runClaudeCodeHook(
           ? `gave up after ${timeoutMs} ms`
           : (error as Error).message;
       logHookProblem(`${route} over service.sock failed: ${reason}`, env);
-      return { outcome: 'unreachable' };
+      return delivery === undefined ? { outcome: 'unreachable' } : keep('unreachable', reason);
     }
   }
 }
