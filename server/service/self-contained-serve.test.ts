@@ -2,7 +2,7 @@
 // person's service side by side, all with session `s1`, each record their own changes, and the
 // per-user state dir is left exactly as the person's service wrote it.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
@@ -69,15 +69,14 @@ async function turnWriting(instance: Instance, workspace: string, file: string):
   return files.map((change: { uri: string }) => change.uri);
 }
 
-/** The state dir's own files with their size and modification time, and its stores by name (the person's store changes on its own). */
-function snapshot(dir: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const name of readdirSync(dir)) {
-    const stat = statSync(path.join(dir, name));
-    out[name] = stat.isDirectory() ? 'a store' : `${stat.size} ${stat.mtimeMs}`;
-  }
-  return out;
-}
+/** The state dir's entries by name (the person's service rewrites its own files, as its index build ends, on its own). */
+const snapshot = (dir: string): string[] => readdirSync(dir).sort();
+
+/** The roots `workspaces.json` of `dir` names. */
+const rootsIn = async (dir: string): Promise<string[]> =>
+  (JSON.parse(await readFile(path.join(dir, 'workspaces.json'), 'utf8')) as { root: string }[]).map(
+    (entry) => entry.root,
+  );
 
 it('two serve --data instances and the person service, all with session s1, record each their own changes', async () => {
   // The person's project is a folder in their home folder: one an agent's event may register by itself.
@@ -112,6 +111,7 @@ it('two serve --data instances and the person service, all with session s1, reco
   }
   // The person's state: untouched, and the person's service still records its own session.
   expect(snapshot(userState)).toEqual(before);
+  expect(await rootsIn(userState)).toEqual([await realpath(personal)]);
   expect(await readFile(path.join(userState, 'sessions.json'), 'utf8')).toBe(sessionsBefore);
   expect(readLiveService(env)?.port).toBeGreaterThan(0);
   expect(await turnWriting(person, personal, 'p2.txt')).toEqual(['workspace:/p2.txt']);
