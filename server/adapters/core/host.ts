@@ -25,7 +25,15 @@ export type HostEvent =
   /** A tool is about to change these files (paths absolute or relative to cwd): their states are recorded first. */
   | (HostEventBase & { kind: 'before-mutate'; tool: string; paths: string[]; callId: string | null })
   /** A tool turnback cannot see into (shell, MCP, unknown) is about to run: the before scan. */
-  | (HostEventBase & { kind: 'exec'; tool: string; command: string; callId: string | null; background: boolean })
+  | (HostEventBase & {
+      kind: 'exec';
+      tool: string;
+      command: string;
+      callId: string | null;
+      background: boolean;
+      /** A sub-agent's call: the session's later tool calls run inside it, so they do not end it. */
+      nests?: boolean;
+    })
   /** That tool has returned, done or failed: the after scan. */
   | (HostEventBase & { kind: 'exec-end'; tool: string; callId: string | null })
   /** The agent's reply as the host reports it (Cursor's afterAgentResponse), for a host without transcripts. */

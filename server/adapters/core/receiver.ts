@@ -212,7 +212,9 @@ export class HostReceiver {
     const turn = this.sessions.get(event.sessionId) ?? this.adopted(event.sessionId, turnId, engine);
     if (execId !== null && !event.background && turn) {
       // A call without an id has no end to match: the next event of the session ends it.
-      turn.commands.set(event.callId ?? `\0${execId}`, execId);
+      const key = event.callId ?? `\0${execId}`;
+      turn.commands.set(key, execId);
+      if (event.nests === true) turn.nesting.add(key);
       turn.engineOf.set(execId, engine);
     }
     return forwarded(ended + 1);
@@ -257,6 +259,7 @@ export class HostReceiver {
     if (!turn || turn.commands.size === 0) return 0;
     let calls = 0;
     for (const [callId, execId] of [...turn.commands]) {
+      if (turn.nesting.has(callId)) continue;
       turn.commands.delete(callId);
       turn.endedEarly.set(callId, execId);
       await (turn.engineOf.get(execId) ?? engine).execEnd({ sessionId, execId });
@@ -284,6 +287,7 @@ export class HostReceiver {
       return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
     }
     turn!.commands.delete(event.callId!);
+    turn!.nesting.delete(event.callId!);
     await (turn!.engineOf.get(execId) ?? engine).execEnd({ sessionId: event.sessionId, execId });
     return forwarded(1);
   }

@@ -16,6 +16,8 @@ export interface TurnState {
   commands: Map<string, string>;
   /** Commands a later event of the session ended before their own end came (callId → execId). */
   endedEarly: Map<string, string>;
+  /** Keys of `commands` that are sub-agents' calls: the session's later events run inside them. */
+  nesting: Set<string>;
   /** The engine each command runs in (execId → engine): a session's events may reach several workspaces. */
   engineOf: Map<string, Engine>;
   /** Every workspace the turn is recorded in (its root → its engine): one turn in each, ended together. */
@@ -62,6 +64,7 @@ export class SessionStates {
       prompt,
       commands: new Map(),
       endedEarly: new Map(),
+      nesting: new Set(),
       engineOf: new Map(),
       engines: new Map(),
       toolUses: new Set(),

@@ -41,6 +41,7 @@ export const READ_ONLY_TOOLS = [
 ] as const;
 // invoke_agent (a sub-agent) is not among them: it is scanned before and after, so whatever the
 // sub-agent changes is the turn's even where its own tools' hooks do not run.
+const SUBAGENT_TOOL = 'invoke_agent';
 
 /** The events turnback's hooks are registered for (settings.ts). */
 export const HOOK_EVENTS = ['BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'] as const;
@@ -144,6 +145,7 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
       command: cutText(JSON.stringify(input), COMMAND_LIMIT),
       callId,
       background: false,
+      ...(tool === SUBAGENT_TOOL ? { nests: true } : {}),
     },
   };
 }
