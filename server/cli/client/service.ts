@@ -17,7 +17,9 @@ export interface ServiceAddress {
   token: string;
 }
 
-const HEALTH_TIMEOUT_MS = 1_500;
+// A service that is not running fails at once (nothing on the socket); this only bounds one that is
+// busy, which a loaded machine can keep past a second and a half (then the CLI said none ran).
+const HEALTH_TIMEOUT_MS = 5_000;
 /** `turnback start` waits up to 10 s for the service (START_WAIT_MS); this bounds the whole run. */
 const START_TIMEOUT_MS = 20_000;
 
