@@ -595,6 +595,7 @@ export interface Workspace {
   reason?: string;
   /** Its engine is open now (opened on first use, closed when idle). */
   open: boolean;
+  /** The sessions in its store, open or not (a closed one's read from the store). */
   sessions: number;
   storeBytes: number;
   isDefault: boolean;

@@ -112,6 +112,19 @@ describe('the workspace host', () => {
     expect(host.list().find((w) => w.name === 'alpha')?.watcher).toBeUndefined();
   });
 
+  it("counts a closed workspace's sessions from its store after a restart, without opening its engine (issue 39 item 4)", async () => {
+    const host = makeHost();
+    const a = await host.agentEngine({ sessionKey: 'agent:a', cwd: repos.alpha });
+    for (const sessionId of ['s1', 's2'])
+      await a.engine.input({ sessionId, platform: 'claude-code', sessionType: 'cli', content: 'work' });
+    const sessions = a.engine.listSessions().length;
+    expect(sessions).toBeGreaterThan(0);
+    a.release?.();
+    await host.close();
+    const again = makeHost();
+    expect(again.list().map((w) => [w.name, w.open, w.sessions])).toEqual([['alpha', false, sessions]]);
+  });
+
   it('reports a workspace whose store cannot be opened as not recording, with the reason', async () => {
     const host = makeHost();
     const id = host.register(repos.alpha).id;

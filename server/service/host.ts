@@ -23,6 +23,7 @@ import { statePathIn, turnbackStateDir } from '../state-dir.js';
 import { IndexBuilds } from './index-builds.js';
 import { WorkspaceRegistry, type RegisteredWorkspace } from './registry.js';
 import { SessionMap } from './session-map.js';
+import { storedSessionCount } from './stored-sessions.js';
 import { autoWorkspaceRootOf, workspaceRootOf } from './workspace-root.js';
 
 export const IDLE_CLOSE_MS = 10 * 60_000;
@@ -54,7 +55,8 @@ interface Slot {
   engine?: Engine;
   unsubscribe?: () => void;
   lastUse: number;
-  sessions: number;
+  /** Its engine's latest count; undefined until the engine opened or the store was read. */
+  sessions?: number;
   /** Requests holding the engine now: it is not closed under them. */
   leases: number;
 }
@@ -123,6 +125,9 @@ export class WorkspaceHost implements EngineSource {
     const slot = this.slots.get(entry.id);
     const reason = this.problems.get(entry.id);
     if (slot?.engine) slot.sessions = slot.engine.listSessions().length;
+    // Never opened since the start: counted once from the store (only its engine changes it, and then recounts).
+    else if (slot?.sessions === undefined)
+      this.slotOf(entry.id).sessions = storedSessionCount(this.dataDirOf(entry.id));
     const index = this.builds ? (slot?.engine?.indexStatus() ?? entry.index) : undefined;
     const watcher = slot?.engine?.watcherStatus();
     return {
@@ -132,7 +137,7 @@ export class WorkspaceHost implements EngineSource {
       recording: reason === undefined,
       ...(reason === undefined ? {} : { reason }),
       open: slot?.engine !== undefined,
-      sessions: slot?.sessions ?? 0,
+      sessions: this.slots.get(entry.id)?.sessions ?? 0,
       storeBytes: storeBytes(this.dataDirOf(entry.id)),
       isDefault: entry.id === this.defaultId,
       ...(index ? { index } : {}),
@@ -204,7 +209,7 @@ export class WorkspaceHost implements EngineSource {
   private slotOf(id: string): Slot {
     let slot = this.slots.get(id);
     if (!slot) {
-      slot = { lastUse: this.now(), sessions: 0, leases: 0 };
+      slot = { lastUse: this.now(), leases: 0 };
       this.slots.set(id, slot);
     }
     return slot;
