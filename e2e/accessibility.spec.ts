@@ -33,7 +33,7 @@ test('every control has an accessible name, in the main view and in a dialog', a
   expect(await unnamedControls(console)).toEqual([]);
 
   await console.fileCheckbox('src/a.ts').check();
-  const dialog = await console.action('Roll back with chat');
+  const dialog = await console.action('Undo turn and its chat');
   await expect(dialog.group('Messages to delete')).toBeVisible();
   expect(await unnamedControls(console)).toEqual([]);
 });

@@ -72,7 +72,7 @@ for (const scheme of ['light', 'dark'] as const) {
     const console = new ConsolePage(page);
     await showEverything(page, console);
     expect(await audit(page)).toEqual([]);
-    const dialog = await console.action('Roll back turn');
+    const dialog = await console.action('Undo turn');
     await dialog
       .group('Restore to their earlier content')
       .getByRole('listitem')

@@ -129,10 +129,10 @@ test('the selective-restore preview lists the folder it creates, counts as the f
   await console.fileCheckbox('notes/a.txt').check();
   await expect(console.detail.getByText(/^1 of 3 files · 0 of 1 folder selected/)).toBeVisible();
 
-  const dialog = await console.action(/^Roll back 1 selected file$/);
+  const dialog = await console.action(/^Undo 1 selected file$/);
   await expect(dialog.group('Restore to their earlier content')).toContainText('notes/a.txt');
   await expect(dialog.group('Folders created')).toContainText('notes/');
-  await dialog.confirm('Roll back 1 file');
+  await dialog.confirm('Undo 1 file');
   await expect(dialog.root.getByText('Done: 1 path is back to its state before the turn')).toBeVisible();
   await dialog.close();
   expect(await turnback.read('notes/a.txt')).toBe('a\n');

@@ -21,7 +21,7 @@ test("the preview shows each path's diff, names the later turn behind a conflict
   await turnback.open(page);
   const console = new ConsolePage(page);
   await console.selectTurn(1);
-  const dialog = await console.action('Roll back turn');
+  const dialog = await console.action('Undo turn');
 
   const conflicts = dialog.group('Changed since the turn (conflicts)');
   await expect(conflicts).toContainText('config.json — changed since by #2 “Bump to version 2”');
@@ -61,36 +61,36 @@ test('a selective restore names the folder it removes', async ({ page, turnback 
   const console = new ConsolePage(page);
   await console.fileCheckbox('assets/a.svg').check();
   await console.fileCheckbox('assets/b.svg').check();
-  const dialog = await console.action(/^Roll back 2 selected files$/);
+  const dialog = await console.action(/^Undo 2 selected files$/);
   await expect(dialog.group('Folders removed')).toContainText('assets/ (the turn created it for the chosen files)');
   await expect(dialog.root).not.toContainText('src/a.ts');
-  await dialog.confirm('Roll back 2 files');
+  await dialog.confirm('Undo 2 files');
   await dialog.close();
   expect(await turnback.read('assets/a.svg')).toBeNull();
   expect(await turnback.read('src/a.ts')).toBe('a\n');
 });
 
-test('"Undo this rollback" stays on the rollback turn and on the turn it rolled back', async ({ page, turnback }) => {
+test('"Redo" stays on the undo turn and on the turn it undid', async ({ page, turnback }) => {
   const { agent } = turnback;
   await turnback.writeOnDisk('notes.md', 'my notes\n');
   await agent.turn(SESSION, 'Rewrite my notes', () => agent.write(SESSION, 'notes.md', 'agent notes\n'));
   await turnback.open(page);
   const console = new ConsolePage(page);
-  const dialog = await console.action('Roll back turn');
-  await dialog.confirm('Roll back');
+  const dialog = await console.action('Undo turn');
+  await dialog.confirm('Undo turn');
   await dialog.close();
   expect(await turnback.read('notes.md')).toBe('my notes\n');
 
   // Long after the result dialog is gone, both turns still offer the undo.
   await console.selectTurn(2);
-  await expect(console.detail.getByRole('button', { name: 'Undo this rollback' })).toBeVisible();
+  await expect(console.detail.getByRole('button', { name: 'Redo' })).toBeVisible();
   await console.selectTurn(1);
-  const undo = await console.action('Undo this rollback');
-  await expect(undo.root.getByRole('heading', { name: 'Undo rollback #2' })).toBeVisible();
+  const undo = await console.action('Redo');
+  await expect(undo.root.getByRole('heading', { name: 'Redo: take back undo #2' })).toBeVisible();
   await expect(undo.group('Restore to their earlier content')).toContainText('notes.md');
-  await undo.confirm('Undo the rollback');
+  await undo.confirm('Redo');
   await undo.close();
   expect(await turnback.read('notes.md')).toBe('agent notes\n');
   await expect(console.turn(1)).not.toContainText('undone');
-  await expect(console.detail.getByRole('button', { name: 'Undo this rollback' })).toHaveCount(0);
+  await expect(console.detail.getByRole('button', { name: 'Redo' })).toHaveCount(0);
 });

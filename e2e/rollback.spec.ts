@@ -23,11 +23,11 @@ test('select two of three files, roll them back, and only those change on disk',
   await expect(console.detail.getByText(/^2 of 3 selected/)).toBeVisible();
   await saveScreenshot(page, 'console-files-selected');
 
-  const dialog = await console.action(/^Roll back 2 selected files$/);
+  const dialog = await console.action(/^Undo 2 selected files$/);
   await expect(dialog.group('Restore to their earlier content')).toContainText('a.txt');
   await expect(dialog.group('Delete (did not exist before)')).toContainText('b.txt');
   await expect(dialog.root).not.toContainText('c.txt');
-  await dialog.confirm('Roll back 2 files');
+  await dialog.confirm('Undo 2 files');
   await expect(dialog.group('Restored')).toContainText('a.txt');
   await expect(dialog.group('Deleted')).toContainText('b.txt');
   await saveScreenshot(page, 'console-rollback-result');
@@ -60,12 +60,12 @@ test("rollback with chat removes the turn's messages in the UI and through the A
   const chat = console.detail.getByRole('list', { name: 'Chat messages of this turn' });
   await expect(chat).toContainText('I wrote CHANGELOG.md with the 1.0 entry.');
 
-  const dialog = await console.action('Roll back with chat');
+  const dialog = await console.action('Undo turn and its chat');
   const doomed = dialog.group('Messages to delete');
   await expect(doomed).toContainText('Write the changelog');
   await expect(doomed).toContainText('I wrote CHANGELOG.md with the 1.0 entry.');
   await saveScreenshot(page, 'console-rollback-with-chat');
-  await dialog.confirm('Roll back with chat');
+  await dialog.confirm('Undo turn and its chat');
   await expect(dialog.root).toContainText("2 chat messages removed from turnback's record of the chat");
   await dialog.close();
 
@@ -88,14 +88,14 @@ test('a conflict dialog appears when a later turn changed the file, and "overwri
   await turnback.open(page);
   const console = new ConsolePage(page);
   await console.selectTurn(1);
-  const dialog = await console.action('Roll back turn');
+  const dialog = await console.action('Undo turn');
   await expect(dialog.group('Changed since the turn (conflicts)')).toContainText('config.json');
-  const confirm = dialog.root.getByRole('button', { name: 'Roll back', exact: true });
+  const confirm = dialog.root.getByRole('button', { name: 'Undo turn', exact: true });
   await expect(confirm).toBeDisabled();
   await saveScreenshot(page, 'console-conflict-dialog');
 
   await dialog.overwrite.check();
-  await dialog.confirm('Roll back');
+  await dialog.confirm('Undo turn');
   await expect(dialog.group('Restored')).toContainText('config.json');
   await dialog.close();
   expect(await turnback.read('config.json')).toBe('{"version": 0}\n');
@@ -112,8 +112,8 @@ test("Undo after a rollback restores the agent's version", async ({ page, turnba
   await turnback.open(page);
   const console = new ConsolePage(page);
   await console.selectTurn(1);
-  const dialog = await console.action('Roll back turn');
-  await dialog.confirm('Roll back');
+  const dialog = await console.action('Undo turn');
+  await dialog.confirm('Undo turn');
   expect(await turnback.read('notes.md')).toBe('my notes\n');
   expect(await turnback.read('todo.md')).toBeNull();
 

@@ -58,7 +58,7 @@ for (const width of [1400, 800]) {
         await saveScreenshot(page, `${name}-turn`);
 
         await console.fileCheckbox('notes/a.txt').check();
-        const dialog = await console.action(/^Roll back 1 selected file$/);
+        const dialog = await console.action(/^Undo 1 selected file$/);
         await expect(dialog.group('Folders created')).toContainText('notes/');
         await saveScreenshot(page, `${name}-preview`);
         await dialog.root.getByRole('button', { name: 'Cancel' }).click();

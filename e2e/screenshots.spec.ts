@@ -35,7 +35,7 @@ for (const width of [1400, 800]) {
       await saveScreenshot(page, `${name}-large-open`);
 
       await console.selectTurn(2);
-      const dialog = await console.action('Roll back turn');
+      const dialog = await console.action('Undo turn');
       await dialog
         .group('Restore to their earlier content')
         .getByRole('listitem')

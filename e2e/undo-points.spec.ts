@@ -117,13 +117,13 @@ test('keep both on a conflict row: the later version stays, the restored one is 
   await turnback.open(page, `?session=${SESSION}`);
   const console = new ConsolePage(page);
   await console.selectTurn(2);
-  const dialog = await console.action('Roll back turn');
+  const dialog = await console.action('Undo turn');
   const conflicts = dialog.group('Changed since the turn (conflicts)');
   await expect(conflicts).toContainText('config.json');
   await conflicts.getByRole('button', { name: /^Keep both/ }).click();
   await expect(dialog.group('Keep both')).toContainText('config.json — restored version to config.json.turnback-2');
   await expect(dialog.group('Changed since the turn (conflicts)')).toHaveCount(0);
-  await dialog.confirm('Roll back');
+  await dialog.confirm('Undo turn');
   await expect(dialog.group('Kept both')).toContainText('config.json.turnback-2');
   await dialog.close();
   expect(await turnback.read('config.json')).toBe('{"v": 3, "mine": true}\n');

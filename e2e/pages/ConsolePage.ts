@@ -58,9 +58,13 @@ export class ConsolePage {
   }
 
   async action(
-    name: 'Roll back turn' | 'Roll back with chat' | 'Rewind to here' | 'Undo this rollback' | 'Compare with…' | RegExp,
+    name: 'Undo turn' | 'Undo turn and its chat' | 'Rewind to here' | 'Redo' | 'Compare with…' | RegExp,
   ): Promise<RollbackDialog> {
-    await this.detail.getByRole('toolbar', { name: 'Turn actions' }).getByRole('button', { name }).click();
+    // Exact, since 'Undo turn' is also the start of 'Undo turn and its chat'.
+    await this.detail
+      .getByRole('toolbar', { name: 'Turn actions' })
+      .getByRole('button', { name, exact: typeof name === 'string' })
+      .click();
     const dialog = new RollbackDialog(this.page);
     await expect(dialog.root).toBeVisible();
     return dialog;

@@ -21,8 +21,8 @@ export class RollbackDialog {
   }
 
   async undo(): Promise<void> {
-    await this.root.getByRole('button', { name: 'Undo' }).click();
-    await expect(this.root.getByText(/^Undone/)).toBeVisible();
+    await this.root.getByRole('button', { name: 'Redo' }).click();
+    await expect(this.root.getByText(/^Redone/)).toBeVisible();
   }
 
   async close(): Promise<void> {

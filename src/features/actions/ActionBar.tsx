@@ -40,9 +40,9 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
     });
   const blocked = sessionBusy || offline;
   const reason = offline
-    ? 'The server is not answering; rollbacks wait until it is back.'
+    ? 'The server is not answering; undo and redo wait until it is back.'
     : sessionBusy
-      ? 'An agent turn is in progress in this session; rollbacks wait until it ends.'
+      ? 'An agent turn is in progress in this session; undo and redo wait until it ends.'
       : undefined;
   const undoId = undoableRollback(turn);
   const dialogNumber = target?.mode === 'undo' ? (turnOf(target.turnId)?.number ?? turn.number) : turn.number;
@@ -76,14 +76,14 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
           type="button"
           className="btn btn--primary"
           disabled={blocked}
-          title={reason ?? 'Roll the rollback back: files, statuses and chat return to how they were before it'}
+          title={reason ?? 'Take back this undo: files, statuses and chat return to how they were before it'}
           onClick={() => setTarget({ workspace, mode: 'undo', sessionId: turn.sessionId, turnId: undoId })}
         >
-          Undo this rollback
+          Redo
         </button>
       )}
       <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('turn')}>
-        Roll back turn
+        Undo turn
       </button>
       <button
         type="button"
@@ -92,10 +92,10 @@ export function ActionBar({ turn, platform, checkedFiles, sessionBusy, offline, 
         title={reason ?? (checkedFiles.length === 0 ? 'Tick files in the list to restore only those' : undefined)}
         onClick={() => open('files')}
       >
-        Roll back {checkedFiles.length > 0 ? plural(checkedFiles.length, 'selected file') : 'selected files'}
+        Undo {checkedFiles.length > 0 ? plural(checkedFiles.length, 'selected file') : 'selected files'}
       </button>
       <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('chat')}>
-        Roll back with chat
+        Undo turn and its chat
       </button>
       <button type="button" className="btn" disabled={blocked} title={reason} onClick={() => open('rewind')}>
         Rewind to here

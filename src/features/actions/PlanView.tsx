@@ -20,7 +20,7 @@ interface PlanViewProps {
 }
 
 const KEEP_BOTH_TITLE =
-  'Leave this file as it is now and write the version the rollback restores beside it (<name>.turnback-<turn>)';
+  'Leave this file as it is now and write the version the undo restores beside it (<name>.turnback-<turn>)';
 
 function actionItems(
   actions: PlanAction[],
@@ -145,7 +145,7 @@ export function PlanView({
       {untouched > 0 && <p className="muted">{plural(untouched, 'path')} already in place.</p>}
       <PathList
         title="Keep both"
-        note="Each stays as it is now; the version the rollback restores is written beside it, and undoing the rollback removes that copy."
+        note="Each stays as it is now; the version the undo restores is written beside it, and a redo removes that copy."
         items={of('keep-both').map((a) => `${displayPath(a.uri)} — restored version to ${displayPath(a.copy ?? '')}`)}
       />
       <PathList

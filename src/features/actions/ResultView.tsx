@@ -10,7 +10,7 @@ export function ResultView({ result, undone = false }: { result: RollbackResult;
     : result.rollbackTurnId === null && changed === 0
       ? 'Nothing to change: everything was already in place'
       : undone
-        ? `Undone: ${changed === 1 ? '1 path is' : `${changed} paths are`} back as the turn left ${changed === 1 ? 'it' : 'them'}`
+        ? `Redone: ${changed === 1 ? '1 path is' : `${changed} paths are`} back as the turn left ${changed === 1 ? 'it' : 'them'}`
         : `Done: ${changed === 1 ? '1 path is back to its state' : `${changed} paths are back to their state`} before the turn`;
   return (
     <div className="result" role="status">

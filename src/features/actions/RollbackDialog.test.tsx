@@ -32,12 +32,12 @@ describe('RollbackDialog', () => {
       'POST /api/turns/t1/rollback': json(result({ restored: ['workspace:/a.txt'], deleted: ['workspace:/new.txt'] })),
     });
     open();
-    expect(await screen.findByRole('dialog', { name: 'Roll back turn #4' })).toBeInTheDocument();
+    expect(await screen.findByRole('dialog', { name: 'Undo turn #4' })).toBeInTheDocument();
     expect(await screen.findByRole('region', { name: 'Restore to their earlier content' })).toHaveTextContent('a.txt');
     expect(screen.getByRole('region', { name: 'Delete (did not exist before)' })).toHaveTextContent('new.txt');
     expect(screen.getByRole('region', { name: 'Move back' })).toHaveTextContent('moved.txt → old.txt');
 
-    await userEvent.click(screen.getByRole('button', { name: 'Roll back' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Undo turn' }));
     expect(await screen.findByRole('region', { name: 'Restored' })).toHaveTextContent('a.txt');
     expect(screen.getByRole('region', { name: 'Deleted' })).toHaveTextContent('new.txt');
     expect(calls.find((call) => call.path === '/api/turns/t1/rollback')?.body).toEqual({ force: false });
@@ -57,7 +57,7 @@ describe('RollbackDialog', () => {
     });
     open();
     expect(await screen.findByText(/there is nothing to restore/)).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Roll back' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Undo turn' })).toBeDisabled();
   });
 
   it('requires an explicit "overwrite anyway" when files changed since the turn, then forces', async () => {
@@ -74,7 +74,7 @@ describe('RollbackDialog', () => {
     expect(await screen.findByRole('region', { name: 'Changed since the turn (conflicts)' })).toHaveTextContent(
       'a.txt',
     );
-    const confirm = screen.getByRole('button', { name: 'Roll back' });
+    const confirm = screen.getByRole('button', { name: 'Undo turn' });
     expect(confirm).toBeDisabled();
     await userEvent.click(screen.getByRole('checkbox', { name: /Overwrite anyway/ }));
     expect(confirm).toBeEnabled();
@@ -95,10 +95,10 @@ describe('RollbackDialog', () => {
           : json(result({ restored: ['workspace:/a.txt'] })),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo turn' }));
     expect(await screen.findByRole('checkbox', { name: /Overwrite anyway/ })).not.toBeChecked();
     expect(screen.getByRole('region', { name: 'Changed since the turn (conflicts)' })).toHaveTextContent('a.txt');
-    expect(screen.getByRole('button', { name: 'Roll back' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Undo turn' })).toBeDisabled();
   });
 
   it('selective restore previews and rolls back only the chosen files', async () => {
@@ -109,8 +109,8 @@ describe('RollbackDialog', () => {
       'POST /api/turns/t1/rollback': json(result()),
     });
     open({ ...turnTarget, mode: 'files', uris: ['workspace:/a.txt', 'workspace:/b.txt'] });
-    expect(await screen.findByRole('dialog', { name: 'Roll back 2 files of turn #4' })).toBeInTheDocument();
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back 2 files' }));
+    expect(await screen.findByRole('dialog', { name: 'Undo 2 files of turn #4' })).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo 2 files' }));
     await screen.findByText(/^Done/);
     expect(calls[0].body).toEqual({ uris: ['workspace:/a.txt', 'workspace:/b.txt'] });
     expect(calls[1].body).toEqual({ uris: ['workspace:/a.txt', 'workspace:/b.txt'], force: false });
@@ -130,7 +130,7 @@ describe('RollbackDialog', () => {
     expect(messages).toHaveTextContent('Please add a README');
     expect(messages).toHaveTextContent('Done, added it');
     expect(screen.getByText(/agent's own context is not rewound/)).toBeInTheDocument();
-    await userEvent.click(screen.getByRole('button', { name: 'Roll back with chat' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Undo turn and its chat' }));
     expect(await screen.findByText(/2 chat messages removed from turnback's record of the chat/)).toBeInTheDocument();
     expect(calls[0].body).toEqual({ withChat: true });
   });
@@ -181,7 +181,7 @@ describe('RollbackDialog', () => {
       ),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo turn' }));
     expect(await screen.findByText('Finished with 2 errors')).toBeInTheDocument();
     const errors = screen.getByRole('region', { name: 'Errors' });
     expect(errors).toHaveTextContent('big.bin TOO_LARGE — not captured: over the size limit');
@@ -199,11 +199,11 @@ describe('RollbackDialog', () => {
       ),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
-    await userEvent.click(await screen.findByRole('button', { name: 'Undo' }));
-    expect(await screen.findByText(/^Undone/)).toBeInTheDocument();
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo turn' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Redo' }));
+    expect(await screen.findByText(/^Redone/)).toBeInTheDocument();
     expect(calls.at(-1)).toMatchObject({ method: 'POST', path: '/api/turns/t9/rollback' });
-    expect(screen.queryByRole('button', { name: 'Undo' })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Redo' })).toBeNull();
   });
 
   it('explains a refusal while the agent is working', async () => {
@@ -214,7 +214,7 @@ describe('RollbackDialog', () => {
       'POST /api/turns/t1/rollback': apiError('TURN_ACTIVE', 409),
     });
     open();
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo turn' }));
     expect(await screen.findByRole('alert')).toHaveTextContent('An agent turn is in progress');
   });
 
@@ -225,7 +225,7 @@ describe('RollbackDialog', () => {
       ),
     });
     const { onClose } = open();
-    await screen.findByRole('button', { name: 'Roll back' });
+    await screen.findByRole('button', { name: 'Undo turn' });
     await userEvent.keyboard('{Escape}');
     expect(onClose).toHaveBeenCalledTimes(1);
     await userEvent.click(screen.getByRole('button', { name: 'Cancel' }));

@@ -77,14 +77,14 @@ export function RollbackDialog({
         <ResultView result={result} />
         {undoResult && (
           <>
-            <h3 className="result-divider">Undo</h3>
+            <h3 className="result-divider">Redo</h3>
             <ResultView result={undoResult} undone />
           </>
         )}
         {undo.error && (
           <p className="notice notice--danger" role="alert">
             Undo failed: {undo.error.message}
-            {undoConflicts.length > 0 && ` (changed since the rollback: ${undoConflicts.join(', ')})`}
+            {undoConflicts.length > 0 && ` (changed since the undo: ${undoConflicts.join(', ')})`}
           </p>
         )}
       </>
@@ -98,7 +98,7 @@ export function RollbackDialog({
             disabled={busy || offline}
             onClick={() => undo.mutate(undoConflicts.length > 0)}
           >
-            {undo.isPending ? 'Undoing…' : undoConflicts.length > 0 ? 'Undo anyway' : 'Undo'}
+            {undo.isPending ? 'Redoing…' : undoConflicts.length > 0 ? 'Redo anyway' : 'Redo'}
           </button>
         )}
         <button type="button" className="btn btn--primary" disabled={busy} onClick={onClose}>
@@ -111,7 +111,7 @@ export function RollbackDialog({
     body = (
       <>
         {pinName !== undefined && (
-          <p>Every turn begun after the pin is rolled back: each path they changed returns to its state at the pin.</p>
+          <p>Every turn begun after the pin is undone: each path they changed returns to its state at the pin.</p>
         )}
         {target.mode === 'steps' && (
           <p>
@@ -122,7 +122,7 @@ export function RollbackDialog({
         {target.mode === 'rewind' && pinName === undefined && (
           <>
             <p>
-              Every turn from #{turnNumber} on is rolled back: each file they touched returns to its state before #
+              Every turn from #{turnNumber} on is undone: each file they touched returns to its state before #
               {turnNumber}.
             </p>
             <label className="checkbox-label">
@@ -178,7 +178,7 @@ export function RollbackDialog({
           <p className="notice notice--danger" role="alert">
             {isApiError(runError, 'TURN_ACTIVE')
               ? 'An agent turn is in progress in this session; try again when it ends.'
-              : `Rollback failed: ${runError.message}`}
+              : `Undo failed: ${runError.message}`}
           </p>
         )}
       </>

@@ -12,15 +12,15 @@ export function dialogTitle(mode: RollbackMode, turnNumber: number, fileCount: n
     case 'steps':
       return `Undo ${stepsText(steps)} of turn #${turnNumber}`;
     case 'turn':
-      return `Roll back turn #${turnNumber}`;
+      return `Undo turn #${turnNumber}`;
     case 'files':
-      return `Roll back ${plural(fileCount, 'file')} of turn #${turnNumber}`;
+      return `Undo ${plural(fileCount, 'file')} of turn #${turnNumber}`;
     case 'chat':
-      return `Roll back turn #${turnNumber} with its chat`;
+      return `Undo turn #${turnNumber} and its chat`;
     case 'rewind':
       return `Rewind to turn #${turnNumber}`;
     case 'undo':
-      return `Undo rollback #${turnNumber}`;
+      return `Redo: take back undo #${turnNumber}`;
   }
 }
 
@@ -29,15 +29,15 @@ export function confirmLabel(mode: RollbackMode, fileCount: number, steps: numbe
     case 'steps':
       return `Undo ${stepsText(steps)}`;
     case 'turn':
-      return 'Roll back';
+      return 'Undo turn';
     case 'files':
-      return `Roll back ${plural(fileCount, 'file')}`;
+      return `Undo ${plural(fileCount, 'file')}`;
     case 'chat':
-      return 'Roll back with chat';
+      return 'Undo turn and its chat';
     case 'rewind':
       return 'Rewind';
     case 'undo':
-      return 'Undo the rollback';
+      return 'Redo';
   }
 }
 
@@ -51,6 +51,6 @@ export const RESTORE_ERROR_TEXT: Record<RestoreErrorCode, string> = {
   UNRESTORABLE: 'its recorded content is missing or damaged',
   SYMLINK: 'a link or directory now stands where the file goes',
   NOT_EMPTY: 'the directory holds files the turn did not make',
-  CHANGED: 'it changed while the rollback ran, so it was left as it is',
+  CHANGED: 'it changed while the undo ran, so it was left as it is',
   IO: 'the file system refused',
 };

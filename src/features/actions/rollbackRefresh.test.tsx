@@ -57,17 +57,17 @@ describe('after a rollback', () => {
     window.history.replaceState(null, '', '/?session=s1&turn=t1');
     renderWithClient(<App />);
     const timeline = await screen.findByRole('listbox', { name: 'Turns' });
-    await userEvent.click(await screen.findByRole('button', { name: 'Roll back turn' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Undo turn' }));
     const dialog = await screen.findByRole('dialog');
-    await userEvent.click(await within(dialog).findByRole('button', { name: 'Roll back' }));
+    await userEvent.click(await within(dialog).findByRole('button', { name: 'Undo turn' }));
     await within(dialog).findByRole('region', { name: 'Restored' });
 
     // Nothing else asks again (data never goes stale in these tests): only the rollback's invalidation refreshes.
     await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).toHaveTextContent('undone'));
     expect(within(timeline).getByRole('option', { name: /^#2 / })).toHaveTextContent('undo of #1');
 
-    await userEvent.click(within(dialog).getByRole('button', { name: 'Undo' }));
-    await within(dialog).findByText(/^Undone/);
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Redo' }));
+    await within(dialog).findByText(/^Redone/);
     await waitFor(() => expect(within(timeline).getByRole('option', { name: /^#1 / })).not.toHaveTextContent('undone'));
     expect(within(timeline).getByRole('option', { name: /^#3 / })).toHaveTextContent('takes back #2');
   });

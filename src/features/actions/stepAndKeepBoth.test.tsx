@@ -71,12 +71,12 @@ describe('a step undo and keep both', () => {
     const target: RollbackTarget = { workspace: null, mode: 'turn', sessionId: 's1', turnId: 't1' };
     renderWithClient(<RollbackDialog target={target} turnNumber={2} platform="webui" onClose={vi.fn()} />);
     const conflicts = await screen.findByRole('region', { name: 'Changed since the turn (conflicts)' });
-    expect(screen.getByRole('button', { name: 'Roll back' })).toBeDisabled();
+    expect(screen.getByRole('button', { name: 'Undo turn' })).toBeDisabled();
     await userEvent.click(conflicts.querySelector('button')!);
     expect(await screen.findByRole('region', { name: 'Keep both' })).toHaveTextContent(
       'c.json — restored version to c.json.turnback-2',
     );
-    await userEvent.click(screen.getByRole('button', { name: 'Roll back' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Undo turn' }));
     expect(await screen.findByRole('region', { name: 'Kept both' })).toHaveTextContent('c.json.turnback-2');
     expect(calls.filter((call) => call.path === '/api/turns/t1/preview').map((call) => call.body)).toEqual([
       {},

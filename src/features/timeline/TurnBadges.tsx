@@ -3,10 +3,10 @@ import type { Turn } from '../../../server/protocol';
 import type { TurnOf } from './turnNames';
 
 export const EXEC_CAPTURED_TOOLTIP =
-  'Shell commands ran in this turn. The workspace was scanned before and after each one, so the files they changed roll back with the turn; ' +
+  'Shell commands ran in this turn. The workspace was scanned before and after each one, so undoing the turn undoes the files they changed; ' +
   'what they did outside it (global packages, databases, the network) is not undone.';
 export const EXEC_UNPROTECTED_TOOLTIP =
-  'Shell commands ran in this turn and some of what they changed was not captured (see Steps): that part is not covered by rollback.';
+  'Shell commands ran in this turn and some of what they changed was not captured (see Steps): that part is not covered by undo.';
 const INTERRUPTED_TOOLTIP = 'The server stopped during this turn; its end state was read from disk on restart.';
 
 interface Badge {

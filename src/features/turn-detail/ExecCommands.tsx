@@ -25,7 +25,7 @@ function CommandOutcome({ command }: { command: ExecCommand }) {
   if (command.endedAt === null || command.changed === null) {
     return (
       <p className="command__outcome command__outcome--warn">
-        Its changes were never scanned: they are not covered by rollback.
+        Its changes were never scanned: they are not covered by undo.
       </p>
     );
   }

@@ -81,9 +81,9 @@ export function TurnDetailPane() {
   ];
   const sessionBusy = Boolean(session?.activeTurnId) || turn.status === 'active';
   const blockedReason = offline
-    ? 'The server is not answering; rollbacks wait until it is back.'
+    ? 'The server is not answering; undo and redo wait until it is back.'
     : sessionBusy
-      ? 'An agent turn is in progress in this session; rollbacks wait until it ends.'
+      ? 'An agent turn is in progress in this session; undo and redo wait until it ends.'
       : undefined;
   const turnOf: TurnOf = (id) => (id === turn.turnId ? turn : sessionTurns.find((item) => item.turnId === id));
   const selectedFile = files.find((file) => file.uri === fileUri);

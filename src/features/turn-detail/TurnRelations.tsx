@@ -25,7 +25,7 @@ export function TurnRelations({ turn, turnOf, onOpen }: TurnRelationsProps) {
     <div className="relations">
       {rollbackOf.length > 0 && (
         <span>
-          Rolls back{' '}
+          Undoes{' '}
           {rollbackOf.map((turnId) => (
             <TurnLink key={turnId} turnId={turnId} turnOf={turnOf} onOpen={onOpen} />
           ))}
@@ -33,7 +33,7 @@ export function TurnRelations({ turn, turnOf, onOpen }: TurnRelationsProps) {
       )}
       {turn.rolledBackBy && (
         <span>
-          Rolled back by <TurnLink turnId={turn.rolledBackBy} turnOf={turnOf} onOpen={onOpen} />
+          Undone by <TurnLink turnId={turn.rolledBackBy} turnOf={turnOf} onOpen={onOpen} />
         </span>
       )}
     </div>

@@ -9,9 +9,9 @@ export const SKIP_REASONS: Record<SkipReason, string> = {
 };
 
 export const SKIP_HELP: Record<SkipReason, string> = {
-  'too-large': 'Larger than the size limit: recorded without its content, so rollback cannot restore it',
-  excluded: 'Matches an exclude pattern (such as node_modules/**): not recorded, so rollback cannot restore it',
-  unreadable: 'Could not be read when recorded: rollback cannot restore it',
+  'too-large': 'Larger than the size limit: recorded without its content, so undo cannot restore it',
+  excluded: 'Matches an exclude pattern (such as node_modules/**): not recorded, so undo cannot restore it',
+  unreadable: 'Could not be read when recorded: undo cannot restore it',
 };
 
 /** The kind of change, with the mode's change when the permission bits moved too (a `chmod` with an edit). */
