@@ -25,7 +25,7 @@ test('when the server stops, the console says so within 2 s, keeps what it showe
   await expect(console.turn(1)).toBeVisible();
   await expect(console.diff('plan.md')).toContainText('v2');
   const actions = console.detail.getByRole('toolbar', { name: 'Turn actions' });
-  await expect(actions.getByRole('button', { name: 'Undo turn' })).toBeDisabled();
+  await expect(actions.getByRole('button', { name: 'Undo turn', exact: true })).toBeDisabled();
   await expect(actions.getByRole('button', { name: 'Rewind to here' })).toBeDisabled();
   await expect(page.getByText('Could not load turns')).toHaveCount(0);
 });
