@@ -4,6 +4,8 @@
 import type { ExecCommand, Plan, PlanAction } from '../../../server/protocol';
 import { displayPath, plural } from '../../lib/format';
 import { MessageList } from '../turn-detail/ChatMessages';
+import { FOLDER_SUMMARY_THRESHOLD } from '../turn-detail/folderCounts';
+import { FolderSummary } from '../turn-detail/FolderSummary';
 import { RESTORE_ERROR_TEXT } from './dialogText';
 import { PathList, type PathItem } from './PathList';
 import { LaterTurnDiff, RestoreDiff } from './RestoreDiff';
@@ -86,8 +88,17 @@ function CommandsNote({ commands }: { commands: ExecCommand[] }) {
                 ? '— still running when the turn ended: what it changed is not known'
                 : command.changed.length === 0
                   ? '— changed no tracked file'
-                  : `— changed ${command.changed.map(displayPath).join(', ')}`}
+                  : command.changed.length > FOLDER_SUMMARY_THRESHOLD
+                    ? '— changed:'
+                    : `— changed ${command.changed.map(displayPath).join(', ')}`}
             </span>
+            {command.changed && command.changed.length > FOLDER_SUMMARY_THRESHOLD && (
+              <FolderSummary
+                uris={command.changed}
+                label={`Folders changed by ${command.command}`}
+                listAll={() => <p className="muted">{command.changed!.map(displayPath).join(', ')}</p>}
+              />
+            )}
           </li>
         ))}
       </ul>

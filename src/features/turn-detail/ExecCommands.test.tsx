@@ -34,3 +34,22 @@ describe('the Commands tab', () => {
     expect(screen.getByText(/Only its first 64 KiB are kept/)).toBeTruthy();
   });
 });
+
+describe('a command that changed thousands of paths', () => {
+  const changed = [
+    ...Array.from({ length: 4000 }, (_, i) => `workspace:/gen/a/f${i}.txt`),
+    ...Array.from({ length: 1000 }, (_, i) => `workspace:/gen/b/f${i}.txt`),
+  ];
+  const big: ExecCommand = { ...base, execId: 'x3', command: 'node gen.js', commandBytes: 11, changed };
+
+  it('is summed up by folder with counts, every path listed only when asked', async () => {
+    renderWithClient(<ExecCommands turnId="t1" commands={[big]} captured />);
+    await userEvent.click(screen.getByText('Changed 5000 paths'));
+    expect(screen.getByText('5,000 paths in 2 folders')).toBeTruthy();
+    const folders = screen.getByRole('list', { name: 'Folders changed by node gen.js' });
+    expect(folders.textContent).toBe('gen/a/ 4,000gen/b/ 1,000');
+    expect(screen.queryByRole('list', { name: 'Paths changed by node gen.js' })).toBeNull();
+    await userEvent.click(screen.getByRole('button', { name: 'List every path (5,000)' }));
+    expect(screen.getByRole('list', { name: 'Paths changed by node gen.js' }).children).toHaveLength(5000);
+  });
+});

@@ -5,6 +5,8 @@ import { useState } from 'react';
 import { COMMAND_TEXT_LIMIT, type ExecCommand, type ExecSkipped, type ExecSkipReason } from '../../../server/protocol';
 import { useCommandText } from '../../api/hooks';
 import { displayPath, formatBytes, formatClock, plural } from '../../lib/format';
+import { FOLDER_SUMMARY_THRESHOLD } from './folderCounts';
+import { FolderSummary } from './FolderSummary';
 import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/TurnBadges';
 
 const REASONS: Record<ExecSkipReason, string> = {
@@ -19,6 +21,18 @@ const REASONS: Record<ExecSkipReason, string> = {
 function reasonText(s: ExecSkipped): string {
   if (s.reason !== 'over-budget' || s.files === undefined) return REASONS[s.reason];
   return `not protected (over ${s.files.toLocaleString('en-US')} files or ${formatBytes(s.bytes ?? 0)}, ignored by .gitignore)`;
+}
+
+function ChangedPaths({ command }: { command: ExecCommand }) {
+  return (
+    <ul aria-label={`Paths changed by ${command.command}`}>
+      {(command.changed ?? []).map((uri) => (
+        <li key={uri}>
+          <code>{displayPath(uri)}</code>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function CommandOutcome({ command }: { command: ExecCommand }) {
@@ -36,13 +50,15 @@ function CommandOutcome({ command }: { command: ExecCommand }) {
       ) : (
         <details className="command__changed">
           <summary>Changed {plural(command.changed.length, 'path')}</summary>
-          <ul aria-label={`Paths changed by ${command.command}`}>
-            {command.changed.map((uri) => (
-              <li key={uri}>
-                <code>{displayPath(uri)}</code>
-              </li>
-            ))}
-          </ul>
+          {command.changed.length > FOLDER_SUMMARY_THRESHOLD ? (
+            <FolderSummary
+              uris={command.changed}
+              label={`Folders changed by ${command.command}`}
+              listAll={() => <ChangedPaths command={command} />}
+            />
+          ) : (
+            <ChangedPaths command={command} />
+          )}
         </details>
       )}
       {command.skipped && command.skipped.length > 0 && (
