@@ -71,12 +71,19 @@ export function Header() {
             <span>{plural(stats.sessions, 'session')}</span>
             <span>{plural(stats.turns, 'turn')}</span>
             <span>{plural(stats.blobs, 'file version')}</span>
-            <span
-              className="store-usage__bytes"
-              title="The kept file versions' size before compression (the store's size on disk is the workspace list's “kept”)"
-            >
-              {formatBytes(stats.bytes)}
-            </span>
+            {/* The store's size on disk, the workspace card's own field: one figure for what is kept. */}
+            {workspace ? (
+              <span
+                className="store-usage__bytes"
+                title={`The store's size on disk (the kept file versions are ${formatBytes(stats.bytes)} before compression)`}
+              >
+                {formatBytes(workspace.storeBytes)} kept
+              </span>
+            ) : (
+              <span className="store-usage__bytes" title="The kept file versions' size before compression">
+                {formatBytes(stats.bytes)}
+              </span>
+            )}
           </>
         )}
       </div>

@@ -112,6 +112,17 @@ describe('workspaces in the console', () => {
     expect(screen.getByLabelText('Workspace api')).not.toHaveTextContent('Indexing');
   });
 
+  it("shows the same store size in the header as on the workspace's card: its size on disk, kept (issue 39 item 4)", async () => {
+    serve([workspace('api', { isDefault: true, storeBytes: 140 * 1024 }), workspace('web', { storeBytes: 4096 })]);
+    renderWithClient(<App />);
+    const list = await screen.findByRole('list', { name: 'Workspaces' });
+    expect(await within(list).findByRole('button', { name: /^Workspace api,/ })).toHaveTextContent('140 KiB kept');
+    const usage = screen.getByLabelText('Store usage');
+    await waitFor(() => expect(usage).toHaveTextContent('140 KiB kept'));
+    // The kept versions' size before compression (/api/store `bytes`, 10 B here) is not a second figure beside it.
+    expect(usage).not.toHaveTextContent('10 B');
+  });
+
   it('says in the header when every command is scanned in full because the watcher failed, with why', async () => {
     serve([
       workspace('api', {
