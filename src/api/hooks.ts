@@ -23,7 +23,7 @@ import {
   turnsQuery,
   workspacesQuery,
 } from './queries';
-import { useWorkspaceScope } from './workspaceScope';
+import { useWorkspaceScope, type WorkspaceScope } from './workspaceScope';
 import { INDEX_POLL_MS } from '../features/workspaces/indexText';
 
 /**
@@ -39,15 +39,32 @@ export function useWorkspaces() {
   });
 }
 
+/**
+ * The chosen workspace, and whether it is known yet: the default one (null) only once the list
+ * names one, holds at most one, or cannot be had; with several and no default the service answers
+ * the unprefixed routes 400 WORKSPACE_REQUIRED, so they wait for the first to be chosen.
+ */
+function useKnownScope(): { scope: WorkspaceScope; known: boolean } {
+  const scope = useWorkspaceScope();
+  const { data: workspaces, isError } = useWorkspaces();
+  const known =
+    scope !== null ||
+    isError ||
+    (workspaces !== undefined && (workspaces.length <= 1 || workspaces.some((workspace) => workspace.isDefault)));
+  return { scope, known };
+}
+
 /** Sessions, newest activity first; polled while the event stream is down. */
 export function useSessions() {
   const refetchInterval = usePollingInterval();
-  return useQuery({ ...sessionsQuery(useQueryClient(), useWorkspaceScope()), refetchInterval });
+  const { scope, known } = useKnownScope();
+  return useQuery({ ...sessionsQuery(useQueryClient(), scope), enabled: known, refetchInterval });
 }
 
 export function useStoreStats() {
   const refetchInterval = usePollingInterval(10_000);
-  return useQuery({ ...storeQuery(useWorkspaceScope()), refetchInterval });
+  const { scope, known } = useKnownScope();
+  return useQuery({ ...storeQuery(scope), enabled: known, refetchInterval });
 }
 
 /**
