@@ -349,6 +349,11 @@ export interface StoreStats {
   retention: { keepDays: number; keepSessions: number };
   /** Sessions pruned by retention since this server started. */
   pruned: number;
+  /**
+   * The store budget (`--store-budget`): its size in bytes, what the contents take as stored, and
+   * the sessions pruned to stay within it since this server started.
+   */
+  budget: { bytes: number; used: number; prunedForBudget: number };
   /** Git-ignored folders the latest scan left out over their budget: not protected. */
   unprotected: { uri: Uri; files: number; bytes: number }[];
   /** The workspace index and its background build. */
@@ -603,6 +608,8 @@ export interface Workspace {
   index?: IndexBuildStatus;
   /** While its engine is open: whether a command's scans follow the filesystem watcher. */
   watcher?: WatcherStatus;
+  /** While its engine is open: its store budget, as in `GET /api/store`. */
+  budget?: StoreStats['budget'];
 }
 export interface WorkspacesResponse {
   workspaces: Workspace[];

@@ -101,6 +101,16 @@ describe('serve and demo flags', () => {
     expect(() => parseServeFlags(['--workspace', 'ws', '--protect', '/abs/target'], 'serve', {})).toThrow(UsageError);
   });
 
+  it('reads --store-budget as bytes, MiB or GiB, refusing anything else', () => {
+    const budget = (raw: string) => parseServeFlags(['--store-budget', raw], 'serve', {}).storeBudget;
+    expect(parseServeFlags([], 'serve', {}).storeBudget).toBeUndefined();
+    expect(budget('1000000')).toBe(1_000_000);
+    expect(budget('512MiB')).toBe(512 * 1024 ** 2);
+    expect(budget('4GiB')).toBe(4 * 1024 ** 3);
+    for (const bad of ['0', '-1', '1.5GiB', '4GB', 'lots', ''])
+      expect(() => parseServeFlags(['--store-budget', bad], 'serve', {})).toThrow(UsageError);
+  });
+
   it('reads --help without needing --workspace', () => {
     expect(parseServeFlags(['--help'], 'serve', {}).help).toBe(true);
   });

@@ -23,6 +23,8 @@ export interface ServeFlags {
   maxFileSize?: number;
   keepDays?: number;
   keepSessions?: number;
+  /** The store budget in bytes (`--store-budget`); undefined keeps the engine's default. */
+  storeBudget?: number;
   /** Globs relative to the workspace; undefined keeps the engine's default. */
   exclude?: string[];
   /** Ignored folders protected whatever their size; undefined protects none beyond the budget. */
@@ -46,10 +48,23 @@ const SERVE_ONLY = {
   'max-file-size': { type: 'string' },
   'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
+  'store-budget': { type: 'string' },
   'state-dir': { type: 'string' },
   exclude: { type: 'string', multiple: true },
   protect: { type: 'string', multiple: true },
 } as const;
+
+const UNITS: Record<string, number> = { '': 1, MIB: 1024 ** 2, GIB: 1024 ** 3 };
+
+/** A size as `--store-budget` takes it: bytes, or a whole number of MiB or GiB (`512MiB`, `4GiB`). */
+export function byteSize(name: string, raw: string | undefined): number | undefined {
+  if (raw === undefined) return undefined;
+  const match = /^([0-9]+)\s*(MiB|GiB)?$/i.exec(raw.trim());
+  const bytes = match ? Number(match[1]) * UNITS[(match[2] ?? '').toUpperCase()]! : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1)
+    throw new UsageError(`--${name} must be a positive number of bytes, or of MiB or GiB (as 512MiB or 4GiB)`);
+  return bytes;
+}
 
 function integer(name: string, raw: string | undefined, min: number, max: number): number | undefined {
   if (raw === undefined) return undefined;
@@ -130,6 +145,7 @@ export function parseServeFlags(
     maxFileSize: integer('max-file-size', get('max-file-size'), 1, Number.MAX_SAFE_INTEGER),
     keepDays: integer('keep-days', get('keep-days'), 0, 36_500),
     keepSessions: integer('keep-sessions', get('keep-sessions'), 0, 1_000_000),
+    storeBudget: byteSize('store-budget', get('store-budget')),
     exclude: relativeGlobs('exclude', values.exclude as string[] | undefined),
     protect: relativeGlobs('protect', values.protect as string[] | undefined),
     help: values.help === true,

@@ -43,6 +43,7 @@ async function openChecked(options: LaunchOptions, workspace: string): Promise<E
       maxFileSize: options.maxFileSize ?? flags.maxFileSize,
       keepDays: flags.keepDays,
       keepSessions: flags.keepSessions,
+      storeBudget: flags.storeBudget,
       exclude: flags.exclude,
       protect: flags.protect,
       log: (line) => process.stderr.write(`turnback: ${line}\n`),

@@ -8,7 +8,17 @@ import { consoleUrl, getJson, liveConsole, NO_SERVICE } from './service-client.j
 function size(bytes: number): string {
   if (bytes < 1024) return `${bytes} B`;
   if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
-  return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  if (bytes < 1024 * 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`;
+}
+
+/** The store against its budget while the workspace is open, and the sessions pruned to keep to it. */
+export function budgetNote(budget: Workspace['budget']): string {
+  if (!budget) return '';
+  const pruned = budget.prunedForBudget
+    ? `, ${budget.prunedForBudget} session${budget.prunedForBudget === 1 ? '' : 's'} pruned for the budget`
+    : '';
+  return ` (${size(budget.used)} of a ${size(budget.bytes)} budget${pruned})`;
 }
 
 /** The index while it is not whole: how far its background build is, or why there is none. */
@@ -37,7 +47,7 @@ function line(workspace: Workspace): string {
   const recording = workspace.recording ? 'recording' : `NOT recording: ${workspace.reason ?? 'unknown reason'}`;
   const state = `${recording}${indexNote(workspace.index)}${watcherNote(workspace.watcher)}`;
   const sessions = `${workspace.sessions} session${workspace.sessions === 1 ? '' : 's'}`;
-  return `  ${workspace.name}  ${workspace.root}  ${sessions}, ${size(workspace.storeBytes)}, ${state}${workspace.isDefault ? ' (default)' : ''}`;
+  return `  ${workspace.name}  ${workspace.root}  ${sessions}, ${size(workspace.storeBytes)}${budgetNote(workspace.budget)}, ${state}${workspace.isDefault ? ' (default)' : ''}`;
 }
 
 export async function run(args: string[]): Promise<number> {

@@ -8,7 +8,8 @@ export const USAGE = `usage:
                                 stops recording a workspace (its id or root); its store is kept unless --delete-store
   turnback serve [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token-file <f>] [--agent-token-file <f>]
                  [--token <t>] [--agent-token <t>] [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>]
-                 [--keep-days <n>] [--keep-sessions <n>] [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
+                 [--keep-days <n>] [--keep-sessions <n>] [--store-budget <bytes|NNMiB|NNGiB>]
+                 [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
                                 the same service in the foreground; --workspace registers <dir> as its default;
                                 with --data it is self-contained: its own files in <dir> (or --state-dir), not yours
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
@@ -40,6 +41,8 @@ The first hook starts the service when it is not running. Tokens are kept in the
 or --token (readable by other users in the process list) fix them instead, at least 22 characters.
 Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pruned, and with
 --keep-sessions <n> those beyond the n most recently active; never one active in the last 24 h.
+A workspace's store over --store-budget (default the larger of 2 GiB and 10x the workspace's size)
+loses its oldest sessions first, said so; never one with a pin or an active turn, nor the last one.
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
 A git-ignored folder over 2,000 files or 128 MiB (build output: target/, .venv/) is not protected,
 and said so; --protect <glob> takes such a folder back in.

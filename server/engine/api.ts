@@ -53,6 +53,8 @@ export interface EngineOptions {
   keepDays?: number;
   /** At most this many sessions are kept (the most recently active); default 0 = no count limit. */
   keepSessions?: number;
+  /** The store's budget in bytes; default the larger of 2 GiB and 10x the workspace's tracked size. */
+  storeBudget?: number;
   /** Globs relative to a root; default `['.git/**', 'node_modules/**']`. */
   exclude?: string[];
   /**

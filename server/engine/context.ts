@@ -34,6 +34,8 @@ export interface EngineLimits {
   maxDeleteBytes: number;
   keepDays: number;
   keepSessions: number;
+  /** The store's budget in bytes (turns/budget.ts); null: the default, from the workspace's size. */
+  storeBudget: number | null;
   /** A rollback places contents in batches of about this many bytes (see rollback/place-contents.ts). */
   placeBatchBytes: number;
   exclude: RegExp[];
@@ -62,7 +64,7 @@ export interface EngineContext {
   /** The command scans, when a watcher keeps them to what changed: a capture asks them to catch up on its paths first. */
   scans?: ScanCatchUp;
   /** Sessions pruned by retention since the engine opened. */
-  retention: { pruned: number };
+  retention: { pruned: number; prunedForBudget: number };
   /** One line for the host's log (pruning, problems the engine got past). */
   log(line: string): void;
   now(): number;

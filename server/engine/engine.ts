@@ -39,6 +39,7 @@ import {
   TurnNotFoundError,
 } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
+import { pruneForBudget, storeBudget, storeUsed } from './turns/budget.js';
 import type { ExecScans } from './record/exec.js';
 import { IndexBuild } from './record/index-build.js';
 import type { Lock } from './lock.js';
@@ -109,6 +110,7 @@ export class TurnbackEngine implements Engine {
     // a turn left active would take the person's next edits for its own.
     await endTurnOrWithoutAfterContents(this.ctx, active, sessionId);
     await pruneSessions(this.ctx);
+    pruneForBudget(this.ctx);
     return active;
   }
 
@@ -298,6 +300,11 @@ export class TurnbackEngine implements Engine {
       dataDir: this.ctx.dataDir,
       retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions },
       pruned: this.ctx.retention.pruned,
+      budget: {
+        bytes: storeBudget(this.ctx),
+        used: storeUsed(this.ctx),
+        prunedForBudget: this.ctx.retention.prunedForBudget,
+      },
       unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
       index: this.indexBuild.status(),
       watcher: this.execs.watcherStatus(),

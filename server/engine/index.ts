@@ -119,6 +119,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         maxDeleteBytes: options.maxDeleteBytes ?? 2 * 1024 * 1024 * 1024,
         keepDays: options.keepDays ?? 30,
         keepSessions: options.keepSessions ?? 0,
+        storeBudget: options.storeBudget ?? null,
         placeBatchBytes: options.placeBatchBytes ?? 64 * 1024 * 1024,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
         ignoredBudget: options.ignoredBudget === undefined ? DEFAULT_IGNORED_BUDGET : options.ignoredBudget,
@@ -127,7 +128,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       },
       turns: new ActiveTurns(store, events, now),
       holders,
-      retention: { pruned: 0 },
+      retention: { pruned: 0, prunedForBudget: 0 },
       log: options.log ?? (() => undefined),
       now,
     };

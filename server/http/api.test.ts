@@ -27,6 +27,7 @@ describe('console routes', () => {
       dataDir: '/tmp/fake-data',
       retention: { keepDays: 30, keepSessions: 0 },
       pruned: 0,
+      budget: { bytes: 2147483648, used: 0, prunedForBudget: 0 },
       unprotected: [],
       index: { state: 'whole', filesFound: 1, filesIndexed: 1, bytesStored: 1, percent: 100 },
       watcher: { state: 'none' },

@@ -78,6 +78,7 @@ export function singleEngine(engine: Engine): EngineSource {
     storeBytes: engine.storeStats().bytes,
     isDefault: true,
     watcher: engine.watcherStatus(),
+    budget: engine.storeStats().budget,
   });
   const mine = async (workspaceId: string | undefined) => {
     if (workspaceId !== undefined && workspaceId !== id)

@@ -130,6 +130,7 @@ export class WorkspaceHost implements EngineSource {
       this.slotOf(entry.id).sessions = storedSessionCount(this.dataDirOf(entry.id));
     const index = this.builds ? (slot?.engine?.indexStatus() ?? entry.index) : undefined;
     const watcher = slot?.engine?.watcherStatus();
+    const budget = slot?.engine?.storeStats().budget;
     return {
       id: entry.id,
       root: entry.root,
@@ -142,6 +143,7 @@ export class WorkspaceHost implements EngineSource {
       isDefault: entry.id === this.defaultId,
       ...(index ? { index } : {}),
       ...(watcher ? { watcher } : {}),
+      ...(budget ? { budget } : {}),
     };
   }
 

@@ -46,6 +46,7 @@ function makeHost(flags: ServeFlags, stateDir: string, quiet: () => boolean): Wo
       maxFileSize: flags.maxFileSize,
       keepDays: flags.keepDays,
       keepSessions: flags.keepSessions,
+      storeBudget: flags.storeBudget,
       exclude: flags.exclude,
       log: (line) => complain(line),
       // One watcher per open workspace: a command's scans cost what it changed.

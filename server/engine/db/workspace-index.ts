@@ -51,6 +51,11 @@ export class IndexRows {
     this.store.st("INSERT OR REPLACE INTO meta (key, value) VALUES ('index_complete', ?)").run(complete ? '1' : '0');
   }
 
+  /** The bytes of the workspace's files as last indexed: what the default store budget scales with. */
+  trackedBytes(): number {
+    return (this.store.st('SELECT COALESCE(SUM(size), 0) AS n FROM ws_index').get() as { n: number }).n;
+  }
+
   all(): Map<string, IndexEntry> {
     const rows = this.store.st('SELECT * FROM ws_index').all() as IndexColumns[];
     return new Map(

@@ -21,7 +21,7 @@ export interface GcDeps {
   turns: ActiveTurns;
   events: Events;
   limits: EngineLimits;
-  retention: { pruned: number };
+  retention: { pruned: number; prunedForBudget: number };
   log(line: string): void;
   now(): number;
 }

@@ -267,6 +267,7 @@ export function createFakeEngine(): FakeEngine {
         dataDir: '/tmp/fake-data',
         retention: { keepDays: 30, keepSessions: 0 },
         pruned: 0,
+        budget: { bytes: 2147483648, used: 0, prunedForBudget: 0 },
         unprotected: [],
         index: WHOLE_INDEX,
         watcher: { state: 'none' },

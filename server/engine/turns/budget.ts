@@ -1,0 +1,45 @@
+// The store budget: after a commit, while the contents kept are over it, the oldest sessions go
+// first — never one with a turn being recorded, one a pin keeps, or the most recent session.
+import { type GcDeps, dropSession, sweepContents } from './gc.js';
+import { pinnedSince } from './pins.js';
+
+const GIB = 1024 * 1024 * 1024;
+/** The default budget is the larger of this and DEFAULT_FACTOR times the workspace's tracked size. */
+const DEFAULT_FLOOR = 2 * GIB;
+const DEFAULT_FACTOR = 10;
+
+/** The budget in bytes: the one set (`--store-budget`), else the default from the workspace's size. */
+export function storeBudget(ctx: GcDeps): number {
+  return ctx.limits.storeBudget ?? Math.max(DEFAULT_FLOOR, DEFAULT_FACTOR * ctx.store.index.trackedBytes());
+}
+
+/** What the store's contents take, as stored. */
+export function storeUsed(ctx: GcDeps): number {
+  return ctx.contents.stats().storedBytes;
+}
+
+/** Prunes the oldest prunable sessions until the store is within its budget; answers how many went. */
+export function pruneForBudget(ctx: GcDeps): number {
+  const budget = storeBudget(ctx);
+  if (storeUsed(ctx) <= budget) return 0;
+  const busy = ctx.turns.busySessions();
+  const pinned = pinnedSince(ctx);
+  const sessions = ctx.store.sessions.list();
+  let dropped = 0;
+  // list() is newest activity first: the oldest go first, and the newest (index 0) always stays.
+  for (let i = sessions.length - 1; i >= 1; i--) {
+    const s = sessions[i]!;
+    if (s.activeTurnId || busy.has(s.sessionId)) continue;
+    if (pinned !== null && s.lastActivity >= pinned) continue;
+    dropSession(ctx, s.sessionId);
+    dropped++;
+    ctx.retention.prunedForBudget++;
+    sweepContents(ctx);
+    const used = storeUsed(ctx);
+    ctx.log(
+      `pruned session ${s.sessionId} (last active ${new Date(s.lastActivity).toISOString()}) for the store budget: ${used} of ${budget} bytes used`,
+    );
+    if (used <= budget) break;
+  }
+  return dropped;
+}
