@@ -33,7 +33,12 @@ function actionItems(
     key: action.uri,
     label: label(action),
     detail: diffTurnId
-      ? { open: 'Show diff', render: () => <RestoreDiff turnId={diffTurnId} uri={action.uri} from={action.from} /> }
+      ? {
+          open: 'Show diff',
+          render: () => (
+            <RestoreDiff turnId={diffTurnId} uri={action.uri} from={action.from} conflict={action.conflict} />
+          ),
+        }
       : undefined,
   }));
 }

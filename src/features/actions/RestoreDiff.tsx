@@ -75,21 +75,36 @@ function SidesDiff({
   );
 }
 
-/** `uri` now (or at `from`, where a move-back takes it from) → after the restore. */
-export function RestoreDiff({ turnId, uri, from }: { turnId: string; uri: string; from?: string }) {
-  const current = useCurrentFile(from ?? uri);
+/**
+ * `uri` now (or at `from`, where a move-back takes it from) → after the restore. A path not changed
+ * since is as the turn left it, its after side: only a changed or moved one is read from disk (a
+ * file the turn deleted would answer 404 there).
+ */
+export function RestoreDiff({
+  turnId,
+  uri,
+  from,
+  conflict = true,
+}: {
+  turnId: string;
+  uri: string;
+  from?: string;
+  conflict?: boolean;
+}) {
+  const fromDisk = conflict || from !== undefined;
+  const current = useCurrentFile(from ?? uri, fromDisk);
   const turn = useTurnDiff(turnId, uri);
-  if (current.isPending || turn.isPending)
+  if ((fromDisk && current.isPending) || turn.isPending)
     return (
       <p className="muted" role="status">
         Reading both sides…
       </p>
     );
-  if (current.isError || turn.isError)
+  if ((fromDisk && current.isError) || turn.isError)
     return <p className="notice notice--danger">Could not read: {(current.error ?? turn.error)?.message}</p>;
   return (
     <SidesDiff
-      before={sideOfCurrent(current.data, from ?? uri)}
+      before={fromDisk ? sideOfCurrent(current.data ?? null, from ?? uri) : turn.data.after}
       after={turn.data.before}
       uri={uri}
       beforeLabel="Now"
