@@ -20,8 +20,11 @@ export function storeUsed(ctx: GcDeps): number {
 
 /** Prunes the oldest prunable sessions until the store is within its budget; answers how many went. */
 export function pruneForBudget(ctx: GcDeps): number {
+  const before = storeUsed(ctx);
+  // Under the default's floor, the workspace's size need not be summed: the common case.
+  if (ctx.limits.storeBudget === null && before <= DEFAULT_FLOOR) return 0;
   const budget = storeBudget(ctx);
-  if (storeUsed(ctx) <= budget) return 0;
+  if (before <= budget) return 0;
   const busy = ctx.turns.busySessions();
   const pinned = pinnedSince(ctx);
   const sessions = ctx.store.sessions.list();
