@@ -66,7 +66,7 @@ function Console() {
       {(down || (sessions.isError && !workspaceError)) && (
         <div className="banner" role="alert">
           The server is not answering{sessions.error ? ` (${sessions.error.message})` : ''}. Showing the last data
-          received; rollbacks are off until it is back.
+          received; undo and redo are off until it is back.
         </div>
       )}
       {/* One workspace without sessions is the first-run page; with several, the sidebar still switches. */}

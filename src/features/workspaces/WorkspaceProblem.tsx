@@ -13,7 +13,7 @@ export function WorkspaceProblem({ error }: { error: ApiError }) {
       <p>
         {unknown
           ? 'The link names a workspace this turnback service does not know (it may have been registered under another service).'
-          : 'turnback cannot open or write its store, so agent turns in it are not recorded and cannot be rolled back until this is fixed.'}
+          : 'turnback cannot open or write its store, so agent turns in it are not recorded and cannot be undone until this is fixed.'}
       </p>
       <pre className="state-code">{error.message}</pre>
       {unknown && (
