@@ -53,7 +53,9 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
     // The 200 files and the settings file init wrote there.
     expect(index).toMatchObject({ state: 'whole', filesIndexed: 201, percent: 100 });
     // Whole: the line says nothing more than it always did.
-    expect((await cli('status')).stdout).toMatch(/0 sessions, [0-9.]+ (B|KiB|MiB), recording\n$/);
+    expect((await cli('status')).stdout).toMatch(
+      /0 sessions, [0-9.]+ (B|KiB|MiB) \([0-9.]+ (B|KiB|MiB) of a [0-9.]+ GiB budget\), recording\n$/,
+    );
   });
 
   it('status says how far a build is, and why a workspace has none', async () => {
