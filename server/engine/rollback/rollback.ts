@@ -197,15 +197,7 @@ export class Rollbacks {
    */
   private async executeInTurn(job: Job, turn: TurnContext): Promise<RollbackResult> {
     const { ctx } = this;
-    const selected = selectedPaths(job);
-    const modesGiven = await restoreModesFirst(ctx, selected);
-    const { paths, kept } = await this.evaluateJob(job, selected, 'present');
-    givenBackIsNoDrift(paths, modesGiven);
-    const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
-    if (conflicts.length > 0 && !job.force) {
-      await takeModesBack(ctx, modesGiven);
-      throw new ConflictError(conflicts);
-    }
+    const { selected, modesGiven, paths, kept } = await this.evaluateOrRefuse(job);
     const unlisted = unlistedFolders(job.coverage.turns, selected, (id) => ctx.store.commands.previews(id));
     const { outcome, changedAnything, failedUris, failure } = await applyAsStep(ctx, this.mutations, turn, job, paths);
     if (changedAnything) markConcurrent(ctx, job.sessionId, turn.turnId);
@@ -323,22 +315,28 @@ export class Rollbacks {
     return this.ctx.queue.run(job.sessionId, () => this.execute(job));
   }
 
+  /** The job's paths evaluated against the disk; a conflict refuses the job unless it is forced. */
+  private async evaluateOrRefuse(job: Job) {
+    const selected = selectedPaths(job);
+    // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
+    const modesGiven = await restoreModesFirst(this.ctx, selected);
+    const { paths, kept } = await this.evaluateJob(job, selected, 'present');
+    givenBackIsNoDrift(paths, modesGiven);
+    const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
+    if (conflicts.length > 0 && !job.force) {
+      await takeModesBack(this.ctx, modesGiven);
+      throw new ConflictError(conflicts);
+    }
+    return { selected, modesGiven, paths, kept };
+  }
+
   private async execute(job: Job): Promise<RollbackResult> {
     const { ctx } = this;
     const asking = this.askingTurn(job);
     if (asking) return this.executeInTurn(job, asking);
     this.refuseWhileActive(job.sessionId);
     await endStrandedRollbackTurns(ctx, job.sessionId);
-    const selected = selectedPaths(job);
-    // What the engine owns but may not read gets its mode back first, so it can be captured and restored.
-    const modesGiven = await restoreModesFirst(ctx, selected);
-    const { paths, kept } = await this.evaluateJob(job, selected, 'present');
-    givenBackIsNoDrift(paths, modesGiven);
-    const conflicts = paths.filter((p) => !p.soft && p.status === 'conflict').map((p) => p.uri);
-    if (conflicts.length > 0 && !job.force) {
-      await takeModesBack(ctx, modesGiven);
-      throw new ConflictError(conflicts);
-    }
+    const { selected, modesGiven, paths, kept } = await this.evaluateOrRefuse(job);
     const result: RollbackResult = {
       ok: true,
       turnId: job.turnId,
