@@ -71,6 +71,28 @@ export async function holdSocketLock(dir: string, name: string): Promise<SocketL
   return { release: () => new Promise<void>((resolve) => held.close(() => resolve())) };
 }
 
+/**
+ * The lock `name` of `dir` with the file `dir/name` naming its holder (`info`, `pid` included) for
+ * people and errors, or null while a live process holds it. Released, the file goes too.
+ */
+export async function holdNamedLock(dir: string, name: string, info: object): Promise<SocketLock | null> {
+  const lock = await holdSocketLock(dir, name);
+  if (!lock) return null;
+  const infoFile = path.join(dir, name);
+  try {
+    writePrivateFile(infoFile, `${JSON.stringify({ pid: process.pid, ...info })}\n`);
+  } catch (err) {
+    await lock.release();
+    throw err;
+  }
+  return {
+    release: async () => {
+      rmSync(infoFile, { force: true });
+      await lock.release();
+    },
+  };
+}
+
 /** The pid a lock's holder wrote in `file` (`{"pid":N}`), or 0 when unknown. */
 export function holderPid(file: string): number {
   try {
