@@ -8,6 +8,8 @@ import type { RollbackTarget } from '../../api/rollbackTarget';
 import { useWorkspaceScope } from '../../api/workspaceScope';
 import { displayPath, plural } from '../../lib/format';
 import { RollbackDialog } from '../actions/RollbackDialog';
+import { FOLDER_SUMMARY_THRESHOLD } from './folderCounts';
+import { FolderSummary } from './FolderSummary';
 
 interface StepsListProps {
   turn: Turn;
@@ -15,6 +17,18 @@ interface StepsListProps {
   /** Rollbacks wait (an agent turn runs in the session, or the server is not answering): why. */
   blockedReason?: string;
   offline: boolean;
+}
+
+function StepPaths({ step }: { step: Step }) {
+  return (
+    <ul className="step__paths" aria-label={`Paths changed by step ${step.index}`}>
+      {step.paths.map((uri) => (
+        <li key={uri}>
+          <code>{displayPath(uri)}</code>
+        </li>
+      ))}
+    </ul>
+  );
 }
 
 function StepRow({ step, onUndo, blockedReason }: { step: Step; onUndo: () => void; blockedReason?: string }) {
@@ -37,13 +51,17 @@ function StepRow({ step, onUndo, blockedReason }: { step: Step; onUndo: () => vo
           Undo this step
         </button>
       </div>
-      <ul className="step__paths" aria-label={`Paths changed by step ${step.index}`}>
-        {step.paths.map((uri) => (
-          <li key={uri}>
-            <code>{displayPath(uri)}</code>
-          </li>
-        ))}
-      </ul>
+      {step.paths.length > FOLDER_SUMMARY_THRESHOLD ? (
+        <div className="step__paths">
+          <FolderSummary
+            uris={step.paths}
+            label={`Folders changed by step ${step.index}`}
+            listAll={() => <StepPaths step={step} />}
+          />
+        </div>
+      ) : (
+        <StepPaths step={step} />
+      )}
     </li>
   );
 }

@@ -137,7 +137,12 @@ export function TurnDetailPane() {
           </button>
         ))}
       </div>
-      <div className="detail__upper" role="tabpanel" id={`tabpanel-${detailTab}`} aria-labelledby={`tab-${detailTab}`}>
+      <div
+        className={`detail__upper${detailTab === 'commands' ? ' detail__upper--steps' : ''}`}
+        role="tabpanel"
+        id={`tabpanel-${detailTab}`}
+        aria-labelledby={`tab-${detailTab}`}
+      >
         {detailTab === 'files' && showLive && <LiveEntries entries={manifest.data.entries} />}
         {detailTab === 'files' && !showLive && (
           <FileList
