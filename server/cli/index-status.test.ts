@@ -54,7 +54,7 @@ describe('the index build from the terminal', { timeout: 120_000 }, () => {
     expect(index).toMatchObject({ state: 'whole', filesIndexed: 201, percent: 100 });
     // Whole: the line says nothing more than it always did.
     expect((await cli('status')).stdout).toMatch(
-      /0 sessions, [0-9.]+ (B|KiB|MiB) \([0-9.]+ (B|KiB|MiB) of a [0-9.]+ GiB budget\), recording\n$/,
+      /0 sessions, [0-9.]+ (B|KiB|MiB) \(contents [0-9.]+ (B|KiB|MiB) of a [0-9.]+ GiB budget\), recording\n$/,
     );
   });
 

@@ -12,13 +12,17 @@ function size(bytes: number): string {
   return `${(bytes / 1024 / 1024 / 1024).toFixed(1)} GiB`;
 }
 
-/** The store against its budget while the workspace is open, and the sessions pruned to keep to it. */
+/**
+ * The contents kept (their size as stored, what the budget counts; the store's size on disk beside
+ * it also holds the records and the index) against the budget while the workspace is open, and the
+ * sessions pruned to keep to it.
+ */
 export function budgetNote(budget: Workspace['budget']): string {
   if (!budget) return '';
   const pruned = budget.prunedForBudget
     ? `, ${budget.prunedForBudget} session${budget.prunedForBudget === 1 ? '' : 's'} pruned for the budget`
     : '';
-  return ` (${size(budget.used)} of a ${size(budget.bytes)} budget${pruned})`;
+  return ` (contents ${size(budget.used)} of a ${size(budget.bytes)} budget${pruned})`;
 }
 
 /** The index while it is not whole: how far its background build is, or why there is none. */
