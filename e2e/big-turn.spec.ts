@@ -70,7 +70,12 @@ test('a 5,000-file command turn: the preview and the Steps tab sum its paths up 
       show: async () => {
         await console.selectTurn(2);
         await console.tab('Files').click();
-        await expect(await console.showDiff('docs/notes.md')).toContainText('slow grey');
+        const diff = await console.showDiff('docs/notes.md');
+        await expect(diff).toContainText('slow grey');
+        // A wrapped line breaks between words, not in the middle of one.
+        const cell = diff.locator('[class*="content-text"]').filter({ hasText: 'slow grey' }).first();
+        await expect(cell).toBeVisible();
+        expect(await cell.evaluate((el) => getComputedStyle(el).lineBreak)).toBe('auto');
       },
     },
     {

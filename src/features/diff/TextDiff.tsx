@@ -68,7 +68,10 @@ function stylesFor(wrap: boolean): ReactDiffViewerStylesOverride {
       fontFamily: 'var(--mono)',
       fontSize: '13px',
       lineHeight: '19px',
-      ...(wrap ? {} : { whiteSpace: 'pre', lineBreak: 'auto' as const }),
+      // Wrapped lines break between words; a word longer than the cell still breaks (the library breaks anywhere).
+      ...(wrap
+        ? { lineBreak: 'auto' as const, overflowWrap: 'anywhere' as const }
+        : { whiteSpace: 'pre', lineBreak: 'auto' as const }),
     },
     lineContent: wrap ? {} : { overflow: 'visible' },
     gutter: { minWidth: '40px', padding: '0 8px', fontSize: '12px' },
