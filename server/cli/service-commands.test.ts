@@ -67,7 +67,7 @@ describe('the service commands', { timeout: 120_000 }, () => {
     expect(status.code).toBe(0);
     expect(status.stdout).toMatch(
       new RegExp(
-        `^turnback \\d+\\.\\d+\\.\\d+ running \\(pid \\d+\\) at ${url.replace(/[.?]/g, '\\$&')}\\n1 workspace:\\n  project  ${path.join(root, 'home', 'project')}  0 sessions, [0-9.]+ (B|KiB|MiB), recording\\n$`,
+        `^turnback \\d+\\.\\d+\\.\\d+ running \\(pid \\d+\\) at ${url.replace(/[.?]/g, '\\$&')}\\n1 workspace:\\n  project  ${path.join(root, 'home', 'project')}  0 sessions, [0-9.]+ (B|KiB|MiB) \\(contents [0-9.]+ (B|KiB|MiB) of a [0-9.]+ GiB budget\\), recording\\n$`,
       ),
     );
     const json = JSON.parse((await cli('status', '--json')).stdout);

@@ -30,10 +30,14 @@ beforeEach(async () => {
   await plant(sandbox.workspace, { a: 'a0 the original\n', 'd/b': 'b0\n' });
 });
 
-/** A tmpfs of `size` at `dir`, or null where this machine does not let a test mount one. */
-function smallDisk(dir: string, size: string): { unmount(): void } | null {
+/**
+ * A tmpfs of `size` at `dir`, or null where this machine does not let a test mount one. A data dir
+ * must be private (0700), where a tmpfs's root is 1777 unless told otherwise.
+ */
+function smallDisk(dir: string, size: string, mode?: string): { unmount(): void } | null {
   if (process.getuid?.() !== 0) return null;
-  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status === 0;
+  const options = mode === undefined ? `size=${size}` : `size=${size},mode=${mode}`;
+  const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', options, 'tmpfs', dir]).status === 0;
   return mounted
     ? {
         unmount: () => {
@@ -69,7 +73,7 @@ describe('a full disk', () => {
   it('under the data dir: the capture answers NO_SPACE and the agent write does not go ahead', async (t) => {
     const dataDir = join(sandbox.base, 'small-data');
     await mkdir(dataDir);
-    const disk = smallDisk(dataDir, '1m');
+    const disk = smallDisk(dataDir, '1m', '700');
     if (!disk) return t.skip();
     mounted.push(disk);
     const big = Buffer.alloc(3 << 20, 0x62);
