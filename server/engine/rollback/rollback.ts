@@ -11,7 +11,14 @@ import { BadRequestError, ConflictError, SessionNotFoundError, TurnActiveError, 
 import { deleteMessages, restoreMessages, toMessage } from '../turns/memory.js';
 import { conflictAuthors } from './conflict-authors.js';
 import { keepBoth, type KeptBoth } from './keep-both.js';
-import { givenBackIsNoDrift, nameUnlisted, restoreModesFirst, takeModesBack, unlistedFolders } from './unreadable.js';
+import {
+  countModesGiven,
+  givenBackIsNoDrift,
+  nameUnlisted,
+  restoreModesFirst,
+  takeModesBack,
+  unlistedFolders,
+} from './unreadable.js';
 import { type StepGroup, stepCoverage } from './steps.js';
 import { turnsSincePin } from '../turns/pins.js';
 import {
@@ -217,11 +224,10 @@ export class Rollbacks {
         ...outcome.errors,
       ],
     };
-    for (const { uri } of modesGiven) {
-      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
-      result.restored.push(uri);
-      result.unchanged = result.unchanged.filter((u) => u !== uri);
-    }
+    countModesGiven(
+      result,
+      modesGiven.map((g) => g.uri),
+    );
     nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
     const statuses =
@@ -392,11 +398,7 @@ export class Rollbacks {
     const { replaced, ...outcome } = applier.outcome;
     Object.assign(result, outcome, { rollbackTurnId: rollbackTurn.turnId }, replaced.length > 0 ? { replaced } : {});
     result.errors = [...blocked, ...applier.outcome.errors];
-    for (const uri of modesFirst) {
-      if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
-      result.restored.push(uri);
-      result.unchanged = result.unchanged.filter((u) => u !== uri);
-    }
+    countModesGiven(result, modesFirst);
     nameUnlisted(result, unlisted);
     result.ok = result.errors.length === 0 && failure === null;
     const statuses =

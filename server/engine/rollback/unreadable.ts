@@ -105,6 +105,15 @@ export function unlistedFolders(
   return [...named];
 }
 
+/** A path whose mode was given back first is restored, unless an error names it. */
+export function countModesGiven(result: RollbackResult, uris: Iterable<string>): void {
+  for (const uri of uris) {
+    if (result.restored.includes(uri) || result.errors.some((e) => e.uri === uri)) continue;
+    result.restored.push(uri);
+    result.unchanged = result.unchanged.filter((u) => u !== uri);
+  }
+}
+
 /** Names each unlisted folder as not restored (its contents at the command's time are unknown), and only so. */
 export function nameUnlisted(result: RollbackResult, folders: string[]): void {
   const reported = new Set(result.errors.map((e) => e.uri));
