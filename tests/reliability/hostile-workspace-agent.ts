@@ -3,12 +3,13 @@
 // keeps growing a file past maxFileSize; then fs writes over special files, a before-mutate of
 // the growing file, the turn's end and a forced rollback. Run in its own process so a call that
 // blocks for good is caught by its parent's deadline. Prints one JSON line: calls made, the
-// slowest and which it was, the peak RSS, the store's bytes, and every inconsistency found in
-// what was reported.
+// slowest and which it was, the peak RSS, the store's bytes (and grow.bin's share of them), and
+// every inconsistency found in what was reported.
 // Usage: node --import tsx tests/reliability/hostile-workspace-agent.ts <workspace> <dataDir> <ms> <maxFileSize>
 import { execFileSync } from 'node:child_process';
 import { chmod, mkdir, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
+import Database from 'better-sqlite3';
 import { join } from 'node:path';
 import { openEngine } from '../../server/engine/index.js';
 import type { FileChange, State } from '../../server/protocol.js';
@@ -130,6 +131,16 @@ for (let round = 0; Date.now() - started < forMs; round++) {
 }
 const store = engine.storeStats();
 await engine.close();
+/**
+ * grow.bin's share: every state of it read below the limit is kept, and a read that races the
+ * grower's append can catch it at any size, so their number grows with the load. It is the only
+ * file here over 64 KiB.
+ */
+const db = new Database(join(dataDir, 'store', 'turnback.db'), { readonly: true });
+const large = db.prepare('SELECT size FROM contents WHERE hash IS NOT NULL AND size > 65536').all() as {
+  size: number;
+}[];
+db.close();
 process.stdout.write(
   JSON.stringify({
     calls,
@@ -137,6 +148,8 @@ process.stdout.write(
     slowestCall,
     peakRss,
     storeBytes: store.bytes,
+    growerBytes: large.reduce((sum, row) => sum + row.size, 0),
+    growerLargest: Math.max(0, ...large.map((row) => row.size)),
     problems,
     codes,
     totalMs: Date.now() - started,

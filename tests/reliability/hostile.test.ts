@@ -29,8 +29,8 @@ const CALL_MS = 60_000;
 const DEADLINE_MS = RUN_MS + 2 * CALL_MS;
 /** Node and SQLite at rest, plus the limit's worth of file bytes in flight several times over. */
 const RSS_LIMIT = 400 << 20;
-/** Slack over the limit: the growing file's bytes past the limit are never stored. */
-const STORE_SLACK = 32 << 20;
+/** Slack for the small files' first states, over what their rounds keep (grow.bin is counted apart). */
+const STORE_SLACK = 4 << 20;
 /**
  * What each call's round legitimately keeps (every captured state of its small files, their
  * records): the store grows with the rounds, by tens of KiB a call, never by a growing file's
@@ -44,6 +44,8 @@ interface Outcome {
   slowestCall: string;
   peakRss: number;
   storeBytes: number;
+  growerBytes: number;
+  growerLargest: number;
   problems: string[];
   codes: Record<string, number>;
   totalMs: number;
@@ -51,7 +53,8 @@ interface Outcome {
 
 /**
  * Appends to grow.bin without end, 256 KiB every 20 ms, starting over past 16 MiB: past the
- * limit three quarters of the time; below it, in 16 sizes, so at most 16 contents are kept of it.
+ * limit three quarters of the time; below it, in 16 sizes, or any size when a read races an append
+ * (so the agent reports grow.bin's kept bytes apart from the rest).
  * The disk is never filled, nor its queue swamped for the other suites running beside this one.
  */
 function startGrower(workspace: string): ChildProcess {
@@ -117,13 +120,15 @@ describe('a hostile workspace', () => {
         tally.requests += o.calls;
         tally.failures += o.problems.length;
         tally.notes.push(
-          `${o.calls} calls in ${o.totalMs} ms, slowest ${o.slowestMs} ms (${o.slowestCall}), peak RSS ${(o.peakRss / 2 ** 20).toFixed(0)} MiB, store ${(o.storeBytes / 2 ** 20).toFixed(1)} MiB${user ? ' (as nobody)' : ''}`,
+          `${o.calls} calls in ${o.totalMs} ms, slowest ${o.slowestMs} ms (${o.slowestCall}), peak RSS ${(o.peakRss / 2 ** 20).toFixed(0)} MiB, store ${(o.storeBytes / 2 ** 20).toFixed(1)} MiB (grow.bin ${(o.growerBytes / 2 ** 20).toFixed(1)} MiB)${user ? ' (as nobody)' : ''}`,
         );
         expect(o.problems).toEqual([]);
         expect(o.calls).toBeGreaterThan(0);
         expect(o.slowestMs, `the slowest call, ${o.slowestCall}`).toBeLessThan(CALL_MS);
         expect(o.peakRss).toBeLessThan(RSS_LIMIT);
-        expect(o.storeBytes).toBeLessThan(MAX_FILE_SIZE + STORE_SLACK + o.calls * STORE_PER_CALL);
+        // grow.bin is kept only below the limit; everything else grows by the rounds' small files.
+        expect(o.growerLargest).toBeLessThanOrEqual(MAX_FILE_SIZE);
+        expect(o.storeBytes - o.growerBytes).toBeLessThan(STORE_SLACK + o.calls * STORE_PER_CALL);
       } finally {
         await kill(grower);
         await sandbox.cleanup();
