@@ -54,6 +54,17 @@ test('a tab never gives the listener on its old port anything that opens the ser
       timeout: 30_000,
     });
     await saveScreenshot(page, 'console-restarted-elsewhere');
+    // The same page at 800 px and in dark, beside the 1400 px light one, for people to look at.
+    for (const [width, scheme] of [
+      [800, 'light'],
+      [800, 'dark'],
+      [1400, 'dark'],
+    ] as const) {
+      await page.setViewportSize({ width, height: 900 });
+      await page.emulateMedia({ colorScheme: scheme });
+      await expect(page.getByRole('heading', { name: 'turnback restarted elsewhere' })).toBeVisible();
+      await saveScreenshot(page, `${width}-${scheme}-restarted-elsewhere`);
+    }
     expect(listener.seen.length).toBeGreaterThan(0);
 
     // Nothing it got carries the token.
