@@ -641,6 +641,66 @@ export interface AgentHookResponse {
 export type AgentClaudeCodeHookRequest = AgentHookRequest;
 export type AgentClaudeCodeHookResponse = AgentHookResponse;
 
+// ---- provenance: the turns behind each commit (git notes under refs/notes/turnback) ----
+
+/** One agent turn in a commit's note: no file contents; `prompt` only when the person shares prompts. */
+export interface NoteTurn {
+  id: string;
+  /** The session's platform (`claude-code`, `codex`, …). */
+  host: string;
+  session: string;
+  /** When the turn began. */
+  at: Iso;
+  /** The turn's title (its prompt's first line), obvious secrets masked. */
+  title: string;
+  model?: string;
+  /** Per committed path (repository-relative): the 1-based lines in the committed version the turn wrote, `1-3,7`. */
+  files: Record<string, string>;
+  /** Paths left out to keep the note small. */
+  moreFiles?: number;
+  lines: number;
+  /** `sha256:<hex>` of the turn's full record (its manifest) on the machine that recorded it. */
+  record: string;
+  /** The prompt, obvious secrets masked, at most 1,000 characters (only with `share on --prompts`). */
+  prompt?: string;
+}
+/** A commit's note. */
+export interface CommitNote {
+  turnback: 1;
+  turns: NoteTurn[];
+}
+/** A note's turn as the console and `--json` show it: `local` when this machine's store holds the turn. */
+export interface CommitTurn extends NoteTurn {
+  local: boolean;
+}
+export interface CommitSummary {
+  sha: string;
+  subject: string;
+  author: string;
+  /** Committer time. */
+  at: Iso;
+  turns: CommitTurn[];
+}
+/** GET /api/workspaces/:id/commits: newest first; `next`: the `before` of the next page. */
+export interface CommitsResponse {
+  commits: CommitSummary[];
+  next: string | null;
+}
+export interface CommitResponse {
+  commit: CommitSummary;
+}
+/** One line of `turnback blame` (and GET /api/blame): its commit and turn, or null (the person's). */
+export interface BlameLine {
+  line: number;
+  sha: string;
+  turn: NoteTurn | null;
+  text: string;
+}
+export interface BlameResponse {
+  path: string;
+  lines: BlameLine[];
+}
+
 // ---- events (GET /api/events and engine.on) ----
 
 export interface EventMap {

@@ -14,6 +14,7 @@ import { startServer, type RunningServer } from '../http/server.js';
 import { packageVersion } from '../http/version.js';
 import { makePrivateDir } from '../private-dir.js';
 import { statePathIn, turnbackStateDir, type StateFile } from '../state-dir.js';
+import { keepCommitsLinked } from './commit-links.js';
 import { WorkspaceHost } from './host.js';
 import { acquireServiceLock, serviceLockHolder, type ServiceLock } from './lock.js';
 import {
@@ -140,6 +141,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
   let host: WorkspaceHost | undefined;
   let server: RunningServer | undefined;
   let entryFile: string | undefined;
+  let stopLinking: (() => void) | undefined;
   try {
     const unsafe = makePrivateDir(stateDir);
     if (unsafe) {
@@ -175,6 +177,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
     setInterval(() => void intake.drain(), SPOOL_LOOK_MS).unref();
     // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
     host.resumeIndexBuilds();
+    stopLinking = keepCommitsLinked(host, complain);
     const origin = `${server.origin}/`;
     entryFile = writeServiceEntry(
       {
@@ -217,6 +220,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
   // Past the bound the process goes anyway: a stuck store must not keep a stopped service alive.
   setTimeout(() => process.exit(0), SHUTDOWN_BOUND_MS + 2_000).unref();
   await server.close();
+  stopLinking?.();
   await host.close(SHUTDOWN_BOUND_MS);
   removeServiceEntry(entryFile);
   await lock.release();

@@ -1,0 +1,109 @@
+// Commits linked to the turns that wrote their lines, on a real repository and a real engine.
+import { execFileSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../engine/api.js';
+import { makeSandbox, type Sandbox } from '../testkit/engine-harness.js';
+import { readNotes } from '../git/notes.js';
+import { linkCommits } from './link-commits.js';
+
+let sandbox: Sandbox;
+let engine: Engine;
+const sh = (...args: string[]) => execFileSync('git', args, { cwd: sandbox.workspace, encoding: 'utf8' }).trim();
+const head = () => sh('rev-parse', 'HEAD');
+
+async function turn(
+  sessionId: string,
+  platform: string,
+  prompt: string,
+  files: Record<string, string>,
+): Promise<string> {
+  const { turnId } = await engine.input({ sessionId, platform, sessionType: 'cli', content: prompt });
+  for (const [name, text] of Object.entries(files))
+    await engine.storage.writeFile(`workspace:/${name}`, text, { sessionId });
+  await engine.turnEnd({ sessionId });
+  return turnId as string;
+}
+
+beforeEach(async () => {
+  sandbox = await makeSandbox();
+  sh('init', '-q', '-b', 'main');
+  sh('config', 'user.name', 'Pat Person');
+  sh('config', 'user.email', 'pat@example.com');
+  writeFileSync(join(sandbox.workspace, 'app.txt'), 'p1\np2\n');
+  sh('add', '.');
+  sh('commit', '-qm', 'start');
+  engine = await sandbox.open({ scopes: ['*'] });
+  await linkCommits(engine); // the first look marks where the reflog starts
+});
+
+describe('linkCommits', () => {
+  it('blames lines of the person and of two agents in one file each right', async () => {
+    const a = await turn('s-claude', 'claude-code', 'add a line\nsecond line', { 'app.txt': 'p1\np2\na1\n' });
+    writeFileSync(join(sandbox.workspace, 'app.txt'), 'p1\np2\na1\nperson\n');
+    const b = await turn('s-codex', 'codex', 'add b', { 'app.txt': 'p1\np2\na1\nperson\nb1\nb2\n' });
+    sh('commit', '-qam', 'work');
+    const linked = await linkCommits(engine);
+    expect(linked.noted).toEqual([head()]);
+    const note = (await readNotes(sandbox.workspace)).get(head());
+    expect(note?.turns.map((t) => [t.id, t.host, t.files])).toEqual([
+      [a, 'claude-code', { 'app.txt': '3' }],
+      [b, 'codex', { 'app.txt': '5-6' }],
+    ]);
+    expect(note?.turns[0]).toMatchObject({ session: 's-claude', title: 'add a line', lines: 1 });
+    expect(note?.turns[0].record).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(note?.turns[0].prompt).toBeUndefined();
+  });
+
+  it('leaves a turn undone before the commit out of every note', async () => {
+    const kept = await turn('s1', 'claude-code', 'keep', { 'kept.txt': 'k\n' });
+    const undone = await turn('s1', 'claude-code', 'undo me', { 'gone.txt': 'g\n', 'app.txt': 'p1\np2\nundone\n' });
+    await engine.rollback(undone);
+    sh('add', '.');
+    sh('commit', '-qm', 'after undo');
+    await linkCommits(engine);
+    const note = (await readNotes(sandbox.workspace)).get(head());
+    expect(note?.turns.map((t) => t.id)).toEqual([kept]);
+  });
+
+  it('carries the note to an amended and to a rebased commit', async () => {
+    const a = await turn('s1', 'claude-code', 'feature', { 'f.txt': 'f1\n' });
+    sh('checkout', '-qb', 'topic');
+    sh('add', '.');
+    sh('commit', '-qm', 'feature');
+    await linkCommits(engine);
+    writeFileSync(join(sandbox.workspace, 'f.txt'), 'f1\nby hand\n');
+    sh('commit', '-qa', '--amend', '--no-edit');
+    await linkCommits(engine);
+    const amended = head();
+    expect((await readNotes(sandbox.workspace)).get(amended)?.turns.map((t) => [t.id, t.files])).toEqual([
+      [a, { 'f.txt': '1' }],
+    ]);
+    sh('checkout', '-q', 'main');
+    writeFileSync(join(sandbox.workspace, 'other.txt'), 'o\n');
+    sh('add', 'other.txt');
+    sh('commit', '-qm', 'other');
+    sh('checkout', '-q', 'topic');
+    sh('rebase', '-q', 'main');
+    await linkCommits(engine);
+    const rebased = head();
+    expect(rebased).not.toBe(amended);
+    expect((await readNotes(sandbox.workspace)).get(rebased)?.turns.map((t) => t.id)).toEqual([a]);
+  });
+
+  it('keeps the prompt out unless prompts are shared, and masks a key in it', async () => {
+    sh('config', 'turnback.prompts', 'true');
+    await turn('s1', 'codex', 'deploy\nuse key sk-abcdefghijklmnopqrstuvwx1234 and AKIAABCDEFGHIJKLMNOP', {
+      'd.txt': 'd\n',
+    });
+    sh('add', '.');
+    sh('commit', '-qm', 'deploy');
+    await linkCommits(engine);
+    const raw = sh('notes', '--ref', 'turnback', 'show', 'HEAD');
+    expect(raw).toContain('deploy');
+    expect(raw).not.toContain('sk-abcdefghijklmnop');
+    expect(raw).not.toContain('AKIAABCDEFGHIJKLMNOP');
+    expect(raw).toContain('[masked]');
+  });
+});
