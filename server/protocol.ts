@@ -53,7 +53,8 @@ export type State =
 
 export type SpecialKind = 'fifo' | 'socket' | 'char' | 'block';
 
-export type SkipReason = 'too-large' | 'excluded' | 'unreadable';
+/** `budget`: a content larger on its own than the store budget set for the workspace (docs/api.md "Store budget"). */
+export type SkipReason = 'too-large' | 'excluded' | 'unreadable' | 'budget';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
 /** `over-budget`: a git-ignored folder too large to protect, left out of the scans (`files`, `bytes`: where the count stopped). */
 export type ExecSkipReason = SkipReason | 'concurrent' | 'over-budget';
@@ -556,7 +557,7 @@ export interface AgentBeforeMutateRequest {
 }
 export interface AgentBeforeMutateResponse {
   recorded: boolean;
-  skipped?: 'too-large';
+  skipped?: 'too-large' | 'budget';
 }
 /** `force`: run a change whose original cannot be captured (it is recorded as skipped). */
 export interface AgentWriteRequest {

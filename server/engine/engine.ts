@@ -224,7 +224,7 @@ export class TurnbackEngine implements Engine {
           if (!(e instanceof TooLargeError)) throw e;
           // The host changes the file itself: it is told, and the change is recorded as skipped, never silent.
           await this.mutations.record(turn, req.op, r, to, true);
-          return { recorded: false, skipped: 'too-large' as const };
+          return { recorded: false, skipped: e.skip };
         }
         return { recorded: true };
       });

@@ -68,7 +68,14 @@ export class TurnActiveError extends EngineError {
  * or move over its limits): refused, nothing changed, unless the caller says `force`.
  */
 export class TooLargeError extends EngineError {
-  constructor(uri: Uri, size: number, limit: number, what = 'file') {
+  constructor(
+    uri: Uri,
+    size: number,
+    limit: number,
+    what = 'file',
+    /** The skip the change is recorded with when forced: the size limit's, or the store budget's. */
+    readonly skip: 'too-large' | 'budget' = 'too-large',
+  ) {
     super(
       'TOO_LARGE',
       `${uri}: the ${what} is too large to keep its original (${size} over ${limit}); pass force to change it anyway`,

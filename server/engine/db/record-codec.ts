@@ -27,7 +27,7 @@ const CHANGE_KINDS: ChangeKind[] = [
   'dir-deleted',
   'mode-changed',
 ];
-const SKIP_REASONS: SkipReason[] = ['too-large', 'excluded', 'unreadable'];
+const SKIP_REASONS: SkipReason[] = ['too-large', 'excluded', 'unreadable', 'budget'];
 const HASH = /^[0-9a-f]{64}$/;
 
 class Writer {

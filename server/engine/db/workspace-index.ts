@@ -17,7 +17,7 @@ export interface IndexEntry {
   /** A file's content hash; null when its content could not be kept (see `skipped`). */
   hash: string | null;
   target: string | null;
-  skipped: 'too-large' | 'unreadable' | null;
+  skipped: 'too-large' | 'budget' | 'unreadable' | null;
   /** When the scan that read this entry started (ms since the epoch): see `isRacy`. */
   seenMs: number;
 }

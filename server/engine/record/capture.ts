@@ -80,15 +80,17 @@ class Recording {
     const read = await readState(this.ctx.fs, target.abs, {
       keep: first ? this.batch : undefined,
       maxFileSize: this.ctx.limits.maxFileSize,
+      storeBudget: this.ctx.limits.storeBudget,
       excluded: isExcluded(this.ctx, target.segments),
     });
     if (read.state?.type === 'file') this.turn.contents.keep(read.state.hash, read.bytes);
-    if (read.skipped === 'too-large' && !this.force)
-      throw new TooLargeError(
-        target.uri,
-        read.state?.type === 'file' ? read.state.size : 0,
-        this.ctx.limits.maxFileSize,
-      );
+    if ((read.skipped === 'too-large' || read.skipped === 'budget') && !this.force) {
+      const size = read.state?.type === 'file' ? read.state.size : 0;
+      const { maxFileSize, storeBudget } = this.ctx.limits;
+      throw read.skipped === 'budget'
+        ? new TooLargeError(target.uri, size, storeBudget!, 'file (larger than the store budget)', 'budget')
+        : new TooLargeError(target.uri, size, maxFileSize);
+    }
     return { state: read.state, skipped: read.skipped };
   }
 

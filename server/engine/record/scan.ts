@@ -14,6 +14,8 @@ import { errnoCode, isNotFound } from '../paths/fs.js';
 import type { ScanDir } from '../paths/scan-dir.js';
 import { type Descend, type TreeVisitor, type WalkEntry, walkTree } from '../paths/walk.js';
 import { modeOf } from '../state/state.js';
+import { GrewPastLimitError } from '../paths/file-read.js';
+import { keepLimit, sizeSkip } from '../state/size-limit.js';
 import { grewPastLimit, hashFile, isUnreadableFile, keepFile, SWAP_TRIES } from '../state/read-state.js';
 import { isBelowAny } from '../paths/uri.js';
 import { countWithinBudget, type IgnoredBudget, IgnoreRules, type OverBudget } from './ignored-folders.js';
@@ -115,12 +117,13 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
     if (base.type === 'dir') return { ...base, size: 0 };
     // A FIFO, socket or device: told as what it is, never opened (nothing to keep).
     if (base.type === 'special') return { ...base, size: 0, target: specialTarget(stats), skipped: 'unreadable' };
-    if (stats.size > ctx.limits.maxFileSize && base.type !== 'symlink') return { ...base, skipped: 'too-large' };
+    const over = base.type === 'symlink' ? undefined : sizeSkip(ctx.limits, stats.size);
+    if (over) return { ...base, skipped: over };
     try {
       if (base.type === 'symlink') return { ...base, target: await dir.readlink(name) };
       if (known?.hash && known.size === stats.size && !options.rehash) {
         // Stat moved but the content may not have (a touch, a racy entry): hash before keeping.
-        const { hash, size, bytes } = await hashFile(dir, name, stats.size, ctx.limits.maxFileSize);
+        const { hash, size, bytes } = await hashFile(dir, name, stats.size, keepLimit(ctx.limits));
         if (hash === known.hash && size === known.size) return { ...base, hash };
         if (bytes) {
           const kept = options.batch.keepBytes(bytes);
@@ -128,13 +131,14 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
           return { ...base, hash: kept.hash };
         }
       }
-      const kept = await keepFile(dir, name, stats.size, ctx.limits.maxFileSize, options.batch);
+      const kept = await keepFile(dir, name, stats.size, keepLimit(ctx.limits), options.batch);
       pendingBytes += kept.size;
       return { ...base, size: kept.size, hash: kept.hash };
     } catch (e) {
       if (isUnreadableFile(e, `${dir.abs}${path.sep}${name}`)) return { ...base, skipped: 'unreadable' };
       // It grew past the limit while being read: skipped, what was read dropped.
-      if (grewPastLimit(e)) return { ...base, skipped: 'too-large' };
+      if (grewPastLimit(e))
+        return { ...base, skipped: sizeSkip(ctx.limits, (e as GrewPastLimitError).size) ?? 'too-large' };
       if (isNotFound(e)) throw new Vanished();
       const code = errnoCode(e);
       // A file swapped for a link, a FIFO or a device (or the reverse) since its lstat: looked at again.

@@ -1,6 +1,7 @@
 // Planning a rollback: for every path, its target (the state at the start of the covered
 // turns), what the turns left (the expected state), and what is on disk now. Writes nothing.
 import path from 'node:path';
+import type { SizeLimits } from '../state/size-limit.js';
 import type {
   FileChange,
   LineCounts,
@@ -33,7 +34,7 @@ export interface EvaluateDeps {
   fs: EngineFs;
   roots: Roots;
   contents: ContentStore;
-  limits: { maxFileSize: number };
+  limits: SizeLimits;
 }
 
 export interface PathTarget {
@@ -80,6 +81,7 @@ export interface Coverage {
 
 const SKIP_CODES: Record<SkipReason, RestoreErrorCode> = {
   'too-large': 'TOO_LARGE',
+  budget: 'TOO_LARGE',
   excluded: 'EXCLUDED',
   unreadable: 'IO',
 };
@@ -96,7 +98,7 @@ function originalSkip(change: FileChange): SkipReason | undefined {
     before === null ||
     before.type === 'symlink' ||
     (before.type === 'file' && before.hash !== '') ||
-    (before.type === 'dir' && change.skipped !== 'too-large');
+    (before.type === 'dir' && change.skipped !== 'too-large' && change.skipped !== 'budget');
   return kept ? undefined : change.skipped;
 }
 
@@ -197,6 +199,7 @@ export async function evaluate(
     const atMs = Date.now();
     const read = await readStateNoFollow(ctx.fs, e.resolved.abs, {
       maxFileSize: ctx.limits.maxFileSize,
+      storeBudget: ctx.limits.storeBudget,
       excluded: false,
     });
     e.current = read.state;
@@ -247,12 +250,18 @@ export async function evaluate(
     } else {
       e.status = 'conflict';
     }
-    if ((e.status === 'action' || e.status === 'conflict') && read.skipped === 'too-large') {
+    if (
+      (e.status === 'action' || e.status === 'conflict') &&
+      (read.skipped === 'too-large' || read.skipped === 'budget')
+    ) {
       // Changing it would lose bytes the rollback turn cannot keep, so its own undo could not bring them back.
       Object.assign(e, {
         status: 'blocked',
         code: 'TOO_LARGE',
-        message: 'the file on disk is too large to capture before changing it',
+        message:
+          read.skipped === 'budget'
+            ? 'the file on disk is larger than the store budget: it cannot be captured before changing it'
+            : 'the file on disk is too large to capture before changing it',
       });
     }
     // Verified as it will be read back (size and hash): a damaged content is known before anything is written

@@ -7,6 +7,7 @@ import { type ContentBatch, IN_MEMORY_LIMIT, type PendingContent, sha256 } from 
 import { LinkOnPathError } from '../errors.js';
 import { type EngineFs, errnoCode } from '../paths/fs.js';
 import { GrewPastLimitError, specialKindOf } from '../paths/file-read.js';
+import { keepLimit, sizeSkip } from './size-limit.js';
 import { modeOf } from './state.js';
 
 /** Whether a file's content is hashed: always, never (only its kind, size and mode matter), or only at one size. */
@@ -17,6 +18,8 @@ export interface ReadStateOptions {
   keep?: ContentBatch;
   hash?: HashPolicy;
   maxFileSize: number;
+  /** A content larger than this budget on its own is skipped `budget` (size-limit.ts). */
+  storeBudget?: number | null;
   excluded: boolean;
 }
 
@@ -135,17 +138,21 @@ async function readStateOnce(
   if (!stats.isFile())
     return { state: { type: 'special', kind: specialKindOf(stats) ?? 'char', mode }, skipped: 'unreadable' };
   if (options.excluded) return { state: unhashed, skipped: 'excluded' };
-  if (stats.size > options.maxFileSize) return { state: unhashed, skipped: 'too-large' };
+  const over = sizeSkip(options, stats.size);
+  if (over) return { state: unhashed, skipped: over };
   if (!options.keep && !wanted(options.hash, stats.size)) return { state: unhashed };
   try {
     if (options.keep) {
-      const kept = await keepFile(fs, abs, stats.size, options.maxFileSize, options.keep);
+      const kept = await keepFile(fs, abs, stats.size, keepLimit(options), options.keep);
       return { state: { type: 'file', hash: kept.hash, size: kept.size, mode }, bytes: kept.bytes };
     }
-    const { hash, size, bytes } = await hashFile(fs, abs, stats.size, options.maxFileSize);
+    const { hash, size, bytes } = await hashFile(fs, abs, stats.size, keepLimit(options));
     return { state: { type: 'file', hash, size, mode }, bytes };
   } catch (e) {
-    if (grewPastLimit(e)) return { state: { ...unhashed, size: (e as GrewPastLimitError).size }, skipped: 'too-large' };
+    if (grewPastLimit(e)) {
+      const { size } = e as GrewPastLimitError;
+      return { state: { ...unhashed, size }, skipped: sizeSkip(options, size) ?? 'too-large' };
+    }
     // Only the file itself being unreadable is a skip; any other failure stops the operation.
     if (isUnreadableFile(e, abs)) return { state: unhashed, skipped: 'unreadable' };
     throw e;

@@ -132,6 +132,7 @@ export async function commitTurn(
       const read = await readStateNoFollow(ctx.fs, located.abs, {
         keep: keep ? batch : undefined,
         maxFileSize: ctx.limits.maxFileSize,
+        storeBudget: ctx.limits.storeBudget,
         excluded: isExcluded(ctx, parseUri(record.uri).segments),
       });
       record.after = read.state;

@@ -11,6 +11,7 @@ import { EXEC_CAPTURED_TOOLTIP, EXEC_UNPROTECTED_TOOLTIP } from '../timeline/Tur
 
 const REASONS: Record<ExecSkipReason, string> = {
   'too-large': 'too large to keep',
+  budget: 'larger than the store budget',
   unreadable: 'could not be read',
   excluded: 'excluded',
   concurrent: "another session's command ran at the same time",

@@ -4,12 +4,14 @@ import { displayPath } from '../../lib/format';
 
 export const SKIP_REASONS: Record<SkipReason, string> = {
   'too-large': 'too large',
+  budget: 'over the budget',
   excluded: 'excluded',
   unreadable: 'unreadable',
 };
 
 export const SKIP_HELP: Record<SkipReason, string> = {
   'too-large': 'Larger than the size limit: recorded without its content, so undo cannot restore it',
+  budget: 'Larger on its own than the store budget: recorded without its content, so undo cannot restore it',
   excluded: 'Matches an exclude pattern (such as node_modules/**): not recorded, so undo cannot restore it',
   unreadable: 'Could not be read when recorded: undo cannot restore it',
 };
