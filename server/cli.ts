@@ -25,6 +25,8 @@ const COMMANDS: Record<string, Command> = {
   pins: () => import('./cli/pins.js'),
   unpin: () => import('./cli/unpin.js'),
   mcp: () => import('./cli/mcp.js'),
+  explain: () => import('./cli/explain.js'),
+  blame: () => import('./cli/blame.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

@@ -34,6 +34,9 @@ export const USAGE = `usage:
   turnback unpin <pin>                               gives it back to retention
   turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
+  turnback explain [<commit|range>]                  the agent turns behind each commit (git notes of this clone)
+  turnback blame <file>                              per line: its commit, then the agent turn that wrote it, or person
+
 One service per user records every workspace: an agent's event brings the git top level of its
 cwd, or a plain folder in your home folder; any other folder is recorded after turnback init there.
 The first hook starts the service when it is not running. Tokens are kept in the state dir

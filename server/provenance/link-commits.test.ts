@@ -7,6 +7,7 @@ import type { Engine } from '../engine/api.js';
 import { makeSandbox, type Sandbox } from '../testkit/engine-harness.js';
 import { readNotes } from '../git/notes.js';
 import { linkCommits } from './link-commits.js';
+import { blameFile, commitsWithTurns } from './read.js';
 
 let sandbox: Sandbox;
 let engine: Engine;
@@ -54,6 +55,19 @@ describe('linkCommits', () => {
     expect(note?.turns[0]).toMatchObject({ session: 's-claude', title: 'add a line', lines: 1 });
     expect(note?.turns[0].record).toMatch(/^sha256:[0-9a-f]{64}$/);
     expect(note?.turns[0].prompt).toBeUndefined();
+
+    const blame = await blameFile(sandbox.workspace, 'app.txt');
+    expect(blame.lines.map((l) => [l.text, l.turn?.host ?? 'person'])).toEqual([
+      ['p1', 'person'],
+      ['p2', 'person'],
+      ['a1', 'claude-code'],
+      ['person', 'person'],
+      ['b1', 'codex'],
+      ['b2', 'codex'],
+    ]);
+    const commits = await commitsWithTurns(sandbox.workspace, 'HEAD~1..HEAD');
+    expect(commits.map((c) => [c.subject, c.turns.map((t) => t.id)])).toEqual([['work', [a, b]]]);
+    expect((await commitsWithTurns(sandbox.workspace, 'HEAD~1'))[0]).toMatchObject({ subject: 'start', turns: [] });
   });
 
   it('leaves a turn undone before the commit out of every note', async () => {

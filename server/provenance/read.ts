@@ -1,0 +1,63 @@
+// Reading provenance from any clone: the commits with their notes' turns, and blame per line.
+// Git alone answers (no service), so a teammate's clone reads what another machine recorded.
+import type { BlameLine, BlameResponse, NoteTurn } from '../protocol.js';
+import { git } from '../git/git.js';
+import { readNotes } from '../git/notes.js';
+import { inRanges } from './line-origins.js';
+
+export interface CommitTurns {
+  sha: string;
+  subject: string;
+  author: string;
+  at: string;
+  turns: NoteTurn[];
+}
+
+/** `rev` a commit (that one) or a range with `..` (its commits): newest first, at most `limit`. */
+export async function commitsWithTurns(
+  cwd: string,
+  rev: string,
+  options: { limit?: number; skip?: number } = {},
+): Promise<CommitTurns[]> {
+  const args = ['log', '--format=%H%x00%s%x00%an%x00%cI', '--end-of-options'];
+  if (options.limit !== undefined) args.splice(1, 0, `--max-count=${options.limit}`);
+  if (options.skip) args.splice(1, 0, `--skip=${options.skip}`);
+  if (!rev.includes('..')) args.splice(1, 0, '--no-walk');
+  const out = await git(cwd, [...args, rev, '--']);
+  const rows = out
+    .split('\n')
+    .filter((line) => line !== '')
+    .map((line) => line.split('\0'));
+  const notes = await readNotes(
+    cwd,
+    rows.map((r) => r[0]),
+  );
+  return rows.map(([sha, subject, author, at]) => ({ sha, subject, author, at, turns: notes.get(sha)?.turns ?? [] }));
+}
+
+/** Each line of `file` (as committed at HEAD): its commit, then the turn that wrote it or null (the person's). */
+export async function blameFile(cwd: string, file: string): Promise<BlameResponse> {
+  const out = await git(cwd, ['blame', '--porcelain', 'HEAD', '--', file]);
+  const lines: { line: number; sha: string; orig: number; text: string }[] = [];
+  const paths = new Map<string, string>();
+  let current: { sha: string; orig: number; line: number } | null = null;
+  for (const row of out.split('\n')) {
+    if (row.startsWith('\t')) {
+      if (current) lines.push({ ...current, text: row.slice(1) });
+      current = null;
+      continue;
+    }
+    const header = /^([0-9a-f]{40,64}) (\d+) (\d+)/.exec(row);
+    if (header) current = { sha: header[1], orig: Number(header[2]), line: Number(header[3]) };
+    else if (row.startsWith('filename ') && current) paths.set(current.sha, row.slice('filename '.length));
+  }
+  const notes = await readNotes(cwd, new Set(lines.map((l) => l.sha)));
+  const answer: BlameLine[] = lines.map(({ line, sha, orig, text }) => {
+    const turns = notes.get(sha)?.turns ?? [];
+    const repoPath = paths.get(sha) ?? '';
+    const turn = turns.find((t) => inRanges(t.files[repoPath] ?? '', orig)) ?? null;
+    return { line, sha, turn, text };
+  });
+  const top = (await git(cwd, ['rev-parse', '--show-prefix'])).trim();
+  return { path: top + file.replace(/^\.\//, ''), lines: answer };
+}
