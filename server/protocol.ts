@@ -637,6 +637,13 @@ export interface AgentHookResponse {
   calls?: number;
   /** Why nothing was done (ignored, outside-workspace). */
   ignored?: string;
+  /** A prompt's answer, when the person took back work of the session since its last prompt: the paragraph for the agent. */
+  agentNotice?: string;
+  /**
+   * With `agentNotice`, for a host that has a channel for it: what its hook prints on stdout, as one
+   * JSON line (Claude Code's `hookSpecificOutput.additionalContext`, …). Always the last field.
+   */
+  hookOutput?: Record<string, unknown>;
 }
 /** The hook route of Claude Code, as it was named first. */
 export type AgentClaudeCodeHookRequest = AgentHookRequest;

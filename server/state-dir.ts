@@ -23,6 +23,7 @@ export const STATE_FILES = {
   serviceLog: 'service.log',
   hookLog: 'hook.log',
   told: 'told.json',
+  agentNotices: 'agent-notices.json',
   spool: 'spool.jsonl',
 } as const;
 

@@ -42,6 +42,8 @@ export async function run(args: string[]): Promise<number> {
     const result = await runClaudeCodeHook(input, { signal: new AbortController().signal, timeoutMs, host: args[0] });
     // Claude Code shows a hook's `systemMessage` to the person.
     if (result.systemMessage) process.stdout.write(`${JSON.stringify({ systemMessage: result.systemMessage })}\n`);
+    // A prompt's paragraph for the agent, in the host's own shape (docs/api.md, the hook route).
+    else if (result.hookOutput) process.stdout.write(`${JSON.stringify(result.hookOutput)}\n`);
   } catch (error) {
     logHookProblem(`unexpected failure: ${(error as Error).stack ?? String(error)}`);
   } finally {

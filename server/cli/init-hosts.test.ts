@@ -72,6 +72,19 @@ describe('turnback init gemini', { timeout: 60_000 }, () => {
   });
 });
 
+describe('turnback init --quiet-agent', { timeout: 60_000 }, () => {
+  it("turns telling the host's agent what was undone off for that host, and init without it on again", async () => {
+    const settings = () => readFile(join(root, 'state', 'turnback', 'agent-notices.json'), 'utf8').then(JSON.parse);
+    const quiet = await runCli(['init', 'gemini', '--no-start', '--quiet-agent', '--workspace', workspace], { env });
+    expect(quiet).toMatchObject({ code: 0 });
+    expect(quiet.stdout).toContain('The gemini agent is not told what you undo');
+    expect(await settings()).toEqual({ tellAgents: true, quietHosts: ['gemini'] });
+    const again = await runCli(['init', 'gemini', '--no-start', '--workspace', workspace], { env });
+    expect(again.stdout).toContain('The gemini agent is told again');
+    expect(await settings()).toEqual({ tellAgents: true, quietHosts: [] });
+  });
+});
+
 describe('turnback init opencode', { timeout: 60_000 }, () => {
   it('writes the plugin into the project, once, removes it, and never overwrites another plugin', async () => {
     const file = join(workspace, '.opencode', 'plugins', 'turnback.js');

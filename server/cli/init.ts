@@ -22,12 +22,13 @@ import { fileURLToPath } from 'node:url';
 import { shellQuote } from '../adapters/claude-code/settings.js';
 import type { HostSettingsWriter } from '../adapters/core/settings-writer.js';
 import { SETTINGS_WRITERS } from '../adapters/settings-writers.js';
+import { readAgentNoticeSettings, updateAgentNoticeSettings } from '../adapters/core/agent-notices.js';
 import { editMcpRegistration, mcpAddCommand } from './init-mcp.js';
 import { registerWithService } from './init-register.js';
 
 const hosts = () => SETTINGS_WRITERS.map((writer) => writer.host).join('|');
 const usage = () =>
-  `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp] [--no-start] [--allow]`;
+  `usage: turnback init <${hosts()}> [--workspace DIR] [--global] [--remove] [--mcp] [--no-start] [--allow] [--quiet-agent]`;
 
 /** bin/turnback.js of this installation (this module is server/cli/ or build/cli/). */
 export function turnbackBinPath(): string {
@@ -69,6 +70,8 @@ interface InitArgs {
   noStart: boolean;
   /** The person's yes to a system folder or a dot-folder of the home folder as a workspace. */
   allow: boolean;
+  /** The host's agents are not told what the person undid (agent-notices.ts). */
+  quietAgent: boolean;
 }
 
 function parseArgs(args: string[]): InitArgs | null {
@@ -80,6 +83,7 @@ function parseArgs(args: string[]): InitArgs | null {
   let mcp = false;
   let noStart = false;
   let allow = false;
+  let quietAgent = false;
   for (let i = 1; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--workspace' && i + 1 < args.length) workspace = args[++i];
@@ -89,9 +93,10 @@ function parseArgs(args: string[]): InitArgs | null {
     else if (arg === '--mcp' && writer.host === 'claude-code') mcp = true;
     else if (arg === '--no-start') noStart = true;
     else if (arg === '--allow') allow = true;
+    else if (arg === '--quiet-agent') quietAgent = true;
     else return null;
   }
-  return { writer, workspace: resolve(workspace), global, remove, mcp, noStart, allow };
+  return { writer, workspace: resolve(workspace), global, remove, mcp, noStart, allow, quietAgent };
 }
 
 function readText(file: string): string | null {
@@ -124,7 +129,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`${usage()}\n`);
     return 2;
   }
-  const { writer, workspace, global, remove, mcp, noStart, allow } = parsed;
+  const { writer, workspace, global, remove, mcp, noStart, allow, quietAgent } = parsed;
   const home = process.env.HOME || homedir();
   const base = global ? home : workspace;
   if (!isDirectory(base)) {
@@ -152,10 +157,26 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);
     return 2;
   }
+  if (!remove) noteQuietAgent(writer.host, quietAgent);
   // One workspace's hooks: it is registered now, so its index is built before the agent's first command.
   if (!remove && !global && !noStart)
     process.stdout.write(`${await registerWithService(workspace, process.env, { allow })}\n`);
   return writer.host === 'claude-code' ? offerMcp(home, remove, mcp) : 0;
+}
+
+/** --quiet-agent: the host's agents are not told what the person undid; init without it tells them again. */
+function noteQuietAgent(host: string, quiet: boolean): void {
+  try {
+    if (!quiet && !readAgentNoticeSettings().quietHosts.includes(host)) return;
+    updateAgentNoticeSettings({ host: { name: host, quiet } });
+    process.stdout.write(
+      quiet
+        ? `The ${host} agent is not told what you undo (init again without --quiet-agent to tell it).\n`
+        : `The ${host} agent is told again what you undo before its next prompt.\n`,
+    );
+  } catch (error) {
+    process.stderr.write(`turnback init: cannot write the agent-notices setting: ${(error as Error).message}\n`);
+  }
 }
 
 /** Claude Code's MCP server: registered with --mcp, else the command that does it printed. */

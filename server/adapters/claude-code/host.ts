@@ -19,4 +19,8 @@ export const claudeCodeHost: HostAdapter = {
   // Cursor runs the hooks of `.claude/settings*.json` too, with its own payloads: those are Cursor's events.
   eventOfHost: (raw) => (isCursorPayload(raw) ? CURSOR_HOST : null),
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
+  // UserPromptSubmit's additionalContext goes to the model with the prompt.
+  promptContext: (context) => ({
+    hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context },
+  }),
 };

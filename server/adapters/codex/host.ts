@@ -14,4 +14,8 @@ export const codexHost: HostAdapter = {
   transcripts: codexTranscripts,
   chat: codexChat,
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
+  // 0.169.0's UserPromptSubmit output: hookSpecificOutput {hookEventName, additionalContext}, as Claude Code's.
+  promptContext: (context) => ({
+    hookSpecificOutput: { hookEventName: 'UserPromptSubmit', additionalContext: context },
+  }),
 };

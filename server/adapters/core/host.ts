@@ -120,4 +120,10 @@ export interface HostAdapter {
   deliveryKey?(raw: unknown): string | null;
   /** How the host shows the person a line (Claude Code: `{"systemMessage": …}` on stdout). */
   notice(message: string): HostNotice;
+  /**
+   * What the host's prompt hook prints on stdout (one JSON object) so that `context` goes to the
+   * agent with the prompt (Claude Code: `hookSpecificOutput.additionalContext`); absent when the
+   * host has no such channel (undone-notice.ts).
+   */
+  promptContext?(context: string): Record<string, unknown>;
 }

@@ -13,12 +13,15 @@ import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
 import { relativeInsideAnyForm } from './paths.js';
 import { RecentKeys } from './recent-keys.js';
+import { tellsAgentsOf } from './agent-notices.js';
+import { undoneNotice } from './undone-notice.js';
 import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
 import { readSettledTurn } from './transcript/settle.js';
 import type { TranscriptPlace } from './transcript/read.js';
 
 export type ReceiveResult =
-  | { ok: true; outcome: 'forwarded'; calls: number }
+  /** `agentNotice`: a prompt's paragraph for the agent about what the person took back (undone-notice.ts). */
+  | { ok: true; outcome: 'forwarded'; calls: number; agentNotice?: string }
   | { ok: true; outcome: 'ignored'; reason: string }
   /** `tell`: what the hook shows the person, the first time for the session (a change not recorded is never silent). */
   | { ok: true; outcome: 'outside-workspace'; reason: string; tell?: string }
@@ -31,6 +34,8 @@ export interface ReceiverOptions {
   subagentWaitMs?: number;
   /** How long it then waits for the host's own prompt about them. */
   subagentPromptWaitMs?: number;
+  /** Whether an agent of the host is told what the person undid (default: agent-notices.ts's settings). */
+  tellsAgents?: (host: string) => boolean;
 }
 
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
@@ -53,6 +58,7 @@ export class HostReceiver {
   private readonly place: TranscriptPlace;
   private readonly subagentWaitMs: number;
   private readonly subagentPromptWaitMs: number;
+  private readonly tellsAgents: (host: string) => boolean;
 
   constructor(
     readonly host: HostAdapter,
@@ -61,6 +67,7 @@ export class HostReceiver {
     this.place = { home: options.transcripts?.home ?? homedir(), env: options.transcripts?.env ?? process.env };
     this.subagentWaitMs = options.subagentWaitMs ?? SUBAGENT_WAIT_MS;
     this.subagentPromptWaitMs = options.subagentPromptWaitMs ?? SUBAGENT_PROMPT_WAIT_MS;
+    this.tellsAgents = options.tellsAgents ?? ((host) => tellsAgentsOf(host));
   }
 
   async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
@@ -152,6 +159,10 @@ export class HostReceiver {
     const finished = unfinished
       ? await this.finishTurn(event, unfinished, unfinished.pendingEnd?.event.lastReply ?? null, engine)
       : 0;
+    // Read before this prompt's turn begins: that turn closes the window, so it is said once.
+    const notice =
+      this.host.promptContext && this.tellsAgents(this.host.name) ? undoneNotice(engine, event.sessionId) : null;
+    const told = notice === null ? {} : { agentNotice: notice };
     await engine.input({
       sessionId: event.sessionId,
       platform: this.host.platform,
@@ -159,14 +170,14 @@ export class HostReceiver {
       content: event.prompt,
     });
     this.sessions.begin(event.sessionId, event.prompt).engines.set(engine.workspace, engine);
-    if (!this.host.scansWholeTurn) return forwarded(finished + 1);
+    if (!this.host.scansWholeTurn) return { ...forwarded(finished + 1), ...told };
     // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
     await engine.exec({
       sessionId: event.sessionId,
       tool: this.host.name,
       command: '(the whole turn: edits reported after they happened)',
     });
-    return forwarded(finished + 2);
+    return { ...forwarded(finished + 2), ...told };
   }
 
   /** The host's own prompt about its subagents: the turn they belong to goes on (its end comes with the next turn-end). */

@@ -9,6 +9,12 @@ import { HostReceiver, type ReceiverOptions } from './receiver.js';
 
 import { HOOK_ROUTE_PATTERN } from './hook-path.js';
 
+/** The paragraph for the agent, and last (bin/turnback-hook prints what follows its key) the host's stdout for it. */
+function agentNoticeFields(host: HostAdapter, notice: string | undefined): Partial<AgentHookResponse> {
+  if (notice === undefined || !host.promptContext) return {};
+  return { agentNotice: notice, hookOutput: host.promptContext(notice) };
+}
+
 /** The hook route of one server, for `hosts`. */
 export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverOptions = {}): Route[] {
   const receivers = new Map(hosts.map((host) => [host.name, new HostReceiver(host, options)]));
@@ -29,7 +35,12 @@ export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverO
         if (!result.ok) throw new BadRequestError(`malformed hook event: ${result.malformed}`);
         const answer: AgentHookResponse =
           result.outcome === 'forwarded'
-            ? { ok: true, outcome: 'forwarded', calls: result.calls }
+            ? {
+                ok: true,
+                outcome: 'forwarded',
+                calls: result.calls,
+                ...agentNoticeFields(receiver.host, result.agentNotice),
+              }
             : result.outcome === 'outside-workspace' && result.tell
               ? // The first time for the session: told as what cannot be recorded is (the hooks show it, hook.log keeps it).
                 { ok: true, outcome: 'not-recorded', ignored: result.reason, systemMessage: result.tell }

@@ -42,4 +42,6 @@ export const geminiHost: HostAdapter = {
   transcripts: geminiTranscripts,
   chat: geminiChat,
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
+  // 0.61.0 adds BeforeAgent's additionalContext to the request as `<hook_context>…</hook_context>`.
+  promptContext: (context) => ({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: context } }),
 };

@@ -28,6 +28,8 @@ export interface HookResult {
   outcome: HookOutcome;
   /** What the host shows the person (Claude Code: `{"systemMessage": …}` on stdout). */
   systemMessage?: string;
+  /** What the host's hook prints on stdout as it is (a prompt's paragraph for the agent, in the host's shape). */
+  hookOutput?: Record<string, unknown>;
 }
 /** Past this size an event is sent without the new contents it carries (the server needs only the path). */
 export const SLIM_ABOVE_BYTES = 4 * 1024 * 1024;
@@ -47,7 +49,12 @@ export function forwardable(input: string): string {
 /** What the server says it did with a forwarded event; anything unexpected counts as forwarded. */
 function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
   try {
-    const answer = JSON.parse(body) as { outcome?: unknown; ignored?: unknown; systemMessage?: unknown };
+    const answer = JSON.parse(body) as {
+      outcome?: unknown;
+      ignored?: unknown;
+      systemMessage?: unknown;
+      hookOutput?: unknown;
+    };
     if (answer.outcome === 'ignored' || answer.outcome === 'outside-workspace') return { outcome: answer.outcome };
     if (answer.outcome === 'not-recorded') {
       logHookProblem(`not recorded: ${String(answer.ignored)}`, env);
@@ -56,6 +63,9 @@ function answered(body: string, env: NodeJS.ProcessEnv): HookResult {
         ...(typeof answer.systemMessage === 'string' ? { systemMessage: answer.systemMessage } : {}),
       };
     }
+    const output = answer.hookOutput;
+    if (output !== null && typeof output === 'object' && !Array.isArray(output))
+      return { outcome: 'forwarded', hookOutput: output as Record<string, unknown> };
   } catch {
     // a 2xx without JSON is still a delivered event
   }

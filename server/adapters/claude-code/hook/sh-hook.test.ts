@@ -237,6 +237,26 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     }
   });
 
+  it("prints the prompt's paragraph about an undo as Claude Code's additionalContext, once", async () => {
+    const file = join(t.workspace, 'src', 'a "b" ü.ts');
+    await hook(p.userPromptSubmit(c, 'Add a file'), NO_NODE);
+    await hook(p.write(c, file, 'secret words'), NO_NODE);
+    await writeFile(file, 'secret words');
+    await hook(p.stop(c), NO_NODE);
+    const [turn] = await turns();
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).status).toBe(200);
+    const told = await runShHook(hookBin, p.userPromptSubmit(c, 'Go on'), { ...t.env, ...NO_NODE });
+    expect(told).toMatchObject({ code: 0, stderr: '' });
+    const output = JSON.parse(told.stdout) as {
+      hookSpecificOutput: { hookEventName: string; additionalContext: string };
+    };
+    expect(output.hookSpecificOutput.hookEventName).toBe('UserPromptSubmit');
+    expect(output.hookSpecificOutput.additionalContext).toContain('"src/a \\"b\\" ü.ts" (deleted)');
+    expect(output.hookSpecificOutput.additionalContext).not.toContain('secret');
+    await hook(p.stop(c), NO_NODE);
+    await hook(p.userPromptSubmit(c, 'And on'), NO_NODE);
+  });
+
   it('hands input that is not JSON to the service, which refuses it: one line in the log', async () => {
     await hook('{"session_id": "abc", ', NO_NODE);
     const lines = await logLines();

@@ -70,6 +70,8 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
       transcripts: { home, env: {} },
       subagentWaitMs: options.subagentWaitMs,
       subagentPromptWaitMs: options.subagentPromptWaitMs,
+      // Not the person's own agent-notices.json: agents are told, as by default.
+      tellsAgents: () => true,
     }),
     log: { info: () => {}, error: (message) => process.stderr.write(`${message}\n`) },
   });
