@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { BenchContext } from '../context.js';
 import { removeTree } from '../fs-tools.js';
 import { loadHistory, SHARED_DATA_DIR } from '../history/source.js';
+import { cpuProfilerFromEnv } from '../cpu-profile.js';
 import { quantile, summarize } from '../stats.js';
 
 export const WATCHER_SECTION = '16';
@@ -133,7 +134,8 @@ while time.time() < end:
         libc.renameat2(-100, b'one.txt', -100, b'two.txt', 2)
 `;
 
-async function stormLatency(ctx: BenchContext): Promise<void> {
+/** Exported for a run of the storm alone; with PROFILE set, the service's loop is profiled during the storm (cpu-profile.ts). */
+export async function stormLatency(ctx: BenchContext): Promise<void> {
   const base = ctx.path('watcher-storm');
   const { WorkspaceHost } = await import('../../server/service/host.js');
   const { startServer } = await import('../../server/http/server.js');
@@ -208,6 +210,8 @@ async function stormLatency(ctx: BenchContext): Promise<void> {
     await turn('alpha', 'a1111111-1111-4111-8111-111111111111', null);
     await turn('beta', 'b2222222-2222-4222-8222-222222222222', null);
     const seconds = ctx.config.quick ? 8 : 30;
+    const profiler = await cpuProfilerFromEnv(1_000);
+    await profiler?.start();
     const storm = spawn('python3', ['-c', swapStorm(seconds)], { cwd: repo('alpha'), stdio: 'ignore' });
     let storming = true;
     const ended = new Promise((resolve) => storm.on('exit', resolve)).then(() => (storming = false));
@@ -224,6 +228,7 @@ async function stormLatency(ctx: BenchContext): Promise<void> {
     while (storming) await turn('beta', 'b2222222-2222-4222-8222-222222222222', hooks);
     await ended;
     await polling;
+    await profiler?.stop('.storm.cpuprofile');
     ctx.results.figure(
       WATCHER_SECTION,
       'watcher.storm.health',
