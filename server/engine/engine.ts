@@ -172,8 +172,7 @@ export class TurnbackEngine implements Engine {
       const turn = this.ctx.turns.active(sessionId);
       if (!turn) return { turnId: null, execId: null };
       const { turnId } = turn;
-      const execId = this.execs.begin(turnId, req.tool, req.command);
-      await this.execs.before(turn, execId);
+      const execId = await this.execs.before(turn, req.tool, req.command);
       return { turnId, execId };
     });
   }

@@ -53,6 +53,8 @@ const VERIFY_BY_STAT_FROM = 2_000;
 /** The command a turn's changes made while no service ran are recorded under: which command made them is unknown. */
 export const GAP_TOOL = 'gap';
 const GAP_COMMAND = '(changed while turnback was not running: the command is unknown)';
+const LOST_COMMAND =
+  '(changed between two commands by one whose start turnback never heard of: the command is unknown)';
 
 interface OpenExec {
   execId: string;
@@ -335,18 +337,47 @@ export class ExecScans {
     for (const execId of this.openIn(turn.turnId)) if (this.reopened.has(execId)) await this.after(turn, execId);
   }
 
-  /** The before scan: the index made current, every content stored and synced, a snapshot kept. */
-  async before(turn: TurnContext, execId: string): Promise<void> {
+  /**
+   * A new command of the turn and its before scan: the index made current, every content stored
+   * and synced, a snapshot kept. Answers the command's execId.
+   */
+  async before(turn: TurnContext, tool: string, command: string): Promise<string> {
     await this.endReopened(turn);
-    await this.scanning(async () => {
+    return this.scanning(async () => {
       const dirty = await this.dirtySince(turn.turnId);
+      let execId = '';
       const scanned = () =>
         this.updateCommand(turn.turnId, execId, (c) => {
           c.scanned = true;
         });
       const previous = this.lastEnded.get(turn.turnId);
+      const idle = this.openIn(turn.turnId).length === 0;
       let scan: ScanResult;
-      if (this.watcher && previous && this.openIn(turn.turnId).length === 0) {
+      if (
+        idle &&
+        this.index.complete &&
+        (this.watcher ? previous === undefined && this.startScanned.has(turn.turnId) : previous !== undefined)
+      ) {
+        // The index told the disk within the turn (its start scanned, or its previous command
+        // ended): what changed since, and no file tool recorded, came from a command whose start
+        // never reached turnback (its hook lost or timed out). It is the turn's, under a command
+        // of tool `gap` recorded before this one, never taken for the state this command found.
+        execId = newId('x_');
+        const gapId = newId('x_');
+        const concurrent = this.othersOpen(turn.sessionId).length > 0;
+        const begun = () => {
+          this.add(turn.turnId, execId, tool, command);
+          scanned();
+        };
+        const gap = () => this.add(turn.turnId, gapId, GAP_TOOL, LOST_COMMAND);
+        const map = this.index.map();
+        scan = (await this.attribute(turn, gapId, map, this.lastOpaque, [], concurrent, true, dirty, begun, gap)).scan;
+        this.followed();
+        return this.opened(turn, execId, scan);
+      }
+      // Recorded before its scan: a crash during the scan leaves a command said never to have ended.
+      execId = this.begin(turn.turnId, tool, command);
+      if (this.watcher && previous && idle) {
         // What changed since the previous command's after scan may be that command's own (an event
         // the watcher dropped or handed over late, or it failed since and this scan is a full one):
         // the before scan hands it to that command, as the turn end does with what a command left
@@ -357,19 +388,25 @@ export class ExecScans {
       } else scan = await this.scanIntoIndex(scanned, dirty);
       this.followed();
       if (!dirty && this.watcher) this.startScanned.add(turn.turnId);
-      const others = this.othersOpen(turn.sessionId);
-      for (const other of others) other.concurrent = true;
-      this.open.set(execId, {
-        // What the scan found is what the index now holds: the command's baseline, never changed after.
-        execId,
-        sessionId: turn.sessionId,
-        turnId: turn.turnId,
-        baseline: this.index.view(),
-        opaque: scan.opaque,
-        overBudget: scan.overBudget,
-        concurrent: others.length > 0,
-      });
+      return this.opened(turn, execId, scan);
     });
+  }
+
+  /** The command is open from here, against the index its before scan left: its execId. */
+  private opened(turn: TurnContext, execId: string, scan: ScanResult): string {
+    const others = this.othersOpen(turn.sessionId);
+    for (const other of others) other.concurrent = true;
+    this.open.set(execId, {
+      // What the scan found is what the index now holds: the command's baseline, never changed after.
+      execId,
+      sessionId: turn.sessionId,
+      turnId: turn.turnId,
+      baseline: this.index.view(),
+      opaque: scan.opaque,
+      overBudget: scan.overBudget,
+      concurrent: others.length > 0,
+    });
+    return execId;
   }
 
   /**
@@ -503,10 +540,15 @@ export class ExecScans {
     // Only against a whole index that the last command's own before scan brought to the disk:
     // otherwise what the person changed before that command would pass for the turn's.
     const last = this.lastCommand(turn.turnId);
-    if (!last?.scanned || !this.index.complete) return;
+    // No command, but its start was scanned: what changed came from one whose start never reached turnback.
+    const lost = last === undefined && this.startScanned.has(turn.turnId);
+    if (!(last?.scanned || lost) || !this.index.complete) return;
+    const gapId = newId('x_');
+    const gap = () => this.add(turn.turnId, gapId, GAP_TOOL, LOST_COMMAND);
     await this.scanning(async () => {
-      // The turn's end is scanned in full, whatever the watcher says.
-      await this.dirtySince(null);
+      // The turn's end is scanned in full, whatever the watcher says; a turn of file tools only
+      // (no command ran a scan) looks at what the watcher named, when it can tell.
+      const dirty = await this.dirtySince(lost ? turn.turnId : null);
       const named = this.lastNamed;
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
       const before = this.index.view();
@@ -514,12 +556,15 @@ export class ExecScans {
         const baseline = this.index.map();
         const { scan } = await this.attribute(
           turn,
-          last.execId,
+          last?.execId ?? gapId,
           baseline,
           this.lastOpaque,
           this.lastOverBudget,
           concurrent,
           true,
+          dirty,
+          undefined,
+          last ? undefined : gap,
         );
         this.followed();
         await this.countMisses(`the turn's end scan`, named, scan.changed, before.map, scan.current);
@@ -562,6 +607,8 @@ export class ExecScans {
       // Looked at first on its own: a restart with nothing changed meanwhile adds no command.
       const batch = this.ctx.contents.batch();
       const look = await scanTree(this.ctx, { baseline: this.index.map(), batch }).finally(() => batch.discard());
+      // The index tells the disk as the turn left it: the next before scan hands on what changes after.
+      this.lastEnded.set(turn.turnId, last.execId);
       if (!look.changed.some((uri) => !turn.captured.has(uri))) return;
       const gapId = this.begin(turn.turnId, GAP_TOOL, GAP_COMMAND);
       const scanned = () =>
@@ -575,9 +622,12 @@ export class ExecScans {
   /** A new command of the turn (its text bounded), recorded before its before scan runs: its execId. */
   begin(turnId: string, tool: string, command: string): string {
     const execId = newId('x_');
-    const at = new Date(this.ctx.now()).toISOString();
-    this.ctx.store.relaxed(() => this.ctx.store.commands.add(turnId, { execId, tool, command, at }));
+    this.ctx.store.relaxed(() => this.add(turnId, execId, tool, command));
     return execId;
+  }
+
+  private add(turnId: string, execId: string, tool: string, command: string): void {
+    this.ctx.store.commands.add(turnId, { execId, tool, command, at: new Date(this.ctx.now()).toISOString() });
   }
 
   /** A command of the turn as recorded (an exec-end for one already scanned answers from it). */
@@ -604,6 +654,8 @@ export class ExecScans {
     settling: boolean,
     dirty: DirtyRoots | null = null,
     alsoInTransaction: () => void = () => undefined,
+    /** Records `execId`'s command first, when it changed anything (a gap's). */
+    recordCommand?: () => void,
   ): Promise<ExecOutcome & { scan: ScanResult }> {
     const { ctx, index } = this;
     dirty ??= await this.verifiedByStat(baseline === index.map());
@@ -680,6 +732,7 @@ export class ExecScans {
       recordExecChanges(ctx, turn, execId, batch, changes, () => {
         if (scan.delta) index.apply(scan.delta);
         else index.replace(scan.current);
+        if (recordCommand && changed.length > 0) recordCommand();
         this.updateCommand(turn.turnId, execId, (c) => {
           c.endedAt ??= new Date(ctx.now()).toISOString();
           c.changed = [...new Set([...(c.changed ?? []), ...changed])];

@@ -1,0 +1,132 @@
+// A command whose before scan never ran (its hook lost, timed out, or sent while no service
+// ran) still changed files: the next scan that knows the turn's state finds them, and they are
+// the turn's, under a command of tool `gap`; the turn's undo gives back its start tree.
+import { readFile, rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Engine } from '../../server/engine/api.js';
+import { fsTreeWatcher } from '../../server/engine/index.js';
+import { makeSandbox, openEngineOn, type Sandbox } from '../../server/testkit/sandbox.js';
+import { treeAsText } from '../../server/testkit/tree.js';
+import { abandonEngine } from '../reliability/open-engine.testutil.js';
+
+let box: Sandbox;
+beforeEach(async () => {
+  box = await makeSandbox({ 'a.txt': 'a\n', 'precious.txt': 'keep me\n' });
+});
+afterEach(async () => {
+  await box.cleanup();
+});
+
+const s = { sessionId: 's1' };
+const file = (name: string) => join(box.workspace, name);
+
+/** A command as the hooks report it: the before scan, the change, the after scan. */
+async function command(engine: Engine, text: string, change: () => Promise<unknown>): Promise<void> {
+  const { execId } = await engine.exec({ ...s, tool: 'Bash', command: text });
+  await change();
+  await engine.execEnd({ ...s, execId: execId! });
+}
+
+/** A command only its end reached turnback of: its start's hook gave up, so no before scan ran. */
+const lostCommand = async () => {
+  await rm(file('precious.txt'));
+  await writeFile(file('b.txt'), 'b\n');
+};
+
+async function expectUndoneToStart(engine: Engine, turnId: string, start: Awaited<ReturnType<typeof treeAsText>>) {
+  expect((await engine.rollback(turnId)).ok).toBe(true);
+  expect(await treeAsText(box.workspace)).toEqual(start);
+  expect(await readFile(file('precious.txt'), 'utf8')).toBe('keep me\n');
+}
+
+describe('a command whose before scan never ran', () => {
+  it('after a restart that came before it ran: its change is the turn’s (tool gap), before the next command', async () => {
+    const start = await treeAsText(box.workspace);
+    const first = await openEngineOn(box);
+    await first.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+    await command(first, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
+    await abandonEngine(box, first);
+    // The hook that restarted the service gave up waiting: the service is up, the command runs unseen.
+    const engine = await openEngineOn(box);
+    try {
+      await lostCommand();
+      await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
+        ['Bash', ['workspace:/one.txt']],
+        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
+        ['Bash', ['workspace:/c.txt']],
+      ]);
+      await expectUndoneToStart(engine, turnId!, start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('between two commands of a running service: its change is the turn’s, not the state the next found', async () => {
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box);
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
+      await lostCommand();
+      await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => c.tool)).toEqual(['Bash', 'gap', 'Bash']);
+      await expectUndoneToStart(engine, turnId!, start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('as the turn’s first command, with a watcher (the turn’s start was scanned): the turn holds it', async () => {
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      // Queued behind the turn's start scan: the agent's reply comes once it is done.
+      await engine.message({ ...s, role: 'assistant', content: 'on it' });
+      await lostCommand();
+      await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
+        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
+        ['Bash', ['workspace:/c.txt']],
+      ]);
+      await expectUndoneToStart(engine, turnId!, start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('as the turn’s only command, with a watcher: the turn’s end finds it', async () => {
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await engine.message({ ...s, role: 'assistant', content: 'on it' });
+      await lostCommand();
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
+        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
+      ]);
+      await expectUndoneToStart(engine, turnId!, start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('adds no gap command when nothing changed between two commands', async () => {
+    const engine = await openEngineOn(box);
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
+      await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
+      await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => c.tool)).toEqual(['Bash', 'Bash']);
+    } finally {
+      await engine.close();
+    }
+  });
+});
