@@ -17,6 +17,8 @@ export interface ApiRequest {
   /** The script key its conversation matched, or null. */
   matched: string | null;
   step: number;
+  /** The request's JSON body as it came (what the model was sent). */
+  body?: string;
 }
 
 export interface FakeApi {
@@ -102,7 +104,7 @@ export async function startFakeApi(dialect: Dialect): Promise<FakeApi> {
   const server: Server = createServer(async (req, res) => {
     const body = await readJson(req);
     const logged = dialect.answer({ method: req.method ?? 'GET', path: req.url ?? '', body }, res);
-    if (logged) requests.push(logged);
+    if (logged) requests.push({ ...logged, body: JSON.stringify(body) });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
