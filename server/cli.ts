@@ -27,6 +27,9 @@ const COMMANDS: Record<string, Command> = {
   mcp: () => import('./cli/mcp.js'),
   explain: () => import('./cli/explain.js'),
   blame: () => import('./cli/blame.js'),
+  share: () => import('./cli/share.js'),
+  push: () => import('./cli/push.js'),
+  pull: () => import('./cli/pull.js'),
 };
 
 export async function main(argv: string[]): Promise<number> {

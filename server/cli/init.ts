@@ -151,7 +151,9 @@ export async function run(args: string[]): Promise<number> {
         : `${edit.changed ? 'Added the turnback hooks to' : 'The turnback hooks are already in'} ${file}\n` +
             (writer.afterInstall?.(file) ?? []).map((line) => `${line}\n`).join('') +
             'Use the agent as usual: its first hook starts your turnback service. The console, for every workspace:\n' +
-            `  ${turnbackCommand()} url\n`,
+            `  ${turnbackCommand()} url\n` +
+            'Each commit gets a git note naming the agent turns that wrote it (refs/notes/turnback), kept in this\n' +
+            `clone. Sharing them with your team is your choice: ${turnbackCommand()} share on [--prompts]\n`,
     );
   } catch (error) {
     process.stderr.write(`turnback init: cannot update ${file}: ${(error as Error).message}\n`);

@@ -37,6 +37,8 @@ export const USAGE = `usage:
 
   turnback explain [<commit|range>]                  the agent turns behind each commit (git notes of this clone)
   turnback blame <file>                              per line: its commit, then the agent turn that wrote it, or person
+  turnback share [on|off] [--prompts] [--remote R]   whether your git push/fetch carry those notes (off by default)
+  turnback push | pull [--remote R]                  sends this clone's notes, or merges the remote's into them
 
 One service per user records every workspace: an agent's event brings the git top level of its
 cwd, or a plain folder in your home folder; any other folder is recorded after turnback init there.

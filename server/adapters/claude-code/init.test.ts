@@ -71,6 +71,7 @@ describe('turnback init claude-code', { timeout: 60_000 }, () => {
     expect(first.code).toBe(0);
     expect(first.stdout).toContain('Added the turnback hooks');
     expect(first.stdout).toMatch(/first hook starts your turnback service/);
+    expect(first.stdout).toMatch(/Sharing them with your team is your choice: .* share on/);
     expect(first.stdout).toMatch(/turnback\.js'? url\n/);
 
     const merged = await readSettings();
