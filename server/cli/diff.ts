@@ -5,7 +5,7 @@ import { comparePoints, splitRange } from './client/compare.js';
 import { printJson, runCommand, type CommandSpec } from './client/command.js';
 import { EXIT_DONE } from './client/errors.js';
 import { paint, type Io } from './client/io.js';
-import { diffTurn } from './client/operations.js';
+import { diffTurn, turnDiffs } from './client/operations.js';
 import { displayPath, uriOfPath } from './client/paths.js';
 import { locateTurn } from './client/turn-ref.js';
 import { colourDiff } from './client/unified-diff.js';
@@ -46,13 +46,18 @@ export const DIFF: CommandSpec = {
       return EXIT_DONE;
     }
     const located = await locateTurn(ws, ref, values.session as string | undefined);
-    const diffs = await diffTurn(ws, located, uris, name);
     if (json) {
+      const diffs = await diffTurn(ws, located, uris, name);
       printJson(io, { turnId: located.turn.turnId, diffs: diffs.map(({ diff, patch }) => ({ ...diff, patch })) });
       return EXIT_DONE;
     }
-    for (const { patch } of diffs) io.out(io.colour ? colourDiff(patch, p) : patch);
-    if (diffs.length === 0)
+    // Each file's patch is printed as it arrives: a 5,000-file turn starts at once.
+    let printed = 0;
+    for await (const { patch } of turnDiffs(ws, located, uris, name)) {
+      io.out(io.colour ? colourDiff(patch, p) : patch);
+      printed++;
+    }
+    if (printed === 0)
       io.err(
         `turnback diff: turn #${located.turn.number} changed no ${uris.length ? 'such path' : 'file'}${uris.length ? `: ${paths.map((t) => displayPath(root, io.cwd, uriOfPath(root, io.cwd, t))).join(', ')}` : ''}\n`,
       );

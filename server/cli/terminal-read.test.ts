@@ -167,6 +167,35 @@ describe('turnback show and diff', () => {
     expect(json.diffs[0].patch).toContain('+fresh');
   });
 
+  it("prints a many-file turn's patches whole and in the turn's order, as --json lists them, renames followed", async () => {
+    // More files than the diffs asked at once, a large one first: a later answer may come back sooner.
+    await writeFile(path.join(t.workspace, 'old-name.txt'), 'moved\n');
+    const files: Record<string, string> = { 'a-large.txt': 'line\n'.repeat(20_000) };
+    for (let i = 0; i < 30; i++) files[`many/f${String(i).padStart(2, '0')}.txt`] = `file ${i}\n`;
+    await agentCall('input', { sessionId: t.session, platform: 'claude-code', sessionType: 'chat', content: 'Many' });
+    const { execId } = await agentCall('exec', { sessionId: t.session, tool: 'Bash', command: 'generate' });
+    await mkdir(path.join(t.workspace, 'many'));
+    for (const [name, content] of Object.entries(files)) await writeFile(path.join(t.workspace, name), content);
+    await rename(path.join(t.workspace, 'old-name.txt'), path.join(t.workspace, 'new-name.txt'));
+    await agentCall('exec-end', { sessionId: t.session, execId });
+    await agentCall('turn-end', { sessionId: t.session });
+
+    const json = JSON.parse((await run('diff', ['1', '--json'])).stdout);
+    const manifest = JSON.parse((await run('show', ['1', '--json'])).stdout);
+    const inOrder = manifest.files
+      .filter((f: { change: string }) => !f.change.startsWith('dir-'))
+      .map((f: { uri: string }) => f.uri);
+    expect(json.diffs.map((d: { uri: string }) => d.uri)).toEqual(inOrder);
+    expect(inOrder.length).toBeGreaterThanOrEqual(32);
+    expect(json.diffs.find((d: { uri: string }) => d.uri === 'workspace:/new-name.txt')).toMatchObject({
+      from: 'workspace:/old-name.txt',
+      before: { text: 'moved\n' },
+    });
+    const plain = await run('diff', ['1']);
+    expect(plain.code).toBe(0);
+    expect(plain.stdout).toBe(json.diffs.map((d: { patch: string }) => d.patch).join(''));
+  });
+
   it('refuses a turn that does not exist and a path outside the workspace with exit 2', async () => {
     await agentTurn('One', { 'a.txt': 'a\n' });
     expect(await run('diff', ['7'])).toMatchObject({ code: 2, stderr: expect.stringContaining('has no turn 7') });

@@ -68,22 +68,49 @@ export async function diffTurn(
   uris: string[],
   name: (uri: string) => string,
 ): Promise<FileDiff[]> {
-  const { files } = await ws.manifest(located.turn.turnId);
-  const chosen =
-    uris.length === 0
-      ? files
-      : files.filter((file) =>
-          uris.some((uri) =>
-            [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`))),
-          ),
-        );
   const diffs: FileDiff[] = [];
-  for (const change of chosen) {
-    if (change.change === 'dir-created' || change.change === 'dir-deleted') continue;
-    const diff = await ws.diff(located.turn.turnId, change.uri);
-    diffs.push({ diff, change, patch: unifiedDiff(diff, change, name) });
-  }
+  for await (const diff of turnDiffs(ws, located, uris, name)) diffs.push(diff);
   return diffs;
+}
+
+/** Diffs asked of the service at once: a big turn's round trips overlap, its order stays. */
+const DIFFS_IN_FLIGHT = 8;
+
+/** The turn's diffs one by one in the manifest's order, as they arrive: a big turn's first prints at once. */
+export async function* turnDiffs(
+  ws: WorkspaceClient,
+  located: Located,
+  uris: string[],
+  name: (uri: string) => string,
+): AsyncGenerator<FileDiff> {
+  const { files } = await ws.manifest(located.turn.turnId);
+  const chosen = files.filter(
+    (file) =>
+      file.change !== 'dir-created' &&
+      file.change !== 'dir-deleted' &&
+      (uris.length === 0 ||
+        uris.some((uri) =>
+          [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`))),
+        )),
+  );
+  const ask = (change: FileChange): Promise<FileDiff> =>
+    ws.diff(located.turn.turnId, change.uri).then((diff) => ({ diff, change, patch: unifiedDiff(diff, change, name) }));
+  const queue: Promise<FileDiff>[] = [];
+  let next = 0;
+  const fill = () => {
+    for (; queue.length < DIFFS_IN_FLIGHT && next < chosen.length; next++) {
+      const asked = ask(chosen[next]);
+      // A failure is raised in order by the await below; one asked after it is left unread.
+      asked.catch(() => {});
+      queue.push(asked);
+    }
+  };
+  fill();
+  while (queue.length > 0) {
+    const diff = await queue.shift()!;
+    fill();
+    yield diff;
+  }
 }
 
 function refuseActive(located: Located): void {

@@ -156,6 +156,13 @@ export class Entries {
     ).map((row) => parseChange(row.data, row.uri));
   }
 
+  /** One path's change in the turn: a diff reads it without parsing the turn's other changes. */
+  changeOf(turnId: string, uri: string): FileChange | undefined {
+    const row = this.store.st(`SELECT data FROM changes WHERE turn = ${TURN} AND uri = ?`).get(turnId, uri) as
+      { data: Buffer } | undefined;
+    return row ? parseChange(row.data, uri) : undefined;
+  }
+
   /**
    * The first `limit` files (folders left out) among the turn's changes that `accept` takes, in
    * change order: a turn's preview, read from its changes instead of being kept a second time

@@ -53,10 +53,9 @@ function trimPartialCharacter(data: Buffer): Buffer {
 
 export async function diffOf(ctx: DiffDeps, turnId: string, uri: string): Promise<Diff> {
   if (!ctx.store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
-  const changes = ctx.store.entries.changesOf(turnId);
-  const change = changes.find((c) => c.uri === uri);
+  const change = ctx.store.entries.changeOf(turnId, uri);
   if (!change) throw new FileNotFoundError(uri);
-  const origin = change.from ? changes.find((c) => c.uri === change.from) : undefined;
+  const origin = change.from ? ctx.store.entries.changeOf(turnId, change.from) : undefined;
   const before = origin ? origin.before : change.before;
   const image = imageTypeOf(uri);
   const diff: Diff = { uri, before: await sideOf(ctx, before, image), after: await sideOf(ctx, change.after, image) };
