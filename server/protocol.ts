@@ -130,6 +130,14 @@ export interface LineCounts {
   removed: number;
 }
 
+/** A turn of another workspace made under the same prompt. */
+export interface LinkedTurn {
+  workspaceId: string;
+  /** That workspace's real root. */
+  root: string;
+  turnId: string;
+}
+
 export interface Turn {
   turnId: string;
   sessionId: string;
@@ -148,6 +156,11 @@ export interface Turn {
    * while this turn was active: what they changed may show in this turn's command scans too.
    */
   concurrent?: string[];
+  /**
+   * The same prompt's turns in other workspaces (a session that moved to another project, or a
+   * file tool's edit there): undone and redone with this one unless `onlyHere` (docs/api.md, linked turns).
+   */
+  linked?: LinkedTurn[];
   /** A crash cut it short. */
   interrupted: boolean;
   startedAt: Iso;

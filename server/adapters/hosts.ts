@@ -1,6 +1,7 @@
 // Every agent host turnback records, by the name its hook route and `turnback init` use.
 import { claudeCodeHost } from './claude-code/host.js';
 import { codexHost } from './codex/host.js';
+import { placeOfEvent } from './core/event-place.js';
 import type { HostAdapter } from './core/host.js';
 import { cursorHost } from './cursor/host.js';
 import { geminiHost } from './gemini/host.js';
@@ -27,5 +28,6 @@ export function placeOfHookEvent(host: string, raw: unknown): { sessionId: strin
   if (!adapter) return null;
   const other = adapter.eventOfHost?.(raw);
   const parsed = (other ? (hostNamed(other) ?? adapter) : adapter).parse(raw);
-  return parsed.ok ? { sessionId: parsed.event.sessionId, cwd: parsed.event.cwd } : null;
+  // A file tool's edit in another project goes to that project's workspace, not its cwd's.
+  return parsed.ok ? { sessionId: parsed.event.sessionId, cwd: placeOfEvent(parsed.event) } : null;
 }

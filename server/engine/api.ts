@@ -144,6 +144,8 @@ export interface Engine {
     step?: StepRef;
   }): Promise<AgentBeforeMutateResponse>;
   turnEnd(req: { sessionId: string }): Promise<{ turnId: string | null }>;
+  /** Notes that `turnId` and `link.turnId` of the workspace at `link.root` were made under one prompt (Turn.linked). */
+  linkTurn(turnId: string, link: { root: string; turnId: string }): void;
 
   listSessions(): Session[];
   listTurns(sessionId: string, opts?: { limit?: number; before?: number }): Turn[];

@@ -341,6 +341,12 @@ export class TurnbackEngine implements Engine {
     );
   }
 
+  linkTurn(turnId: string, link: { root: string; turnId: string }): void {
+    const store = this.open().store;
+    if (!store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
+    store.turns.addLink(turnId, { root: link.root, turnId: link.turnId });
+  }
+
   /** Marks the workspace's current state as a named point (a turn of the pins session). */
   async pin(opts: { name?: string } = {}): Promise<Pin> {
     this.open();

@@ -5,10 +5,11 @@
 // too (or a bound has passed). Events of one session are handled one after the other, in the
 // order they came: a subagent's and the main agent's arrive side by side.
 import { homedir } from 'node:os';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, resolve } from 'node:path';
 import type { Engine } from '../../engine/api.js';
 import { isStepId } from '../../engine/record/step-ref.js';
 import { chatOfItems, type TranscriptItem } from './chat.js';
+import { placeOfEvent } from './event-place.js';
 import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
 import { relativeInsideAnyForm } from './paths.js';
@@ -79,8 +80,13 @@ export class HostReceiver {
     const event = parsed.event;
     if (!isAbsolute(event.cwd)) return { ok: false, malformed: 'cwd is not an absolute path' };
     // An agent working elsewhere is not this server's to record (a hook finds servers by prefix).
-    if (relativeInsideAnyForm(engine.workspace, event.cwd) === null) {
-      return this.outside(event.sessionId, `cwd outside the workspace: ${event.cwd}`, engine);
+    const place = placeOfEvent(event);
+    if (relativeInsideAnyForm(engine.workspace, place) === null) {
+      const reason =
+        place === event.cwd || event.kind !== 'before-mutate'
+          ? `cwd outside the workspace: ${event.cwd}`
+          : `path outside the workspace: ${resolve(event.cwd, event.paths[0])}`;
+      return this.outside(event.sessionId, reason, engine);
     }
     const result = await this.inOrder(event.sessionId, () => this.handle(event, engine));
     return result.ok && result.outcome === 'outside-workspace'
@@ -163,13 +169,15 @@ export class HostReceiver {
     const notice =
       this.host.promptContext && this.tellsAgents(this.host.name) ? undoneNotice(engine, event.sessionId) : null;
     const told = notice === null ? {} : { agentNotice: notice };
-    await engine.input({
+    const { turnId } = await engine.input({
       sessionId: event.sessionId,
       platform: this.host.platform,
       sessionType: this.host.sessionType,
       content: event.prompt,
     });
-    this.sessions.begin(event.sessionId, event.prompt).engines.set(engine.workspace, engine);
+    const begun = this.sessions.begin(event.sessionId, event.prompt);
+    begun.engines.set(engine.workspace, engine);
+    if (turnId !== null) begun.turnIds.set(engine.workspace, turnId);
     if (!this.host.scansWholeTurn) return { ...forwarded(finished + 1), ...told };
     // Never ended by a call: the turn's end runs its after scan, so an edit reported only afterwards is in it.
     await engine.exec({
@@ -240,6 +248,7 @@ export class HostReceiver {
     const prompt = engine.messages(sessionId, { turnId }).find((m) => m.role === 'user')?.content ?? '';
     const turn = this.sessions.begin(sessionId, prompt);
     turn.engines.set(engine.workspace, engine);
+    turn.turnIds.set(engine.workspace, turnId);
     return turn;
   }
 
@@ -251,13 +260,25 @@ export class HostReceiver {
     const turn = this.sessions.get(event.sessionId);
     if (!turn || turn.engines.has(engine.workspace)) return 0;
     turn.engines.set(engine.workspace, engine);
-    await engine.input({
+    const { turnId } = await engine.input({
       sessionId: event.sessionId,
       platform: this.host.platform,
       sessionType: this.host.sessionType,
       content: turn.prompt,
     });
+    if (turnId !== null) this.link(turn, engine, turnId);
     return 1;
+  }
+
+  /** The turn just begun in `engine`'s workspace and the same prompt's turns elsewhere know one another (Turn.linked). */
+  private link(turn: TurnState, engine: Engine, turnId: string): void {
+    for (const [root, otherTurnId] of turn.turnIds) {
+      const other = turn.engines.get(root);
+      if (!other || root === engine.workspace) continue;
+      engine.linkTurn(turnId, { root, turnId: otherTurnId });
+      other.linkTurn(otherTurnId, { root: engine.workspace, turnId });
+    }
+    turn.turnIds.set(engine.workspace, turnId);
   }
 
   /**

@@ -22,6 +22,8 @@ export interface TurnState {
   engineOf: Map<string, Engine>;
   /** Every workspace the turn is recorded in (its root → its engine): one turn in each, ended together. */
   engines: Map<string, Engine>;
+  /** The turn's id in each of those workspaces (its root → turnId): linked to one another (Turn.linked). */
+  turnIds: Map<string, string>;
   /** Every call id the main agent's events of this turn carried. */
   toolUses: Set<string>;
   /** Subagents started in this turn and not ended yet: the turn waits for them. */
@@ -67,6 +69,7 @@ export class SessionStates {
       nesting: new Set(),
       engineOf: new Map(),
       engines: new Map(),
+      turnIds: new Map(),
       toolUses: new Set(),
       agents: new Set(),
       seenAgents: new Set(),

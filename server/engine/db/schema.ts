@@ -248,6 +248,10 @@ const MIGRATIONS: (string | Migration)[] = [
   `
   ALTER TABLE turns ADD COLUMN concurrent TEXT;
   `,
+  // 17 → 18: the same prompt's turns in other workspaces, undone with it (Turn.linked).
+  `
+  ALTER TABLE turns ADD COLUMN linked TEXT;
+  `,
 ];
 
 export const SCHEMA_VERSION = MIGRATIONS.length;

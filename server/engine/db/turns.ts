@@ -17,6 +17,12 @@ export interface UndoRecord {
   restoredMessages: string[];
 }
 
+/** A turn of another workspace made under the same prompt, named by that workspace's real root. */
+export interface TurnLink {
+  root: string;
+  turnId: string;
+}
+
 export interface StoredTurn {
   turnId: string;
   sessionId: string;
@@ -34,6 +40,8 @@ export interface StoredTurn {
   undo: UndoRecord | null;
   /** Turns of other sessions that changed files while this one was active (null: none). */
   concurrent: string[] | null;
+  /** The same prompt's turns in other workspaces, by their real root (null: none). */
+  linked: TurnLink[] | null;
   /** The turn's messages not taken back by a rollback. */
   messageCount: number;
   /** A pin that retention keeps. */
@@ -61,6 +69,7 @@ interface TurnColumns {
   counts: string;
   undo: string | null;
   concurrent: string | null;
+  linked: string | null;
   message_count: number;
   pinned: number | null;
 }
@@ -81,6 +90,7 @@ function toTurn(row: TurnColumns): StoredTurn {
     counts: JSON.parse(row.counts) as TurnCounts,
     undo: row.undo ? (JSON.parse(row.undo) as UndoRecord) : null,
     concurrent: row.concurrent ? (JSON.parse(row.concurrent) as string[]) : null,
+    linked: row.linked ? (JSON.parse(row.linked) as TurnLink[]) : null,
     messageCount: row.message_count,
     pinned: row.pinned === 1,
   };
@@ -227,6 +237,16 @@ export class Turns {
     const ids = row.concurrent ? (JSON.parse(row.concurrent) as string[]) : [];
     if (ids.includes(byTurnId)) return;
     this.store.st('UPDATE turns SET concurrent = ? WHERE turn_id = ?').run(JSON.stringify([...ids, byTurnId]), turnId);
+  }
+
+  /** Links the turn to `link`, the same prompt's turn in another workspace (once). */
+  addLink(turnId: string, link: TurnLink): void {
+    const row = this.store.st('SELECT linked FROM turns WHERE turn_id = ?').get(turnId) as
+      { linked: string | null } | undefined;
+    if (!row) return;
+    const links = row.linked ? (JSON.parse(row.linked) as TurnLink[]) : [];
+    if (links.some((l) => l.root === link.root && l.turnId === link.turnId)) return;
+    this.store.st('UPDATE turns SET linked = ? WHERE turn_id = ?').run(JSON.stringify([...links, link]), turnId);
   }
 
   setUndo(turnId: string, undo: UndoRecord): void {

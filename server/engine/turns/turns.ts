@@ -1,6 +1,7 @@
 // Turn lifecycle (begin, commit) and the mapping of stored rows to the API's shapes.
 import type { Entry, Turn, TurnKind } from '../../protocol.js';
 import { TITLE_LIMIT } from '../../protocol.js';
+import { workspaceIdOf } from '../../state-dir.js';
 import { commitTurn, type CommitDeps } from './commit.js';
 import type { TurnContext } from '../context.js';
 import type { Housekeeping } from '../content/housekeeping.js';
@@ -82,6 +83,7 @@ export function toTurn(ctx: TurnViewDeps, row: StoredTurn): Turn {
   if (row.rollbackOf) turn.rollbackOf = row.rollbackOf;
   if (row.rolledBackBy) turn.rolledBackBy = row.rolledBackBy;
   if (row.concurrent?.length) turn.concurrent = row.concurrent;
+  if (row.linked?.length) turn.linked = row.linked.map((link) => ({ workspaceId: workspaceIdOf(link.root), ...link }));
   if (row.kind === 'pin') turn.pinned = row.pinned;
   return turn;
 }

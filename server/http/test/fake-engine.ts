@@ -176,6 +176,9 @@ export function createFakeEngine(): FakeEngine {
       checkUri(req.uri);
       return { recorded: activeTurn !== null };
     },
+    linkTurn(turnId, link) {
+      record('linkTurn', turnId, link);
+    },
     async turnEnd(req) {
       record('turnEnd', req);
       const ended = activeTurn;
