@@ -658,6 +658,12 @@ export interface AgentHookResponse {
    */
   hookOutput?: Record<string, unknown>;
 }
+/** GET/POST /api/settings/agent-notices: whether agents are told what the person undid (agent-notices.json). */
+export interface AgentNoticeSettingsResponse {
+  tellAgents: boolean;
+  /** The hosts `turnback init <host> --quiet-agent` turned it off for. */
+  quietHosts: string[];
+}
 /** The hook route of Claude Code, as it was named first. */
 export type AgentClaudeCodeHookRequest = AgentHookRequest;
 export type AgentClaudeCodeHookResponse = AgentHookResponse;

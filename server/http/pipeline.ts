@@ -23,6 +23,7 @@ import {
   WORKSPACES_PATH,
 } from './routes/workspaces.js';
 import type { Route } from './types.js';
+import { AGENT_NOTICES_PATH, agentNoticeSettings, setAgentNoticeSettings } from './routes/agent-notices.js';
 
 export interface PipelineContext {
   port: number;
@@ -109,6 +110,11 @@ async function handleApi(
     if (method === 'GET') return sendJson(response, 200, listWorkspaces(ctx.source));
     if (method === 'POST')
       return sendJson(response, 200, registerWorkspace(ctx.source, await readJsonBody(request, ctx)));
+    throw methodNotAllowed(['GET', 'POST']);
+  }
+  if (rawPath === AGENT_NOTICES_PATH) {
+    if (method === 'GET') return sendJson(response, 200, agentNoticeSettings());
+    if (method === 'POST') return sendJson(response, 200, setAgentNoticeSettings(await readJsonBody(request, ctx)));
     throw methodNotAllowed(['GET', 'POST']);
   }
   const decoded = decodeSegments(rawPath);

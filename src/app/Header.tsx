@@ -3,6 +3,7 @@ import { notRecordingText } from '../features/workspaces/WorkspaceItem';
 import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
+import { AgentNoticeToggle } from './AgentNoticeToggle';
 import { ThemeToggle } from './ThemeToggle';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
@@ -92,6 +93,7 @@ export function Header() {
         {LIVE_TEXT[liveStatus]}
       </div>
       <PinButton />
+      <AgentNoticeToggle />
       <ThemeToggle />
     </header>
   );
