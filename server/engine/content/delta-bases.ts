@@ -158,10 +158,13 @@ class TurnEntries {
 export class TurnMemo {
   private readonly turns = new Map<string, TurnEntries>();
   private held = 0;
+  /** The turns asked for since the last nextPass: the next pass asks for them again. */
+  private readonly usedInPass = new Set<string>();
 
   constructor(private readonly store: Store) {}
 
   of(turnId: string): TurnEntries {
+    this.usedInPass.add(turnId);
     let turn = this.turns.get(turnId);
     if (turn) {
       this.turns.delete(turnId);
@@ -183,14 +186,17 @@ export class TurnMemo {
 
   /**
    * Before a pass: the turns that were still going when read are read again when next asked
-   * for, and the least recently used go down to KEPT_ENTRIES.
+   * for, and the least recently used go down to KEPT_ENTRIES, except the ended turns the pass
+   * before used, whatever their size: a 5,000-file turn is packed over hundreds of passes, and
+   * reading its entries again for each took 10 s. A pass that uses none lets them go too.
    */
   nextPass(): void {
     for (const [id, turn] of this.turns) {
-      if (turn.ended && this.held <= KEPT_ENTRIES) continue;
+      if (turn.ended && (this.held <= KEPT_ENTRIES || this.usedInPass.has(id))) continue;
       this.turns.delete(id);
       this.held -= turn.rows.length;
     }
+    this.usedInPass.clear();
   }
 }
 

@@ -62,6 +62,8 @@ export class Packer {
   async pack(limit: number, before?: () => Promise<boolean>): Promise<number> {
     const rows = this.store.contents.unpacked(limit);
     this.memo.nextPass();
+    // Nothing left to pack: the turns kept for a next pass go down to what an idle memo keeps.
+    if (rows.length === 0) this.memo.nextPass();
     const round: Round = { pending: new Map(), failure: null };
     try {
       for (const listed of rows) {
