@@ -102,6 +102,32 @@ describe('turnback hook claude-code when things go wrong', { timeout: 60_000 }, 
     }
   });
 
+  it("when the service dies while it has a tool's event, starts a service and delivers there", async () => {
+    // A service SIGKILLed mid-request: the connection ends with no answer.
+    await listenAsService((req) => req.socket.destroy());
+    const startEnv = { ...env, HOME: root, TURNBACK_PORT: '0' };
+    const result = await runHook(p.bash({ cwd: workspace }, 'rm precious.txt'), startEnv);
+    const entry = JSON.parse(await readFile(join(root, 'state', 'turnback', 'service.json'), 'utf8')) as {
+      pid: number;
+      port: number;
+    };
+    try {
+      expect(result).toMatchObject({ code: 0, stdout: '' });
+      expect(entry.pid).not.toBe(process.pid);
+      expect(await logLines()).toEqual([]);
+    } finally {
+      if (entry.pid !== process.pid) process.kill(entry.pid, 'SIGTERM');
+      for (let i = 0; i < 400 && entry.pid !== process.pid; i++) {
+        try {
+          process.kill(entry.pid, 0);
+        } catch {
+          break;
+        }
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+    }
+  });
+
   it("delivers over the service's socket only: the TCP port in service.json never sees the agent token", async () => {
     let overTcp = 0;
     const port = await listen((_req, res) => {

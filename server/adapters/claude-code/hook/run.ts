@@ -162,9 +162,11 @@ export async function runClaudeCodeHook(
       return answered(answer.body, env);
     } catch (error) {
       // Nothing listens on the socket although service.json's pid lives (a pid taken by
-      // another process): once, start a service and deliver there.
+      // another process), or the service died while it had an event that cannot wait in the
+      // spool (a tool's, whose file states are read now): once, start a service and deliver there.
       const code = (error as NodeJS.ErrnoException).code;
-      if ((code === 'ECONNREFUSED' || code === 'ENOENT') && attempt === 0) {
+      const died = code === 'ECONNRESET' && delivery === undefined;
+      if ((code === 'ECONNREFUSED' || code === 'ENOENT' || died) && attempt === 0) {
         const again = await serviceTarget(env, Date.now() + START_WAIT_MS, target.entry);
         if ('error' in again) return keep('no-server', again.error, again.late === true);
         target = again;

@@ -158,6 +158,20 @@ describe('bin/turnback-hook', { timeout: 90_000 }, () => {
     }
   });
 
+  it('hands the event to the Node hook when the service dies while it has it (no answer: curl 52 or 56)', async () => {
+    // A service SIGKILLed mid-request: the connection ends with no answer (reset when the request was unread).
+    const dying = createHttpServer((req) => req.socket.destroy());
+    await listenOnServiceSocket(dying, t.env.XDG_STATE_HOME!);
+    try {
+      const { node, started } = await fakeNode();
+      await hook(p.bash(c, 'rm precious.txt'), { TURNBACK_NODE: node });
+      expect(started()).toBe(true);
+    } finally {
+      dying.closeAllConnections();
+      await new Promise((resolve) => dying.close(resolve));
+    }
+  });
+
   it("sends the agent token over the service's socket only: the TCP port in service.json gets nothing", async () => {
     const overTcp: string[] = [];
     const recorder = createHttpServer((req, res) => {
