@@ -710,6 +710,8 @@ export interface CommitSummary {
 }
 /** GET /api/workspaces/:id/commits: newest first; `next`: the `before` of the next page. */
 export interface CommitsResponse {
+  /** False when the workspace is in no git repository. */
+  repository: boolean;
   commits: CommitSummary[];
   next: string | null;
 }

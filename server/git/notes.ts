@@ -39,7 +39,9 @@ export async function readNotes(cwd: string, commits?: Iterable<string>): Promis
   return notes;
 }
 
-/** Writes (replaces) `commit`'s note in the local ref. */
+/** Writes `commit`'s note in the local ref, joined with the turns a note already there holds (a teammate's). */
 export async function writeNote(cwd: string, commit: string, note: CommitNote): Promise<void> {
-  await git(cwd, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', '-', commit], formatNote(note));
+  const there = parseNote((await gitMaybe(cwd, ['notes', '--ref', NOTES_REF, 'show', commit])) ?? '');
+  const turns = uniqueTurns([...note.turns, ...(there?.turns ?? [])]);
+  await git(cwd, ['notes', '--ref', NOTES_REF, 'add', '-f', '-F', '-', commit], formatNote({ turnback: 1, turns }));
 }

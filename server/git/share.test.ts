@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import type { CommitNote } from '../protocol.js';
 import { readNotes, writeNote } from './notes.js';
-import { pullNotes, pushNotes, shareOff, shareOn, shareState } from './share.js';
+import { mergeRemoteNotes, pullNotes, pushNotes, shareOff, shareOn, shareState } from './share.js';
 
 let base: string;
 const run = (cwd: string, ...args: string[]) => execFileSync('git', args, { cwd, encoding: 'utf8' }).trim();
@@ -63,6 +63,8 @@ it("carries notes with the person's own git push and git fetch once shared, and 
   run(one, 'push', '-q'); // the person's push: the branch and the notes
   run(two, 'fetch', '-q'); // the person's fetch
   run(two, 'merge', '-q', '--ff-only', 'origin/main');
+  await mergeRemoteNotes(two); // what the service's next link (or turnback pull) does
+  run(two, 'push', '-q'); // then the person's own push goes, notes included
   expect((await readNotes(two)).get(second)?.turns[0].id).toBe('second-from-one');
 
   // Both clones note the same commit meanwhile: a push after the other's merges both sides.

@@ -40,8 +40,37 @@ export async function shareState(cwd: string, remote: string): Promise<ShareStat
   return { remote, on: fetch.includes(fetchSpecOf(remote)), prompts };
 }
 
+/** A push refspec whose source ref is missing fails the whole `git push`: an empty notes commit makes it exist. */
+async function ensureNotesRef(cwd: string): Promise<void> {
+  if ((await gitMaybe(cwd, ['rev-parse', '--verify', '--quiet', NOTES_REF])) !== null) return;
+  const emptyTree = (await git(cwd, ['mktree'], '')).trim();
+  const root = (await git(cwd, ['commit-tree', emptyTree, '-m', 'turnback notes'])).trim();
+  await git(cwd, ['update-ref', NOTES_REF, root, '']);
+}
+
+/**
+ * Merges each remote's fetched notes into the local ref (`cat_sort_uniq`: both sides' turns), so
+ * the person's next `git push` of the notes is a fast-forward. A no-op when nothing new came.
+ */
+export async function mergeRemoteNotes(cwd: string): Promise<void> {
+  const out = (await gitMaybe(cwd, ['for-each-ref', '--format=%(refname)', REMOTE_NOTES_PREFIX])) ?? '';
+  for (const theirs of out.split('\n').filter((ref) => ref !== '')) {
+    const local = await gitMaybe(cwd, ['rev-parse', '--verify', '--quiet', NOTES_REF]);
+    if (local === null) {
+      await git(cwd, ['update-ref', NOTES_REF, theirs, '']);
+      continue;
+    }
+    if ((await gitMaybe(cwd, ['merge-base', '--is-ancestor', theirs, NOTES_REF])) !== null) continue;
+    await git(cwd, ['notes', '--ref', NOTES_REF, 'merge', '--quiet', '-s', 'cat_sort_uniq', theirs]);
+  }
+}
+
 /** Adds the fetch and push refspecs (once), and sets or clears `turnback.prompts`. */
 export async function shareOn(cwd: string, remote: string, prompts: boolean): Promise<ShareState> {
+  // The remote's notes first, so this clone's notes continue them rather than start apart.
+  await gitMaybe(cwd, ['fetch', '--quiet', remote, fetchSpecOf(remote)]);
+  await mergeRemoteNotes(cwd);
+  await ensureNotesRef(cwd);
   if (!(await values(cwd, `remote.${remote}.fetch`)).includes(fetchSpecOf(remote)))
     await git(cwd, ['config', '--add', `remote.${remote}.fetch`, fetchSpecOf(remote)]);
   const push = await values(cwd, `remote.${remote}.push`);
@@ -73,9 +102,7 @@ export async function shareOff(cwd: string, remote: string): Promise<ShareState>
 /** Fetches the remote's notes and merges them into the local ref (each side's turns kept). */
 export async function pullNotes(cwd: string, remote: string): Promise<void> {
   await git(cwd, ['fetch', '--quiet', remote, fetchSpecOf(remote)]);
-  const theirs = `${REMOTE_NOTES_PREFIX}${remote}`;
-  if ((await gitMaybe(cwd, ['rev-parse', '--verify', '--quiet', theirs])) === null) return;
-  await git(cwd, ['notes', '--ref', NOTES_REF, 'merge', '--quiet', '-s', 'cat_sort_uniq', theirs]);
+  await mergeRemoteNotes(cwd);
 }
 
 /** Pushes the local notes; refused because the remote moved, it pulls (merges) and pushes again. */

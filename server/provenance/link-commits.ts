@@ -7,6 +7,7 @@ import type { CommitNote, NoteTurn, Turn } from '../protocol.js';
 import type { Engine } from '../engine/api.js';
 import { catFiles, git, gitDirOf, gitMaybe } from '../git/git.js';
 import { readNotes, writeNote } from '../git/notes.js';
+import { mergeRemoteNotes } from '../git/share.js';
 import { countRanges, lineOrigins, rangesOf, type TurnVersions } from './line-origins.js';
 import { MAX_FILES_PER_TURN, MAX_PROMPT_CHARS, uniqueTurns } from './note.js';
 import { ReflogCursor, kindOf, readReflog, reflogSize, type ReflogEntry } from './reflog.js';
@@ -42,6 +43,8 @@ export async function linkCommits(engine: ProvenanceEngine): Promise<LinkResult>
     cursor.write(gitDir, reflogSize(gitDir));
     return result;
   }
+  // Teammates' notes a `git fetch` brought are merged in, so the person's next push goes.
+  await mergeRemoteNotes(engine.workspace).catch(() => undefined);
   const { entries } = readReflog(gitDir, at.offset);
   if (entries.length === 0) return result;
   const repo = new RepoView(engine, (await git(engine.workspace, ['rev-parse', '--show-toplevel'])).trim());

@@ -17,12 +17,12 @@ export interface CommitTurns {
 export async function commitsWithTurns(
   cwd: string,
   rev: string,
-  options: { limit?: number; skip?: number } = {},
+  options: { limit?: number; skip?: number; walk?: boolean } = {},
 ): Promise<CommitTurns[]> {
   const args = ['log', '--format=%H%x00%s%x00%an%x00%cI', '--end-of-options'];
   if (options.limit !== undefined) args.splice(1, 0, `--max-count=${options.limit}`);
   if (options.skip) args.splice(1, 0, `--skip=${options.skip}`);
-  if (!rev.includes('..')) args.splice(1, 0, '--no-walk');
+  if (!rev.includes('..') && !options.walk) args.splice(1, 0, '--no-walk');
   const out = await git(cwd, [...args, rev, '--']);
   const rows = out
     .split('\n')

@@ -1,6 +1,7 @@
 // The route table of docs/api.md: every console and agent route, in one place.
 import type { Route } from '../types.js';
 import * as agent from './agent.js';
+import * as commits from './commits.js';
 import * as consoleRoutes from './console.js';
 
 export const ROUTES: readonly Route[] = [
@@ -17,6 +18,9 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/api/turns/:turnId/commands/:execId', handler: consoleRoutes.getCommand },
   { method: 'GET', pattern: '/api/turns/:turnId/steps', handler: consoleRoutes.getSteps },
   { method: 'GET', pattern: '/api/compare', handler: consoleRoutes.compare },
+  { method: 'GET', pattern: '/api/commits', handler: commits.listCommits },
+  { method: 'GET', pattern: '/api/commits/:sha', handler: commits.getCommit },
+  { method: 'GET', pattern: '/api/blame', handler: commits.blame },
   { method: 'GET', pattern: '/api/pins', handler: consoleRoutes.listPins },
   { method: 'POST', pattern: '/api/pins', handler: consoleRoutes.createPin },
   { method: 'DELETE', pattern: '/api/pins/:turnId', handler: consoleRoutes.deletePin },
