@@ -5,8 +5,10 @@
 // swaps two files by rename in a tight loop in the first (targets: p99 ≤ 100 ms, ≤ 300 ms).
 // Exec-end of a command that checks out a large tree in the same workspace: exact, and its time.
 import { execFileSync, spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import type { BenchContext } from '../context.js';
 import { removeTree } from '../fs-tools.js';
 import { loadHistory, SHARED_DATA_DIR } from '../history/source.js';
@@ -20,6 +22,7 @@ export async function watcherScenario(ctx: BenchContext): Promise<void> {
   if (!ctx.openEngine) return;
   await missesOverHistory(ctx);
   await stormLatency(ctx);
+  await stormTakes(ctx);
   await largeCheckout(ctx);
 }
 
@@ -134,6 +137,89 @@ while time.time() < end:
         libc.renameat2(-100, b'one.txt', -100, b'two.txt', 2)
 `;
 
+/**
+ * The storm's clients, as plain JavaScript run on a thread (node:http, kept-alive sockets): a
+ * health request every 50 ms, timed from before the pause (a stalled service delays both), and
+ * back to back Bash turns through the Claude Code hooks in the other workspace, each hook timed.
+ */
+const STORM_CLIENTS = String.raw`
+const { workerData, parentPort } = require('node:worker_threads');
+const http = require('node:http');
+const { writeFile } = require('node:fs/promises');
+const path = require('node:path');
+const { port, token, agent, beta, alpha, until } = workerData;
+const keepAlive = new http.Agent({ keepAlive: true });
+const call = (method, route, bearer, body) =>
+  new Promise((resolve, reject) => {
+    const data = body === undefined ? undefined : JSON.stringify(body);
+    const headers = { Authorization: 'Bearer ' + bearer, 'Content-Type': 'application/json' };
+    if (data !== undefined) headers['Content-Length'] = Buffer.byteLength(data);
+    const request = http.request({ host: '127.0.0.1', port, method, path: route, agent: keepAlive, headers }, (answer) => {
+      answer.resume();
+      answer.on('end', () => (answer.statusCode < 300 ? resolve() : reject(new Error(route + ': ' + answer.statusCode))));
+    });
+    request.on('error', reject);
+    request.end(data);
+  });
+const hook = (cwd, session, event) =>
+  call('POST', '/api/agent/hook/claude-code', agent, {
+    session_id: session, transcript_path: '/tmp/none.jsonl', cwd, permission_mode: 'default', ...event,
+  });
+const health = [];
+const hooks = [];
+let tool = 0;
+/** One Bash turn in cwd, its hooks timed into samples (null: not counted). */
+const turn = async (cwd, session, samples) => {
+  const timed = async (event) => {
+    const started = performance.now();
+    await hook(cwd, session, event);
+    samples?.push(performance.now() - started);
+  };
+  const id = 'toolu_storm_' + ++tool;
+  const pre = {
+    hook_event_name: 'PreToolUse',
+    tool_name: 'Bash',
+    tool_input: { command: 'echo >> app.txt' },
+    tool_use_id: id,
+  };
+  await timed({ hook_event_name: 'UserPromptSubmit', prompt: 'bench' });
+  await timed(pre);
+  await writeFile(path.join(cwd, 'app.txt'), 'turn ' + tool + '\n');
+  await timed({ ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } });
+  await timed({ hook_event_name: 'Stop', stop_hook_active: false });
+};
+const polling = (async () => {
+  while (Date.now() < until) {
+    const started = performance.now();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    await call('GET', '/api/health', token);
+    health.push(performance.now() - started - 50);
+  }
+})();
+// The storming workspace's own agent runs commands too: each one's barrier watches its folders again.
+const storming = (async () => {
+  while (Date.now() < until) await turn(alpha, 'a1111111-1111-4111-8111-111111111111', null);
+})();
+(async () => {
+  while (Date.now() < until) await turn(beta, 'b2222222-2222-4222-8222-222222222222', hooks);
+  await polling;
+  await storming;
+  parentPort.postMessage({ health, hooks });
+})();
+`;
+
+/** CPU time of this process's main thread (the service's loop) in ms, from /proc (0 where there is none). */
+function loopCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // utime and stime, in clock ticks of 10 ms (fields 14 and 15 of proc(5)).
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
+
 /** Exported for a run of the storm alone; with PROFILE set, the service's loop is profiled during the storm (cpu-profile.ts). */
 export async function stormLatency(ctx: BenchContext): Promise<void> {
   const base = ctx.path('watcher-storm');
@@ -213,21 +299,28 @@ export async function stormLatency(ctx: BenchContext): Promise<void> {
     const profiler = await cpuProfilerFromEnv(1_000);
     await profiler?.start();
     const storm = spawn('python3', ['-c', swapStorm(seconds)], { cwd: repo('alpha'), stdio: 'ignore' });
-    let storming = true;
-    const ended = new Promise((resolve) => storm.on('exit', resolve)).then(() => (storming = false));
-    const health: number[] = [];
-    const hooks: number[] = [];
-    const polling = (async () => {
-      while (storming) {
-        const started = performance.now();
-        await new Promise((resolve) => setTimeout(resolve, 50));
-        await call('GET', '/api/health', token);
-        health.push(performance.now() - started - 50);
-      }
-    })();
-    while (storming) await turn('beta', 'b2222222-2222-4222-8222-222222222222', hooks);
+    const ended = new Promise((resolve) => storm.on('exit', resolve));
+    const loopCpuAtStart = loopCpuMs();
+    // The clients run on a thread of their own, as the console and the hooks run in processes of
+    // their own: the service's loop serves, and no client's work is counted as its answer time.
+    const clients = new Worker(STORM_CLIENTS, {
+      eval: true,
+      workerData: {
+        port: server.port,
+        token,
+        agent,
+        beta: repo('beta'),
+        alpha: repo('alpha'),
+        until: Date.now() + seconds * 1000,
+      },
+    });
+    const { health, hooks } = await new Promise<{ health: number[]; hooks: number[] }>((resolve, reject) => {
+      clients.once('message', resolve);
+      clients.once('error', reject);
+    });
+    const loopCpu = loopCpuMs() - loopCpuAtStart;
+    await clients.terminate();
     await ended;
-    await polling;
     await profiler?.stop('.storm.cpuprofile');
     ctx.results.figure(
       WATCHER_SECTION,
@@ -248,11 +341,72 @@ export async function stormLatency(ctx: BenchContext): Promise<void> {
     ctx.results.note(
       WATCHER_SECTION,
       `rename storm (renameat2 RENAME_EXCHANGE, ${seconds} s): health p99 ${quantile(health, 0.99).toFixed(1)} ms (target ≤ 100) over ${health.length}, ` +
-        `hook p99 ${quantile(hooks, 0.99).toFixed(1)} ms (target ≤ 300) over ${hooks.length}; client and service share one process`,
+        `hook p99 ${quantile(hooks, 0.99).toFixed(1)} ms (target ≤ 300) over ${hooks.length}; ` +
+        `the service's loop ran ${(loopCpu / 1000).toFixed(2)} s of CPU in the ${seconds} s; the clients on a thread of their own`,
     );
   } finally {
     await server.close();
     await host.close(1_000);
+    await removeTree(base);
+  }
+}
+
+/**
+ * The watcher alone under the storm, a barrier every 20 ms as the storming workspace's own
+ * commands take them (each watches the storming folder again): the service's loop's CPU and its
+ * timer lag, the watcher's whole cost on that loop (on its thread, only the messages are left).
+ */
+export async function stormTakes(ctx: BenchContext): Promise<void> {
+  const { fsTreeWatcher } = await import('../../server/engine/index.js');
+  const base = ctx.path('watcher-takes');
+  const root = path.join(base, 'workspace');
+  for (let d = 0; d < 300; d++) {
+    await mkdir(path.join(root, `d${d}`, 'sub'), { recursive: true });
+    await writeFile(path.join(root, `d${d}`, 'f.txt'), `${d}\n`);
+  }
+  await writeFile(path.join(root, 'one.txt'), 'one\n');
+  await writeFile(path.join(root, 'two.txt'), 'two\n');
+  const rules = { roots: [{ real: root, engineData: [] }], exclude: [] };
+  const watcher = fsTreeWatcher({
+    roots: [root],
+    skip: () => false,
+    barrierDir: path.join(base, 'barrier'),
+    log: () => undefined,
+    rules,
+  })!;
+  try {
+    await watcher.take();
+    const seconds = ctx.config.quick ? 8 : 20;
+    const storm = spawn('python3', ['-c', swapStorm(seconds)], { cwd: root, stdio: 'ignore' });
+    let storming = true;
+    const ended = new Promise((resolve) => storm.on('exit', resolve)).then(() => (storming = false));
+    const cpuAtStart = loopCpuMs();
+    const lags: number[] = [];
+    let takes = 0;
+    while (storming) {
+      const started = performance.now();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      lags.push(performance.now() - started - 20);
+      await watcher.take();
+      takes++;
+    }
+    const cpu = loopCpuMs() - cpuAtStart;
+    await ended;
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.storm.loopLag',
+      "the service loop's timer lag, storm and barriers in one workspace",
+      'turnback',
+      'ms',
+      summarize(lags),
+    );
+    ctx.results.note(
+      WATCHER_SECTION,
+      `the watcher alone under the storm, a barrier every 20 ms (${takes} barriers): the service's loop ran ${cpu} ms of CPU ` +
+        `(${(cpu / takes).toFixed(2)} ms a barrier), its timer lag p99 ${quantile(lags, 0.99).toFixed(1)} ms`,
+    );
+  } finally {
+    await watcher.close();
     await removeTree(base);
   }
 }
