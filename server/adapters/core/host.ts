@@ -122,8 +122,9 @@ export interface HostAdapter {
   notice(message: string): HostNotice;
   /**
    * What the host's prompt hook prints on stdout (one JSON object) so that `context` goes to the
-   * agent with the prompt (Claude Code: `hookSpecificOutput.additionalContext`); absent when the
-   * host has no such channel (undone-notice.ts).
+   * agent with the prompt (Claude Code: `hookSpecificOutput.additionalContext`); null when the
+   * host's plugin adds the answer's `agentNotice` itself (OpenCode); absent when the host has no
+   * such channel (undone-notice.ts).
    */
-  promptContext?(context: string): Record<string, unknown>;
+  promptContext?(context: string): Record<string, unknown> | null;
 }

@@ -12,7 +12,8 @@ import { HOOK_ROUTE_PATTERN } from './hook-path.js';
 /** The paragraph for the agent, and last (bin/turnback-hook prints what follows its key) the host's stdout for it. */
 function agentNoticeFields(host: HostAdapter, notice: string | undefined): Partial<AgentHookResponse> {
   if (notice === undefined || !host.promptContext) return {};
-  return { agentNotice: notice, hookOutput: host.promptContext(notice) };
+  const hookOutput = host.promptContext(notice);
+  return hookOutput === null ? { agentNotice: notice } : { agentNotice: notice, hookOutput };
 }
 
 /** The hook route of one server, for `hosts`. */

@@ -1,7 +1,8 @@
 // OpenCode as a host of the core: the events of turnback's plugin (event.ts, plugin.ts). OpenCode
 // keeps its sessions in its own database, not in a transcript file, so a turn's chat is the
 // reply the plugin collected from the session's text parts. The plugin tells the person
-// itself (stderr and a toast): OpenCode has no hook output channel.
+// itself (stderr and a toast), and the agent (a synthetic part of the prompt): OpenCode has no
+// hook output channel.
 import { chatOfItems } from '../core/chat.js';
 import type { HostAdapter } from '../core/host.js';
 import { OPENCODE_HOST, parseOpencodeEvent } from './event.js';
@@ -14,4 +15,6 @@ export const opencodeHost: HostAdapter = {
   chat: (items, lastReply, workspace) =>
     chatOfItems(items, lastReply, workspace, { fields: {}, pathFields: new Set() }),
   notice: (message) => ({ stderr: `turnback: ${message}\n` }),
+  // The plugin adds the answer's agentNotice to the prompt as a synthetic text part (plugin.ts).
+  promptContext: () => null,
 };

@@ -18,6 +18,8 @@ let server: Server;
 let recorder: Server;
 let tcpHits = 0;
 const posts: { path: string; auth: string; body: any }[] = [];
+const FORWARDED = '{"ok":true,"outcome":"forwarded","calls":1}';
+let answer = FORWARDED;
 let plugin: (ctx: { directory: string; client?: unknown }) => Promise<Hooks>;
 
 beforeAll(async () => {
@@ -29,7 +31,7 @@ beforeAll(async () => {
     });
     req.on('end', () => {
       posts.push({ path: req.url ?? '', auth: req.headers.authorization ?? '', body: JSON.parse(body) });
-      res.writeHead(200, { 'Content-Type': 'application/json' }).end('{"ok":true,"outcome":"forwarded","calls":1}');
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(answer);
     });
   });
   // A listener on service.json's TCP port: the plugin must never send it anything (the token
@@ -209,6 +211,30 @@ describe('the OpenCode plugin', () => {
 });
 
 describe("the plugin's events, read by the opencode host", () => {
+  it("adds the prompt answer's agentNotice to the prompt as a synthetic text part, which is not the prompt", async () => {
+    await useState(true);
+    posts.length = 0;
+    const notice = 'turnback: since your last prompt the person took back work of this session (Undo of #1).';
+    answer = JSON.stringify({ ok: true, outcome: 'forwarded', calls: 1, agentNotice: notice });
+    try {
+      const hooks = await plugin({ directory: '/tmp/gx/oc1/project' });
+      const parts = [{ id: 'prt_a', type: 'text', text: 'Go on', messageID: 'msg_1', sessionID: 'ses_1' }];
+      await hooks['chat.message']({ sessionID: 'ses_1' }, { message: { id: 'msg_1', sessionID: 'ses_1' }, parts });
+      expect(posts.map((p) => [p.body.event, p.body.prompt])).toEqual([['prompt', 'Go on']]);
+      expect(parts).toHaveLength(2);
+      expect(parts[1]).toEqual({
+        id: expect.stringMatching(/^prt_[0-9a-f]{12}[0-9A-Za-z]{14}$/),
+        messageID: 'msg_1',
+        sessionID: 'ses_1',
+        type: 'text',
+        synthetic: true,
+        text: notice,
+      });
+    } finally {
+      answer = FORWARDED;
+    }
+  });
+
   it('refuses what is not one, ignores what changes nothing', () => {
     const base = { session_id: 'ses_a', cwd: '/w' };
     expect(parseOpencodeEvent({ ...base, event: 'tool.before', tool: 'edit', args: {} })).toMatchObject({

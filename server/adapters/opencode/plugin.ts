@@ -96,6 +96,7 @@ export const TurnbackPlugin = async ({ directory, client }) => {
       const { status, answer } = await postJson(to, body, waitMs);
       if (typeof answer.systemMessage === 'string') tell(body.session_id, answer.systemMessage);
       else if (status < 200 || status > 299) tell(body.session_id, 'the turnback service refused an event (' + status + '): ' + (answer.message || answer.error?.message || 'no reason given'));
+      return answer;
     } catch (error) {
       if (error && (error.code === 'ENOENT' || error.code === 'ECONNREFUSED')) return tell(body.session_id, 'no turnback service is running: this session is not recorded (start it with: turnback start)');
       tell(body.session_id, 'the turnback service did not answer: ' + (error && error.message || error));
@@ -112,6 +113,16 @@ export const TurnbackPlugin = async ({ directory, client }) => {
     return next;
   };
 
+  // A part id as OpenCode makes them (prt_, 12 hex digits of ms * 4096 + a counter, 14 base-62 characters): sorted after the prompt's own.
+  let counter = 0;
+  const partId = () => {
+    const time = (BigInt(Date.now()) * 4096n + BigInt(++counter % 4096)).toString(16).padStart(12, '0').slice(-12);
+    const digits = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+    let tail = '';
+    for (let i = 0; i < 14; i++) tail += digits[Math.floor(Math.random() * 62)];
+    return 'prt_' + time + tail;
+  };
+
   const textOf = (parts) => (Array.isArray(parts) ? parts : [])
     .filter((part) => part && part.type === 'text' && typeof part.text === 'string' && !part.synthetic)
     .map((part) => part.text).join('\\n');
@@ -122,7 +133,11 @@ export const TurnbackPlugin = async ({ directory, client }) => {
       if (!sessionId || parents.has(sessionId)) return;
       if (output?.message?.id) prompts.add(output.message.id);
       replies.set(sessionId, new Map());
-      await send('prompt', sessionId, { prompt: textOf(output?.parts) });
+      const answer = await send('prompt', sessionId, { prompt: textOf(output?.parts) });
+      // What the person undid since the last prompt: a synthetic text part of the prompt, which the model gets with it.
+      if (typeof answer?.agentNotice === 'string' && Array.isArray(output?.parts) && output?.message?.id) {
+        output.parts.push({ id: partId(), messageID: output.message.id, sessionID: sessionId, type: 'text', synthetic: true, text: answer.agentNotice });
+      }
     },
     'tool.execute.before': async (input, output) => {
       if (!input?.sessionID || READ_ONLY_TOOLS.has(input.tool)) return;
