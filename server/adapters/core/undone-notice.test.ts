@@ -104,6 +104,22 @@ describe('telling the agent what the person undid', () => {
     expect(await prompt('Next')).toBeUndefined();
   });
 
+  it('a rewind to a pin set before the turn is said too, with the pin it went back to', async () => {
+    const pin = await engine.pin({ name: 'before the bump' });
+    await turn('Bump', { 'src/app.ts': 'export const answer = 42;\n' });
+    await engine.rewind(pin.sessionId, { toTurnId: pin.turnId });
+    const notice = (await prompt('Next'))!;
+    expect(notice).toContain('(Rewind to pin "before the bump")');
+    expect(notice).toContain('"src/app.ts" (as at the pin "before the bump")');
+  });
+
+  it('a rewind of the session to a turn says what each file is back to', async () => {
+    await turn('First', { 'src/a.ts': 'A' });
+    const second = await turn('Second', { 'src/app.ts': 'export const answer = 42;\n' });
+    await engine.rewind(p.SESSION_ID, { toTurnId: second.turnId });
+    expect(await prompt('Next')).toContain('"src/app.ts" (as before turn #2)');
+  });
+
   it('is still said after the service restarts', async () => {
     const { turnId } = await turn('Bump', { 'src/app.ts': 'export const answer = 42;\n' });
     await engine.rollback(turnId);

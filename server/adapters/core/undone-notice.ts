@@ -12,6 +12,8 @@ export const NOTICE_PATH_LIMIT = 20;
 const NOTICE_OPERATION_LIMIT = 5;
 /** How many of the session's newest turns are looked at. */
 const RECENT_TURNS = 40;
+/** How many of the pins session's newest turns are looked at. */
+const RECENT_PIN_TURNS = 10;
 /** The session of the workspace's pins: a rewind to a pin takes back turns of every session. */
 const PINS_SESSION = 'turnback-pins';
 
@@ -28,7 +30,9 @@ interface NetPath {
 function undosSinceLastPrompt(engine: Engine, sessionId: string): Turn[] {
   let turns: Turn[];
   try {
-    turns = engine.listTurns(sessionId, { limit: RECENT_TURNS });
+    // Most prompts follow the agent's own turn: one turn read tells there is nothing to say of this session.
+    turns = engine.listTurns(sessionId, { limit: 1 });
+    if (turns[0]?.kind !== 'agent') turns = engine.listTurns(sessionId, { limit: RECENT_TURNS });
   } catch {
     return [];
   }
@@ -41,7 +45,7 @@ function undosSinceLastPrompt(engine: Engine, sessionId: string): Turn[] {
   const mine = new Set(turns.map((t) => t.turnId));
   let pins: Turn[] = [];
   try {
-    pins = engine.listTurns(PINS_SESSION, { limit: RECENT_TURNS });
+    pins = engine.listTurns(PINS_SESSION, { limit: RECENT_PIN_TURNS });
   } catch {
     // no pins in this workspace
   }
