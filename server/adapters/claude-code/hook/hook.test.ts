@@ -77,6 +77,24 @@ describe('turnback hook claude-code against a running server', { timeout: 90_000
     expect((await hookLog()).trim().split('\n')).toEqual([expect.stringMatching(/not recorded: .*outside\.txt/)]);
   });
 
+  it("prints the prompt's paragraph about an undo as Claude Code's additionalContext, once", async () => {
+    await hook(p.userPromptSubmit(c, 'Bump the answer'));
+    await hook(p.edit(c, join(t.workspace, 'src', 'app.ts'), '41', '42'));
+    await writeFile(join(t.workspace, 'src', 'app.ts'), 'export const answer = 42;\n');
+    await hook(p.stop(c));
+    const [turn] = await turns();
+    expect((await t.api('POST', `/api/turns/${turn.turnId}/rollback`, {})).status).toBe(200);
+    const told = await runHook(p.userPromptSubmit(c, 'Go on'), t.env);
+    expect(JSON.parse(told.stdout)).toEqual({
+      hookSpecificOutput: {
+        hookEventName: 'UserPromptSubmit',
+        additionalContext: expect.stringContaining('"src/app.ts" (as before turn #1)'),
+      },
+    });
+    await hook(p.stop(c));
+    expect((await runHook(p.userPromptSubmit(c, 'And on'), t.env)).stdout).toBe('');
+  });
+
   it('marks the turn as having run a shell command', async () => {
     await hook(p.userPromptSubmit(c, 'Run the tests'));
     await hook(p.bash(c, 'npm test -- --run'));
