@@ -24,6 +24,7 @@ const COMMANDS: Record<string, Command> = {
   pin: () => import('./cli/pin.js'),
   pins: () => import('./cli/pins.js'),
   unpin: () => import('./cli/unpin.js'),
+  budget: () => import('./cli/budget.js'),
   mcp: () => import('./cli/mcp.js'),
   explain: () => import('./cli/explain.js'),
   blame: () => import('./cli/blame.js'),

@@ -54,6 +54,25 @@ export type State =
 export type SpecialKind = 'fifo' | 'socket' | 'char' | 'block';
 
 /** `budget`: a content larger on its own than the store budget set for the workspace (docs/api.md "Store budget"). */
+/**
+ * A store's budget (docs/api.md "Store budget"): its size in bytes, what the contents take as
+ * stored, the sessions pruned to stay within it since the server started, and where the size
+ * comes from: the workspace's own setting, the service's `--store-budget`, or the default.
+ */
+export interface StoreBudget {
+  bytes: number;
+  used: number;
+  prunedForBudget: number;
+  source: 'workspace' | 'service' | 'default';
+}
+/** POST /api/budget (per workspace: /api/workspaces/:id/budget): `bytes` null clears the workspace's own budget. */
+export interface SetBudgetRequest {
+  bytes: number | null;
+}
+export interface SetBudgetResponse {
+  budget: StoreBudget;
+}
+
 export type SkipReason = 'too-large' | 'excluded' | 'unreadable' | 'budget';
 /** What an exec scan could not capture: a path's skip reason, or `concurrent` (another session's command ran at the same time). */
 /** `over-budget`: a git-ignored folder too large to protect, left out of the scans (`files`, `bytes`: where the count stopped). */
@@ -367,7 +386,7 @@ export interface StoreStats {
    * The store budget (`--store-budget`): its size in bytes, what the contents take as stored, and
    * the sessions pruned to stay within it since this server started.
    */
-  budget: { bytes: number; used: number; prunedForBudget: number };
+  budget: StoreBudget;
   /** Git-ignored folders the latest scan left out over their budget: not protected. */
   unprotected: { uri: Uri; files: number; bytes: number }[];
   /** The workspace index and its background build. */
@@ -623,7 +642,7 @@ export interface Workspace {
   /** While its engine is open: whether a command's scans follow the filesystem watcher. */
   watcher?: WatcherStatus;
   /** While its engine is open: its store budget, as in `GET /api/store`. */
-  budget?: StoreStats['budget'];
+  budget?: StoreBudget;
 }
 export interface WorkspacesResponse {
   workspaces: Workspace[];

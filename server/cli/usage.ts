@@ -1,6 +1,7 @@
 // The CLI's usage text (docs/api.md "Build and run").
 export const USAGE = `usage:
-  turnback start [--port N]     starts your turnback service in the background and prints its console URL
+  turnback start [--port N] [--store-budget <size>]
+                                starts your turnback service in the background and prints its console URL
   turnback stop                 stops it (active turns are committed first)
   turnback status [--json]      its pid, URL and workspaces: sessions, store size, recording or why not
   turnback url                  prints the console URL with its token
@@ -33,6 +34,7 @@ export const USAGE = `usage:
   turnback pin [name]                                marks the current state as a named point, kept from retention
   turnback pins                                      lists them
   turnback unpin <pin>                               gives it back to retention
+  turnback budget [<size>|default] [--workspace X]   the workspace's store budget, or sets its own (kept across restarts)
   turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
   turnback explain [<commit|range>]                  the agent turns behind each commit (git notes of this clone)

@@ -25,6 +25,7 @@ import type {
   RootKind,
   Session,
   SessionOrigin,
+  StoreBudget,
   StoreStats,
   Turn,
   Uri,
@@ -157,6 +158,8 @@ export interface Engine {
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
   storeStats(): StoreStats;
+  /** Sets the workspace's own store budget in bytes, kept in its store (null: back to the service's or the default); prunes to it at once. */
+  setStoreBudget(bytes: number | null): StoreBudget;
   /**
    * Builds the workspace index in the background unless it is whole (joins a build already
    * running); resolves with how it ended (`whole`, `failed` with its reason, `partial` when the

@@ -36,6 +36,8 @@ export interface EngineLimits {
   keepSessions: number;
   /** The store's budget in bytes (turns/budget.ts); null: the default, from the workspace's size. */
   storeBudget: number | null;
+  /** The budget the engine was opened with (`--store-budget`): what clearing the workspace's own setting goes back to. */
+  openedBudget: number | null;
   /** A rollback places contents in batches of about this many bytes (see rollback/place-contents.ts). */
   placeBatchBytes: number;
   exclude: RegExp[];

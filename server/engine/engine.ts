@@ -22,6 +22,7 @@ import type {
   SessionOrigin,
   Step,
   StepRef,
+  StoreBudget,
   StoreStats,
   Turn,
 } from '../protocol.js';
@@ -39,7 +40,7 @@ import {
   TurnNotFoundError,
 } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
-import { pruneForBudget, storeBudget, storeUsed } from './turns/budget.js';
+import { budgetOf, pruneForBudget, setBudget } from './turns/budget.js';
 import type { ExecScans } from './record/exec.js';
 import { IndexBuild } from './record/index-build.js';
 import type { Lock } from './lock.js';
@@ -299,15 +300,18 @@ export class TurnbackEngine implements Engine {
       dataDir: this.ctx.dataDir,
       retention: { keepDays: this.ctx.limits.keepDays, keepSessions: this.ctx.limits.keepSessions },
       pruned: this.ctx.retention.pruned,
-      budget: {
-        bytes: storeBudget(this.ctx),
-        used: storeUsed(this.ctx),
-        prunedForBudget: this.ctx.retention.prunedForBudget,
-      },
+      budget: budgetOf(this.ctx),
       unprotected: this.execs.overBudget().map(({ uri, files, bytes }) => ({ uri, files, bytes })),
       index: this.indexBuild.status(),
       watcher: this.execs.watcherStatus(),
     };
+  }
+
+  setStoreBudget(bytes: number | null): StoreBudget {
+    this.open();
+    if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes > 0))
+      throw new BadRequestError('bytes must be a positive whole number of bytes, or null for the default', { bytes });
+    return setBudget(this.ctx, bytes);
   }
 
   buildIndex(): Promise<IndexBuildStatus> {

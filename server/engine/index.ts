@@ -24,6 +24,7 @@ import { Roots } from './paths/roots.js';
 import { ControlledStorage, Mutations } from './record/storage.js';
 import { withCodedErrors } from './system-errors.js';
 import { Store } from './db/store.js';
+import { readBudgetSetting } from './db/budget-setting.js';
 import type { WatcherFactory } from './record/watch/tree-watcher.js';
 import { watchSpecOf } from './record/watch/watch-spec.js';
 
@@ -119,7 +120,8 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
         maxDeleteBytes: options.maxDeleteBytes ?? 2 * 1024 * 1024 * 1024,
         keepDays: options.keepDays ?? 30,
         keepSessions: options.keepSessions ?? 0,
-        storeBudget: options.storeBudget ?? null,
+        storeBudget: readBudgetSetting(store) ?? options.storeBudget ?? null,
+        openedBudget: options.storeBudget ?? null,
         placeBatchBytes: options.placeBatchBytes ?? 64 * 1024 * 1024,
         exclude: compileGlobs(options.exclude ?? DEFAULT_EXCLUDE),
         ignoredBudget: options.ignoredBudget === undefined ? DEFAULT_IGNORED_BUDGET : options.ignoredBudget,

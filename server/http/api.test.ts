@@ -27,7 +27,7 @@ describe('console routes', () => {
       dataDir: '/tmp/fake-data',
       retention: { keepDays: 30, keepSessions: 0 },
       pruned: 0,
-      budget: { bytes: 2147483648, used: 0, prunedForBudget: 0 },
+      budget: { bytes: 2147483648, used: 0, prunedForBudget: 0, source: 'default' },
       unprotected: [],
       index: { state: 'whole', filesFound: 1, filesIndexed: 1, bytesStored: 1, percent: 100 },
       watcher: { state: 'none' },
@@ -190,6 +190,18 @@ describe('agent routes', () => {
     expect((await asAgent({ method: 'POST', path: '/api/agent/turn-end', body: session })).json).toEqual({
       turnId: 't1',
     });
+  });
+
+  it('POST /api/budget sets or clears the store budget, for the console token only; anything but bytes or null is 400', async () => {
+    expect((await post('/api/budget', { bytes: 5 * 1024 * 1024 })).json).toEqual({
+      budget: { bytes: 5 * 1024 * 1024, used: 0, prunedForBudget: 0, source: 'workspace' },
+    });
+    expect((await post('/api/budget', { bytes: null })).json.budget).toMatchObject({ source: 'default' });
+    for (const bytes of [0, -1, 1.5, '5MiB', undefined]) {
+      const bad = await post('/api/budget', { bytes });
+      expect([bad.status, bad.json.error.code]).toEqual([400, 'BAD_REQUEST']);
+    }
+    expect((await asAgent({ method: 'POST', path: '/api/budget', body: { bytes: 1 } })).status).toBe(401);
   });
 
   it('GET /api/file reads a path as fs/read does, for the console token only', async () => {

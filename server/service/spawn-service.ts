@@ -25,12 +25,17 @@ function portArgs(env: NodeJS.ProcessEnv, port: number | undefined): string[] {
   return fromEnv !== undefined && /^[0-9]{1,5}$/.test(fromEnv) ? ['--port', fromEnv] : [];
 }
 
-export function spawnService(env: NodeJS.ProcessEnv, port?: number): { exited: () => boolean } {
+/** `serveArgs`: more flags for `serve` (`turnback start --store-budget`). */
+export function spawnService(
+  env: NodeJS.ProcessEnv,
+  port?: number,
+  serveArgs: string[] = [],
+): { exited: () => boolean } {
   mkdirSync(turnbackStateDir(env), { recursive: true, mode: 0o700 });
   const log = openPrivateLog(statePath('serviceLog', env));
   let exited = false;
   try {
-    const child = spawn(process.execPath, [...cliCommand(), 'serve', ...portArgs(env, port)], {
+    const child = spawn(process.execPath, [...cliCommand(), 'serve', ...portArgs(env, port), ...serveArgs], {
       detached: true,
       stdio: ['ignore', log, log],
       // More libuv threads than the default 4: a filesystem call stuck in one workspace (a hung
@@ -102,7 +107,7 @@ export interface StartFailure {
  */
 export async function ensureService(
   env: NodeJS.ProcessEnv,
-  options: { waitMs?: number; port?: number; stale?: ServiceEntry } = {},
+  options: { waitMs?: number; port?: number; stale?: ServiceEntry; serveArgs?: string[] } = {},
 ): Promise<{ entry: ServiceEntry; started: boolean } | StartFailure> {
   const { stale } = options;
   const deadline = Date.now() + (options.waitMs ?? START_WAIT_MS);
@@ -116,7 +121,7 @@ export async function ensureService(
     const claim = await claimStart(turnbackStateDir(env));
     if (claim) {
       try {
-        return await startOne(env, deadline, options.port, stale);
+        return await startOne(env, deadline, options.port, stale, options.serveArgs);
       } finally {
         claim.release();
       }
@@ -133,11 +138,12 @@ async function startOne(
   deadline: number,
   port: number | undefined,
   stale: ServiceEntry | undefined,
+  serveArgs?: string[],
 ): Promise<{ entry: ServiceEntry; started: boolean } | StartFailure> {
   let exited: () => boolean = () => true;
   if (stale || !lockHeld(env)) {
     try {
-      exited = spawnService(env, port).exited;
+      exited = spawnService(env, port, serveArgs).exited;
     } catch (error) {
       return { error: `the turnback service could not be started: ${(error as Error).message}` };
     }

@@ -1,5 +1,6 @@
 // The frame every terminal command shares: its flags (each takes --json and --help), the
 // service and the cwd's workspace, one-line errors (or `{error}` with --json) and exit codes.
+import path from 'node:path';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { CliError, EXIT_DONE, EXIT_USAGE } from './errors.js';
 import { processIo, type Io } from './io.js';
@@ -77,7 +78,9 @@ export async function runCommand(spec: CommandSpec, args: string[], io: Io = pro
     );
   }
   try {
-    const ws = await openWorkspace(await connectService(io.env, io.bin), io.cwd);
+    // A command that takes `--workspace <path>` addresses that workspace instead of the cwd's.
+    const at = typeof parsed.values.workspace === 'string' ? path.resolve(io.cwd, parsed.values.workspace) : io.cwd;
+    const ws = await openWorkspace(await connectService(io.env, io.bin), at);
     return await spec.run({
       io,
       ws,

@@ -18,6 +18,9 @@ import type {
   RollbackResult,
   Session,
   SessionsResponse,
+  SetBudgetResponse,
+  StoreBudget,
+  StoreStats,
   Turn,
   TurnsResponse,
   Uri,
@@ -91,6 +94,15 @@ export class WorkspaceClient {
 
   unpin(turnId: string): Promise<OkResponse> {
     return this.api.call('DELETE', `${this.prefix}/pins/${encodeURIComponent(turnId)}`);
+  }
+
+  store(): Promise<StoreStats> {
+    return this.get('/store');
+  }
+
+  /** Sets the workspace's own store budget in bytes; null: back to the service's or the default. */
+  async setBudget(bytes: number | null): Promise<StoreBudget> {
+    return (await this.post<SetBudgetResponse>('/budget', { bytes })).budget;
   }
 
   compare(from: string, to: string): Promise<Comparison> {

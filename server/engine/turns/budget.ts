@@ -1,5 +1,7 @@
 // The store budget: after a commit, while the contents kept are over it, the oldest sessions go
 // first — never one with a turn being recorded, one a pin keeps, or the most recent session.
+import type { StoreBudget } from '../../protocol.js';
+import { readBudgetSetting, writeBudgetSetting } from '../db/budget-setting.js';
 import { type GcDeps, dropSession, sweepContents } from './gc.js';
 import { pinnedSince } from './pins.js';
 
@@ -45,4 +47,23 @@ export function pruneForBudget(ctx: GcDeps): number {
     if (used <= budget) break;
   }
   return dropped;
+}
+
+/** The budget as GET /api/store tells it. */
+export function budgetOf(ctx: GcDeps): StoreBudget {
+  const own = readBudgetSetting(ctx.store) !== null;
+  return {
+    bytes: storeBudget(ctx),
+    used: storeUsed(ctx),
+    prunedForBudget: ctx.retention.prunedForBudget,
+    source: own ? 'workspace' : ctx.limits.openedBudget !== null ? 'service' : 'default',
+  };
+}
+
+/** Sets the workspace's own budget (null: back to the service's or the default), kept in its store; prunes at once to it. */
+export function setBudget(ctx: GcDeps, bytes: number | null): StoreBudget {
+  ctx.store.transaction(() => writeBudgetSetting(ctx.store, bytes));
+  ctx.limits.storeBudget = bytes ?? ctx.limits.openedBudget;
+  pruneForBudget(ctx);
+  return budgetOf(ctx);
 }

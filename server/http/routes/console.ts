@@ -14,6 +14,7 @@ import type {
   StepsResponse,
   RollbackResult,
   SessionsResponse,
+  SetBudgetResponse,
   StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
@@ -35,6 +36,14 @@ import {
 export const health: RouteHandler<HealthResponse> = (_request, { version }) => ({ body: { ok: true, version } });
 
 export const storeStats: RouteHandler<StoreStats> = (_request, { engine }) => ({ body: engine.storeStats() });
+
+/** `{bytes}`: the workspace's own store budget, a positive whole number of bytes, or null for the default. */
+export const setBudget: RouteHandler<SetBudgetResponse> = ({ body }, { engine }) => {
+  const { bytes } = objectBody(body);
+  if (bytes !== null && !(typeof bytes === 'number' && Number.isSafeInteger(bytes) && bytes > 0))
+    throw new HttpError('BAD_REQUEST', 'bytes must be a positive whole number of bytes, or null for the default');
+  return { body: { budget: engine.setStoreBudget(bytes) } };
+};
 
 /**
  * `?turns=<limit>` also carries the newest session's first page of turns, so the console's

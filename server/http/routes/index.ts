@@ -7,6 +7,7 @@ import * as consoleRoutes from './console.js';
 export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/api/health', handler: consoleRoutes.health },
   { method: 'GET', pattern: '/api/store', handler: consoleRoutes.storeStats },
+  { method: 'POST', pattern: '/api/budget', handler: consoleRoutes.setBudget },
   { method: 'GET', pattern: '/api/sessions', handler: consoleRoutes.listSessions },
   { method: 'GET', pattern: '/api/sessions/:sessionId/turns', handler: consoleRoutes.listTurns },
   { method: 'GET', pattern: '/api/sessions/:sessionId/messages', handler: consoleRoutes.listMessages },

@@ -270,10 +270,19 @@ export function createFakeEngine(): FakeEngine {
         dataDir: '/tmp/fake-data',
         retention: { keepDays: 30, keepSessions: 0 },
         pruned: 0,
-        budget: { bytes: 2147483648, used: 0, prunedForBudget: 0 },
+        budget: { bytes: 2147483648, used: 0, prunedForBudget: 0, source: 'default' },
         unprotected: [],
         index: WHOLE_INDEX,
         watcher: { state: 'none' },
+      };
+    },
+    setStoreBudget(bytes) {
+      record('setStoreBudget', bytes);
+      return {
+        bytes: bytes ?? 2147483648,
+        used: 0,
+        prunedForBudget: 0,
+        source: bytes === null ? 'default' : 'workspace',
       };
     },
     async buildIndex() {
