@@ -1,6 +1,7 @@
 // Every agent host turnback records, by the name its hook route and `turnback init` use.
 import { claudeCodeHost } from './claude-code/host.js';
 import { codexHost } from './codex/host.js';
+import { copilotHost } from './copilot/host.js';
 import { placeOfEvent } from './core/event-place.js';
 import type { HostAdapter } from './core/host.js';
 import { cursorHost } from './cursor/host.js';
@@ -10,7 +11,14 @@ import { hostHookRoutes } from './core/route.js';
 import type { ReceiverOptions } from './core/receiver.js';
 import type { Route } from '../http/types.js';
 
-export const HOSTS: readonly HostAdapter[] = [claudeCodeHost, codexHost, cursorHost, geminiHost, opencodeHost];
+export const HOSTS: readonly HostAdapter[] = [
+  claudeCodeHost,
+  codexHost,
+  copilotHost,
+  cursorHost,
+  geminiHost,
+  opencodeHost,
+];
 
 export const hostNamed = (name: string): HostAdapter | undefined => HOSTS.find((host) => host.name === name);
 

@@ -46,7 +46,15 @@ describe('serve and demo flags', () => {
     expect(flags.port).toBe(DEFAULT_PORT);
     expect(DEFAULT_PORT).toBe(4820);
     expect(flags.scopes).toEqual(DEFAULT_SCOPES);
-    expect(DEFAULT_SCOPES).toEqual(['webui:*', 'claude-code:*', 'codex:*', 'cursor:*', 'gemini:*', 'opencode:*']);
+    expect(DEFAULT_SCOPES).toEqual([
+      'webui:*',
+      'claude-code:*',
+      'codex:*',
+      'copilot:*',
+      'cursor:*',
+      'gemini:*',
+      'opencode:*',
+    ]);
     expect(flags.token).toBeUndefined();
   });
 

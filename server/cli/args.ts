@@ -3,7 +3,15 @@ import { parseArgs } from 'node:util';
 import { USAGE, UsageError } from './usage.js';
 
 export const DEFAULT_PORT = 4820;
-export const DEFAULT_SCOPES = ['webui:*', 'claude-code:*', 'codex:*', 'cursor:*', 'gemini:*', 'opencode:*'];
+export const DEFAULT_SCOPES = [
+  'webui:*',
+  'claude-code:*',
+  'codex:*',
+  'copilot:*',
+  'cursor:*',
+  'gemini:*',
+  'opencode:*',
+];
 
 export interface ServeFlags {
   workspace?: string;

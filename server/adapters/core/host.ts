@@ -69,6 +69,11 @@ export interface TurnCollector {
   take(line: string): boolean;
   /** The turn's items in transcript order: what was collected up to its prompt (or the read's bound). */
   items(): TranscriptItem[];
+  /**
+   * Whether the lines taken hold the host's mark of the turn's end (Copilot CLI's log of its
+   * agentStop hook): a turn's end waits briefly for it. Without it, no mark is awaited.
+   */
+  ended?(): boolean;
 }
 
 /** How a host's transcripts are read. */

@@ -23,6 +23,8 @@ export interface TranscriptRead {
   size: number;
   mtimeMs: number;
   bytesRead: number;
+  /** The lines read hold the turn's end as the host writes it (TurnCollector.ended; true when it cannot tell). */
+  ended: boolean;
 }
 
 export interface TranscriptPlace {
@@ -75,7 +77,13 @@ export async function readTranscriptTurn(
       const { bytesRead } = await readLinesBackwards(file, stats.size, MAX_TRANSCRIPT_BYTES, (line) =>
         collector.take(line),
       );
-      return { items: collector.items(), size: stats.size, mtimeMs: stats.mtimeMs, bytesRead };
+      return {
+        items: collector.items(),
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        bytesRead,
+        ended: collector.ended?.() ?? true,
+      };
     } catch {
       return null;
     } finally {

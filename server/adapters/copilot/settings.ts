@@ -1,0 +1,94 @@
+// `turnback init copilot`: turnback's hooks in a hooks file of its own, `.github/hooks/turnback.json`
+// in the project, or with --global `$COPILOT_HOME/hooks/turnback.json` (`~/.copilot/hooks/`),
+// which Copilot CLI 1.0.102 loads beside the project's: {"version": 1, "hooks": {"<event>":
+// [{"type": "command", "bash": "...", "timeoutSec": s}]}}. Copilot reads every `*.json` there, so
+// the person's other hooks files are never touched; in this one every other key and hook is kept,
+// installing twice changes nothing, and removing takes out turnback's entries alone (the file goes
+// when nothing else was in it).
+import { join } from 'node:path';
+import { jsonSettings, SettingsShapeError, type HostSettingsWriter, type JsonMerge } from '../core/settings-writer.js';
+import { COPILOT_EVENTS, COPILOT_HOST, COPILOT_SCAN_EVENTS } from './event.js';
+import { copilotHome } from './home.js';
+
+/** How long a tool's hook waits for a scan: the tool must not run before its before scan is done. */
+const SCAN_WAIT_SECONDS = 120;
+/** Copilot's own limit for those hooks: a little longer, so the hook gives up (and logs) first. */
+const SCAN_HOOK_TIMEOUT_SECONDS = SCAN_WAIT_SECONDS + 10;
+/** The hook's own wait for any other event (it gives up after 2 s), with room to start. */
+const HOOK_TIMEOUT_SECONDS = 10;
+export const HOOKS_FILE = 'turnback.json';
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** A command some turnback installation registered for Copilot: `…/turnback-hook copilot [--max-time N]`. */
+export function isTurnbackCopilotCommand(command: unknown): boolean {
+  return (
+    typeof command === 'string' && /(^|[/'\s])turnback-hook'?\s+copilot(\s+--max-time\s+\d+)?$/.test(command.trim())
+  );
+}
+
+const ourEntry = (event: string, command: string): Json =>
+  COPILOT_SCAN_EVENTS.has(event)
+    ? { type: 'command', bash: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeoutSec: SCAN_HOOK_TIMEOUT_SECONDS }
+    : { type: 'command', bash: command, timeoutSec: HOOK_TIMEOUT_SECONDS };
+
+function strip(existing: unknown): { settings: Json; found: string[] } {
+  if (!isObject(existing)) throw new SettingsShapeError('the hooks file does not hold a JSON object');
+  const settings: Json = structuredClone(existing);
+  if (settings.hooks === undefined) return { settings, found: [] };
+  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
+  const hooks = settings.hooks;
+  const found: string[] = [];
+  for (const [event, entries] of Object.entries(hooks)) {
+    if (!Array.isArray(entries)) {
+      if ((COPILOT_EVENTS as readonly string[]).includes(event))
+        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
+      continue;
+    }
+    const kept = entries.filter((entry) => !(isObject(entry) && isTurnbackCopilotCommand(entry.bash)));
+    for (const entry of entries) if (!kept.includes(entry)) found.push(JSON.stringify([event, entry]));
+    if (kept.length === entries.length) continue;
+    if (kept.length === 0) delete hooks[event];
+    else hooks[event] = kept;
+  }
+  return { settings, found: found.sort() };
+}
+
+export function mergeCopilotHooks(existing: unknown, command: string): JsonMerge {
+  const { settings, found } = strip(existing);
+  const wanted = COPILOT_EVENTS.map((event) => JSON.stringify([event, ourEntry(event, command)])).sort();
+  if (JSON.stringify(found) === JSON.stringify(wanted))
+    return { settings: structuredClone(existing) as Json, changed: false };
+  // Copilot reads version 1 of the file's format.
+  if (settings.version === undefined) settings.version = 1;
+  if (settings.hooks === undefined) settings.hooks = {};
+  const hooks = settings.hooks as Record<string, unknown[]>;
+  for (const event of COPILOT_EVENTS) (hooks[event] ??= []).push(ourEntry(event, command));
+  return { settings, changed: true };
+}
+
+export function removeCopilotHooks(existing: unknown): JsonMerge {
+  const { settings, found } = strip(existing);
+  // Nothing but the version init wrote is left: the file is turnback's alone, so it goes.
+  const { version, hooks, ...rest } = settings;
+  const empty = Object.keys(rest).length === 0 && (!isObject(hooks) || Object.keys(hooks).length === 0);
+  return { settings: empty && version === 1 ? {} : settings, changed: found.length > 0 };
+}
+
+export const copilotSettingsWriter: HostSettingsWriter = {
+  host: COPILOT_HOST,
+  settingsFile: ({ workspace, home, global }) =>
+    global
+      ? join(copilotHome(home, process.env), 'hooks', HOOKS_FILE)
+      : join(workspace, '.github', 'hooks', HOOKS_FILE),
+  ...jsonSettings(mergeCopilotHooks, removeCopilotHooks),
+  afterInstall: (file) =>
+    file.includes(`${join('.github', 'hooks')}`)
+      ? [
+          "Copilot CLI runs a project's .github/hooks only in a folder you trust (it asks when it first starts there,",
+          'or `copilot --trust-folder`); until then nothing is recorded. `init copilot --global` needs no trust.',
+        ]
+      : ['Copilot CLI picks the hooks up when it next starts.'],
+};
