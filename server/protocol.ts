@@ -502,6 +502,12 @@ export interface CommandResponse {
   command: ExecCommand;
 }
 export type DiffResponse = Diff;
+/** `GET /api/turns/:turnId/diffs?uri=U&uri=V…`: those paths' diffs, in the order asked. */
+export interface DiffsResponse {
+  diffs: Diff[];
+}
+/** Paths one `GET /api/turns/:turnId/diffs` answers at most. */
+export const DIFFS_PER_REQUEST = 100;
 
 export interface PreviewRequest {
   uris?: Uri[];

@@ -157,6 +157,8 @@ export interface Engine {
   command(turnId: string, execId: string): ExecCommand;
   messages(sessionId: string, opts?: { turnId?: string; limit?: number; before?: number }): Message[];
   diff(turnId: string, uri: Uri): Promise<Diff>;
+  /** Several paths' diffs of one turn, in the order given, from one read of its changes. */
+  diffs(turnId: string, uris: Uri[]): Promise<Diff[]>;
   storeStats(): StoreStats;
   /** Sets the workspace's own store budget in bytes, kept in its store (null: back to the service's or the default); prunes to it at once. */
   setStoreBudget(bytes: number | null): StoreBudget;

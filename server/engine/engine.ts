@@ -29,7 +29,7 @@ import type {
 import { AGENT_ROLES, MUTATION_OPS } from '../protocol.js';
 import type { Engine, EngineEventMap, EngineEventName } from './api.js';
 import type { EngineContext } from './context.js';
-import { diffOf } from './turns/diff.js';
+import { diffOf, diffsOf } from './turns/diff.js';
 import {
   BadRequestError,
   CommandNotFoundError,
@@ -287,6 +287,10 @@ export class TurnbackEngine implements Engine {
 
   diff(turnId: string, uri: string): Promise<Diff> {
     return diffOf(this.open(), turnId, uri);
+  }
+
+  diffs(turnId: string, uris: string[]): Promise<Diff[]> {
+    return diffsOf(this.open(), turnId, uris);
   }
 
   storeStats(): StoreStats {

@@ -38,6 +38,10 @@ describe('console routes', () => {
     expect(Object.keys((await asConsole({ path: '/api/turns/t1' })).json).sort()).toEqual(['entries', 'files', 'turn']);
     const diff = await asConsole({ path: `/api/turns/t1/diff?uri=${encodeURIComponent('workspace:/a.txt')}` });
     expect(diff.json).toMatchObject({ uri: 'workspace:/a.txt', before: { exists: false }, after: { text: 'a' } });
+    const a = encodeURIComponent('workspace:/a.txt');
+    expect((await asConsole({ path: `/api/turns/t1/diffs?uri=${a}&uri=${a}` })).json).toEqual({
+      diffs: [diff.json, diff.json],
+    });
     expect((await post('/api/turns/t1/preview', { withChat: true })).json).toMatchObject({
       turnId: 't1',
       actions: expect.any(Array),
@@ -61,6 +65,14 @@ describe('console routes', () => {
     expect([deleted.status, deleted.json.error.code]).toEqual([404, 'SESSION_NOT_FOUND']);
     const file = await asConsole({ path: `/api/turns/t1/diff?uri=${encodeURIComponent('workspace:/other.txt')}` });
     expect([file.status, file.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    const some = await asConsole({
+      path: `/api/turns/t1/diffs?uri=${encodeURIComponent('workspace:/a.txt')}&uri=${encodeURIComponent('workspace:/other.txt')}`,
+    });
+    expect([some.status, some.json.error.code]).toEqual([404, 'FILE_NOT_FOUND']);
+    for (const query of ['', `?${Array.from({ length: 101 }, () => 'uri=workspace%3A%2Fa.txt').join('&')}`]) {
+      const refused = await asConsole({ path: `/api/turns/t1/diffs${query}` });
+      expect([refused.status, refused.json.error.code]).toEqual([400, 'BAD_REQUEST']);
+    }
     const route = await asConsole({ path: '/api/turns/t1/nothing' });
     expect([route.status, route.json.error.code]).toEqual([404, 'NOT_FOUND']);
   });

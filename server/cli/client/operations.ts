@@ -8,6 +8,7 @@ import type {
   Plan,
   RollbackResult,
   Session,
+  State,
   Step,
   Turn,
 } from '../../protocol.js';
@@ -73,8 +74,11 @@ export async function diffTurn(
   return diffs;
 }
 
-/** Diffs asked of the service at once: a big turn's round trips overlap, its order stays. */
-const DIFFS_IN_FLIGHT = 8;
+/** Requests asked of the service at once: a big turn's round trips overlap, its order stays. */
+const BATCHES_IN_FLIGHT = 2;
+/** What one request asks for: a few dozen paths, and no more than a few MiB of their contents. */
+const BATCH_PATHS = 50;
+const BATCH_BYTES = 4 << 20;
 
 /** The turn's diffs one by one in the manifest's order, as they arrive: a big turn's first prints at once. */
 export async function* turnDiffs(
@@ -93,13 +97,19 @@ export async function* turnDiffs(
           [file.uri, file.from].some((u) => u !== undefined && (u === uri || u.startsWith(`${uri}/`))),
         )),
   );
-  const ask = (change: FileChange): Promise<FileDiff> =>
-    ws.diff(located.turn.turnId, change.uri).then((diff) => ({ diff, change, patch: unifiedDiff(diff, change, name) }));
-  const queue: Promise<FileDiff>[] = [];
+  const batches = batchesOf(chosen);
+  const ask = (batch: FileChange[]): Promise<FileDiff[]> =>
+    ws
+      .diffs(
+        located.turn.turnId,
+        batch.map((change) => change.uri),
+      )
+      .then((diffs) => diffs.map((diff, i) => ({ diff, change: batch[i], patch: unifiedDiff(diff, batch[i], name) })));
+  const queue: Promise<FileDiff[]>[] = [];
   let next = 0;
   const fill = () => {
-    for (; queue.length < DIFFS_IN_FLIGHT && next < chosen.length; next++) {
-      const asked = ask(chosen[next]);
+    for (; queue.length < BATCHES_IN_FLIGHT && next < batches.length; next++) {
+      const asked = ask(batches[next]);
       // A failure is raised in order by the await below; one asked after it is left unread.
       asked.catch(() => {});
       queue.push(asked);
@@ -107,10 +117,28 @@ export async function* turnDiffs(
   };
   fill();
   while (queue.length > 0) {
-    const diff = await queue.shift()!;
+    const diffs = await queue.shift()!;
     fill();
-    yield diff;
+    yield* diffs;
   }
+}
+
+function batchesOf(changes: FileChange[]): FileChange[][] {
+  const sizeOf = (state: State) => (state?.type === 'file' ? state.size : 0);
+  const batches: FileChange[][] = [];
+  let bytes = 0;
+  for (const change of changes) {
+    const size = sizeOf(change.before) + sizeOf(change.after);
+    const last = batches.at(-1);
+    if (!last || last.length >= BATCH_PATHS || (bytes + size > BATCH_BYTES && last.length > 0)) {
+      batches.push([change]);
+      bytes = size;
+    } else {
+      last.push(change);
+      bytes += size;
+    }
+  }
+  return batches;
 }
 
 function refuseActive(located: Located): void {

@@ -2,6 +2,7 @@
 import type {
   Comparison,
   DiffResponse,
+  DiffsResponse,
   OkResponse,
   OnConflict,
   Pin,
@@ -66,6 +67,12 @@ export class WorkspaceClient {
 
   diff(turnId: string, uri: Uri): Promise<DiffResponse> {
     return this.get(`/turns/${encodeURIComponent(turnId)}/diff?uri=${encodeURIComponent(uri)}`);
+  }
+
+  /** Several paths' diffs in one request (DIFFS_PER_REQUEST at most), in the order given. */
+  async diffs(turnId: string, uris: Uri[]): Promise<DiffResponse[]> {
+    const query = uris.map((uri) => `uri=${encodeURIComponent(uri)}`).join('&');
+    return (await this.get<DiffsResponse>(`/turns/${encodeURIComponent(turnId)}/diffs?${query}`)).diffs;
   }
 
   preview(turnId: string, body: PreviewRequest): Promise<Plan> {

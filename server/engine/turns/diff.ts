@@ -1,5 +1,5 @@
 // Side-by-side diff of one path in a turn, from the blobs kept at capture and at commit.
-import { imageTypeOf, type Diff, type Side, type State } from '../../protocol.js';
+import { imageTypeOf, type Diff, type FileChange, type Side, type State } from '../../protocol.js';
 import { UnrestorableContentError } from '../content/contents.js';
 import type { ContentStore } from '../content/contents.js';
 import type { Entries } from '../db/entries.js';
@@ -53,9 +53,27 @@ function trimPartialCharacter(data: Buffer): Buffer {
 
 export async function diffOf(ctx: DiffDeps, turnId: string, uri: string): Promise<Diff> {
   if (!ctx.store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
-  const change = ctx.store.entries.changeOf(turnId, uri);
+  return diffOfChange(ctx, uri, (u) => ctx.store.entries.changeOf(turnId, u));
+}
+
+/** Several paths' diffs in the order asked: the turn's changes are read once for all of them. */
+export async function diffsOf(ctx: DiffDeps, turnId: string, uris: string[]): Promise<Diff[]> {
+  if (!ctx.store.turns.get(turnId)) throw new TurnNotFoundError(turnId);
+  const changes = new Map(ctx.store.entries.changesOf(turnId).map((c) => [c.uri, c]));
+  const diffs: Diff[] = [];
+  for (const uri of uris) diffs.push(await diffOfChange(ctx, uri, (u) => changes.get(u)));
+  return diffs;
+}
+
+/** A path's diff; a rename or move shows its origin's before-state as its own. */
+async function diffOfChange(
+  ctx: DiffDeps,
+  uri: string,
+  changeOf: (uri: string) => FileChange | undefined,
+): Promise<Diff> {
+  const change = changeOf(uri);
   if (!change) throw new FileNotFoundError(uri);
-  const origin = change.from ? ctx.store.entries.changeOf(turnId, change.from) : undefined;
+  const origin = change.from ? changeOf(change.from) : undefined;
   const before = origin ? origin.before : change.before;
   const image = imageTypeOf(uri);
   const diff: Diff = { uri, before: await sideOf(ctx, before, image), after: await sideOf(ctx, change.after, image) };

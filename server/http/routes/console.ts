@@ -3,6 +3,7 @@ import type {
   CommandResponse,
   Comparison,
   DiffResponse,
+  DiffsResponse,
   HealthResponse,
   PinResponse,
   PinsResponse,
@@ -18,6 +19,7 @@ import type {
   StoreStats,
   TurnsResponse,
 } from '../../protocol.js';
+import { DIFFS_PER_REQUEST } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
 import {
@@ -86,6 +88,16 @@ export const getManifest: RouteHandler<ManifestResponse> = ({ params }, { engine
 export const getDiff: RouteHandler<DiffResponse> = async ({ params, query }, { engine }) => ({
   body: await engine.diff(params.turnId, queryRequired(query, 'uri')),
 });
+
+/** A big turn's diff in a few round trips instead of one per path (`turnback diff`). */
+export const getDiffs: RouteHandler<DiffsResponse> = async ({ params, query }, { engine }) => {
+  const uris = query.getAll('uri');
+  if (uris.length === 0 || uris.some((uri) => uri.length === 0))
+    throw new HttpError('BAD_REQUEST', 'query parameter uri is required (one or more)');
+  if (uris.length > DIFFS_PER_REQUEST)
+    throw new HttpError('BAD_REQUEST', `at most ${DIFFS_PER_REQUEST} uri parameters in one request`);
+  return { body: { diffs: await engine.diffs(params.turnId, uris) } };
+};
 
 export const listPins: RouteHandler<PinsResponse> = (_request, { engine }) => ({ body: { pins: engine.pins() } });
 

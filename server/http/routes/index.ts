@@ -16,6 +16,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'DELETE', pattern: '/api/sessions/:sessionId', handler: consoleRoutes.deleteSession },
   { method: 'GET', pattern: '/api/turns/:turnId', handler: consoleRoutes.getManifest },
   { method: 'GET', pattern: '/api/turns/:turnId/diff', handler: consoleRoutes.getDiff },
+  { method: 'GET', pattern: '/api/turns/:turnId/diffs', handler: consoleRoutes.getDiffs },
   { method: 'GET', pattern: '/api/turns/:turnId/commands/:execId', handler: consoleRoutes.getCommand },
   { method: 'GET', pattern: '/api/turns/:turnId/steps', handler: consoleRoutes.getSteps },
   { method: 'GET', pattern: '/api/compare', handler: consoleRoutes.compare },

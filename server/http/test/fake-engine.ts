@@ -260,6 +260,12 @@ export function createFakeEngine(): FakeEngine {
       const side = { exists: true, binary: false, tooLarge: false, truncated: false, size: 1, text: 'a' };
       return { uri, before: { ...side, exists: false, size: 0, text: null }, after: side };
     },
+    async diffs(turnId, uris) {
+      record('diffs', turnId, uris);
+      const diffs = [];
+      for (const uri of uris) diffs.push(await engine.diff(turnId, uri));
+      return diffs;
+    },
     storeStats() {
       record('storeStats');
       return {
