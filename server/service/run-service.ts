@@ -1,6 +1,7 @@
 // The person's service (`turnback serve`, and detached by `turnback start` or a hook): one per
 // user (the lock), every registered workspace (the host), `service.json` for the CLI and the
 // hooks. Runs until SIGINT/SIGTERM, then commits active turns and exits within its bound.
+import { keepAgentNoticesIn } from '../adapters/core/agent-notices.js';
 import path from 'node:path';
 import { claudeCodeRoutes } from '../adapters/claude-code/receive/route.js';
 import { placeOfHookEvent } from '../adapters/hosts.js';
@@ -149,6 +150,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
       throw new StartupError(`the ${role} ${stateDir} ${unsafe}`);
     }
     const tokens = serviceTokens(flags, stateDir);
+    keepAgentNoticesIn(stateDir);
     const warning = commandLineWarning(flags);
     if (warning) complain(warning);
     lock = await acquireServiceLock(stateDir);

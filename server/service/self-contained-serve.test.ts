@@ -28,7 +28,7 @@ afterEach(async () => {
 interface Instance {
   /** POSTs an agent call with the instance's agent token. */
   agent(route: string, body: Record<string, unknown>): Promise<any>;
-  console(route: string): Promise<any>;
+  console(route: string, body?: unknown): Promise<any>;
 }
 
 const FIRST = /^turnback listening on (http:\/\/127\.0\.0\.1:\d+)\/\?token=(\S+)$/;
@@ -49,7 +49,7 @@ async function serve(args: string[], agentToken: () => string | undefined): Prom
   };
   return {
     agent: (route, body) => call('POST', `/api/agent/${route}`, agentToken()!, body),
-    console: (route) => call('GET', route, consoleToken),
+    console: (route, body) => call(body === undefined ? 'GET' : 'POST', route, consoleToken, body),
   };
 }
 
@@ -115,4 +115,19 @@ it('two serve --data instances and the person service, all with session s1, reco
   expect(await readFile(path.join(userState, 'sessions.json'), 'utf8')).toBe(sessionsBefore);
   expect(readLiveService(env)?.port).toBeGreaterThan(0);
   expect(await turnWriting(person, personal, 'p2.txt')).toEqual(['workspace:/p2.txt']);
+}, 120_000);
+
+it("keeps a serve --data instance's agent-notices setting in its own data dir, never the person's", async () => {
+  const workspace = path.join(root, 'one');
+  await mkdir(workspace);
+  const data = path.join(root, 'data-one');
+  const instance = await serve(['--workspace', workspace, '--data', data], () => undefined);
+  expect(await instance.console('/api/settings/agent-notices', { tellAgents: false })).toEqual({
+    tellAgents: false,
+    quietHosts: [],
+  });
+  expect(JSON.parse(await readFile(path.join(data, 'agent-notices.json'), 'utf8'))).toMatchObject({
+    tellAgents: false,
+  });
+  expect(existsSync(path.join(root, 'state', 'turnback', 'agent-notices.json'))).toBe(false);
 }, 120_000);

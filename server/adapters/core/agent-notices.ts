@@ -2,7 +2,7 @@
 // turned it off for every host, or `turnback init <host> --quiet-agent` for that host. Kept in the
 // state dir's agent-notices.json, which the service reads at each prompt (a small file).
 import { readPrivateFile, writePrivateFile } from '../../service/private-file.js';
-import { statePath } from '../../state-dir.js';
+import { statePath, statePathIn } from '../../state-dir.js';
 
 export interface AgentNoticeSettings {
   /** False: no agent is told (the console's setting). */
@@ -13,9 +13,23 @@ export interface AgentNoticeSettings {
 
 const DEFAULTS: AgentNoticeSettings = { tellAgents: true, quietHosts: [] };
 
-export function readAgentNoticeSettings(env: NodeJS.ProcessEnv = process.env): AgentNoticeSettings {
+/** The state dir of the service this process runs (`--state-dir`, `--data`), when it is not the person's own. */
+let serviceStateDir: string | undefined;
+
+/** A service keeps the setting in its own state dir (run-service.ts). */
+export function keepAgentNoticesIn(stateDir: string): void {
+  serviceStateDir = stateDir;
+}
+
+/** The file: of `env`'s state dir when one is given (the CLI, tests), else of this process's service. */
+const fileOf = (env: NodeJS.ProcessEnv | undefined) =>
+  env === undefined && serviceStateDir !== undefined
+    ? statePathIn(serviceStateDir, 'agentNotices')
+    : statePath('agentNotices', env ?? process.env);
+
+export function readAgentNoticeSettings(env?: NodeJS.ProcessEnv): AgentNoticeSettings {
   try {
-    const raw = JSON.parse(readPrivateFile(statePath('agentNotices', env))) as Partial<AgentNoticeSettings>;
+    const raw = JSON.parse(readPrivateFile(fileOf(env))) as Partial<AgentNoticeSettings>;
     return {
       tellAgents: raw.tellAgents !== false,
       quietHosts: Array.isArray(raw.quietHosts) ? raw.quietHosts.filter((h): h is string => typeof h === 'string') : [],
@@ -28,7 +42,7 @@ export function readAgentNoticeSettings(env: NodeJS.ProcessEnv = process.env): A
 /** Changes the settings as `change` says, keeping the rest; answers them as written. */
 export function updateAgentNoticeSettings(
   change: { tellAgents?: boolean; host?: { name: string; quiet: boolean } },
-  env: NodeJS.ProcessEnv = process.env,
+  env?: NodeJS.ProcessEnv,
 ): AgentNoticeSettings {
   const settings = readAgentNoticeSettings(env);
   if (change.tellAgents !== undefined) settings.tellAgents = change.tellAgents;
@@ -36,12 +50,12 @@ export function updateAgentNoticeSettings(
     const others = settings.quietHosts.filter((h) => h !== change.host!.name);
     settings.quietHosts = change.host.quiet ? [...others, change.host.name].sort() : others;
   }
-  writePrivateFile(statePath('agentNotices', env), `${JSON.stringify(settings)}\n`);
+  writePrivateFile(fileOf(env), `${JSON.stringify(settings)}\n`);
   return settings;
 }
 
 /** Whether an agent of `host` is told what was undone. */
-export function tellsAgentsOf(host: string, env: NodeJS.ProcessEnv = process.env): boolean {
+export function tellsAgentsOf(host: string, env?: NodeJS.ProcessEnv): boolean {
   const settings = readAgentNoticeSettings(env);
   return settings.tellAgents && !settings.quietHosts.includes(host);
 }
