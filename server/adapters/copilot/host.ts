@@ -5,7 +5,7 @@
 // on preToolUse denies the tool. userPromptSubmitted's `{"additionalContext": …}` on stdout is added
 // to that prompt for the model (as a `<system_reminder>`), although the docs say its output is ignored.
 import { chatOfItems, type ChatMessage, type ToolTargets, type TranscriptItem } from '../core/chat.js';
-import type { HostAdapter, HostNotice } from '../core/host.js';
+import type { HostAdapter } from '../core/host.js';
 import { COPILOT_HOST, parseCopilotEvent } from './event.js';
 import { copilotTranscripts } from './transcript.js';
 
@@ -18,14 +18,6 @@ export function copilotChat(items: TranscriptItem[], lastReply: string | null, w
   return chatOfItems(items, lastReply, workspace, TARGETS);
 }
 
-/**
- * What turnback's userPromptSubmitted hook prints so that `paragraph` reaches the model with the
- * person's prompt: Copilot's channel for telling the agent something before its next turn.
- */
-export const copilotPromptContext = (paragraph: string): HostNotice => ({
-  stdout: `${JSON.stringify({ additionalContext: paragraph })}\n`,
-});
-
 export const copilotHost: HostAdapter = {
   name: COPILOT_HOST,
   platform: COPILOT_HOST,
@@ -36,4 +28,6 @@ export const copilotHost: HostAdapter = {
   // Shown to the person only with exit code 2, which the hook never uses (it would deny a tool):
   // on stderr it reaches Copilot's hook log, and `turnback status` says why.
   notice: (message) => ({ stderr: `turnback: ${message}\n` }),
+  // userPromptSubmitted's stdout `{"additionalContext": …}` reaches the model with the prompt (1.0.102).
+  promptContext: (context) => ({ additionalContext: context }),
 };
