@@ -49,6 +49,8 @@ function workspaceKeys(scope: WorkspaceScope) {
       ofTurn: (turnId: string) => [...of.steps.all, turnId] as const,
     },
     pins: { all: [...root, 'pins'] as const },
+    /** The repository's commits with their notes' turns (provenance), page by page. */
+    commits: { all: [...root, 'commits'] as const },
     /** Two points compared: each path's state at the end of `from` against the end of `to`. */
     compare: {
       all: [...root, 'compare'] as const,

@@ -3,6 +3,7 @@ import { notRecordingText } from '../features/workspaces/WorkspaceItem';
 import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
+import { CommitsButton } from '../features/commits/CommitsView';
 import { AgentNoticeToggle } from './AgentNoticeToggle';
 import { ThemeToggle } from './ThemeToggle';
 import { formatBytes, plural } from '../lib/format';
@@ -92,6 +93,7 @@ export function Header() {
         <span className="live-status__dot" aria-hidden="true" />
         {LIVE_TEXT[liveStatus]}
       </div>
+      <CommitsButton />
       <PinButton />
       <AgentNoticeToggle />
       <ThemeToggle />
