@@ -130,7 +130,8 @@ function batchesOf(changes: FileChange[]): FileChange[][] {
   for (const change of changes) {
     const size = sizeOf(change.before) + sizeOf(change.after);
     const last = batches.at(-1);
-    if (!last || last.length >= BATCH_PATHS || (bytes + size > BATCH_BYTES && last.length > 0)) {
+    // The first file goes alone: its patch prints while the next batches are read.
+    if (!last || batches.length === 1 || last.length >= BATCH_PATHS || bytes + size > BATCH_BYTES) {
       batches.push([change]);
       bytes = size;
     } else {
