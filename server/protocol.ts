@@ -669,7 +669,10 @@ export interface AgentHookResponse {
   ok: true;
   /** `not-recorded`: the event's workspace cannot record (refused, store damaged, disk full): `ignored` says why. */
   outcome: 'forwarded' | 'ignored' | 'outside-workspace' | 'not-recorded';
-  /** With `not-recorded`, the first time for a session and reason: what the hook shows the person. */
+  /**
+   * What the hook shows the person: with `not-recorded`, the first time for a session and reason;
+   * with `forwarded`, once after sessions were pruned for the store budget (never beside `agentNotice`).
+   */
   systemMessage?: string;
   /** How many agent calls the event mapped to (forwarded). */
   calls?: number;

@@ -162,6 +162,8 @@ export interface Engine {
   storeStats(): StoreStats;
   /** Sets the workspace's own store budget in bytes, kept in its store (null: back to the service's or the default); prunes to it at once. */
   setStoreBudget(bytes: number | null): StoreBudget;
+  /** Once after sessions were pruned for the store budget: the line a hook shows the person (then null until more are). */
+  takeBudgetNews(): string | null;
   /**
    * Builds the workspace index in the background unless it is whole (joins a build already
    * running); resolves with how it ended (`whole`, `failed` with its reason, `partial` when the

@@ -40,7 +40,7 @@ import {
   TurnNotFoundError,
 } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
-import { budgetOf, pruneForBudget, setBudget } from './turns/budget.js';
+import { budgetOf, pruneForBudget, setBudget, takeBudgetNews } from './turns/budget.js';
 import type { ExecScans } from './record/exec.js';
 import { IndexBuild } from './record/index-build.js';
 import type { Lock } from './lock.js';
@@ -316,6 +316,10 @@ export class TurnbackEngine implements Engine {
     if (bytes !== null && !(Number.isSafeInteger(bytes) && bytes > 0))
       throw new BadRequestError('bytes must be a positive whole number of bytes, or null for the default', { bytes });
     return setBudget(this.ctx, bytes);
+  }
+
+  takeBudgetNews(): string | null {
+    return takeBudgetNews(this.open(), this.workspace);
   }
 
   buildIndex(): Promise<IndexBuildStatus> {

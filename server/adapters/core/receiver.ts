@@ -22,7 +22,8 @@ import type { TranscriptPlace } from './transcript/read.js';
 
 export type ReceiveResult =
   /** `agentNotice`: a prompt's paragraph for the agent about what the person took back (undone-notice.ts). */
-  | { ok: true; outcome: 'forwarded'; calls: number; agentNotice?: string }
+  /** `tell`: a line for the person (sessions pruned for the store budget), once. */
+  | { ok: true; outcome: 'forwarded'; calls: number; agentNotice?: string; tell?: string }
   | { ok: true; outcome: 'ignored'; reason: string }
   /** `tell`: what the hook shows the person, the first time for the session (a change not recorded is never silent). */
   | { ok: true; outcome: 'outside-workspace'; reason: string; tell?: string }
@@ -89,9 +90,14 @@ export class HostReceiver {
       return this.outside(event.sessionId, reason, engine);
     }
     const result = await this.inOrder(event.sessionId, () => this.handle(event, engine));
-    return result.ok && result.outcome === 'outside-workspace'
-      ? this.outside(event.sessionId, result.reason, engine)
-      : result;
+    if (result.ok && result.outcome === 'outside-workspace')
+      return this.outside(event.sessionId, result.reason, engine);
+    // Sessions pruned for the store budget: the next hook that has no other line tells the person.
+    if (result.ok && result.outcome === 'forwarded' && !result.agentNotice) {
+      const tell = engine.takeBudgetNews();
+      if (tell) return { ...result, tell };
+    }
+    return result;
   }
 
   /** An event whose files are outside the workspace: recorded nowhere, so the person hears it, once per session and workspace. */

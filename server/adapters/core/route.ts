@@ -40,6 +40,7 @@ export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverO
                 ok: true,
                 outcome: 'forwarded',
                 calls: result.calls,
+                ...(result.tell ? { systemMessage: result.tell } : {}),
                 ...agentNoticeFields(receiver.host, result.agentNotice),
               }
             : result.outcome === 'outside-workspace' && result.tell

@@ -21,7 +21,8 @@ export interface GcDeps {
   turns: ActiveTurns;
   events: Events;
   limits: EngineLimits;
-  retention: { pruned: number; prunedForBudget: number };
+  /** `toldForBudget`: of the sessions pruned for the budget, how many a hook's message has told of. */
+  retention: { pruned: number; prunedForBudget: number; toldForBudget: number };
   log(line: string): void;
   now(): number;
 }

@@ -282,6 +282,9 @@ export function createFakeEngine(): FakeEngine {
         watcher: { state: 'none' },
       };
     },
+    takeBudgetNews() {
+      return null;
+    },
     setStoreBudget(bytes) {
       record('setStoreBudget', bytes);
       return {
