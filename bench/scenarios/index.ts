@@ -3,6 +3,7 @@
 import type { BenchContext } from '../context.js';
 import { createArena } from './arena.js';
 import { ensureBuild } from './build.js';
+import { bigTurnScenario } from './big-turn.js';
 import { captureScenario } from './capture.js';
 import { consoleScenario } from './console.js';
 import { geminiScenario } from './gemini.js';
@@ -36,6 +37,7 @@ export const SECTIONS: [string, string][] = [
   ['14', "Gemini CLI's own checkpoints and restore, replicated (W2)"],
   ['15', 'Background packing against the next turn (W2)'],
   ['16', 'The watcher: misses over a real history, a rename storm, a large checkout'],
+  ['17', 'A 5,000-file command turn in a 10,000-file project: what a person does next'],
 ];
 
 export interface RunOptions {
@@ -88,6 +90,10 @@ export async function runScenarios(ctx: BenchContext, { only, reuseBuild }: RunO
   if (wants('12'))
     await guarded(ctx, '12', async () => {
       await serviceScenario(ctx, await ensureBuild(ctx, reuseBuild));
+    });
+  if (wants('17'))
+    await guarded(ctx, '17', async () => {
+      await bigTurnScenario(ctx, await ensureBuild(ctx, reuseBuild));
     });
 }
 
