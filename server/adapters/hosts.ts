@@ -1,4 +1,5 @@
 // Every agent host turnback records, by the name its hook route and `turnback init` use.
+import { antigravityHost } from './antigravity/host.js';
 import { claudeCodeHost } from './claude-code/host.js';
 import { codexHost } from './codex/host.js';
 import { copilotHost } from './copilot/host.js';
@@ -12,6 +13,7 @@ import type { ReceiverOptions } from './core/receiver.js';
 import type { Route } from '../http/types.js';
 
 export const HOSTS: readonly HostAdapter[] = [
+  antigravityHost,
   claudeCodeHost,
   codexHost,
   copilotHost,

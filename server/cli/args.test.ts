@@ -48,6 +48,7 @@ describe('serve and demo flags', () => {
     expect(flags.scopes).toEqual(DEFAULT_SCOPES);
     expect(DEFAULT_SCOPES).toEqual([
       'webui:*',
+      'antigravity:*',
       'claude-code:*',
       'codex:*',
       'copilot:*',

@@ -5,6 +5,7 @@ import { USAGE, UsageError } from './usage.js';
 export const DEFAULT_PORT = 4820;
 export const DEFAULT_SCOPES = [
   'webui:*',
+  'antigravity:*',
   'claude-code:*',
   'codex:*',
   'copilot:*',

@@ -16,7 +16,7 @@ export const USAGE = `usage:
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
                                 creates a demo project with recorded agent sessions, then serves it
   turnback hook claude-code
-  turnback init <claude-code|codex|copilot|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp] [--no-start] [--allow] [--quiet-agent]
+  turnback init <antigravity|claude-code|codex|copilot|cursor|gemini|opencode> [--workspace <dir>] [--global] [--remove] [--mcp] [--no-start] [--allow] [--quiet-agent]
                                 --mcp (claude-code): registers the MCP server in ~/.claude.json
                                 --allow: records <dir> even when it is a system folder or inside a dot-folder of ~
                                 --quiet-agent: the host's agent is not told what you undo (init again without it: told)

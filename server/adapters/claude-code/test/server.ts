@@ -57,7 +57,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
   const engine = await openEngine({
     workspace,
     dataDir: join(root, 'data'),
-    scopes: ['webui:*', 'claude-code:*', 'cursor:*'],
+    scopes: ['webui:*', 'claude-code:*', 'cursor:*', 'antigravity:*'],
   });
   // The hooks talk over the service's socket in the state dir, as to the person's service.
   await mkdir(join(stateHome, 'turnback'), { recursive: true, mode: 0o700 });
