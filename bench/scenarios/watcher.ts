@@ -2,7 +2,8 @@
 // commander.js history replayed as shell commands (`git read-tree -m -u`, which removes and makes
 // folders again) through exec / exec-end with the watcher on: its misses (target 0) and each
 // command's list against git's. Health and hook round trips of a second workspace while a process
-// swaps two files by rename in a tight loop in the first (targets: p99 ≤ 100 ms, ≤ 300 ms).
+// swaps two files by rename in a tight loop in the first, whose agent runs commands too (targets:
+// p99 ≤ 100 ms, ≤ 300 ms), and the watcher alone under that storm: the service loop's CPU.
 // Exec-end of a command that checks out a large tree in the same workspace: exact, and its time.
 import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
