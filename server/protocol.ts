@@ -340,6 +340,8 @@ export interface Plan {
   messages: Message[];
   /** Every folder the rollback creates or removes (a folder is removed only when it holds nothing else). */
   folders?: PlanFolder[];
+  /** The linked turns' plans in their own workspaces (Turn.linked), undone with this one unless `onlyHere`. */
+  linked?: (LinkedTurn & { plan: Plan })[];
 }
 
 export interface RollbackResult {
@@ -359,6 +361,11 @@ export interface RollbackResult {
   replaced?: { uri: Uri; kind: SpecialKind }[];
   /** Nothing on disk, in the chat or in a turn's status was changed: no rollback turn was made (`rollbackTurnId` null). */
   changedNothing?: true;
+  /**
+   * The linked turns undone with this one, each in its own workspace (docs/api.md, linked
+   * turns): its `result`, or the `error` that stopped it after this workspace was undone.
+   */
+  linked?: (LinkedTurn & { result?: RollbackResult; error?: { code: string; message: string } })[];
 }
 
 export type Role = 'user' | (typeof AGENT_ROLES)[number];
@@ -510,6 +517,8 @@ export interface DiffsResponse {
 export const DIFFS_PER_REQUEST = 100;
 
 export interface PreviewRequest {
+  /** The plan of this workspace's turn alone, without its linked turns'. */
+  onlyHere?: boolean;
   uris?: Uri[];
   steps?: number[];
   withChat?: boolean;
@@ -522,6 +531,8 @@ export interface RollbackRequest {
   onConflict?: OnConflict;
   /** An undo from the agent's chat: the session's active turn asking; the rollback is recorded in it as a step. */
   inTurn?: string;
+  /** Undo this workspace's turn alone, not its linked turns (Turn.linked). */
+  onlyHere?: boolean;
   /** That step: the asking tool call's id and chat line. */
   stepId?: string;
   stepTitle?: string;

@@ -27,6 +27,10 @@ export const SHOW: CommandSpec = {
       `time     ${shortTime(turn.startedAt)}${turn.endedAt ? ` - ${shortTime(turn.endedAt)}` : ''}`,
       ...(turn.rollbackOf?.length ? [`undoes   ${turn.rollbackOf.join(' ')}`] : []),
       ...(turn.rolledBackBy ? [`undone   by ${turn.rolledBackBy}`] : []),
+      // The same prompt's turns in other projects: undo takes them back too, unless --only-here.
+      ...(turn.linked ?? []).map(
+        (link) => `also     changed ${link.root} (turn ${link.turnId}; undone with this one unless --only-here)`,
+      ),
       '',
       `    ${turn.title || p.dim('(no title)')}`,
       '',

@@ -1,4 +1,4 @@
-// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--step N]… [--keep-both] [--git-add] [--force] [--yes]
+// `turnback undo [<turn>] [--with-chat] [--files <path>…] [--step N]… [--keep-both] [--git-add] [--force] [--only-here] [--yes]
 // [--session S] [--json]`: by default the latest agent turn of the workspace's most recent session;
 // never an active turn. `--step` takes back only what those steps of the turn changed.
 import { runCommand, type CommandSpec } from './client/command.js';
@@ -11,7 +11,7 @@ import { uriOfPath } from './client/paths.js';
 export const UNDO: CommandSpec = {
   name: 'undo',
   usage:
-    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--yes] [--verbose] [--session S] [--json]',
+    'turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--only-here] [--yes] [--verbose] [--session S] [--json]',
   options: {
     verbose: { type: 'boolean' },
     'with-chat': { type: 'boolean' },
@@ -20,6 +20,7 @@ export const UNDO: CommandSpec = {
     'keep-both': { type: 'boolean' },
     'git-add': { type: 'boolean' },
     force: { type: 'boolean' },
+    'only-here': { type: 'boolean' },
     yes: { type: 'boolean', short: 'y' },
     session: { type: 'string' },
   },
@@ -50,7 +51,14 @@ export const UNDO: CommandSpec = {
       throw usageError('--step chooses what to undo by step: not with --files or --with-chat');
     const uris = paths?.map((typed) => uriOfPath(ws.workspace.root, io.cwd, typed));
     const located = await undoTarget(ws, ref, values.session as string | undefined);
-    const options = { uris, steps, withChat, force: values.force === true, keepBoth: values['keep-both'] === true };
+    const options = {
+      uris,
+      steps,
+      withChat,
+      force: values.force === true,
+      keepBoth: values['keep-both'] === true,
+      onlyHere: values['only-here'] === true,
+    };
     const part = uris
       ? ` (${uris.length} path(s))`
       : steps

@@ -26,7 +26,7 @@ export const USAGE = `usage:
   turnback show <turn>                               a turn's files, steps and shell commands
   turnback diff <turn> [path...]                     a turn's change as a unified diff
   turnback diff <a>..<b> [path...]                   the tree at the end of a against the end of b (turns or pins)
-  turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--yes]
+  turnback undo [<turn>] [--with-chat] [--files <path>...] [--step N]... [--keep-both] [--git-add] [--force] [--only-here] [--yes]
                                                      --step: only what those steps of the turn changed
   turnback redo                                      takes back the last undo
   turnback rewind <turn|pin> [--keep-both]           undoes <turn> and every later one, or goes back to a pin

@@ -151,7 +151,11 @@ async function handleApi(
   try {
     target = place ? await ctx.source.agentEngine(place) : await ctx.source.consoleEngine(workspaceId);
     const engine = holder === 'agent' ? asAgent(target.engine) : target.engine;
-    const answer = await match.route.handler(call, { engine, version: ctx.version });
+    const otherEngine = async (id: string) => {
+      const lease = await ctx.source.consoleEngine(id);
+      return { engine: holder === 'agent' ? asAgent(lease.engine) : lease.engine, release: lease.release };
+    };
+    const answer = await match.route.handler(call, { engine, version: ctx.version, otherEngine });
     if (isAgent) ctx.source.noteSuccess?.(target.workspaceId);
     sendJson(response, answer.status ?? 200, answer.body);
   } catch (error) {

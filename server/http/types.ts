@@ -19,6 +19,8 @@ export interface ApiResponse<Res> {
 export interface RouteDeps {
   engine: Engine;
   version: string;
+  /** Another workspace's engine, for a turn's linked turns (Turn.linked); released when done. Absent: one engine only. */
+  otherEngine?: (workspaceId: string) => Promise<{ engine: Engine; release?: () => void }>;
 }
 
 /** A handler answers its route's shape from protocol.ts: the compiler checks every answer against the contract. */

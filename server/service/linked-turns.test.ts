@@ -136,10 +136,58 @@ describe('a session that spans two projects', () => {
     expect(turnB.fileCount).toBe(1);
     expect(turnA.linked?.map((l) => l.turnId)).toEqual([turnB.turnId]);
     expect(turnB.linked?.map((l) => l.turnId)).toEqual([turnA.turnId]);
-    const before = await treeAsText(b);
-    expect(
-      (await post(`/api/workspaces/${id('beta')}/turns/${turnB.turnId}/rollback`, { onlyHere: true })).json,
-    ).toMatchObject({ ok: true });
-    expect(before).not.toEqual(await treeAsText(b));
+    expect(turnA.linked?.map((l) => l.turnId)).toEqual([turnB.turnId]);
+  });
+});
+
+describe('undo of a linked turn', () => {
+  const trees = async () => ({ alpha: await treeAsText(repo('alpha')), beta: await treeAsText(repo('beta')) });
+  const rollback = (name: 'alpha' | 'beta', turnId: string, body: object = {}) =>
+    post(`/api/workspaces/${id(name)}/turns/${turnId}/rollback`, body);
+
+  it("undoes both projects' turns, byte and mode exact; the redo brings both back", async () => {
+    const start = await trees();
+    const { a } = await spanTwoProjects();
+    const end = await trees();
+    const plan = (await post(`/api/workspaces/${id('alpha')}/turns/${a.turnId}/preview`, {})).json;
+    expect(plan.linked.map((l: { root: string }) => l.root)).toEqual([repo('beta')]);
+    expect(plan.linked[0].plan.actions.map((x: { uri: string }) => x.uri).sort()).toEqual([
+      'workspace:/app.txt',
+      'workspace:/new.txt',
+      'workspace:/run.sh',
+    ]);
+    const undo = (await rollback('alpha', a.turnId)).json;
+    expect(undo).toMatchObject({ ok: true, linked: [{ workspaceId: id('beta'), result: { ok: true } }] });
+    expect(await trees()).toEqual(start);
+    // The redo: the undo's own rollback turn, undone with the linked one.
+    const redo = (await rollback('alpha', undo.rollbackTurnId)).json;
+    expect(redo).toMatchObject({ ok: true, linked: [{ workspaceId: id('beta'), result: { ok: true } }] });
+    expect(await trees()).toEqual(end);
+  });
+
+  it('undoes one project alone with onlyHere', async () => {
+    const start = await trees();
+    const { a, b } = await spanTwoProjects();
+    const end = await trees();
+    const undo = (await rollback('alpha', a.turnId, { onlyHere: true })).json;
+    expect(undo.ok).toBe(true);
+    expect(undo.linked).toBeUndefined();
+    expect(await trees()).toEqual({ alpha: start.alpha, beta: end.beta });
+    // B's turn then goes back alone: its linked turn is undone already.
+    const alone = (await rollback('beta', b.turnId)).json;
+    expect(alone.ok).toBe(true);
+    expect(alone.linked).toBeUndefined();
+    expect(await trees()).toEqual(start);
+  });
+
+  it('applies nothing when one side conflicts, and says which project', async () => {
+    const { a } = await spanTwoProjects();
+    await writeFile(path.join(repo('beta'), 'app.txt'), 'the person edited it since\n');
+    const end = await trees();
+    const answer = await rollback('alpha', a.turnId);
+    expect(answer.status).toBe(409);
+    expect(answer.json.error.code).toBe('CONFLICT');
+    expect(answer.json.error.message).toContain(repo('beta'));
+    expect(await trees()).toEqual(end);
   });
 });

@@ -38,19 +38,27 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
   const plan = await step.plan();
   const verbose = context.values.verbose === true;
   if (!json) io.out(`${p.bold(step.heading)}\n${summariseByFolder(planLines(plan, p, show), verbose).join('\n')}\n`);
+  // A linked turn's plan (the same prompt in another project) is listed under its project.
+  for (const linked of json ? [] : (plan.linked ?? [])) {
+    const there = (uri: string) => displayPath(linked.root, io.cwd, uri);
+    io.out(
+      `${p.bold(`With its linked turn in ${linked.root}:`)}\n${summariseByFolder(planLines(linked.plan, p, there), verbose).join('\n')}\n`,
+    );
+  }
+  const conflicts = [...plan.conflicts, ...(plan.linked ?? []).flatMap((linked) => linked.plan.conflicts)];
   const stop = (err: CliError): number => {
     if (json)
       printJson(io, { turn, plan, result: null, error: { code: err.code, message: err.message, ...err.details } });
     else io.err(`turnback: ${err.message}\n`);
     return err.exitCode;
   };
-  if (plan.conflicts.length > 0 && !step.force) {
+  if (conflicts.length > 0 && !step.force) {
     return stop(
       new CliError(
-        `not done: ${plan.conflicts.length} path(s) changed since the turn; --force does it anyway`,
+        `not done: ${conflicts.length} path(s) changed since the turn; --force does it anyway`,
         EXIT_REFUSED,
         'CONFLICT',
-        { conflicts: plan.conflicts },
+        { conflicts },
       ),
     );
   }
@@ -80,6 +88,18 @@ export async function confirmThenApply(context: CommandContext, step: ConfirmApp
     io.out(
       `${result.ok ? p.green('done') : p.red('not all restored')}${result.rollbackTurnId ? p.dim(` (recorded as ${result.rollbackTurnId}; turnback redo takes it back)`) : ''}\n${done.join('\n')}${done.length ? '\n' : ''}`,
     );
+    for (const linked of result.linked ?? []) {
+      const there = (uri: string) => displayPath(linked.root, io.cwd, uri);
+      const lines = linked.result ? summariseByFolder(resultLines(linked.result, p, there), verbose) : [];
+      const state = linked.error
+        ? p.red(`not undone: ${linked.error.message}`)
+        : linked.result?.ok
+          ? p.green('done')
+          : p.red('not all restored');
+      io.out(
+        `${p.bold(`Its linked turn in ${linked.root}:`)} ${state}\n${lines.join('\n')}${lines.length ? '\n' : ''}`,
+      );
+    }
     if (staged.length > 0) io.out(`${gitIndexLines(gitIndex, p, (name) => show(`workspace:/${name}`)).join('\n')}\n`);
   }
   return result.ok ? EXIT_DONE : EXIT_REFUSED;

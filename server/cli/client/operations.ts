@@ -196,6 +196,8 @@ export interface UndoOptions {
   keepBoth?: boolean;
   /** An undo from the agent's own chat (MCP): the asking active turn it is recorded in, and its tool call. */
   inTurn?: { turnId: string; stepId?: string; stepTitle?: string };
+  /** This workspace's turn alone, not its linked turns in other projects (Turn.linked). */
+  onlyHere?: boolean;
 }
 
 const onConflict = (keepBoth: boolean | undefined): OnConflict | undefined => (keepBoth ? 'keep-both' : undefined);
@@ -220,6 +222,7 @@ export function previewUndo(ws: WorkspaceClient, located: Located, options: Undo
     steps: options.steps,
     withChat: options.withChat,
     onConflict: onConflict(options.keepBoth),
+    ...(options.onlyHere ? { onlyHere: true } : {}),
   });
 }
 
@@ -232,6 +235,7 @@ export function applyUndo(ws: WorkspaceClient, located: Located, options: UndoOp
     steps: options.steps,
     force: options.force === true,
     onConflict: onConflict(options.keepBoth),
+    ...(options.onlyHere ? { onlyHere: true } : {}),
     ...(options.inTurn
       ? { inTurn: options.inTurn.turnId, stepId: options.inTurn.stepId, stepTitle: options.inTurn.stepTitle }
       : {}),

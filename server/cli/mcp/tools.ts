@@ -51,13 +51,21 @@ function uris(ws: WorkspaceClient, cwd: string, typed: string[] | undefined): st
 
 export function registerTools(server: McpServer, place: McpPlace): void {
   const withWorkspace = workspaceRunner(place);
-  type UndoArgs = { paths?: string[]; steps?: number[]; withChat?: boolean; force?: boolean; keepBoth?: boolean };
+  type UndoArgs = {
+    paths?: string[];
+    steps?: number[];
+    withChat?: boolean;
+    force?: boolean;
+    keepBoth?: boolean;
+    onlyHere?: boolean;
+  };
   const undoOptions = (ws: WorkspaceClient, args: UndoArgs): UndoOptions => ({
     uris: uris(ws, place.cwd, args.paths),
     steps: args.steps,
     withChat: args.withChat,
     force: args.force,
     keepBoth: args.keepBoth,
+    onlyHere: args.onlyHere,
   });
   const target = async (ws: WorkspaceClient, tool: string, ref: string | undefined, sessionFlag: string | undefined) =>
     agentUndoTarget(ws, ref, sessionFlag, await findCaller(ws, place.session, tool));
@@ -161,6 +169,10 @@ export function registerTools(server: McpServer, place: McpPlace): void {
         withChat: z.boolean().optional(),
         force: z.boolean().optional(),
         keepBoth,
+        onlyHere: z
+          .boolean()
+          .optional()
+          .describe("this project's turn alone, not the same prompt's linked turns in other projects"),
         session,
       },
       annotations: { destructiveHint: true },

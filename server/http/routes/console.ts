@@ -22,6 +22,7 @@ import type {
 import { DIFFS_PER_REQUEST } from '../../protocol.js';
 import { HttpError } from '../errors.js';
 import type { RouteHandler } from '../types.js';
+import { previewLinked, rollbackLinked } from './linked-rollback.js';
 import {
   objectBody,
   optionalBoolean,
@@ -123,16 +124,19 @@ export const getSteps: RouteHandler<StepsResponse> = ({ params }, { engine }) =>
   body: { steps: engine.steps(params.turnId) },
 });
 
-export const previewTurn: RouteHandler<Plan> = async ({ params, body }, { engine }) => {
+export const previewTurn: RouteHandler<Plan> = async ({ params, body }, deps) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const withChat = optionalBoolean(fields, 'withChat');
   const onConflict = onConflictOf(fields);
   const steps = optionalStepList(fields);
-  return { body: await engine.preview(params.turnId, { uris, withChat, onConflict, steps }) };
+  // A whole turn's plan lists its linked turns' too (Turn.linked), unless onlyHere.
+  if (!uris && !withChat && !steps && optionalBoolean(fields, 'onlyHere') !== true)
+    return { body: await previewLinked(deps.engine, params.turnId, { onConflict }, deps) };
+  return { body: await deps.engine.preview(params.turnId, { uris, withChat, onConflict, steps }) };
 };
 
-export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
+export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body }, deps) => {
   const fields = objectBody(body);
   const uris = optionalUriList(fields, 'uris');
   const force = optionalBoolean(fields, 'force');
@@ -142,7 +146,10 @@ export const rollbackTurn: RouteHandler<RollbackResult> = async ({ params, body 
   const inTurn = optionalString(fields, 'inTurn');
   const stepId = optionalString(fields, 'stepId');
   const step = stepId === undefined ? undefined : { id: stepId, title: optionalString(fields, 'stepTitle') };
-  return { body: await engine.rollback(params.turnId, { uris, force, onConflict, steps, inTurn, step }) };
+  // A whole turn is undone with its linked turns (Turn.linked), unless onlyHere.
+  if (!uris && !steps && inTurn === undefined && optionalBoolean(fields, 'onlyHere') !== true)
+    return { body: await rollbackLinked(deps.engine, params.turnId, { force, onConflict }, deps) };
+  return { body: await deps.engine.rollback(params.turnId, { uris, force, onConflict, steps, inTurn, step }) };
 };
 
 export const rollbackTurnWithChat: RouteHandler<RollbackResult> = async ({ params, body }, { engine }) => {
