@@ -1,5 +1,6 @@
 import { useStoreStats } from '../api/hooks';
 import { notRecordingText } from '../features/workspaces/WorkspaceItem';
+import { budgetHelp, budgetText } from '../features/workspaces/budgetText';
 import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
@@ -84,6 +85,12 @@ export function Header() {
             ) : (
               <span className="store-usage__bytes" title="The kept file versions' size before compression">
                 {formatBytes(stats.bytes)}
+              </span>
+            )}
+            {/* The card's own figure when there is one, as for the size above. */}
+            {(workspace?.budget ?? stats.budget) && (
+              <span className="store-usage__budget" title={budgetHelp((workspace?.budget ?? stats.budget)!)}>
+                {budgetText(workspace?.budget ?? stats.budget)}
               </span>
             )}
           </>

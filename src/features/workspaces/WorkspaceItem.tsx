@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import type { Workspace } from '../../../server/protocol';
 import { formatBytes, plural } from '../../lib/format';
+import { budgetHelp, budgetText } from './budgetText';
 import { indexText } from './indexText';
 
 interface WorkspaceItemProps {
@@ -65,6 +66,11 @@ export function WorkspaceItem({ workspace, current, onSelect, children }: Worksp
         )}
         {workspace.recording && workspace.storeBytes > 0 && (
           <span className="workspace-item__meta">{formatBytes(workspace.storeBytes)} kept</span>
+        )}
+        {workspace.recording && workspace.budget && (
+          <span className="workspace-item__meta" title={budgetHelp(workspace.budget)}>
+            {budgetText(workspace.budget)}
+          </span>
         )}
       </button>
       {children}

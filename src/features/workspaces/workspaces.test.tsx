@@ -123,6 +123,33 @@ describe('workspaces in the console', () => {
     expect(usage).not.toHaveTextContent('10 B');
   });
 
+  it("shows each store's contents against its budget on its card and in the header, with the sessions pruned for it", async () => {
+    const MIB = 1024 * 1024;
+    serve([
+      workspace('api', {
+        isDefault: true,
+        storeBytes: 40 * MIB,
+        budget: { bytes: 50 * MIB, used: 38 * MIB, prunedForBudget: 2, source: 'workspace' },
+      }),
+      workspace('web', { budget: { bytes: 2048 * MIB, used: 3 * MIB, prunedForBudget: 0, source: 'default' } }),
+    ]);
+    renderWithClient(<App />);
+    const list = await screen.findByRole('list', { name: 'Workspaces' });
+    const api = await within(list).findByRole('button', { name: /^Workspace api,/ });
+    expect(api).toHaveTextContent('contents 38 MiB of a 50 MiB budget, 2 sessions pruned for it');
+    expect(within(list).getByRole('button', { name: /^Workspace web,/ })).toHaveTextContent(
+      'contents 3.0 MiB of a 2.0 GiB budget',
+    );
+    const usage = screen.getByLabelText('Store usage');
+    await waitFor(() =>
+      expect(usage).toHaveTextContent('contents 38 MiB of a 50 MiB budget, 2 sessions pruned for it'),
+    );
+    expect(within(usage).getByText(/^contents 38 MiB/)).toHaveAttribute(
+      'title',
+      expect.stringContaining("this workspace's own budget"),
+    );
+  });
+
   it('says in the header when every command is scanned in full because the watcher failed, with why', async () => {
     serve([
       workspace('api', {

@@ -1,0 +1,22 @@
+// What the console says of a store against its budget (docs/api.md "Store budget"): the contents
+// kept (what the budget counts) of the budget, and the sessions pruned to keep to it.
+import type { StoreBudget } from '../../../server/protocol';
+import { formatBytes, plural } from '../../lib/format';
+
+const SOURCE: Record<StoreBudget['source'], string> = {
+  workspace: "this workspace's own budget (turnback budget)",
+  service: "the service's --store-budget",
+  default: 'the default budget: the larger of 2 GiB and 10x the workspace',
+};
+
+/** "contents 3 MiB of a 2 GiB budget, 2 sessions pruned for it"; null while the workspace is not open. */
+export function budgetText(budget: StoreBudget | undefined): string | null {
+  if (!budget) return null;
+  const pruned = budget.prunedForBudget > 0 ? `, ${plural(budget.prunedForBudget, 'session')} pruned for it` : '';
+  return `contents ${formatBytes(budget.used)} of a ${formatBytes(budget.bytes)} budget${pruned}`;
+}
+
+/** The tooltip: where the size comes from, and what pruning means. */
+export function budgetHelp(budget: StoreBudget): string {
+  return `The file versions kept, as stored, against ${SOURCE[budget.source]}. Over it, the oldest sessions without a pin are pruned.`;
+}
