@@ -20,16 +20,25 @@ async function noteBlobs(cwd: string, ref: string): Promise<Map<string, string>>
   return blobs;
 }
 
-/** The notes of `commits` (all noted commits when omitted), every ref's turns unioned. */
-export async function readNotes(cwd: string, commits?: Iterable<string>): Promise<Map<string, CommitNote>> {
-  const wanted = commits ? new Set(commits) : null;
+/** commit sha -> the note blobs of every notes ref that notes it (local first). */
+export async function noteIndex(cwd: string): Promise<Map<string, string[]>> {
   const perCommit = new Map<string, string[]>();
-  for (const ref of await notesRefs(cwd)) {
-    for (const [commit, blob] of await noteBlobs(cwd, ref)) {
-      if (wanted && !wanted.has(commit)) continue;
-      perCommit.set(commit, [...(perCommit.get(commit) ?? []), blob]);
-    }
+  const refs = await notesRefs(cwd);
+  for (const blobs of await Promise.all(refs.map((ref) => noteBlobs(cwd, ref)))) {
+    for (const [commit, blob] of blobs) perCommit.set(commit, [...(perCommit.get(commit) ?? []), blob]);
   }
+  return perCommit;
+}
+
+/** The notes of `commits` (all noted commits when omitted), every ref's turns unioned. */
+export async function readNotes(
+  cwd: string,
+  commits?: Iterable<string>,
+  index?: Map<string, string[]>,
+): Promise<Map<string, CommitNote>> {
+  const all = index ?? (await noteIndex(cwd));
+  const wanted = commits ? new Set(commits) : null;
+  const perCommit = wanted ? new Map([...all].filter(([commit]) => wanted.has(commit))) : all;
   const texts = await catFiles(cwd, [...new Set([...perCommit.values()].flat())]);
   const notes = new Map<string, CommitNote>();
   for (const [commit, blobs] of perCommit) {

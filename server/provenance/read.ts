@@ -2,7 +2,7 @@
 // Git alone answers (no service), so a teammate's clone reads what another machine recorded.
 import type { BlameLine, BlameResponse, NoteTurn } from '../protocol.js';
 import { git } from '../git/git.js';
-import { readNotes } from '../git/notes.js';
+import { noteIndex, readNotes } from '../git/notes.js';
 import { inRanges } from './line-origins.js';
 
 export interface CommitTurns {
@@ -37,7 +37,12 @@ export async function commitsWithTurns(
 
 /** Each line of `file` (as committed at HEAD): its commit, then the turn that wrote it or null (the person's). */
 export async function blameFile(cwd: string, file: string): Promise<BlameResponse> {
-  const out = await git(cwd, ['blame', '--porcelain', 'HEAD', '--', file]);
+  // The notes' index and the prefix are read while git blames: blame is the long part.
+  const [out, index, prefix] = await Promise.all([
+    git(cwd, ['blame', '--porcelain', 'HEAD', '--', file]),
+    noteIndex(cwd),
+    git(cwd, ['rev-parse', '--show-prefix']),
+  ]);
   const lines: { line: number; sha: string; orig: number; text: string }[] = [];
   const paths = new Map<string, string>();
   let current: { sha: string; orig: number; line: number } | null = null;
@@ -51,13 +56,12 @@ export async function blameFile(cwd: string, file: string): Promise<BlameRespons
     if (header) current = { sha: header[1], orig: Number(header[2]), line: Number(header[3]) };
     else if (row.startsWith('filename ') && current) paths.set(current.sha, row.slice('filename '.length));
   }
-  const notes = await readNotes(cwd, new Set(lines.map((l) => l.sha)));
+  const notes = await readNotes(cwd, new Set(lines.map((l) => l.sha)), index);
   const answer: BlameLine[] = lines.map(({ line, sha, orig, text }) => {
     const turns = notes.get(sha)?.turns ?? [];
     const repoPath = paths.get(sha) ?? '';
     const turn = turns.find((t) => inRanges(t.files[repoPath] ?? '', orig)) ?? null;
     return { line, sha, turn, text };
   });
-  const top = (await git(cwd, ['rev-parse', '--show-prefix'])).trim();
-  return { path: top + file.replace(/^\.\//, ''), lines: answer };
+  return { path: prefix.trim() + file.replace(/^\.\//, ''), lines: answer };
 }
