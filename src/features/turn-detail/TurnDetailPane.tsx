@@ -14,6 +14,7 @@ import { ExecCommands } from './ExecCommands';
 import { FileList } from './FileList';
 import { LiveEntries } from './LiveEntries';
 import { StepsList } from './StepsList';
+import { LinkedTurns } from './LinkedTurns';
 import { TurnRelations } from './TurnRelations';
 import { countRows, formatRowCounts, renameKeptContent } from './fileRows';
 import { useOutage } from '../live/useOutage';
@@ -105,6 +106,7 @@ export function TurnDetailPane() {
           {turn.skippedCount > 0 && <span>{turn.skippedCount} skipped</span>}
           <TurnBadges turn={turn} turnOf={turnOf} />
           <TurnRelations turn={turn} turnOf={turnOf} onOpen={(id) => selectTurn(id)} />
+          <LinkedTurns turn={turn} />
         </div>
         {turn.kind === 'pin' && (
           <p className="notice pin-note">
