@@ -151,7 +151,11 @@ it('links machine 1 commits to its turns of two hosts and shows them on machine 
   one.git('commit', '-q', '--amend', '-m', 'person commit, amended');
   const amended = one.git('rev-parse', 'HEAD');
   expect((await noteOf(one, amended)).turns.map((t) => t.title)).toEqual(['add d']);
-  one.git('rebase', '-q', '--force-rebase', 'HEAD~1');
+  // Another committer date, so the rebased commit differs even within the amend's second.
+  execFileSync('git', ['rebase', '-q', '--force-rebase', 'HEAD~1'], {
+    cwd: one.clone,
+    env: { ...process.env, ...one.env, GIT_COMMITTER_DATE: '2030-01-01T00:00:00Z' },
+  });
   const rebased = one.git('rev-parse', 'HEAD');
   expect(rebased).not.toBe(amended);
   expect((await noteOf(one, rebased)).turns.map((t) => t.title)).toEqual(['add d']);
