@@ -42,6 +42,8 @@ export interface EngineSource {
   consoleEngine(workspaceId: string | undefined): Promise<EngineLease>;
   /** An agent request's engine: its session's workspace, else its cwd's, else the default. */
   agentEngine(place: AgentPlace): Promise<EngineLease>;
+  /** The engines of the other workspaces a session's recent events went to, each leased (release each). */
+  sessionEngines?(sessionKey: string, exceptWorkspaceId: string): Promise<EngineLease[]>;
   /** A request to a workspace's engine failed: a failure that stops recording is reported there. */
   noteFailure?(workspaceId: string, error: unknown): void;
   /** A request to a workspace's engine succeeded. */

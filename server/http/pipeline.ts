@@ -148,6 +148,7 @@ async function handleApi(
   const place = isAgent ? agentPlaceOf(match.route.pattern, match.params, body, query, ctx.readHookPlace) : undefined;
   const hostHook = isHostHookRoute(match.route.pattern);
   let target: EngineLease | undefined;
+  const others: EngineLease[] = [];
   try {
     target = place ? await ctx.source.agentEngine(place) : await ctx.source.consoleEngine(workspaceId);
     const engine = holder === 'agent' ? asAgent(target.engine) : target.engine;
@@ -155,7 +156,17 @@ async function handleApi(
       const lease = await ctx.source.consoleEngine(id);
       return { engine: holder === 'agent' ? asAgent(lease.engine) : lease.engine, release: lease.release };
     };
-    const answer = await match.route.handler(call, { engine, version: ctx.version, otherEngine });
+    const here = target.workspaceId;
+    const sessionKey = place?.sessionKey;
+    const sessionEngines =
+      hostHook && sessionKey !== undefined && ctx.source.sessionEngines
+        ? async () => {
+            const leases = await ctx.source.sessionEngines!(sessionKey, here);
+            others.push(...leases);
+            return leases.map((lease) => (holder === 'agent' ? asAgent(lease.engine) : lease.engine));
+          }
+        : undefined;
+    const answer = await match.route.handler(call, { engine, version: ctx.version, otherEngine, sessionEngines });
     if (isAgent) ctx.source.noteSuccess?.(target.workspaceId);
     sendJson(response, answer.status ?? 200, answer.body);
   } catch (error) {
@@ -165,6 +176,7 @@ async function handleApi(
     throw error;
   } finally {
     target?.release?.();
+    for (const lease of others) lease.release?.();
   }
 }
 

@@ -21,6 +21,8 @@ export interface RouteDeps {
   version: string;
   /** Another workspace's engine, for a turn's linked turns (Turn.linked); released when done. Absent: one engine only. */
   otherEngine?: (workspaceId: string) => Promise<{ engine: Engine; release?: () => void }>;
+  /** An agent request's session's other workspaces' engines (a session that moved), held until the request ends. */
+  sessionEngines?: () => Promise<Engine[]>;
 }
 
 /** A handler answers its route's shape from protocol.ts: the compiler checks every answer against the contract. */

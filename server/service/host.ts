@@ -307,6 +307,17 @@ export class WorkspaceHost implements EngineSource {
     return this.lease(id);
   }
 
+  /** The engines of the other workspaces `sessionKey`'s recent events went to (a session that moved), each leased; one that cannot open is left out. */
+  async sessionEngines(sessionKey: string, except: string): Promise<EngineLease[]> {
+    const leases: EngineLease[] = [];
+    for (const id of this.sessions.workspacesOf(sessionKey)) {
+      if (id === except || !this.registry.get(id)) continue;
+      const lease = await this.lease(id).catch(() => undefined);
+      if (lease) leases.push(lease);
+    }
+    return leases;
+  }
+
   /** An event's cwd's workspace; without a cwd, its session's latest one, else the default. */
   private workspaceOfAgent(place: AgentPlace): string {
     // The fs routes act only inside a registered workspace, whatever the session.

@@ -50,6 +50,16 @@ type Event<K extends HostEvent['kind']> = Extract<HostEvent, { kind: K }>;
 const forwarded = (calls: number): ReceiveResult => ({ ok: true, outcome: 'forwarded', calls });
 const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignored', reason });
 
+/** The session's turn in progress in `engine`, if any (a session it never saw has none). */
+function activeTurnOf(engine: Engine, sessionId: string): { turnId: string } | undefined {
+  try {
+    const [latest] = engine.listTurns(sessionId, { limit: 1 });
+    return latest?.status === 'active' ? latest : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 export class HostReceiver {
   private readonly sessions = new SessionStates();
   private readonly deliveries = new RecentKeys();
@@ -72,7 +82,8 @@ export class HostReceiver {
     this.tellsAgents = options.tellsAgents ?? ((host) => tellsAgentsOf(host));
   }
 
-  async receive(raw: unknown, engine: Engine): Promise<ReceiveResult> {
+  /** `otherEngines`: the engines of the other workspaces the session's recent events went to (after a restart, its turn may go on there). */
+  async receive(raw: unknown, engine: Engine, otherEngines?: () => Promise<Engine[]>): Promise<ReceiveResult> {
     const key = this.host.deliveryKey?.(raw) ?? null;
     if (key !== null && this.deliveries.seen(key))
       return ignored('the same event again (another of its hooks delivered it)');
@@ -89,7 +100,10 @@ export class HostReceiver {
           : `path outside the workspace: ${resolve(event.cwd, event.paths[0])}`;
       return this.outside(event.sessionId, reason, engine);
     }
-    const result = await this.inOrder(event.sessionId, () => this.handle(event, engine));
+    const result = await this.inOrder(event.sessionId, async () => {
+      if (!this.sessions.get(event.sessionId)) await this.restore(event.sessionId, engine, otherEngines);
+      return this.handle(event, engine);
+    });
     if (result.ok && result.outcome === 'outside-workspace')
       return this.outside(event.sessionId, result.reason, engine);
     // Sessions pruned for the store budget: the next hook that has no other line tells the person.
@@ -243,6 +257,26 @@ export class HostReceiver {
       turn.engineOf.set(execId, engine);
     }
     return forwarded(ended + 1);
+  }
+
+  /**
+   * After a restart this receiver knows no turn of the session, while its engines may hold one
+   * the crash cut short and recovery resumed, here or in another workspace the session reached:
+   * followed again as one turn, so the session's next prompt or stop ends it everywhere and a
+   * move to another workspace begins its linked turn there.
+   */
+  private async restore(sessionId: string, engine: Engine, otherEngines?: () => Promise<Engine[]>): Promise<void> {
+    const others = otherEngines ? await otherEngines() : [];
+    let turn: TurnState | undefined;
+    for (const each of [engine, ...others]) {
+      if (each.workspace === engine.workspace && each !== engine) continue;
+      const latest = activeTurnOf(each, sessionId);
+      if (!latest) continue;
+      const prompt = each.messages(sessionId, { turnId: latest.turnId }).find((m) => m.role === 'user')?.content ?? '';
+      turn ??= this.sessions.begin(sessionId, prompt);
+      turn.engines.set(each.workspace, each);
+      turn.turnIds.set(each.workspace, latest.turnId);
+    }
   }
 
   /**

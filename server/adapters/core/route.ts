@@ -23,7 +23,7 @@ export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverO
     {
       method: 'POST',
       pattern: HOOK_ROUTE_PATTERN,
-      handler: async ({ params, body }, { engine }) => {
+      handler: async ({ params, body }, { engine, sessionEngines }) => {
         let receiver = receivers.get(params.host);
         if (!receiver)
           throw new EngineError('NOT_FOUND', `no agent host ${JSON.stringify(params.host)}`, {
@@ -32,7 +32,7 @@ export function hostHookRoutes(hosts: readonly HostAdapter[], options: ReceiverO
         // Another host's event on this host's route (Cursor runs Claude Code's hooks): that host's receiver takes it.
         const other = receiver.host.eventOfHost?.(body);
         if (other) receiver = receivers.get(other) ?? receiver;
-        const result = await receiver.receive(body, engine);
+        const result = await receiver.receive(body, engine, sessionEngines);
         if (!result.ok) throw new BadRequestError(`malformed hook event: ${result.malformed}`);
         const answer: AgentHookResponse =
           result.outcome === 'forwarded'
