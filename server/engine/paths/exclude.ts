@@ -1,8 +1,10 @@
 // What the engine leaves out of a root: its own data folder (never walked, never listed, never
 // recorded) and the `exclude` globs (root-relative, neither recorded nor touched; docs/api.md:
 // default `.git/**` and `node_modules/**`; `.gitignore` is not an exclusion). Every walk, scan,
-// capture and watch asks here, so the rule is decided in one place.
+// capture and watch asks here, so the rule is decided in one place. The engine's own temp files
+// (an atomic write's, a rollback's) are left out too: seen half-way, they are nobody's change.
 import path from 'node:path';
+import { TEMP_PREFIX } from './fs.js';
 import type { Root } from './roots.js';
 
 /** What the checks need of the engine's context: its compiled globs. */
@@ -56,7 +58,7 @@ export class RootExclusion {
 
   /** Whether a root-relative posix path is excluded ('' is the root itself, never excluded). */
   isExcluded(rel: string): boolean {
-    return rel !== '' && matchesAny(this.globs, rel);
+    return rel !== '' && (matchesAny(this.globs, rel) || isEngineTemp(rel));
   }
 }
 
@@ -71,7 +73,12 @@ export function isExcluded(ctx: Excludes, segments: string[]): boolean {
 
 /** The same, for a root-relative posix path. */
 function isExcludedPath(ctx: Excludes, rel: string): boolean {
-  return rel !== '' && matchesAny(ctx.limits.exclude, rel);
+  return rel !== '' && (matchesAny(ctx.limits.exclude, rel) || isEngineTemp(rel));
+}
+
+/** Whether a root-relative posix path names one of the engine's temp files (`fs.ts` `tempName`). */
+function isEngineTemp(rel: string): boolean {
+  return rel.startsWith(TEMP_PREFIX, rel.lastIndexOf('/') + 1);
 }
 
 /** The same, for a URI (`root:/rel`). */
