@@ -153,27 +153,33 @@ describe('the service started by hooks', { timeout: 120_000 }, () => {
     await hook(p.userPromptSubmit(inA, 'Work on both'));
     await bash(inA, 'echo a > a.txt && rm keep.txt');
     await bash(inB, 'echo b > b.txt && rm keep.txt');
-    // A file tool from B on a file of A: not B's to record, and the person is told, once.
-    const told = JSON.parse(await hook(p.write(inB, path.join(a, 'other.txt'), 'x'))) as { systemMessage: string };
-    expect(told.systemMessage).toMatch(/^turnback is not recording a change of this session: .*other\.txt/);
-    expect(await hook(p.write(inB, path.join(a, 'more.txt'), 'x'))).toBe('');
+    // A file tool from B on a file of A: recorded in A's turn, where the file is (issue 37 G2).
+    expect(await hook(p.write(inB, path.join(a, 'other.txt'), 'x'))).toBe('');
     await hook(p.stop(inB));
 
     const { workspaces } = await api<{ workspaces: { id: string; root: string }[] }>('/api/workspaces');
-    for (const [dir, start, file] of [
-      [a, startA, 'a.txt'],
-      [b, startB, 'b.txt'],
-    ] as const) {
+    const turnsIn = async (dir: string) => {
       const id = workspaces.find((w) => w.root === dir)!.id;
       const { turns } = await api<{ turns: Turn[] }>(`/api/workspaces/${id}/sessions/${inA.sessionId}/turns`);
+      return { id, turns };
+    };
+    const [inRepoA, inRepoB] = [await turnsIn(a), await turnsIn(b)];
+    for (const [{ turns }, file] of [
+      [inRepoA, 'a.txt'],
+      [inRepoB, 'b.txt'],
+    ] as const) {
       expect(turns.map((t) => [t.title, t.status])).toEqual([['Work on both', 'committed']]);
-      expect([...(turns[0].execCommands.at(-1)?.changed ?? [])].sort()).toEqual([
+      expect([...(turns[0].execCommands.find((c) => c.tool === 'Bash')?.changed ?? [])].sort()).toEqual([
         `workspace:/${file}`,
         'workspace:/keep.txt',
       ]);
-      await api(`/api/workspaces/${id}/turns/${turns[0].turnId}/rollback`, { method: 'POST', body: {} });
-      expect(await treeAsText(dir)).toEqual(start);
     }
+    // The two turns are linked both ways, and undoing A's undoes B's with it.
+    expect(inRepoA.turns[0].linked?.map((l) => l.turnId)).toEqual([inRepoB.turns[0].turnId]);
+    expect(inRepoB.turns[0].linked?.map((l) => l.turnId)).toEqual([inRepoA.turns[0].turnId]);
+    await api(`/api/workspaces/${inRepoA.id}/turns/${inRepoA.turns[0].turnId}/rollback`, { method: 'POST', body: {} });
+    expect(await treeAsText(a)).toEqual(startA);
+    expect(await treeAsText(b)).toEqual(startB);
   });
 
   it('tells Claude Code once per session and reason when a session cannot be recorded, and logs each event', async () => {
