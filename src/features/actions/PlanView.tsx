@@ -176,6 +176,17 @@ export function PlanView({
         )}
         tone="danger"
       />
+      {(plan.linked ?? []).map((linked) => (
+        // The same prompt's turn in another project goes back with this one (Turn.linked).
+        <PathList
+          key={`${linked.workspaceId}:${linked.turnId}`}
+          title={`Also in ${linked.root.split('/').filter(Boolean).pop() ?? linked.root} (its linked turn, undone with it)`}
+          items={linked.plan.actions
+            .filter((a) => a.action !== 'none')
+            .map((a) => `${a.action} ${displayPath(a.uri)}${a.conflict ? ' (changed since the turn)' : ''}`)}
+          tone={linked.plan.conflicts.length > 0 ? 'warn' : undefined}
+        />
+      ))}
       <CommandsNote commands={commands} />
       {showMessages && (
         <section className="plan-group plan-group--danger" aria-label="Messages to delete">
