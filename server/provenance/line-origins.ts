@@ -2,6 +2,8 @@
 // parent -> turn1.before -> turn1.after -> ... -> committed by line diffs (docs/design.md "Provenance").
 import { diffArrays } from 'diff';
 
+export { countRanges, inRanges } from './line-ranges.js';
+
 /** `null`: the person's; `'parent'`: already in the parent commit (its own note tells). */
 export type LineOrigin = string | null;
 
@@ -62,25 +64,4 @@ export function rangesOf(origins: LineOrigin[], turnId: string): string {
     }
   }
   return parts.join(',');
-}
-
-/** Whether 1-based `line` is in `ranges` (`1-3,7`). */
-export function inRanges(ranges: string, line: number): boolean {
-  for (const part of ranges.split(',')) {
-    if (part === '') continue;
-    const [a, b] = part.split('-').map(Number);
-    if (line >= a && line <= (b ?? a)) return true;
-  }
-  return false;
-}
-
-/** How many lines `ranges` covers. */
-export function countRanges(ranges: string): number {
-  let count = 0;
-  for (const part of ranges.split(',')) {
-    if (part === '') continue;
-    const [a, b] = part.split('-').map(Number);
-    count += (b ?? a) - a + 1;
-  }
-  return count;
 }

@@ -1,9 +1,9 @@
 // Reading provenance from any clone: the commits with their notes' turns, and blame per line.
 // Git alone answers (no service), so a teammate's clone reads what another machine recorded.
-import type { BlameLine, BlameResponse, NoteTurn } from '../protocol.js';
+import type { BlameLine, BlameResponse, CommitNote, NoteTurn } from '../protocol.js';
 import { git } from '../git/git.js';
 import { noteIndex, readNotes } from '../git/notes.js';
-import { inRanges } from './line-origins.js';
+import { inSpans, parseRanges } from './line-ranges.js';
 
 export interface CommitTurns {
   sha: string;
@@ -57,11 +57,17 @@ export async function blameFile(cwd: string, file: string): Promise<BlameRespons
     else if (row.startsWith('filename ') && current) paths.set(current.sha, row.slice('filename '.length));
   }
   const notes = await readNotes(cwd, new Set(lines.map((l) => l.sha)), index);
+  const spans = new Map<string, { turn: NoteTurn; spans: [number, number][] }[]>();
   const answer: BlameLine[] = lines.map(({ line, sha, orig, text }) => {
-    const turns = notes.get(sha)?.turns ?? [];
-    const repoPath = paths.get(sha) ?? '';
-    const turn = turns.find((t) => inRanges(t.files[repoPath] ?? '', orig)) ?? null;
+    let owners = spans.get(sha);
+    if (!owners) spans.set(sha, (owners = turnSpans(notes.get(sha), paths.get(sha) ?? '')));
+    const turn = owners.find((owner) => inSpans(owner.spans, orig))?.turn ?? null;
     return { line, sha, turn, text };
   });
   return { path: prefix.trim() + file.replace(/^\.\//, ''), lines: answer };
+}
+
+/** Each turn of a commit's note with its ranges in `repoPath` parsed once (a blame asks per line). */
+function turnSpans(note: CommitNote | undefined, repoPath: string): { turn: NoteTurn; spans: [number, number][] }[] {
+  return (note?.turns ?? []).map((turn) => ({ turn, spans: parseRanges(turn.files[repoPath] ?? '') }));
 }
