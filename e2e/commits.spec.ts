@@ -80,6 +80,7 @@ test("machine 2's console shows machine 1's pushed turn in the Commits view, rea
   await expect(turn).toContainText('gemini-cli');
   await expect(turn).toContainText('another machine · read-only');
   await expect(turn).toContainText('src/greet.ts');
+  await expect(turn).toContainText('model gemini-2.5-pro');
   await expect(turn).toHaveAttribute('data-local', 'false');
   // Read-only: nothing in the dialog offers to undo or roll back machine 1's turn.
   await expect(turn.getByRole('button')).toHaveCount(0);

@@ -30,7 +30,14 @@ function TurnLine({ turn }: { turn: CommitTurn }) {
         </span>
       </div>
       <div className="commit-turn__meta">
-        session {turn.session} · {new Date(turn.at).toLocaleString()} · {turn.lines} line{turn.lines === 1 ? '' : 's'}
+        {[
+          `session ${turn.session}`,
+          turn.model && `model ${turn.model}`,
+          new Date(turn.at).toLocaleString(),
+          `${turn.lines} line${turn.lines === 1 ? '' : 's'}`,
+        ]
+          .filter(Boolean)
+          .join(' · ')}
       </div>
       <ul className="commit-turn__files">
         {Object.entries(turn.files).map(([file, ranges]) => (

@@ -29,7 +29,8 @@ describe('the Commits view', () => {
           subject: `commit ${n}`,
           author: 'Ada',
           at: '2026-12-07T05:00:00Z',
-          turns: n === 1 ? [turn('t1', true, { host: 'claude-code' }), turn('t2', false)] : [],
+          turns:
+            n === 1 ? [turn('t1', true, { host: 'claude-code' }), turn('t2', false, { model: 'gpt-5-codex' })] : [],
         },
       ],
       next,
@@ -43,6 +44,9 @@ describe('the Commits view', () => {
     expect(within(turns).getByText('turn t1').closest('li')?.textContent).toContain('this machine');
     expect(within(turns).getByText('turn t2').closest('li')?.textContent).toContain('another machine · read-only');
     expect(within(turns).getAllByText('src/app.ts')).toHaveLength(2);
+    // The model, where the host told it, is shown with the turn.
+    expect(within(turns).getByText('turn t2').closest('li')?.textContent).toContain('model gpt-5-codex');
+    expect(within(turns).getByText('turn t1').closest('li')?.textContent).not.toContain('model');
     await userEvent.click(screen.getByRole('button', { name: 'More commits' }));
     expect(await screen.findByText('commit 2')).toBeTruthy();
     expect(screen.getByText("No agent turn: the person's")).toBeTruthy();
