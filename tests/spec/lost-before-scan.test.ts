@@ -80,38 +80,23 @@ describe('a command whose before scan never ran', () => {
     }
   });
 
-  it('as the turn’s first command, with a watcher (the turn’s start was scanned): the turn holds it', async () => {
-    const start = await treeAsText(box.workspace);
+  it('before the turn’s first command, with a watcher: what changed is the state that command found, no gap', async () => {
+    // The person may edit while the agent thinks: a turn's undo gives back the state its first
+    // command found (the faults and crash sweeps' "exec before scan of dirty paths" hold the same).
+    // A lost first command's change is therefore not caught here: docs/reliability.md lists it.
     const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
     try {
       await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
-      // Queued behind the turn's start scan: the agent's reply comes once it is done.
       await engine.message({ ...s, role: 'assistant', content: 'on it' });
       await lostCommand();
+      const found = await treeAsText(box.workspace);
       await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
       const { turnId } = await engine.turnEnd(s);
       expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
-        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
         ['Bash', ['workspace:/c.txt']],
       ]);
-      await expectUndoneToStart(engine, turnId!, start);
-    } finally {
-      await engine.close();
-    }
-  });
-
-  it('as the turn’s only command, with a watcher: the turn’s end finds it', async () => {
-    const start = await treeAsText(box.workspace);
-    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
-    try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
-      await engine.message({ ...s, role: 'assistant', content: 'on it' });
-      await lostCommand();
-      const { turnId } = await engine.turnEnd(s);
-      expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
-        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
-      ]);
-      await expectUndoneToStart(engine, turnId!, start);
+      expect((await engine.rollback(turnId!)).ok).toBe(true);
+      expect(await treeAsText(box.workspace)).toEqual(found);
     } finally {
       await engine.close();
     }

@@ -353,15 +353,12 @@ export class ExecScans {
       const previous = this.lastEnded.get(turn.turnId);
       const idle = this.openIn(turn.turnId).length === 0;
       let scan: ScanResult;
-      if (
-        idle &&
-        this.index.complete &&
-        (this.watcher ? previous === undefined && this.startScanned.has(turn.turnId) : previous !== undefined)
-      ) {
-        // The index told the disk within the turn (its start scanned, or its previous command
-        // ended): what changed since, and no file tool recorded, came from a command whose start
-        // never reached turnback (its hook lost or timed out). It is the turn's, under a command
-        // of tool `gap` recorded before this one, never taken for the state this command found.
+      if (idle && this.index.complete && !this.watcher && previous !== undefined) {
+        // The index told the disk when the turn's previous command ended: what changed since, and
+        // no file tool recorded, came from a command whose start never reached turnback (its hook
+        // lost or timed out). It is the turn's, under a command of tool `gap` recorded before this
+        // one, never taken for the state this command found. (With a watcher, the previous command
+        // takes it below.) Before the turn's first command it is the state that command found.
         execId = newId('x_');
         const gapId = newId('x_');
         const concurrent = this.othersOpen(turn.sessionId).length > 0;
@@ -540,15 +537,10 @@ export class ExecScans {
     // Only against a whole index that the last command's own before scan brought to the disk:
     // otherwise what the person changed before that command would pass for the turn's.
     const last = this.lastCommand(turn.turnId);
-    // No command, but its start was scanned: what changed came from one whose start never reached turnback.
-    const lost = last === undefined && this.startScanned.has(turn.turnId);
-    if (!(last?.scanned || lost) || !this.index.complete) return;
-    const gapId = newId('x_');
-    const gap = () => this.add(turn.turnId, gapId, GAP_TOOL, LOST_COMMAND);
+    if (!last?.scanned || !this.index.complete) return;
     await this.scanning(async () => {
-      // The turn's end is scanned in full, whatever the watcher says; a turn of file tools only
-      // (no command ran a scan) looks at what the watcher named, when it can tell.
-      const dirty = await this.dirtySince(lost ? turn.turnId : null);
+      // The turn's end is scanned in full, whatever the watcher says.
+      await this.dirtySince(null);
       const named = this.lastNamed;
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
       const before = this.index.view();
@@ -556,15 +548,12 @@ export class ExecScans {
         const baseline = this.index.map();
         const { scan } = await this.attribute(
           turn,
-          last?.execId ?? gapId,
+          last.execId,
           baseline,
           this.lastOpaque,
           this.lastOverBudget,
           concurrent,
           true,
-          dirty,
-          undefined,
-          last ? undefined : gap,
         );
         this.followed();
         await this.countMisses(`the turn's end scan`, named, scan.changed, before.map, scan.current);
