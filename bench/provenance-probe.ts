@@ -1,11 +1,13 @@
 // Provenance at the scale of the commander.js replay (issue 40): each commit of the bundle noted
 // as the work of one agent turn (its added lines, as a turn that wrote exactly that commit), then
-// the notes' size, `explain` of the whole range and `blame` of the largest file, timed.
+// the notes' size, `explain` of the whole range and `blame` of the largest file (in process, and
+// the CLI end to end when build/ is there), timed.
 // Run: npx tsx bench/provenance-probe.ts [path/to/commander.js.bundle]
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { CommitNote } from '../server/protocol.js';
 import { writeNote } from '../server/git/notes.js';
 import { blameFile, commitsWithTurns } from '../server/provenance/read.js';
@@ -80,6 +82,13 @@ async function main(): Promise<void> {
   const blameMs = await time(() => blameFile(dir, largest.f));
   const pageMs = await time(() => commitsWithTurns(dir, 'HEAD', { limit: 51, walk: true }));
   const blamed = (await blameFile(dir, largest.f)).lines.filter((l) => l.turn).length;
+  // End to end as a person runs it (node start-up included), when build/ is there; and git's own part.
+  const cli = fileURLToPath(new URL('../bin/turnback.js', import.meta.url));
+  const built = existsSync(fileURLToPath(new URL('../build/cli.js', import.meta.url)));
+  const spawnMs = (cmd: string, args: string[]) =>
+    time(async () => execFileSync(cmd, args, { cwd: dir, maxBuffer: 1 << 30 }));
+  const blameCliMs = built ? await spawnMs(process.execPath, [cli, 'blame', largest.f]) : null;
+  const gitBlameMs = await spawnMs('git', ['blame', '--porcelain', 'HEAD', '--', largest.f]);
   console.log(
     JSON.stringify(
       {
@@ -92,6 +101,8 @@ async function main(): Promise<void> {
         explainRangeMedianMs: Math.round(explainMs),
         largestFile: `${largest.f} (${largest.lines} lines, ${blamed} attributed to a turn)`,
         blameMedianMs: Math.round(blameMs),
+        blameCliMedianMs: blameCliMs === null ? 'build/ missing: npm run build' : Math.round(blameCliMs),
+        gitBlameAloneMedianMs: Math.round(gitBlameMs),
         commitsFirstPageMedianMs: Math.round(pageMs),
       },
       null,
