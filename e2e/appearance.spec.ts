@@ -130,3 +130,22 @@ test('under 900 px the console is one column and the diff takes the full width, 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(800);
   await saveScreenshot(page, 'console-narrow');
 });
+
+test("the header's counts and buttons never break inside, at 1400 and 800 px", async ({ page, turnback }) => {
+  await seedProject(turnback.agent, SESSION);
+  for (const width of [1400, 800]) {
+    await page.setViewportSize({ width, height: 900 });
+    await turnback.open(page, `?session=${SESSION}`);
+    await expect(page.getByRole('button', { name: 'Commits' })).toBeVisible();
+    const broken = await page.evaluate(() =>
+      [...document.querySelectorAll('.store-usage > *, .app-header button, .live-status, .agent-notice-toggle')]
+        .filter((element) => element.getClientRects().length > 0)
+        .filter((element) => {
+          const lineHeight = parseFloat(getComputedStyle(element).lineHeight) || 20;
+          return element.getBoundingClientRect().height > lineHeight * 1.6 + 12;
+        })
+        .map((element) => element.textContent),
+    );
+    expect(broken, `${width} px`).toEqual([]);
+  }
+});
