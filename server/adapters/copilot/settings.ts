@@ -6,7 +6,8 @@
 // installing twice changes nothing, and removing takes out turnback's entries alone (the file goes
 // when nothing else was in it).
 import { join } from 'node:path';
-import { jsonSettings, SettingsShapeError, type HostSettingsWriter, type JsonMerge } from '../core/settings-writer.js';
+import { jsonSettings, type HostSettingsWriter, type JsonMerge } from '../core/settings-writer.js';
+import { mergeOurHooks, stripOurHooks, type VersionedHooksFile } from '../core/versioned-hooks-file.js';
 import { COPILOT_EVENTS, COPILOT_HOST, COPILOT_SCAN_EVENTS } from './event.js';
 import { copilotHome } from './home.js';
 
@@ -34,43 +35,18 @@ const ourEntry = (event: string, command: string): Json =>
     ? { type: 'command', bash: `${command} --max-time ${SCAN_WAIT_SECONDS}`, timeoutSec: SCAN_HOOK_TIMEOUT_SECONDS }
     : { type: 'command', bash: command, timeoutSec: HOOK_TIMEOUT_SECONDS };
 
-function strip(existing: unknown): { settings: Json; found: string[] } {
-  if (!isObject(existing)) throw new SettingsShapeError('the hooks file does not hold a JSON object');
-  const settings: Json = structuredClone(existing);
-  if (settings.hooks === undefined) return { settings, found: [] };
-  if (!isObject(settings.hooks)) throw new SettingsShapeError('"hooks" is not an object');
-  const hooks = settings.hooks;
-  const found: string[] = [];
-  for (const [event, entries] of Object.entries(hooks)) {
-    if (!Array.isArray(entries)) {
-      if ((COPILOT_EVENTS as readonly string[]).includes(event))
-        throw new SettingsShapeError(`"hooks.${event}" is not an array`);
-      continue;
-    }
-    const kept = entries.filter((entry) => !(isObject(entry) && isTurnbackCopilotCommand(entry.bash)));
-    for (const entry of entries) if (!kept.includes(entry)) found.push(JSON.stringify([event, entry]));
-    if (kept.length === entries.length) continue;
-    if (kept.length === 0) delete hooks[event];
-    else hooks[event] = kept;
-  }
-  return { settings, found: found.sort() };
-}
+const COPILOT_FILE: VersionedHooksFile = {
+  events: COPILOT_EVENTS,
+  ourEntry,
+  isOurs: (entry) => isTurnbackCopilotCommand(entry.bash),
+};
 
 export function mergeCopilotHooks(existing: unknown, command: string): JsonMerge {
-  const { settings, found } = strip(existing);
-  const wanted = COPILOT_EVENTS.map((event) => JSON.stringify([event, ourEntry(event, command)])).sort();
-  if (JSON.stringify(found) === JSON.stringify(wanted))
-    return { settings: structuredClone(existing) as Json, changed: false };
-  // Copilot reads version 1 of the file's format.
-  if (settings.version === undefined) settings.version = 1;
-  if (settings.hooks === undefined) settings.hooks = {};
-  const hooks = settings.hooks as Record<string, unknown[]>;
-  for (const event of COPILOT_EVENTS) (hooks[event] ??= []).push(ourEntry(event, command));
-  return { settings, changed: true };
+  return mergeOurHooks(existing, command, COPILOT_FILE);
 }
 
 export function removeCopilotHooks(existing: unknown): JsonMerge {
-  const { settings, found } = strip(existing);
+  const { settings, found } = stripOurHooks(existing, COPILOT_FILE);
   // Nothing but the version init wrote is left: the file is turnback's alone, so it goes.
   const { version, hooks, ...rest } = settings;
   const empty = Object.keys(rest).length === 0 && (!isObject(hooks) || Object.keys(hooks).length === 0);
