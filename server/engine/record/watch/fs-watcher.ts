@@ -1,12 +1,12 @@
-// The watcher the service runs: Node's own `fs.watch` on every folder of the tracked roots
-// (inotify on Linux). libuv reads all of them through one inotify descriptor per event loop,
-// so events reach us in the kernel's order; a barrier is then cheap and exact: create a file in
-// a private folder watched on the same loop and wait for its event — every event of an earlier
-// syscall has been read by then (measured here: 0.03 ms median, against ≥ 50 ms for
-// @parcel/watcher, whose debounce delays every batch).
+// The watcher's core: Node's own `fs.watch` on every folder of the tracked roots (inotify on
+// Linux). It runs on a thread of its own (watcher-thread.ts), where libuv reads all its watches
+// through one inotify descriptor, so events reach it in the kernel's order; a barrier is then
+// cheap and exact: create a file in a private folder watched on the same loop and wait for its
+// event — every event of an earlier syscall has been read by then (measured here: 0.03 ms
+// median, against ≥ 50 ms for @parcel/watcher, whose debounce delays every batch).
 //
 // inotify does not watch below a folder by itself: a folder created later is watched when its
-// creation is seen (and marked to be walked whole, for what was made in it before its watch).
+// creation is followed (and marked to be walked whole, for what was made in it before its watch).
 // libuv drops the kernel's overflow notice, so "more events since the last barrier than half
 // the kernel queue holds" is taken for an overflow; a watch that cannot be added (the user's
 // watch limit) or any watcher error makes the watcher unavailable: full scans from then on.
@@ -14,12 +14,13 @@
 // a folder named by a create, delete or move event is watched afresh, whatever its inode. A root
 // has no watched parent: its identity (device, inode, birth time) is checked at every barrier,
 // and a root replaced, moved or mounted over is watched afresh with a full scan.
-// Events only note a path (coalesced per path); the lstat a created folder needs runs in bounded
-// batches after them. libuv reads the inotify descriptor until it is empty, calling us for each
-// event: a process renaming in a tight loop would keep the service's loop there for good. So a
-// folder that raises more than a budget of events between two barriers has its watch closed and
-// is marked to be walked whole by the next scan (its watch comes back at the next barrier); past
-// the overflow count every watch is closed and the next scan is a full one.
+// Events only note a path (coalesced per path); the names they created, removed or moved are
+// looked at (lstat, watched afresh) once each at the barrier, so until then a removed folder's
+// dead watch is still listed and `degraded` says so. libuv reads the inotify descriptor until it
+// is empty, calling us for each event: a process renaming in a tight loop would keep the loop
+// there for good. So a folder that raises more than a budget of events between two barriers has
+// its watch closed and is marked to be walked whole by the next scan (its watch comes back at
+// the next barrier); past the overflow count every watch is closed and the next scan is a full one.
 import {
   type FSWatcher,
   type Stats,
@@ -35,12 +36,10 @@ import {
 import path from 'node:path';
 import type { DirtyPath, TreeWatcher, WatchSpec } from './tree-watcher.js';
 import { kernelWatchedInodes } from './kernel-watches.js';
+import { ThreadTreeWatcher } from './watcher-thread.js';
 
 /** Events one folder may raise between two barriers before its watch is closed until the next (walked whole instead). */
 const FOLDER_EVENT_BUDGET = 1_000;
-/** Created, removed or moved names looked at (lstat) per turn of the loop. */
-const FOLLOW_BATCH = 500;
-
 /** How long a barrier's own event may take before the watcher is taken for broken. */
 const BARRIER_TIMEOUT_MS = 5_000;
 
@@ -67,9 +66,8 @@ const sameIdentity = (a: Identity, b: Identity) =>
 
 export class FsTreeWatcher implements TreeWatcher {
   private readonly watched = new Map<string, { handle: FSWatcher; id: Identity }>();
-  /** Names a create, delete or move event named: looked at (lstat) after the events, once each. */
+  /** Names a create, delete or move event named: looked at (lstat) at the next take, once each. */
   private toFollow = new Set<string>();
-  private followScheduled = false;
   /** Folders whose watch is in doubt (its handle closed, a root's own event): watched afresh at the next take. */
   private readonly inDoubt = new Set<string>();
   /** Events per folder since the last barrier (the storm budget). */
@@ -198,7 +196,7 @@ export class FsTreeWatcher implements TreeWatcher {
       }
     }
     if (this.failure) return null;
-    this.followNow(Infinity);
+    this.followAll();
     this.resume();
     this.checkRoots();
     for (const dir of this.inDoubt) this.rewatch(dir);
@@ -256,26 +254,13 @@ export class FsTreeWatcher implements TreeWatcher {
     }
     // A name created, removed or moved: a folder there is watched afresh, one gone is let go.
     if (type === 'rename') this.toFollow.add(abs);
-    this.scheduleFollow();
   }
 
-  private scheduleFollow(): void {
-    if (this.followScheduled || this.toFollow.size === 0) return;
-    this.followScheduled = true;
-    setImmediate(() => this.followNow(FOLLOW_BATCH));
-  }
-
-  /** Up to `limit` of the names events said were created, removed or moved: each looked at once, however many events named it. */
-  private followNow(limit: number): void {
-    this.followScheduled = false;
-    if (this.failure) return;
-    let done = 0;
-    for (const abs of this.toFollow) {
-      if (done++ >= limit) break;
-      this.toFollow.delete(abs);
-      this.follow(abs);
-    }
-    this.scheduleFollow();
+  /** The names events said were created, removed or moved: each looked at once, however many events named it. */
+  private followAll(): void {
+    const names = this.toFollow;
+    this.toFollow = new Set();
+    for (const abs of names) if (!this.failure) this.follow(abs);
   }
 
   /** A folder over its event budget: its watch closed until the next take, the folder walked whole. */
@@ -425,7 +410,11 @@ export class FsTreeWatcher implements TreeWatcher {
   }
 }
 
-/** The service's watcher: `fs.watch` where it is inotify (Linux); elsewhere none (full scans). */
+/**
+ * The service's watcher: `fs.watch` where it is inotify (Linux), on the watcher thread when the
+ * spec can travel there (its rules); elsewhere none (full scans).
+ */
 export function fsTreeWatcher(spec: WatchSpec): TreeWatcher | null {
-  return process.platform === 'linux' ? new FsTreeWatcher(spec) : null;
+  if (process.platform !== 'linux') return null;
+  return spec.rules ? new ThreadTreeWatcher(spec) : new FsTreeWatcher(spec);
 }

@@ -36,6 +36,14 @@ export interface WatchSpec {
   /** A private folder the watcher may create and write in (outside every root). */
   barrierDir: string;
   log(line: string): void;
+  /** What `skip` is built from, as plain data: with it the watcher may run on a thread of its own. */
+  rules?: SkipRules;
+}
+
+/** The roots' engine data and the exclude globs (a RegExp's source and flags), as `skip` reads them. */
+export interface SkipRules {
+  roots: { real: string; engineData: string[] }[];
+  exclude: { source: string; flags: string }[];
 }
 
 export type WatcherFactory = (spec: WatchSpec) => TreeWatcher | null;

@@ -2,6 +2,7 @@
 // names, kill it, and see whether the scans took its answers.
 import type { DirtyPath, TreeWatcher, WatchSpec } from './tree-watcher.js';
 import { FsTreeWatcher } from './fs-watcher.js';
+import { ThreadTreeWatcher } from './watcher-thread.js';
 
 export interface Faults {
   /** Drops each named path with this probability (or those `drop` picks). */
@@ -13,7 +14,7 @@ export interface Faults {
 }
 
 export class FaultyWatcher implements TreeWatcher {
-  readonly real: FsTreeWatcher;
+  readonly real: FsTreeWatcher | ThreadTreeWatcher;
   /** What each take answered: a count of paths, or null (a full scan follows). */
   readonly answers: (number | null)[] = [];
   private held: DirtyPath[][] = [];
@@ -25,7 +26,8 @@ export class FaultyWatcher implements TreeWatcher {
     public faults: Faults = {},
     overflow?: number,
   ) {
-    this.real = new FsTreeWatcher(spec, overflow);
+    // On the watcher thread, as the service runs it, when the spec can travel there.
+    this.real = spec.rules ? new ThreadTreeWatcher(spec, overflow) : new FsTreeWatcher(spec, overflow);
   }
 
   /** Stops it for good, as a crash of its thread or an fd closed under it would. */
