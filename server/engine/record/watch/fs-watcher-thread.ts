@@ -33,13 +33,16 @@ function serve(): void {
     switch (message.op) {
       case 'open': {
         const { id } = message;
-        const spec = {
-          roots: message.roots,
-          barrierDir: message.barrierDir,
-          skip: skipOf(message.rules),
-          log: (line: string) => send({ op: 'log', id, line, failure: watchers.get(id)?.unavailable() ?? null }),
-        };
-        const opened = new FsTreeWatcher(spec, message.overflow);
+        const log = (line: string) => send({ op: 'log', id, line, failure: watchers.get(id)?.unavailable() ?? null });
+        let opened: FsTreeWatcher;
+        try {
+          const spec = { roots: message.roots, barrierDir: message.barrierDir, skip: skipOf(message.rules), log };
+          opened = new FsTreeWatcher(spec, message.overflow);
+        } catch (e) {
+          // A spec that cannot be read fails its own watcher, not the other workspaces' on this thread.
+          send({ op: 'log', id, line: '', failure: `it could not start (${(e as Error).message})` });
+          return;
+        }
         watchers.set(id, opened);
         // A failure while it started was logged before it was listed: said again with its state.
         const failure = opened.unavailable();
@@ -47,7 +50,14 @@ function serve(): void {
         return;
       }
       case 'take':
-        if (!watcher) return send({ op: 'taken', id: message.id, seq: message.seq, dirty: null, failure: 'closed' });
+        if (!watcher)
+          return send({
+            op: 'taken',
+            id: message.id,
+            seq: message.seq,
+            dirty: null,
+            failure: 'it is not open on the watcher thread',
+          });
         void watcher
           .take()
           .then((dirty) =>

@@ -10,6 +10,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { makeSandbox, plant, who, ws } from '../../../testkit/engine-harness.js';
 import { fsTreeWatcher } from './fs-watcher.js';
 import { kernelWatchedInodes } from './kernel-watches.js';
+import { ThreadTreeWatcher } from './watcher-thread.js';
 
 // Every fs.watch made by this test's own thread (the service's loop), counted.
 vi.mock('node:fs', async (importOriginal) => {
@@ -73,4 +74,27 @@ console.log(JSON.stringify((await engine.execEnd({ sessionId: 's', execId })).ch
     expect(run.status, run.stderr).toBe(0);
     expect(JSON.parse(run.stdout.trim())).toEqual([ws('a.txt')]);
   }, 120_000);
+});
+
+describe('one workspace on the watcher thread', () => {
+  it("that cannot start fails its own watcher only: another's keeps watching on the same thread", async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { 'a.txt': 'a\n' });
+    const engine = await sb.open({ watcher: fsTreeWatcher } as never);
+    const broken = new ThreadTreeWatcher({
+      roots: [sb.outside],
+      barrierDir: join(sb.base, 'broken-barrier'),
+      skip: () => false,
+      log: () => undefined,
+      rules: { roots: [], exclude: [{ source: '(', flags: '' }] },
+    });
+    expect(await broken.take()).toBeNull();
+    expect(broken.unavailable()).toMatch(/could not start/);
+    await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'one' });
+    const { execId } = await engine.exec({ ...s, tool: 'Bash', command: 'edit' });
+    await writeFile(join(sb.workspace, 'a.txt'), 'A\n');
+    expect((await engine.execEnd({ ...s, execId: execId! })).changed).toEqual([ws('a.txt')]);
+    expect(engine.watcherStatus()).toEqual({ state: 'watching', misses: 0 });
+    await broken.close();
+  });
 });

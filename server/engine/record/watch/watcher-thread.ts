@@ -175,7 +175,7 @@ export class ThreadTreeWatcher implements TreeWatcher {
     if (this.failure || this.closed) return null;
     const answer = await this.ask((seq) => ({ op: 'take', id: this.id, seq }));
     if (answer?.op !== 'taken') return null;
-    if (answer.failure) this.failure = answer.failure;
+    if (answer.failure && !this.failure) this.failure = answer.failure;
     return this.failure ? null : answer.dirty;
   }
 
