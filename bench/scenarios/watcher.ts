@@ -367,11 +367,13 @@ export async function stormTakes(ctx: BenchContext): Promise<void> {
   }
   await writeFile(path.join(root, 'one.txt'), 'one\n');
   await writeFile(path.join(root, 'two.txt'), 'two\n');
+  const rules = { roots: [{ real: root, engineData: [] }], exclude: [] };
   const watcher = fsTreeWatcher({
     roots: [root],
     skip: () => false,
     barrierDir: path.join(base, 'barrier'),
     log: () => undefined,
+    rules,
   })!;
   try {
     await watcher.take();

@@ -98,3 +98,27 @@ describe('one workspace on the watcher thread', () => {
     await broken.close();
   });
 });
+
+describe('a watcher closed while its take is awaited', () => {
+  it('answers that take (null) instead of leaving it waiting for good', async () => {
+    const sb = await makeSandbox();
+    await plant(sb.workspace, { 'a.txt': 'a\n' });
+    const watcher = new ThreadTreeWatcher({
+      roots: [sb.workspace],
+      barrierDir: join(sb.base, 'barrier'),
+      skip: () => false,
+      log: () => undefined,
+      rules: { roots: [{ real: sb.workspace, engineData: [] }], exclude: [] },
+    });
+    await watcher.take();
+    // The barrier folder made anew: the take's barrier event never comes (it fails after 5 s),
+    // so the thread answers the close first and the take's answer then finds no client.
+    const barrier = join(sb.base, 'barrier');
+    fs.rmSync(barrier, { recursive: true, force: true });
+    fs.mkdirSync(barrier);
+    const taken = watcher.take();
+    await watcher.close();
+    const stuck = new Promise<'stuck'>((resolve) => setTimeout(() => resolve('stuck'), 30_000).unref());
+    expect(await Promise.race([taken, stuck])).not.toBe('stuck');
+  }, 60_000);
+});

@@ -183,6 +183,12 @@ export class ThreadTreeWatcher implements TreeWatcher {
     if (this.closed) return;
     this.closed = true;
     await this.ask((seq) => ({ op: 'close', id: this.id, seq }));
+    // A take still awaited (asked before the close) is answered after it, to no client: it ends here.
+    for (const resolve of this.pending.values()) {
+      this.thread.answered();
+      resolve(null);
+    }
+    this.pending.clear();
     this.thread.detach(this.id);
   }
 
