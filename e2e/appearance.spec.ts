@@ -95,12 +95,15 @@ test('the dark theme follows the system and the toggle overrides it, across a re
       return detail ? getComputedStyle(detail).backgroundColor : null;
     });
   await expect.poll(background).toBe('rgb(13, 17, 23)');
+  const settings = page.getByRole('button', { name: 'Settings' });
+  await settings.click();
   const theme = page.getByRole('group', { name: 'Theme' });
   await expect(theme.getByRole('button', { name: 'Auto' })).toHaveAttribute('aria-pressed', 'true');
   await theme.getByRole('button', { name: 'Light' }).click();
   await expect.poll(background).toBe('rgb(255, 255, 255)');
   await page.reload();
   await expect.poll(background).toBe('rgb(255, 255, 255)');
+  await settings.click();
   await theme.getByRole('button', { name: 'Dark' }).click();
   await page.emulateMedia({ colorScheme: 'light' });
   await expect.poll(background).toBe('rgb(13, 17, 23)');
@@ -147,5 +150,27 @@ test("the header's counts and buttons never break inside, at 1400 and 800 px", a
         .map((element) => element.textContent),
     );
     expect(broken, `${width} px`).toEqual([]);
+    // Nothing in the header is cut off at the window's edge, nor pushed past it.
+    const header = page.locator('.app-header');
+    const past = await header.evaluate(
+      (element, right) =>
+        [...element.querySelectorAll('button, .live-status, .store-usage > *')]
+          .filter((child) => child.getClientRects().length > 0 && child.getBoundingClientRect().right > right + 0.5)
+          .map((child) => child.textContent),
+      width,
+    );
+    expect(past, `${width} px`).toEqual([]);
+    // At 1400 px it all stands on one line.
+    if (width === 1400) expect((await header.boundingBox())!.height).toBeLessThan(50);
+    // The settings open under their button, whole inside the window.
+    await page.getByRole('button', { name: 'Settings' }).click();
+    const panel = page.getByRole('group', { name: 'Settings' });
+    await expect(panel.getByRole('checkbox', { name: 'Tell the agent what I undo' })).toBeVisible();
+    const box = (await panel.boundingBox())!;
+    expect(box.x).toBeGreaterThanOrEqual(0);
+    expect(box.x + box.width).toBeLessThanOrEqual(width);
+    await saveScreenshot(page, `header-settings-${width}`);
+    await page.keyboard.press('Escape');
+    await expect(panel).toBeHidden();
   }
 });

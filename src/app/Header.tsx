@@ -1,12 +1,11 @@
 import { useStoreStats } from '../api/hooks';
 import { notRecordingText } from '../features/workspaces/WorkspaceItem';
-import { budgetHelp, budgetText } from '../features/workspaces/budgetText';
+import { budgetHelp, budgetShortText, budgetText } from '../features/workspaces/budgetText';
 import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
 import { CommitsButton } from '../features/commits/CommitsView';
-import { AgentNoticeToggle } from './AgentNoticeToggle';
-import { ThemeToggle } from './ThemeToggle';
+import { SettingsMenu } from './SettingsMenu';
 import { formatBytes, plural } from '../lib/format';
 import { useUiStore } from '../store';
 
@@ -89,8 +88,11 @@ export function Header() {
             )}
             {/* The card's own figure when there is one, as for the size above. */}
             {(workspace?.budget ?? stats.budget) && (
-              <span className="store-usage__budget" title={budgetHelp((workspace?.budget ?? stats.budget)!)}>
-                {budgetText(workspace?.budget ?? stats.budget)}
+              <span
+                className="store-usage__budget"
+                title={`${budgetText(workspace?.budget ?? stats.budget)}. ${budgetHelp((workspace?.budget ?? stats.budget)!)}`}
+              >
+                {budgetShortText(workspace?.budget ?? stats.budget)}
               </span>
             )}
           </>
@@ -102,8 +104,7 @@ export function Header() {
       </div>
       <CommitsButton />
       <PinButton />
-      <AgentNoticeToggle />
-      <ThemeToggle />
+      <SettingsMenu />
     </header>
   );
 }

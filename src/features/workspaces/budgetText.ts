@@ -16,6 +16,13 @@ export function budgetText(budget: StoreBudget | undefined): string | null {
   return `contents ${formatBytes(budget.used)} of a ${formatBytes(budget.bytes)} budget${pruned}`;
 }
 
+/** The header's short form, "3.0 MiB of a 2.0 GiB budget, 2 pruned": the card and the tooltip carry the sentence. */
+export function budgetShortText(budget: StoreBudget | undefined): string | null {
+  if (!budget) return null;
+  const pruned = budget.prunedForBudget > 0 ? `, ${budget.prunedForBudget} pruned` : '';
+  return `${formatBytes(budget.used)} of a ${formatBytes(budget.bytes)} budget${pruned}`;
+}
+
 /** The tooltip: where the size comes from, and what pruning means. */
 export function budgetHelp(budget: StoreBudget): string {
   return `The file versions kept, as stored, against ${SOURCE[budget.source]}. Over it, the oldest sessions without a pin are pruned.`;

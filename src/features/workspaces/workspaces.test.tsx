@@ -140,14 +140,15 @@ describe('workspaces in the console', () => {
     expect(within(list).getByRole('button', { name: /^Workspace web,/ })).toHaveTextContent(
       'contents 3.0 MiB of a 2.0 GiB budget',
     );
+    // The header's short form; its tooltip carries the card's sentence and where the budget comes from.
     const usage = screen.getByLabelText('Store usage');
-    await waitFor(() =>
-      expect(usage).toHaveTextContent('contents 38 MiB of a 50 MiB budget, 2 sessions pruned for it'),
-    );
-    expect(within(usage).getByText(/^contents 38 MiB/)).toHaveAttribute(
+    await waitFor(() => expect(usage).toHaveTextContent('38 MiB of a 50 MiB budget, 2 pruned'));
+    const note = within(usage).getByText(/^38 MiB of a 50 MiB budget/);
+    expect(note).toHaveAttribute(
       'title',
-      expect.stringContaining("this workspace's own budget"),
+      expect.stringContaining('contents 38 MiB of a 50 MiB budget, 2 sessions pruned for it'),
     );
+    expect(note).toHaveAttribute('title', expect.stringContaining("this workspace's own budget"));
   });
 
   it('says in the header when every command is scanned in full because the watcher failed, with why', async () => {
