@@ -1,6 +1,6 @@
 // Commits linked to the turns that wrote their lines, on a real repository and a real engine.
 import { execFileSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Engine } from '../engine/api.js';
@@ -119,5 +119,20 @@ describe('linkCommits', () => {
     expect(raw).not.toContain('sk-abcdefghijklmnop');
     expect(raw).not.toContain('AKIAABCDEFGHIJKLMNOP');
     expect(raw).toContain('[masked]');
+  });
+
+  it("at a store's first link, notes the commits made since its first agent turn, not those before", async () => {
+    // A store whose turns predate its first link (recorded before provenance was on): no cursor yet.
+    rmSync(join(engine.dataDir, 'provenance-cursor.json'));
+    const before = head();
+    const a = await turn('s1', 'claude-code', 'add a line', { 'app.txt': 'p1\np2\na1\n' });
+    sh('commit', '-qam', 'agent work');
+    const linked = await linkCommits(engine);
+    expect(linked.noted).toEqual([head()]);
+    const notes = await readNotes(sandbox.workspace);
+    expect(notes.get(head())?.turns.map((t) => t.id)).toEqual([a]);
+    expect(notes.has(before)).toBe(false);
+    // The cursor is now past it: a second look notes nothing again.
+    expect((await linkCommits(engine)).noted).toEqual([]);
   });
 });

@@ -32,22 +32,28 @@ interface Candidate {
   endMs: number;
 }
 
-/** Notes every commit the HEAD reflog gained since the last call; the first call only marks where it starts. */
+/**
+ * Notes every commit the HEAD reflog gained since the last call. The first call starts at the
+ * store's first agent turn (its turns may predate provenance), or at the reflog's end if it has none.
+ */
 export async function linkCommits(engine: ProvenanceEngine): Promise<LinkResult> {
   const result: LinkResult = { noted: [], waiting: false };
   const gitDir = await gitDirOf(engine.workspace);
   if (!gitDir) return result;
   const cursor = new ReflogCursor(engine.dataDir);
-  const at = cursor.read();
+  const view = async () => new RepoView(engine, (await git(engine.workspace, ['rev-parse', '--show-toplevel'])).trim());
+  let repo: RepoView | undefined;
+  let at = cursor.read();
   if (!at || at.gitDir !== gitDir) {
-    cursor.write(gitDir, reflogSize(gitDir));
-    return result;
+    repo = await view();
+    at = { gitDir, offset: firstOffsetSince(gitDir, repo.firstTurnStart()) };
+    cursor.write(gitDir, at.offset);
   }
   // Teammates' notes a `git fetch` brought are merged in, so the person's next push goes.
   await mergeRemoteNotes(engine.workspace).catch(() => undefined);
   const { entries } = readReflog(gitDir, at.offset);
   if (entries.length === 0) return result;
-  const repo = new RepoView(engine, (await git(engine.workspace, ['rev-parse', '--show-toplevel'])).trim());
+  repo ??= await view();
   for (const entry of entries) {
     const kind = kindOf(entry.message);
     if (kind !== null && !(await repo.noted(entry.sha))) {
@@ -65,6 +71,17 @@ export async function linkCommits(engine: ProvenanceEngine): Promise<LinkResult>
     cursor.write(gitDir, entry.end);
   }
   return result;
+}
+
+/** The byte offset of the first reflog entry at or after `ms` (its seconds rounded up); the end when none is. */
+function firstOffsetSince(gitDir: string, ms: number | null): number {
+  if (ms === null) return reflogSize(gitDir);
+  let offset = 0;
+  for (const entry of readReflog(gitDir, 0).entries) {
+    if (entry.time * 1000 + 999 >= ms) return offset;
+    offset = entry.end;
+  }
+  return offset;
 }
 
 /** The repository and the workspace's turns, as one link call sees them. */
@@ -93,6 +110,11 @@ class RepoView {
     }
     this.candidates = list.sort((a, b) => a.startMs - b.startMs);
     return this.candidates;
+  }
+
+  /** When the store's first agent turn with files began (ms), or null when it has none. */
+  firstTurnStart(): number | null {
+    return this.turns()[0]?.startMs ?? null;
   }
 
   /** A turn begun by `time` (seconds) is still being recorded: its lines are not known yet. */
