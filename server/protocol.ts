@@ -757,6 +757,28 @@ export interface CommitsResponse {
 export interface CommitResponse {
   commit: CommitSummary;
 }
+/**
+ * One side of GET /api/commits/:sha/diff, read from git's objects: `text` for a blob of at most
+ * 1 MiB that is not binary (a NUL in its first 8 KiB, or not UTF-8); a symlink's text is its target.
+ */
+export interface CommitFileSide {
+  exists: boolean;
+  /** `file`, `symlink` or `submodule` (a gitlink: no contents here) when it exists. */
+  type?: 'file' | 'symlink' | 'submodule';
+  binary: boolean;
+  /** Over 1 MiB: its text is not sent. */
+  tooLarge: boolean;
+  size: number;
+  text: string | null;
+}
+/** A commit's change to one path: the path in its first parent (`before`; absent for a root commit) and in it. */
+export interface CommitFileDiffResponse {
+  sha: string;
+  parent: string | null;
+  path: string;
+  before: CommitFileSide;
+  after: CommitFileSide;
+}
 /** One line of `turnback blame` (and GET /api/blame): its commit and turn, or null (the person's). */
 export interface BlameLine {
   line: number;

@@ -70,3 +70,20 @@ export async function catFiles(cwd: string, names: string[]): Promise<Map<string
   }
   return found;
 }
+
+/** One object's bytes as git stores them (`git cat-file blob`): a symlink's blob is its target. */
+export function readBlob(cwd: string, oid: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    execFile(
+      'git',
+      ['cat-file', 'blob', oid],
+      { cwd, maxBuffer: 256 * 1024 * 1024, encoding: 'buffer' },
+      (error, stdout, stderr) => {
+        if (!error) return resolve(stdout);
+        const code = typeof error.code === 'number' ? error.code : null;
+        const message = stderr.toString('utf8').trim();
+        reject(new GitError(`git cat-file: ${message || error.message}`, code, message));
+      },
+    );
+  });
+}

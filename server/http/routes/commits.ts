@@ -1,8 +1,16 @@
 // The workspace's commits and the agent turns behind them, read from the turnback notes
 // (docs/api.md "Provenance"): teammates' notes included, each turn marked local or not.
-import type { BlameResponse, CommitResponse, CommitSummary, CommitsResponse, NoteTurn } from '../../protocol.js';
+import type {
+  BlameResponse,
+  CommitFileDiffResponse,
+  CommitResponse,
+  CommitSummary,
+  CommitsResponse,
+  NoteTurn,
+} from '../../protocol.js';
 import type { Engine } from '../../engine/api.js';
 import { gitDirOf, GitError } from '../../git/git.js';
+import { commitFileDiff, PathNotInCommitError, UnknownCommitError } from '../../provenance/commit-diff.js';
 import { linkCommits } from '../../provenance/link-commits.js';
 import { blameFile, commitsWithTurns, type CommitTurns } from '../../provenance/read.js';
 import { HttpError } from '../errors.js';
@@ -23,6 +31,14 @@ function isLocal(engine: Engine, turn: NoteTurn): boolean {
 
 function summary(engine: Engine, commit: CommitTurns): CommitSummary {
   return { ...commit, turns: commit.turns.map((turn) => ({ ...turn, local: isLocal(engine, turn) })) };
+}
+
+/** `?path=`: relative, without `..` or empty segments or NUL; anything else is refused before git runs. */
+function relativePath(query: URLSearchParams): string {
+  const path = queryRequired(query, 'path');
+  if (path.startsWith('/') || path.split('/').some((s) => s === '..' || s === '') || path.includes('\0'))
+    throw new HttpError('BAD_REQUEST', 'path must be relative, without .. or empty segments');
+  return path;
 }
 
 /** Links what the reflog gained first, so a commit made a moment ago shows its turns. */
@@ -66,15 +82,28 @@ export const getCommit: RouteHandler<CommitResponse> = async ({ params }, { engi
 
 /** `?path=` relative to the workspace: each line as committed at HEAD, its commit and turn. */
 export const blame: RouteHandler<BlameResponse> = async ({ query }, { engine }) => {
-  const path = queryRequired(query, 'path');
-  if (path.startsWith('/') || path.split('/').some((s) => s === '..' || s === '') || path.includes('\0'))
-    throw new HttpError('BAD_REQUEST', 'path must be relative to the workspace, without .. or empty segments');
+  const path = relativePath(query);
   const root = await freshRoot(engine);
   if (!root) throw new HttpError('NOT_FOUND', 'the workspace is not a git repository');
   try {
     return { body: await blameFile(root, path) };
   } catch (error) {
     if (error instanceof GitError) throw new HttpError('FILE_NOT_FOUND', `${path} is not in HEAD`);
+    throw error;
+  }
+};
+
+/** `?path=` a repository path: the commit's change to it, both sides read from git's objects only. */
+export const commitDiff: RouteHandler<CommitFileDiffResponse> = async ({ params, query }, { engine }) => {
+  if (!SHA.test(params.sha)) throw new HttpError('BAD_REQUEST', 'sha must be a commit sha');
+  const path = relativePath(query);
+  if (!(await gitDirOf(engine.workspace))) throw new HttpError('NOT_FOUND', 'the workspace is not a git repository');
+  try {
+    return { body: await commitFileDiff(engine.workspace, params.sha, path) };
+  } catch (error) {
+    if (error instanceof UnknownCommitError) throw new HttpError('NOT_FOUND', `no commit ${params.sha}`);
+    if (error instanceof PathNotInCommitError)
+      throw new HttpError('FILE_NOT_FOUND', `${path} is in neither ${params.sha} nor its parent`);
     throw error;
   }
 };

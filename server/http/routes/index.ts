@@ -22,6 +22,7 @@ export const ROUTES: readonly Route[] = [
   { method: 'GET', pattern: '/api/compare', handler: consoleRoutes.compare },
   { method: 'GET', pattern: '/api/commits', handler: commits.listCommits },
   { method: 'GET', pattern: '/api/commits/:sha', handler: commits.getCommit },
+  { method: 'GET', pattern: '/api/commits/:sha/diff', handler: commits.commitDiff },
   { method: 'GET', pattern: '/api/blame', handler: commits.blame },
   { method: 'GET', pattern: '/api/pins', handler: consoleRoutes.listPins },
   { method: 'POST', pattern: '/api/pins', handler: consoleRoutes.createPin },
