@@ -31,9 +31,13 @@ test("machine 2's console shows machine 1's pushed turn in the Commits view, rea
   const machine1 = await newFolder('turnback-e2e-machine1-');
   git(remote, 'init', '--bare', '-q', '-b', 'main');
 
-  // Machine 1: an agent's commit carrying its note (the format server/provenance/note.ts writes), then the person's.
+  // Machine 1: the person's start, an agent's commit carrying its note (the format
+  // server/provenance/note.ts writes) that rewrites the start's file, then the person's readme.
   git(machine1, 'init', '-q', '-b', 'main');
   await mkdir(path.join(machine1, 'src'));
+  await writeFile(path.join(machine1, 'src/greet.ts'), '// greetings go here\n');
+  git(machine1, 'add', '.');
+  git(machine1, 'commit', '-q', '-m', 'Start');
   await writeFile(path.join(machine1, 'src/greet.ts'), 'export const greet = (name: string) =>\n  `Hello, ${name}`;\n');
   git(machine1, 'add', '.');
   git(machine1, 'commit', '-q', '-m', 'Add the greeting');
@@ -82,12 +86,24 @@ test("machine 2's console shows machine 1's pushed turn in the Commits view, rea
   await expect(turn).toContainText('src/greet.ts');
   await expect(turn).toContainText('model gemini-2.5-pro');
   await expect(turn).toHaveAttribute('data-local', 'false');
-  // Read-only: nothing in the dialog offers to undo or roll back machine 1's turn.
-  await expect(turn.getByRole('button')).toHaveCount(0);
+  // Read-only: nothing in the dialog offers to undo or roll back machine 1's turn; its one
+  // button opens the commit's change to its file, from git.
+  const short = agentCommit.slice(0, 8);
+  await expect(turn.getByRole('button')).toHaveCount(1);
   await expect(dialog.getByRole('button', { name: /undo|roll ?back|rewind/i })).toHaveCount(0);
   await saveScreenshot(page, 'commits-1400');
 
+  await turn.getByRole('button', { name: `Diff of src/greet.ts in ${short}` }).click();
+  const change = turn.getByRole('region', { name: `Change to src/greet.ts in ${short}` });
+  await expect(change).toContainText(
+    `From git: commit ${short}'s change to src/greet.ts. This turn wrote lines 1–2 of it`,
+  );
+  await expect(change.getByText('`Hello, ${name}`;')).toBeVisible();
+  await expect(change.getByText('// greetings go here')).toBeVisible();
+  await saveScreenshot(page, 'commits-diff-1400');
+
   await page.setViewportSize({ width: 800, height: 900 });
   await expect(turn).toBeVisible();
-  await saveScreenshot(page, 'commits-800');
+  await expect(change.getByText('`Hello, ${name}`;')).toBeVisible();
+  await saveScreenshot(page, 'commits-diff-800');
 });

@@ -51,6 +51,11 @@ function workspaceKeys(scope: WorkspaceScope) {
     pins: { all: [...root, 'pins'] as const },
     /** The repository's commits with their notes' turns (provenance), page by page. */
     commits: { all: [...root, 'commits'] as const },
+    /** A commit's change to one path, read from git: fixed once the commit exists. */
+    commitDiff: {
+      all: [...root, 'commit-diff'] as const,
+      of: (sha: string, path: string) => [...of.commitDiff.all, sha, path] as const,
+    },
     /** Two points compared: each path's state at the end of `from` against the end of `to`. */
     compare: {
       all: [...root, 'compare'] as const,

@@ -1,6 +1,9 @@
 // One commit and the agent turns its note names: host, title, session, files and line counts.
-// A turn recorded on another machine is read-only here: its change is the commit's own diff in git.
+// A turn recorded on another machine is read-only here: its change is the commit's own diff in git,
+// which each file opens below it (a local turn's too, the same way).
+import { useState } from 'react';
 import type { CommitSummary, CommitTurn } from '../../../server/protocol';
+import { CommitFileDiff } from './CommitFileDiff';
 
 function countLines(ranges: string): number {
   let count = 0;
@@ -12,7 +15,30 @@ function countLines(ranges: string): number {
   return count;
 }
 
-function TurnLine({ turn }: { turn: CommitTurn }) {
+function TurnFile({ sha, file, ranges }: { sha: string; file: string; ranges: string }) {
+  const [open, setOpen] = useState(false);
+  const short = sha.slice(0, 8);
+  return (
+    <li className="commit-turn__file">
+      <button
+        type="button"
+        className="commit-turn__file-button"
+        aria-expanded={open}
+        aria-label={`Diff of ${file} in ${short}`}
+        title={open ? 'Hide the change' : `Show commit ${short}'s change to ${file}, from git`}
+        onClick={() => setOpen(!open)}
+      >
+        <span className="commit-turn__file-caret" aria-hidden="true">
+          {open ? '▾' : '▸'}
+        </span>
+        <code>{file}</code> {countLines(ranges)} ({ranges})
+      </button>
+      {open && <CommitFileDiff sha={sha} path={file} ranges={ranges} />}
+    </li>
+  );
+}
+
+function TurnLine({ sha, turn }: { sha: string; turn: CommitTurn }) {
   return (
     <li className="commit-turn" data-local={turn.local}>
       <div className="commit-turn__head">
@@ -41,9 +67,7 @@ function TurnLine({ turn }: { turn: CommitTurn }) {
       </div>
       <ul className="commit-turn__files">
         {Object.entries(turn.files).map(([file, ranges]) => (
-          <li key={file}>
-            <code>{file}</code> {countLines(ranges)} ({ranges})
-          </li>
+          <TurnFile key={file} sha={sha} file={file} ranges={ranges} />
         ))}
         {turn.moreFiles ? <li>… and {turn.moreFiles} more files</li> : null}
       </ul>
@@ -67,7 +91,7 @@ export function CommitRow({ commit }: { commit: CommitSummary }) {
       ) : (
         <ul className="commit-row__turns" aria-label={`Turns of ${commit.sha.slice(0, 8)}`}>
           {commit.turns.map((turn) => (
-            <TurnLine key={turn.id} turn={turn} />
+            <TurnLine key={turn.id} sha={commit.sha} turn={turn} />
           ))}
         </ul>
       )}

@@ -1,7 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
-import type { CommitsResponse, CommitTurn } from '../../../server/protocol';
+import type { CommitFileDiffResponse, CommitsResponse, CommitTurn } from '../../../server/protocol';
 import { json, mockFetch } from '../../test/mockFetch';
 import { renderWithClient } from '../../test/render';
 import { CommitsButton } from './CommitsView';
@@ -54,5 +54,85 @@ describe('the Commits view', () => {
       '/api/commits?limit=50',
       `/api/commits?limit=50&before=${'2'.repeat(40)}`,
     ]);
+  });
+
+  it("opens a turn's file as the commit's change from git, said to be the commit's whole change", async () => {
+    const sha = 'c054f1ab'.repeat(5);
+    const fileSide = () => ({ exists: true, type: 'file' as const, binary: false, tooLarge: false });
+    const answer: CommitFileDiffResponse = {
+      sha,
+      parent: 'p'.repeat(40),
+      path: 'src/greet.ts',
+      before: { ...fileSide(), size: 11, text: 'const a = 1;\n' },
+      after: { ...fileSide(), size: 30, text: 'const a = 1;\nexport const greeting = 2;\n' },
+    };
+    const calls = mockFetch({
+      'GET /api/commits': json({
+        repository: true,
+        commits: [
+          {
+            sha,
+            subject: 'Add the greeting',
+            author: 'Ada',
+            at: '2026-12-07T05:00:00Z',
+            turns: [turn('t9', false, { files: { 'src/greet.ts': '2', 'src/other.ts': '1-2' } })],
+          },
+        ],
+        next: null,
+      } satisfies CommitsResponse),
+      'GET /api/commits/*/diff': json(answer),
+    });
+    renderWithClient(<CommitsButton />);
+    await userEvent.click(screen.getByRole('button', { name: 'Commits' }));
+    const file = await screen.findByRole('button', { name: 'Diff of src/greet.ts in c054f1ab' });
+    expect(file).toHaveAttribute('aria-expanded', 'false');
+    await userEvent.click(file);
+    expect(file).toHaveAttribute('aria-expanded', 'true');
+    const change = await screen.findByRole('region', { name: 'Change to src/greet.ts in c054f1ab' });
+    expect(change.textContent).toContain(
+      "From git: commit c054f1ab's change to src/greet.ts. This turn wrote line 2 of it; any other changed line is another turn's or the person's.",
+    );
+    expect(await within(change).findByText(/export const greeting = 2;/)).toBeTruthy();
+    expect(calls.at(-1)?.path).toBe(`/api/commits/${sha}/diff?path=src%2Fgreet.ts`);
+    // The other file stays closed until asked for; the turn is still read-only.
+    expect(screen.getByRole('button', { name: 'Diff of src/other.ts in c054f1ab' })).toHaveAttribute(
+      'aria-expanded',
+      'false',
+    );
+    expect(screen.getByText('turn t9').closest('li')?.textContent).toContain('another machine · read-only');
+  });
+
+  it('says in words what a side with no text is, instead of a diff', async () => {
+    const sha = 'b'.repeat(40);
+    mockFetch({
+      'GET /api/commits': json({
+        repository: true,
+        commits: [
+          {
+            sha,
+            subject: 'logo',
+            author: 'Ada',
+            at: '2026-12-07T05:00:00Z',
+            turns: [turn('t1', false, { files: { 'logo.bin': '1' } })],
+          },
+        ],
+        next: null,
+      } satisfies CommitsResponse),
+      'GET /api/commits/*/diff': json({
+        sha,
+        parent: null,
+        path: 'logo.bin',
+        before: { exists: false, binary: false, tooLarge: false, size: 0, text: null },
+        after: { exists: true, type: 'file', binary: true, tooLarge: false, size: 2048, text: null },
+      } satisfies CommitFileDiffResponse),
+    });
+    renderWithClient(<CommitsButton />);
+    await userEvent.click(screen.getByRole('button', { name: 'Commits' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Diff of logo.bin in bbbbbbbb' }));
+    expect(
+      await screen.findByText(
+        'No line diff to show. Before: none (the first commit has no parent). After: a binary file (2.0 KiB).',
+      ),
+    ).toBeTruthy();
   });
 });
