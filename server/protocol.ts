@@ -63,7 +63,26 @@ export interface StoreBudget {
   bytes: number;
   used: number;
   prunedForBudget: number;
+  /** Sessions of this workspace pruned for the person's budget over all their workspaces (not for this one's). */
+  prunedForPersonBudget?: number;
   source: 'workspace' | 'service' | 'default';
+}
+/**
+ * `GET /api/settings/person-budget`, and the answer of its POST: the person's budget over all the
+ * service's workspaces (null: none), where it comes from (`setting`: `turnback budget --person` or
+ * the console, kept in the state dir; `service`: `--person-budget`; `none`), the contents kept over
+ * the workspaces as last known, how many workspaces, and the sessions pruned for it since the start.
+ */
+export interface PersonBudget {
+  bytes: number | null;
+  source: 'setting' | 'service' | 'none';
+  used: number;
+  workspaces: number;
+  prunedForPersonBudget: number;
+}
+/** POST /api/settings/person-budget: `bytes` null clears the setting (back to `--person-budget`, else none). */
+export interface SetPersonBudgetRequest {
+  bytes: number | null;
 }
 /** POST /api/budget (per workspace: /api/workspaces/:id/budget): `bytes` null clears the workspace's own budget. */
 export interface SetBudgetRequest {

@@ -24,6 +24,7 @@ export const STATE_FILES = {
   hookLog: 'hook.log',
   told: 'told.json',
   agentNotices: 'agent-notices.json',
+  personBudget: 'person-budget.json',
   spool: 'spool.jsonl',
 } as const;
 

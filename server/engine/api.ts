@@ -165,6 +165,14 @@ export interface Engine {
   /** Once after sessions were pruned for the store budget: the line a hook shows the person (then null until more are). */
   takeBudgetNews(): string | null;
   /**
+   * The person's budget over all their workspaces (the service's): the session it would prune
+   * first here, the least recently active one that is not being recorded, kept by a pin, nor
+   * the most recent; null when none may go.
+   */
+  personBudgetCandidate(): { sessionId: string; lastActivity: number } | null;
+  /** Prunes that session for the person's budget (counted in `budget.prunedForPersonBudget`; `why` ends the log line); false when the rules keep it now. */
+  pruneForPersonBudget(sessionId: string, why: string): Promise<boolean>;
+  /**
    * Builds the workspace index in the background unless it is whole (joins a build already
    * running); resolves with how it ended (`whole`, `failed` with its reason, `partial` when the
    * engine closed first), never rejects. A command's before scan meanwhile waits for it.

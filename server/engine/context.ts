@@ -66,7 +66,7 @@ export interface EngineContext {
   /** The command scans, when a watcher keeps them to what changed: a capture asks them to catch up on its paths first. */
   scans?: ScanCatchUp;
   /** Sessions pruned by retention since the engine opened. */
-  retention: { pruned: number; prunedForBudget: number; toldForBudget: number };
+  retention: { pruned: number; prunedForBudget: number; toldForBudget: number; prunedForPersonBudget: number };
   /** One line for the host's log (pruning, problems the engine got past). */
   log(line: string): void;
   now(): number;

@@ -40,7 +40,14 @@ import {
   TurnNotFoundError,
 } from './errors.js';
 import { dropSession, pruneSessions, sweepContents } from './turns/gc.js';
-import { budgetOf, pruneForBudget, setBudget, takeBudgetNews } from './turns/budget.js';
+import {
+  budgetOf,
+  personBudgetCandidate,
+  pruneForBudget,
+  pruneForPersonBudget,
+  setBudget,
+  takeBudgetNews,
+} from './turns/budget.js';
 import type { ExecScans } from './record/exec.js';
 import { IndexBuild } from './record/index-build.js';
 import type { Lock } from './lock.js';
@@ -320,6 +327,15 @@ export class TurnbackEngine implements Engine {
 
   takeBudgetNews(): string | null {
     return takeBudgetNews(this.open(), this.workspace);
+  }
+
+  personBudgetCandidate(): { sessionId: string; lastActivity: number } | null {
+    return personBudgetCandidate(this.open());
+  }
+
+  pruneForPersonBudget(sessionId: string, why: string): Promise<boolean> {
+    // In the session's queue: nothing of that session is under way while it goes.
+    return this.inSession(sessionId, async () => pruneForPersonBudget(this.ctx, sessionId, this.workspace, why));
   }
 
   buildIndex(): Promise<IndexBuildStatus> {

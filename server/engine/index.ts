@@ -130,7 +130,7 @@ export async function openEngine(options: OpenEngineOptions): Promise<Engine & T
       },
       turns: new ActiveTurns(store, events, now),
       holders,
-      retention: { pruned: 0, prunedForBudget: 0, toldForBudget: 0 },
+      retention: { pruned: 0, prunedForBudget: 0, toldForBudget: 0, prunedForPersonBudget: 0 },
       log: options.log ?? (() => undefined),
       now,
     };

@@ -20,6 +20,21 @@ export function storeUsed(ctx: GcDeps): number {
   return ctx.contents.stats().storedBytes;
 }
 
+/**
+ * The sessions a budget may prune, least recently active first: never one with a turn being
+ * recorded, one a pin keeps (the pin's and every one active since it), nor the most recent.
+ */
+function prunableOldestFirst(ctx: GcDeps): { sessionId: string; lastActivity: number }[] {
+  const busy = ctx.turns.busySessions();
+  const pinned = pinnedSince(ctx);
+  // list() is newest activity first: the newest (index 0) always stays.
+  return ctx.store.sessions
+    .list()
+    .slice(1)
+    .filter((s) => !s.activeTurnId && !busy.has(s.sessionId) && (pinned === null || s.lastActivity < pinned))
+    .reverse();
+}
+
 /** Prunes the oldest prunable sessions until the store is within its budget; answers how many went. */
 export function pruneForBudget(ctx: GcDeps): number {
   const before = storeUsed(ctx);
@@ -27,15 +42,8 @@ export function pruneForBudget(ctx: GcDeps): number {
   if (ctx.limits.storeBudget === null && before <= DEFAULT_FLOOR) return 0;
   const budget = storeBudget(ctx);
   if (before <= budget) return 0;
-  const busy = ctx.turns.busySessions();
-  const pinned = pinnedSince(ctx);
-  const sessions = ctx.store.sessions.list();
   let dropped = 0;
-  // list() is newest activity first: the oldest go first, and the newest (index 0) always stays.
-  for (let i = sessions.length - 1; i >= 1; i--) {
-    const s = sessions[i]!;
-    if (s.activeTurnId || busy.has(s.sessionId)) continue;
-    if (pinned !== null && s.lastActivity >= pinned) continue;
+  for (const s of prunableOldestFirst(ctx)) {
     dropSession(ctx, s.sessionId);
     dropped++;
     ctx.retention.prunedForBudget++;
@@ -56,6 +64,7 @@ export function budgetOf(ctx: GcDeps): StoreBudget {
     bytes: storeBudget(ctx),
     used: storeUsed(ctx),
     prunedForBudget: ctx.retention.prunedForBudget,
+    prunedForPersonBudget: ctx.retention.prunedForPersonBudget,
     source: own ? 'workspace' : ctx.limits.openedBudget !== null ? 'service' : 'default',
   };
 }
@@ -79,4 +88,26 @@ export function takeBudgetNews(ctx: GcDeps, workspace: string): string | null {
   const mib = (storeBudget(ctx) / 1024 / 1024).toFixed(1);
   const line = `turnback pruned the ${untold === 1 ? 'oldest session' : `${untold} oldest sessions`} of ${workspace} to keep its store within its ${mib} MiB budget (turnback budget changes it)`;
   return line.replace(/[\r\n\t"\\]+/g, ' ').slice(0, 400);
+}
+
+/** The session the person's budget over all their workspaces would prune first here (the same rules), or null. */
+export function personBudgetCandidate(ctx: GcDeps): { sessionId: string; lastActivity: number } | null {
+  const [oldest] = prunableOldestFirst(ctx);
+  return oldest ? { sessionId: oldest.sessionId, lastActivity: oldest.lastActivity } : null;
+}
+
+/**
+ * Prunes one session for the person's budget when the rules still let it go (false when not),
+ * counted apart from the workspace's own budget; `why` ends the log line.
+ */
+export function pruneForPersonBudget(ctx: GcDeps, sessionId: string, workspace: string, why: string): boolean {
+  const s = prunableOldestFirst(ctx).find((candidate) => candidate.sessionId === sessionId);
+  if (!s) return false;
+  dropSession(ctx, sessionId);
+  ctx.retention.prunedForPersonBudget++;
+  sweepContents(ctx);
+  ctx.log(
+    `pruned session ${sessionId} of ${workspace} (last active ${new Date(s.lastActivity).toISOString()}) for the person budget: ${why}`,
+  );
+  return true;
 }

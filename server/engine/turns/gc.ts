@@ -22,7 +22,7 @@ export interface GcDeps {
   events: Events;
   limits: EngineLimits;
   /** `toldForBudget`: of the sessions pruned for the budget, how many a hook's message has told of. */
-  retention: { pruned: number; prunedForBudget: number; toldForBudget: number };
+  retention: { pruned: number; prunedForBudget: number; toldForBudget: number; prunedForPersonBudget: number };
   log(line: string): void;
   now(): number;
 }

@@ -285,6 +285,12 @@ export function createFakeEngine(): FakeEngine {
     takeBudgetNews() {
       return null;
     },
+    personBudgetCandidate() {
+      return null;
+    },
+    async pruneForPersonBudget() {
+      return false;
+    },
     setStoreBudget(bytes) {
       record('setStoreBudget', bytes);
       return {
