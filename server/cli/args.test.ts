@@ -120,6 +120,13 @@ describe('serve and demo flags', () => {
       expect(() => parseServeFlags(['--store-budget', bad], 'serve', {})).toThrow(UsageError);
   });
 
+  it('reads --person-budget as --store-budget does; demo has none', () => {
+    expect(parseServeFlags([], 'serve', {}).personBudget).toBeUndefined();
+    expect(parseServeFlags(['--person-budget', '10GiB'], 'serve', {}).personBudget).toBe(10 * 1024 ** 3);
+    expect(() => parseServeFlags(['--person-budget', '10GB'], 'serve', {})).toThrow(/--person-budget must be/);
+    expect(() => parseServeFlags(['--person-budget', '1GiB'], 'demo', {})).toThrow(UsageError);
+  });
+
   it('reads --help without needing --workspace', () => {
     expect(parseServeFlags(['--help'], 'serve', {}).help).toBe(true);
   });

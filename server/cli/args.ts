@@ -34,6 +34,8 @@ export interface ServeFlags {
   keepSessions?: number;
   /** The store budget in bytes (`--store-budget`); undefined keeps the engine's default. */
   storeBudget?: number;
+  /** The person's budget over all the workspaces in bytes (`--person-budget`); a setting kept in the state dir goes over it. */
+  personBudget?: number;
   /** Globs relative to the workspace; undefined keeps the engine's default. */
   exclude?: string[];
   /** Ignored folders protected whatever their size; undefined protects none beyond the budget. */
@@ -58,6 +60,7 @@ const SERVE_ONLY = {
   'keep-days': { type: 'string' },
   'keep-sessions': { type: 'string' },
   'store-budget': { type: 'string' },
+  'person-budget': { type: 'string' },
   'state-dir': { type: 'string' },
   exclude: { type: 'string', multiple: true },
   protect: { type: 'string', multiple: true },
@@ -155,6 +158,7 @@ export function parseServeFlags(
     keepDays: integer('keep-days', get('keep-days'), 0, 36_500),
     keepSessions: integer('keep-sessions', get('keep-sessions'), 0, 1_000_000),
     storeBudget: byteSize('store-budget', get('store-budget')),
+    personBudget: byteSize('person-budget', get('person-budget')),
     exclude: relativeGlobs('exclude', values.exclude as string[] | undefined),
     protect: relativeGlobs('protect', values.protect as string[] | undefined),
     help: values.help === true,

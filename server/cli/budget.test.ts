@@ -1,5 +1,6 @@
 // `turnback start --store-budget` reaches the service it starts; `turnback budget` reads and sets a
-// workspace's own budget, kept in its store across a restart (docs/api.md "Store budget").
+// workspace's own budget, kept in its store across a restart (docs/api.md "Store budget"); and
+// `--person-budget` / `turnback budget --person` the person's budget over all the workspaces.
 import { mkdir, mkdtemp, realpath, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -53,5 +54,38 @@ describe('turnback budget and start --store-budget', { timeout: 180_000 }, () =>
     const bad = await cli('budget', 'lots', '--workspace', project);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/the budget must be a positive number of bytes/);
+  });
+
+  it('--person: start --person-budget reaches the service, a setting goes over it and outlives a restart, default clears it', async () => {
+    expect(await cli('start', '--person-budget', '40MiB')).toMatchObject({ code: 0 });
+    const shown = await cli('budget', '--person', '--json');
+    expect(shown).toMatchObject({ code: 0, stderr: '' });
+    expect(JSON.parse(shown.stdout)).toEqual({
+      personBudget: { bytes: 40 * MIB, source: 'service', used: 0, workspaces: 0, prunedForPersonBudget: 0 },
+    });
+
+    const set = await cli('budget', '--person', '50MiB');
+    expect(set).toMatchObject({ code: 0, stderr: '' });
+    expect(set.stdout).toBe(
+      'person budget: contents 0 B of 50.0 MiB over 0 workspaces, 0 sessions pruned for it, set by turnback budget --person\n',
+    );
+    expect(await cli('stop')).toMatchObject({ code: 0 });
+    expect(await cli('start')).toMatchObject({ code: 0 });
+    expect(JSON.parse((await cli('budget', '--person', '--json')).stdout).personBudget).toMatchObject({
+      bytes: 50 * MIB,
+      source: 'setting',
+    });
+    expect((await cli('status')).stdout).toMatch(
+      /\nperson budget: contents 0 B of 50\.0 MiB over 0 workspaces, 0 sessions pruned for it\n$/,
+    );
+    const cleared = await cli('budget', '--person', 'default', '--json');
+    expect(JSON.parse(cleared.stdout).personBudget).toMatchObject({ bytes: null, source: 'none' });
+    expect((await cli('budget', '--person')).stdout).toBe('person budget: none (contents 0 B over 0 workspaces)\n');
+
+    const bad = await cli('budget', '--person', 'lots');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe(
+      'turnback budget: the budget must be a positive number of bytes, of MiB or GiB (as 512MiB or 4GiB), or default\n',
+    );
   });
 });

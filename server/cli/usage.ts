@@ -1,6 +1,6 @@
 // The CLI's usage text (docs/api.md "Build and run").
 export const USAGE = `usage:
-  turnback start [--port N] [--store-budget <size>]
+  turnback start [--port N] [--store-budget <size>] [--person-budget <size>]
                                 starts your turnback service in the background and prints its console URL
   turnback stop                 stops it (active turns are committed first)
   turnback status [--json]      its pid, URL and workspaces: sessions, store size, recording or why not
@@ -10,7 +10,7 @@ export const USAGE = `usage:
   turnback serve [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token-file <f>] [--agent-token-file <f>]
                  [--token <t>] [--agent-token <t>] [--scopes 'webui:*,claude-code:*'] [--max-file-size <bytes>]
                  [--keep-days <n>] [--keep-sessions <n>] [--store-budget <bytes|NNMiB|NNGiB>]
-                 [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
+                 [--person-budget <bytes|NNMiB|NNGiB>] [--exclude <glob>]... [--protect <glob>]... [--state-dir <dir>]
                                 the same service in the foreground; --workspace registers <dir> as its default;
                                 with --data it is self-contained: its own files in <dir> (or --state-dir), not yours
   turnback demo  [--workspace <dir>] [--data <dir>] [--port 4820|0] [--token <t>] [--agent-token <t>]
@@ -35,6 +35,7 @@ export const USAGE = `usage:
   turnback pins                                      lists them
   turnback unpin <pin>                               gives it back to retention
   turnback budget [<size>|default] [--workspace X]   the workspace's store budget, or sets its own (kept across restarts)
+  turnback budget --person [<size>|default]          your budget over all your workspaces (none by default), or sets it
   turnback mcp [--workspace <dir>]                   an MCP server on stdio with these tools
 
   turnback explain [<commit|range>]                  the agent turns behind each commit (git notes of this clone)
@@ -51,6 +52,7 @@ Sessions idle longer than --keep-days (default 30; 0 keeps them forever) are pru
 --keep-sessions <n> those beyond the n most recently active; never one active in the last 24 h.
 A workspace's store over --store-budget (default the larger of 2 GiB and 10x the workspace's size)
 loses its oldest sessions first, said so; never one with a pin or an active turn, nor the last one.
+Over --person-budget (or turnback budget --person), the oldest session of any workspace goes first.
 --exclude globs (default .git/** and node_modules/**) are neither recorded nor touched.
 A git-ignored folder over 2,000 files or 128 MiB (build output: target/, .venv/) is not protected,
 and said so; --protect <glob> takes such a folder back in.

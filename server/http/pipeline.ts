@@ -24,6 +24,7 @@ import {
 } from './routes/workspaces.js';
 import type { Route } from './types.js';
 import { AGENT_NOTICES_PATH, agentNoticeSettings, setAgentNoticeSettings } from './routes/agent-notices.js';
+import { PERSON_BUDGET_PATH, personBudgetBytes, type PersonBudgetControl } from './routes/person-budget.js';
 
 export interface PipelineContext {
   port: number;
@@ -47,6 +48,8 @@ export interface PipelineContext {
   maxBodyBytes?: number;
   logError: (message: string) => void;
   openEvents: (request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => void;
+  /** The person's budget over all the workspaces (the service's); absent: no such route. */
+  personBudget?: PersonBudgetControl;
 }
 
 function sendJson(response: ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}): void {
@@ -115,6 +118,12 @@ async function handleApi(
   if (rawPath === AGENT_NOTICES_PATH) {
     if (method === 'GET') return sendJson(response, 200, agentNoticeSettings());
     if (method === 'POST') return sendJson(response, 200, setAgentNoticeSettings(await readJsonBody(request, ctx)));
+    throw methodNotAllowed(['GET', 'POST']);
+  }
+  if (rawPath === PERSON_BUDGET_PATH && ctx.personBudget) {
+    if (method === 'GET') return sendJson(response, 200, ctx.personBudget.status());
+    if (method === 'POST')
+      return sendJson(response, 200, await ctx.personBudget.set(personBudgetBytes(await readJsonBody(request, ctx))));
     throw methodNotAllowed(['GET', 'POST']);
   }
   const decoded = decodeSegments(rawPath);

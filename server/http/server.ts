@@ -11,6 +11,7 @@ import { Told } from './not-recorded.js';
 import type { HookPlaceReader } from './agent-place.js';
 import { handleRequest, type PipelineContext } from './pipeline.js';
 import { withRoutes } from './routes/index.js';
+import type { PersonBudgetControl } from './routes/person-budget.js';
 import { openEventStream, PING_INTERVAL_MS, type EventStream } from './sse.js';
 import { generateToken, sessionKey } from './tokens.js';
 import type { Route } from './types.js';
@@ -55,6 +56,8 @@ export interface StartServerOptions {
    * 0600): the CLI and the hooks talk there, where no other user can take the address.
    */
   socketPath?: string;
+  /** The person's budget over all the workspaces (`/api/settings/person-budget`): the service's keeper. */
+  personBudget?: PersonBudgetControl;
 }
 
 export interface RunningServer {
@@ -143,6 +146,7 @@ export async function startServer(options: StartServerOptions): Promise<RunningS
     readHookPlace: options.readHookPlace,
     distDir: options.distDir ?? DEFAULT_DIST_DIR,
     maxBodyBytes: options.maxBodyBytes,
+    personBudget: options.personBudget,
     logError: (message) => log.error(message),
     openEvents: (_request: IncomingMessage, response: ServerResponse, workspaceId: string | undefined) => {
       const stream = openEventStream(

@@ -16,6 +16,7 @@ import { packageVersion } from '../http/version.js';
 import { makePrivateDir } from '../private-dir.js';
 import { statePathIn, turnbackStateDir, type StateFile } from '../state-dir.js';
 import { keepCommitsLinked } from './commit-links.js';
+import { PersonBudgetKeeper } from './person-budget.js';
 import { WorkspaceHost } from './host.js';
 import { acquireServiceLock, serviceLockHolder, type ServiceLock } from './lock.js';
 import {
@@ -97,6 +98,7 @@ async function listen(
   host: WorkspaceHost,
   tokens: { console: string; agent: string },
   intake: SpoolIntake,
+  personBudget: PersonBudgetKeeper,
 ): Promise<RunningServer> {
   const start = (port: number) =>
     startServer({
@@ -104,7 +106,8 @@ async function listen(
       port,
       token: tokens.console,
       agentToken: tokens.agent,
-      routes: spoolOrdered(claudeCodeRoutes(), intake),
+      routes: spoolOrdered(claudeCodeRoutes({ personBudgetNews: () => personBudget.takeNews() }), intake),
+      personBudget,
       readHookPlace: placeOfHookEvent,
       socketPath: serviceSocketIn(stateDir),
       log: { error: (line) => process.stderr.write(`${line}\n`) },
@@ -143,6 +146,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
   let server: RunningServer | undefined;
   let entryFile: string | undefined;
   let stopLinking: (() => void) | undefined;
+  let stopPersonBudget: (() => void) | undefined;
   try {
     const unsafe = makePrivateDir(stateDir);
     if (unsafe) {
@@ -172,7 +176,14 @@ export async function runService(flags: ServeFlags): Promise<number> {
       () => (listening.up ? { socketPath: serviceSocketIn(stateDir), agentToken: tokens.agent } : undefined),
       complain,
     );
-    server = await listen(flags, stateDir, host, tokens, intake);
+    // The person's budget over every workspace, kept in the background after commits.
+    const personBudget = new PersonBudgetKeeper({
+      source: host,
+      stateDir,
+      flagBytes: flags.personBudget,
+      log: complain,
+    });
+    server = await listen(flags, stateDir, host, tokens, intake, personBudget);
     listening.up = true;
     // What hooks spooled while no service answered: taken in before they can find this one.
     await intake.drain(true);
@@ -180,6 +191,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
     // Workspaces a stopped service left part-way (or never built): built again, after the start answers.
     host.resumeIndexBuilds();
     stopLinking = keepCommitsLinked(host, complain);
+    stopPersonBudget = personBudget.start();
     const origin = `${server.origin}/`;
     entryFile = writeServiceEntry(
       {
@@ -223,6 +235,7 @@ export async function runService(flags: ServeFlags): Promise<number> {
   setTimeout(() => process.exit(0), SHUTDOWN_BOUND_MS + 2_000).unref();
   await server.close();
   stopLinking?.();
+  stopPersonBudget?.();
   await host.close(SHUTDOWN_BOUND_MS);
   removeServiceEntry(entryFile);
   await lock.release();

@@ -38,6 +38,8 @@ export interface ReceiverOptions {
   subagentPromptWaitMs?: number;
   /** Whether an agent of the host is told what the person undid (default: agent-notices.ts's settings). */
   tellsAgents?: (host: string) => boolean;
+  /** Once after sessions were pruned for the person's budget over all workspaces: the line to show (the service's keeper). */
+  personBudgetNews?: () => string | null;
 }
 
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
@@ -71,6 +73,7 @@ export class HostReceiver {
   private readonly subagentWaitMs: number;
   private readonly subagentPromptWaitMs: number;
   private readonly tellsAgents: (host: string) => boolean;
+  private readonly personBudgetNews: () => string | null;
 
   constructor(
     readonly host: HostAdapter,
@@ -80,6 +83,7 @@ export class HostReceiver {
     this.subagentWaitMs = options.subagentWaitMs ?? SUBAGENT_WAIT_MS;
     this.subagentPromptWaitMs = options.subagentPromptWaitMs ?? SUBAGENT_PROMPT_WAIT_MS;
     this.tellsAgents = options.tellsAgents ?? ((host) => tellsAgentsOf(host));
+    this.personBudgetNews = options.personBudgetNews ?? (() => null);
   }
 
   /** `otherEngines`: the engines of the other workspaces the session's recent events went to (after a restart, its turn may go on there). */
@@ -106,9 +110,10 @@ export class HostReceiver {
     });
     if (result.ok && result.outcome === 'outside-workspace')
       return this.outside(event.sessionId, result.reason, engine);
-    // Sessions pruned for the store budget: the next hook that has no other line tells the person.
+    // Sessions pruned for a budget: the next hook that has no other line tells the person, the
+    // workspace's own first; the person budget's news waits for the answer after.
     if (result.ok && result.outcome === 'forwarded' && !result.agentNotice) {
-      const tell = engine.takeBudgetNews();
+      const tell = engine.takeBudgetNews() ?? this.personBudgetNews();
       if (tell) return { ...result, tell };
     }
     return result;
