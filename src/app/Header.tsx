@@ -1,6 +1,7 @@
 import { useStoreStats } from '../api/hooks';
 import { notRecordingText } from '../features/workspaces/WorkspaceItem';
-import { budgetHelp, budgetShortText, budgetText } from '../features/workspaces/budgetText';
+import { budgetHelp, budgetShortText, budgetText, personBudgetHelp } from '../features/workspaces/budgetText';
+import { usePersonBudget } from '../features/workspaces/usePersonBudget';
 import { indexText } from '../features/workspaces/indexText';
 import { useCurrentWorkspace } from '../features/workspaces/useCurrentWorkspace';
 import { PinButton } from '../features/pins/PinButton';
@@ -20,6 +21,7 @@ export function Header() {
   const { data: stats } = useStoreStats();
   const liveStatus = useUiStore((state) => state.liveStatus);
   const { current: workspace } = useCurrentWorkspace();
+  const { data: personBudget } = usePersonBudget();
   return (
     <header className="app-header">
       <div className="brand">
@@ -90,7 +92,7 @@ export function Header() {
             {(workspace?.budget ?? stats.budget) && (
               <span
                 className="store-usage__budget"
-                title={`${budgetText(workspace?.budget ?? stats.budget)}. ${budgetHelp((workspace?.budget ?? stats.budget)!)}`}
+                title={`${budgetText(workspace?.budget ?? stats.budget)}. ${budgetHelp((workspace?.budget ?? stats.budget)!)}${personBudgetHelp(personBudget)}`}
               >
                 {budgetShortText(workspace?.budget ?? stats.budget)}
               </span>

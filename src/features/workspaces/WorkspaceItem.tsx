@@ -4,7 +4,7 @@
 import type { ReactNode } from 'react';
 import type { Workspace } from '../../../server/protocol';
 import { formatBytes, plural } from '../../lib/format';
-import { budgetHelp, budgetText } from './budgetText';
+import { budgetHelp, budgetText, personPrunedText } from './budgetText';
 import { indexText } from './indexText';
 
 interface WorkspaceItemProps {
@@ -71,6 +71,9 @@ export function WorkspaceItem({ workspace, current, onSelect, children }: Worksp
           <span className="workspace-item__meta" title={budgetHelp(workspace.budget)}>
             {budgetText(workspace.budget)}
           </span>
+        )}
+        {workspace.recording && personPrunedText(workspace.budget) && (
+          <span className="workspace-item__meta">{personPrunedText(workspace.budget)}</span>
         )}
       </button>
       {children}

@@ -1,6 +1,6 @@
 // What the console says of a store against its budget (docs/api.md "Store budget"): the contents
 // kept (what the budget counts) of the budget, and the sessions pruned to keep to it.
-import type { StoreBudget } from '../../../server/protocol';
+import type { PersonBudget, StoreBudget } from '../../../server/protocol';
 import { formatBytes, plural } from '../../lib/format';
 
 const SOURCE: Record<StoreBudget['source'], string> = {
@@ -26,4 +26,16 @@ export function budgetShortText(budget: StoreBudget | undefined): string | null 
 /** The tooltip: where the size comes from, and what pruning means. */
 export function budgetHelp(budget: StoreBudget): string {
   return `The file versions kept, as stored, against ${SOURCE[budget.source]}. Over it, the oldest sessions without a pin are pruned.`;
+}
+
+/** The card's own line for the sessions pruned for the person's budget over all workspaces (not this one's); null when none were. */
+export function personPrunedText(budget: StoreBudget | undefined): string | null {
+  const pruned = budget?.prunedForPersonBudget ?? 0;
+  return pruned > 0 ? `${plural(pruned, 'session')} pruned for your budget over all workspaces` : null;
+}
+
+/** The header tooltip's words on the person's budget, when one is set; '' otherwise. */
+export function personBudgetHelp(person: PersonBudget | undefined): string {
+  if (!person || person.bytes === null) return '';
+  return ` Your budget over all workspaces: contents ${formatBytes(person.used)} of ${formatBytes(person.bytes)} over ${plural(person.workspaces, 'workspace')}, ${plural(person.prunedForPersonBudget, 'session')} pruned for it; over it, the oldest session of any workspace is pruned (turnback budget --person).`;
 }

@@ -30,6 +30,7 @@ function serve(
     workspace('api', { isDefault: true }),
     workspace('web', { recording: false, reason: 'the disk is full' }),
   ],
+  extra: Parameters<typeof mockFetch>[0] = {},
 ): Call[] {
   const sessionsOf = {
     api: [session({ sessionId: 's1', title: 'Session of api' })],
@@ -53,6 +54,7 @@ function serve(
   };
   const store = json({ sessions: 1, turns: 1, blobs: 1, bytes: 10, dataDir: '/d' });
   return mockFetch({
+    ...extra,
     'GET /api/workspaces': () => json({ workspaces: typeof workspaces === 'function' ? workspaces() : workspaces }),
     'GET /api/sessions': json({ sessions: sessionsOf.api }),
     'GET /api/store': store,
@@ -149,6 +151,43 @@ describe('workspaces in the console', () => {
       expect.stringContaining('contents 38 MiB of a 50 MiB budget, 2 sessions pruned for it'),
     );
     expect(note).toHaveAttribute('title', expect.stringContaining("this workspace's own budget"));
+  });
+
+  it("shows the sessions pruned for the person's budget on the card's own line, and the header's tooltip names that budget", async () => {
+    const MIB = 1024 * 1024;
+    serve(
+      [
+        workspace('api', {
+          isDefault: true,
+          budget: { bytes: 2048 * MIB, used: 3 * MIB, prunedForBudget: 0, prunedForPersonBudget: 2, source: 'default' },
+        }),
+        workspace('web', { budget: { bytes: 2048 * MIB, used: 1 * MIB, prunedForBudget: 0, source: 'default' } }),
+      ],
+      {
+        'GET /api/settings/person-budget': json({
+          bytes: 10 * MIB,
+          source: 'setting',
+          used: 4 * MIB,
+          workspaces: 2,
+          prunedForPersonBudget: 2,
+        }),
+      },
+    );
+    renderWithClient(<App />);
+    const list = await screen.findByRole('list', { name: 'Workspaces' });
+    const api = await within(list).findByRole('button', { name: /^Workspace api,/ });
+    expect(within(api).getByText('2 sessions pruned for your budget over all workspaces')).toBeInTheDocument();
+    // Its own budget's sentence does not count them.
+    expect(within(api).getByText('contents 3.0 MiB of a 2.0 GiB budget')).toBeInTheDocument();
+    expect(within(list).getByRole('button', { name: /^Workspace web,/ })).not.toHaveTextContent('your budget');
+    const usage = screen.getByLabelText('Store usage');
+    const note = await within(usage).findByText(/^3\.0 MiB of a 2\.0 GiB budget/);
+    await waitFor(() =>
+      expect(note).toHaveAttribute(
+        'title',
+        expect.stringContaining('Your budget over all workspaces: contents 4.0 MiB of 10 MiB over 2 workspaces'),
+      ),
+    );
   });
 
   it('says in the header when every command is scanned in full because the watcher failed, with why', async () => {
