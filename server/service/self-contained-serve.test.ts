@@ -131,3 +131,22 @@ it("keeps a serve --data instance's agent-notices setting in its own data dir, n
   });
   expect(existsSync(path.join(root, 'state', 'turnback', 'agent-notices.json'))).toBe(false);
 }, 120_000);
+
+it("keeps a serve --data instance's person budget in its own data dir, over its --person-budget, never the person's", async () => {
+  const workspace = path.join(root, 'one');
+  await mkdir(workspace);
+  const data = path.join(root, 'data-one');
+  const instance = await serve(['--workspace', workspace, '--data', data, '--person-budget', '64MiB'], () => undefined);
+  expect(await instance.console('/api/settings/person-budget')).toMatchObject({
+    bytes: 64 * 1024 * 1024,
+    source: 'service',
+    workspaces: 1,
+  });
+  expect(await instance.console('/api/settings/person-budget', { bytes: 1024 * 1024 * 1024 })).toMatchObject({
+    bytes: 1024 * 1024 * 1024,
+    source: 'setting',
+  });
+  expect(JSON.parse(await readFile(path.join(data, 'person-budget.json'), 'utf8'))).toEqual({ bytes: 1024 ** 3 });
+  expect(statSync(path.join(data, 'person-budget.json')).mode & 0o777).toBe(0o600);
+  expect(existsSync(path.join(root, 'state', 'turnback', 'person-budget.json'))).toBe(false);
+}, 120_000);
