@@ -53,16 +53,18 @@ export const applyPlainly = (workspace: string, turn: HistoryTurn): Promise<void
 /**
  * One turn through the library API: writes, deletes and renames through `engine.storage`;
  * mode changes and symlinks, which the host makes itself, announced by `beforeMutate` first.
+ * `platform`: the host the turn is recorded as.
  */
 export async function applyThroughEngine(
   engine: Engine,
   workspace: string,
   sessionId: string,
   turn: HistoryTurn,
+  platform = BENCH_PLATFORM,
 ): Promise<string> {
   const { turnId } = await engine.input({
     sessionId,
-    platform: BENCH_PLATFORM,
+    platform,
     sessionType: 'chat',
     content: turn.title,
   });

@@ -41,6 +41,13 @@ export interface History {
   writtenBytes: number;
 }
 
+/** commander.js from 2019-08-13: 190 first-parent commits, 34 of them changing package-lock.json, with renames, mode changes and symlinks. */
+export const COMMANDER_SPAN = {
+  bundle: path.join(SHARED_DATA_DIR, 'commander.js.bundle'),
+  base: '8b8d6e663dbebf2b8794d432f2ae94e53b7164ea',
+  commits: 190,
+};
+
 export interface HistorySpan {
   bundle: string;
   /** The commit whose tree is the workspace before the first turn. */

@@ -8,18 +8,12 @@ import type { BenchContext } from '../context.js';
 import { engineRollback } from '../contenders/turnback.js';
 import { flushFilesystem, removeTree, treeSize } from '../fs-tools.js';
 import { replayHistory, HISTORY_SESSION, type Replayed } from '../history/replay.js';
-import { loadHistory, SHARED_DATA_DIR, treeMatches, type History, type HistorySpan } from '../history/source.js';
+import { COMMANDER_SPAN, loadHistory, treeMatches, type History, type HistorySpan } from '../history/source.js';
 import { summarize } from '../stats.js';
 import { storeComposition } from '../store-composition.js';
 
 export const HISTORY_SECTION = '10';
 
-/** commander.js from 2019-08-13: 190 first-parent commits, 34 of them changing package-lock.json, with renames, mode changes and symlinks. */
-const SPAN = {
-  bundle: path.join(SHARED_DATA_DIR, 'commander.js.bundle'),
-  base: '8b8d6e663dbebf2b8794d432f2ae94e53b7164ea',
-  commits: 190,
-};
 const NAME = 'commander.js';
 /** Rewinds over the whole session are long: a few runs are enough. */
 const REWIND_RUNS = 3;
@@ -27,7 +21,7 @@ const REWIND_RUNS = 3;
 export async function historyScenario(ctx: BenchContext): Promise<void> {
   const { results, config } = ctx;
   if (!ctx.openEngine) return;
-  const span: HistorySpan = { ...SPAN, turns: config.historyTurns };
+  const span: HistorySpan = { ...COMMANDER_SPAN, turns: config.historyTurns };
   const base = ctx.path('history');
   const history = await loadHistory(span, path.join(base, 'source.git'));
   if (!history) {
