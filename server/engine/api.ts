@@ -127,11 +127,13 @@ export interface Engine {
     content: string;
     origin?: SessionOrigin;
   }): Promise<AgentInputResponse>;
+  /** `turnId`: a turn of the session, ended too (a host's chat that reached its log after the turn's end); default the active one. */
   message(req: {
     sessionId: string;
     role: Exclude<Role, 'user'>;
     content: string;
     origin?: SessionOrigin;
+    turnId?: string;
   }): Promise<{ messageId: string }>;
   /** The before scan of a command the engine cannot see into. */
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;

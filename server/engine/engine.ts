@@ -153,14 +153,17 @@ export class TurnbackEngine implements Engine {
     role: Exclude<Role, 'user'>;
     content: string;
     origin?: SessionOrigin;
+    turnId?: string;
   }): Promise<{ messageId: string }> {
     const sessionId = checkSessionId(req?.sessionId);
     if (!ROLES.has(req.role)) throw new BadRequestError('role must be assistant, tool or system', { role: req.role });
     if (typeof req.content !== 'string') throw new BadRequestError('content must be a string');
     return this.inSession(sessionId, async () => {
+      if (req.turnId !== undefined && this.ctx.store.turns.get(req.turnId)?.sessionId !== sessionId)
+        throw new TurnNotFoundError(req.turnId);
       return this.ctx.store.relaxed(() => {
         this.ctx.store.sessions.ensure(sessionId, this.ctx.now(), originOf(req.origin));
-        const turnId = this.ctx.turns.activeId(sessionId);
+        const turnId = req.turnId ?? this.ctx.turns.activeId(sessionId);
         return { messageId: appendMessage(this.ctx, sessionId, turnId, req.role, req.content) };
       });
     });

@@ -72,4 +72,6 @@ export function copilotTurnCollector(prompt: string | null): TurnCollector {
 export const copilotTranscripts: HostTranscripts = {
   folders: (home, env) => [join(copilotHome(home, env), 'session-state')],
   collector: copilotTurnCollector,
+  // A new session's events.jsonl appears after its first agentStop (seen on 1.0.102).
+  createdAfterEnd: true,
 };

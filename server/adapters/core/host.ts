@@ -82,6 +82,8 @@ export interface HostTranscripts {
   folders(home: string, env: NodeJS.ProcessEnv): string[];
   /** A collector for the turn prompted by `prompt` (null: the last turn). */
   collector(prompt: string | null): TurnCollector;
+  /** The host may create a session's transcript only after its first turn has ended (Copilot CLI). */
+  createdAfterEnd?: boolean;
 }
 
 /** What the host's hook prints so that the person sees `message` in the host's own channel. */

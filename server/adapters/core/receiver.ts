@@ -8,7 +8,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, resolve } from 'node:path';
 import type { Engine } from '../../engine/api.js';
 import { isStepId } from '../../engine/record/step-ref.js';
-import { chatOfItems, type TranscriptItem } from './chat.js';
+import { chatOfItems, type ChatMessage, type TranscriptItem } from './chat.js';
 import { placeOfEvent } from './event-place.js';
 import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
@@ -17,8 +17,8 @@ import { RecentKeys } from './recent-keys.js';
 import { tellsAgentsOf } from './agent-notices.js';
 import { undoneNotice } from './undone-notice.js';
 import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
-import { readSettledTurn } from './transcript/settle.js';
-import type { TranscriptPlace } from './transcript/read.js';
+import { settleTurn, type SettledTurn, type SettleOptions } from './transcript/settle.js';
+import { awaitedTranscript, type TranscriptPlace } from './transcript/read.js';
 
 export type ReceiveResult =
   /** `agentNotice`: a prompt's paragraph for the agent about what the person took back (undone-notice.ts). */
@@ -44,6 +44,12 @@ export interface ReceiverOptions {
 
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
 export const SUBAGENT_WAIT_MS = 10 * 60 * 1000;
+/** How long, after a turn's end, its chat is still looked for in a host's log that was behind (a loaded machine). */
+export const LATE_CHAT_WAIT_MS = 60 * 1000;
+/** Its log is looked at this often (a stat; a read only when the log changed). */
+const LATE_CHAT_POLL_MS = 500;
+/** Turns waited on so at once, at most: past it a turn keeps the chat its end found. */
+const MAX_LATE_CHATS = 4;
 /** How long a turn whose subagents are done waits for the host's own prompt about them (promptsAfterSubagents). */
 export const SUBAGENT_PROMPT_WAIT_MS = 15 * 1000;
 
@@ -72,6 +78,8 @@ export class HostReceiver {
   private readonly place: TranscriptPlace;
   private readonly subagentWaitMs: number;
   private readonly subagentPromptWaitMs: number;
+  /** Turns whose chat is still looked for after their end (chatLater). */
+  private lateChats = 0;
   private readonly tellsAgents: (host: string) => boolean;
   private readonly personBudgetNews: () => string | null;
 
@@ -452,12 +460,16 @@ export class HostReceiver {
     lastReply: string | null,
     engine: Engine,
   ): Promise<number> {
-    const items = await this.transcriptItems(event, state);
-    const chat = this.host.chat
-      ? this.host.chat(items, lastReply, engine.workspace)
-      : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
+    const read = await this.transcriptItems(event, state);
+    const chat = this.chatOf(read?.items ?? [], lastReply, engine);
     for (const message of chat) await engine.message({ sessionId: event.sessionId, ...message });
-    await engine.turnEnd({ sessionId: event.sessionId });
+    const { turnId } = await engine.turnEnd({ sessionId: event.sessionId });
+    // The host's log did not hold the whole turn by the end's own wait: the rest joins the turn when it is written.
+    const later = read ? !read.settled : this.transcriptComesLater(event);
+    if (later && turnId !== null && this.lateChats < MAX_LATE_CHATS) {
+      this.lateChats++;
+      void this.chatLater(event, state, lastReply, chat, turnId, engine).finally(() => this.lateChats--);
+    }
     // The same turn in the other workspaces the session reached ends with it.
     let others = 0;
     for (const [workspace, other] of state.engines) {
@@ -468,9 +480,51 @@ export class HostReceiver {
     return chat.length + 1 + others;
   }
 
-  private async transcriptItems(event: HostEvent, state: TurnState): Promise<TranscriptItem[]> {
+  private chatOf(items: TranscriptItem[], lastReply: string | null, engine: Engine): ChatMessage[] {
+    return this.host.chat
+      ? this.host.chat(items, lastReply, engine.workspace)
+      : chatOfItems(items, lastReply, engine.workspace, { fields: {}, pathFields: new Set() });
+  }
+
+  private async transcriptItems(event: HostEvent, state: TurnState, late?: SettleOptions): Promise<SettledTurn | null> {
     const transcripts = this.host.transcripts;
-    if (!transcripts || event.transcriptPath === null) return [];
-    return (await readSettledTurn(transcripts, event.transcriptPath, state.prompt, state.toolUses, this.place)) ?? [];
+    if (!transcripts || event.transcriptPath === null) return null;
+    return settleTurn(transcripts, event.transcriptPath, state.prompt, state.toolUses, this.place, late);
+  }
+
+  /** A transcript the host has not created yet but will (HostTranscripts.createdAfterEnd). */
+  private transcriptComesLater(event: HostEvent): boolean {
+    const transcripts = this.host.transcripts;
+    if (!transcripts?.createdAfterEnd || event.transcriptPath === null) return false;
+    return awaitedTranscript(transcripts, event.transcriptPath, this.place);
+  }
+
+  /**
+   * Off the hook's path: waits (up to LATE_CHAT_WAIT_MS) for the log to hold the whole turn, then
+   * adds to the ended turn the messages after those it got. Nothing when what it got is not their start.
+   */
+  private async chatLater(
+    event: HostEvent,
+    state: TurnState,
+    lastReply: string | null,
+    recorded: ChatMessage[],
+    turnId: string,
+    engine: Engine,
+  ): Promise<void> {
+    try {
+      const read = await this.transcriptItems(event, state, {
+        waitMs: LATE_CHAT_WAIT_MS,
+        pollMs: LATE_CHAT_POLL_MS,
+        awaitCreation: true,
+      });
+      if (!read) return;
+      const chat = this.chatOf(read.items, lastReply, engine);
+      const same = (a: ChatMessage, b: ChatMessage) => a.role === b.role && a.content === b.content;
+      if (chat.length <= recorded.length || !recorded.every((message, i) => same(message, chat[i]))) return;
+      for (const message of chat.slice(recorded.length))
+        await engine.message({ sessionId: event.sessionId, ...message, turnId });
+    } catch {
+      /* the engine closed meanwhile: the turn keeps the chat it got */
+    }
   }
 }

@@ -4,7 +4,7 @@
 // backwards no further than a bound, a few reads at a time (ReadQueue).
 import { constants, realpathSync } from 'node:fs';
 import { open, stat, type FileHandle } from 'node:fs/promises';
-import { isAbsolute } from 'node:path';
+import { isAbsolute, normalize } from 'node:path';
 import type { TranscriptItem } from '../chat.js';
 import type { HostTranscripts } from '../host.js';
 import { relativeInside } from '../paths.js';
@@ -52,6 +52,22 @@ export function allowedTranscript(transcripts: HostTranscripts, path: string, pl
     if (inside !== null && inside !== '') return real;
   }
   return null;
+}
+
+/**
+ * Whether `path`, not there yet, names a file inside one of the host's folders (Copilot CLI writes
+ * a new session's log only after its first turn's end): worth looking at again, never opened until
+ * it exists and allowedTranscript says so.
+ */
+export function awaitedTranscript(transcripts: HostTranscripts, path: string, place: TranscriptPlace): boolean {
+  if (!isAbsolute(path) || normalize(path) !== path || realOrNull(path) !== null) return false;
+  for (const folder of transcripts.folders(place.home, place.env)) {
+    for (const form of [folder, realOrNull(folder)]) {
+      const inside = form === null ? null : relativeInside(form, path);
+      if (inside !== null && inside !== '') return true;
+    }
+  }
+  return false;
 }
 
 /** The turn prompted by `prompt` (null: the last) of the transcript at `path`, or null when it is not to be read. */

@@ -5,7 +5,13 @@
 // agentStop hook has started).
 import type { TranscriptItem } from '../chat.js';
 import type { HostTranscripts } from '../host.js';
-import { changedSince, readTranscriptTurn, type TranscriptPlace } from './read.js';
+import {
+  awaitedTranscript,
+  changedSince,
+  readTranscriptTurn,
+  type TranscriptPlace,
+  type TranscriptRead,
+} from './read.js';
 
 /** Well inside a Stop hook's 2 s. */
 const TRANSCRIPT_SETTLE_MS = 1000;
@@ -19,11 +25,54 @@ const missingTools = (items: TranscriptItem[], callIds: ReadonlySet<string>): nu
   return missing;
 };
 
+export interface SettleOptions {
+  /** How long to look (default: the turn end's own wait, 1 s). */
+  waitMs?: number;
+  /** How often (default 25 ms). */
+  pollMs?: number;
+  /** A host's transcript not created yet (HostTranscripts.createdAfterEnd) is waited for, not given up on. */
+  awaitCreation?: boolean;
+}
+
+/** What a settle found: the turn's items, and whether the transcript held all of it by then. */
+export interface SettledTurn {
+  items: TranscriptItem[];
+  settled: boolean;
+}
+
 /**
  * The turn as readTranscriptTurn reads it, once it holds a tool call for each of `callIds` (and its end),
- * re-reading until it does or TRANSCRIPT_SETTLE_MS has passed; then what it holds by then. A
+ * re-reading (every `pollMs`) until it does or `waitMs` has passed; then what it holds by then. A
  * poll that finds the file as it was reads nothing. Null: the transcript is not to be read.
  */
+export async function settleTurn(
+  transcripts: HostTranscripts,
+  path: string,
+  prompt: string | null,
+  callIds: ReadonlySet<string>,
+  place: TranscriptPlace,
+  options: SettleOptions = {},
+): Promise<SettledTurn | null> {
+  const { waitMs = TRANSCRIPT_SETTLE_MS, pollMs = TRANSCRIPT_POLL_MS, awaitCreation = false } = options;
+  const deadline = Date.now() + waitMs;
+  // A log the host creates late reads as an empty turn not ended, looked at again like one that grows.
+  const notYet = (): TranscriptRead | null =>
+    awaitCreation && transcripts.createdAfterEnd && awaitedTranscript(transcripts, path, place)
+      ? { items: [], size: -1, mtimeMs: -1, bytesRead: 0, ended: false }
+      : null;
+  const readNow = async () => (await readTranscriptTurn(transcripts, path, prompt, place)) ?? notYet();
+  let read = await readNow();
+  for (;;) {
+    if (read === null) return null;
+    const settled = read.ended && missingTools(read.items, callIds) === 0;
+    if (settled || Date.now() >= deadline) return { items: read.items, settled };
+    // Unref'd: a wait after a turn's end never keeps a stopping service up.
+    await new Promise((resolve) => setTimeout(resolve, pollMs).unref());
+    if (await changedSince(path, read)) read = await readNow();
+  }
+}
+
+/** settleTurn's items alone, within the turn end's own wait. */
 export async function readSettledTurn(
   transcripts: HostTranscripts,
   path: string,
@@ -31,12 +80,5 @@ export async function readSettledTurn(
   callIds: ReadonlySet<string>,
   place: TranscriptPlace,
 ): Promise<TranscriptItem[] | null> {
-  const deadline = Date.now() + TRANSCRIPT_SETTLE_MS;
-  let read = await readTranscriptTurn(transcripts, path, prompt, place);
-  for (;;) {
-    if (read === null || (read.ended && missingTools(read.items, callIds) === 0) || Date.now() >= deadline)
-      return read?.items ?? null;
-    await new Promise((resolve) => setTimeout(resolve, TRANSCRIPT_POLL_MS));
-    if (await changedSince(path, read)) read = await readTranscriptTurn(transcripts, path, prompt, place);
-  }
+  return (await settleTurn(transcripts, path, prompt, callIds, place))?.items ?? null;
 }
