@@ -34,9 +34,26 @@ function carry(from: string[], origins: LineOrigin[], to: string[], fresh: LineO
   return out;
 }
 
-/** One origin per line of `committed`: the turn that last wrote it, the person, or the parent. */
+/**
+ * One origin per line of `committed`: the turn that last wrote it, the person, or the parent. A
+ * line the commit leaves as its parent had it is the parent's whatever the walk says: a turn
+ * already in the parent (its end and the parent's commit in one second) claims none of it again.
+ */
 export function lineOrigins(parent: string | null, turns: TurnVersions[], committed: string): LineOrigin[] {
-  let lines = splitLines(parent ?? '');
+  const parentLines = splitLines(parent ?? '');
+  const committedLines = splitLines(committed);
+  const walked = walk(parentLines, turns, committedLines);
+  let at = 0;
+  for (const part of diffArrays(parentLines, committedLines)) {
+    if (part.removed) continue;
+    if (!part.added) for (let i = 0; i < part.value.length; i++) walked[at + i] = 'parent';
+    at += part.value.length;
+  }
+  return walked;
+}
+
+function walk(parentLines: string[], turns: TurnVersions[], committedLines: string[]): LineOrigin[] {
+  let lines = parentLines;
   let origins: LineOrigin[] = lines.map(() => 'parent');
   for (const turn of turns) {
     if (turn.before !== null) {
@@ -48,7 +65,7 @@ export function lineOrigins(parent: string | null, turns: TurnVersions[], commit
     origins = carry(lines, origins, after, turn.turnId);
     lines = after;
   }
-  return carry(lines, origins, splitLines(committed), null);
+  return carry(lines, origins, committedLines, null);
 }
 
 /** `1-3,7`: the 1-based line numbers where `origins` names `turnId`. */

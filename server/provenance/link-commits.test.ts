@@ -135,4 +135,20 @@ describe('linkCommits', () => {
     // The cursor is now past it: a second look notes nothing again.
     expect((await linkCommits(engine)).noted).toEqual([]);
   });
+
+  it("names in a commit's note only the turns whose lines the commit changed, not an earlier turn already in its parent", async () => {
+    const a = await turn('s1', 'claude-code', 'add a', { 'app.txt': 'p1\np2\na1\n' });
+    // The parent's committer time falls in the second turn a ended in, as when commits follow turns fast.
+    const endedAt = Date.parse(engine.listTurns('s1').find((t) => t.turnId === a)!.endedAt!);
+    execFileSync('git', ['commit', '-qam', 'a'], {
+      cwd: sandbox.workspace,
+      env: { ...process.env, GIT_COMMITTER_DATE: `@${Math.floor(endedAt / 1000)} +0000` },
+    });
+    await linkCommits(engine);
+    const b = await turn('s2', 'codex', 'add b', { 'app.txt': 'p1\np2\na1\nb1\n' });
+    sh('commit', '-qam', 'b');
+    await linkCommits(engine);
+    const note = (await readNotes(sandbox.workspace)).get(head());
+    expect(note?.turns.map((t) => [t.id, t.files])).toEqual([[b, { 'app.txt': '4' }]]);
+  });
 });
