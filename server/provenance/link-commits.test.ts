@@ -151,4 +151,26 @@ describe('linkCommits', () => {
     const note = (await readNotes(sandbox.workspace)).get(head());
     expect(note?.turns.map((t) => [t.id, t.files])).toEqual([[b, { 'app.txt': '4' }]]);
   });
+
+  it("blames repeated lines as git pairs them: a block inserted before its twin is the turn's, line for line", async () => {
+    writeFileSync(join(sandbox.workspace, 'code.js'), 'if (x) {\n  f();\n}\n');
+    sh('add', 'code.js');
+    sh('commit', '-qm', 'code');
+    await linkCommits(engine);
+    const a = await turn('s1', 'claude-code', 'guard g', { 'code.js': 'if (x) {\n  g();\n}\nif (x) {\n  f();\n}\n' });
+    sh('commit', '-qam', 'guard');
+    await linkCommits(engine);
+    expect((await readNotes(sandbox.workspace)).get(head())?.turns.map((t) => [t.id, t.files])).toEqual([
+      [a, { 'code.js': '1-3' }],
+    ]);
+    const blame = await blameFile(sandbox.workspace, 'code.js');
+    expect(blame.lines.map((l) => [l.text, l.turn?.host ?? 'person'])).toEqual([
+      ['if (x) {', 'claude-code'],
+      ['  g();', 'claude-code'],
+      ['}', 'claude-code'],
+      ['if (x) {', 'person'],
+      ['  f();', 'person'],
+      ['}', 'person'],
+    ]);
+  });
 });

@@ -208,7 +208,9 @@ class RepoView {
           after: diff.after.text,
         });
       }
-      const origins = lineOrigins(parent ? (blobs.get(`${parent}:${repoPath}`) ?? null) : null, versions, committed);
+      const parentText = parent ? (blobs.get(`${parent}:${repoPath}`) ?? null) : null;
+      const added = await this.addedByGit(parent, entry.sha, repoPath);
+      const origins = lineOrigins(parentText, versions, committed, added);
       for (const v of versions) {
         const ranges = rangesOf(origins, v.turnId);
         if (ranges === '') continue;
@@ -223,6 +225,30 @@ class RepoView {
       if (perTurn) turns.push(await this.noteTurn(c, perTurn));
     }
     return { turnback: 1, turns };
+  }
+
+  /** The lines (1-based) git's own diff says the commit added to `repoPath`, as `git blame` pairs them. */
+  private async addedByGit(parent: string | null, sha: string, repoPath: string): Promise<Set<number>> {
+    const patch = await git(this.top, [
+      '--literal-pathspecs',
+      'diff-tree',
+      '-p',
+      '-U0',
+      '--no-color',
+      '--no-ext-diff',
+      '--no-renames',
+      ...(parent ? [parent] : ['--root']),
+      sha,
+      '--',
+      repoPath,
+    ]);
+    const added = new Set<number>();
+    for (const hunk of patch.matchAll(/^@@ -\S+ \+(\d+)(?:,(\d+))? @@/gm)) {
+      const start = Number(hunk[1]);
+      const count = hunk[2] === undefined ? 1 : Number(hunk[2]);
+      for (let line = start; line < start + count; line++) added.add(line);
+    }
+    return added;
   }
 
   private async noteTurn(c: Candidate, perTurn: Map<string, string>): Promise<NoteTurn> {
