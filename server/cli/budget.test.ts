@@ -81,6 +81,8 @@ describe('turnback budget and start --store-budget', { timeout: 180_000 }, () =>
     const cleared = await cli('budget', '--person', 'default', '--json');
     expect(JSON.parse(cleared.stdout).personBudget).toMatchObject({ bytes: null, source: 'none' });
     expect((await cli('budget', '--person')).stdout).toBe('person budget: none (contents 0 B over 0 workspaces)\n');
+    // With none set, status has no person budget line.
+    expect((await cli('status')).stdout).not.toContain('person budget');
 
     const bad = await cli('budget', '--person', 'lots');
     expect(bad.code).toBe(2);

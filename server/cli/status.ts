@@ -93,6 +93,7 @@ export async function run(args: string[]): Promise<number> {
       ? 'no workspaces yet\n'
       : `${workspaces.length} workspace${workspaces.length === 1 ? '' : 's'}:\n${workspaces.map(line).join('\n')}\n`,
   );
-  if (personBudget) process.stdout.write(`${personBudgetLine(personBudget)}\n`);
+  // Only once one is set: with none, each workspace's line already says all there is.
+  if (personBudget && personBudget.bytes !== null) process.stdout.write(`${personBudgetLine(personBudget)}\n`);
   return 0;
 }
