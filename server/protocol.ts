@@ -804,6 +804,8 @@ export interface BlameLine {
   sha: string;
   turn: NoteTurn | null;
   text: string;
+  /** No turn's ranges hold the line, but a turn of its commit wrote more files than its note lists (`moreFiles`): maybe that turn's, not known to be the person's. */
+  unlisted?: true;
 }
 export interface BlameResponse {
   path: string;

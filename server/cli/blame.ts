@@ -1,5 +1,6 @@
 // `turnback blame <file> [--json]`: per line, the commit and then the agent turn that wrote it
-// (host, title, session), or "person"; git blame plus the notes in this clone.
+// (host, title, session), or "person" (or "a turn?" where a turn's note lists only part of its
+// files); git blame plus the notes in this clone.
 import { GitError } from '../git/git.js';
 import { blameFile } from '../provenance/read.js';
 
@@ -26,8 +27,12 @@ export async function run(args: string[]): Promise<number> {
     return 0;
   }
   const width = String(blame.lines.length).length;
-  const out = blame.lines.map(({ line, sha, turn, text }) => {
-    const who = turn ? `${turn.host} "${turn.title.slice(0, 40)}" ${turn.session.slice(0, 16)}` : 'person';
+  const out = blame.lines.map(({ line, sha, turn, text, unlisted }) => {
+    const who = turn
+      ? `${turn.host} "${turn.title.slice(0, 40)}" ${turn.session.slice(0, 16)}`
+      : unlisted
+        ? 'a turn? (its note lists part of its files)'
+        : 'person';
     return `${sha.slice(0, 8)} ${who.padEnd(40)} ${String(line).padStart(width)}) ${text}`;
   });
   process.stdout.write(out.length ? `${out.join('\n')}\n` : '');

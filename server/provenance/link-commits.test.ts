@@ -173,4 +173,31 @@ describe('linkCommits', () => {
       ['}', 'person'],
     ]);
   });
+
+  it("lists every file of a turn of up to 200 files, and past that calls an unlisted file's lines a turn's maybe, never the person's", async () => {
+    const files = (n: number, tag: string) =>
+      Object.fromEntries(
+        Array.from({ length: n }, (_, i) => [`${tag}/f${String(i).padStart(3, '0')}.txt`, `${tag} ${i}\n`]),
+      );
+    const wide = await turn('s1', 'claude-code', 'touch 30 files', files(30, 'wide'));
+    sh('add', '.');
+    sh('commit', '-qm', 'wide');
+    await linkCommits(engine);
+    const note = (await readNotes(sandbox.workspace)).get(head());
+    expect(Object.keys(note!.turns[0].files)).toHaveLength(30);
+    expect(note!.turns[0].moreFiles).toBeUndefined();
+    expect((await blameFile(sandbox.workspace, 'wide/f029.txt')).lines[0].turn?.id).toBe(wide);
+
+    await turn('s1', 'codex', 'touch 201 files', files(201, 'huge'));
+    sh('add', '.');
+    sh('commit', '-qm', 'huge');
+    await linkCommits(engine);
+    const huge = (await readNotes(sandbox.workspace)).get(head())!.turns[0];
+    expect([Object.keys(huge.files).length, huge.moreFiles]).toEqual([200, 1]);
+    const unlisted = ['huge/f000.txt', 'huge/f200.txt'].find((f) => huge.files[f] === undefined)!;
+    const [line] = (await blameFile(sandbox.workspace, unlisted)).lines;
+    expect(line).toMatchObject({ turn: null, unlisted: true });
+    // A person's line in a commit whose note lists all of its turns' files stays the person's.
+    expect((await blameFile(sandbox.workspace, 'app.txt')).lines[0].unlisted).toBeUndefined();
+  });
 });

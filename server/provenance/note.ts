@@ -4,8 +4,11 @@ import type { CommitNote, NoteTurn } from '../protocol.js';
 export const NOTES_REF = 'refs/notes/turnback';
 /** Where `share on`'s fetch refspec puts each remote's notes; readers union them with the local ref. */
 export const REMOTE_NOTES_PREFIX = 'refs/notes/turnback-remotes/';
-/** Files listed per turn at most, so a turn stays near 2 KB. */
-export const MAX_FILES_PER_TURN = 24;
+/**
+ * Files listed per turn at most, so a sweeping turn's note stays bounded. Past it, blame calls a
+ * line of an unlisted file `unlisted` (maybe that turn's), never the person's.
+ */
+export const MAX_FILES_PER_TURN = 200;
 export const MAX_PROMPT_CHARS = 1000;
 
 export function formatNote(note: CommitNote): string {

@@ -57,17 +57,27 @@ export async function blameFile(cwd: string, file: string): Promise<BlameRespons
     else if (row.startsWith('filename ') && current) paths.set(current.sha, row.slice('filename '.length));
   }
   const notes = await readNotes(cwd, new Set(lines.map((l) => l.sha)), index);
-  const spans = new Map<string, { turn: NoteTurn; spans: [number, number][] }[]>();
+  const spans = new Map<string, CommitSpans>();
   const answer: BlameLine[] = lines.map(({ line, sha, orig, text }) => {
     let owners = spans.get(sha);
     if (!owners) spans.set(sha, (owners = turnSpans(notes.get(sha), paths.get(sha) ?? '')));
-    const turn = owners.find((owner) => inSpans(owner.spans, orig))?.turn ?? null;
-    return { line, sha, turn, text };
+    const turn = owners.turns.find((owner) => inSpans(owner.spans, orig))?.turn ?? null;
+    return turn === null && owners.unlisted ? { line, sha, turn, text, unlisted: true } : { line, sha, turn, text };
   });
   return { path: prefix.trim() + file.replace(/^\.\//, ''), lines: answer };
 }
 
+interface CommitSpans {
+  turns: { turn: NoteTurn; spans: [number, number][] }[];
+  /** A turn of the commit wrote more files than its note lists, `repoPath` not among them. */
+  unlisted: boolean;
+}
+
 /** Each turn of a commit's note with its ranges in `repoPath` parsed once (a blame asks per line). */
-function turnSpans(note: CommitNote | undefined, repoPath: string): { turn: NoteTurn; spans: [number, number][] }[] {
-  return (note?.turns ?? []).map((turn) => ({ turn, spans: parseRanges(turn.files[repoPath] ?? '') }));
+function turnSpans(note: CommitNote | undefined, repoPath: string): CommitSpans {
+  const turns = note?.turns ?? [];
+  return {
+    turns: turns.map((turn) => ({ turn, spans: parseRanges(turn.files[repoPath] ?? '') })),
+    unlisted: turns.some((turn) => (turn.moreFiles ?? 0) > 0 && turn.files[repoPath] === undefined),
+  };
 }
