@@ -4,11 +4,14 @@
 // command's list against git's. Health and hook round trips of a second workspace while a process
 // swaps two files by rename in a tight loop in the first, whose agent runs commands too (targets:
 // p99 ≤ 100 ms, ≤ 300 ms), and the watcher alone under that storm: the service loop's CPU.
-// Exec-end of a command that checks out a large tree in the same workspace: exact, and its time.
-import { execFileSync, spawn } from 'node:child_process';
+// Exec-end of a command that checks out a large tree in the same workspace: exact, and its time;
+// and that checkout as an agent's command through the service, with health and hook round trips
+// of the other workspace timed from before it to its exec-end's answer.
+import { execFile, execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import type { BenchContext } from '../context.js';
 import { removeTree } from '../fs-tools.js';
@@ -25,21 +28,24 @@ export async function watcherScenario(ctx: BenchContext): Promise<void> {
   await stormLatency(ctx);
   await stormTakes(ctx);
   await largeCheckout(ctx);
+  await checkoutLatency(ctx);
 }
 
-const git = (cwd: string, ...args: string[]) =>
-  execFileSync('git', args, {
-    cwd,
-    encoding: 'utf8',
-    maxBuffer: 256 << 20,
-    env: {
-      ...process.env,
-      GIT_AUTHOR_NAME: 'b',
-      GIT_AUTHOR_EMAIL: 'b@b',
-      GIT_COMMITTER_NAME: 'b',
-      GIT_COMMITTER_EMAIL: 'b@b',
-    },
-  }).trim();
+const gitOptions = (cwd: string) => ({
+  cwd,
+  encoding: 'utf8' as const,
+  maxBuffer: 256 << 20,
+  env: {
+    ...process.env,
+    GIT_AUTHOR_NAME: 'b',
+    GIT_AUTHOR_EMAIL: 'b@b',
+    GIT_COMMITTER_NAME: 'b',
+    GIT_COMMITTER_EMAIL: 'b@b',
+  },
+});
+const git = (cwd: string, ...args: string[]) => execFileSync('git', args, gitOptions(cwd)).trim();
+/** git in a child process without blocking this loop, which serves while it runs. */
+const gitAsync = promisify(execFile);
 
 async function watchedEngine(ctx: BenchContext, workspace: string, dataDir: string, lines: string[]) {
   const { fsTreeWatcher } = await import('../../server/engine/index.js');
@@ -139,9 +145,10 @@ while time.time() < end:
 `;
 
 /**
- * The storm's clients, as plain JavaScript run on a thread (node:http, kept-alive sockets): a
- * health request every 50 ms, timed from before the pause (a stalled service delays both), and
- * back to back Bash turns through the Claude Code hooks in the other workspace, each hook timed.
+ * The clients, as plain JavaScript run on a thread (node:http, kept-alive sockets): a health
+ * request every 50 ms, each request timed alone (not the pause: the thread's own timer lag is no
+ * answer time), back to back Bash turns through the Claude Code hooks in workspace beta, each hook
+ * timed, and with `alpha`, untimed turns there too. Until `until`, or a message that says stop.
  */
 const STORM_CLIENTS = String.raw`
 const { workerData, parentPort } = require('node:worker_threads');
@@ -189,20 +196,23 @@ const turn = async (cwd, session, samples) => {
   await timed({ ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } });
   await timed({ hook_event_name: 'Stop', stop_hook_active: false });
 };
+let stopped = false;
+parentPort.on('message', () => (stopped = true));
+const going = () => !stopped && Date.now() < until;
 const polling = (async () => {
-  while (Date.now() < until) {
-    const started = performance.now();
+  while (going()) {
     await new Promise((resolve) => setTimeout(resolve, 50));
+    const started = performance.now();
     await call('GET', '/api/health', token);
-    health.push(performance.now() - started - 50);
+    health.push(performance.now() - started);
   }
 })();
 // The storming workspace's own agent runs commands too: each one's barrier watches its folders again.
 const storming = (async () => {
-  while (Date.now() < until) await turn(alpha, 'a1111111-1111-4111-8111-111111111111', null);
+  while (alpha && going()) await turn(alpha, 'a1111111-1111-4111-8111-111111111111', null);
 })();
 (async () => {
-  while (Date.now() < until) await turn(beta, 'b2222222-2222-4222-8222-222222222222', hooks);
+  while (going()) await turn(beta, 'b2222222-2222-4222-8222-222222222222', hooks);
   await polling;
   await storming;
   parentPort.postMessage({ health, hooks });
@@ -221,20 +231,24 @@ function loopCpuMs(): number {
   }
 }
 
-/** Exported for a run of the storm alone; with PROFILE set, the service's loop is profiled during the storm (cpu-profile.ts). */
-export async function stormLatency(ctx: BenchContext): Promise<void> {
-  const base = ctx.path('watcher-storm');
+/** Each workspace's Claude Code session, the one STORM_CLIENTS runs its turns in. */
+const SESSIONS: Record<string, string> = {
+  alpha: 'a1111111-1111-4111-8111-111111111111',
+  beta: 'b2222222-2222-4222-8222-222222222222',
+};
+
+type BenchService = Awaited<ReturnType<typeof startBenchService>>;
+
+/**
+ * A real service (host, watcher, Claude Code hooks) over workspaces the caller made under
+ * `<base>/home`, each registered by a first untimed Bash turn of its agent.
+ */
+async function startBenchService(base: string, names: string[]) {
   const { WorkspaceHost } = await import('../../server/service/host.js');
   const { startServer } = await import('../../server/http/server.js');
   const { claudeCodeRoutes } = await import('../../server/adapters/claude-code/receive/route.js');
   const { fsTreeWatcher, openEngine } = await import('../../server/engine/index.js');
   const repo = (name: string) => path.join(base, 'home', name);
-  for (const name of ['alpha', 'beta']) {
-    await mkdir(path.join(repo(name), '.git'), { recursive: true });
-    await writeFile(path.join(repo(name), 'app.txt'), `${name}\n`);
-  }
-  await writeFile(path.join(repo('alpha'), 'one.txt'), 'one\n');
-  await writeFile(path.join(repo('alpha'), 'two.txt'), 'two\n');
   const env = { HOME: path.join(base, 'home'), XDG_STATE_HOME: path.join(base, 'state') };
   const host = new WorkspaceHost({
     env,
@@ -293,34 +307,57 @@ export async function stormLatency(ctx: BenchContext): Promise<void> {
     });
     await timed({ hook_event_name: 'Stop', stop_hook_active: false });
   };
+  const close = async () => {
+    await server.close();
+    await host.close(1_000);
+  };
   try {
-    await turn('alpha', 'a1111111-1111-4111-8111-111111111111', null);
-    await turn('beta', 'b2222222-2222-4222-8222-222222222222', null);
+    for (const name of names) await turn(name, SESSIONS[name]!, null);
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { host, port: server.port, token, agent, repo, hook, close };
+}
+
+/**
+ * The clients of STORM_CLIENTS on a thread of their own, as the console and the hooks run in
+ * processes of their own: the service's loop serves, and no client's work is counted as its answer
+ * time. Hook turns in `beta`, untimed ones in `alpha` when given; `stop()` ends them early.
+ */
+function startClients(service: BenchService, workspaces: { beta: string; alpha: string | null }, until: number) {
+  const clients = new Worker(STORM_CLIENTS, {
+    eval: true,
+    workerData: { port: service.port, token: service.token, agent: service.agent, ...workspaces, until },
+  });
+  const samples = new Promise<{ health: number[]; hooks: number[] }>((resolve, reject) => {
+    clients.once('message', resolve);
+    clients.once('error', reject);
+  }).finally(() => clients.terminate());
+  return { samples, stop: () => clients.postMessage('stop') };
+}
+
+/** Exported for a run of the storm alone; with PROFILE set, the service's loop is profiled during the storm (cpu-profile.ts). */
+export async function stormLatency(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-storm');
+  const repo = (name: string) => path.join(base, 'home', name);
+  for (const name of ['alpha', 'beta']) {
+    await mkdir(path.join(repo(name), '.git'), { recursive: true });
+    await writeFile(path.join(repo(name), 'app.txt'), `${name}\n`);
+  }
+  await writeFile(path.join(repo('alpha'), 'one.txt'), 'one\n');
+  await writeFile(path.join(repo('alpha'), 'two.txt'), 'two\n');
+  const service = await startBenchService(base, ['alpha', 'beta']);
+  try {
     const seconds = ctx.config.quick ? 8 : 30;
     const profiler = await cpuProfilerFromEnv(1_000);
     await profiler?.start();
     const storm = spawn('python3', ['-c', swapStorm(seconds)], { cwd: repo('alpha'), stdio: 'ignore' });
     const ended = new Promise((resolve) => storm.on('exit', resolve));
     const loopCpuAtStart = loopCpuMs();
-    // The clients run on a thread of their own, as the console and the hooks run in processes of
-    // their own: the service's loop serves, and no client's work is counted as its answer time.
-    const clients = new Worker(STORM_CLIENTS, {
-      eval: true,
-      workerData: {
-        port: server.port,
-        token,
-        agent,
-        beta: repo('beta'),
-        alpha: repo('alpha'),
-        until: Date.now() + seconds * 1000,
-      },
-    });
-    const { health, hooks } = await new Promise<{ health: number[]; hooks: number[] }>((resolve, reject) => {
-      clients.once('message', resolve);
-      clients.once('error', reject);
-    });
+    const clients = startClients(service, { beta: repo('beta'), alpha: repo('alpha') }, Date.now() + seconds * 1000);
+    const { health, hooks } = await clients.samples;
     const loopCpu = loopCpuMs() - loopCpuAtStart;
-    await clients.terminate();
     await ended;
     await profiler?.stop('.storm.cpuprofile');
     ctx.results.figure(
@@ -346,8 +383,7 @@ export async function stormLatency(ctx: BenchContext): Promise<void> {
         `the service's loop ran ${(loopCpu / 1000).toFixed(2)} s of CPU in the ${seconds} s; the clients on a thread of their own`,
     );
   } finally {
-    await server.close();
-    await host.close(1_000);
+    await service.close();
     await removeTree(base);
   }
 }
@@ -412,10 +448,11 @@ export async function stormTakes(ctx: BenchContext): Promise<void> {
   }
 }
 
-async function largeCheckout(ctx: BenchContext): Promise<void> {
-  const base = ctx.path('watcher-checkout');
-  const files = ctx.config.quick ? 10_000 : 100_000;
-  const workspace = path.join(base, 'workspace');
+/**
+ * A git repository at `workspace` with two commits, `small` (top.txt) and `big` (top.txt and
+ * `files` files in big/d<n>/, a hundred a folder), checked out at `small`.
+ */
+async function checkoutRepo(workspace: string, files: number): Promise<{ small: string; big: string }> {
   await mkdir(workspace, { recursive: true });
   git(workspace, 'init', '-q');
   await writeFile(path.join(workspace, 'top.txt'), 'top\n');
@@ -431,6 +468,14 @@ async function largeCheckout(ctx: BenchContext): Promise<void> {
   git(workspace, 'commit', '-qm', 'big');
   const big = git(workspace, 'rev-parse', 'HEAD');
   git(workspace, 'read-tree', '-m', '-u', big, small);
+  return { small, big };
+}
+
+async function largeCheckout(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-checkout');
+  const files = ctx.config.quick ? 10_000 : 100_000;
+  const workspace = path.join(base, 'workspace');
+  const { small, big } = await checkoutRepo(workspace, files);
   const lines: string[] = [];
   const engine = await watchedEngine(ctx, workspace, path.join(base, 'data'), lines);
   try {
@@ -461,6 +506,95 @@ async function largeCheckout(ctx: BenchContext): Promise<void> {
     );
   } finally {
     await engine.close();
+    await removeTree(base);
+  }
+}
+
+/**
+ * The same checkout as an agent's command through the service (PreToolUse Bash, git read-tree,
+ * PostToolUse) in workspace alpha, while the clients poll health and run hook turns in beta from
+ * before the checkout to its exec-end's answer.
+ */
+async function checkoutLatency(ctx: BenchContext): Promise<void> {
+  const base = ctx.path('watcher-checkout-service');
+  const files = ctx.config.quick ? 10_000 : 100_000;
+  const repo = (name: string) => path.join(base, 'home', name);
+  const { small, big } = await checkoutRepo(repo('alpha'), files);
+  await mkdir(path.join(repo('beta'), '.git'), { recursive: true });
+  await writeFile(path.join(repo('beta'), 'app.txt'), 'beta\n');
+  const service = await startBenchService(base, ['alpha', 'beta']);
+  try {
+    const cwd = repo('alpha');
+    const session = SESSIONS.alpha!;
+    const pre = {
+      hook_event_name: 'PreToolUse',
+      tool_name: 'Bash',
+      tool_input: { command: `git read-tree -m -u ${small} ${big}` },
+      tool_use_id: 'toolu_bench_checkout',
+    };
+    const clients = startClients(service, { beta: repo('beta'), alpha: null }, Date.now() + 600_000);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    await service.hook({ hook_event_name: 'UserPromptSubmit', prompt: 'checkout big' }, cwd, session);
+    await service.hook(pre, cwd, session);
+    const checkoutStarted = performance.now();
+    await gitAsync('git', ['read-tree', '-m', '-u', small, big], gitOptions(cwd));
+    const checkoutMs = performance.now() - checkoutStarted;
+    const started = performance.now();
+    await service.hook(
+      { ...pre, hook_event_name: 'PostToolUse', tool_response: { stdout: '', stderr: '', interrupted: false } },
+      cwd,
+      session,
+    );
+    const ms = performance.now() - started;
+    clients.stop();
+    const { health, hooks } = await clients.samples;
+    await service.hook({ hook_event_name: 'Stop', stop_hook_active: false }, cwd, session);
+    const id = service.host.list().find((workspace) => workspace.name === 'alpha')!.id;
+    const engine = await service.host.engine(id);
+    const sessionId = engine.listSessions().find((s) => s.sessionId.includes(session))!.sessionId;
+    const step = engine
+      .listTurns(sessionId)
+      .flatMap((turn) => engine.steps(turn.turnId))
+      .find((candidate) => candidate.title.includes('read-tree'));
+    const listed = new Set((step?.paths ?? []).map((uri) => uri.slice(uri.indexOf(':/') + 2)));
+    const expected = git(cwd, 'diff', '--name-only', '--no-renames', small, big).split('\n').filter(Boolean);
+    const lacking = expected.filter((rel) => !listed.has(rel)).length;
+    const filesListed = [...listed].filter((rel) => rel.endsWith('.txt')).length;
+    const exact = lacking === 0 && filesListed === expected.length;
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.checkout.service.health',
+      `GET /api/health during a ${files.toLocaleString('en-US')}-file checkout in another workspace`,
+      'turnback',
+      'ms',
+      summarize(health),
+    );
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.checkout.service.hook',
+      'a hook round trip in another workspace during the checkout',
+      'turnback',
+      'ms',
+      summarize(hooks),
+    );
+    ctx.results.figure(
+      WATCHER_SECTION,
+      'watcher.checkout.service.execEnd',
+      `PostToolUse (exec-end) of a ${files.toLocaleString('en-US')}-file checkout through the service`,
+      'turnback',
+      'ms',
+      ms,
+    );
+    ctx.results.note(
+      WATCHER_SECTION,
+      `${files.toLocaleString('en-US')}-file checkout as an agent's Bash command through the service (git read-tree -m -u, ${(checkoutMs / 1000).toFixed(1)} s) ` +
+        `while the clients ran in the other workspace: health p99 ${quantile(health, 0.99).toFixed(1)} ms (target ≤ 100) over ${health.length}, ` +
+        `hook p99 ${quantile(hooks, 0.99).toFixed(1)} ms (target ≤ 300) over ${hooks.length}; ` +
+        `its exec-end ${(ms / 1000).toFixed(2)} s, ${exact ? 'exact' : 'NOT exact'} (${filesListed} of ${expected.length} files listed, ${lacking} lacking), ` +
+        `${engine.watcherStatus().misses ?? 0} watcher misses`,
+    );
+  } finally {
+    await service.close();
     await removeTree(base);
   }
 }
