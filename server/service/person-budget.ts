@@ -58,9 +58,8 @@ export class PersonBudgetKeeper {
 
   status(): PersonBudget {
     const set = readPersonBudgetSetting(this.options.stateDir);
-    const workspaces = this.options.source.list();
-    // The open workspaces tell their usage with their listing; a closed one counts as last known.
-    for (const workspace of workspaces) if (workspace.budget) this.known.set(workspace.id, workspace.budget.used);
+    const workspaces = this.listed();
+    // A closed workspace counts as last known.
     const used = workspaces.reduce((sum, workspace) => sum + (this.known.get(workspace.id) ?? 0), 0);
     return {
       bytes: set ?? this.options.flagBytes ?? null,
@@ -69,6 +68,13 @@ export class PersonBudgetKeeper {
       workspaces: workspaces.length,
       prunedForPersonBudget: this.pruned,
     };
+  }
+
+  /** The service's workspaces; an open one tells its usage with its listing, noted. */
+  private listed(): ReturnType<EngineSource['list']> {
+    const workspaces = this.options.source.list();
+    for (const workspace of workspaces) if (workspace.budget) this.known.set(workspace.id, workspace.budget.used);
+    return workspaces;
   }
 
   /** Sets the budget (null: back to the flag's, else none), prunes to it, and answers it. */
@@ -90,7 +96,7 @@ export class PersonBudgetKeeper {
 
   /**
    * The line the next forwarded hook answer shows the person once after sessions were pruned for
-   * the budget (null when none were since); one line without quotes or backslashes, as the sh hook needs.
+   * the budget (null when none were since); the hook receiver makes it one safe line.
    */
   takeNews(): string | null {
     if (this.untold.count === 0) return null;
@@ -99,8 +105,7 @@ export class PersonBudgetKeeper {
     const sessions = count === 1 ? 'oldest session' : `${count} oldest sessions`;
     const budget = this.bytes();
     const within = budget === null ? 'your budget' : `your ${sizeText(budget)} budget`;
-    const line = `turnback pruned the ${sessions} (of ${[...workspaces].join(', ')}) to keep your stores within ${within} (turnback budget --person changes it)`;
-    return line.replace(/[\r\n\t"\\]+/g, ' ').slice(0, 400);
+    return `turnback pruned the ${sessions} (of ${[...workspaces].join(', ')}) to keep your stores within ${within} (turnback budget --person changes it)`;
   }
 
   private enforceSoon(): void {
@@ -144,14 +149,12 @@ export class PersonBudgetKeeper {
   private async enforce(): Promise<void> {
     const budget = this.bytes();
     if (budget === null || this.stopped) return;
-    const workspaces = this.options.source.list();
+    const workspaces = this.listed();
     const ids = new Set(workspaces.map((workspace) => workspace.id));
     for (const id of this.known.keys()) if (!ids.has(id)) this.known.delete(id);
-    // An open workspace tells its usage with its listing; one never learned (closed since the start): its engine once.
-    for (const workspace of workspaces) {
-      if (workspace.budget) this.known.set(workspace.id, workspace.budget.used);
-      else if (!this.known.has(workspace.id)) await this.withEngine(workspace.id, () => undefined);
-    }
+    // One never learned (closed since the start): its engine once.
+    for (const workspace of workspaces)
+      if (!this.known.has(workspace.id)) await this.withEngine(workspace.id, () => undefined);
     const total = () => [...this.known.values()].reduce((sum, used) => sum + used, 0);
     while (total() > budget && !this.stopped) {
       // Over: every workspace's oldest prunable session, to take the oldest of all.

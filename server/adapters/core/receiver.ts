@@ -42,6 +42,11 @@ export interface ReceiverOptions {
   personBudgetNews?: () => string | null;
 }
 
+/** A line a hook shows the person: one line without quotes or backslashes, as the sh hook passes it on without a JSON parser. */
+function hookLine(text: string): string {
+  return text.replace(/[\r\n\t"\\]+/g, ' ').slice(0, 400);
+}
+
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
 export const SUBAGENT_WAIT_MS = 10 * 60 * 1000;
 /** How long, after a turn's end, its chat is still looked for in a host's log that was behind (a loaded machine). */
@@ -122,7 +127,7 @@ export class HostReceiver {
     // workspace's own first; the person budget's news waits for the answer after.
     if (result.ok && result.outcome === 'forwarded' && !result.agentNotice) {
       const tell = engine.takeBudgetNews() ?? this.personBudgetNews();
-      if (tell) return { ...result, tell };
+      if (tell) return { ...result, tell: hookLine(tell) };
     }
     return result;
   }
@@ -133,9 +138,8 @@ export class HostReceiver {
     if (this.toldOutside.has(key)) return { ok: true, outcome: 'outside-workspace', reason };
     this.toldOutside.add(key);
     if (this.toldOutside.size > 10_000) this.toldOutside.delete(this.toldOutside.values().next().value as string);
-    // One line without quotes or backslashes: the sh hook passes it on without a JSON parser.
-    const line = `turnback is not recording a change of this session: ${reason}`.replace(/[\r\n\t"\\]+/g, ' ');
-    return { ok: true, outcome: 'outside-workspace', reason, tell: line.slice(0, 400) };
+    const tell = hookLine(`turnback is not recording a change of this session: ${reason}`);
+    return { ok: true, outcome: 'outside-workspace', reason, tell };
   }
 
   private inOrder<T>(sessionId: string, work: () => Promise<T>): Promise<T> {

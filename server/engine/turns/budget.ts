@@ -79,15 +79,14 @@ export function setBudget(ctx: GcDeps, bytes: number | null): StoreBudget {
 
 /**
  * The line a hook shows the person once after sessions were pruned for the budget (null when
- * none were since the last one); one line without quotes or backslashes, as the sh hook needs.
+ * none were since the last one); the hook receiver makes it one safe line.
  */
 export function takeBudgetNews(ctx: GcDeps, workspace: string): string | null {
   const untold = ctx.retention.prunedForBudget - ctx.retention.toldForBudget;
   if (untold <= 0) return null;
   ctx.retention.toldForBudget = ctx.retention.prunedForBudget;
   const mib = (storeBudget(ctx) / 1024 / 1024).toFixed(1);
-  const line = `turnback pruned the ${untold === 1 ? 'oldest session' : `${untold} oldest sessions`} of ${workspace} to keep its store within its ${mib} MiB budget (turnback budget changes it)`;
-  return line.replace(/[\r\n\t"\\]+/g, ' ').slice(0, 400);
+  return `turnback pruned the ${untold === 1 ? 'oldest session' : `${untold} oldest sessions`} of ${workspace} to keep its store within its ${mib} MiB budget (turnback budget changes it)`;
 }
 
 /** The session the person's budget over all their workspaces would prune first here (the same rules), or null. */
