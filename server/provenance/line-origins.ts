@@ -35,47 +35,35 @@ function carry(from: string[], origins: LineOrigin[], to: string[], fresh: LineO
 }
 
 /**
- * One origin per line of `committed`: the turn that last wrote it, the person, or the parent. A
- * line the commit leaves as its parent had it is the parent's whatever the walk says: a turn
- * already in the parent (its end and the parent's commit in one second) claims none of it again.
- * `added` (1-based), when given, is git's own say of which lines the commit added, as `git blame`
- * sees them: where git and the walk's line diff pair repeated lines (`}`, `"dev": true,`)
- * differently, a turn's claim moves to the line of the same text that git calls new.
+ * One origin per line of `committed`: the turn that last wrote it, the person, or the parent.
+ * `added` (1-based) is git's own say of which lines the commit added, as `git blame` sees them. A
+ * line it leaves as its parent had it is the parent's whatever the walk says: a turn already in
+ * the parent (its end and the parent's commit in one second) claims none of it again. Where git
+ * and the walk's line diff pair repeated lines (`}`, `"dev": true,`) differently, a turn's claim
+ * moves to the line of the same text that git calls new.
  */
 export function lineOrigins(
   parent: string | null,
   turns: TurnVersions[],
   committed: string,
-  added?: ReadonlySet<number>,
+  added: ReadonlySet<number>,
 ): LineOrigin[] {
-  const parentLines = splitLines(parent ?? '');
   const committedLines = splitLines(committed);
-  const walked = walk(parentLines, turns, committedLines);
-  const isAdded = added ? (i: number) => added.has(i + 1) : addedByLineDiff(parentLines, committedLines);
+  const walked = walk(splitLines(parent ?? ''), turns, committedLines);
   const moved = new Map<string, LineOrigin[]>();
   for (let i = 0; i < walked.length; i++) {
-    if (isAdded(i)) continue;
+    if (added.has(i + 1)) continue;
     if (walked[i] !== null && walked[i] !== 'parent') {
       const text = committedLines[i]!;
-      moved.set(text, [...(moved.get(text) ?? []), walked[i]]);
+      const claims = moved.get(text);
+      if (claims) claims.push(walked[i]);
+      else moved.set(text, [walked[i]]);
     }
     walked[i] = 'parent';
   }
   for (let i = 0; i < walked.length; i++)
-    if (isAdded(i) && walked[i] === 'parent') walked[i] = moved.get(committedLines[i]!)?.shift() ?? null;
+    if (added.has(i + 1) && walked[i] === 'parent') walked[i] = moved.get(committedLines[i]!)?.shift() ?? null;
   return walked;
-}
-
-/** Which lines of `to` are new against `from` (0-based), by the walk's own line diff. */
-function addedByLineDiff(from: string[], to: string[]): (i: number) => boolean {
-  const added = new Set<number>();
-  let at = 0;
-  for (const part of diffArrays(from, to)) {
-    if (part.removed) continue;
-    if (part.added) for (let i = 0; i < part.value.length; i++) added.add(at + i);
-    at += part.value.length;
-  }
-  return (i) => added.has(i);
 }
 
 function walk(parentLines: string[], turns: TurnVersions[], committedLines: string[]): LineOrigin[] {

@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { join, relative } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { readTranscriptTurn } from '../../core/transcript/read.js';
-import { readSettledTurn } from '../../core/transcript/settle.js';
+import { settleTurn } from '../../core/transcript/settle.js';
 import { claudeCodeTranscripts, turnOfLines } from './transcript.js';
 import { transcriptLines } from '../test/payloads.js';
 
@@ -23,8 +23,8 @@ afterEach(async () => {
 const place = () => ({ home, env: {} });
 const readTurnTranscript = (path: string, prompt: string | null) =>
   readTranscriptTurn(claudeCodeTranscripts, path, prompt, place());
-const readSettledTurnTranscript = (path: string, prompt: string | null, ids: Set<string>) =>
-  readSettledTurn(claudeCodeTranscripts, path, prompt, ids, place());
+const readSettledTurnTranscript = async (path: string, prompt: string | null, ids: Set<string>) =>
+  (await settleTurn(claudeCodeTranscripts, path, prompt, ids, place()))?.items ?? null;
 
 const texts = (items: { kind: string; text?: string; name?: string }[] | null) =>
   items?.map((item) => (item.kind === 'text' ? item.text : `tool ${item.name}`)) ?? null;

@@ -71,14 +71,3 @@ export async function settleTurn(
     if (await changedSince(path, read)) read = await readNow();
   }
 }
-
-/** settleTurn's items alone, within the turn end's own wait. */
-export async function readSettledTurn(
-  transcripts: HostTranscripts,
-  path: string,
-  prompt: string | null,
-  callIds: ReadonlySet<string>,
-  place: TranscriptPlace,
-): Promise<TranscriptItem[] | null> {
-  return (await settleTurn(transcripts, path, prompt, callIds, place))?.items ?? null;
-}
