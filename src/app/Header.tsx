@@ -22,6 +22,8 @@ export function Header() {
   const liveStatus = useUiStore((state) => state.liveStatus);
   const { current: workspace } = useCurrentWorkspace();
   const { data: personBudget } = usePersonBudget();
+  // The card's own budget when there is one, as for the size below.
+  const budget = workspace?.budget ?? stats?.budget;
   return (
     <header className="app-header">
       <div className="brand">
@@ -88,13 +90,12 @@ export function Header() {
                 {formatBytes(stats.bytes)}
               </span>
             )}
-            {/* The card's own figure when there is one, as for the size above. */}
-            {(workspace?.budget ?? stats.budget) && (
+            {budget && (
               <span
                 className="store-usage__budget"
-                title={`${budgetText(workspace?.budget ?? stats.budget)}. ${budgetHelp((workspace?.budget ?? stats.budget)!)}${personBudgetHelp(personBudget)}`}
+                title={`${budgetText(budget)}. ${budgetHelp(budget)}${personBudgetHelp(personBudget)}`}
               >
-                {budgetShortText(workspace?.budget ?? stats.budget)}
+                {budgetShortText(budget)}
               </span>
             )}
           </>

@@ -8,13 +8,11 @@ import { useWorkspaceScope } from '../../api/workspaceScope';
 import { useIsDark } from '../../app/useTheme';
 import { formatBytes } from '../../lib/format';
 import { useUiStore } from '../../store';
+import { LARGE_DIFF_LINES, lineCount } from '../diff/largeDiff';
 import { LazyTextDiff } from '../diff/LazyTextDiff';
 import { languageOf } from '../diff/language';
 import { useDiffMode } from '../diff/useDiffMode';
 import { commitDiffQuery } from './commitDiffQuery';
-
-/** Past this many lines a diff waits for a click, and shows without syntax colours. */
-const LARGE_DIFF_LINES = 1500;
 
 /** `3,7-9` as "lines 3, 7–9" (`1` as "line 1"). */
 export function linesPhrase(ranges: string): string {
@@ -36,10 +34,6 @@ function sideWords(side: CommitFileSide): string | null {
 function absentWords(which: 'before' | 'after', parent: string | null): string {
   if (which === 'after') return 'deleted by this commit';
   return parent ? 'not in the parent commit (added by this commit)' : 'none (the first commit has no parent)';
-}
-
-function lineCount(text: string): number {
-  return text === '' ? 0 : text.split('\n').length;
 }
 
 export function CommitFileDiff({ sha, path, ranges }: { sha: string; path: string; ranges: string }) {

@@ -10,11 +10,10 @@ import { useUiStore } from '../../store';
 import { DiffModeToggle } from './DiffModeToggle';
 import { ImageDiff, isImageDiff } from './ImageDiff';
 import { LazyTextDiff, WarmTextDiff } from './LazyTextDiff';
+import { LARGE_DIFF_LINES, lineCount } from './largeDiff';
 import { languageOf } from './language';
 import { useDiffMode } from './useDiffMode';
 
-/** Diffs with more lines than this on either side stay folded until asked for. */
-const LARGE_DIFF_LINES = 1500;
 /**
  * Diffs up to this many lines render whole. The viewer's virtual rows are sized from an estimate
  * of unwrapped lines, so a short wrapped diff would sit clipped in a box that scrolls on its own
@@ -74,13 +73,6 @@ function WrapToggle() {
       Wrap lines
     </button>
   );
-}
-
-function lineCount(text: string | null): number {
-  if (!text) return 0;
-  let count = 1;
-  for (let i = text.indexOf('\n'); i !== -1; i = text.indexOf('\n', i + 1)) count++;
-  return count;
 }
 
 interface DiffPanelProps {

@@ -21,6 +21,7 @@ export function notRecordingText(workspace: Workspace): string {
 
 export function WorkspaceItem({ workspace, current, onSelect, children }: WorkspaceItemProps) {
   const index = indexText(workspace.index);
+  const personPruned = personPrunedText(workspace.budget);
   const label = [
     `Workspace ${workspace.name}`,
     workspace.root,
@@ -72,9 +73,7 @@ export function WorkspaceItem({ workspace, current, onSelect, children }: Worksp
             {budgetText(workspace.budget)}
           </span>
         )}
-        {workspace.recording && personPrunedText(workspace.budget) && (
-          <span className="workspace-item__meta">{personPrunedText(workspace.budget)}</span>
-        )}
+        {workspace.recording && personPruned && <span className="workspace-item__meta">{personPruned}</span>}
       </button>
       {children}
     </li>
