@@ -617,6 +617,24 @@ export interface AgentExecEndResponse {
   changed: Uri[];
   skipped: ExecSkipped[];
 }
+/**
+ * An exec-end whose start never reached turnback (engine `execUnseen`): `recorded`, what changed
+ * since the turn's last scan is a command of tool `gap` (`execId`); `unchanged`, nothing did;
+ * `open`, a command of the turn still open takes it at its after scan; `not-recorded`, the
+ * turn's last scan cannot be told from the person's edits (`reason`), so nothing is attributed.
+ */
+export type ExecUnseenOutcome = 'recorded' | 'unchanged' | 'open' | 'not-recorded';
+/** `no-start-scan`: no scan of the turn's own yet (no watcher, no command ended); `index-moved`: another scan moved the index since; `index-partial`: a scan was cut short. */
+export type ExecUnseenReason = 'no-start-scan' | 'index-moved' | 'index-partial';
+export interface AgentExecUnseenResponse {
+  /** Null: the session has no turn in progress (nothing is done). */
+  turnId: string | null;
+  outcome: ExecUnseenOutcome;
+  execId?: string;
+  changed: Uri[];
+  skipped: ExecSkipped[];
+  reason?: ExecUnseenReason;
+}
 export interface AgentBeforeMutateRequest {
   sessionId: string;
   op: MutationOp;

@@ -3,6 +3,7 @@
 import type {
   AgentBeforeMutateResponse,
   AgentExecEndResponse,
+  AgentExecUnseenResponse,
   AgentExecResponse,
   AgentInputResponse,
   Diff,
@@ -139,6 +140,8 @@ export interface Engine {
   exec(req: { sessionId: string; tool: string; command: string }): Promise<AgentExecResponse>;
   /** The after scan: what the command changed becomes `exec` entries. */
   execEnd(req: { sessionId: string; execId: string }): Promise<AgentExecEndResponse>;
+  /** An end whose start never reached turnback: what changed since the turn's own last scan becomes a command of tool `gap`. */
+  execUnseen(req: { sessionId: string; tool: string; command?: string }): Promise<AgentExecUnseenResponse>;
   beforeMutate(req: {
     sessionId: string;
     op: MutationOp;

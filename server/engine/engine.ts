@@ -3,6 +3,7 @@
 import type {
   AgentBeforeMutateResponse,
   AgentExecEndResponse,
+  AgentExecUnseenResponse,
   AgentExecResponse,
   AgentInputResponse,
   Diff,
@@ -205,6 +206,18 @@ export class TurnbackEngine implements Engine {
           execId: req.execId,
         });
       return { turnId, changed: known.changed ?? [], skipped: known.skipped ?? [] };
+    });
+  }
+
+  async execUnseen(req: { sessionId: string; tool: string; command?: string }): Promise<AgentExecUnseenResponse> {
+    const sessionId = checkSessionId(req?.sessionId);
+    if (typeof req.tool !== 'string' || (req.command !== undefined && typeof req.command !== 'string'))
+      throw new BadRequestError('tool and command must be strings');
+    return this.inSession(sessionId, async () => {
+      const turn = this.ctx.turns.active(sessionId);
+      if (!turn) return { turnId: null, outcome: 'unchanged', changed: [], skipped: [] };
+      const found = await this.execs.unseen(turn, req.tool, req.command ?? '');
+      return { turnId: turn.turnId, changed: [], skipped: [], ...found };
     });
   }
 

@@ -115,3 +115,117 @@ describe('a command whose before scan never ran', () => {
     }
   });
 });
+
+describe('the turn’s first command, whose start never reached turnback and whose end did', () => {
+  /** The person's edit before the prompt: never the turn's, so never undone with it. */
+  const personEdits = () => writeFile(file('a.txt'), 'a, as the person left it\n');
+  const unseenEnd = (engine: Engine) => engine.execUnseen({ ...s, tool: 'Bash', command: 'rm precious.txt' });
+
+  it('with a watcher: what changed since the turn’s start scan is the turn’s, a gap naming the command', async () => {
+    await personEdits();
+    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      // The agent thinks: the turn's start scan is done (it runs first in the session's queue).
+      await engine.message({ ...s, role: 'assistant', content: 'on it' });
+      const start = await treeAsText(box.workspace);
+      // A file tool of the turn edits a.txt first: its recorded original stays the one undone to.
+      await engine.beforeMutate({ ...s, op: 'write', uri: 'workspace:/a.txt' });
+      await writeFile(file('a.txt'), 'a, as the agent wrote it\n');
+      await lostCommand();
+      const found = await unseenEnd(engine);
+      expect(found).toMatchObject({
+        outcome: 'recorded',
+        changed: ['workspace:/b.txt', 'workspace:/precious.txt'],
+      });
+      await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
+      const { turnId } = await engine.turnEnd(s);
+      const [gap, next] = engine.listTurns('s1')[0].execCommands;
+      expect([gap.tool, gap.changed, next.tool, next.changed]).toEqual([
+        'gap',
+        ['workspace:/b.txt', 'workspace:/precious.txt'],
+        'Bash',
+        ['workspace:/c.txt'],
+      ]);
+      expect(gap.command).toContain('Bash: rm precious.txt');
+      expect(gap.execId).toBe(found.execId);
+      await expectUndoneToStart(engine, turnId!, start);
+      expect(await readFile(file('a.txt'), 'utf8')).toBe('a, as the person left it\n');
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('without a watcher: no scan of the turn’s own tells it from the person’s edit, so nothing is guessed and it says so', async () => {
+    const engine = await openEngineOn(box);
+    try {
+      // An earlier turn left the index as it found the disk; the person edits after it.
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'first' });
+      await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
+      await engine.turnEnd(s);
+      await personEdits();
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      const start = await treeAsText(box.workspace);
+      await lostCommand();
+      expect(await unseenEnd(engine)).toMatchObject({ outcome: 'not-recorded', reason: 'no-start-scan', changed: [] });
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1').find((t) => t.turnId === turnId)?.execCommands).toEqual([]);
+      expect((await engine.rollback(turnId!)).ok).toBe(true);
+      // The person's edit is not the turn's: it stays.
+      expect(await readFile(file('a.txt'), 'utf8')).toBe('a, as the person left it\n');
+      expect(await treeAsText(box.workspace)).not.toEqual(start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('without a watcher, once a command of the turn ended: the next one lost is a gap of the turn at its end', async () => {
+    const start = await treeAsText(box.workspace);
+    const engine = await openEngineOn(box);
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
+      await lostCommand();
+      expect(await unseenEnd(engine)).toMatchObject({ outcome: 'recorded' });
+      const { turnId } = await engine.turnEnd(s);
+      expect(engine.listTurns('s1')[0].execCommands.map((c) => [c.tool, c.changed])).toEqual([
+        ['Bash', ['workspace:/one.txt']],
+        ['gap', ['workspace:/b.txt', 'workspace:/precious.txt']],
+      ]);
+      await expectUndoneToStart(engine, turnId!, start);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('with a watcher, after another session’s command moved the index: not guessed, said why', async () => {
+    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
+    try {
+      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await engine.message({ ...s, role: 'assistant', content: 'on it' });
+      await lostCommand();
+      // Another agent's command finds the disk so: its before scan takes the change for where it starts.
+      const other = { sessionId: 's2' };
+      await engine.input({ ...other, platform: 'webui', sessionType: 'chat', content: 'other' });
+      await engine.message({ ...other, role: 'assistant', content: 'on it' });
+      const { execId } = await engine.exec({ ...other, tool: 'Bash', command: 'true' });
+      await engine.execEnd({ ...other, execId: execId! });
+      expect(await unseenEnd(engine)).toMatchObject({ outcome: 'not-recorded', reason: 'index-moved' });
+      await engine.turnEnd(s);
+      await engine.turnEnd(other);
+      expect(engine.listTurns('s1')[0].execCommands).toEqual([]);
+    } finally {
+      await engine.close();
+    }
+  });
+
+  it('with no turn in progress: nothing is done', async () => {
+    const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
+    try {
+      await lostCommand();
+      expect(await unseenEnd(engine)).toMatchObject({ turnId: null, changed: [] });
+    } finally {
+      await engine.close();
+    }
+  });
+});

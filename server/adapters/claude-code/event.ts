@@ -196,5 +196,7 @@ function parseToolEnd(base: EventBase, raw: Json, name: string): ParsedHookEvent
   const parsed = toolOf(raw, name);
   if ('ok' in parsed) return parsed;
   if (!isCommandTool(parsed.tool)) return ignored(`${name} of ${parsed.tool} is not forwarded`);
-  return { ok: true, event: { ...base, kind: 'exec-end', tool: parsed.tool, callId: nonEmptyString(raw.tool_use_id) } };
+  const command = commandOf(parsed.tool, parsed.input);
+  const callId = nonEmptyString(raw.tool_use_id);
+  return { ok: true, event: { ...base, kind: 'exec-end', tool: parsed.tool, callId, ...(command ? { command } : {}) } };
 }

@@ -16,6 +16,8 @@ export const claudeCodeHost: HostAdapter = {
   chat: chatOf,
   // 2.1.328 answers a `<task-notification>` prompt of its own once a background subagent is done.
   promptsAfterSubagents: true,
+  // A PostToolUse is forwarded only for Bash and MCP tools, whose PreToolUse is an exec.
+  endsFollowExecs: true,
   // Cursor runs the hooks of `.claude/settings*.json` too, with its own payloads: those are Cursor's events.
   eventOfHost: (raw) => (isCursorPayload(raw) ? CURSOR_HOST : null),
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),

@@ -74,7 +74,8 @@ function toolEvent(name: string, raw: Json, base: HostEventBase): ParsedHostEven
     return event({ ...base, kind: 'exec', tool, command: commandOf(tool, raw.tool_input), callId, background: false });
   }
   if (paths !== null) return ignored(`${tool}'s files were recorded before it ran`);
-  return event({ ...base, kind: 'exec-end', tool, callId });
+  const command = raw.tool_input === undefined ? {} : { command: commandOf(tool, raw.tool_input) };
+  return event({ ...base, kind: 'exec-end', tool, callId, ...command });
 }
 
 export function parseCodexEvent(raw: unknown): ParsedHostEvent {

@@ -13,6 +13,8 @@ export const codexHost: HostAdapter = {
   parse: parseCodexEvent,
   transcripts: codexTranscripts,
   chat: codexChat,
+  // A PostToolUse is forwarded only for a tool whose PreToolUse is an exec (event.ts's same filter).
+  endsFollowExecs: true,
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
   // 0.169.0's UserPromptSubmit output: hookSpecificOutput {hookEventName, additionalContext}, as Claude Code's.
   promptContext: (context) => ({

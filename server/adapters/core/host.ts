@@ -34,8 +34,8 @@ export type HostEvent =
       /** A sub-agent's call: the session's later tool calls run inside it, so they do not end it. */
       nests?: boolean;
     })
-  /** That tool has returned, done or failed: the after scan. */
-  | (HostEventBase & { kind: 'exec-end'; tool: string; callId: string | null })
+  /** That tool has returned, done or failed: the after scan. `command`: the call's, when the end carries it (its start may have been lost). */
+  | (HostEventBase & { kind: 'exec-end'; tool: string; callId: string | null; command?: string })
   /** The agent's reply as the host reports it (Cursor's afterAgentResponse), for a host without transcripts. */
   | (HostEventBase & { kind: 'reply'; text: string })
   /** A subagent began (agentId set): the turn stays open until it ends. */
@@ -114,6 +114,12 @@ export interface HostAdapter {
    * whose host ended it and whose subagents have all ended waits briefly for that prompt.
    */
   promptsAfterSubagents?: boolean;
+  /**
+   * Every `exec-end` it sends is of a call whose start it sends as an `exec` under the same call
+   * id (no end of a read-only or file tool): an end whose start never came is then a command that
+   * ran unseen, recorded as a `gap` of the turn (receiver.ts, execUnseen). Without it such an end is ignored.
+   */
+  endsFollowExecs?: boolean;
   /**
    * The name of another host when `raw` is that host's event, sent through this host's hooks
    * (Cursor runs the hooks of Claude Code's settings with its own payloads); else null.

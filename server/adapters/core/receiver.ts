@@ -14,6 +14,8 @@ import { fileUriFor } from './file-uri.js';
 import type { HostAdapter, HostEvent } from './host.js';
 import { relativeInsideAnyForm } from './paths.js';
 import { RecentKeys } from './recent-keys.js';
+import { cutText } from './text.js';
+import type { ExecUnseenReason } from '../../protocol.js';
 import { tellsAgentsOf } from './agent-notices.js';
 import { undoneNotice } from './undone-notice.js';
 import { SessionStates, type TurnEndEvent, type TurnState } from './sessions.js';
@@ -60,6 +62,14 @@ export const SUBAGENT_PROMPT_WAIT_MS = 15 * 1000;
 
 type Event<K extends HostEvent['kind']> = Extract<HostEvent, { kind: K }>;
 
+/** Why a command whose start was lost is not in its turn, as the person reads it. */
+const UNSEEN_REASONS: Record<ExecUnseenReason, string> = {
+  'no-start-scan':
+    'no scan of the turn came before it: a turn start is scanned only with a filesystem watcher, and no command of the turn had ended',
+  'index-moved': "another session's command scanned the workspace since this turn's previous scan",
+  'index-partial': 'a scan of the workspace was cut short',
+};
+
 const forwarded = (calls: number): ReceiveResult => ({ ok: true, outcome: 'forwarded', calls });
 const ignored = (reason: string): ReceiveResult => ({ ok: true, outcome: 'ignored', reason });
 
@@ -78,6 +88,8 @@ export class HostReceiver {
   private readonly deliveries = new RecentKeys();
   /** Sessions told that something of theirs is not recorded here (bounded: an old one may hear it again). */
   private readonly toldOutside = new Set<string>();
+  /** Sessions told, by reason, that a command's start was lost (bounded as `toldOutside`). */
+  private readonly toldLost = new Set<string>();
   /** The tail of each session's chain of events: the next waits for it. */
   private readonly chains = new Map<string, Promise<unknown>>();
   private readonly place: TranscriptPlace;
@@ -125,7 +137,7 @@ export class HostReceiver {
       return this.outside(event.sessionId, result.reason, engine);
     // Sessions pruned for a budget: the next hook that has no other line tells the person, the
     // workspace's own first; the person budget's news waits for the answer after.
-    if (result.ok && result.outcome === 'forwarded' && !result.agentNotice) {
+    if (result.ok && result.outcome === 'forwarded' && !result.agentNotice && !result.tell) {
       const tell = engine.takeBudgetNews() ?? this.personBudgetNews();
       if (tell) return { ...result, tell: hookLine(tell) };
     }
@@ -266,6 +278,7 @@ export class HostReceiver {
     });
     // A background command's end is reported while it still runs: the turn end scans it.
     const turn = this.sessions.get(event.sessionId) ?? this.adopted(event.sessionId, turnId, engine);
+    if (event.callId !== null) turn?.started.add(event.callId);
     if (execId !== null && !event.background && turn) {
       // A call without an id has no end to match: the next event of the session ends it.
       const key = event.callId ?? `\0${execId}`;
@@ -360,6 +373,7 @@ export class HostReceiver {
   /** The session's transcript will hold this call: the turn's end waits for it (a subagent's goes elsewhere). */
   private noteCall(event: Event<'before-mutate' | 'exec'>): void {
     if (event.callId !== null && event.agentId === null) this.sessions.get(event.sessionId)?.toolUses.add(event.callId);
+    if (event.callId !== null) this.sessions.get(event.sessionId)?.started.add(event.callId);
   }
 
   private async execEnd(event: Event<'exec-end'>, engine: Engine): Promise<ReceiveResult> {
@@ -373,12 +387,42 @@ export class HostReceiver {
         await (turn!.engineOf.get(early) ?? engine).execEnd({ sessionId: event.sessionId, execId: early });
         return forwarded(1);
       }
+      if (this.host.endsFollowExecs && turn && event.callId !== null && !turn.started.has(event.callId))
+        return this.execUnseen(event, turn, engine);
       return ignored(`no command of this turn is running as ${event.callId ?? 'a call without an id'}`);
     }
     turn!.commands.delete(event.callId!);
     turn!.nesting.delete(event.callId!);
     await (turn!.engineOf.get(execId) ?? engine).execEnd({ sessionId: event.sessionId, execId });
     return forwarded(1);
+  }
+
+  /**
+   * The end of a command whose start never came (its hook lost, timed out, or sent while no
+   * service ran): it ran unseen, so the engine records what changed since the turn's own last
+   * scan as a `gap` of the turn, or says why it cannot. The person hears it, once per session and outcome.
+   */
+  private async execUnseen(event: Event<'exec-end'>, turn: TurnState, engine: Engine): Promise<ReceiveResult> {
+    turn.started.add(event.callId!);
+    const found = await engine.execUnseen({
+      sessionId: event.sessionId,
+      tool: event.tool,
+      ...(event.command !== undefined ? { command: event.command } : {}),
+    });
+    if (found.turnId === null) return ignored(`no command of this turn is running as ${event.callId!}`);
+    const what = event.command ? `${event.tool}: ${cutText(event.command, 80)}` : event.tool;
+    const line =
+      found.outcome === 'recorded'
+        ? `turnback did not hear the start of a command (${what}): what changed since the turn's previous scan is recorded as a gap command of the turn, undone with it`
+        : found.outcome === 'not-recorded'
+          ? `turnback did not hear the start of a command (${what}) and cannot tell its change from yours (${UNSEEN_REASONS[found.reason!]}): it is not in the turn's undo`
+          : null;
+    if (line === null) return forwarded(1);
+    const key = `${event.sessionId}\0${found.outcome}\0${found.reason ?? ''}`;
+    if (this.toldLost.has(key)) return forwarded(1);
+    this.toldLost.add(key);
+    if (this.toldLost.size > 10_000) this.toldLost.delete(this.toldLost.values().next().value as string);
+    return { ok: true, outcome: 'forwarded', calls: 1, tell: hookLine(line) };
   }
 
   /** Recorded as it comes: the host keeps no transcript to read it from at the turn's end. */

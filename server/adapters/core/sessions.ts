@@ -16,6 +16,8 @@ export interface TurnState {
   commands: Map<string, string>;
   /** Commands a later event of the session ended before their own end came (callId → execId). */
   endedEarly: Map<string, string>;
+  /** Call ids of every command whose start this turn saw (background ones too): an end of another ran unseen. */
+  started: Set<string>;
   /** Keys of `commands` that are sub-agents' calls: the session's later events run inside them. */
   nesting: Set<string>;
   /** The engine each command runs in (execId → engine): a session's events may reach several workspaces. */
@@ -66,6 +68,7 @@ export class SessionStates {
       prompt,
       commands: new Map(),
       endedEarly: new Map(),
+      started: new Set(),
       nesting: new Set(),
       engineOf: new Map(),
       engines: new Map(),

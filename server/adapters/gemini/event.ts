@@ -152,5 +152,7 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
 
 function toolEnd(base: HostEventBase, tool: string, input: Json): ParsedHostEvent {
   if (isFileTool(tool) || isReadOnly(tool)) return ignored(`AfterTool of ${tool} is not forwarded`);
-  return { ok: true, event: { ...base, kind: 'exec-end', tool, callId: callIdOf(tool, input) } };
+  const command = tool === SHELL_TOOL ? nonEmptyString(input.command) : cutText(JSON.stringify(input), COMMAND_LIMIT);
+  const told = command === null ? {} : { command };
+  return { ok: true, event: { ...base, kind: 'exec-end', tool, callId: callIdOf(tool, input), ...told } };
 }

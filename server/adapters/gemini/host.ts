@@ -41,6 +41,8 @@ export const geminiHost: HostAdapter = {
   parse: parseGeminiEvent,
   transcripts: geminiTranscripts,
   chat: geminiChat,
+  // An AfterTool is forwarded only for a tool whose BeforeTool is an exec (event.ts's same filter).
+  endsFollowExecs: true,
   notice: (message) => ({ stdout: `${JSON.stringify({ systemMessage: message })}\n` }),
   // 0.61.0 adds BeforeAgent's additionalContext to the request as `<hook_context>…</hook_context>`.
   promptContext: (context) => ({ hookSpecificOutput: { hookEventName: 'BeforeAgent', additionalContext: context } }),

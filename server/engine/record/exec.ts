@@ -13,7 +13,7 @@
 // of the turn, never out of it. Whenever the watcher cannot tell (it overflowed, failed or
 // restarted), or a scan failed half-way, the next scan is a full one.
 import path from 'node:path';
-import type { ExecSkipped, WatcherStatus } from '../../protocol.js';
+import type { ExecSkipped, ExecUnseenOutcome, ExecUnseenReason, WatcherStatus } from '../../protocol.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type CaptureDeps, type ExecChange, recordExecChanges } from './capture.js';
 import { findMoves } from './exec-moves.js';
@@ -55,6 +55,15 @@ export const GAP_TOOL = 'gap';
 const GAP_COMMAND = '(changed while turnback was not running: the command is unknown)';
 const LOST_COMMAND =
   '(changed between two commands by one whose start turnback never heard of: the command is unknown)';
+/** The gap an end without its start is recorded under: the command its end names. */
+const unseenCommand = (tool: string, command: string) =>
+  `${command ? `${tool}: ${command}` : tool} (its start never reached turnback: all that changed since the turn's previous scan)`;
+
+/** What an end whose start never reached turnback came to (ExecScans.unseen). */
+export type UnseenResult =
+  | (ExecOutcome & { outcome: 'recorded'; execId: string })
+  | { outcome: Exclude<ExecUnseenOutcome, 'recorded' | 'not-recorded'> }
+  | { outcome: 'not-recorded'; reason: ExecUnseenReason };
 
 interface OpenExec {
   execId: string;
@@ -103,6 +112,11 @@ export class ExecScans {
   private readonly startScanned = new Set<string>();
   /** The last command of each turn whose after scan is done (a later before scan may hand it what it missed). */
   private readonly lastEnded = new Map<string, string>();
+  /**
+   * The index as each turn's own last scan left it (its start scan, a command's after scan):
+   * `stale` once another scan moved it. What changes on disk from it is the turn's, or the person's.
+   */
+  private readonly ownScan = new Map<string, { stale(): boolean; release(): void }>();
   /** A turn-start scan running in the background. */
   private background: Promise<void> = Promise.resolve();
   /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
@@ -228,6 +242,7 @@ export class ExecScans {
             const scan = await this.scanIntoIndex(() => undefined);
             this.followed();
             this.startScanned.add(turnId);
+            this.scannedBy(turnId);
             await this.countMisses(`the turn's start scan`, named, scan.changed, before.map, scan.current);
           } finally {
             before.release();
@@ -282,6 +297,7 @@ export class ExecScans {
       if (this.continuous) await this.countMisses('a capture', [], look.changed, this.index.map(), look.current);
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
       await this.attribute(turn, previous, this.index.map(), this.lastOpaque, [], concurrent, true, dirty);
+      this.scannedBy(turn.turnId);
     });
   }
 
@@ -524,6 +540,7 @@ export class ExecScans {
       this.open.delete(execId);
       this.reopened.delete(execId);
       this.lastEnded.set(turn.turnId, execId);
+      this.scannedBy(turn.turnId);
       return { changed, skipped };
     });
   }
@@ -534,6 +551,8 @@ export class ExecScans {
    */
   async closeTurn(turn: TurnContext): Promise<void> {
     for (const execId of this.openIn(turn.turnId)) await this.after(turn, execId);
+    this.ownScan.get(turn.turnId)?.release();
+    this.ownScan.delete(turn.turnId);
     // Only against a whole index that the last command's own before scan brought to the disk:
     // otherwise what the person changed before that command would pass for the turn's.
     const last = this.lastCommand(turn.turnId);
@@ -598,6 +617,7 @@ export class ExecScans {
       const look = await scanTree(this.ctx, { baseline: this.index.map(), batch }).finally(() => batch.discard());
       // The index tells the disk as the turn left it: the next before scan hands on what changes after.
       this.lastEnded.set(turn.turnId, last.execId);
+      this.scannedBy(turn.turnId);
       if (!look.changed.some((uri) => !turn.captured.has(uri))) return;
       const gapId = this.begin(turn.turnId, GAP_TOOL, GAP_COMMAND);
       const scanned = () =>
@@ -605,6 +625,57 @@ export class ExecScans {
           c.scanned = true;
         });
       await this.attribute(turn, gapId, this.index.map(), new Map(), [], false, true, null, scanned);
+      this.scannedBy(turn.turnId);
+    });
+  }
+
+  /** The index now tells the disk as the turn's own scan found it. */
+  private scannedBy(turnId: string): void {
+    this.ownScan.get(turnId)?.release();
+    const { stale, release } = this.index.view();
+    this.ownScan.set(turnId, { stale, release });
+  }
+
+  /**
+   * An end came for a command whose start never reached turnback (its hook lost, timed out, or
+   * sent while no service ran): the command ran unseen. What changed since the turn's own last
+   * scan (its start scan, or its previous command's after scan) and no file tool recorded is the
+   * turn's, under a command of tool `gap` naming it. Only while the index is still what that scan
+   * left: otherwise the command's change cannot be told from the person's, and nothing is guessed.
+   */
+  async unseen(turn: TurnContext, tool: string, command: string): Promise<UnseenResult> {
+    await this.endReopened(turn);
+    return this.scanning(async () => {
+      // That command's after scan will find it, as it finds what any command beside it changes.
+      if (this.openIn(turn.turnId).length > 0) return { outcome: 'open' };
+      const own = this.ownScan.get(turn.turnId);
+      const reason: ExecUnseenReason | null = !this.index.complete
+        ? 'index-partial'
+        : !own
+          ? 'no-start-scan'
+          : own.stale()
+            ? 'index-moved'
+            : null;
+      if (reason !== null) {
+        this.ctx.log(`a command whose start never reached turnback (${tool}) is not recorded: ${reason}`);
+        return { outcome: 'not-recorded', reason };
+      }
+      const dirty = await this.dirtySince(turn.turnId);
+      const gapId = newId('x_');
+      const concurrent = this.othersOpen(turn.sessionId).length > 0;
+      const scanned = () =>
+        this.updateCommand(turn.turnId, gapId, (c) => {
+          c.scanned = true;
+        });
+      const gap = () => this.add(turn.turnId, gapId, GAP_TOOL, unseenCommand(tool, command));
+      const map = this.index.map();
+      const found = await this.attribute(turn, gapId, map, this.lastOpaque, [], concurrent, true, dirty, scanned, gap);
+      this.followed();
+      this.scannedBy(turn.turnId);
+      if (found.changed.length === 0) return { outcome: 'unchanged' };
+      // Ended like any command: the turn's end and a later before scan hand what follows to it.
+      this.lastEnded.set(turn.turnId, gapId);
+      return { outcome: 'recorded', execId: gapId, changed: found.changed, skipped: found.skipped };
     });
   }
 

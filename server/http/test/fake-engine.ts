@@ -171,6 +171,10 @@ export function createFakeEngine(): FakeEngine {
       record('execEnd', req);
       return { turnId: activeTurn, changed: [], skipped: [] };
     },
+    async execUnseen(req) {
+      record('execUnseen', req);
+      return { turnId: activeTurn, outcome: 'unchanged', changed: [], skipped: [] };
+    },
     async beforeMutate(req) {
       record('beforeMutate', req);
       checkUri(req.uri);

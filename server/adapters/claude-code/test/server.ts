@@ -3,7 +3,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { openEngine } from '../../../engine/index.js';
+import { fsTreeWatcher, openEngine } from '../../../engine/index.js';
 import type { Engine } from '../../../engine/api.js';
 import { startServer, type RunningServer } from '../../../http/server.js';
 import { hookPathOf } from '../../core/hook-path.js';
@@ -38,6 +38,8 @@ export interface HookTestServerOptions {
   /** The receiver's waits for subagents (core/receiver.ts), shortened for tests. */
   subagentWaitMs?: number;
   subagentPromptWaitMs?: number;
+  /** Scans follow a filesystem watcher, as the service's do (default: none, every scan full). */
+  watcher?: boolean;
 }
 
 export async function startHookTestServer(options: HookTestServerOptions = {}): Promise<HookTestServer> {
@@ -58,6 +60,7 @@ export async function startHookTestServer(options: HookTestServerOptions = {}): 
     workspace,
     dataDir: join(root, 'data'),
     scopes: ['webui:*', 'claude-code:*', 'cursor:*', 'antigravity:*'],
+    ...(options.watcher ? { watcher: fsTreeWatcher } : {}),
   });
   // The hooks talk over the service's socket in the state dir, as to the person's service.
   await mkdir(join(stateHome, 'turnback'), { recursive: true, mode: 0o700 });
