@@ -113,10 +113,10 @@ export class ExecScans {
   /** The last command of each turn whose after scan is done (a later before scan may hand it what it missed). */
   private readonly lastEnded = new Map<string, string>();
   /**
-   * The index as each turn's own last scan left it (its start scan, a command's after scan):
-   * `stale` once another scan moved it. What changes on disk from it is the turn's, or the person's.
+   * The index's mark (`moves`) as each turn's own last scan left it (its start scan, a command's
+   * after scan): while no other scan moved it, what differs on disk is the turn's, or the person's.
    */
-  private readonly ownScan = new Map<string, { stale(): boolean; release(): void }>();
+  private readonly ownScan = new Map<string, number>();
   /** A turn-start scan running in the background. */
   private background: Promise<void> = Promise.resolve();
   /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
@@ -551,7 +551,6 @@ export class ExecScans {
    */
   async closeTurn(turn: TurnContext): Promise<void> {
     for (const execId of this.openIn(turn.turnId)) await this.after(turn, execId);
-    this.ownScan.get(turn.turnId)?.release();
     this.ownScan.delete(turn.turnId);
     // Only against a whole index that the last command's own before scan brought to the disk:
     // otherwise what the person changed before that command would pass for the turn's.
@@ -631,9 +630,7 @@ export class ExecScans {
 
   /** The index now tells the disk as the turn's own scan found it. */
   private scannedBy(turnId: string): void {
-    this.ownScan.get(turnId)?.release();
-    const { stale, release } = this.index.view();
-    this.ownScan.set(turnId, { stale, release });
+    this.ownScan.set(turnId, this.index.moves);
   }
 
   /**
@@ -651,9 +648,9 @@ export class ExecScans {
       const own = this.ownScan.get(turn.turnId);
       const reason: ExecUnseenReason | null = !this.index.complete
         ? 'index-partial'
-        : !own
+        : own === undefined
           ? 'no-start-scan'
-          : own.stale()
+          : own !== this.index.moves
             ? 'index-moved'
             : null;
       if (reason !== null) {

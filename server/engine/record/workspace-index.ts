@@ -69,6 +69,8 @@ export class WorkspaceIndex {
   private unreadableUris: Set<string> | null = null;
   /** Open copy-on-write views: each keeps the entries changed since it was taken. */
   private readonly views = new Set<LayeredMap>();
+  /** Entries changed so far (a reload counts as one): whether the index moved since, without a view's copies. */
+  private changes = 0;
 
   constructor(private readonly store: Store) {}
 
@@ -107,6 +109,11 @@ export class WorkspaceIndex {
     return { map, stale: () => map.layer.size > 0, release: () => this.views.delete(map) };
   }
 
+  /** A mark that differs once any entry changed (or the index was reloaded) since it was read. */
+  get moves(): number {
+    return this.changes;
+  }
+
   /** Every URI the index holds strictly below `uri`. */
   below(uri: string): Iterable<string> {
     return this.shape().tree.below(uri);
@@ -133,6 +140,7 @@ export class WorkspaceIndex {
 
   /** Before an entry changes: the views keep what it was, the tree and the unreadable set follow. */
   private changing(uri: string, known: IndexEntry | undefined, next: IndexEntry | null): void {
+    this.changes++;
     for (const view of this.views) if (!view.layer.has(uri)) view.layer.set(uri, known);
     if (!known && next) this.tree?.add(uri);
     if (known && !next) this.tree?.remove(uri);
@@ -189,6 +197,7 @@ export class WorkspaceIndex {
 
   /** Forgets what was loaded (a transaction that failed may have changed it half-way). */
   reload(): void {
+    this.changes++;
     this.entries = null;
     this.tree = null;
     this.unreadableUris = null;
