@@ -95,3 +95,30 @@ describe.each([
     expect(await readFile(join(workspace, 'precious.txt'), 'utf8')).toBe('keep me\n');
   });
 });
+
+describe('a shell command’s end without its start, in a workspace the session’s turn had not reached (Codex)', () => {
+  it('records nothing there and tells the person so, once', async () => {
+    const other = join(root, 'other');
+    await mkdir(other);
+    await writeFile(join(other, 'precious.txt'), 'keep me too\n');
+    const otherEngine = await openEngine({ workspace: other, dataDir: join(root, 'other-data'), scopes: ['codex:*'] });
+    try {
+      const p = codex();
+      const receiver = new HostReceiver(p.host, { transcripts: { home: join(root, 'home'), env: {} } });
+      await receiver.receive(p.prompt, engine);
+      await rm(join(other, 'precious.txt'));
+      const there = { ...p.shellEnd, cwd: other };
+      expect(await receiver.receive(there, otherEngine)).toMatchObject({
+        outcome: 'forwarded',
+        tell: expect.stringContaining(`in ${other}, which this session's turn had not reached`),
+      });
+      expect(await receiver.receive({ ...there, tool_use_id: 'call_2' }, otherEngine)).toEqual({
+        ok: true,
+        outcome: 'forwarded',
+        calls: 1,
+      });
+    } finally {
+      await otherEngine.close();
+    }
+  });
+});

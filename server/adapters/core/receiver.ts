@@ -409,8 +409,15 @@ export class HostReceiver {
       tool: event.tool,
       ...(event.command !== undefined ? { command: event.command } : {}),
     });
-    if (found.turnId === null) return ignored(`no command of this turn is running as ${event.callId!}`);
     const what = event.command ? `${event.tool}: ${cutText(event.command, 80)}` : event.tool;
+    if (found.turnId === null) {
+      // The session's turn is recorded in another workspace and never reached this one: what
+      // the command changed here is in no turn, so the person hears it.
+      if (turn.turnIds.size === 0 || turn.turnIds.has(engine.workspace))
+        return ignored(`no command of this turn is running as ${event.callId!}`);
+      const line = `turnback did not hear the start of a command (${what}) in ${engine.workspace}, which this session's turn had not reached: its change there is not in the turn's undo`;
+      return this.toldOnce(`${event.sessionId}\0elsewhere\0${engine.workspace}`, line);
+    }
     const line =
       found.outcome === 'recorded'
         ? `turnback did not hear the start of a command (${what}): what changed since the turn's previous scan is recorded as a gap command of the turn, undone with it`
@@ -418,7 +425,11 @@ export class HostReceiver {
           ? `turnback did not hear the start of a command (${what}) and cannot tell its change from yours (${UNSEEN_REASONS[found.reason!]}): it is not in the turn's undo`
           : null;
     if (line === null) return forwarded(1);
-    const key = `${event.sessionId}\0${found.outcome}\0${found.reason ?? ''}`;
+    return this.toldOnce(`${event.sessionId}\0${found.outcome}\0${found.reason ?? ''}`, line);
+  }
+
+  /** Forwarded, with `line` for the person the first time for `key` (a session and reason). */
+  private toldOnce(key: string, line: string): ReceiveResult {
     if (this.toldLost.has(key)) return forwarded(1);
     this.toldLost.add(key);
     if (this.toldLost.size > 10_000) this.toldLost.delete(this.toldLost.values().next().value as string);
