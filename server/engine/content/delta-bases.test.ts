@@ -53,4 +53,15 @@ describe('TurnMemo', () => {
     memo.of('big');
     expect(reads).toEqual(['big', 'other', 'big']);
   });
+
+  it('reads each of two large turns once in a pass that goes back and forth between them (a turn and its undo)', () => {
+    const { store, reads } = storeOf({ turn: 12_000, undo: 12_000 });
+    const memo = new TurnMemo(store);
+    memo.nextPass();
+    for (let content = 0; content < 3; content++) {
+      memo.of('turn').nearestOf(`turn-${content}`);
+      memo.of('undo').nearestOf(`undo-${content}`);
+    }
+    expect(reads).toEqual(['turn', 'undo']);
+  });
 });

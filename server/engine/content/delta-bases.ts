@@ -13,7 +13,7 @@ import type { StoredTurn } from '../db/turns.js';
 /** Turns of a content looked at, and earlier turns searched for a path's last version: bounded work per content. */
 const REFERRING_TURNS = 4;
 const EARLIER_TURNS = 32;
-/** Entries the memo holds at most during a pass (besides the turn it read last, whatever its size)... */
+/** Entries the memo holds at most during a pass (besides the turns that pass uses, whatever their size)... */
 const MEMO_ENTRIES = 16_384;
 /** ...and kept from one pass to the next: 32 turns of 64 writes (a service holds one memo per workspace). */
 const KEPT_ENTRIES = 2_048;
@@ -178,6 +178,9 @@ export class TurnMemo {
     this.held += turn.rows.length;
     for (const [id, old] of this.turns) {
       if (this.held <= MEMO_ENTRIES || this.turns.size <= 1) break;
+      // A turn this pass uses stays, whatever its size: a content that two 10,000-entry turns
+      // refer to (a turn and its undo) would otherwise read both again for each content.
+      if (this.usedInPass.has(id)) continue;
       this.turns.delete(id);
       this.held -= old.rows.length;
     }
