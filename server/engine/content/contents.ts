@@ -295,10 +295,15 @@ export class ContentBatch {
     return { hash: held.hash, size };
   }
 
-  /** Inside the record's transaction: every held content becomes stored. */
-  commit(): void {
-    for (const held of this.held.splice(0)) this.contents.insert(held);
+  /** Inside the record's transaction: every held content becomes stored. Answers their hashes. */
+  commit(): string[] {
+    const hashes: string[] = [];
+    for (const held of this.held.splice(0)) {
+      this.contents.insert(held);
+      hashes.push(held.hash);
+    }
     this.memory = 0;
+    return hashes;
   }
 
   /** After a failure: drops what was staged. */

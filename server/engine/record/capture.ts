@@ -16,6 +16,7 @@ import { STOP, walkTree } from '../paths/walk.js';
 import { readState } from '../state/read-state.js';
 import { type Seen, trustworthy, unchangedSince } from '../state/seen.js';
 import { formatUri } from '../paths/uri.js';
+import { timeSlicer } from './time-slice.js';
 
 /**
  * What capturing touches: the disk under the roots, the contents, the turn's entries (written in
@@ -213,16 +214,20 @@ function targetOfUri(ctx: CaptureDeps, uri: string): Target | null {
  * ends. `alsoInTransaction` runs in the same synced transaction (the scan's contents, the index,
  * the command's record), so all of it or none lands.
  */
-export function recordExecChanges(
+export async function recordExecChanges(
   ctx: CaptureDeps,
   turn: TurnContext,
   execId: string,
   batch: ContentBatch,
   changes: ExecChange[],
   alsoInTransaction: () => void,
-): void {
+): Promise<void> {
   const rec = new Recording(ctx, turn, batch);
+  // Resolving 100,000 paths takes a while: the event loop gets its turns meanwhile.
+  const slice = timeSlicer();
   for (const change of changes) {
+    const pause = slice();
+    if (pause) await pause;
     const from = targetOfUri(ctx, change.uri);
     if (!from) continue;
     const fromCaptured = { state: change.before, skipped: change.skipped };

@@ -14,6 +14,7 @@
 // restarted), or a scan failed half-way, the next scan is a full one.
 import path from 'node:path';
 import type { ExecSkipped, ExecUnseenOutcome, ExecUnseenReason, WatcherStatus } from '../../protocol.js';
+import type { ContentBatch } from '../content/contents.js';
 import type { StoredCommand } from '../db/commands.js';
 import { type CaptureDeps, type ExecChange, recordExecChanges } from './capture.js';
 import { findMoves } from './exec-moves.js';
@@ -44,6 +45,12 @@ const BUILD_PARTIAL_COMMIT_BYTES = 1 << 20;
  * first build on a large tree, not a command's few files (starting the thread costs a few ms).
  */
 const OFFLOAD_CHECKPOINTS_FROM = 32 << 20;
+/**
+ * Entries a long scan reads afresh between two of its stores ahead of its last transaction: each
+ * store rewrites the pages the new rows land on, so fewer, larger parts cost less in all
+ * (`npm run bench` item 16 weighs this against the longest pause).
+ */
+const AHEAD_ENTRIES = 10_000;
 /**
  * A full scan of an index this large is verified on the stat threads first (verify/), then
  * looks only at what differs; a smaller one is walked (a few milliseconds, less than the hand-off).
@@ -122,6 +129,8 @@ export class ExecScans {
   /** The rules outside every `.gitignore` as the last scan found them (null: no scan yet). */
   private lastOutsideRules: string | null = null;
   private readonly verifier = new StatVerifier();
+  /** Contents an after scan stored ahead of its record (storeAhead): held from the sweep until that record is stored. */
+  private readonly storedAhead = new Set<string>();
   /** What the watcher named since the last scan that took its answer (null: it could not tell). */
   private named: DirtyPath[] | null = [];
   /** What the last scan took, when the index and it told the disk (a full scan then checks it for misses). */
@@ -327,9 +336,9 @@ export class ExecScans {
     return this.lock.run('scan', task);
   }
 
-  /** Contents only an open command's snapshot still names: the sweep must keep them. */
+  /** Contents only an open command's snapshot, or an after scan not yet recorded, names: the sweep must keep them. */
   heldHashes(): Set<string> {
-    const held = new Set<string>();
+    const held = new Set<string>(this.storedAhead);
     // What a baseline shares with the index is held by the index; only what changed since is the baseline's own.
     for (const exec of this.open.values())
       for (const entry of exec.baseline.map.layer.values()) if (entry?.hash) held.add(entry.hash);
@@ -445,12 +454,12 @@ export class ExecScans {
     let partsStored = false;
     let bytesStored = 0;
     const offload: { end: (() => Promise<void>) | null } = { end: null };
-    const storePart = (fresh: Map<string, IndexEntry>) => {
+    const storePart = (fresh: Map<string, IndexEntry>, bytes: number) => {
       // Only a part that stored contents makes the last commit a synced one: entries whose stat
       // alone moved (a racy file read again to its content, a folder) need no flush.
       if (batch.size > 0) {
         partsStored = true;
-        bytesStored += partialBytes;
+        bytesStored += bytes;
         // A scan storing this much checkpoints from a thread beside it (db/wal-checkpointer.ts).
         if (bytesStored >= OFFLOAD_CHECKPOINTS_FROM) offload.end ??= ctx.store.offloadCheckpoints();
       }
@@ -469,7 +478,7 @@ export class ExecScans {
       scan = await scanTree(ctx, {
         baseline: baseline.map,
         batch,
-        partial: { bytes: partialBytes, store: storePart },
+        partial: { bytes: partialBytes, entries: AHEAD_ENTRIES, store: storePart },
         dirty: dirty ? this.dirtyOptions(dirty) : undefined,
         pace,
       });
@@ -720,9 +729,13 @@ export class ExecScans {
     let scan: ScanResult;
     try {
       const only = dirty ? this.dirtyOptions(dirty) : undefined;
-      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore, dirty: only });
+      // Contents go in ahead, in parts at the scan's pauses, held from the sweep until the
+      // entries that name them are stored: the one transaction at the end stays shorter.
+      const ahead = { bytes: PARTIAL_COMMIT_BYTES, entries: AHEAD_ENTRIES, store: () => this.storeAhead(batch) };
+      scan = await scanTree(ctx, { baseline, batch, leaveOut: overBudgetBefore, dirty: only, partial: ahead });
     } catch (e) {
       batch.discard();
+      this.storedAhead.clear();
       throw e;
     }
     // Below a folder one of the two scans could not list, a path's state is unknown on one side:
@@ -786,7 +799,7 @@ export class ExecScans {
     if (concurrent) for (const uri of changed) skipped.push({ uri, reason: 'concurrent' });
     for (const { uri, files, bytes } of scan.overBudget) skipped.push({ uri, reason: 'over-budget', files, bytes });
     try {
-      recordExecChanges(ctx, turn, execId, batch, changes, () => {
+      await recordExecChanges(ctx, turn, execId, batch, changes, () => {
         if (scan.delta) index.apply(scan.delta);
         else index.replace(scan.current);
         if (recordCommand && changed.length > 0) recordCommand();
@@ -808,10 +821,20 @@ export class ExecScans {
     } catch (e) {
       index.reload();
       throw e;
+    } finally {
+      this.storedAhead.clear();
     }
     this.lastOpaque = scan.opaque;
     this.lastOverBudget = scan.overBudget;
     return { changed, skipped, scan };
+  }
+
+  /** Stores what a scan's batch holds so far, not synced: nothing names it yet, so it is held until the record does. */
+  private storeAhead(batch: ContentBatch): void {
+    if (batch.size === 0) return;
+    this.ctx.store.relaxed(() => {
+      for (const hash of batch.commit()) this.storedAhead.add(hash);
+    });
   }
 
   private updateCommand(turnId: string, execId: string, change: (c: StoredCommand) => void): void {

@@ -12,6 +12,7 @@ import type { IndexBuildStatus } from '../../protocol.js';
 import { type Excludes, exclusionOf } from '../paths/exclude.js';
 import type { Roots } from '../paths/roots.js';
 import type { ExecScans } from './exec.js';
+import { timeSlicer } from './time-slice.js';
 
 /** What the build reads: the tracked roots (less the engine's data and excluded paths), the clock, the log. */
 export interface IndexBuildDeps extends Excludes {
@@ -20,16 +21,11 @@ export interface IndexBuildDeps extends Excludes {
   now(): number;
 }
 
-/** Synchronous work between two yields to the event loop: a hook's request waits at most about this. */
-const SLICE_MS = 8;
-
 class BuildStopped extends Error {
   constructor() {
     super('the index build was stopped');
   }
 }
-
-const yieldToRequests = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 export class IndexBuild {
   private running: Promise<IndexBuildStatus> | null = null;
@@ -96,12 +92,10 @@ export class IndexBuild {
     this.finishedAt = null;
     this.startedAt = this.ctx.now();
     this.resumed = this.execs.index.map().size > 0;
-    let sliceStart = Date.now();
+    const slice = timeSlicer();
     const pace = (): Promise<void> | undefined => {
       if (this.stopping) throw new BuildStopped();
-      if (Date.now() - sliceStart < SLICE_MS) return undefined;
-      return yieldToRequests().then(() => {
-        sliceStart = Date.now();
+      return slice()?.then(() => {
         if (this.stopping) throw new BuildStopped();
       });
     };

@@ -23,6 +23,7 @@ import { type IndexEntry, isRacy, sameStat, specialTarget, typeOf } from './work
 import { sameIndexedState } from '../state/state.js';
 import type { DirtyNode, DirtyRoots } from './watch/dirty-tree.js';
 import { LayeredMap } from './watch/layered-map.js';
+import { timeSlicer } from './time-slice.js';
 
 export interface ScanResult {
   /** Every tracked path as found now. */
@@ -45,8 +46,12 @@ export interface ScanOptions {
   baseline: ReadonlyMap<string, IndexEntry>;
   /** New and changed contents are kept here. */
   batch: ContentBatch;
-  /** Called when the batch holds this many bytes in memory (a before scan stores as it goes). */
-  partial?: { bytes: number; store(fresh: Map<string, IndexEntry>): void };
+  /**
+   * Called when the batch holds `bytes` bytes in memory (a before scan stores as it goes), and at
+   * a pause the scan makes for the event loop once `entries` entries were read afresh since the
+   * last call (a long scan's last store stays short). `bytes`: what the batch took in since.
+   */
+  partial?: { bytes: number; entries?: number; store(fresh: Map<string, IndexEntry>, bytes: number): void };
   /** Read every file again, whatever its stat says. */
   rehash?: boolean;
   /**
@@ -68,7 +73,7 @@ export interface ScanOptions {
   /**
    * Called after each path the scan takes in (`fresh`: read now, not trusted from the baseline).
    * A promise it answers is awaited: a background build yields to requests there, and stops the
-   * scan by rejecting.
+   * scan by rejecting. Without it, the scan yields to the event loop every few milliseconds itself.
    */
   pace?: (entry: IndexEntry, fresh: boolean) => void | Promise<void>;
 }
@@ -98,6 +103,19 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
   const budget = ctx.limits.ignoredBudget;
   let pendingBytes = 0;
   let sincePartial = new Map<string, IndexEntry>();
+  const storePart = () => {
+    options.partial!.store(sincePartial, pendingBytes);
+    sincePartial = new Map();
+    pendingBytes = 0;
+  };
+  const slice = timeSlicer();
+  /** A pause for the event loop once the slice is spent, with a partial store first when one is due. */
+  const breather = (): Promise<void> | undefined => {
+    const pause = slice();
+    const entries = options.partial?.entries;
+    if (pause && entries !== undefined && sincePartial.size >= entries) storePart();
+    return pause;
+  };
 
   const baseOf = (stats: Stats): IndexEntry => ({
     type: typeOf(stats),
@@ -233,7 +251,7 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
     current.set(uri, entry);
     if (!sameIndexedState(known, entry)) result.changed.push(uri);
     if (entry.skipped === 'unreadable') result.unreadable.push(uri);
-    const paced = options.pace?.(entry, entry !== known);
+    const paced = options.pace ? options.pace(entry, entry !== known) : breather();
     if (paced) return paced.then(() => goOn(at, uri, known, entry, ignoredDir, descend));
     return goOn(at, uri, known, entry, ignoredDir, descend);
   };
@@ -246,11 +264,7 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
     ignoredDir: boolean,
     descend: Descend<Frame>,
   ): void | Promise<void> => {
-    if (options.partial && pendingBytes >= options.partial.bytes) {
-      options.partial.store(sincePartial);
-      sincePartial = new Map();
-      pendingBytes = 0;
-    }
+    if (options.partial && pendingBytes >= options.partial.bytes) storePart();
     if (entry.type !== 'dir') return;
     const dirtyHere = at.folder.frame.dirty;
     const dirtyChild = dirtyHere?.children.get(at.name) ?? null;
@@ -366,7 +380,7 @@ export async function scanTree(ctx: ScanDeps, options: ScanOptions): Promise<Sca
       dir.close();
     }
   }
-  if (options.partial && sincePartial.size > 0) options.partial.store(sincePartial);
+  if (options.partial && sincePartial.size > 0) storePart();
 
   // Gone since the baseline: what is no longer there, unless it now lies out of the scan's reach.
   const unlisted = new Set(
