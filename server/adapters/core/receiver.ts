@@ -298,6 +298,7 @@ export class HostReceiver {
   private async restore(sessionId: string, engine: Engine, otherEngines?: () => Promise<Engine[]>): Promise<void> {
     const others = otherEngines ? await otherEngines() : [];
     let turn: TurnState | undefined;
+    const resumed: { engine: Engine; turnId: string; prompt: string }[] = [];
     for (const each of [engine, ...others]) {
       if (each.workspace === engine.workspace && each !== engine) continue;
       const latest = activeTurnOf(each, sessionId);
@@ -306,7 +307,14 @@ export class HostReceiver {
       turn ??= this.sessions.begin(sessionId, prompt);
       turn.engines.set(each.workspace, each);
       turn.turnIds.set(each.workspace, latest.turnId);
+      resumed.push({ engine: each, turnId: latest.turnId, prompt });
     }
+    // The same prompt's turns, begun in two workspaces and cut by the crash before they knew one
+    // another (between a turn's begin and its link): linked now, so one undo takes back both.
+    for (const one of resumed)
+      for (const other of resumed)
+        if (one !== other && one.prompt === other.prompt)
+          one.engine.linkTurn(one.turnId, { root: other.engine.workspace, turnId: other.turnId });
   }
 
   /**
