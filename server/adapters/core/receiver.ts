@@ -49,6 +49,14 @@ function hookLine(text: string): string {
   return text.replace(/[\r\n\t"\\]+/g, ' ').slice(0, 400);
 }
 
+/** Whether `key` is new to `told` (a session and reason told once); remembered, the oldest let go past 10,000. */
+function firstTime(told: Set<string>, key: string): boolean {
+  if (told.has(key)) return false;
+  told.add(key);
+  if (told.size > 10_000) told.delete(told.values().next().value as string);
+  return true;
+}
+
 /** Background subagents may work for minutes after their parent's Stop; past this the turn is closed. */
 export const SUBAGENT_WAIT_MS = 10 * 60 * 1000;
 /** How long, after a turn's end, its chat is still looked for in a host's log that was behind (a loaded machine). */
@@ -147,9 +155,7 @@ export class HostReceiver {
   /** An event whose files are outside the workspace: recorded nowhere, so the person hears it, once per session and workspace. */
   private outside(sessionId: string, reason: string, engine: Engine): ReceiveResult {
     const key = `${sessionId}\0${engine.workspace}`;
-    if (this.toldOutside.has(key)) return { ok: true, outcome: 'outside-workspace', reason };
-    this.toldOutside.add(key);
-    if (this.toldOutside.size > 10_000) this.toldOutside.delete(this.toldOutside.values().next().value as string);
+    if (!firstTime(this.toldOutside, key)) return { ok: true, outcome: 'outside-workspace', reason };
     const tell = hookLine(`turnback is not recording a change of this session: ${reason}`);
     return { ok: true, outcome: 'outside-workspace', reason, tell };
   }
@@ -438,9 +444,7 @@ export class HostReceiver {
 
   /** Forwarded, with `line` for the person the first time for `key` (a session and reason). */
   private toldOnce(key: string, line: string): ReceiveResult {
-    if (this.toldLost.has(key)) return forwarded(1);
-    this.toldLost.add(key);
-    if (this.toldLost.size > 10_000) this.toldLost.delete(this.toldLost.values().next().value as string);
+    if (!firstTime(this.toldLost, key)) return forwarded(1);
     return { ok: true, outcome: 'forwarded', calls: 1, tell: hookLine(line) };
   }
 

@@ -119,6 +119,11 @@ export function parseGeminiEvent(raw: unknown): ParsedHostEvent {
   }
 }
 
+/** What a call is recorded under: a shell's command line, another tool's input (cut). Null: a shell call without one. */
+function commandOf(tool: string, input: Json): string | null {
+  return tool === SHELL_TOOL ? nonEmptyString(input.command) : cutText(JSON.stringify(input), COMMAND_LIMIT);
+}
+
 function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEvent {
   const callId = callIdOf(tool, input);
   if (isFileTool(tool)) {
@@ -127,9 +132,10 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
     return { ok: true, event: { ...base, kind: 'before-mutate', tool, paths: [path], callId } };
   }
   if (isReadOnly(tool)) return ignored(`tool ${tool} changes no file`);
+  // Only a shell call can lack its command.
+  const command = commandOf(tool, input);
+  if (command === null) return malformed(`BeforeTool ${tool} without command`);
   if (tool === SHELL_TOOL) {
-    const command = nonEmptyString(input.command);
-    if (command === null) return malformed(`BeforeTool ${tool} without command`);
     // Its AfterTool comes while it still runs: only the turn's end can see what it did.
     return {
       ok: true,
@@ -142,7 +148,7 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
       ...base,
       kind: 'exec',
       tool,
-      command: cutText(JSON.stringify(input), COMMAND_LIMIT),
+      command,
       callId,
       background: false,
       ...(tool === SUBAGENT_TOOL ? { nests: true } : {}),
@@ -152,7 +158,7 @@ function toolStart(base: HostEventBase, tool: string, input: Json): ParsedHostEv
 
 function toolEnd(base: HostEventBase, tool: string, input: Json): ParsedHostEvent {
   if (isFileTool(tool) || isReadOnly(tool)) return ignored(`AfterTool of ${tool} is not forwarded`);
-  const command = tool === SHELL_TOOL ? nonEmptyString(input.command) : cutText(JSON.stringify(input), COMMAND_LIMIT);
+  const command = commandOf(tool, input);
   const told = command === null ? {} : { command };
   return { ok: true, event: { ...base, kind: 'exec-end', tool, callId: callIdOf(tool, input), ...told } };
 }

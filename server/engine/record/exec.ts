@@ -371,10 +371,7 @@ export class ExecScans {
     return this.scanning(async () => {
       const dirty = await this.dirtySince(turn.turnId);
       let execId = '';
-      const scanned = () =>
-        this.updateCommand(turn.turnId, execId, (c) => {
-          c.scanned = true;
-        });
+      const scanned = () => this.markScanned(turn.turnId, execId);
       const previous = this.lastEnded.get(turn.turnId);
       const idle = this.openIn(turn.turnId).length === 0;
       let scan: ScanResult;
@@ -628,10 +625,7 @@ export class ExecScans {
       this.scannedBy(turn.turnId);
       if (!look.changed.some((uri) => !turn.captured.has(uri))) return;
       const gapId = this.begin(turn.turnId, GAP_TOOL, GAP_COMMAND);
-      const scanned = () =>
-        this.updateCommand(turn.turnId, gapId, (c) => {
-          c.scanned = true;
-        });
+      const scanned = () => this.markScanned(turn.turnId, gapId);
       await this.attribute(turn, gapId, this.index.map(), new Map(), [], false, true, null, scanned);
       this.scannedBy(turn.turnId);
     });
@@ -669,10 +663,7 @@ export class ExecScans {
       const dirty = await this.dirtySince(turn.turnId);
       const gapId = newId('x_');
       const concurrent = this.othersOpen(turn.sessionId).length > 0;
-      const scanned = () =>
-        this.updateCommand(turn.turnId, gapId, (c) => {
-          c.scanned = true;
-        });
+      const scanned = () => this.markScanned(turn.turnId, gapId);
       const gap = () => this.add(turn.turnId, gapId, GAP_TOOL, unseenCommand(tool, command));
       const map = this.index.map();
       const found = await this.attribute(turn, gapId, map, this.lastOpaque, [], concurrent, true, dirty, scanned, gap);
@@ -834,6 +825,13 @@ export class ExecScans {
     if (batch.size === 0) return;
     this.ctx.store.relaxed(() => {
       for (const hash of batch.commit()) this.storedAhead.add(hash);
+    });
+  }
+
+  /** The command's before scan is done: a crash after it leaves the command open against that scan. */
+  private markScanned(turnId: string, execId: string): void {
+    this.updateCommand(turnId, execId, (c) => {
+      c.scanned = true;
     });
   }
 
