@@ -21,6 +21,10 @@ afterEach(async () => {
 const s = { sessionId: 's1' };
 const file = (name: string) => join(box.workspace, name);
 
+/** The person's prompt: a turn of the session begins. */
+const prompt = (engine: Engine, content = 'tidy up', session = s) =>
+  engine.input({ ...session, platform: 'webui', sessionType: 'chat', content });
+
 /** A command as the hooks report it: the before scan, the change, the after scan. */
 async function command(engine: Engine, text: string, change: () => Promise<unknown>): Promise<void> {
   const { execId } = await engine.exec({ ...s, tool: 'Bash', command: text });
@@ -44,7 +48,7 @@ describe('a command whose before scan never ran', () => {
   it('after a restart that came before it ran: its change is the turn’s (tool gap), before the next command', async () => {
     const start = await treeAsText(box.workspace);
     const first = await openEngineOn(box);
-    await first.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+    await prompt(first);
     await command(first, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
     await abandonEngine(box, first);
     // The hook that restarted the service gave up waiting: the service is up, the command runs unseen.
@@ -68,7 +72,7 @@ describe('a command whose before scan never ran', () => {
     const start = await treeAsText(box.workspace);
     const engine = await openEngineOn(box);
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
       await lostCommand();
       await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
@@ -86,7 +90,7 @@ describe('a command whose before scan never ran', () => {
     // A lost first command's change is therefore not caught here: docs/reliability.md lists it.
     const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       await engine.message({ ...s, role: 'assistant', content: 'on it' });
       await lostCommand();
       const found = await treeAsText(box.workspace);
@@ -105,7 +109,7 @@ describe('a command whose before scan never ran', () => {
   it('adds no gap command when nothing changed between two commands', async () => {
     const engine = await openEngineOn(box);
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
       await command(engine, 'echo c > c.txt', () => writeFile(file('c.txt'), 'c\n'));
       await engine.turnEnd(s);
@@ -125,7 +129,7 @@ describe('the turn’s first command, whose start never reached turnback and who
     await personEdits();
     const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       // The agent thinks: the turn's start scan is done (it runs first in the session's queue).
       await engine.message({ ...s, role: 'assistant', content: 'on it' });
       const start = await treeAsText(box.workspace);
@@ -160,11 +164,11 @@ describe('the turn’s first command, whose start never reached turnback and who
     const engine = await openEngineOn(box);
     try {
       // An earlier turn left the index as it found the disk; the person edits after it.
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'first' });
+      await prompt(engine, 'first');
       await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
       await engine.turnEnd(s);
       await personEdits();
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       const start = await treeAsText(box.workspace);
       await lostCommand();
       expect(await unseenEnd(engine)).toMatchObject({ outcome: 'not-recorded', reason: 'no-start-scan', changed: [] });
@@ -183,7 +187,7 @@ describe('the turn’s first command, whose start never reached turnback and who
     const start = await treeAsText(box.workspace);
     const engine = await openEngineOn(box);
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       await command(engine, 'echo one > one.txt', () => writeFile(file('one.txt'), 'one\n'));
       await lostCommand();
       expect(await unseenEnd(engine)).toMatchObject({ outcome: 'recorded' });
@@ -201,12 +205,12 @@ describe('the turn’s first command, whose start never reached turnback and who
   it('with a watcher, after another session’s command moved the index: not guessed, said why', async () => {
     const engine = await openEngineOn(box, { watcher: fsTreeWatcher });
     try {
-      await engine.input({ ...s, platform: 'webui', sessionType: 'chat', content: 'tidy up' });
+      await prompt(engine);
       await engine.message({ ...s, role: 'assistant', content: 'on it' });
       await lostCommand();
       // Another agent's command finds the disk so: its before scan takes the change for where it starts.
       const other = { sessionId: 's2' };
-      await engine.input({ ...other, platform: 'webui', sessionType: 'chat', content: 'other' });
+      await prompt(engine, 'other', other);
       await engine.message({ ...other, role: 'assistant', content: 'on it' });
       const { execId } = await engine.exec({ ...other, tool: 'Bash', command: 'true' });
       await engine.execEnd({ ...other, execId: execId! });

@@ -33,48 +33,45 @@ afterEach(async () => {
 
 const PROMPT = 'tidy both projects';
 
-it('links the same prompt’s turns in two workspaces that a crash left unlinked, and ends both with the next stop', async () => {
+/**
+ * The session's prompt in a, then its turn in b begun with `promptInB` as the receiver begins it:
+ * where the crash came, the link not yet made.
+ */
+async function cutBeforeTheLink(promptInB: string) {
   const a = await engineOn('a');
   const b = await engineOn('b');
   const before = new HostReceiver(claudeCodeHost);
   await before.receive(claude.userPromptSubmit({ cwd: a.workspace }, PROMPT), a);
-  const [session] = a.listSessions();
-  // Where the crash came: the turn in b begun (as the receiver begins it), the link not yet made.
-  await b.input({
-    sessionId: session.sessionId,
-    platform: session.platform,
-    sessionType: session.sessionType,
-    content: PROMPT,
-  });
-  const turnA = a.listTurns(session.sessionId)[0].turnId;
-  const turnB = b.listTurns(session.sessionId)[0].turnId;
-  expect(a.listTurns(session.sessionId)[0].linked ?? []).toEqual([]);
+  const [{ sessionId, platform, sessionType }] = a.listSessions();
+  await b.input({ sessionId, platform, sessionType, content: promptInB });
+  return { a, b, sessionId };
+}
 
+/** The session's stop in a, reaching a receiver started again (it knows no turn of the session). */
+async function stopAfterRestart(a: Engine, b: Engine): Promise<void> {
   const restarted = new HostReceiver(claudeCodeHost);
   await restarted.receive(claude.stop({ cwd: a.workspace }), a, async () => [b]);
+}
 
-  expect(a.listTurns(session.sessionId)[0]).toMatchObject({ linked: [{ root: b.workspace, turnId: turnB }] });
-  expect(b.listTurns(session.sessionId)[0]).toMatchObject({ linked: [{ root: a.workspace, turnId: turnA }] });
+it('links the same prompt’s turns in two workspaces that a crash left unlinked, and ends both with the next stop', async () => {
+  const { a, b, sessionId } = await cutBeforeTheLink(PROMPT);
+  const turnA = a.listTurns(sessionId)[0].turnId;
+  const turnB = b.listTurns(sessionId)[0].turnId;
+  expect(a.listTurns(sessionId)[0].linked ?? []).toEqual([]);
+
+  await stopAfterRestart(a, b);
+
+  expect(a.listTurns(sessionId)[0]).toMatchObject({ linked: [{ root: b.workspace, turnId: turnB }] });
+  expect(b.listTurns(sessionId)[0]).toMatchObject({ linked: [{ root: a.workspace, turnId: turnA }] });
   expect(a.listSessions()[0].activeTurnId).toBeNull();
   expect(b.listSessions()[0].activeTurnId).toBeNull();
 });
 
 it('leaves unlinked a turn of another prompt that a crash left going on in the other workspace', async () => {
-  const a = await engineOn('a');
-  const b = await engineOn('b');
-  const before = new HostReceiver(claudeCodeHost);
-  await before.receive(claude.userPromptSubmit({ cwd: a.workspace }, PROMPT), a);
-  const [session] = a.listSessions();
-  await b.input({
-    sessionId: session.sessionId,
-    platform: session.platform,
-    sessionType: session.sessionType,
-    content: 'an older prompt',
-  });
+  const { a, b, sessionId } = await cutBeforeTheLink('an older prompt');
 
-  const restarted = new HostReceiver(claudeCodeHost);
-  await restarted.receive(claude.stop({ cwd: a.workspace }), a, async () => [b]);
+  await stopAfterRestart(a, b);
 
-  expect(a.listTurns(session.sessionId)[0].linked ?? []).toEqual([]);
-  expect(b.listTurns(session.sessionId)[0].linked ?? []).toEqual([]);
+  expect(a.listTurns(sessionId)[0].linked ?? []).toEqual([]);
+  expect(b.listTurns(sessionId)[0].linked ?? []).toEqual([]);
 });
